@@ -1,0 +1,109 @@
+"""Input validation shared by every metric.
+
+Every public function in :mod:`metrics` validates its arguments here and raises
+:class:`ValueError` whose message names the bad value, where it is and what is
+accepted.  Nothing else is raised for bad input.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+__all__ = [
+    "as_grades",
+    "as_scores",
+    "check_choice",
+    "check_k",
+    "check_log_base",
+]
+
+
+def _describe(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _as_list(values, name: str) -> list:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise ValueError(
+            f"{name} must be a sequence of numbers, got {type(values).__name__} {_describe(values)}"
+        )
+    if isinstance(values, np.ndarray) and values.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
+    return list(values)
+
+
+def _as_real(value, name: str, position: int) -> float:
+    where = f"{name} at position {position}"
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{where} is the boolean {value!r}; give grades as numbers (0/1), not True/False")
+    if not isinstance(value, numbers.Real):
+        raise ValueError(f"{where} is {_describe(value)}, which is not a number")
+    out = float(value)
+    if not math.isfinite(out):
+        raise ValueError(f"{where} is {out!r}; only finite numbers are accepted")
+    return out
+
+
+def as_grades(values, *, name: str = "relevances", allow_empty: bool = False) -> np.ndarray:
+    """Return ``values`` as a float64 array of finite grades >= 0.
+
+    Positions in messages are 1-based, as ranks are.
+
+    >>> as_grades([3, 2, 1]).tolist()
+    [3.0, 2.0, 1.0]
+    >>> as_grades([3, -1])
+    Traceback (most recent call last):
+    ...
+    ValueError: relevances at position 2 is -1.0; grades must be >= 0
+    """
+    items = _as_list(values, name)
+    if not items and not allow_empty:
+        raise ValueError(f"{name} is empty; give at least one grade")
+    out = np.empty(len(items), dtype=np.float64)
+    for i, value in enumerate(items):
+        grade = _as_real(value, name, i + 1)
+        if grade < 0:
+            raise ValueError(f"{name} at position {i + 1} is {grade!r}; grades must be >= 0")
+        out[i] = grade
+    return out
+
+
+def as_scores(values, *, n: int, name: str = "scores") -> np.ndarray:
+    """Return ``values`` as a float64 array of ``n`` finite scores (any sign)."""
+    items = _as_list(values, name)
+    if len(items) != n:
+        raise ValueError(f"{name} has {len(items)} values but relevances has {n}; they must have the same length")
+    return np.array([_as_real(v, name, i + 1) for i, v in enumerate(items)], dtype=np.float64)
+
+
+def check_k(k, *, name: str = "k") -> int | None:
+    """Return ``k`` (None or an int >= 1)."""
+    if k is None:
+        return None
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"{name} must be a whole number >= 1 or None, got {_describe(k)}")
+    if k < 1:
+        raise ValueError(f"{name} must be >= 1, got {int(k)}")
+    return int(k)
+
+
+def check_log_base(base, *, name: str = "log_base") -> float:
+    """Return ``base`` as a float; it must be finite, > 0 and != 1."""
+    if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
+        raise ValueError(f"{name} must be a number > 0 and != 1, got {_describe(base)}")
+    out = float(base)
+    if not math.isfinite(out) or out <= 0 or out == 1:
+        raise ValueError(f"{name} must be a finite number > 0 and != 1, got {out!r}")
+    return out
+
+
+def check_choice(value, choices: Mapping, *, name: str):
+    """Return ``choices[value]``, or raise naming the valid keys."""
+    if isinstance(value, str) and value in choices:
+        return choices[value]
+    valid = ", ".join(repr(c) for c in choices)
+    raise ValueError(f"unknown {name} {_describe(value)}; valid names are {valid}")

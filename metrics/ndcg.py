@@ -1,0 +1,320 @@
+"""CG, DCG, IDCG and NDCG under every gain, discount, log base, cutoff and IDCG source.
+
+All functions take the graded results in ranked order (position 1 first).
+Gains and discounts come from :mod:`metrics.registry`; ``discount`` values are
+divisors, so the term at position ``i`` is ``gain(rel_i) / discount(i)``.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from itertools import product
+
+import numpy as np
+import pandas as pd
+
+from ._validation import as_grades, as_scores, check_choice, check_k, check_log_base
+from .registry import DISCOUNTS, GAINS, TIES, Discount, Gain, resolve_discount, resolve_gain
+
+__all__ = [
+    "cg",
+    "dcg",
+    "idcg",
+    "ndcg",
+    "ndcg_from_scores",
+    "breakdown",
+    "all_variants",
+    "ideal_ranking",
+    "rank_by_scores",
+]
+
+IDCG_SOURCES = ("list", "judged")
+
+
+def _opts(gain, discount, log_base) -> tuple[Gain, Discount, float]:
+    return resolve_gain(gain), resolve_discount(discount), check_log_base(log_base)
+
+
+def _terms(rel: np.ndarray, g: Gain, d: Discount, b: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """gains, divisors and discounted gains for a ranked array."""
+    gains = g.func(rel)
+    divisors = d.func(np.arange(1, rel.size + 1), b)
+    return gains, divisors, gains / divisors
+
+
+def _fsum(values: np.ndarray) -> float:
+    return math.fsum(values.tolist())
+
+
+def _cut(rel: np.ndarray, k: int | None) -> np.ndarray:
+    return rel if k is None else rel[:k]
+
+
+def ideal_ranking(relevances, *, pool=None) -> np.ndarray:
+    """The grades an ideal system would rank: ``pool`` (or the list) sorted descending.
+
+    ``pool`` holds the grades of every judged item for the query, retrieved or
+    not, the list's own grades included.  Items of grade 0 in the list may be
+    unjudged (trec_eval counts them as 0), so only grades > 0 must be in the pool.
+
+    >>> ideal_ranking([3, 2, 3, 0, 1, 2]).tolist()
+    [3.0, 3.0, 2.0, 2.0, 1.0, 0.0]
+    >>> ideal_ranking([3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0]).tolist()
+    [3.0, 3.0, 3.0, 2.0, 2.0, 1.0, 0.0, 0.0]
+    """
+    rel = as_grades(relevances)
+    return _ideal(rel, pool)
+
+
+def _ideal(rel: np.ndarray, pool) -> np.ndarray:
+    if pool is None:
+        return np.sort(rel)[::-1]
+    judged = as_grades(pool, name="pool")
+    have = Counter(judged[judged > 0].tolist())
+    need = Counter(rel[rel > 0].tolist())
+    for grade, count in sorted(need.items()):
+        if have[grade] < count:
+            raise ValueError(
+                f"pool has {have[grade]} item(s) of grade {grade:g} but relevances has {count}; "
+                "the pool must hold the grades of every judged item, the list's own included"
+            )
+    return np.sort(judged)[::-1]
+
+
+def cg(relevances, *, k=None, gain="linear") -> float:
+    """Cumulative gain: the sum of the gains of the first ``k`` results, position ignored.
+
+    >>> cg([3, 2, 1, 3, 2])
+    11.0
+    >>> cg([3, 2, 1, 3, 2], k=2, gain="exponential")
+    10.0
+    """
+    rel = _cut(as_grades(relevances), check_k(k))
+    return _fsum(resolve_gain(gain).func(rel))
+
+
+def dcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2) -> float:
+    """Discounted cumulative gain of a ranked list.
+
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades in ranked order, position 1 first.
+    k : int >= 1, optional
+        Only the first ``k`` positions count; ``k`` may exceed the list length.
+    gain : {"linear", "exponential", "binary"} or callable
+        ``rel`` or ``2**rel - 1`` (or ``rel > 0``), see :data:`metrics.registry.GAINS`.
+    discount : {"standard", "jarvelin"} or callable
+        Divide by ``log_b(i + 1)``, or by ``max(1, log_b(i))`` (Järvelin & Kekäläinen 2002).
+    log_base : float > 0, != 1
+        The base ``b`` of the logarithm in the discount.
+
+    Examples
+    --------
+    Document 002 (Wikipedia's example): 3/log2(2) + 2/log2(3) + 3/log2(4) + 0 + 1/log2(6) + 2/log2(7)
+
+    >>> round(dcg([3, 2, 3, 0, 1, 2]), 3)
+    6.861
+
+    Document 000's first formula, rel_1 + sum_{i>=2} rel_i / log2(i) = 3 + 2 + 0.63 + 1.5 + 0.86:
+
+    >>> round(dcg([3, 2, 1, 3, 2], discount="jarvelin"), 4)
+    7.9923
+    """
+    k = check_k(k)
+    rel = _cut(as_grades(relevances), k)
+    g, d, b = _opts(gain, discount, log_base)
+    return _fsum(_terms(rel, g, d, b)[2])
+
+
+def idcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
+    """Ideal DCG: the DCG of the ideal ranking (the list re-sorted, or all judged items in ``pool``).
+
+    With a ``pool`` and no ``k`` the ideal ranking covers the whole pool (trec_eval ``ndcg``).
+
+    >>> round(idcg([3, 2, 3, 0, 1, 2]), 3)
+    7.141
+    >>> round(idcg([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0]), 4)
+    8.3841
+    """
+    k = check_k(k)
+    rel = as_grades(relevances)
+    g, d, b = _opts(gain, discount, log_base)
+    return _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b)[2])
+
+
+def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
+    """Normalised DCG = DCG / IDCG, in [0, 1]; 0.0 when IDCG is 0 (no relevant item).
+
+    >>> round(ndcg([3, 2, 3, 0, 1, 2]), 4)
+    0.9608
+    >>> round(ndcg([3, 2, 1, 3, 2], discount="jarvelin"), 4)
+    0.9194
+    >>> ndcg([0, 0, 0])
+    0.0
+    """
+    k = check_k(k)
+    rel = as_grades(relevances)
+    g, d, b = _opts(gain, discount, log_base)
+    top = _fsum(_terms(_cut(rel, k), g, d, b)[2])
+    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b)[2])
+    return _ratio(top, best)
+
+
+def _ratio(top: float, best: float) -> float:
+    return 0.0 if best == 0 else top / best
+
+
+def rank_by_scores(relevances, scores, *, ties="stable", docnos=None) -> np.ndarray:
+    """Indices that sort items by descending score, ties broken by ``ties``.
+
+    ``"average"`` has no single order; it is ranked like ``"stable"`` here.
+
+    >>> rank_by_scores([1, 3, 2], [0.5, 0.5, 0.9], ties="optimistic").tolist()
+    [2, 1, 0]
+    """
+    rel = as_grades(relevances)
+    sc = as_scores(scores, n=rel.size)
+    rule = check_choice(ties, TIES, name="ties").key
+    idx = np.arange(rel.size)
+    if rule == "optimistic":
+        return np.lexsort((idx, -rel, -sc))
+    if rule == "pessimistic":
+        return np.lexsort((idx, rel, -sc))
+    if rule == "trec_eval":
+        if docnos is None or isinstance(docnos, str):
+            raise ValueError("ties='trec_eval' needs docnos: one document id per item")
+        names = [str(x) for x in docnos]
+        if len(names) != rel.size:
+            raise ValueError(f"docnos has {len(names)} values but relevances has {rel.size}")
+        # descending score, then descending docno (byte order, as trec_eval's strcmp)
+        desc_name = np.argsort(np.array([n.encode() for n in names], dtype=object), kind="stable")[::-1]
+        name_rank = np.empty(rel.size, dtype=np.int64)
+        name_rank[desc_name] = np.arange(rel.size)
+        return np.lexsort((name_rank, -sc))
+    return np.lexsort((idx, -sc))
+
+
+def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="standard", log_base=2,
+                     pool=None, ties="average", docnos=None) -> float:
+    """NDCG of the items ranked by descending ``scores``.
+
+    ``ties="average"`` gives each group of tied scores the mean gain of the group
+    over the group's positions (McSherry & Najork 2008, scikit-learn's default);
+    ``"optimistic"`` / ``"pessimistic"`` put the most / least relevant tied item
+    first; ``"stable"`` keeps input order; ``"trec_eval"`` sorts ties by ``docnos``
+    descending.
+
+    Items 1 and 2 tie: they share the mean gain (3 + 0) / 2 over positions 1 and 2,
+    so DCG = 1.5 * (1 + 1/log2(3)) + 1/log2(4) = 2.9464 and IDCG = 3 + 1/log2(3) = 3.6309:
+
+    >>> round(ndcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1]), 4)
+    0.8115
+    >>> round(ndcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1], ties="pessimistic"), 4)
+    0.659
+    """
+    k = check_k(k)
+    rel = as_grades(relevances)
+    sc = as_scores(scores, n=rel.size)
+    g, d, b = _opts(gain, discount, log_base)
+    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b)[2])
+    rule = check_choice(ties, TIES, name="ties").key
+    if rule != "average":
+        order = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
+        return _ratio(_fsum(_terms(_cut(rel[order], k), g, d, b)[2]), best)
+    order = np.argsort(-sc, kind="stable")
+    weights = 1.0 / d.func(np.arange(1, rel.size + 1), b)
+    if k is not None:
+        weights[k:] = 0.0
+    gains = g.func(rel[order])
+    sorted_scores = sc[order]
+    starts = np.flatnonzero(np.r_[True, sorted_scores[1:] != sorted_scores[:-1]])
+    ends = np.r_[starts[1:], rel.size]
+    total = math.fsum(
+        float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)
+    )
+    return _ratio(total, best)
+
+
+def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> pd.DataFrame:
+    """Per-position working of DCG and IDCG: the source of every table and chart.
+
+    One row per position up to the longer of the (cut) list and the (cut) ideal
+    ranking.  ``discount`` is the divisor; ``dcg``/``idcg`` are running sums and
+    ``ndcg`` is their running ratio.  Positions past the end of the list have no
+    relevance (NaN) and carry the final DCG.
+
+    >>> t = breakdown([3, 2, 1, 3, 2], discount="jarvelin")
+    >>> t[["position", "relevance", "discount", "discounted_gain"]].round(2).values.tolist()[:3]
+    [[1.0, 3.0, 1.0, 3.0], [2.0, 2.0, 1.0, 2.0], [3.0, 1.0, 1.58, 0.63]]
+    >>> round(float(t["dcg"].iloc[-1]), 2), round(float(t["idcg"].iloc[-1]), 2)
+    (7.99, 8.69)
+    """
+    k = check_k(k)
+    rel = as_grades(relevances)
+    g, d, b = _opts(gain, discount, log_base)
+    actual = _cut(rel, k)
+    ideal = _cut(_ideal(rel, pool), k)
+    n = max(actual.size, ideal.size)
+    positions = np.arange(1, n + 1)
+    divisors = d.func(positions, b)
+
+    def pad(values: np.ndarray) -> np.ndarray:
+        return np.r_[values, np.full(n - values.size, np.nan)]
+
+    gains, ideal_gains = pad(g.func(actual)), pad(g.func(ideal))
+    terms, ideal_terms = gains / divisors, ideal_gains / divisors
+    running = pd.Series(np.nan_to_num(terms)).expanding().apply(lambda s: math.fsum(s), raw=True).to_numpy()
+    ideal_running = pd.Series(np.nan_to_num(ideal_terms)).expanding().apply(lambda s: math.fsum(s), raw=True).to_numpy()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(ideal_running > 0, running / ideal_running, 0.0)
+    return pd.DataFrame(
+        {
+            "position": positions,
+            "relevance": pad(actual),
+            "gain": gains,
+            "discount": divisors,
+            "discounted_gain": terms,
+            "dcg": running,
+            "ideal_relevance": pad(ideal),
+            "ideal_gain": ideal_gains,
+            "ideal_discounted_gain": ideal_terms,
+            "idcg": ideal_running,
+            "ndcg": ratio,
+        }
+    )
+
+
+def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, discounts=None) -> pd.DataFrame:
+    """CG, DCG, IDCG and NDCG under every gain × discount × IDCG source.
+
+    IDCG source ``"list"`` re-sorts the list itself; ``"judged"`` ranks all judged
+    items (``pool``); without a pool the two coincide and only ``"list"`` is given.
+
+    >>> t = all_variants([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
+    >>> len(t), sorted(t.columns)[:3]
+    (8, ['cg', 'dcg', 'discount'])
+    """
+    k = check_k(k)
+    rel = as_grades(relevances)
+    b = check_log_base(log_base)
+    gain_keys = list(gains or ("linear", "exponential"))
+    discount_keys = list(discounts or DISCOUNTS)
+    sources = [("list", None)] + ([("judged", pool)] if pool is not None else [])
+    rows = []
+    for gk, dk, (source, p) in product(gain_keys, discount_keys, sources):
+        g, d = resolve_gain(gk), resolve_discount(dk)
+        top = _fsum(_terms(_cut(rel, k), g, d, b)[2])
+        best = _fsum(_terms(_cut(_ideal(rel, p), k), g, d, b)[2])
+        rows.append(
+            {
+                "gain": g.key,
+                "discount": d.key,
+                "idcg_source": source,
+                "cg": _fsum(g.func(_cut(rel, k))),
+                "dcg": top,
+                "idcg": best,
+                "ndcg": _ratio(top, best),
+            }
+        )
+    return pd.DataFrame(rows)

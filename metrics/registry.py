@@ -1,0 +1,214 @@
+"""The one place where every gain, discount and tie rule is defined.
+
+Pages read names, LaTeX and one-line help from here, and the metric functions
+read the formulas from here, so what is shown is what is computed.
+
+A *gain* maps grades to gains.  A *discount* maps 1-based positions to the
+divisor the gain is divided by (``log_b(i + 1)`` for the standard discount), so
+that the discounted gain at position ``i`` is ``gain(rel_i) / discount(i)``.
+
+>>> GAINS["exponential"].func(np.array([0.0, 1.0, 3.0])).tolist()
+[0.0, 1.0, 7.0]
+>>> DISCOUNTS["standard"].func(np.array([1, 2, 3]), 2.0).round(3).tolist()
+[1.0, 1.585, 2.0]
+>>> DISCOUNTS["jarvelin"].func(np.array([1, 2, 3, 4]), 2.0).round(3).tolist()
+[1.0, 1.0, 1.585, 2.0]
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "Gain",
+    "Discount",
+    "TieRule",
+    "GAINS",
+    "DISCOUNTS",
+    "TIES",
+    "resolve_gain",
+    "resolve_discount",
+    "log_latex",
+    "dcg_latex",
+    "term_latex",
+]
+
+
+@dataclass(frozen=True)
+class Gain:
+    key: str
+    name: str
+    latex: str  # in terms of rel_i
+    help: str
+    func: Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Discount:
+    key: str
+    name: str
+    latex_template: str  # {log} is replaced by the log of the chosen base, {arg} by the argument
+    help: str
+    func: Callable[[np.ndarray, float], np.ndarray]  # (positions, base) -> divisors
+
+    def latex(self, log_base: float = 2.0, position: str = "i") -> str:
+        """The divisor in LaTeX for the given base, e.g. ``\\log_{2}(i+1)``."""
+        return self.latex_template.replace("{pos}", position).replace("{log}", log_latex(log_base))
+
+
+@dataclass(frozen=True)
+class TieRule:
+    key: str
+    name: str
+    help: str
+
+
+def _log(x: np.ndarray, base: float) -> np.ndarray:
+    if base == 2.0:
+        return np.log2(x)
+    if base == 10.0:
+        return np.log10(x)
+    return np.log(x) / math.log(base)
+
+
+def _standard(positions: np.ndarray, base: float) -> np.ndarray:
+    return _log(np.asarray(positions, dtype=np.float64) + 1.0, base)
+
+
+def _jarvelin(positions: np.ndarray, base: float) -> np.ndarray:
+    pos = np.asarray(positions, dtype=np.float64)
+    # Järvelin & Kekäläinen (2002): ranks below b are not discounted.
+    return np.where(pos < base, 1.0, _log(np.maximum(pos, 1.0), base)).clip(min=1.0)
+
+
+GAINS: dict[str, Gain] = {
+    "linear": Gain(
+        key="linear",
+        name="Linear gain",
+        latex="rel_{i}",
+        help="The grade itself is the gain (Järvelin & Kekäläinen; scikit-learn, torchmetrics, trec_eval).",
+        func=lambda rel: np.asarray(rel, dtype=np.float64),
+    ),
+    "exponential": Gain(
+        key="exponential",
+        name="Exponential gain",
+        latex="2^{rel_{i}} - 1",
+        help="2^rel - 1 stresses highly relevant items (Burges et al. 2005; ranx ndcg_burges, TF-Ranking, Spark).",
+        func=lambda rel: np.exp2(np.asarray(rel, dtype=np.float64)) - 1.0,
+    ),
+    "binary": Gain(
+        key="binary",
+        name="Binary gain",
+        latex="[rel_{i} > 0]",
+        help="1 for any relevant item, 0 otherwise: a hit counts, its grade does not (document 004's code).",
+        func=lambda rel: (np.asarray(rel, dtype=np.float64) > 0).astype(np.float64),
+    ),
+}
+
+DISCOUNTS: dict[str, Discount] = {
+    "standard": Discount(
+        key="standard",
+        name="Standard discount",
+        latex_template="{log}({pos}+1)",
+        help="Divide by log_b(i + 1): every rank after the first is discounted (Burges et al.; nearly every library).",
+        func=_standard,
+    ),
+    "jarvelin": Discount(
+        key="jarvelin",
+        name="Järvelin–Kekäläinen discount",
+        latex_template="\\max(1, {log} {pos})",
+        help="Divide by log_b(i), but not below 1: ranks below b are not discounted (the original 2002 DCG).",
+        func=_jarvelin,
+    ),
+}
+
+TIES: dict[str, TieRule] = {
+    "average": TieRule(
+        "average",
+        "Average over ties",
+        "Tied items share the mean gain of their group over the group's positions (McSherry & Najork; scikit-learn).",
+    ),
+    "optimistic": TieRule("optimistic", "Optimistic", "Within a tie, the most relevant item is ranked first."),
+    "pessimistic": TieRule("pessimistic", "Pessimistic", "Within a tie, the least relevant item is ranked first."),
+    "stable": TieRule("stable", "Input order", "Within a tie, items keep the order in which they were given."),
+    "trec_eval": TieRule(
+        "trec_eval",
+        "trec_eval (docno descending)",
+        "Within a tie, the item whose document id sorts last comes first (trec_eval sorts by score, then docno, both descending).",
+    ),
+}
+
+
+def log_latex(base: float) -> str:
+    """LaTeX for a logarithm of the given base: ``\\log_{2}``, ``\\ln``, ``\\log_{10}``."""
+    if base == math.e:
+        return "\\ln"
+    text = f"{base:g}"
+    return f"\\log_{{{text}}}"
+
+
+def _custom_gain(func: Callable) -> Gain:
+    def checked(rel: np.ndarray) -> np.ndarray:
+        try:
+            out = np.asarray(func(np.asarray(rel, dtype=np.float64)), dtype=np.float64)
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ValueError(f"custom gain {func!r} failed: {exc}") from exc
+        if out.shape != np.shape(rel) or not np.all(np.isfinite(out)):
+            raise ValueError(f"custom gain {func!r} must return one finite gain per grade")
+        return out
+
+    name = getattr(func, "__name__", "custom")
+    return Gain(key=name, name=f"Custom gain ({name})", latex=f"\\mathrm{{{name}}}(rel_{{i}})",
+                help="A gain function supplied by the caller.", func=checked)
+
+
+def _custom_discount(func: Callable) -> Discount:
+    def checked(positions: np.ndarray, base: float) -> np.ndarray:
+        try:
+            out = np.asarray(func(np.asarray(positions), base), dtype=np.float64)
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ValueError(f"custom discount {func!r} failed: {exc}") from exc
+        if out.shape != np.shape(positions) or not np.all(np.isfinite(out)) or np.any(out <= 0):
+            raise ValueError(f"custom discount {func!r} must return one finite divisor > 0 per position")
+        return out
+
+    name = getattr(func, "__name__", "custom")
+    return Discount(key=name, name=f"Custom discount ({name})", latex_template=f"\\mathrm{{{name}}}({{pos}})",
+                    help="A discount function (positions, log_base) -> divisors supplied by the caller.", func=checked)
+
+
+def resolve_gain(gain) -> Gain:
+    """A registered gain by name, a :class:`Gain`, or a callable grades -> gains."""
+    if isinstance(gain, Gain):
+        return gain
+    if callable(gain):
+        return _custom_gain(gain)
+    from ._validation import check_choice
+
+    return check_choice(gain, GAINS, name="gain")
+
+
+def resolve_discount(discount) -> Discount:
+    """A registered discount by name, a :class:`Discount`, or a callable (positions, base) -> divisors."""
+    if isinstance(discount, Discount):
+        return discount
+    if callable(discount):
+        return _custom_discount(discount)
+    from ._validation import check_choice
+
+    return check_choice(discount, DISCOUNTS, name="discount")
+
+
+def term_latex(gain="linear", discount="standard", log_base: float = 2.0, position: str = "i") -> str:
+    """The i-th DCG term in LaTeX, e.g. ``\\frac{rel_{i}}{\\log_{2}(i+1)}``."""
+    g = resolve_gain(gain)
+    d = resolve_discount(discount)
+    return f"\\frac{{{g.latex.replace('_{i}', '_{' + position + '}')}}}{{{d.latex(log_base, position)}}}"
+
+
+def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str = "k") -> str:
+    """The whole DCG formula in LaTeX."""
+    return f"\\mathrm{{DCG}}@{k} = \\sum_{{i=1}}^{{{k}}} {term_latex(gain, discount, log_base)}"
