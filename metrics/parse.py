@@ -10,19 +10,24 @@ import math
 import re
 import unicodedata
 
-__all__ = ["ParseError", "parse_grades", "parse_numbers", "parse_labels", "split_tokens"]
+__all__ = ["ParseError", "parse_base", "parse_grades", "parse_numbers", "parse_labels", "split_tokens"]
 
 _SEPARATORS = re.compile(r"[\s,;、|]+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
 
 
 class ParseError(ValueError):
-    """A token that is not an accepted value; ``token`` and 1-based ``position`` say which."""
+    """A token that is not an accepted value.
 
-    def __init__(self, message: str, *, token: str, position: int):
+    ``token`` and 1-based ``position`` say which; ``kind`` ("not_a_number",
+    "negative", "too_large") lets a UI translate the message.
+    """
+
+    def __init__(self, message: str, *, token: str, position: int, kind: str = "not_a_number"):
         super().__init__(message)
         self.token = token
         self.position = position
+        self.kind = kind
 
 
 def split_tokens(text: str) -> list[str]:
@@ -43,7 +48,8 @@ def _number(token: str, position: int, *, allow_percent: bool) -> float:
         raise ParseError(f"'{shown}' at position {position} is not a number", token=token, position=position)
     value = float(token.rstrip("%"))
     if not math.isfinite(value):
-        raise ParseError(f"'{shown}' at position {position} is too large", token=token, position=position)
+        raise ParseError(f"'{shown}' at position {position} is too large", token=token, position=position,
+                         kind="too_large")
     return value / 100 if token.endswith("%") else value
 
 
@@ -77,7 +83,8 @@ def parse_grades(text: str, *, allow_empty: bool = False) -> list[float]:
     tokens = split_tokens(text)
     for i, (token, value) in enumerate(zip(tokens, values), start=1):
         if value < 0:
-            raise ParseError(f"'{token}' at position {i} is negative; grades must be 0 or more", token=token, position=i)
+            raise ParseError(f"'{token}' at position {i} is negative; grades must be 0 or more", token=token,
+                             position=i, kind="negative")
     return values
 
 
@@ -102,3 +109,23 @@ def parse_labels(text: str, n: int) -> list[str]:
         seen.add(label)
         out.append(label)
     return out
+
+
+def parse_base(text) -> float:
+    """A logarithm base from text: ``"2"``, ``"10"``, ``"e"`` or any number > 0 and != 1.
+
+    >>> parse_base("e") == math.e, parse_base("10")
+    (True, 10.0)
+    >>> parse_base("1")
+    Traceback (most recent call last):
+    ...
+    ValueError: log_base must be a finite number > 0 and != 1, got 1.0
+    """
+    from ._validation import check_log_base
+
+    folded = unicodedata.normalize("NFKC", str(text)).strip().lower()
+    if folded == "e":
+        return math.e
+    if not _NUMBER.fullmatch(folded) or folded.endswith("%"):
+        raise ValueError(f"log base {str(text)[:20]!r} is not a number; use 2, 10, e or another number > 0 and != 1")
+    return check_log_base(float(folded))

@@ -1,0 +1,54 @@
+"""NDCG Lab: entry point.  `streamlit run app.py` opens the Playground.
+
+Navigation over the page scripts in pages/ and the sidebar shared by every page
+(language).  Pages hold layout and wiring only; numbers come from metrics/.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import LANGUAGES, STATE_KEY, t
+
+st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
+
+# The language comes from ?lang= once per session, then from the sidebar widget.
+if STATE_KEY not in st.session_state:
+    wanted = st.query_params.get("lang", "en")
+    st.session_state[STATE_KEY] = wanted if wanted in LANGUAGES else "en"
+    st.session_state["_bad_lang"] = None if wanted in LANGUAGES else wanted
+
+# (script, key for its title, icon, group); the first one is the default page.
+PAGES = [
+    ("pages/playground.py", "playground", ":material/tune:", "group_ndcg"),
+    ("pages/worked_examples.py", "worked_examples", ":material/menu_book:", "group_ndcg"),
+    ("pages/variants.py", "variants", ":material/compare_arrows:", "group_ndcg"),
+    ("pages/check.py", "check", ":material/fact_check:", "group_ndcg"),
+    ("pages/practice.py", "practice", ":material/school:", "group_ndcg"),
+    ("pages/topn.py", "topn", ":material/format_list_numbered:", "group_other"),
+    ("pages/rating.py", "rating", ":material/star_half:", "group_other"),
+    ("pages/roc.py", "roc", ":material/show_chart:", "group_other"),
+    ("pages/run_files.py", "run_files", ":material/upload_file:", "group_data"),
+]
+
+groups: dict[str, list] = {}
+for i, (script, key, icon, group) in enumerate(PAGES):
+    page = st.Page(script, title=t(f"common.nav.{key}"), icon=icon, url_path=key, default=(i == 0))
+    groups.setdefault(t(f"common.nav.{group}"), []).append(page)
+navigation = st.navigation(groups)
+
+with st.sidebar:
+    st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)
+    st.caption(t("common.about"))
+
+if st.session_state.get("_bad_lang"):
+    st.warning(t("common.bad_lang", value=str(st.session_state["_bad_lang"])[:20]))
+    st.session_state["_bad_lang"] = None
+
+# Keep the language in the address bar so a copied link opens in the same language.
+lang = st.session_state[STATE_KEY]
+if lang != "en" and st.query_params.get("lang") != lang:
+    st.query_params["lang"] = lang
+elif lang == "en" and "lang" in st.query_params:
+    del st.query_params["lang"]
+
+navigation.run()

@@ -1,0 +1,6 @@
+"""Placeholder until the page's owner replaces it."""
+import streamlit as st
+
+from ui.i18n import t
+
+st.title(t("common.nav.worked_examples"))

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install everything the tests need (Python packages, Debian's Chromium for browser tests) and run all tests.
+# Usage: bash scripts/test.sh [extra pytest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  echo "Installing Debian's chromium for the browser tests..."
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+fi
+export STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+python -m pytest "$@"

@@ -1,0 +1,40 @@
+"""Shared fixtures: AppTest helpers for pages."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("en", "zh", "ko")
+
+
+def open_page(page: str | None = None, *, lang: str = "en", query: dict | None = None,
+              state: dict | None = None, timeout: float = 60) -> AppTest:
+    """Run app.py (optionally with URL query parameters and session state), then switch to `page`.
+
+    `page` is the script path relative to the repo, e.g. "pages/variants.py"; None stays on the
+    default page (the playground).
+    """
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.session_state["lang"] = lang
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    if page is not None:
+        at.switch_page(page)
+    at.run()
+    return at
+
+
+def no_exceptions(at: AppTest) -> None:
+    """Fail with the exception text if the page raised."""
+    errors = [e.value for e in at.exception]
+    assert not errors, errors
+
+
+@pytest.fixture
+def page_opener():
+    return open_page

@@ -1,0 +1,58 @@
+"""Every catalogue is complete: same keys and same {placeholders} in every language."""
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from metrics.registry import DISCOUNTS, GAINS, TIES
+from ui.i18n import LANGUAGES, LOCALES, catalogue
+
+REGISTRIES = {"gain": GAINS, "discount": DISCOUNTS, "ties": TIES}
+
+
+def _keys(lang: str) -> set[str]:
+    # English names and help of registry entries come from metrics.registry itself.
+    return {k for k in catalogue(lang) if not k.startswith("registry.")}
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_same_keys_as_english(lang):
+    en, other = _keys("en"), _keys(lang)
+    assert sorted(en - other) == [], f"{lang} is missing keys"
+    assert sorted(other - en) == [], f"{lang} has keys English lacks"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_same_placeholders_as_english(lang):
+    en, other = catalogue("en"), catalogue(lang)
+    bad = {k: (_fields(en[k]), _fields(other[k])) for k in _keys("en") & _keys(lang)
+           if _fields(en[k]) != _fields(other[k])}
+    assert bad == {}
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_registry_entries_translated(lang):
+    cat = catalogue(lang)
+    missing = [f"registry.{kind}.{key}.{field}" for kind, reg in REGISTRIES.items() for key in reg
+               for field in ("name", "help") if not cat.get(f"registry.{kind}.{key}.{field}")]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_translations_are_not_english_copies(lang):
+    # A string identical to English is allowed only when it has no letters to translate
+    # (formulas, names like "NDCG", "trec_eval") or is short.
+    en, other = catalogue("en"), catalogue(lang)
+    copies = [k for k in _keys("en") & _keys(lang)
+              if other[k] == en[k] and len(re.findall(r"[A-Za-z]{4,}", en[k])) > 3]
+    assert copies == []
+
+
+def test_every_locale_folder_is_a_language():
+    assert {p.name for p in LOCALES.iterdir() if p.is_dir()} == set(LANGUAGES)

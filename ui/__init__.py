@@ -1,0 +1,1 @@
+"""Shared Streamlit UI pieces: translations, charts, widgets and links.  Pages import from here."""

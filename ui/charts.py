@@ -1,0 +1,145 @@
+"""Altair charts drawn from :func:`metrics.breakdown` tables and the registry.
+
+Every chart puts the rank (position) on the x axis, so a reordered ranking is
+drawn in its new order (Altair keeps a nominal axis's old order otherwise);
+where labels are shown they ride along in tooltips.
+"""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from metrics.registry import DISCOUNTS, resolve_discount
+from ui.i18n import registry_text, t
+
+ACTUAL_COLOR = "#2563eb"
+IDEAL_COLOR = "#f59e0b"
+
+
+def _labels_for(n: int, labels) -> list[str]:
+    labels = list(labels or [])
+    return [labels[i] if i < len(labels) else "" for i in range(n)]
+
+
+def gains_long(bd: pd.DataFrame, labels=None) -> pd.DataFrame:
+    """Long form of a breakdown: one row per (position, series) with the discounted gain."""
+    n = len(bd)
+    actual = pd.DataFrame(
+        {
+            "position": bd["position"],
+            "series": t("common.actual"),
+            "label": _labels_for(n, labels),
+            "relevance": bd["relevance"],
+            "gain": bd["gain"],
+            "discount": bd["discount"],
+            "discounted_gain": bd["discounted_gain"],
+        }
+    )
+    ideal = pd.DataFrame(
+        {
+            "position": bd["position"],
+            "series": t("common.ideal"),
+            "label": "",
+            "relevance": bd["ideal_relevance"],
+            "gain": bd["ideal_gain"],
+            "discount": bd["discount"],
+            "discounted_gain": bd["ideal_discounted_gain"],
+        }
+    )
+    return pd.concat([actual, ideal], ignore_index=True).dropna(subset=["discounted_gain"])
+
+
+def _series_scale() -> alt.Scale:
+    return alt.Scale(domain=[t("common.actual"), t("common.ideal")], range=[ACTUAL_COLOR, IDEAL_COLOR])
+
+
+def discounted_gain_chart(bd: pd.DataFrame, labels=None, *, height: int = 260) -> alt.Chart:
+    """Bars of discounted gain per position, your ranking beside the ideal one."""
+    data = gains_long(bd, labels)
+    return (
+        alt.Chart(data, height=height)
+        .mark_bar()
+        .encode(
+            x=alt.X("position:O", title=t("common.position"), sort="ascending", axis=alt.Axis(labelAngle=0)),
+            xOffset=alt.XOffset("series:N", sort=[t("common.actual"), t("common.ideal")]),
+            y=alt.Y("discounted_gain:Q", title=t("common.discounted_gain")),
+            color=alt.Color("series:N", title=t("common.series"), scale=_series_scale(),
+                            legend=alt.Legend(orient="top")),
+            tooltip=[
+                alt.Tooltip("series:N", title=t("common.series")),
+                alt.Tooltip("position:O", title=t("common.position")),
+                alt.Tooltip("label:N", title=t("common.label")),
+                alt.Tooltip("relevance:Q", title=t("common.relevance"), format="g"),
+                alt.Tooltip("gain:Q", title=t("common.gain"), format=".4~f"),
+                alt.Tooltip("discount:Q", title=t("common.discount"), format=".4f"),
+                alt.Tooltip("discounted_gain:Q", title=t("common.discounted_gain"), format=".4f"),
+            ],
+        )
+    )
+
+
+def running_chart(bd: pd.DataFrame, *, height: int = 260) -> alt.Chart:
+    """Running DCG against running IDCG by position."""
+    data = pd.concat(
+        [
+            pd.DataFrame({"position": bd["position"], "series": t("common.running_dcg"), "value": bd["dcg"]}),
+            pd.DataFrame({"position": bd["position"], "series": t("common.running_idcg"), "value": bd["idcg"]}),
+        ],
+        ignore_index=True,
+    )
+    scale = alt.Scale(domain=[t("common.running_dcg"), t("common.running_idcg")], range=[ACTUAL_COLOR, IDEAL_COLOR])
+    return (
+        alt.Chart(data, height=height)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("position:Q", title=t("common.position"), axis=alt.Axis(tickMinStep=1)),
+            y=alt.Y("value:Q", title=t("common.value")),
+            color=alt.Color("series:N", title=t("common.series"), scale=scale, legend=alt.Legend(orient="top")),
+            tooltip=[
+                alt.Tooltip("series:N", title=t("common.series")),
+                alt.Tooltip("position:Q", title=t("common.position")),
+                alt.Tooltip("value:Q", title=t("common.value"), format=".4f"),
+            ],
+        )
+    )
+
+
+def discount_curves_data(n: int, log_base: float, discounts=None) -> pd.DataFrame:
+    """Weight 1 / discount(i) for positions 1..n, one series per discount in the registry."""
+    positions = np.arange(1, max(1, int(n)) + 1)
+    frames = []
+    for key in discounts or DISCOUNTS:
+        d = resolve_discount(key)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "position": positions,
+                    "discount_key": d.key,
+                    "series": registry_text("discount", d, "name"),
+                    "divisor": d.func(positions, log_base),
+                    "weight": 1.0 / d.func(positions, log_base),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def discount_curves_chart(n: int, log_base: float, discounts=None, *, height: int = 260) -> alt.Chart:
+    """The weight each discount gives to positions 1..n, on one chart."""
+    data = discount_curves_data(n, log_base, discounts)
+    return (
+        alt.Chart(data, height=height)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("position:Q", title=t("common.position"), axis=alt.Axis(tickMinStep=1)),
+            y=alt.Y("weight:Q", title=t("common.weight")),
+            color=alt.Color("series:N", title=t("common.discount"), legend=alt.Legend(orient="top")),
+            tooltip=[
+                alt.Tooltip("series:N", title=t("common.discount")),
+                alt.Tooltip("position:Q", title=t("common.position")),
+                alt.Tooltip("divisor:Q", title=t("common.discount"), format=".4f"),
+                alt.Tooltip("weight:Q", title=t("common.weight"), format=".4f"),
+            ],
+        )
+    )

@@ -1,0 +1,74 @@
+"""One translation layer for every UI string.
+
+Catalogues live in ``ui/locales/<lang>/<section>.toml``; the file name is the
+key prefix, so key ``title`` in ``ui/locales/en/playground.toml`` is
+``t("playground.title")``.  All languages must hold the same keys
+(``tests/ui/test_i18n.py`` checks it).  Names and help of gains, discounts and
+other registry entries come from :mod:`metrics.registry` in English and from
+the ``registry`` section in the other languages.
+"""
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+import streamlit as st
+
+LANGUAGES = {"en": "English", "zh": "简体中文", "ko": "한국어"}
+DEFAULT_LANGUAGE = "en"
+LOCALES = Path(__file__).parent / "locales"
+STATE_KEY = "lang"
+
+
+def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
+    for key, value in table.items():
+        name = f"{prefix}.{key}"
+        if isinstance(value, dict):
+            _flatten(name, value, out)
+        else:
+            out[name] = str(value)
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """Every key -> string for one language (all section files merged)."""
+    out: dict[str, str] = {}
+    for path in sorted((LOCALES / lang).glob("*.toml")):
+        with path.open("rb") as fh:
+            _flatten(path.stem, tomllib.load(fh), out)
+    return out
+
+
+def current_language() -> str:
+    lang = st.session_state.get(STATE_KEY, DEFAULT_LANGUAGE)
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def t(key: str, /, lang: str | None = None, **fmt) -> str:
+    """The string for ``key`` in the current language, formatted with ``fmt``.
+
+    A missing key shows as the key itself (tests catch missing keys), never crashes.
+    """
+    text = catalogue(lang or current_language()).get(key)
+    if text is None:
+        text = catalogue(DEFAULT_LANGUAGE).get(key, key)
+    if fmt:
+        try:
+            return text.format(**fmt)
+        except (KeyError, IndexError, ValueError):
+            return text
+    return text
+
+
+def registry_text(kind: str, entry, field: str) -> str:
+    """Translated ``name``/``help`` of a registry entry (a Gain, Discount, TieRule, ...).
+
+    English comes straight from the registry, so it is written once; other
+    languages look up ``registry.<kind>.<key>.<field>``.
+    """
+    if current_language() != DEFAULT_LANGUAGE:
+        text = catalogue(current_language()).get(f"registry.{kind}.{entry.key}.{field}")
+        if text:
+            return text
+    return getattr(entry, field)

@@ -1,0 +1,68 @@
+"""Input widgets shared by the pages.  Bad input shows a message naming the bad token and keeps the
+last valid value; nothing the user types is rendered as HTML or evaluated."""
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from metrics.parse import ParseError, parse_grades
+from metrics.registry import DISCOUNTS, GAINS
+from ui.i18n import registry_text, t
+
+BASES = {"2": 2.0, "e": math.e, "10": 10.0}
+
+
+def error_text(exc: ValueError) -> str:
+    """A translated message for a parse error, the library's own message otherwise."""
+    if isinstance(exc, ParseError):
+        return t(f"common.{exc.kind}", token=exc.token[:20], position=exc.position)
+    return t("common.invalid_input", message=str(exc))
+
+
+def grades_input(*, key: str, default: str, label: str | None = None, height: int = 80,
+                 allow_empty: bool = False) -> list[float]:
+    """A text area of grades.  Returns the parsed grades, or the last valid ones after a message."""
+    last_key = f"{key}__last_valid"
+    if key not in st.session_state:
+        st.session_state[key] = default
+    if last_key not in st.session_state:
+        st.session_state[last_key] = parse_grades(default, allow_empty=True)
+    text = st.text_area(label or t("common.grades"), key=key, help=t("common.grades_help"), height=height)
+    try:
+        grades = parse_grades(text, allow_empty=allow_empty)
+    except ValueError as exc:
+        st.error(error_text(exc))
+        st.caption(t("common.kept_last_valid"))
+        return list(st.session_state[last_key])
+    st.session_state[last_key] = grades
+    return grades
+
+
+def gain_select(*, key: str, options=None) -> str:
+    opts = list(options or GAINS)
+    return st.selectbox(
+        t("common.gain"), opts, key=key,
+        format_func=lambda k: registry_text("gain", GAINS[k], "name"),
+        help="\n\n".join(f"**{registry_text('gain', GAINS[k], 'name')}**: {registry_text('gain', GAINS[k], 'help')}" for k in opts),
+    )
+
+
+def discount_select(*, key: str) -> str:
+    return st.selectbox(
+        t("common.discount"), list(DISCOUNTS), key=key,
+        format_func=lambda k: registry_text("discount", DISCOUNTS[k], "name"),
+        help="\n\n".join(f"**{registry_text('discount', d, 'name')}**: {registry_text('discount', d, 'help')}" for d in DISCOUNTS.values()),
+    )
+
+
+def base_select(*, key: str) -> float:
+    choice = st.selectbox(t("common.log_base"), list(BASES), key=key, help=t("common.log_base_help"))
+    return BASES[choice]
+
+
+def k_input(*, key: str, n: int) -> int | None:
+    """Cutoff k; 0 means the whole list.  Returns None for the whole list."""
+    value = st.number_input(t("common.k"), min_value=0, max_value=max(n, 1) * 10 + 100, step=1, key=key,
+                            help=t("common.k_help"))
+    return int(value) or None
