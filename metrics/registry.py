@@ -50,7 +50,7 @@ class Gain:
 class Discount:
     key: str
     name: str
-    latex_template: str  # {log} is replaced by the log of the chosen base, {arg} by the argument
+    latex_template: str  # {log} becomes the log of the chosen base, {pos} the position symbol
     help: str
     func: Callable[[np.ndarray, float], np.ndarray]  # (positions, base) -> divisors
 
@@ -79,9 +79,8 @@ def _standard(positions: np.ndarray, base: float) -> np.ndarray:
 
 
 def _jarvelin(positions: np.ndarray, base: float) -> np.ndarray:
-    pos = np.asarray(positions, dtype=np.float64)
-    # Järvelin & Kekäläinen (2002): ranks below b are not discounted.
-    return np.where(pos < base, 1.0, _log(np.maximum(pos, 1.0), base)).clip(min=1.0)
+    # Järvelin & Kekäläinen (2002): max(1, log_b i), so ranks below b are not discounted.
+    return np.maximum(1.0, _log(np.asarray(positions, dtype=np.float64), base))
 
 
 GAINS: dict[str, Gain] = {
@@ -180,26 +179,24 @@ def _custom_discount(func: Callable) -> Discount:
                     help="A discount function (positions, log_base) -> divisors supplied by the caller.", func=checked)
 
 
-def resolve_gain(gain) -> Gain:
-    """A registered gain by name, a :class:`Gain`, or a callable grades -> gains."""
-    if isinstance(gain, Gain):
-        return gain
-    if callable(gain):
-        return _custom_gain(gain)
+def _resolve(value, kind: type, registry: dict, wrap: Callable, name: str):
+    if isinstance(value, kind):
+        return value
+    if callable(value):
+        return wrap(value)
     from ._validation import check_choice
 
-    return check_choice(gain, GAINS, name="gain")
+    return check_choice(value, registry, name=name)
+
+
+def resolve_gain(gain) -> Gain:
+    """A registered gain by name, a :class:`Gain`, or a callable grades -> gains."""
+    return _resolve(gain, Gain, GAINS, _custom_gain, "gain")
 
 
 def resolve_discount(discount) -> Discount:
     """A registered discount by name, a :class:`Discount`, or a callable (positions, base) -> divisors."""
-    if isinstance(discount, Discount):
-        return discount
-    if callable(discount):
-        return _custom_discount(discount)
-    from ._validation import check_choice
-
-    return check_choice(discount, DISCOUNTS, name="discount")
+    return _resolve(discount, Discount, DISCOUNTS, _custom_discount, "discount")
 
 
 def term_latex(gain="linear", discount="standard", log_base: float = 2.0, position: str = "i") -> str:
