@@ -1,0 +1,255 @@
+"""ROC curve, AUC and the rank loss of document 001 (the "watermelon book" formulas).
+
+Drawing the curve by hand, as document 001 suggests: sort the samples by score,
+highest first, start at (0, 0) with the threshold above every score, then lower
+the threshold to each score in turn.  Each positive that becomes "predicted
+positive" moves the point up by 1/m⁺, each negative moves it right by 1/m⁻;
+samples with the same score pass the threshold together, so a tie between a
+positive and a negative is a diagonal step.
+
+The area under that curve (trapezoids) equals 1 - ℓ_rank, where the rank loss
+counts, over all m⁺ × m⁻ (positive, negative) pairs, the pairs ranked the wrong
+way, a tie counting one half::
+
+    ℓ_rank = 1/(m⁺ m⁻) Σ_{x⁺} Σ_{x⁻} ( I(f(x⁺) < f(x⁻)) + ½ I(f(x⁺) = f(x⁻)) )
+
+Both are computed here from integer counts over the common denominator
+2 m⁺ m⁻, so the two AUCs are equal exactly, not just to rounding.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._validation import _as_list, _as_real, check_choice
+
+__all__ = ["AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss", "pair_counts", "rank_pairs"]
+
+
+@dataclass(frozen=True)
+class AucMethod:
+    key: str
+    name: str
+    latex: str
+    help: str
+    func: Callable[[np.ndarray, np.ndarray], tuple[int, int]]  # -> (numerator, denominator)
+
+
+def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
+    """Validate finite scores and 0/1 labels of equal length with both classes present.
+
+    >>> as_roc_input([0.9, 0.1], [1, 0])[1].tolist()
+    [1, 0]
+    >>> as_roc_input([0.9, 0.1], [1, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: labels at position 2 is 2.0; a label must be 0 (negative) or 1 (positive)
+    """
+    s_items = _as_list(scores, "scores")
+    l_items = _as_list(labels, "labels")
+    if not s_items:
+        raise ValueError("scores is empty; give one score per sample")
+    if len(l_items) != len(s_items):
+        raise ValueError(f"labels has {len(l_items)} values but scores has {len(s_items)}; give one label per score")
+    s = np.array([_as_real(v, "scores", i) for i, v in enumerate(s_items, start=1)], dtype=np.float64)
+    lab = np.empty(len(l_items), dtype=np.int64)
+    for i, v in enumerate(l_items, start=1):
+        x = _as_real(v, "labels", i)
+        if x not in (0.0, 1.0):
+            raise ValueError(f"labels at position {i} is {x!r}; a label must be 0 (negative) or 1 (positive)")
+        lab[i - 1] = int(x)
+    n_pos = int(lab.sum())
+    if n_pos == 0 or n_pos == lab.size:
+        missing = "positive (1)" if n_pos == 0 else "negative (0)"
+        raise ValueError(f"labels has no {missing}; the ROC curve and AUC need at least one positive and one negative")
+    return s, lab
+
+
+def pair_counts(scores, labels) -> dict:
+    """Counts over all (positive, negative) pairs: ``correct`` (f⁺ > f⁻), ``wrong`` (f⁺ < f⁻), ``ties``.
+
+    Sorting-based, O(m log m), so it works for large inputs.
+
+    >>> pair_counts([0.9, 0.4, 0.4, 0.2], [1, 1, 0, 0])
+    {'positives': 2, 'negatives': 2, 'pairs': 4, 'correct': 3, 'wrong': 0, 'ties': 1}
+    """
+    s, lab = as_roc_input(scores, labels)
+    pos, neg = np.sort(s[lab == 1]), np.sort(s[lab == 0])
+    below = np.searchsorted(neg, pos, side="left")     # negatives strictly below each positive
+    not_above = np.searchsorted(neg, pos, side="right")  # negatives below or equal
+    correct = int(below.sum())
+    ties = int((not_above - below).sum())
+    pairs = pos.size * neg.size
+    return {"positives": int(pos.size), "negatives": int(neg.size), "pairs": int(pairs),
+            "correct": correct, "wrong": int(pairs - correct - ties), "ties": ties}
+
+
+def roc_steps(scores, labels) -> pd.DataFrame:
+    """The ROC curve built one threshold at a time: the source of the step-by-step slider.
+
+    Row 0 is the start, threshold +inf and point (0, 0).  Row j lowers the
+    threshold to the j-th highest distinct score; every sample with score >=
+    threshold is predicted positive.  Columns: ``step``, ``threshold``,
+    ``samples`` (1-based input positions passing at this step), ``new_pos``,
+    ``new_neg``, ``tp``, ``fp``, ``tpr``, ``fpr``, ``move`` ("start", "up",
+    "right" or "diagonal"), ``area`` (the trapezoid added) and ``auc_so_far``.
+
+    Scores 0.9 (pos), 0.7 (neg), 0.6 (pos), 0.2 (neg), so m⁺ = m⁻ = 2: up, right,
+    up, right.  Only the moves right add area: at height 1/2 (width 1/2, area 0.25)
+    and at height 1 (width 1/2, area 0.5), so AUC = 0.75.
+
+    >>> t = roc_steps([0.9, 0.7, 0.6, 0.2], [1, 0, 1, 0])
+    >>> t["move"].tolist()
+    ['start', 'up', 'right', 'up', 'right']
+    >>> t[["fpr", "tpr"]].values.tolist()
+    [[0.0, 0.0], [0.0, 0.5], [0.5, 0.5], [0.5, 1.0], [1.0, 1.0]]
+    >>> float(t["auc_so_far"].iloc[-1])
+    0.75
+    """
+    s, lab = as_roc_input(scores, labels)
+    m_pos, m_neg = int(lab.sum()), int(lab.size - lab.sum())
+    order = np.argsort(-s, kind="stable")
+    rows = [{"step": 0, "threshold": math.inf, "samples": [], "new_pos": 0, "new_neg": 0, "tp": 0, "fp": 0,
+             "tpr": 0.0, "fpr": 0.0, "move": "start", "area": 0.0, "auc_so_far": 0.0}]
+    tp = fp = 0
+    twice_area = 0  # in units of 1 / (m_pos * m_neg)
+    start = 0
+    while start < order.size:
+        end = start
+        while end < order.size and s[order[end]] == s[order[start]]:
+            end += 1
+        group = order[start:end]
+        new_pos = int(lab[group].sum())
+        new_neg = int(group.size - new_pos)
+        step_area = new_neg * (2 * tp + new_pos)  # Δfp × (tp_before + tp_after), twice the trapezoid
+        tp, fp = tp + new_pos, fp + new_neg
+        twice_area += step_area
+        move = "diagonal" if new_pos and new_neg else ("up" if new_pos else "right")
+        rows.append({"step": len(rows), "threshold": float(s[order[start]]),
+                     "samples": sorted(int(i) + 1 for i in group), "new_pos": new_pos, "new_neg": new_neg,
+                     "tp": tp, "fp": fp, "tpr": tp / m_pos, "fpr": fp / m_neg, "move": move,
+                     "area": step_area / (2 * m_pos * m_neg), "auc_so_far": twice_area / (2 * m_pos * m_neg)})
+        start = end
+    return pd.DataFrame(rows)
+
+
+def roc_points(scores, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fpr, tpr, thresholds)`` at every distinct score, starting from (0, 0) at +inf.
+
+    The same points as ``sklearn.metrics.roc_curve(labels, scores, drop_intermediate=False)``.
+
+    >>> fpr, tpr, thr = roc_points([0.8, 0.8, 0.3], [1, 0, 0])
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()
+    ([0.0, 0.5, 1.0], [0.0, 1.0, 1.0], [inf, 0.8, 0.3])
+    """
+    t = roc_steps(scores, labels)
+    return t["fpr"].to_numpy(), t["tpr"].to_numpy(), t["threshold"].to_numpy()
+
+
+def _trapezoid(s: np.ndarray, lab: np.ndarray) -> tuple[int, int]:
+    order = np.argsort(-s, kind="stable")
+    sorted_s, sorted_l = s[order], lab[order]
+    starts = np.flatnonzero(np.r_[True, sorted_s[1:] != sorted_s[:-1]])
+    pos_per_group = np.add.reduceat(sorted_l, starts)
+    size = np.diff(np.r_[starts, s.size])
+    neg_per_group = size - pos_per_group
+    tp_after = np.cumsum(pos_per_group)
+    tp_before = tp_after - pos_per_group
+    twice = int(np.sum(neg_per_group * (tp_before + tp_after), dtype=np.int64))
+    m_pos = int(lab.sum())
+    return twice, 2 * m_pos * (lab.size - m_pos)
+
+
+def _from_rank_loss(s: np.ndarray, lab: np.ndarray) -> tuple[int, int]:
+    c = pair_counts(s, lab)
+    return 2 * c["pairs"] - 2 * c["wrong"] - c["ties"], 2 * c["pairs"]
+
+
+AUC_METHODS: dict[str, AucMethod] = {
+    "trapezoid": AucMethod(
+        "trapezoid",
+        "Area under the ROC curve",
+        "\\mathrm{AUC} = \\frac{1}{2} \\sum_{i=1}^{m-1} (x_{i+1} - x_{i})(y_{i} + y_{i+1})",
+        "Add up the trapezoids between consecutive ROC points (x = FPR, y = TPR).",
+        _trapezoid,
+    ),
+    "rank_loss": AucMethod(
+        "rank_loss",
+        "1 - rank loss",
+        "\\mathrm{AUC} = 1 - \\ell_{rank}, \\quad \\ell_{rank} = \\frac{1}{m^{+} m^{-}} \\sum_{x^{+} \\in D^{+}} "
+        "\\sum_{x^{-} \\in D^{-}} \\left( \\mathbb{I}(f(x^{+}) < f(x^{-})) + \\frac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-})) \\right)",
+        "Count the (positive, negative) pairs ranked the wrong way, a tie counting one half.",
+        _from_rank_loss,
+    ),
+}
+
+
+def auc(scores, labels, *, method="trapezoid") -> float:
+    """Area under the ROC curve, by trapezoids or as 1 - rank loss (the same number).
+
+    Parameters
+    ----------
+    scores : sequence of float
+        Higher means "more likely positive".
+    labels : sequence of {0, 1}
+        1 for a positive sample.
+    method : {"trapezoid", "rank_loss"}
+        See :data:`AUC_METHODS`.
+
+    Examples
+    --------
+    Pairs (0.9, 0.4), (0.9, 0.2), (0.4, 0.4) tie, (0.4, 0.2): one tie in 4 pairs,
+    loss = (0 + 1/2) / 4 = 1/8, AUC = 7/8:
+
+    >>> auc([0.9, 0.4, 0.4, 0.2], [1, 1, 0, 0])
+    0.875
+    >>> auc([0.9, 0.4, 0.4, 0.2], [1, 1, 0, 0], method="rank_loss")
+    0.875
+    """
+    m = check_choice(method, AUC_METHODS, name="AUC method")
+    s, lab = as_roc_input(scores, labels)
+    num, den = m.func(s, lab)
+    return num / den
+
+
+def rank_loss(scores, labels) -> float:
+    """ℓ_rank of document 001: the share of (positive, negative) pairs ranked wrongly, a tie = 1/2.
+
+    >>> rank_loss([0.9, 0.4, 0.4, 0.2], [1, 1, 0, 0])
+    0.125
+    """
+    c = pair_counts(scores, labels)
+    return (2 * c["wrong"] + c["ties"]) / (2 * c["pairs"])
+
+
+def rank_pairs(scores, labels, *, limit=None) -> pd.DataFrame:
+    """Every (positive, negative) pair with its loss 0, ½ or 1: the table behind :func:`rank_loss`.
+
+    Columns ``positive`` and ``negative`` (1-based input positions),
+    ``score_pos``, ``score_neg``, ``outcome`` ("correct", "tie", "wrong"), ``loss``.
+    ``limit`` (an int >= 1) keeps only the first rows, for display.
+
+    >>> t = rank_pairs([0.9, 0.4, 0.4], [1, 0, 1])
+    >>> t[["positive", "negative", "outcome"]].values.tolist(), t["loss"].tolist()
+    ([[1, 2, 'correct'], [3, 2, 'tie']], [0.0, 0.5])
+    """
+    s, lab = as_roc_input(scores, labels)
+    if limit is not None:
+        from ._validation import check_k
+
+        limit = check_k(limit, name="limit")
+    pos_idx, neg_idx = np.flatnonzero(lab == 1), np.flatnonzero(lab == 0)
+    rows = []
+    for i in pos_idx:
+        for j in neg_idx:
+            if limit is not None and len(rows) >= limit:
+                break
+            sp, sn = float(s[i]), float(s[j])
+            outcome = "correct" if sp > sn else ("tie" if sp == sn else "wrong")
+            rows.append({"positive": int(i) + 1, "negative": int(j) + 1, "score_pos": sp, "score_neg": sn,
+                         "outcome": outcome, "loss": {"correct": 0.0, "tie": 0.5, "wrong": 1.0}[outcome]})
+    return pd.DataFrame(rows, columns=["positive", "negative", "score_pos", "score_neg", "outcome", "loss"])

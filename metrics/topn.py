@@ -1,0 +1,576 @@
+"""Top-N recommendation metrics of document 002: precision, recall, F1, AP/MAP, HR, ARHR, MRR, NDCG.
+
+Every function takes a *recommended list* ``R(u)`` (item ids in ranked order,
+position 1 first) and the user's *test items* ``T(u)`` (the items the user
+actually adopted in the test set, in any order).  Only the first ``n`` items of
+``R(u)`` count (``n=None``: the whole list).  Item ids are strings or whole
+numbers; a list holding the same item twice is rejected, since a set
+intersection ``|R(u) ∩ T(u)|`` would silently drop the repeat.
+
+Over several users, document 002 *pools* the counts (formulas 3 and 4)::
+
+    Recall@N    = Σ_u |R(u) ∩ T(u)| / Σ_u |T(u)|
+    Precision@N = Σ_u |R(u) ∩ T(u)| / Σ_u |R(u)|
+
+which is not the mean of the per-user values: users with more test items (or
+longer lists) weigh more.  :func:`summary` gives both.
+
+HR and ARHR (formulas 8 and 9) come from leave-one-out evaluation, where each
+user has exactly one test item, so "hits" is both the number of users with a hit
+and the number of test items found.  With several test items per user the two
+readings differ; :data:`HIT_RATES` and :data:`ARHR_MODES` name both, and with
+one test item per user every choice gives document 002's value.
+
+The choices a page offers live in small registries (:data:`PRECISION_DENOMINATORS`,
+:data:`AP_DENOMINATORS`, :data:`HIT_RATES`, :data:`ARHR_MODES`) holding name,
+LaTeX and help, and the numbers are computed from the same entries.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._validation import _describe, check_choice, check_k
+from .ndcg import ndcg as _ndcg
+from .registry import DISCOUNTS
+
+__all__ = [
+    "Choice",
+    "PRECISION_DENOMINATORS",
+    "AP_DENOMINATORS",
+    "HIT_RATES",
+    "ARHR_MODES",
+    "as_items",
+    "as_runs",
+    "hits",
+    "precision_at_n",
+    "recall_at_n",
+    "f1_score",
+    "f1_at_n",
+    "average_precision",
+    "ap_breakdown",
+    "reciprocal_rank",
+    "first_hit",
+    "loo_ndcg",
+    "binary_ndcg",
+    "per_user",
+    "summary",
+]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way of computing a quantity: its key, display name, LaTeX and one-line help.
+
+    ``func`` receives the per-user counts that the choice needs and returns a number.
+    """
+
+    key: str
+    name: str
+    latex: str
+    help: str
+    func: Callable
+
+
+# ---------------------------------------------------------------------------
+# registries
+# ---------------------------------------------------------------------------
+
+PRECISION_DENOMINATORS: dict[str, Choice] = {
+    "list": Choice(
+        "list",
+        "Length of the list |R(u)|",
+        "|R(u)|",
+        "Divide by the number of items actually recommended (at most N), as document 002's formula (4).",
+        lambda n_list, n: n_list,
+    ),
+    "n": Choice(
+        "n",
+        "The cutoff N",
+        "N",
+        "Divide by N even when fewer than N items were recommended (trec_eval P_N): a short list is penalised.",
+        lambda n_list, n: n,
+    ),
+}
+
+AP_DENOMINATORS: dict[str, Choice] = {
+    "min_n_relevant": Choice(
+        "min_n_relevant",
+        "min(N, |T(u)|)",
+        "\\min\\{N, |T(u)|\\}",
+        "Document 002's formula (6): a user with more test items than N can still reach AP = 1.",
+        lambda n, n_relevant, n_hits: min(n, n_relevant),
+    ),
+    "relevant": Choice(
+        "relevant",
+        "|T(u)|",
+        "|T(u)|",
+        "All test items, found or not (trec_eval map / map_cut_N, scikit-learn average_precision_score).",
+        lambda n, n_relevant, n_hits: n_relevant,
+    ),
+    "hits": Choice(
+        "hits",
+        "Number of hits",
+        "|R_N(u) \\cap T(u)|",
+        "Only the items that were found: the mean of the precisions at the hits; missed items cost nothing.",
+        lambda n, n_relevant, n_hits: n_hits,
+    ),
+}
+
+HIT_RATES: dict[str, Choice] = {
+    "users": Choice(
+        "users",
+        "Users with a hit",
+        "\\frac{|\\{u : R_N(u) \\cap T(u) \\neq \\emptyset\\}|}{|U|}",
+        "hits = number of users with at least one test item in their top N (formula 8 read per user; ranx hit_rate, trec_eval success_N).",
+        lambda n_hit_users, n_hits, n_users, n_test: n_hit_users / n_users,
+    ),
+    "items": Choice(
+        "items",
+        "Test items found",
+        "\\frac{\\sum_{u} |R_N(u) \\cap T(u)|}{\\sum_{u} |T(u)|}",
+        "hits = test items found, divided by all test items (the same as pooled Recall@N).",
+        lambda n_hit_users, n_hits, n_users, n_test: 0.0 if n_test == 0 else n_hits / n_test,
+    ),
+}
+
+ARHR_MODES: dict[str, Choice] = {
+    "first": Choice(
+        "first",
+        "First hit per user",
+        "\\frac{1}{|U|} \\sum_{u} \\frac{1}{pos_{u}}",
+        "Each user counts once, at the position of their first hit (= MRR@N); at most 1.",
+        lambda recips: recips[:1],
+    ),
+    "all": Choice(
+        "all",
+        "Every hit",
+        "\\frac{1}{|U|} \\sum_{u} \\sum_{i \\in \\mathrm{hits}(u)} \\frac{1}{pos_{i}}",
+        "Formula (9) taken literally: every hit adds 1/pos; with several test items per user it can exceed 1.",
+        lambda recips: recips,
+    ),
+}
+
+
+# ---------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------
+
+def _as_item(value, name: str, position: int):
+    where = f"{name} at position {position}"
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{where} is the boolean {value!r}; give item ids as text or whole numbers")
+    if isinstance(value, str):
+        if not value.strip():
+            raise ValueError(f"{where} is an empty item id; give item ids as text or whole numbers")
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    raise ValueError(f"{where} is {_describe(value)}; give item ids as text or whole numbers")
+
+
+def as_items(values, *, name: str = "recommended", allow_empty: bool = True) -> list:
+    """Validate a list of item ids (text or whole numbers), each at most once.
+
+    >>> as_items(["A", "B", 7])
+    ['A', 'B', 7]
+    >>> as_items(["A", "B", "A"])
+    Traceback (most recent call last):
+    ...
+    ValueError: recommended at position 3 is 'A', which already appears at position 1; each item may appear only once
+    """
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name} must be a list of item ids, got {type(values).__name__} {_describe(values)}")
+    if isinstance(values, np.ndarray) and values.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
+    items = [_as_item(v, name, i) for i, v in enumerate(values, start=1)]
+    if not items and not allow_empty:
+        raise ValueError(f"{name} is empty; give at least one item")
+    seen: dict = {}
+    for i, item in enumerate(items, start=1):
+        if item in seen:
+            raise ValueError(
+                f"{name} at position {i} is {_describe(item)}, which already appears at position {seen[item]}; "
+                "each item may appear only once"
+            )
+        seen[item] = i
+    return items
+
+
+def _check_n(n) -> int | None:
+    return check_k(n, name="N")
+
+
+def as_runs(runs) -> list[tuple[str, list, list]]:
+    """Validate several users' ``(recommended, test items)``: a mapping user -> pair, or a list of pairs.
+
+    Returns ``(user, recommended, test_items)`` triples; users given as a list
+    are named ``u1, u2, ...``.
+
+    >>> as_runs({"alice": (["A", "B"], ["B"])})
+    [('alice', ['A', 'B'], ['B'])]
+    >>> as_runs([(["A"], ["A"]), (["B", "C"], ["C"])])[1]
+    ('u2', ['B', 'C'], ['C'])
+    """
+    if isinstance(runs, Mapping):
+        pairs = [(str(u), v) for u, v in runs.items()]
+    elif isinstance(runs, (str, bytes)) or not isinstance(runs, Iterable):
+        raise ValueError(f"runs must map each user to (recommended, test items), got {type(runs).__name__}")
+    else:
+        pairs = [(f"u{i}", v) for i, v in enumerate(runs, start=1)]
+    if not pairs:
+        raise ValueError("runs is empty; give at least one user")
+    out = []
+    for user, pair in pairs:
+        if isinstance(pair, (str, bytes, Mapping)) or not isinstance(pair, Iterable):
+            raise ValueError(f"user {user!r} must have a pair (recommended, test items), got {_describe(pair)}")
+        pair = list(pair)
+        if len(pair) != 2:
+            raise ValueError(f"user {user!r} must have a pair (recommended, test items), got {len(pair)} parts")
+        out.append((user, as_items(pair[0], name=f"recommended of user {user!r}"),
+                    as_items(pair[1], name=f"test items of user {user!r}")))
+    return out
+
+
+def _prepare(recommended, relevant, n) -> tuple[list, set, int | None]:
+    n = _check_n(n)
+    rec = as_items(recommended, name="recommended")
+    rel = set(as_items(relevant, name="relevant"))
+    return (rec if n is None else rec[:n]), rel, n
+
+
+# ---------------------------------------------------------------------------
+# one list
+# ---------------------------------------------------------------------------
+
+def hits(recommended, relevant, *, n=None) -> np.ndarray:
+    """``rel(k)`` of document 002: 1.0 where the k-th recommended item is a test item, else 0.0.
+
+    >>> hits(["A", "B", "C", "D"], ["C", "A", "Z"], n=3).tolist()
+    [1.0, 0.0, 1.0]
+    """
+    top, rel, _ = _prepare(recommended, relevant, n)
+    return np.array([1.0 if item in rel else 0.0 for item in top], dtype=np.float64)
+
+
+def _ratio(num: float, den: float) -> float:
+    return 0.0 if den == 0 else num / den
+
+
+def precision_at_n(recommended, relevant, *, n=None, denominator="list") -> float:
+    """Precision@N of one list: hits in the top N over |R(u)| (or over N).
+
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u).
+    n : int >= 1, optional
+        Cutoff N; ``None`` takes the whole list.
+    denominator : {"list", "n"}
+        ``"list"`` divides by the number of items recommended in the top N
+        (document 002); ``"n"`` always divides by N (trec_eval ``P_N``).
+        See :data:`PRECISION_DENOMINATORS`.
+
+    Examples
+    --------
+    Top 3 of A B C D is A B C; A and C are test items: 2 hits / 3 items.
+
+    >>> round(precision_at_n(["A", "B", "C", "D"], ["A", "C", "Z"], n=3), 4)
+    0.6667
+
+    Only two items recommended but N = 5: 1/2 by the list, 1/5 as trec_eval.
+
+    >>> precision_at_n(["A", "B"], ["A"], n=5), precision_at_n(["A", "B"], ["A"], n=5, denominator="n")
+    (0.5, 0.2)
+    """
+    top, rel, k = _prepare(recommended, relevant, n)
+    d = check_choice(denominator, PRECISION_DENOMINATORS, name="precision denominator")
+    found = sum(1 for item in top if item in rel)
+    return _ratio(found, d.func(len(top), len(top) if k is None else k))
+
+
+def recall_at_n(recommended, relevant, *, n=None) -> float:
+    """Recall@N of one list: test items found in the top N over all test items |T(u)|.
+
+    0.0 when the user has no test item (as trec_eval).
+
+    >>> round(recall_at_n(["A", "B", "C", "D"], ["A", "C", "Z"], n=3), 4)
+    0.6667
+    >>> recall_at_n(["A", "B", "C", "D"], ["D"], n=3)
+    0.0
+    """
+    top, rel, _ = _prepare(recommended, relevant, n)
+    return _ratio(sum(1 for item in top if item in rel), len(rel))
+
+
+def f1_score(precision, recall) -> float:
+    """Harmonic mean 2PR / (P + R) of document 002's formula (5); 0.0 when P = R = 0.
+
+    >>> f1_score(0.5, 1.0)
+    0.6666666666666666
+    >>> f1_score(0, 0)
+    0.0
+    """
+    values = []
+    for name, v in (("precision", precision), ("recall", recall)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not 0 <= float(v) <= 1:
+            raise ValueError(f"{name} must be a number between 0 and 1, got {_describe(v)}")
+        values.append(float(v))
+    p, r = values
+    return _ratio(2 * p * r, p + r)
+
+
+def f1_at_n(recommended, relevant, *, n=None, denominator="list") -> float:
+    """F1 of :func:`precision_at_n` and :func:`recall_at_n` for one list.
+
+    P = 2/3 and R = 2/3 give F1 = 2/3:
+
+    >>> round(f1_at_n(["A", "B", "C", "D"], ["A", "C", "Z"], n=3), 4)
+    0.6667
+    """
+    return f1_score(precision_at_n(recommended, relevant, n=n, denominator=denominator),
+                    recall_at_n(recommended, relevant, n=n))
+
+
+def ap_breakdown(recommended, relevant, *, n=None) -> pd.DataFrame:
+    """The working of AP@N, one row per position k <= N: the source of the step-by-step table.
+
+    Columns: ``position`` k, ``item``, ``rel`` = rel(k), ``hits`` so far,
+    ``precision`` = Precision@k = hits/k, ``term`` = Precision@k × rel(k).
+
+    >>> t = ap_breakdown(["A", "B", "C"], ["A", "C"])
+    >>> t[["position", "rel", "hits", "term"]].values.tolist()
+    [[1.0, 1.0, 1.0, 1.0], [2.0, 0.0, 1.0, 0.0], [3.0, 1.0, 2.0, 0.6666666666666666]]
+    """
+    top, rel, _ = _prepare(recommended, relevant, n)
+    flags = np.array([1.0 if item in rel else 0.0 for item in top], dtype=np.float64)
+    positions = np.arange(1, len(top) + 1, dtype=np.float64)
+    running = np.cumsum(flags)
+    precision = running / positions if len(top) else np.zeros(0)
+    return pd.DataFrame({
+        "position": positions,
+        "item": pd.Series(top, dtype=object),
+        "rel": flags,
+        "hits": running,
+        "precision": precision,
+        "term": precision * flags,
+    })
+
+
+def average_precision(recommended, relevant, *, n=None, denominator="min_n_relevant") -> float:
+    """AP@N = Σ_{k<=N} Precision@k × rel(k) / denominator (document 002, formula 6).
+
+    Parameters
+    ----------
+    recommended, relevant : sequences of item ids
+        R(u) in ranked order, and the test items T(u).
+    n : int >= 1, optional
+        Cutoff N; ``None`` takes the whole list (and ``N`` in the denominator is its length).
+    denominator : {"min_n_relevant", "relevant", "hits"}
+        ``min(N, |T(u)|)`` as document 002; ``|T(u)|`` as trec_eval and
+        scikit-learn; the number of hits.  See :data:`AP_DENOMINATORS`.
+        AP is 0.0 when the denominator is 0.
+
+    Examples
+    --------
+    R = A B C D E, T = {A, C, X}.  Hits at 1 and 3: Precision@1 = 1, Precision@3 = 2/3,
+    sum = 5/3.  With N = 2 only position 1 counts: sum = 1.
+
+    >>> rec, test = ["A", "B", "C", "D", "E"], ["A", "C", "X"]
+    >>> round(average_precision(rec, test, n=5), 4)               # (5/3) / min(5, 3)
+    0.5556
+    >>> round(average_precision(rec, test, n=2), 4)               # 1 / min(2, 3)
+    0.5
+    >>> round(average_precision(rec, test, n=2, denominator="relevant"), 4)  # 1 / 3
+    0.3333
+    >>> average_precision(rec, test, n=2, denominator="hits")     # 1 / 1
+    1.0
+    """
+    d = check_choice(denominator, AP_DENOMINATORS, name="AP denominator")
+    top, rel, k = _prepare(recommended, relevant, n)
+    table = ap_breakdown(top, list(rel))
+    n_hits = int(table["rel"].sum())
+    cutoff = len(top) if k is None else k
+    return _ratio(math.fsum(table["term"].tolist()), d.func(cutoff, len(rel), n_hits))
+
+
+def first_hit(recommended, relevant, *, n=None) -> int | None:
+    """1-based position of the first test item in the top N, or None if there is none.
+
+    >>> first_hit(["A", "B", "C"], ["C", "B"])
+    2
+    >>> first_hit(["A", "B", "C"], ["C"], n=2) is None
+    True
+    """
+    top, rel, _ = _prepare(recommended, relevant, n)
+    return next((i for i, item in enumerate(top, start=1) if item in rel), None)
+
+
+def reciprocal_rank(recommended, relevant, *, n=None) -> float:
+    """1 / (position of the first test item), 0.0 if none is in the top N (trec_eval recip_rank).
+
+    >>> reciprocal_rank(["A", "B", "C"], ["C", "B"])
+    0.5
+    """
+    pos = first_hit(recommended, relevant, n=n)
+    return 0.0 if pos is None else 1.0 / pos
+
+
+def loo_ndcg(recommended, held_out, *, n=None) -> tuple[float, int | None]:
+    """Leave-one-out NDCG@N of document 002, formula (15): log 2 / log(j + 1).
+
+    The single held-out item has gain 1 and its ideal position is 1, so
+    IDCG = 1/log2(2) = 1 and NDCG = 1/log2(j + 1) where j is its position in the
+    top N; 0 if it is not there.  Returns ``(ndcg, j)`` with ``j`` None when missed.
+    The divisor log2(j + 1) is the standard discount of :mod:`metrics.registry`.
+
+    >>> loo_ndcg(["A", "B", "C"], "A")
+    (1.0, 1)
+    >>> value, j = loo_ndcg(["A", "B", "C"], "C")   # log 2 / log 4 = 1/2
+    >>> value, j
+    (0.5, 3)
+    >>> loo_ndcg(["A", "B", "C"], "C", n=2)
+    (0.0, None)
+    """
+    item = _as_item(held_out, "held_out", 1)
+    j = first_hit(recommended, [item], n=n)
+    return _loo_value(j), j
+
+
+def _loo_value(j: int | None) -> float:
+    if j is None:
+        return 0.0
+    return 1.0 / float(DISCOUNTS["standard"].func(np.array([j]), 2.0)[0])
+
+
+def binary_ndcg(recommended, relevant, *, n=None) -> float:
+    """NDCG@N with gain rel(k) ∈ {0, 1}; the ideal list puts all |T(u)| test items first.
+
+    This is formula (14) with binary gains for several test items; with one test
+    item it equals :func:`loo_ndcg`.  Computed by :func:`metrics.ndcg.ndcg` with
+    the test items as the judged pool, so a test item missing from the list still
+    counts in IDCG.
+
+    T = {A, C}: DCG = 1 + 1/log2(4) = 1.5, IDCG = 1 + 1/log2(3) = 1.6309
+
+    >>> round(binary_ndcg(["A", "B", "C"], ["A", "C"]), 4)
+    0.9197
+    """
+    top, rel, k = _prepare(recommended, relevant, n)
+    flags = [1.0 if item in rel else 0.0 for item in top]
+    if not rel:
+        return 0.0
+    if not flags:
+        return 0.0
+    return _ndcg(flags, k=k, pool=[1.0] * len(rel))
+
+
+# ---------------------------------------------------------------------------
+# several users
+# ---------------------------------------------------------------------------
+
+def per_user(runs, *, n=None, precision_denominator="list", ap_denominator="min_n_relevant") -> pd.DataFrame:
+    """One row per user: the counts and every per-user metric at cutoff N.
+
+    Columns: ``user``, ``recommended`` (|R_N(u)|, items in the top N), ``relevant``
+    (|T(u)|), ``hits`` (|R_N(u) ∩ T(u)|), ``precision``, ``recall``, ``f1``,
+    ``ap``, ``hit`` (bool), ``first_hit`` (position, NaN if none), ``rr``
+    (1/first_hit), ``rr_all`` (Σ 1/pos over every hit), ``hit_positions``
+    (list), ``ndcg`` (binary NDCG, :func:`binary_ndcg`), ``loo_ndcg`` (formula 15,
+    1/log2(j + 1) at the first hit j: with one test item per user, the held-out
+    item's position; 0 without a hit).
+
+    >>> t = per_user({"a": (["A", "B"], ["B"]), "b": (["C", "D"], ["X"])}, n=2)
+    >>> t[["user", "hits", "precision", "recall", "rr"]].values.tolist()
+    [['a', 1, 0.5, 1.0, 0.5], ['b', 0, 0.0, 0.0, 0.0]]
+    """
+    k = _check_n(n)
+    check_choice(precision_denominator, PRECISION_DENOMINATORS, name="precision denominator")
+    check_choice(ap_denominator, AP_DENOMINATORS, name="AP denominator")
+    rows = []
+    for user, rec, rel in as_runs(runs):
+        top = rec if k is None else rec[:k]
+        relset = set(rel)
+        positions = [i for i, item in enumerate(top, start=1) if item in relset]
+        p = precision_at_n(top, rel, n=k, denominator=precision_denominator)
+        r = recall_at_n(top, rel, n=k)
+        rows.append({
+            "user": user,
+            "recommended": len(top),
+            "relevant": len(relset),
+            "hits": len(positions),
+            "precision": p,
+            "recall": r,
+            "f1": f1_score(p, r),
+            "ap": average_precision(top, rel, n=k, denominator=ap_denominator),
+            "hit": bool(positions),
+            "first_hit": float(positions[0]) if positions else math.nan,
+            "rr": 1.0 / positions[0] if positions else 0.0,
+            "rr_all": math.fsum(1.0 / j for j in positions),
+            "hit_positions": positions,
+            "ndcg": binary_ndcg(top, rel, n=k),
+            "loo_ndcg": _loo_value(positions[0] if positions else None),
+        })
+    return pd.DataFrame(rows)
+
+
+def summary(runs, *, n=None, precision_denominator="list", ap_denominator="min_n_relevant",
+            hit_rate="users", arhr="first") -> dict:
+    """Every over-users number of document 002 at cutoff N, pooled and averaged.
+
+    Keys: ``users`` |U|; ``hits`` Σ|R∩T|; ``recommended`` Σ|R|; ``relevant`` Σ|T|;
+    ``precision``, ``recall``, ``f1`` pooled as formulas (3)-(5) (F1 of the pooled P and R);
+    ``precision_mean``, ``recall_mean``, ``f1_mean`` the per-user averages;
+    ``map`` (formula 7); ``hr`` (formula 8, per ``hit_rate``); ``arhr`` (formula 9, per ``arhr``);
+    ``mrr``; ``ndcg_mean`` (binary NDCG); ``loo_ndcg_mean`` (formula 15 averaged).
+
+    Alice: R = A B C, T = {A}; Bob: R = D E F, T = {F, G, H, I}; N = 3.
+    Pooled recall = (1 + 1) / (1 + 4) = 0.4, mean recall = (1 + 1/4) / 2 = 0.625.
+    HR = 2/2 users; ARHR = (1/1 + 1/3) / 2 = 0.6667.
+
+    >>> s = summary({"alice": (["A", "B", "C"], ["A"]), "bob": (["D", "E", "F"], ["F", "G", "H", "I"])}, n=3)
+    >>> s["recall"], s["recall_mean"], s["hr"], round(s["arhr"], 4)
+    (0.4, 0.625, 1.0, 0.6667)
+    """
+    table = per_user(runs, n=n, precision_denominator=precision_denominator, ap_denominator=ap_denominator)
+    hr_rule = check_choice(hit_rate, HIT_RATES, name="hit rate")
+    arhr_rule = check_choice(arhr, ARHR_MODES, name="ARHR mode")
+    k = _check_n(n)
+    users = len(table)
+    total_hits = int(table["hits"].sum())
+    total_rec = int(table["recommended"].sum())
+    total_rel = int(table["relevant"].sum())
+    if precision_denominator == "n":
+        pooled_den = users * k if k is not None else total_rec
+    else:
+        pooled_den = total_rec
+    p = _ratio(total_hits, pooled_den)
+    r = _ratio(total_hits, total_rel)
+    recips = [math.fsum(arhr_rule.func([1.0 / j for j in pos])) for pos in table["hit_positions"]]
+    return {
+        "users": users,
+        "hits": total_hits,
+        "hit_users": int(table["hit"].sum()),
+        "recommended": total_rec,
+        "relevant": total_rel,
+        "precision_denominator": pooled_den,
+        "precision": p,
+        "recall": r,
+        "f1": f1_score(p, r),
+        "precision_mean": math.fsum(table["precision"]) / users,
+        "recall_mean": math.fsum(table["recall"]) / users,
+        "f1_mean": math.fsum(table["f1"]) / users,
+        "map": math.fsum(table["ap"]) / users,
+        "hr": hr_rule.func(int(table["hit"].sum()), total_hits, users, total_rel),
+        "arhr": math.fsum(recips) / users,
+        "mrr": math.fsum(table["rr"]) / users,
+        "ndcg_mean": math.fsum(table["ndcg"]) / users,
+        "loo_ndcg_mean": math.fsum(table["loo_ndcg"]) / users,
+    }
