@@ -42,7 +42,10 @@ def _as_real(value, name: str, position: int) -> float:
         raise ValueError(f"{where} is the boolean {value!r}; give grades as numbers (0/1), not True/False")
     if not isinstance(value, numbers.Real):
         raise ValueError(f"{where} is {_describe(value)}, which is not a number")
-    out = float(value)
+    try:
+        out = float(value)
+    except OverflowError:  # e.g. 10**400: a Real, but beyond float64
+        raise ValueError(f"{where} is {_describe(value)}, which is too large for a float (max about 1.8e308)") from None
     if not math.isfinite(out):
         raise ValueError(f"{where} is {out!r}; only finite numbers are accepted")
     return out
@@ -95,7 +98,10 @@ def check_log_base(base, *, name: str = "log_base") -> float:
     """Return ``base`` as a float; it must be finite, > 0 and != 1."""
     if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
         raise ValueError(f"{name} must be a number > 0 and != 1, got {_describe(base)}")
-    out = float(base)
+    try:
+        out = float(base)
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite number > 0 and != 1, got {_describe(base)}") from None
     if not math.isfinite(out) or out <= 0 or out == 1:
         raise ValueError(f"{name} must be a finite number > 0 and != 1, got {out!r}")
     return out

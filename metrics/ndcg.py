@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from itertools import product
 
 import numpy as np
@@ -35,15 +36,33 @@ def _opts(gain, discount, log_base) -> tuple[Gain, Discount, float]:
     return resolve_gain(gain), resolve_discount(discount), check_log_base(log_base)
 
 
-def _terms(rel: np.ndarray, g: Gain, d: Discount, b: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _terms(rel: np.ndarray, g: Gain, d: Discount, b: float,
+           name: str = "relevances") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """gains, divisors and discounted gains for a ranked array."""
-    gains = g.func(rel)
-    divisors = d.func(np.arange(1, rel.size + 1), b)
-    return gains, divisors, gains / divisors
+    with np.errstate(over="ignore"):
+        gains = g.func(rel)
+        divisors = d.func(np.arange(1, rel.size + 1), b)
+        terms = gains / divisors
+    bad = np.flatnonzero(~np.isfinite(terms))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"{name} at position {i + 1} is {rel[i]:g}; its {g.key} gain divided by the {d.key} discount "
+            f"(log base {b:g}) overflows float64: use smaller grades"
+        )
+    return gains, divisors, terms
 
 
-def _fsum(values: np.ndarray) -> float:
-    return math.fsum(values.tolist())
+def _fsum(values) -> float:
+    """Exact sum; ValueError (not OverflowError, inf or nan) when it leaves float64."""
+    values = values.tolist() if isinstance(values, np.ndarray) else list(values)
+    try:
+        total = math.fsum(values)
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):
+        raise ValueError("the sum of the gains overflows float64 (max about 1.8e308): use smaller grades")
+    return total
 
 
 def _cut(rel: np.ndarray, k: int | None) -> np.ndarray:
@@ -67,8 +86,10 @@ def ideal_ranking(relevances, *, pool=None) -> np.ndarray:
 
 
 def _ideal(rel: np.ndarray, pool) -> np.ndarray:
+    # .copy(): a contiguous array, as the list is.  numpy's SIMD exp2 (contiguous) and its scalar
+    # fallback (a reversed view) can differ by an ulp, which made a perfect ranking 0.9999999999999999.
     if pool is None:
-        return np.sort(rel)[::-1]
+        return np.sort(rel)[::-1].copy()
     judged = as_grades(pool, name="pool")
     have = Counter(judged[judged > 0].tolist())
     need = Counter(rel[rel > 0].tolist())
@@ -78,7 +99,7 @@ def _ideal(rel: np.ndarray, pool) -> np.ndarray:
                 f"pool has {have[grade]} item(s) of grade {grade:g} but relevances has {count}; "
                 "the pool must hold the grades of every judged item, the list's own included"
             )
-    return np.sort(judged)[::-1]
+    return np.sort(judged)[::-1].copy()
 
 
 def cg(relevances, *, k=None, gain="linear") -> float:
@@ -90,7 +111,8 @@ def cg(relevances, *, k=None, gain="linear") -> float:
     10.0
     """
     rel = _cut(as_grades(relevances), check_k(k))
-    return _fsum(resolve_gain(gain).func(rel))
+    with np.errstate(over="ignore"):
+        return _fsum(resolve_gain(gain).func(rel))
 
 
 def dcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2) -> float:
@@ -140,7 +162,7 @@ def idcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, 
     k = check_k(k)
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
-    return _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b)[2])
+    return _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
 
 
 def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
@@ -157,7 +179,7 @@ def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, 
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
     top = _fsum(_terms(_cut(rel, k), g, d, b)[2])
-    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b)[2])
+    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
     return _ratio(top, best)
 
 
@@ -182,8 +204,8 @@ def rank_by_scores(relevances, scores, *, ties="stable", docnos=None) -> np.ndar
     if rule == "pessimistic":
         return np.lexsort((idx, rel, -sc))
     if rule == "trec_eval":
-        if docnos is None or isinstance(docnos, str):
-            raise ValueError("ties='trec_eval' needs docnos: one document id per item")
+        if docnos is None or isinstance(docnos, str) or not isinstance(docnos, Iterable):
+            raise ValueError(f"ties='trec_eval' needs docnos: one document id per item, got {docnos!r:.40}")
         names = [str(x) for x in docnos]
         if len(names) != rel.size:
             raise ValueError(f"docnos has {len(names)} values but relevances has {rel.size}")
@@ -217,7 +239,7 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     rel = as_grades(relevances)
     sc = as_scores(scores, n=rel.size)
     g, d, b = _opts(gain, discount, log_base)
-    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b)[2])
+    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
     rule = check_choice(ties, TIES, name="ties").key
     if rule != "average":
         order = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
@@ -230,7 +252,7 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     sorted_scores = sc[order]
     starts = np.flatnonzero(np.r_[True, sorted_scores[1:] != sorted_scores[:-1]])
     ends = np.r_[starts[1:], rel.size]
-    total = math.fsum(
+    total = _fsum(
         float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)
     )
     return _ratio(total, best)
@@ -255,6 +277,8 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     g, d, b = _opts(gain, discount, log_base)
     actual = _cut(rel, k)
     ideal = _cut(_ideal(rel, pool), k)
+    _terms(actual, g, d, b)  # validation only: raises if a discounted gain overflows
+    _terms(ideal, g, d, b, name="ideal ranking")
     n = max(actual.size, ideal.size)
     positions = np.arange(1, n + 1)
     divisors = d.func(positions, b)
@@ -264,10 +288,10 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
 
     gains, ideal_gains = pad(g.func(actual)), pad(g.func(ideal))
     terms, ideal_terms = gains / divisors, ideal_gains / divisors
-    running = pd.Series(np.nan_to_num(terms)).expanding().apply(lambda s: math.fsum(s), raw=True).to_numpy()
-    ideal_running = pd.Series(np.nan_to_num(ideal_terms)).expanding().apply(lambda s: math.fsum(s), raw=True).to_numpy()
+    running = pd.Series(np.nan_to_num(terms)).expanding().apply(_fsum, raw=True).to_numpy()
+    ideal_running = pd.Series(np.nan_to_num(ideal_terms)).expanding().apply(_fsum, raw=True).to_numpy()
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(ideal_running > 0, running / ideal_running, 0.0)
+        ratio = np.where(ideal_running != 0, running / ideal_running, 0.0)  # != 0: a log base < 1 makes IDCG negative
     return pd.DataFrame(
         {
             "position": positions,
@@ -305,7 +329,7 @@ def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, disco
     for gk, dk, (source, p) in product(gain_keys, discount_keys, sources):
         g, d = resolve_gain(gk), resolve_discount(dk)
         top = _fsum(_terms(_cut(rel, k), g, d, b)[2])
-        best = _fsum(_terms(_cut(_ideal(rel, p), k), g, d, b)[2])
+        best = _fsum(_terms(_cut(_ideal(rel, p), k), g, d, b, "ideal ranking")[2])
         rows.append(
             {
                 "gain": g.key,

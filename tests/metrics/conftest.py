@@ -1,0 +1,27 @@
+"""Shared helpers for the metric tests: hypothesis strategies for grade lists and a tolerance."""
+from __future__ import annotations
+
+import math
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+# The machine is shared: no per-example deadline, modest example counts.  Applied per test
+# (``@PROPERTY``) rather than as a global profile, so other test directories are unaffected.
+PROPERTY = settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+
+RTOL = 1e-9  # relative tolerance for cross-checks and hand-derived values
+
+int_grades = st.lists(st.integers(min_value=0, max_value=4), min_size=1, max_size=12)
+float_grades = st.lists(
+    st.floats(min_value=0.0, max_value=10.0, allow_nan=False, allow_infinity=False), min_size=1, max_size=12
+)
+any_grades = st.one_of(int_grades, float_grades)
+ks = st.one_of(st.none(), st.integers(min_value=1, max_value=15))
+log_bases = st.sampled_from([2, 10, math.e, 1.5, 3, 0.5])
+
+
+def close(a: float, b: float, rtol: float = RTOL) -> bool:
+    """Relative closeness; exact equality for zeros (0.0 must be 0.0)."""
+    return math.isclose(a, b, rel_tol=rtol, abs_tol=0.0)
