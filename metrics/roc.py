@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from ._validation import _as_list, _as_real, check_choice
+from .parse import ParseError, parse_numbers, split_tokens
 
-__all__ = ["AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss", "pair_counts", "rank_pairs"]
+__all__ = ["parse_binary_labels", "AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss", "pair_counts", "rank_pairs"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,28 @@ def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
         missing = "positive (1)" if n_pos == 0 else "negative (0)"
         raise ValueError(f"labels has no {missing}; the ROC curve and AUC need at least one positive and one negative")
     return s, lab
+
+
+def parse_binary_labels(text: str) -> list[int]:
+    """Read typed 0/1 labels; anything else is a :class:`~metrics.parse.ParseError` naming it.
+
+    ``kind`` is "not_a_number" for a non-number and "not_a_label" for another number.
+
+    >>> parse_binary_labels("1 0, 1")
+    [1, 0, 1]
+    >>> parse_binary_labels("1 0 2")
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: '2' at position 3 is not a label; use 0 (negative) or 1 (positive)
+    """
+    values = parse_numbers(text)
+    out = []
+    for i, (token, value) in enumerate(zip(split_tokens(text), values), start=1):
+        if value not in (0.0, 1.0):
+            raise ParseError(f"'{token[:20]}' at position {i} is not a label; use 0 (negative) or 1 (positive)",
+                             token=token, position=i, kind="not_a_label")
+        out.append(int(value))
+    return out
 
 
 def pair_counts(scores, labels) -> dict:

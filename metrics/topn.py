@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ import pandas as pd
 
 from ._validation import _describe, check_choice, check_k
 from .ndcg import ndcg as _ndcg
+from .parse import ParseError, split_tokens
 from .registry import DISCOUNTS
 
 __all__ = [
@@ -60,6 +62,9 @@ __all__ = [
     "binary_ndcg",
     "per_user",
     "summary",
+    "RunsParseError",
+    "parse_runs",
+    "format_runs",
 ]
 
 
@@ -574,3 +579,93 @@ def summary(runs, *, n=None, precision_denominator="list", ap_denominator="min_n
         "ndcg_mean": math.fsum(table["ndcg"]) / users,
         "loo_ndcg_mean": math.fsum(table["loo_ndcg"]) / users,
     }
+
+
+# ---------------------------------------------------------------------------
+# typed input
+# ---------------------------------------------------------------------------
+
+class RunsParseError(ParseError):
+    """A line of typed runs that cannot be read.
+
+    ``kind`` says why ("empty", "missing_bar", "extra_bar", "duplicate_item",
+    "duplicate_user"), ``line`` is the 1-based line, ``token`` the offending
+    text, ``position`` its 1-based position in its list, ``side``
+    ("recommended" / "test") and ``first`` (where it appeared before) complete
+    the picture, so a UI can translate the message.
+    """
+
+    def __init__(self, message: str, *, kind: str, line: int, token: str = "", position: int = 0,
+                 side: str = "", first: int = 0):
+        super().__init__(message, token=token, position=position, kind=kind)
+        self.line = line
+        self.side = side
+        self.first = first
+
+
+def parse_runs(text: str) -> dict[str, tuple[list[str], list[str]]]:
+    """Read users typed one per line as ``name: recommended items | test items``.
+
+    Items are separated by spaces, commas, tabs (full-width forms are folded);
+    the ``name:`` prefix is optional (lines without one are named ``u<line>``);
+    empty lines and lines starting with ``#`` are skipped.  Nothing is evaluated.
+
+    >>> parse_runs("alice: A B C | C X\\nD E | D")
+    {'alice': (['A', 'B', 'C'], ['C', 'X']), 'u2': (['D', 'E'], ['D'])}
+    >>> parse_runs("alice: A B A | A")
+    Traceback (most recent call last):
+    ...
+    metrics.topn.RunsParseError: line 1: 'A' appears twice in the recommended list (positions 1 and 3)
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"expected text, got {type(text).__name__}")
+    runs: dict[str, tuple[list[str], list[str]]] = {}
+    user_line: dict[str, int] = {}
+    for number, raw in enumerate(unicodedata.normalize("NFKC", text).splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        bars = line.count("|")
+        if bars == 0:
+            raise RunsParseError(f"line {number} has no '|' between the recommended list and the test items",
+                                 kind="missing_bar", line=number, token=line[:20])
+        if bars > 1:
+            raise RunsParseError(f"line {number} has {bars} '|'; use one, between the recommended list and the test items",
+                                 kind="extra_bar", line=number, token=line[:20])
+        head, tail = line.split("|")
+        name = ""
+        if ":" in head:
+            name, head = head.split(":", 1)
+            name = name.strip()
+        name = name or f"u{number}"
+        if name in user_line:
+            raise RunsParseError(f"line {number}: user '{name[:20]}' already appears on line {user_line[name]}",
+                                 kind="duplicate_user", line=number, token=name[:20], first=user_line[name])
+        sides = []
+        for side, part in (("recommended", head), ("test", tail)):
+            tokens = split_tokens(part)
+            seen: dict[str, int] = {}
+            for i, tok in enumerate(tokens, start=1):
+                if tok in seen:
+                    what = "recommended list" if side == "recommended" else "test items"
+                    raise RunsParseError(
+                        f"line {number}: '{tok[:20]}' appears twice in the {what} (positions {seen[tok]} and {i})",
+                        kind="duplicate_item", line=number, token=tok[:20], position=i, side=side, first=seen[tok])
+                seen[tok] = i
+            sides.append(tokens)
+        user_line[name] = number
+        runs[name] = (sides[0], sides[1])
+    if not runs:
+        raise RunsParseError("nothing to read: type one user per line, 'name: recommended | test items'",
+                             kind="empty", line=0)
+    return runs
+
+
+def format_runs(runs) -> str:
+    """The text :func:`parse_runs` reads back, one user per line.
+
+    >>> format_runs({"alice": (["A", "B"], ["B"])})
+    'alice: A B | B'
+    """
+    return "\n".join(f"{user}: {' '.join(map(str, rec))} | {' '.join(map(str, rel))}"
+                     for user, rec, rel in as_runs(runs))
