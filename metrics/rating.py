@@ -15,7 +15,7 @@ import pandas as pd
 
 from ._validation import _as_list, _as_real, _describe
 
-__all__ = ["as_ratings", "errors", "rmse", "mae", "error_sweep"]
+__all__ = ["as_ratings", "errors", "totals", "error_shares", "rmse", "mae", "error_sweep"]
 
 
 def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
@@ -55,6 +55,37 @@ def errors(true, predicted) -> pd.DataFrame:
         "abs_error": np.abs(e),
         "squared_error": e * e,
     })
+
+
+def totals(true, predicted) -> dict:
+    """The sums behind the formulas: ``n`` = |Test|, ``sum_squared``, ``sum_abs``, ``rmse``, ``mae``.
+
+    >>> totals([4, 2, 5, 3], [3, 4, 5, 2])
+    {'n': 4, 'sum_squared': 6.0, 'sum_abs': 4.0, 'rmse': 1.224744871391589, 'mae': 1.0}
+    """
+    t, p = as_ratings(true, predicted)
+    e = t - p
+    sum_squared = math.fsum((e * e).tolist())
+    sum_abs = math.fsum(np.abs(e).tolist())
+    return {"n": int(t.size), "sum_squared": sum_squared, "sum_abs": sum_abs,
+            "rmse": math.sqrt(sum_squared / t.size), "mae": sum_abs / t.size}
+
+
+def error_shares(true, predicted) -> pd.DataFrame:
+    """Each pair's share of Σ|e| (what MAE averages) and of Σe² (what RMSE averages before the root).
+
+    Errors 1 and 3: shares of |e| are 1/4 and 3/4, of e² 1/10 and 9/10: squaring hands
+    the big error most of the total.  All shares are 0 when every prediction is exact.
+
+    >>> errors_ = error_shares([0, 0], [1, 3])
+    >>> errors_[["share_abs", "share_squared"]].values.tolist()
+    [[0.25, 0.1], [0.75, 0.9]]
+    """
+    table = errors(true, predicted)
+    tot = totals(true, predicted)
+    abs_share = table["abs_error"] / tot["sum_abs"] if tot["sum_abs"] else table["abs_error"] * 0.0
+    sq_share = table["squared_error"] / tot["sum_squared"] if tot["sum_squared"] else table["squared_error"] * 0.0
+    return pd.DataFrame({"pair": table["pair"], "share_abs": abs_share, "share_squared": sq_share})
 
 
 def rmse(true, predicted) -> float:

@@ -120,16 +120,11 @@ def _radio(key: str) -> str:
 
 
 def hit_grid(runs: dict, n: int) -> alt.Chart:
-    rows = []
-    for user, (rec, rel) in runs.items():
-        relset = set(rel)
-        found = 0
-        for k, item in enumerate(rec[:n], start=1):
-            hit = item in relset
-            found += hit
-            rows.append({"user": user, "position": k, "item": item,
-                         "result": t("topn.hit") if hit else t("topn.miss"), "precision_k": found / k})
-    data = pd.DataFrame(rows, columns=["user", "position", "item", "result", "precision_k"])
+    frames = [ap_breakdown(rec, rel, n=n).assign(user=user) for user, (rec, rel) in runs.items()]
+    data = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["position", "item", "rel", "precision", "user"])
+    data = data.assign(result=data["rel"].map({1.0: t("topn.hit"), 0.0: t("topn.miss")}),
+                       precision_k=data["precision"], position=data["position"].astype(int))
     base = alt.Chart(data).encode(
         x=alt.X("position:O", title=t("topn.position"), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("user:N", title=t("topn.user"), sort=list(runs)),
