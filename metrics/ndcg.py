@@ -252,9 +252,10 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     sorted_scores = sc[order]
     starts = np.flatnonzero(np.r_[True, sorted_scores[1:] != sorted_scores[:-1]])
     ends = np.r_[starts[1:], rel.size]
-    total = _fsum(
-        float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)
-    )
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing mean becomes inf: _fsum raises
+        total = _fsum(
+            [float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)]
+        )
     return _ratio(total, best)
 
 
