@@ -1,0 +1,633 @@
+"""NDCG for many queries and many runs at once, under every variant, vectorised with numpy.
+
+Each value equals what :func:`metrics.ndcg.ndcg_from_scores` gives for that
+query's list (tested), computed for all queries at once:
+
+* the list is the run's documents for the query, ranked by descending score;
+  ties are broken by ``ties`` (``"trec_eval"``: document id descending, as
+  trec_eval does; ``"average"``: tied items share their mean gain);
+* a retrieved document missing from the qrels has grade 0 (unjudged = 0);
+* negative grades count as 0 (as trec_eval does); with ``relevance_level``
+  grades below it count as 0 too (ranx's ``rel_lvl``; trec_eval's ``-l`` does
+  not change ndcg);
+* the ideal ranking (``idcg``) is either all judged documents of the query
+  (``"judged"``, as trec_eval and ranx do) or the retrieved list re-sorted
+  (``"list"``, as scikit-learn and most blog posts do);
+* ``k=None`` uses the whole list and, for ``"judged"``, the whole pool
+  (trec_eval ``ndcg``); ``k=10`` cuts both lists at 10 (``ndcg_cut.10``).
+
+Only queries in the qrels are evaluated.  A qrels query the run did not answer
+is skipped (trec_eval's default) or scores 0 (``missing="zero"``, trec_eval
+``-c``, ranx ``make_comparable``).
+
+>>> from metrics.runs import read_qrels, read_run
+>>> qrels = read_qrels(b"q1 0 a 3\\nq1 0 b 2\\nq1 0 c 1\\n", name="qrels").table
+>>> run = read_run(b"q1 Q0 b 1 0.9 r\\nq1 Q0 x 2 0.5 r\\nq1 Q0 a 3 0.1 r\\n", name="run").table
+>>> ev = evaluate(qrels, [run], k=3, variants=make_variants(gains=["linear"], discounts=["standard"],
+...               idcg=["judged", "list"], ties=["trec_eval"]))
+
+DCG@3 = 2/log2(2) + 0 + 3/log2(4) = 3.5.  Judged ideal 3, 2, 1: 3 + 2/log2(3) + 1/2 = 4.7619;
+list ideal (b, x, a re-sorted: 3, 2, 0): 3 + 2/log2(3) = 4.2619.
+
+>>> [round(float(v), 4) for v in ev.means().loc["run"]]
+[0.735, 0.8212]
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ._validation import check_choice, check_k, check_log_base
+from .ndcg import IDCG_SOURCES
+from .registry import DISCOUNTS, GAINS, TIES
+from .runs import Problem, Table
+
+__all__ = [
+    "IDCG",
+    "MISSING",
+    "Evaluation",
+    "Variant",
+    "evaluate",
+    "kendall_tau",
+    "make_variants",
+    "ndcg_per_query",
+    "query_lists",
+]
+
+_IDCG_HELP = {
+    "judged": "all judged documents of the query (trec_eval, ranx)",
+    "list": "the retrieved list itself, re-sorted (scikit-learn, most blog posts)",
+}
+#: Where the ideal ranking comes from (the sources of :mod:`metrics.ndcg`).
+IDCG = {source: _IDCG_HELP.get(source, source) for source in IDCG_SOURCES}
+
+#: What a qrels query that a run did not answer counts as.
+MISSING = {
+    "skip": "left out of the run's mean (trec_eval default)",
+    "zero": "counts as 0 (trec_eval -c, ranx make_comparable)",
+}
+
+DEFAULT_TIES = ("trec_eval", "average")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of computing NDCG: gain × discount × IDCG source × tie rule."""
+
+    gain: str
+    discount: str
+    idcg: str
+    ties: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.gain}/{self.discount}/{self.idcg}/{self.ties}"
+
+    @staticmethod
+    def parse(label: str) -> "Variant":
+        """The variant named by a label such as ``"linear/standard/judged/trec_eval"``."""
+        parts = str(label).split("/")
+        if len(parts) != 4:
+            raise ValueError(f"variant label {label!r} must be gain/discount/idcg/ties")
+        return make_variants(gains=[parts[0]], discounts=[parts[1]], idcg=[parts[2]], ties=[parts[3]])[0]
+
+
+def _choices(values, registry, name: str, default) -> list[str]:
+    if values is None:
+        values = default
+    if isinstance(values, str):
+        values = [values]
+    out = []
+    for v in values:
+        check_choice(v, registry, name=name)
+        out.append(v)
+    if not out:
+        raise ValueError(f"no {name} given; valid names are {', '.join(repr(c) for c in registry)}")
+    return list(dict.fromkeys(out))
+
+
+def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[Variant]:
+    """Every combination of the given names (None = all registered; ties default trec_eval and average).
+
+    >>> len(make_variants()), make_variants(gains="exponential", discounts="standard",
+    ...                                     idcg="judged", ties="trec_eval")[0].label
+    (24, 'exponential/standard/judged/trec_eval')
+    """
+    g = _choices(gains, GAINS, "gain", list(GAINS))
+    d = _choices(discounts, DISCOUNTS, "discount", list(DISCOUNTS))
+    s = _choices(idcg, IDCG, "idcg source", list(IDCG))
+    t = _choices(ties, TIES, "ties", list(DEFAULT_TIES))
+    return [Variant(*combo) for combo in product(g, d, s, t)]
+
+
+# ----------------------------------------------------------------------------- the array engine
+@dataclass
+class _Ranked:
+    """One run's relevant rows in ranked order, ready for any variant."""
+
+    nq: int
+    present: np.ndarray  # bool[nq]: the run has at least one document for the query
+    q: np.ndarray  # int64[m]: query of each relevant row (grade > 0)
+    grade: np.ndarray  # float64[m]
+    pos: dict  # tie rule -> int64[m] 1-based positions
+    gstart: np.ndarray  # int64[m]: first position of the row's tie group
+    gend: np.ndarray  # int64[m]: last position of the row's tie group
+    ideal_q: np.ndarray  # the list's relevant grades re-sorted: query, grade, position
+    ideal_grade: np.ndarray
+    ideal_pos: np.ndarray
+    max_pos: int
+    n_ties: int = 0  # rows in tie groups
+
+
+def _ideal(q: np.ndarray, grade: np.ndarray, nq: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows sorted by query then grade descending, with 1-based positions within the query."""
+    order = np.lexsort((-grade, q))
+    q, grade = q[order], grade[order]
+    return q, grade, _positions(q, nq)
+
+
+def _positions(q_sorted: np.ndarray, nq: int) -> np.ndarray:
+    """1-based position of each row within its block of equal (contiguous) query codes."""
+    n = q_sorted.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
+    block_len = np.diff(np.r_[starts, n])
+    return np.arange(1, n + 1, dtype=np.int64) - np.repeat(starts, block_len)
+
+
+def _rank_rows(q, grade, score, *, nq, ties: Iterable[str], docrank: Callable[[np.ndarray], np.ndarray] | None):
+    """Rank the rows of all queries at once; keep what variants need (see :class:`_Ranked`)."""
+    n = q.size
+    present = np.bincount(q, minlength=nq)[:nq] > 0
+    if n == 0:
+        e_i, e_f = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        return _Ranked(nq, present, e_i, e_f, {rule: e_i for rule in ties}, e_i, e_i, e_i, e_f, e_i, 0)
+    # Already grouped by query and sorted by descending score (the usual TREC run)?
+    if n:
+        brk = q[1:] != q[:-1]
+        contiguous = int(brk.sum()) + 1 == int(present.sum())
+        in_order = contiguous and bool(np.all((score[1:] <= score[:-1]) | brk))
+    else:
+        brk, in_order = np.zeros(0, dtype=bool), True
+    if in_order:
+        order = None
+    else:
+        order = np.lexsort((-score, q))  # stable: ties keep file order
+        q, grade, score = q[order], grade[order], score[order]
+        brk = q[1:] != q[:-1]
+    pos = _positions(q, nq) if n else np.zeros(0, dtype=np.int64)
+    max_pos = int(pos.max()) if n else 0
+    # Tie groups: runs of equal scores within a query.
+    new_group = np.r_[True, brk | (score[1:] != score[:-1])] if n else np.zeros(0, dtype=bool)
+    gid = np.cumsum(new_group) - 1
+    gsize = np.bincount(gid) if n else np.zeros(0, dtype=np.int64)
+    in_tie = gsize[gid] > 1 if n else np.zeros(0, dtype=bool)
+    gfirst = np.flatnonzero(new_group)
+    rel = np.flatnonzero(grade > 0)
+    positions = {}
+    tie_rows = np.flatnonzero(in_tie)
+    for rule in ties:
+        if rule == "average" or rule == "stable" or tie_rows.size == 0:
+            positions[rule] = pos[rel]
+            continue
+        if rule == "trec_eval":
+            src = tie_rows if order is None else order[tie_rows]
+            key = -docrank(src)
+        elif rule == "optimistic":
+            key = -grade[tie_rows]
+        else:  # pessimistic
+            key = grade[tie_rows]
+        perm = np.lexsort((key, gid[tie_rows]))
+        new_pos = pos.copy()
+        new_pos[tie_rows[perm]] = pos[tie_rows]
+        positions[rule] = new_pos[rel]
+    gstart = pos[gfirst][gid[rel]] if n else np.zeros(0, dtype=np.int64)
+    gend = gstart + gsize[gid[rel]] - 1 if n else np.zeros(0, dtype=np.int64)
+    iq, ig, ip = _ideal(q[rel], grade[rel], nq)
+    return _Ranked(nq, present, q[rel], grade[rel], positions, gstart, gend, iq, ig, ip, max_pos,
+                   int(tie_rows.size))
+
+
+def _divisors(discount: str, log_base: float, k: int | None, size: int) -> np.ndarray:
+    """divisors[p] for p = 0..size: the discount at position p, inf past k (and at the unused 0)."""
+    out = np.full(size + 1, np.inf)
+    if size:
+        out[1:] = DISCOUNTS[discount].func(np.arange(1, size + 1), log_base)
+    if k is not None:
+        out[k + 1:] = np.inf
+    return out
+
+
+def _dcg(q, gains, pos, divisors, nq) -> np.ndarray:
+    return np.bincount(q, weights=gains / divisors[pos], minlength=nq)[:nq].astype(np.float64, copy=False)
+
+
+def _dcg_average(q, gains, gstart, gend, divisors, nq) -> np.ndarray:
+    cum = np.r_[0.0, np.cumsum(1.0 / divisors[1:])]
+    wsum = cum[gend] - cum[gstart - 1]
+    size = gend - gstart + 1
+    return np.bincount(q, weights=gains * (wsum / size), minlength=nq)[:nq].astype(np.float64, copy=False)
+
+
+def _ratio(top: np.ndarray, best: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(top)
+    np.divide(top, best, out=out, where=best > 0)
+    return out
+
+
+def _values(ranked: _Ranked, judged: tuple, variant: Variant, *, k, log_base, divisor_cache: dict) -> np.ndarray:
+    """Per-query NDCG (NaN where the run has no documents) for one variant."""
+    nq = ranked.nq
+    jq, jg, jp = judged
+    size = max(ranked.max_pos, int(jp.max()) if jp.size else 0, 1)
+    key = (variant.discount, size)
+    if key not in divisor_cache:
+        divisor_cache[key] = _divisors(variant.discount, log_base, k, size)
+    div = divisor_cache[key]
+    g = GAINS[variant.gain].func
+    if variant.ties == "average":
+        top = _dcg_average(ranked.q, g(ranked.grade), ranked.gstart, ranked.gend, div, nq)
+    else:
+        top = _dcg(ranked.q, g(ranked.grade), ranked.pos[variant.ties], div, nq)
+    if variant.idcg == "judged":
+        best = _dcg(jq, g(jg), jp, div, nq)
+    else:
+        best = _dcg(ranked.ideal_q, g(ranked.ideal_grade), ranked.ideal_pos, div, nq)
+    out = _ratio(top, best)
+    out[~ranked.present] = np.nan
+    return out
+
+
+def _effective(grades: np.ndarray, relevance_level) -> np.ndarray:
+    out = np.where(grades > 0, grades, 0.0)
+    if relevance_level is not None:
+        out = np.where(out >= relevance_level, out, 0.0)
+    return out
+
+
+def _check_level(relevance_level):
+    if relevance_level is None:
+        return None
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(relevance_level):
+        raise ValueError(f"relevance_level must be a finite number or None, got {relevance_level!r}")
+    return float(relevance_level)
+
+
+def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount="standard", log_base=2,
+                   ties="average", idcg="list", docnos=None, pool_query=None, pool=None, n_queries=None,
+                   relevance_level=None) -> np.ndarray:
+    """NDCG of many ranked lists at once, from flat arrays.
+
+    Parameters
+    ----------
+    query : int array
+        Query index (0 .. n_queries-1) of each retrieved item.
+    relevances, scores : float arrays
+        Grade (0 for unjudged) and score of each item; items are ranked by
+        descending score within their query.
+    docnos : sequence of str, optional
+        Document ids, needed for ``ties="trec_eval"``.
+    pool_query, pool : arrays, optional
+        Query index and grade of every judged item, needed for ``idcg="judged"``.
+    k, gain, discount, log_base, ties
+        As in :func:`metrics.ndcg.ndcg_from_scores`.
+    idcg : {"list", "judged"}
+        Ideal ranking from the list itself or from the pool.
+
+    Returns
+    -------
+    float64 array of length ``n_queries``; NaN for a query without items.
+
+    Two queries: q0 ranks grades 0, 3 (ideal 3, 0): 3/log2(3) / 3 = 0.6309; q1 is perfect.
+
+    >>> ndcg_per_query([0, 0, 1], [0, 3, 1], [0.9, 0.1, 0.5]).round(4).tolist()
+    [0.6309, 1.0]
+    """
+    k = check_k(k)
+    b = check_log_base(log_base)
+    variant = make_variants(gains=[gain], discounts=[discount], idcg=[idcg], ties=[ties])[0]
+    level = _check_level(relevance_level)
+    q = np.asarray(query)
+    if q.ndim != 1 or (q.size and not np.issubdtype(q.dtype, np.integer)):
+        raise ValueError("query must be a one-dimensional array of whole-number query indices")
+    q = q.astype(np.int64)
+    rel = np.asarray(relevances, dtype=np.float64)
+    sc = np.asarray(scores, dtype=np.float64)
+    if rel.shape != q.shape or sc.shape != q.shape:
+        raise ValueError(f"query, relevances and scores must have the same length, got {q.size}, {rel.size}, {sc.size}")
+    if q.size and q.min() < 0:
+        raise ValueError(f"query at position {int(np.argmin(q)) + 1} is {int(q.min())}; indices must be >= 0")
+    for name, arr in (("relevances", rel), ("scores", sc)):
+        bad = np.flatnonzero(~np.isfinite(arr))
+        if bad.size:
+            raise ValueError(f"{name} at position {bad[0] + 1} is {arr[bad[0]]!r}; only finite numbers are accepted")
+    nq = int(n_queries) if n_queries is not None else (int(q.max()) + 1 if q.size else 0)
+    docrank = None
+    if ties == "trec_eval":
+        if docnos is None:
+            raise ValueError("ties='trec_eval' needs docnos: one document id per item")
+        names = pa.array([str(x) for x in docnos], pa.string())
+        if len(names) != q.size:
+            raise ValueError(f"docnos has {len(names)} values but relevances has {q.size}")
+        rank = np.empty(q.size, dtype=np.int64)
+        rank[pc.array_sort_indices(names).to_numpy()] = np.arange(q.size)
+        docrank = lambda rows: rank[rows]  # noqa: E731
+    ranked = _rank_rows(q, _effective(rel, level), sc, nq=nq, ties=[ties], docrank=docrank)
+    if idcg == "judged":
+        if pool is None or pool_query is None:
+            raise ValueError("idcg='judged' needs pool_query and pool: the query and grade of every judged item")
+        pq = np.asarray(pool_query, dtype=np.int64)
+        pg = _effective(np.asarray(pool, dtype=np.float64), level)
+        keep = pg > 0
+        judged = _ideal(pq[keep], pg[keep], nq)
+    else:
+        judged = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
+    return _values(ranked, judged, variant, k=k, log_base=b, divisor_cache={})
+
+
+# ----------------------------------------------------------------------------- runs against qrels
+def kendall_tau(x, y) -> float:
+    """Kendall's tau-b between two score vectors (NaN when either is constant or too short).
+
+    tau-b = (concordant - discordant) / sqrt(pairs untied in x * pairs untied in y).
+
+    >>> kendall_tau([1, 2, 3], [1, 3, 2])
+    0.3333333333333333
+    """
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"x and y must be one-dimensional and of the same length, got {a.shape} and {b.shape}")
+    iu = np.triu_indices(a.size, 1)
+    da = np.sign(a[:, None] - a[None, :])[iu]
+    db = np.sign(b[:, None] - b[None, :])[iu]
+    na, nb = np.count_nonzero(da), np.count_nonzero(db)
+    if na == 0 or nb == 0:
+        return float("nan")
+    return float(np.sum(da * db) / math.sqrt(na * nb))
+
+
+@dataclass
+class Evaluation:
+    """NDCG of every run under every variant, per query and on average."""
+
+    queries: np.ndarray  # qrels query ids (object array of str)
+    runs: list[str]
+    variants: list[Variant]
+    values: np.ndarray  # float64[n_runs, n_variants, n_queries]; NaN where a run did not answer
+    present: np.ndarray  # bool[n_runs, n_queries]
+    missing: str
+    k: int | None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def labels(self) -> list[str]:
+        return [v.label for v in self.variants]
+
+    def _index(self, variant) -> int:
+        label = variant.label if isinstance(variant, Variant) else str(variant)
+        if label not in self.labels:
+            valid = ", ".join(repr(x) for x in self.labels)
+            raise ValueError(f"variant {label!r} was not evaluated; evaluated variants are {valid}")
+        return self.labels.index(label)
+
+    def _filled(self) -> np.ndarray:
+        return np.nan_to_num(self.values, nan=0.0) if self.missing == "zero" else self.values
+
+    def means(self) -> pd.DataFrame:
+        """Mean NDCG: one row per run, one column per variant label."""
+        vals = self._filled()
+        with np.errstate(invalid="ignore"):
+            counts = np.sum(~np.isnan(vals), axis=2)
+            sums = np.nansum(vals, axis=2)
+            means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+        return pd.DataFrame(means, index=pd.Index(self.runs, name="run"), columns=self.labels)
+
+    def n_queries(self) -> pd.Series:
+        """How many queries each run's mean is over."""
+        n = self.present.sum(axis=1) if self.missing == "skip" else np.full(len(self.runs), self.queries.size)
+        return pd.Series(n, index=pd.Index(self.runs, name="run"), name="queries")
+
+    def per_query(self) -> pd.DataFrame:
+        """Per-query NDCG: one row per (run, qid) the run answered (all qrels queries with missing='zero')."""
+        vals = self._filled()
+        frames = []
+        for r, run in enumerate(self.runs):
+            keep = self.present[r] if self.missing == "skip" else np.ones(self.queries.size, dtype=bool)
+            frame = pd.DataFrame(vals[r][:, keep].T, columns=self.labels)
+            frame.insert(0, "qid", self.queries[keep])
+            frame.insert(0, "run", run)
+            frames.append(frame)
+        if not frames:
+            return pd.DataFrame(columns=["run", "qid", *self.labels])
+        return pd.concat(frames, ignore_index=True)
+
+    def order(self, variant) -> list[str]:
+        """Runs from best to worst mean under a variant (ties keep input order)."""
+        col = self.means().iloc[:, self._index(variant)].to_numpy()
+        return [self.runs[i] for i in np.argsort(-np.nan_to_num(col, nan=-np.inf), kind="stable")]
+
+    def orders(self) -> pd.DataFrame:
+        """For every variant: the runs from best to worst, the winner and its margin."""
+        means = self.means()
+        rows = []
+        for v in self.variants:
+            order = self.order(v)
+            col = means[v.label]
+            margin = float(col[order[0]] - col[order[1]]) if len(order) > 1 else float("nan")
+            rows.append({"variant": v.label, "gain": v.gain, "discount": v.discount, "idcg": v.idcg,
+                         "ties": v.ties, "winner": order[0], "margin": margin, "order": " > ".join(order)})
+        return pd.DataFrame(rows)
+
+    def winner_changes(self) -> bool:
+        """True when not every variant puts the same run first."""
+        return self.orders()["winner"].nunique() > 1
+
+    def tau(self) -> pd.DataFrame:
+        """Kendall tau-b between variants' orderings of the runs (NaN with fewer than 2 runs)."""
+        means = self.means().to_numpy()
+        n = len(self.variants)
+        out = np.full((n, n), np.nan)
+        for i in range(n):
+            for j in range(n):
+                out[i, j] = kendall_tau(means[:, i], means[:, j]) if len(self.runs) > 1 else np.nan
+        return pd.DataFrame(out, index=self.labels, columns=self.labels)
+
+    def disagreements(self, a, b=None, *, n: int = 10) -> pd.DataFrame:
+        """Queries where two variants (or, without ``b``, all variants) differ most.
+
+        Columns: run, qid, the compared values and ``difference`` (|a - b|, or
+        max - min over all variants), largest first.
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+        vals = self._filled()
+        rows = []
+        ia = self._index(a)
+        ib = self._index(b) if b is not None else None
+        for r, run in enumerate(self.runs):
+            keep = np.flatnonzero(self.present[r] if self.missing == "skip" else np.ones(self.queries.size, bool))
+            if ib is None:
+                with np.errstate(invalid="ignore"):
+                    diff = np.nanmax(vals[r][:, keep], axis=0) - np.nanmin(vals[r][:, keep], axis=0)
+                frame = pd.DataFrame({"run": run, "qid": self.queries[keep], "difference": diff,
+                                      "min": np.nanmin(vals[r][:, keep], axis=0),
+                                      "max": np.nanmax(vals[r][:, keep], axis=0)})
+            else:
+                va, vb = vals[r, ia, keep], vals[r, ib, keep]
+                frame = pd.DataFrame({"run": run, "qid": self.queries[keep], self.labels[ia]: va,
+                                      self.labels[ib]: vb, "difference": np.abs(va - vb)})
+            rows.append(frame)
+        out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+        if out.empty:
+            return out
+        return out.sort_values(["difference", "run", "qid"], ascending=[False, True, True], kind="stable") \
+            .head(int(n)).reset_index(drop=True)
+
+
+def _qrels_index(qrels: Table, relevance_level) -> dict:
+    qq = qrels.qid.indices.to_numpy().astype(np.int64)
+    grade = _effective(qrels.value, relevance_level)
+    nq = len(qrels.qid.dictionary)
+    keep = grade > 0
+    judged = _ideal(qq[keep], grade[keep], nq)
+    return {"nq": nq, "q": qq, "grade": grade, "judged": judged,
+            "queries": np.asarray(qrels.qid.dictionary.to_pylist(), dtype=object)}
+
+
+def _run_rows(qrels: Table, qi: dict, run: Table):
+    """Query index into the qrels, grade and score of each run row (rows of queries not in the qrels dropped)."""
+    run_q = pc.index_in(run.qid.dictionary, value_set=qrels.qid.dictionary).fill_null(-1).to_numpy()
+    run_q = run_q.astype(np.int64)
+    rq = run_q[run.qid.indices.to_numpy()]
+    ndocs = len(run.docno.dictionary)
+    # qrels documents as codes of the run's document dictionary (-1: never retrieved by this run)
+    qd = pc.index_in(qrels.docno.dictionary, value_set=run.docno.dictionary).fill_null(-1).to_numpy()
+    qdoc = qd[qrels.docno.indices.to_numpy()]
+    judged_rows = np.flatnonzero((qdoc >= 0) & (qi["grade"] != 0))
+    qkey = qi["q"][judged_rows] * ndocs + qdoc[judged_rows]
+    kept = np.flatnonzero(rq >= 0)
+    all_kept = kept.size == rq.size
+    q = rq if all_kept else rq[kept]
+    docs = run.docno.indices.to_numpy()
+    if not all_kept:
+        docs = docs[kept]
+    rkey = q * ndocs + docs
+    hit = pc.index_in(pa.array(rkey), value_set=pa.array(qkey)).fill_null(-1).to_numpy()
+    grade = np.where(hit >= 0, qi["grade"][judged_rows][np.maximum(hit, 0)], 0.0)
+    score = run.value if all_kept else run.value[kept]
+    rows = None if all_kept else kept
+    return q, grade, score, rows, np.flatnonzero(rq < 0)
+
+
+def _docrank_for(run: Table, rows: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:
+    codes = run.docno.indices.to_numpy()
+
+    def docrank(sub: np.ndarray) -> np.ndarray:
+        c = codes[sub] if rows is None else codes[rows[sub]]
+        uniq, inverse = np.unique(c, return_inverse=True)
+        names = run.docno.dictionary.take(pa.array(uniq))
+        rank = np.empty(uniq.size, dtype=np.int64)
+        rank[pc.array_sort_indices(names).to_numpy()] = np.arange(uniq.size)
+        return rank[inverse]
+
+    return docrank
+
+
+def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[Variant] | None = None,
+             log_base=2, relevance_level=None, missing: str = "skip",
+             on_progress: Callable[[float, str], None] | None = None) -> Evaluation:
+    """Evaluate runs against qrels under every variant (see the module docstring).
+
+    ``qrels`` and ``runs`` come from :func:`metrics.runs.read_qrels` /
+    :func:`metrics.runs.read_run` (``parsed.table``).  Run names must be distinct.
+    Problems found here (queries missing on either side) are in ``Evaluation.problems``.
+    """
+    k = check_k(k)
+    b = check_log_base(log_base)
+    level = _check_level(relevance_level)
+    check_choice(missing, MISSING, name="missing")
+    variants = list(variants) if variants is not None else make_variants()
+    if not variants or not all(isinstance(v, Variant) for v in variants):
+        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
+    if not isinstance(qrels, Table) or qrels.kind != "qrels":
+        raise ValueError("qrels must be the table of a qrels file (read_qrels(...).table)")
+    runs = list(runs)
+    for i, run in enumerate(runs, start=1):
+        if not isinstance(run, Table) or run.kind != "run":
+            raise ValueError(f"run {i} is not the table of a run file (read_run(...).table)")
+    names = [r.name for r in runs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
+    progress = on_progress or (lambda _f, _label: None)
+    qi = _qrels_index(qrels, level)
+    nq = qi["nq"]
+    ties = list(dict.fromkeys(v.ties for v in variants))
+    values = np.full((len(runs), len(variants), nq), np.nan)
+    present = np.zeros((len(runs), nq), dtype=bool)
+    problems: list[Problem] = []
+    for r, run in enumerate(runs):
+        progress(r / max(len(runs), 1), run.name)
+        q, grade, score, rows, foreign = _run_rows(qrels, qi, run)
+        if foreign.size:
+            first = int(foreign[0])
+            qid = run.qid.dictionary[run.qid.indices[first].as_py()].as_py()
+            nforeign = int(np.unique(run.qid.indices.to_numpy()[foreign]).size)
+            problems.append(Problem(run.name, run.line_of(first), "missing_in_qrels",
+                                    {"count": nforeign, "example": qid}))
+        ranked = _rank_rows(q, grade, score, nq=nq, ties=ties, docrank=_docrank_for(run, rows))
+        present[r] = ranked.present
+        if not ranked.present.all():
+            absent = np.flatnonzero(~ranked.present)
+            problems.append(Problem(run.name, None, "missing_in_run",
+                                    {"count": int(absent.size), "example": str(qi["queries"][absent[0]]),
+                                     "policy": missing}))
+        cache: dict = {}
+        for j, v in enumerate(variants):
+            values[r, j] = _values(ranked, qi["judged"], v, k=k, log_base=b, divisor_cache=cache)
+    progress(1.0, "")
+    return Evaluation(qi["queries"], names, variants, values, present, missing, k, problems)
+
+
+def _rows_of(table: Table, qid: str) -> np.ndarray:
+    code = pc.index(table.qid.dictionary, str(qid)).as_py()
+    if code < 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(table.qid.indices.to_numpy() == code)
+
+
+def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", relevance_level=None) -> dict:
+    """One query's ranked list from a run, for display or for the playground.
+
+    Returns ``grades`` in ranked order (unjudged = 0; ``ties`` as in :func:`evaluate`,
+    ``"average"`` ranked like ``"stable"``), ``scores``, ``docnos`` and ``pool``
+    (the grades of every judged document of the query).
+    """
+    check_choice(ties, TIES, name="ties")
+    level = _check_level(relevance_level)
+    pool_rows = _rows_of(qrels, qid)
+    grades_by_doc = dict(zip(qrels.docno.take(pa.array(pool_rows)).dictionary_decode().to_pylist(),
+                             _effective(qrels.value[pool_rows], level).tolist()))
+    rows = _rows_of(run, qid)
+    docnos = run.docno.take(pa.array(rows)).dictionary_decode().to_pylist()
+    scores = run.value[rows]
+    grades = np.array([grades_by_doc.get(d, 0.0) for d in docnos], dtype=np.float64)
+    rule = "stable" if ties == "average" else ties
+    if rows.size:
+        from .ndcg import rank_by_scores
+
+        order = rank_by_scores(grades, scores, ties=rule, docnos=docnos)
+    else:
+        order = np.zeros(0, dtype=np.int64)
+    return {"qid": qid, "grades": grades[order], "scores": scores[order], "docnos": [docnos[i] for i in order],
+            "pool": np.array(sorted(grades_by_doc.values(), reverse=True), dtype=np.float64)}

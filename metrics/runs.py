@@ -1,0 +1,629 @@
+"""Read TREC qrels and run files (and CSV/TSV with named columns), reporting every problem.
+
+Formats
+-------
+* TREC qrels: ``qid iter docno rel`` (4 fields, whitespace separated).
+* TREC run: ``qid Q0 docno rank score tag`` (6 fields); like trec_eval, only the
+  score orders the documents (the rank column is read but ignored).
+* CSV / TSV / semicolon-separated files whose first line names the columns, e.g.
+  ``query_id,doc_id,relevance`` or ``qid\\tdocno\\tscore``; accepted names are in
+  :data:`COLUMN_NAMES`.  A run without a score column but with a rank column is
+  ordered by rank.
+
+Encodings: UTF-8 with or without a byte-order mark, and GBK (tried when the
+bytes are not valid UTF-8).  Anything else is reported, never guessed.
+
+Nothing here raises on a bad *file*: :func:`read_qrels` and :func:`read_run`
+return a :class:`Parsed` whose ``problems`` name the file, the 1-based line and
+what is wrong; lines with errors are left out of ``table`` so the rest can still
+be evaluated if the user agrees.  A bad *argument* (unknown kind, negative size
+cap) raises :class:`ValueError`, as everywhere in :mod:`metrics`.
+
+Clean files take a fast path (pyarrow's multi-threaded CSV reader); a file with
+any irregularity is re-read line by line so that each problem gets its line.
+
+>>> p = read_run(b"q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 oops bm25\\n", name="bm25.run")
+>>> p.table.n_rows, [x.message for x in p.problems]
+(1, ["bm25.run line 2: score 'oops' is not a finite number; the line is skipped"])
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+__all__ = [
+    "COLUMN_NAMES",
+    "KINDS",
+    "MAX_LISTED",
+    "PROBLEM_MESSAGES",
+    "Parsed",
+    "Problem",
+    "Table",
+    "decode",
+    "read_qrels",
+    "read_run",
+    "read_table",
+]
+
+KINDS = {"qrels": "qrels", "run": "run"}
+
+#: Header names accepted for each role in CSV/TSV files (compared case-insensitively).
+COLUMN_NAMES: dict[str, tuple[str, ...]] = {
+    "qid": ("qid", "query_id", "queryid", "q_id", "query", "topic", "topic_id", "user_id", "user"),
+    "docno": ("docno", "doc_id", "docid", "doc", "document", "document_id", "item_id", "item", "pid", "passage_id"),
+    "rel": ("rel", "relevance", "grade", "label", "judgment", "judgement", "qrel", "gain", "rating"),
+    "score": ("score", "sim", "similarity", "prediction", "pred", "predicted", "weight"),
+    "rank": ("rank", "position", "pos"),
+}
+
+#: How many problems of one file are listed individually; the rest are counted.
+MAX_LISTED = 200
+
+#: English text of every problem kind; the UI translates the kind with the same fields.
+PROBLEM_MESSAGES: dict[str, str] = {
+    "too_large": "{file} is {size_mb:.1f} MB; the limit is {limit_mb:g} MB. Split the file or evaluate it with "
+                 "the command line: python -m metrics.evaluate QRELS RUN",
+    "empty": "{file} has no data lines",
+    "encoding": "{file} is neither UTF-8 nor GBK: undecodable byte at line {line}",
+    "wrong_kind": "{file} looks like a {found} file ({fields} fields per line) but a {expected} file was expected",
+    "header": "{file}: no column for {role} in the header ({header}); accepted names: {accepted}",
+    "fields": "{file} line {line}: {found} fields where a {format} line has {expected}; the line is skipped",
+    "number": "{file} line {line}: {column} '{token}' is not a finite number; the line is skipped",
+    "blank_id": "{file} line {line}: empty {column}; the line is skipped",
+    "duplicate": "{file} line {line}: document '{docno}' appears again for query '{qid}' (first at line {first}); "
+                 "the later line is skipped",
+    "negative": "{file}: {count} negative grade(s), first at line {line}; they count as 0, as in trec_eval",
+    "more": "{file}: {count} more problem(s) of this file are not listed",
+    "no_valid_lines": "{file}: none of its {lines} lines could be read",
+    "missing_in_qrels": "{file}: {count} quer(ies) are not in the qrels and are not evaluated (e.g. '{example}', "
+                        "line {line}), as in trec_eval",
+    "missing_in_run": "{file}: no documents for {count} qrels quer(ies) (e.g. '{example}'); policy '{policy}'",
+}
+
+_SEVERITY = {
+    "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "wrong_kind": "fatal", "header": "fatal",
+    "no_valid_lines": "fatal", "fields": "error", "number": "error", "blank_id": "error", "duplicate": "error",
+    "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem with an input file.
+
+    ``severity`` is ``"fatal"`` (the file cannot be used), ``"error"`` (a line
+    was skipped; evaluating the rest needs the user's consent) or ``"warning"``
+    (handled as trec_eval handles it).  ``line`` is 1-based, None for the whole file.
+    """
+
+    file: str
+    line: int | None
+    kind: str
+    params: dict = field(default_factory=dict)
+
+    @property
+    def severity(self) -> str:
+        return _SEVERITY.get(self.kind, "warning")
+
+    @property
+    def message(self) -> str:
+        return PROBLEM_MESSAGES[self.kind].format(file=self.file, line=self.line, **self.params)
+
+
+@dataclass
+class Table:
+    """The rows of a qrels file (``value`` = grade) or a run file (``value`` = score).
+
+    ``qid`` and ``docno`` are dictionary-encoded pyarrow string arrays (cheap for
+    millions of rows: ``.indices`` are int codes, ``.dictionary`` the distinct ids);
+    ``value`` is float64.  ``line`` holds each row's 1-based line in the file, or
+    None when every line of the file is a row (then row ``i`` is line ``i + 1 + header``).
+    """
+
+    name: str
+    kind: str
+    qid: pa.DictionaryArray
+    docno: pa.DictionaryArray
+    value: np.ndarray
+    line: np.ndarray | None = None
+    header_lines: int = 0
+    tag: str | None = None
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.value)
+
+    def line_of(self, row: int) -> int:
+        """1-based line number of a row."""
+        if self.line is not None:
+            return int(self.line[row])
+        return int(row) + 1 + self.header_lines
+
+
+@dataclass
+class Parsed:
+    """What a file read gave: the usable rows, the problems, and how it was read."""
+
+    name: str
+    kind: str
+    table: Table | None
+    problems: list[Problem]
+    encoding: str | None = None
+    format: str | None = None
+    n_lines: int = 0
+    n_problems: int = 0  # all problems, including those not listed
+
+    @property
+    def fatal(self) -> bool:
+        return self.table is None or any(p.severity == "fatal" for p in self.problems)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity in ("error", "fatal")]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        """True when the file was read whole, with at most warnings."""
+        return not self.fatal and not self.errors
+
+
+# ----------------------------------------------------------------------------- encodings
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"),)
+_UNSUPPORTED_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+                     (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def _line_at(data: bytes | memoryview, offset: int) -> int:
+    return bytes(data[:offset]).count(b"\n") + 1
+
+
+def decode(data: bytes, *, name: str = "input") -> tuple[str | None, str | None, Problem | None]:
+    """Decode file bytes: UTF-8 (a BOM is dropped), else GBK.
+
+    Returns ``(text, encoding, problem)``; ``text`` is None when neither works.
+
+    >>> decode("q1 0 文档 1".encode("gbk"))[1]
+    'gbk'
+    >>> decode(codecs.BOM_UTF8 + b"q1 0 d1 1")[:2]
+    ('q1 0 d1 1', 'utf-8-sig')
+    """
+    data = bytes(data)
+    for bom, enc in _UNSUPPORTED_BOMS:
+        if data.startswith(bom):
+            # UTF-16/32 are readable but not among the accepted encodings: say so instead of guessing.
+            return None, None, Problem(name, 1, "encoding", {})
+    if data.startswith(codecs.BOM_UTF8):
+        try:
+            return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8-sig", None
+        except UnicodeDecodeError as exc:
+            return None, None, Problem(name, _line_at(data, exc.start + 3), "encoding", {})
+    try:
+        return data.decode("utf-8"), "utf-8", None
+    except UnicodeDecodeError as exc:
+        first_bad = exc.start
+    try:
+        return data.decode("gbk"), "gbk", None
+    except UnicodeDecodeError as exc:
+        return None, None, Problem(name, _line_at(data, max(first_bad, exc.start)), "encoding", {})
+
+
+# ----------------------------------------------------------------------------- format sniffing
+_TREC_FIELDS = {"qrels": 4, "run": 6}
+_DELIMITERS = {",": "csv", "\t": "tsv", ";": "csv"}
+
+
+def _alias_map() -> dict[str, str]:
+    return {alias: role for role, names in COLUMN_NAMES.items() for alias in names}
+
+
+def _first_line(text: str) -> str:
+    for line in text.split("\n", 50)[:50]:
+        if line.strip():
+            return line.strip("\r").lstrip("\ufeff")
+    return ""
+
+
+def _sniff(first: str) -> tuple[str, str | None, list[str] | None]:
+    """(format, delimiter, header) for the first non-empty line."""
+    aliases = _alias_map()
+    candidates = [d for d in _DELIMITERS if d in first]
+    candidates.sort(key=lambda d: -first.count(d))
+    for delim in candidates + [None]:
+        fields = next(csv.reader([first], delimiter=delim)) if delim else first.split()
+        names = [f.strip().lower() for f in fields]
+        roles = {aliases.get(n) for n in names}
+        if "qid" in roles and "docno" in roles:
+            fmt = _DELIMITERS.get(delim, "whitespace") if delim else "whitespace"
+            return fmt, delim, [f.strip() for f in fields]
+    return "trec", None, None
+
+
+# ----------------------------------------------------------------------------- public readers
+def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
+               on_progress: Callable[[float], None] | None = None) -> Parsed:
+    """Read a qrels file (TREC ``qid iter docno rel`` or CSV/TSV with a header).
+
+    ``source`` is a path or the file's bytes.  Grades may be any finite number;
+    negative grades are kept but count as 0 (as trec_eval does), with a warning.
+
+    >>> p = read_qrels(b"q1 0 d1 2\\nq1 0 d2 0\\nq2 0 d1 1\\n", name="qrels.txt")
+    >>> p.ok, p.table.n_rows, p.table.value.tolist()
+    (True, 3, [2.0, 0.0, 1.0])
+    """
+    return read_table(source, kind="qrels", name=name, max_bytes=max_bytes, on_progress=on_progress)
+
+
+def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
+             on_progress: Callable[[float], None] | None = None) -> Parsed:
+    """Read a run file (TREC ``qid Q0 docno rank score tag`` or CSV/TSV with a header).
+
+    A document listed twice for one query is reported (trec_eval refuses such
+    files); the first line is kept.
+
+    >>> p = read_run(b"q1 Q0 d1 1 0.9 x\\nq1 Q0 d1 2 0.5 x\\n", name="r")
+    >>> p.table.n_rows, p.problems[0].kind, p.problems[0].line
+    (1, 'duplicate', 2)
+    """
+    return read_table(source, kind="run", name=name, max_bytes=max_bytes, on_progress=on_progress)
+
+
+def _check_max_bytes(max_bytes) -> int | None:
+    if max_bytes is None:
+        return None
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, np.integer)) or max_bytes < 1:
+        raise ValueError(f"max_bytes must be a whole number of bytes >= 1 or None, got {max_bytes!r}")
+    return int(max_bytes)
+
+
+def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | None = None,
+               on_progress: Callable[[float], None] | None = None) -> Parsed:
+    """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file; see :func:`read_qrels`."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        valid = ", ".join(repr(k) for k in KINDS)
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are {valid}")
+    max_bytes = _check_max_bytes(max_bytes)
+    path = None
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        name = name or path.name
+        if not path.is_file():
+            raise ValueError(f"{path} is not a readable file")
+        size = path.stat().st_size
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        name = name or "input"
+        size = len(source)
+    else:
+        raise ValueError(f"source must be a path or bytes, got {type(source).__name__}")
+    progress = on_progress or (lambda _f: None)
+
+    if max_bytes is not None and size > max_bytes:
+        problem = Problem(name, None, "too_large", {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
+        return Parsed(name, kind, None, [problem], n_problems=1)
+
+    with (open(path, "rb") if path is not None else io.BytesIO(bytes(source[: 1 << 16]))) as fh:
+        head = fh.read(1 << 16)
+    if not head.strip():
+        return Parsed(name, kind, None, [Problem(name, None, "empty", {})], n_problems=1)
+
+    head_text, head_enc = _head_utf8(head)
+    fast = None
+    if head_text is not None:
+        fmt, delim, header = _sniff(_first_line(head_text))
+        if not (fmt == "trec" and len(_first_line(head_text).split()) != _TREC_FIELDS[kind]):
+            fast = _fast_read(path if path is not None else source, kind, name, fmt, delim, header, head_enc)
+    progress(0.5)
+    if fast is not None:
+        progress(1.0)
+        return fast
+
+    # Slow path: decode the whole file and read it line by line.
+    data = path.read_bytes() if path is not None else bytes(source)
+    text, encoding, problem = decode(data, name=name)
+    del data
+    if text is None:
+        return Parsed(name, kind, None, [problem], n_problems=1)
+    out = _slow_read(text, kind, name, encoding)
+    progress(1.0)
+    return out
+
+
+def _head_utf8(head: bytes) -> tuple[str | None, str | None]:
+    """The start of a file as text if it is UTF-8 (possibly cut inside a character)."""
+    if any(head.startswith(bom) for bom, _ in _UNSUPPORTED_BOMS):
+        return None, None
+    enc = "utf-8-sig" if head.startswith(codecs.BOM_UTF8) else "utf-8"
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(head.removeprefix(codecs.BOM_UTF8), final=False)
+    except UnicodeDecodeError:
+        return None, None
+    return text, enc
+
+
+# ----------------------------------------------------------------------------- fast path
+def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | None:
+    """pyarrow read of a clean UTF-8 file, or None when anything is irregular."""
+    if fmt == "whitespace":
+        return None
+    is_path = isinstance(source, Path)
+    if fmt == "trec":
+        spec = _trec_spec(kind)
+        head = _read_head(source)
+        delimiter = "\t" if b"\t" in head.split(b"\n", 1)[0] else " "
+        read = pacsv.ReadOptions(column_names=spec["names"], use_threads=True, block_size=1 << 24)
+        parse = pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False, double_quote=False,
+                                   newlines_in_values=False, ignore_empty_lines=True)
+        types, keep, header_lines = spec["types"], spec["keep"], 0
+    else:
+        roles = _header_roles(header, kind)
+        if isinstance(roles, Problem) or len({f.lower() for f in header}) != len(header):
+            return None
+        read = pacsv.ReadOptions(use_threads=True, block_size=1 << 24)
+        parse = pacsv.ParseOptions(delimiter=delim, ignore_empty_lines=True, newlines_in_values=False)
+        types = {header[i]: (pa.float64() if role in ("rel", "score", "rank") else pa.string())
+                 for role, i in roles.items()}
+        keep, header_lines = list(types), 1
+    convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
+                                   strings_can_be_null=False, quoted_strings_can_be_null=False)
+    try:
+        src = str(source) if is_path else pa.BufferReader(pa.py_buffer(source))
+        table = pacsv.read_csv(src, read_options=read, parse_options=parse, convert_options=convert)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError, ValueError):
+        return None
+    if table.num_rows == 0:
+        return None
+    if fmt == "trec":
+        qid, docno, value = table.column("qid"), table.column("docno"), table.column(spec["value"])
+        tag = table.column("tag")[0].as_py() if kind == "run" else None
+    else:
+        cols = {role: table.column(header[i]) for role, i in roles.items()}
+        qid, docno, tag = cols["qid"], cols["docno"], None
+        value = cols["rel"] if kind == "qrels" else cols.get("score")
+        if value is None:
+            value = pc.negate(cols["rank"])
+    values = np.ascontiguousarray(value.to_numpy(), dtype=np.float64)
+    # Irregularities that need line numbers go to the slow path.
+    if not np.isfinite(values).all() or (kind == "qrels" and (values < 0).any()):
+        return None
+    if pc.min(pc.utf8_length(qid)).as_py() == 0 or pc.min(pc.utf8_length(docno)).as_py() == 0:
+        return None
+    qid, docno = _encode(qid), _encode(docno)
+    if _has_duplicates(qid, docno):
+        return None
+    # pyarrow skips blank lines, so rows are lines only when there are none (trailing ones do not matter).
+    if _has_inner_blank_line(source):
+        return None
+    out = Table(name, kind, qid, docno, values, None, header_lines, tag)
+    return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=table.num_rows + header_lines)
+
+
+def _encode(values) -> pa.DictionaryArray:
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if isinstance(values, pa.DictionaryArray):
+        return values
+    return pc.dictionary_encode(values)
+
+
+def _read_head(source, n: int = 1 << 12) -> bytes:
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            return fh.read(n)
+    return bytes(source[:n])
+
+
+def _has_inner_blank_line(source) -> bool:
+    patterns = (b"\n\n", b"\n\r\n")
+    if not isinstance(source, Path):
+        data = bytes(source).rstrip(b"\r\n")
+        return data.startswith((b"\n", b"\r\n")) or any(p in data for p in patterns)
+    size = source.stat().st_size
+    with open(source, "rb") as fh:
+        fh.seek(max(0, size - 4096))
+        tail = fh.read()
+        end = size - (len(tail) - len(tail.rstrip(b"\r\n")))
+        fh.seek(0)
+        prev, done = b"\n", 0  # the start of the file counts as just after a newline
+        while done < end:
+            block = fh.read(min(1 << 24, end - done))
+            if not block:
+                break
+            done += len(block)
+            chunk = prev + block
+            if any(p in chunk for p in patterns):
+                return True
+            prev = chunk[-2:]
+    return False
+
+
+def _trec_spec(kind: str) -> dict:
+    if kind == "qrels":
+        names = ["qid", "iter", "docno", "rel"]
+        return {"names": names, "keep": ["qid", "docno", "rel"], "value": "rel",
+                "types": {"qid": pa.string(), "iter": pa.string(), "docno": pa.string(), "rel": pa.float64()}}
+    names = ["qid", "q0", "docno", "rank", "score", "tag"]
+    return {"names": names, "keep": ["qid", "docno", "score", "tag"], "value": "score",
+            "types": {"qid": pa.string(), "q0": pa.string(), "docno": pa.string(), "rank": pa.string(),
+                      "score": pa.float64(), "tag": pa.string()}}
+
+
+def _has_duplicates(qid: pa.DictionaryArray, docno: pa.DictionaryArray) -> bool:
+    key = qid.indices.to_numpy().astype(np.int64) * len(docno.dictionary) + docno.indices.to_numpy()
+    return pc.count_distinct(pa.array(key)).as_py() != len(key)
+
+
+def _header_roles(header: list[str], kind: str) -> dict[str, int] | Problem:
+    aliases = _alias_map()
+    roles: dict[str, int] = {}
+    for i, col in enumerate(header):
+        role = aliases.get(col.strip().lower())
+        if role is not None and role not in roles:
+            roles[role] = i
+    needed = ["qid", "docno"]
+    if kind == "qrels":
+        if "rel" not in roles and "score" in roles:
+            roles["rel"] = roles.pop("score")  # a qrels CSV whose grade column is called "score"
+        needed.append("rel")
+    elif "score" not in roles and "rank" not in roles:
+        needed.append("score")
+    for role in needed:
+        if role not in roles:
+            accepted = ", ".join(COLUMN_NAMES[role])
+            return Problem("", 1, "header", {"role": role, "header": ", ".join(header), "accepted": accepted})
+    keep = {"qid", "docno", "rel"} if kind == "qrels" else {"qid", "docno", "score", "rank"}
+    return {r: i for r, i in roles.items() if r in keep}
+
+
+# ----------------------------------------------------------------------------- slow path
+class _Collector:
+    def __init__(self, name: str):
+        self.name = name
+        self.listed: list[Problem] = []
+        self.count = 0
+
+    def add(self, line, kind, **params):
+        self.count += 1
+        if len(self.listed) < MAX_LISTED:
+            self.listed.append(Problem(self.name, line, kind, params))
+
+    def finish(self) -> list[Problem]:
+        extra = self.count - len(self.listed)
+        if extra > 0:
+            return self.listed + [Problem(self.name, None, "more", {"count": extra})]
+        return self.listed
+
+
+def _number(token: str) -> float | None:
+    try:
+        value = float(token)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _clip(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _slow_read(text: str, kind: str, name: str, encoding: str) -> Parsed:
+    problems = _Collector(name)
+    first = _first_line(text)
+    fmt, delim, header = _sniff(first)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    n_lines = len(lines)
+    qids: list[str] = []
+    docnos: list[str] = []
+    values: list[float] = []
+    line_no: list[int] = []
+    tag = None
+    value_name = "grade" if kind == "qrels" else "score"
+
+    if fmt == "trec":
+        expected = _TREC_FIELDS[kind]
+        other = "run" if kind == "qrels" else "qrels"
+        if len(first.split()) == _TREC_FIELDS[other]:
+            p = Problem(name, None, "wrong_kind", {"found": other, "fields": _TREC_FIELDS[other], "expected": kind})
+            return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
+        di, vi = 2, (3 if kind == "qrels" else 4)
+        for i, raw in enumerate(lines, start=1):
+            fields = raw.split()
+            if not fields:
+                continue
+            if len(fields) != expected:
+                problems.add(i, "fields", found=len(fields), format=f"TREC {kind}", expected=expected)
+                continue
+            value = _number(fields[vi])
+            if value is None:
+                problems.add(i, "number", column=value_name, token=_clip(fields[vi]))
+                continue
+            if tag is None and kind == "run":
+                tag = fields[5]
+            qids.append(fields[0])
+            docnos.append(fields[di])
+            values.append(value)
+            line_no.append(i)
+        header_lines = 0
+    else:
+        roles = _header_roles(header, kind)
+        if isinstance(roles, Problem):
+            p = Problem(name, 1, "header", roles.params)
+            return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
+        vrole = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
+        sign = -1.0 if vrole == "rank" else 1.0
+        width = len(header)
+        header_seen = False
+        body = [ln.rstrip("\r") for ln in lines]
+        if delim is None:
+            rows = ((i, ln.split()) for i, ln in enumerate(body, start=1))
+        else:
+            reader = csv.reader(io.StringIO("\n".join(body)), delimiter=delim)
+            rows = ((reader.line_num, r) for r in reader)
+        for i, fields in rows:
+            if not fields or all(not f.strip() for f in fields):
+                continue
+            if not header_seen:
+                header_seen = True
+                continue
+            if len(fields) != width:
+                problems.add(i, "fields", found=len(fields), format=f"{fmt.upper()} {kind}", expected=width)
+                continue
+            q, d = fields[roles["qid"]].strip(), fields[roles["docno"]].strip()
+            token = fields[roles[vrole]].strip()
+            value = _number(token)
+            if value is None:
+                problems.add(i, "number", column=header[roles[vrole]], token=_clip(token))
+                continue
+            if not q or not d:
+                problems.add(i, "blank_id", column=header[roles["qid" if not q else "docno"]])
+                continue
+            qids.append(q)
+            docnos.append(d)
+            values.append(sign * value)
+            line_no.append(i)
+        header_lines = 1
+
+    if not values:
+        problems.add(None, "no_valid_lines", lines=n_lines)
+        return Parsed(name, kind, None, problems.finish(), encoding=encoding, format=fmt, n_lines=n_lines,
+                      n_problems=problems.count)
+
+    # Duplicates: keep the first occurrence of each (qid, docno).
+    seen: dict[tuple[str, str], int] = {}
+    keep = np.ones(len(values), dtype=bool)
+    for r, key in enumerate(zip(qids, docnos)):
+        first_line = seen.setdefault(key, line_no[r])
+        if first_line != line_no[r]:
+            keep[r] = False
+            problems.add(line_no[r], "duplicate", docno=_clip(key[1]), qid=_clip(key[0]), first=first_line)
+    vals = np.asarray(values, dtype=np.float64)
+    lines_arr = np.asarray(line_no, dtype=np.int64)
+    if not keep.all():
+        idx = np.flatnonzero(keep)
+        qids = [qids[i] for i in idx]
+        docnos = [docnos[i] for i in idx]
+        vals, lines_arr = vals[keep], lines_arr[keep]
+    extra: list[Problem] = []
+    if kind == "qrels" and (vals < 0).any():
+        neg = np.flatnonzero(vals < 0)
+        extra.append(Problem(name, None, "negative", {"count": int(neg.size), "line": int(lines_arr[neg[0]])}))
+    table = Table(name, kind, _encode(pa.array(qids, pa.string())), _encode(pa.array(docnos, pa.string())), vals,
+                  lines_arr, header_lines, tag)
+    listed = problems.finish() + extra
+    return Parsed(name, kind, table, listed, encoding=encoding, format=fmt, n_lines=n_lines,
+                  n_problems=problems.count + len(extra))
