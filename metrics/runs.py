@@ -501,10 +501,11 @@ class _Collector:
             self.listed.append(Problem(self.name, line, kind, params))
 
     def finish(self) -> list[Problem]:
-        extra = self.count - len(self.listed)
+        listed = sorted(self.listed, key=lambda p: (p.line is None, p.line or 0))
+        extra = self.count - len(listed)
         if extra > 0:
-            return self.listed + [Problem(self.name, None, "more", {"count": extra})]
-        return self.listed
+            return listed + [Problem(self.name, None, "more", {"count": extra})]
+        return listed
 
 
 def _number(token: str) -> float | None:
