@@ -58,13 +58,10 @@ st.caption(t("playground.intro"))
 for p in model.problems:
     st.warning(link_problem_text(p), icon=":material/link_off:")
 
-ex_cols = st.columns([1, 1, 1, 2], vertical_alignment="center")
-ex_cols[0].button(t("playground.example_doc000"), key="pg_ex_doc000", on_click=ps.example_callback,
-                  args=(state, "doc000"), help=t("playground.example_doc000_help"))
-ex_cols[1].button(t("playground.example_doc001"), key="pg_ex_doc001", on_click=ps.example_callback,
-                  args=(state, "doc001"), help=t("playground.example_doc001_help"))
-ex_cols[2].button(t("playground.example_doc002"), key="pg_ex_doc002", on_click=ps.example_callback,
-                  args=(state, "doc002"), help=t("playground.example_doc002_help"))
+with st.container(horizontal=True, key="pg_examples"):
+    for name in ps.EXAMPLES:
+        st.button(t(f"playground.example_{name}"), key=f"pg_ex_{name}", on_click=ps.example_callback,
+                  args=(state, name), help=t(f"playground.example_{name}_help"), icon=":material/description:")
 
 # ---- input: text and controls ------------------------------------------------------------------
 left, right = st.columns([3, 2], gap="large")
@@ -204,15 +201,15 @@ def _full_breakdown():
     return breakdown(grades, k=model.k, gain=model.gain, discount=model.discount, log_base=model.base, pool=pool)
 
 
-e_cols = st.columns(3)
-e_cols[0].download_button(t("playground.download_csv"), data=lambda: to_csv(_full_breakdown(), labels),
+e_row = st.container(horizontal=True, key="pg_downloads")
+e_row.download_button(t("playground.download_csv"), data=lambda: to_csv(_full_breakdown(), labels),
                           file_name="ndcg_breakdown.csv", mime="text/csv", key="pg_dl_csv",
                           on_click="ignore", icon=":material/download:")
-e_cols[1].download_button(t("playground.download_md"),
+e_row.download_button(t("playground.download_md"),
                           data=lambda: to_markdown(_full_breakdown(), labels, headers=headers),
                           file_name="ndcg_breakdown.md", mime="text/markdown", key="pg_dl_md",
                           on_click="ignore", icon=":material/download:")
-e_cols[2].download_button(t("playground.download_tex"),
+e_row.download_button(t("playground.download_tex"),
                           data=lambda: to_latex(_full_breakdown(), labels, headers=headers),
                           file_name="ndcg_breakdown.tex", mime="text/x-tex", key="pg_dl_tex",
                           on_click="ignore", icon=":material/download:")

@@ -19,7 +19,7 @@ _GRADE_COLUMNS = ("relevance", "ideal_relevance")
 
 def export_frame(bd: pd.DataFrame, labels=None) -> pd.DataFrame:
     """The breakdown with a ``label`` column after ``position`` (empty past the end of the list)."""
-    labels = [str(x) for x in (labels or [])]
+    labels = [" ".join(str(x).split()) for x in (labels or [])]  # one line each
     n = len(bd)
     out = bd.copy()
     has_item = out["relevance"].notna().tolist()

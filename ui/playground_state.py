@@ -70,8 +70,8 @@ BASE_OPTIONS = ("2", "e", "10")
 class InputProblem(ValueError):
     """Bad input the UI reports in words: ``key`` is a ``playground.*`` catalogue key, ``fmt`` its fields."""
 
-    def __init__(self, key: str, message: str, **fmt):
-        super().__init__(message)
+    def __init__(self, key: str, text: str, **fmt):
+        super().__init__(text)
         self.key = key
         self.fmt = fmt
 
@@ -563,7 +563,7 @@ def link_text(query: dict[str, str], lang: str) -> str:
     q = dict(query)
     if lang != "en":
         q["lang"] = lang
-    return f"{PLAYGROUND_PATH}?{urlencode(q)}" if q else PLAYGROUND_PATH
+    return f"{PLAYGROUND_PATH}?{urlencode(q, safe=',')}" if q else PLAYGROUND_PATH
 
 
 def move_callback(state, action: str) -> None:
