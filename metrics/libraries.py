@@ -37,6 +37,7 @@ __all__ = [
     "tie_spread",
     "compare_rankings",
     "find_flip",
+    "coincidences",
 ]
 
 IDCG_SOURCES = {
@@ -348,3 +349,31 @@ def find_flip(first: str, second: str, *, grades=(3, 2, 2, 1, 0), k=None):
         if a1 - b1 > 1e-9 and b2 - a2 > 1e-9:
             return list(a), list(b)
     return None
+
+
+def coincidences(n: int = 10, log_base: float = 2.0) -> dict:
+    """Where the two discounts give the same weight, and where the two gains give the same gain.
+
+    With b = 2 the Järvelin discount max(1, log2 i) and the standard log2(i + 1) agree only at
+    rank 1; Järvelin gives ranks 1 and 2 the same weight.  Gains 2^rel - 1 and rel agree on
+    grades 0 and 1 only, so binary grades make linear = exponential.
+
+    >>> c = coincidences(6)
+    >>> c["same_weight_positions"], c["jarvelin_equal_weight_positions"], c["same_gain_grades"]
+    ([1], [1, 2], [0, 1])
+    """
+    from ._validation import check_log_base
+
+    b = check_log_base(log_base)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+    positions = np.arange(1, int(n) + 1)
+    std = DISCOUNTS["standard"].func(positions, b)
+    jar = DISCOUNTS["jarvelin"].func(positions, b)
+    grades = np.arange(0, 6, dtype=np.float64)
+    lin, exp = GAINS["linear"].func(grades), GAINS["exponential"].func(grades)
+    return {
+        "same_weight_positions": positions[np.isclose(std, jar, rtol=1e-12, atol=0)].tolist(),
+        "jarvelin_equal_weight_positions": positions[np.isclose(jar, jar[0], rtol=1e-12, atol=0)].tolist(),
+        "same_gain_grades": [int(g) for g in grades[lin == exp]],
+    }
