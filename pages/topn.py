@@ -25,7 +25,7 @@ from metrics.topn import (
     per_user,
     summary,
 )
-from ui.i18n import t
+from ui.i18n import current_language, t
 from ui.widgets import error_text
 
 DEFAULT_USERS = """alice: A B C D E | A C X
@@ -51,8 +51,8 @@ def tex(text: str) -> str:
     return f"\\text{{{safe}}}"
 
 
-def choice_name(section: str, key: str) -> str:
-    return t(f"topn.choice.{section}.{key}.name")
+def choice_name(section: str, key: str, lang: str | None = None) -> str:
+    return t(f"topn.choice.{section}.{key}.name", lang=lang)
 
 
 def choice_help(section: str, key: str) -> str:
@@ -112,9 +112,10 @@ def _read_runs() -> dict:
 
 def _radio(key: str) -> str:
     section, registry, label = CHOICES[key]
+    lang = current_language()  # bound now: format_func may be called outside the script run (AppTest)
     return st.radio(
         t(f"topn.{label}"), list(registry), key=key, horizontal=True,
-        format_func=lambda k: choice_name(section, k),
+        format_func=lambda k: choice_name(section, k, lang),
         help="\n\n".join(f"**{choice_name(section, k)}**: {choice_help(section, k)}" for k in registry),
     )
 

@@ -1,0 +1,153 @@
+"""AppTest: the ROC & AUC page in three languages, the step slider, bad input, bad and good links."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from metrics.parse import parse_numbers
+from metrics.roc import auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
+from tests.conftest import LANGS, no_exceptions, open_page
+from ui.i18n import t
+
+PAGE = "pages/roc.py"
+
+
+def fmt(x: float) -> str:
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def latex(at) -> str:
+    return "\n".join(x.value for x in at.latex)
+
+
+def texts(at, kind: str) -> list[str]:
+    return [x.value for x in getattr(at, kind)]
+
+
+def data(at):
+    return parse_numbers(at.session_state["roc_scores"]), parse_binary_labels(at.session_state["roc_labels"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_default_page_every_language(lang):
+    at = open_page(PAGE, lang=lang)
+    no_exceptions(at)
+    assert not at.error and not at.warning
+    assert at.title[0].value == t("roc.title", lang=lang)
+    scores, labels = data(at)
+    value = auc(scores, labels)
+    assert texts(at, "success") == [t("roc.equal", lang=lang, value=fmt(value))]
+    body = latex(at)
+    assert f"= {fmt(value)}" in body and f"= {fmt(rank_loss(scores, labels))}" in body
+    c = pair_counts(scores, labels)
+    assert f"\\frac{{{c['wrong']} + \\frac{{1}}{{2}} \\times {c['ties']}}}" in body
+    # slider starts at the last step, i.e. the whole curve
+    steps = roc_steps(scores, labels)
+    assert at.slider(key="roc_step").value == len(steps) - 1
+    assert at.metric[0].value == fmt(value)
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 2
+    assert all("tooltip" in chart.proto.spec for chart in charts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_slider_steps_through_the_thresholds(lang):
+    at = open_page(PAGE, lang=lang)
+    scores, labels = data(at)
+    steps = roc_steps(scores, labels)
+    at.slider(key="roc_step").set_value(0).run()
+    assert texts(at, "info") == [t("roc.explain_start", lang=lang)]
+    assert at.metric[0].value == "0"
+    for step in range(1, len(steps)):
+        at.slider(key="roc_step").set_value(step).run()
+        no_exceptions(at)
+        row = steps.iloc[step]
+        assert at.metric[0].value == fmt(row["auc_so_far"])
+        info = texts(at, "info")[0]
+        assert info.startswith(t(f"roc.explain_{row['move']}", lang=lang, threshold=fmt(row["threshold"]),
+                                 samples=", ".join(map(str, row["samples"])), pos=int(row["new_pos"]),
+                                 neg=int(row["new_neg"]), tp=int(row["tp"]), fp=int(row["fp"]),
+                                 tpr=fmt(row["tpr"]), fpr=fmt(row["fpr"]), area=fmt(row["area"]))[:12])
+        spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+        assert f"(datum.step === {step})" in json.dumps(spec) or f"datum.step === {step}" in json.dumps(spec)
+        assert at.query_params["step"] == str(step)
+    # the default data has a tied positive/negative pair: one diagonal step
+    assert "diagonal" in set(steps["move"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("scores, labels, key, fields", [
+    ("0.9 0.1 0.5", "1 0 2", "roc.in_labels", ("roc.not_a_label", {"token": "2", "position": 3})),
+    ("0.9 0.1 0.5", "1 0 x", "roc.in_labels", ("common.not_a_number", {"token": "x", "position": 3})),
+    ("0.9 abc 0.5", "1 0 1", "roc.in_scores", ("common.not_a_number", {"token": "abc", "position": 2})),
+])
+def test_bad_tokens_named(lang, scores, labels, key, fields):
+    at = open_page(PAGE, lang=lang)
+    before = latex(at)
+    at.text_area(key="roc_scores").input(scores).run()
+    at.text_area(key="roc_labels").input(labels).run()
+    no_exceptions(at)
+    inner_key, inner = fields
+    assert texts(at, "error") == [t(key, lang=lang, message=t(inner_key, lang=lang, **inner))]
+    assert t("common.kept_last_valid", lang=lang) in texts(at, "caption")
+    assert latex(at) == before
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_unequal_lengths_and_one_class(lang):
+    at = open_page(PAGE, lang=lang)
+    at.text_area(key="roc_labels").input("1 0").run()
+    no_exceptions(at)
+    assert texts(at, "error") == [t("roc.unequal", lang=lang, scores=10, labels=2)]
+    at.text_area(key="roc_scores").input("0.3 0.2").run()
+    at.text_area(key="roc_labels").input("1 1").run()
+    no_exceptions(at)
+    assert texts(at, "error") == [t("roc.one_class", lang=lang, missing=t("roc.negative", lang=lang))]
+    at.text_area(key="roc_labels").input("1 0").run()
+    no_exceptions(at)
+    assert not at.error
+    assert texts(at, "success") == [t("roc.equal", lang=lang, value="1")]
+
+
+def test_link_parameters_are_read_and_written():
+    at = open_page(PAGE, query={"scores": "0.8,0.8,0.1", "labels": "1,0,0", "step": "1"})
+    no_exceptions(at)
+    assert not at.warning
+    assert at.slider(key="roc_step").value == 1
+    assert at.info[0].value.startswith(t("roc.explain_diagonal", threshold="0.8", samples="1, 2", pos=1, neg=1, tp=1,
+                                         fp=1, tpr="1", fpr="0.5", area="0.25", lang="en"))
+    # AUC: pair (0.8, 0.8) ties, (0.8, 0.1) right: (1/2 + 1) / 2 = 0.75
+    assert texts(at, "success") == [t("roc.equal", lang="en", value="0.75")]
+    assert at.query_params["scores"] == "0.8,0.8,0.1" and at.query_params["labels"] == "1,0,0"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("step", ["x", "-1", "99"])
+def test_bad_step_in_link(lang, step):
+    at = open_page(PAGE, lang=lang, query={"step": step})
+    no_exceptions(at)
+    assert texts(at, "warning") == [t("common.bad_param", lang=lang, name="step",
+                                      reason=t("roc.bad_step_reason", lang=lang))]
+    scores, labels = data(at)
+    assert at.slider(key="roc_step").value == len(roc_steps(scores, labels)) - 1
+
+
+def test_bad_data_in_link_shows_message_not_crash():
+    at = open_page(PAGE, query={"scores": "1,2,3", "labels": "1,0,7"})
+    no_exceptions(at)
+    assert texts(at, "error") == [t("roc.in_labels", lang="en",
+                                    message=t("roc.not_a_label", lang="en", token="7", position=3))]
+    assert at.success  # the default data is shown meanwhile
+
+
+def test_many_pairs_skip_the_grid():
+    scores = " ".join(str(i) for i in range(80))
+    labels = " ".join(str(i % 2) for i in range(80))
+    at = open_page(PAGE)
+    at.text_area(key="roc_scores").input(scores).run()
+    at.text_area(key="roc_labels").input(labels).run()
+    no_exceptions(at)
+    assert len(at.get("vega_lite_chart")) == 1
+    assert t("roc.too_many_pairs", lang="en", pairs=1600, limit=900) in texts(at, "caption")
