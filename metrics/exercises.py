@@ -1,0 +1,207 @@
+"""Practice exercises for NDCG by hand: generated from a seed, so a link reproduces the same exercise.
+
+:func:`make_exercise` draws grades, a cutoff, a formula (gain, discount, log base),
+judged items the system did not retrieve and tied system scores, more of them at a
+higher difficulty (:data:`DIFFICULTIES`).  The same ``(seed, difficulty)`` always
+gives the same exercise, on every machine (numpy's PCG64 seeded with both).  The
+solution comes from :func:`metrics.ndcg.breakdown`; answers are checked with
+:func:`metrics.diagnose.diagnose`, so the feedback names the mistake.
+
+>>> ex = make_exercise(7, "easy")
+>>> ex == make_exercise(7, "easy"), ex.k, ex.unretrieved, ex.scores
+(True, None, (), None)
+>>> s = ex.solution()
+>>> round(s["ndcg"], 6) == round(ndcg(ex.ranked_grades), 6)
+True
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_choice
+from .diagnose import Diagnosis, diagnose
+from .ndcg import breakdown, dcg, idcg, ndcg, rank_by_scores
+from .registry import GAINS
+
+__all__ = ["Difficulty", "DIFFICULTIES", "Exercise", "make_exercise", "check_seed", "parse_seed", "MAX_SEED"]
+
+MAX_SEED = 2**32 - 1
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    key: str
+    name: str
+    help: str
+    sizes: tuple[int, int]  # min, max number of retrieved items
+    gains: tuple[str, ...]
+    discounts: tuple[str, ...]
+    bases: tuple[float, ...]
+    p_cutoff: float  # chance of a cutoff k below the list length
+    p_unretrieved: float  # chance of judged items the system missed
+    p_scores: float  # chance of system scores with a tie (items shown unranked)
+    decimals: int  # how many decimals answers are expected to have
+
+
+DIFFICULTIES: dict[str, Difficulty] = {
+    d.key: d
+    for d in (
+        Difficulty("easy", "Easy", "4-5 items in ranked order, linear gain, log2(i + 1), no cutoff.",
+                   (4, 5), ("linear",), ("standard",), (2.0,), 0.0, 0.0, 0.0, 2),
+        Difficulty("medium", "Medium",
+                   "5-6 items, linear or exponential gain, often a cutoff k and judged items the system missed.",
+                   (5, 6), ("linear", "exponential"), ("standard",), (2.0,), 0.6, 0.5, 0.0, 2),
+        Difficulty("hard", "Hard",
+                   "6-8 items ranked by tied system scores, any gain, discount and log base, a cutoff and "
+                   "missed judged items.",
+                   (6, 8), tuple(GAINS), ("standard", "jarvelin"), (2.0, 2.0, math.e, 10.0), 1.0, 0.8, 1.0, 3),
+    )
+}
+_TIE_RULES = ("pessimistic", "optimistic")
+
+
+def check_seed(seed) -> int:
+    """A seed: a whole number from 0 to :data:`MAX_SEED`."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {str(seed)[:20]!r}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to {MAX_SEED}, got {int(seed)}")
+    return int(seed)
+
+
+def parse_seed(text) -> int:
+    """A seed from a link or a text box: digits only.
+
+    >>> parse_seed(" 42 ")
+    42
+    >>> parse_seed("4x2")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed '4x2' is not a whole number from 0 to 4294967295
+    """
+    folded = str(text).strip()
+    if not folded.isascii() or not folded.isdigit():
+        raise ValueError(f"seed {folded[:20]!r} is not a whole number from 0 to {MAX_SEED}")
+    return check_seed(int(folded))
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise.  Items are shown in ``labels`` order; with ``scores`` the learner ranks them by
+    descending score first (ties broken by ``ties``), otherwise they are already in ranked order."""
+
+    seed: int
+    difficulty: str
+    labels: tuple[str, ...]
+    grades: tuple[float, ...]
+    scores: tuple[float, ...] | None
+    ties: str | None
+    unretrieved: tuple[float, ...]
+    k: int | None
+    gain: str
+    discount: str
+    log_base: float
+    decimals: int
+
+    @property
+    def order(self) -> list[int]:
+        """Indices of the items in ranked order."""
+        if self.scores is None:
+            return list(range(len(self.grades)))
+        return rank_by_scores(self.grades, self.scores, ties=self.ties).tolist()
+
+    @property
+    def ranked_grades(self) -> list[float]:
+        return [self.grades[i] for i in self.order]
+
+    @property
+    def ranked_labels(self) -> list[str]:
+        return [self.labels[i] for i in self.order]
+
+    @property
+    def idcg_source(self) -> str:
+        return "judged" if self.unretrieved else "list"
+
+    @property
+    def pool(self) -> list[float] | None:
+        return self.ranked_grades + list(self.unretrieved) if self.unretrieved else None
+
+    @property
+    def options(self) -> dict:
+        return {"gain": self.gain, "discount": self.discount, "log_base": self.log_base}
+
+    def solution(self) -> dict:
+        """The worked solution: the per-position breakdown and the totals, all from :mod:`metrics.ndcg`."""
+        rel, k, pool = self.ranked_grades, self.k, self.pool
+        table: pd.DataFrame = breakdown(rel, k=k, pool=pool, **self.options)
+        return {
+            "breakdown": table,
+            "ranked_labels": self.ranked_labels,
+            "ranked_grades": rel,
+            "ideal": table["ideal_relevance"].dropna().tolist(),
+            "dcg": dcg(rel, k=k, **self.options),
+            "idcg": idcg(rel, k=k, pool=pool, **self.options),
+            "ndcg": ndcg(rel, k=k, pool=pool, **self.options),
+        }
+
+    def check(self, *, terms=None, dcg=None, ideal_terms=None, idcg=None, ndcg=None) -> Diagnosis:
+        """Diagnose a learner's answers against this exercise's formula (see :func:`metrics.diagnose.diagnose`)."""
+        return diagnose(self.ranked_grades, unretrieved=list(self.unretrieved), k=self.k, terms=terms, dcg=dcg,
+                        ideal_terms=ideal_terms, idcg=idcg, ndcg=ndcg, gain=self.gain, discount=self.discount,
+                        log_base=self.log_base, idcg_source=self.idcg_source)
+
+
+def make_exercise(seed, difficulty="easy") -> Exercise:
+    """The exercise for ``seed`` at ``difficulty`` (deterministic).
+
+    Parameters
+    ----------
+    seed : int, 0 <= seed <= 2**32 - 1
+    difficulty : {"easy", "medium", "hard"}
+
+    Examples
+    --------
+    >>> ex = make_exercise(3, "hard")
+    >>> ex.scores is not None and len(set(ex.scores)) < len(ex.scores)  # at least one tie
+    True
+    >>> ex.k is not None and ex.k < len(ex.grades)
+    True
+    """
+    seed = check_seed(seed)
+    level = check_choice(difficulty, DIFFICULTIES, name="difficulty")
+    rng = np.random.default_rng([seed, list(DIFFICULTIES).index(level.key)])
+    n = int(rng.integers(level.sizes[0], level.sizes[1] + 1))
+    grades = rng.integers(0, 4, size=n)
+    if not grades.any():  # at least one relevant item, so NDCG is defined by more than the 0/0 rule
+        grades[int(rng.integers(0, n))] = int(rng.integers(1, 4))
+    gain = str(rng.choice(level.gains))
+    discount = str(rng.choice(level.discounts))
+    base = float(level.bases[int(rng.integers(0, len(level.bases)))])
+    k = int(rng.integers(max(2, n - 3), n)) if rng.random() < level.p_cutoff else None
+    unretrieved: tuple[float, ...] = ()
+    if rng.random() < level.p_unretrieved:
+        m = int(rng.integers(1, 3 if level.key == "medium" else 4))
+        extra = rng.integers(0, 4, size=m)
+        extra[0] = max(int(extra[0]), 1)  # a missed relevant item, so the pool matters
+        unretrieved = tuple(float(x) for x in extra)
+    scores = ties = None
+    labels = tuple(f"D{i + 1}" for i in range(n))
+    if rng.random() < level.p_scores:
+        # distinct scores with one value repeated: a tie the rule has to break
+        values = rng.choice(np.arange(10, 100), size=n, replace=False).astype(float) / 100
+        a = int(rng.integers(0, n))
+        others = [j for j in range(n) if grades[j] != grades[a]] or [j for j in range(n) if j != a]
+        b = int(others[int(rng.integers(0, len(others)))])
+        values[b] = values[a]  # tied items of different grades when there are any: the rule matters
+        scores = tuple(float(x) for x in values)
+        ties = str(rng.choice(_TIE_RULES))
+    return Exercise(
+        seed=seed, difficulty=level.key, labels=labels, grades=tuple(float(g) for g in grades), scores=scores,
+        ties=ties, unretrieved=unretrieved, k=k, gain=gain, discount=discount, log_base=base,
+        decimals=level.decimals,
+    )

@@ -1,0 +1,113 @@
+"""Generated exercises: deterministic from the seed, features by difficulty, solutions from metrics.ndcg,
+answers checked by the diagnosis engine."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from metrics.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exercise, parse_seed
+from metrics.ndcg import dcg, idcg, ndcg, rank_by_scores
+from tests.metrics.conftest import PROPERTY
+
+seeds = st.integers(min_value=0, max_value=MAX_SEED)
+levels = st.sampled_from(list(DIFFICULTIES))
+
+
+@PROPERTY
+@given(seed=seeds, level=levels)
+def test_same_seed_same_exercise(seed, level):
+    assert make_exercise(seed, level) == make_exercise(seed, level)
+
+
+def test_known_seed_is_stable():
+    # A shared link must open the same exercise later: pin one (PCG64 is stable across numpy versions).
+    ex = make_exercise(7, "easy")
+    again = make_exercise(7, "easy")
+    assert ex.grades == again.grades and len(ex.grades) in (4, 5)
+
+
+def test_seeds_give_different_exercises():
+    assert len({make_exercise(s, "medium").grades for s in range(30)}) > 20
+
+
+@PROPERTY
+@given(seed=seeds, level=levels)
+def test_difficulty_features(seed, level):
+    ex = make_exercise(seed, level)
+    spec = DIFFICULTIES[level]
+    assert spec.sizes[0] <= len(ex.grades) <= spec.sizes[1]
+    assert ex.gain in spec.gains and ex.discount in spec.discounts and ex.log_base in spec.bases
+    assert any(ex.grades)
+    if level == "easy":
+        assert ex.k is None and ex.unretrieved == () and ex.scores is None
+    if level == "hard":
+        assert ex.k is not None and ex.k < len(ex.grades)
+        assert ex.scores is not None and len(set(ex.scores)) == len(ex.scores) - 1  # exactly one tie
+        assert ex.ties in ("pessimistic", "optimistic")
+    if ex.unretrieved:
+        assert ex.unretrieved[0] >= 1  # a missed relevant item
+
+
+@PROPERTY
+@given(seed=seeds, level=levels)
+def test_solution_matches_metrics(seed, level):
+    ex = make_exercise(seed, level)
+    sol = ex.solution()
+    rel, pool = ex.ranked_grades, ex.pool
+    assert sol["dcg"] == dcg(rel, k=ex.k, **ex.options)
+    assert sol["idcg"] == idcg(rel, k=ex.k, pool=pool, **ex.options)
+    assert sol["ndcg"] == ndcg(rel, k=ex.k, pool=pool, **ex.options)
+    assert math.isclose(float(sol["breakdown"]["dcg"].iloc[-1]), sol["dcg"], rel_tol=1e-12)
+    assert 0 <= sol["ndcg"] <= 1
+
+
+def test_ties_follow_the_rule():
+    # pessimistic: within a tie the least relevant item comes first
+    ex = Exercise(seed=0, difficulty="hard", labels=("A", "B", "C"), grades=(3.0, 0.0, 1.0),
+                  scores=(0.5, 0.5, 0.9), ties="pessimistic", unretrieved=(), k=None, gain="linear",
+                  discount="standard", log_base=2.0, decimals=2)
+    assert ex.ranked_labels == ["C", "B", "A"] and ex.ranked_grades == [1.0, 0.0, 3.0]
+    assert ex.order == rank_by_scores([3, 0, 1], [0.5, 0.5, 0.9], ties="pessimistic").tolist()
+
+
+@PROPERTY
+@given(seed=seeds, level=levels)
+def test_right_answers_pass_and_a_slip_is_found(seed, level):
+    ex = make_exercise(seed, level)
+    sol = ex.solution()
+    bd = sol["breakdown"]
+    d = ex.decimals
+    terms = [f"{x:.{d}f}" for x in bd["discounted_gain"].dropna()]
+    ideal = [f"{x:.{d}f}" for x in bd["ideal_discounted_gain"].dropna()]
+    good = ex.check(terms=terms, dcg=f"{sol['dcg']:.{d}f}", ideal_terms=ideal, idcg=f"{sol['idcg']:.{d}f}",
+                    ndcg=f"{sol['ndcg']:.{d}f}")
+    assert good.ok, good.kinds()
+    # right terms, then a slip in the DCG total (neither exact, nor the sum of the terms, nor a truncation)
+    slipped = ex.check(terms=terms, dcg=f"{sol['dcg'] + 0.437:.{d}f}")
+    assert slipped.first.kind == "arithmetic_slip" and slipped.first.step == "dcg"
+
+
+@pytest.mark.parametrize("args, message", [
+    ((-1, "easy"), "seed must be from 0"),
+    ((2**32, "easy"), "seed must be from 0"),
+    (("12", "easy"), "seed must be a whole number"),
+    ((1.5, "easy"), "seed must be a whole number"),
+    ((True, "easy"), "seed must be a whole number"),
+    ((1, "expert"), "unknown difficulty 'expert'; valid names are 'easy', 'medium', 'hard'"),
+])
+def test_bad_arguments(args, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        make_exercise(*args)
+
+
+@pytest.mark.parametrize("text", ["", "abc", "-3", "1.5", "４２x", "99999999999"])
+def test_parse_seed_rejects(text):
+    with pytest.raises(ValueError):
+        parse_seed(text)
+
+
+def test_parse_seed_accepts():
+    assert parse_seed("0") == 0 and parse_seed(str(MAX_SEED)) == MAX_SEED
