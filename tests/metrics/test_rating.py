@@ -91,3 +91,18 @@ def test_against_sklearn_and_bounds(data):
     assert r <= math.sqrt(len(data)) * m * (1 + 1e-12) + 1e-12
     # symmetric in true/predicted
     assert rmse(pred, true) == r and mae(pred, true) == m
+
+
+def test_totals_and_shares():
+    from metrics.rating import error_shares, totals
+
+    # errors 1, -2, 0, 1: Σe² = 6, Σ|e| = 4
+    tot = totals(TRUE, PRED)
+    assert (tot["n"], tot["sum_squared"], tot["sum_abs"]) == (4, 6.0, 4.0)
+    assert tot["rmse"] == rmse(TRUE, PRED) and tot["mae"] == mae(TRUE, PRED)
+    s = error_shares(TRUE, PRED)
+    assert s["share_abs"].tolist() == [0.25, 0.5, 0.0, 0.25]
+    assert s["share_squared"].tolist() == [1 / 6, 4 / 6, 0.0, 1 / 6]
+    # the largest error's share grows when squared
+    assert s["share_squared"].max() > s["share_abs"].max()
+    assert error_shares([1, 2], [1, 2])["share_squared"].tolist() == [0.0, 0.0]

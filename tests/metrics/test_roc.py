@@ -137,3 +137,16 @@ def test_properties(data):
         rank_loss(scores, labels))
     # flipping the scores gives 1 - AUC
     assert auc([-s for s in scores], labels) == pytest.approx(1 - auc(scores, labels), abs=1e-15)
+
+
+def test_parse_binary_labels():
+    from metrics.parse import ParseError
+    from metrics.roc import parse_binary_labels
+
+    assert parse_binary_labels("1, 0 1.0 0.0") == [1, 0, 1, 0]
+    with pytest.raises(ParseError) as info:
+        parse_binary_labels("1 0 -1")
+    assert (info.value.kind, info.value.token, info.value.position) == ("not_a_label", "-1", 3)
+    with pytest.raises(ParseError) as info:
+        parse_binary_labels("1 yes")
+    assert (info.value.kind, info.value.position) == ("not_a_number", 2)

@@ -330,3 +330,42 @@ def test_against_sklearn_average_precision():
         assert average_precision(rec, relevant, denominator="relevant") == pytest.approx(expected, abs=1e-12)
         # with the whole list every relevant item is a hit, so all three denominators agree
         assert average_precision(rec, relevant, denominator="hits") == pytest.approx(expected, abs=1e-12)
+
+
+# --- typed input ------------------------------------------------------------------
+
+def test_parse_runs_round_trip_and_names():
+    from metrics.topn import format_runs, parse_runs
+
+    text = "alice: A B C | C X\nD, E | D\n\n# comment\nbob:|Q"
+    runs = parse_runs(text)
+    assert runs == {"alice": (["A", "B", "C"], ["C", "X"]), "u2": (["D", "E"], ["D"]), "bob": ([], ["Q"])}
+    assert parse_runs(format_runs(runs)) == runs
+    # full-width forms from a CJK keyboard are folded
+    assert parse_runs("甲：Ａ，Ｂ ｜ Ｂ") == {"甲": (["A", "B"], ["B"])}
+
+
+@pytest.mark.parametrize("text, kind, line", [
+    ("a: A B A | A", "duplicate_item", 1),
+    ("a: A | B B", "duplicate_item", 1),
+    ("a: A | B\nb: A B", "missing_bar", 2),
+    ("a: A | B | C", "extra_bar", 1),
+    ("a: A | B\n\na: C | D", "duplicate_user", 3),
+    ("", "empty", 0),
+])
+def test_parse_runs_errors(text, kind, line):
+    from metrics.topn import RunsParseError, parse_runs
+
+    with pytest.raises(RunsParseError) as info:
+        parse_runs(text)
+    assert info.value.kind == kind and info.value.line == line
+    assert isinstance(info.value, ValueError)
+
+
+def test_parse_runs_duplicate_item_details():
+    from metrics.topn import RunsParseError, parse_runs
+
+    with pytest.raises(RunsParseError) as info:
+        parse_runs("a: A B | X Y X")
+    e = info.value
+    assert (e.token, e.side, e.first, e.position) == ("X", "test", 1, 3)
