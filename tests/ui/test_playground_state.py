@@ -154,3 +154,13 @@ def test_any_drag_permutation_gives_the_metric_of_that_order(rels, data):
     by_card = {c: r for c, r in zip(cards, rels)}
     assert m.grades() == [by_card[c] for c in order]
     assert ndcg(m.grades()) == ndcg([by_card[c] for c in order])
+
+
+def test_typed_base_is_validated_and_a_bad_one_refused():
+    m = model_for({"rels": "3,2"})
+    state = {ps.W_K: 0, ps.W_GAIN: "linear", ps.W_DISCOUNT: "standard", ps.W_IDCG: "judged", ps.W_BASE: "3"}
+    assert ps.absorb_controls(state, m) is None and m.base == 3.0
+    for bad in ("1", "0", "x", "-2"):
+        state[ps.W_BASE] = bad
+        assert isinstance(ps.absorb_controls(state, m), ValueError)
+        assert m.base == 3.0  # the last valid base is kept
