@@ -63,6 +63,9 @@ __all__ = [
     "diagnose",
     "variant_values",
     "BLANKS",
+    "example_sheet",
+    "LOG_I",
+    "EXAMPLE_SHEETS",
 ]
 
 
@@ -660,12 +663,16 @@ def _step_finding(step, position, h: HandNumber, exact: float, hand, vals: _Valu
     return _ndcg_findings(h, exact, hand, bad_steps)
 
 
+def _ndcg_params(h: HandNumber, exact: float) -> dict:
+    percent = _format(exact * 100, max(0, h.scale - 2)) + "%"
+    return {"rounded": percent if h.percent else _format(exact, h.scale), "percent": percent, "scale": h.scale}
+
+
 def _ndcg_findings(h: HandNumber, exact: float, hand, bad_steps) -> list[Finding]:
     if _close(h, exact):
         return []
     out: list[Finding] = []
-    base = {"rounded": _format(exact, h.scale), "percent": _format(exact * 100, max(0, h.scale - 2)) + "%",
-            "scale": h.scale}
+    base = _ndcg_params(h, exact)
     their_dcg, their_idcg = hand["dcg"], hand["idcg"]
     ratio = their_dcg.value / their_idcg.value if (their_dcg and their_idcg and their_idcg.value) else None
     flipped = _rescaled(h)
@@ -675,7 +682,7 @@ def _ndcg_findings(h: HandNumber, exact: float, hand, bad_steps) -> list[Finding
         out.append(Finding("percent_vs_fraction", "ndcg", None, h.value, exact,
                            {**base, "wrote_percent": not h.percent}))
         h = flipped
-        base = {**base, "rounded": _format(exact, h.scale), "percent": _format(exact * 100, max(0, h.scale - 2)) + "%"}
+        base = _ndcg_params(h, exact)
         if _close(h, exact):
             return out
     if ratio is not None and _close(h, ratio):
@@ -720,3 +727,57 @@ def _steps_table(hand, followed: _Values, right: _Values, findings: list[Finding
                 "kinds": ",".join(kinds),
             })
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------------
+# The documents' own sheets (from metrics.examples), as diagnose() arguments
+# ------------------------------------------------------------------------------------------------
+#: Worked examples of :mod:`metrics.examples` that are a hand calculation of one formula.
+EXAMPLE_SHEETS = ("003-blog", "001-main", "000-graded", "000-formula2", "002-wiki", "000-binary")
+
+
+def example_sheet(key: str) -> dict:
+    """:func:`diagnose` keyword arguments holding what a document prints, as printed.
+
+    The unretrieved grades are the document's judged items minus its list; the
+    formula the document *names* is the intended one.
+
+    >>> s = example_sheet("003-blog")
+    >>> s["terms"], s["unretrieved"], s["idcg"], s["ndcg"]
+    ('3 1.26 1.5 0 0.38 0.71', [3.0, 0.0], '8.37', '81.96%')
+    """
+    from collections import Counter
+
+    from .examples import EXAMPLES, FORMULAS
+
+    example = check_choice(key, {k: EXAMPLES[k] for k in EXAMPLE_SHEETS}, name="example")
+    rel = list(example.relevances)
+    unretrieved: list[float] = []
+    need = Counter(rel)
+    for g in example.pool or ():
+        if need[g] > 0:
+            need[g] -= 1
+        else:
+            unretrieved.append(g)
+
+    def seq(quantity: str) -> str:
+        texts = {p.position: p.text for p in example.printed if p.quantity == quantity and not p.variant}
+        return " ".join(texts.get(i, "?") for i in range(1, max(texts, default=0) + 1))
+
+    def one(quantity: str) -> str:
+        return next((p.text for p in example.printed if p.quantity == quantity and not p.variant), "")
+
+    formula = FORMULAS[example.named]
+    return {
+        "grades": rel,
+        "unretrieved": unretrieved,
+        "k": example.k,
+        "terms": seq("dcg_term"),
+        "dcg": one("dcg"),
+        "ideal_terms": seq("idcg_term"),
+        "idcg": one("idcg"),
+        "ndcg": one("ndcg"),
+        "gain": formula.gain,
+        "discount": formula.discount,
+        "log_base": formula.log_base,
+    }

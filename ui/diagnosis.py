@@ -1,0 +1,157 @@
+"""Showing a :class:`metrics.diagnose.Diagnosis`: translated findings and the side-by-side table.
+
+Shared by the Check and Practice pages.  Explanations come from the ``diagnose``
+catalogue, one per mistake kind, filled with the finding's numbers; nothing the
+user typed is rendered as HTML.
+"""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from metrics.diagnose import Diagnosis, Finding, Variant
+from metrics.registry import DISCOUNTS, GAINS
+from ui.i18n import registry_text, t
+
+BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
+DIFF_STYLE = "background-color: #fde2e2; color: #7f1d1d"
+OK_STYLE = "background-color: #e7f6ec"
+
+
+def number(x, places: int = 4) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return f"{float(x):.{places}f}"
+
+
+def variant_label(dimension: str, value) -> str:
+    """A translated name for one value of one variant dimension."""
+    if dimension == "gain":
+        return registry_text("gain", GAINS[value], "name")
+    if dimension == "discount":
+        if value in DISCOUNTS:
+            return registry_text("discount", DISCOUNTS[value], "name")
+        return t("diagnose.discount_log_i")
+    if dimension == "log_base":
+        return BASE_NAMES.get(float(value), f"log_{value:g}")
+    if dimension == "idcg_source":
+        return t(f"diagnose.source.{value}")
+    if dimension == "k_mode":
+        return t(f"diagnose.k_mode.{value}")
+    return t(f"diagnose.order.{value}")
+
+
+def variant_summary(v: Variant, k) -> str:
+    parts = [variant_label("gain", v.gain), variant_label("discount", v.discount),
+             variant_label("log_base", v.log_base), t("diagnose.ideal_from", source=variant_label("idcg_source", v.idcg_source))]
+    if k is not None:
+        parts.append(variant_label("k_mode", v.k_mode))
+    if v.ideal_order != "sorted":
+        parts.append(variant_label("ideal_order", v.ideal_order))
+    return " · ".join(parts)
+
+
+def step_label(step: str, position) -> str:
+    if position is None or (isinstance(position, float) and math.isnan(position)):
+        return t(f"diagnose.step.{step}")
+    return t(f"diagnose.step.{step}", position=int(position))
+
+
+def kind_name(kind: str) -> str:
+    return t(f"diagnose.kind.{kind}.name")
+
+
+def finding_text(f: Finding, d: Diagnosis) -> str:
+    """The translated explanation of one finding."""
+    p = f.params
+    dim = next((dim for dim, kind in _DIMENSIONS.items() if kind == f.kind), None)
+    row = d.steps[(d.steps["step"] == f.step) & (d.steps["position"].fillna(0) == (f.position or 0))]
+    theirs = row["theirs_text"].iloc[0] if len(row) and row["theirs_text"].iloc[0] else number(f.theirs)
+    scale = p.get("scale") or 4
+    fmt = {
+        "step": step_label(f.step, f.position),
+        "theirs": theirs,
+        "expected": number(f.expected, 4),
+        "rounded": p.get("rounded", number(f.expected, 4)),
+        "their_variant": variant_label(dim, p["theirs_variant"]) if dim else "",
+        "correct_variant": variant_label(dim, p["correct_variant"]) if dim else "",
+        "k": "" if d.k is None else str(d.k),
+        "their_sum": number(p.get("their_sum"), min(scale, 6)),
+        "also": t("diagnose.also", positions=", ".join(str(x) for x in p["also"])) if p.get("also") else "",
+        "ratio": number(p.get("ratio"), 6),
+        "dcg_text": p.get("dcg_text", ""),
+        "idcg_text": p.get("idcg_text", ""),
+        "percent": p.get("percent", ""),
+        "source": ", ".join(step_label(s, None) for s in p.get("from", [])),
+    }
+    return t(f"diagnose.kind.{f.kind}.explain", **fmt)
+
+
+_DIMENSIONS = {
+    "gain": "wrong_gain",
+    "discount": "log_offset",
+    "log_base": "wrong_log_base",
+    "idcg_source": "ideal_source",
+    "k_mode": "k_one_side",
+    "ideal_order": "ideal_order",
+}
+
+
+def render_findings(d: Diagnosis) -> None:
+    """The verdict: all right, or the first wrong step and every finding in step order."""
+    if d.ok:
+        st.success(t("diagnose.all_right"))
+        return
+    first = d.first
+    st.error(t("diagnose.first_wrong", step=step_label(first.step, first.position), kind=kind_name(first.kind)))
+    for i, f in enumerate(d.findings, start=1):
+        st.markdown(f"**{i}. {kind_name(f.kind)}** — {_escape(finding_text(f, d))}")
+
+
+def _escape(text: str) -> str:
+    # Markdown, not HTML: escape the characters markdown would interpret in numbers and names.
+    for ch in ("*", "_", "`", "[", "]", "<", ">", "#", "|"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def steps_frame(d: Diagnosis, *, show_followed: bool | None = None) -> pd.DataFrame:
+    """One row per step: what was written, the exact value(s), a mark and the finding."""
+    if show_followed is None:
+        show_followed = d.variant != d.correct
+    rows = []
+    for r in d.steps.itertuples(index=False):
+        scale = int(r.scale) if r.scale is not None and not (isinstance(r.scale, float) and math.isnan(r.scale)) else 4
+        row = {
+            t("diagnose.col.step"): step_label(r.step, r.position),
+            t("diagnose.col.theirs"): r.theirs_text,
+            t("diagnose.col.correct"): number(r.correct, 4),
+            t("diagnose.col.correct_rounded"): number(r.correct, scale) if r.theirs_text else "",
+        }
+        if show_followed:
+            row[t("diagnose.col.followed")] = number(r.followed, 4)
+        mark = "" if r.ok is None else ("✓" if r.ok else "✗")
+        row[t("diagnose.col.mark")] = mark
+        row[t("diagnose.col.finding")] = ", ".join(kind_name(k) for k in r.kinds.split(",") if k)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def render_steps_table(d: Diagnosis, *, key: str) -> pd.DataFrame:
+    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗)."""
+    frame = steps_frame(d)
+    theirs_col, mark_col = t("diagnose.col.theirs"), t("diagnose.col.mark")
+
+    def style(row):
+        styles = [""] * len(row)
+        mark = row[mark_col]
+        if mark:
+            cell = DIFF_STYLE if mark == "✗" else OK_STYLE
+            for name in (theirs_col, mark_col):
+                styles[list(row.index).index(name)] = cell
+        return styles
+
+    st.dataframe(frame.style.apply(style, axis=1), hide_index=True, width="stretch", key=key)
+    return frame
