@@ -27,6 +27,8 @@ def _describe(value) -> str:
 
 
 def _as_list(values, name: str) -> list:
+    if isinstance(values, (set, frozenset)):
+        raise ValueError(f"{name} must be an ordered sequence (list, tuple, array), got an unordered {type(values).__name__}")
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise ValueError(
             f"{name} must be a sequence of numbers, got {type(values).__name__} {_describe(values)}"

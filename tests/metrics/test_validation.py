@@ -397,3 +397,11 @@ def test_fuzz_extreme_but_valid_numbers(rel, gain, discount, base):
                     assert 0.0 <= out <= 1.0 + 1e-12
             elif isinstance(out, pd.DataFrame):
                 assert np.isfinite(out[["dcg", "idcg", "ndcg"]].to_numpy()).all()
+
+
+def test_unordered_set_is_refused():
+    # A ranking needs an order; a set has none.
+    import metrics
+
+    with pytest.raises(ValueError, match="unordered set"):
+        metrics.ndcg({3, 2, 1})
