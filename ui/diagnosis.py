@@ -117,19 +117,25 @@ def _escape(text: str) -> str:
     return text
 
 
-def steps_frame(d: Diagnosis, *, show_followed: bool | None = None) -> pd.DataFrame:
-    """One row per step: what was written, the exact value(s), a mark and the finding."""
+def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool = True) -> pd.DataFrame:
+    """One row per step: what was written, the exact value(s), a mark and the finding.
+
+    With ``reveal=False`` (practice) only the steps answered are listed, without the exact values.
+    """
     if show_followed is None:
-        show_followed = d.variant != d.correct
+        show_followed = d.variant != d.correct and reveal
     rows = []
     for r in d.steps.itertuples(index=False):
+        if not reveal and not r.theirs_text:
+            continue
         scale = int(r.scale) if r.scale is not None and not (isinstance(r.scale, float) and math.isnan(r.scale)) else 4
         row = {
             t("diagnose.col.step"): step_label(r.step, r.position),
             t("diagnose.col.theirs"): r.theirs_text,
-            t("diagnose.col.correct"): number(r.correct, 4),
-            t("diagnose.col.correct_rounded"): number(r.correct, scale) if r.theirs_text else "",
         }
+        if reveal:
+            row[t("diagnose.col.correct")] = number(r.correct, 4)
+            row[t("diagnose.col.correct_rounded")] = number(r.correct, scale) if r.theirs_text else ""
         if show_followed:
             row[t("diagnose.col.followed")] = number(r.followed, 4)
         mark = "" if r.ok is None else ("✓" if r.ok else "✗")
@@ -139,9 +145,9 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def render_steps_table(d: Diagnosis, *, key: str) -> pd.DataFrame:
+def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
     """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗)."""
-    frame = steps_frame(d)
+    frame = steps_frame(d, reveal=reveal)
     theirs_col, mark_col = t("diagnose.col.theirs"), t("diagnose.col.mark")
 
     def style(row):
