@@ -146,7 +146,7 @@ if any(v.strip() for v in answers.values()):
         # first try counts: each step is scored once per exercise, and not after the solution is shown
         scored = st.session_state[f"{P}_scored"].setdefault(exercise_id, set())
         for row in d.steps.itertuples(index=False):
-            step = (row.step, row.position)
+            step = (row.step, None if pd.isna(row.position) else int(row.position))
             if row.ok is None or step in scored or revealed:
                 continue
             scored.add(step)
