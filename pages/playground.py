@@ -99,16 +99,15 @@ sort_items(ps.cards(model, t("playground.ranked_header"), t("playground.unretrie
            multi_containers=True, direction="horizontal", key=ps.sort_key(model, lang))
 
 movable = model.ranked[: ps.CARD_CAP] + model.unretrieved[: ps.CARD_CAP]
-where = {it.id: (i + 1 if i < len(model.ranked[: ps.CARD_CAP]) else None) for i, it in enumerate(movable)}
-by_id = {it.id: it for it in movable}
+# Options in a fixed order (by id) with a fixed text, so the choice survives a move.
+by_id = {it.id: it for it in sorted(movable, key=lambda it: it.id)}
 if state.get(ps.W_MOVE) not in by_id:
     state[ps.W_MOVE] = movable[0].id
 
 
 def _item_name(item_id: int) -> str:
-    it, pos = by_id[item_id], where[item_id]
-    place = t("playground.at_position", position=pos) if pos else t("playground.not_retrieved_short")
-    return f"{it.label} ({ps.num(it.grade)}) — {place}"
+    it = by_id[item_id]
+    return f"{it.label} ({ps.num(it.grade)})"
 
 
 m_cols = st.columns([3, 1, 1, 1, 2], vertical_alignment="bottom")
