@@ -77,8 +77,8 @@ st.caption(t(f"{P}.intro"))
 
 # ---- formulas ------------------------------------------------------------------------------------
 st.header(t(f"{P}.formulas"))
-base = base_select(key="va_base")
 st.caption(t(f"{P}.formulas_help"))
+base = base_select(key="va_base")
 head = st.columns([1, 2, 2])
 for col, d in zip(head[1:], DISCOUNTS.values()):
     col.markdown(f"**{registry_text('discount', d, 'name')}**")
@@ -145,17 +145,17 @@ except ValueError as exc:
 if table is not None:
     shown = pd.DataFrame({
         t(f"{P}.col.library"): [LIBRARIES[key].name for key in table["key"]],
+        t(f"{P}.col.ndcg"): [num(x) for x in table["ndcg"]],
+        t(f"{P}.col.dcg"): [num(x) for x in table["dcg"]],
+        t(f"{P}.col.idcg"): [num(x) for x in table["idcg"]],
         t(f"{P}.col.gain"): [registry_text("gain", GAINS[g], "name") for g in table["gain"]],
         t(f"{P}.col.discount"): [registry_text("discount", DISCOUNTS[d], "name") for d in table["discount"]],
         t(f"{P}.col.base"): [format_base(b) for b in table["log_base"]],
         t(f"{P}.col.idcg_source"): [t(f"{P}.idcg_source.{s}") for s in table["idcg_source"]],
         t(f"{P}.col.ties"): [registry_text("ties", TIES[x], "name") for x in table["ties"]],
         t(f"{P}.col.k"): ["—" if kk is None or kk != kk else str(int(kk)) for kk in table["k"]],
-        t(f"{P}.col.dcg"): [num(x) for x in table["dcg"]],
-        t(f"{P}.col.idcg"): [num(x) for x in table["idcg"]],
-        t(f"{P}.col.ndcg"): [num(x) for x in table["ndcg"]],
     })
-    st.dataframe(shown, hide_index=True, width="stretch")
+    st.dataframe(shown, hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3)
 with st.expander(t(f"{P}.conventions")):
     for lib in LIBRARIES.values():
         st.markdown(f"**{lib.name}** — `{lib.call}`")
@@ -223,7 +223,7 @@ if cmp is not None:
         t(f"{P}.col.ndcg_a"): [num(x) for x in cmp["ndcg_a"]],
         t(f"{P}.col.ndcg_b"): [num(x) for x in cmp["ndcg_b"]],
         t(f"{P}.col.winner"): [t(f"{P}.winner.{w}") for w in cmp["winner"]],
-    }), hide_index=True, width="stretch")
+    }), hide_index=True, width="stretch", height=35 * (len(cmp) + 1) + 3)
     counts = cmp["winner"].value_counts()
     st.markdown(t(f"{P}.wins", a=int(counts.get("a", 0)), b=int(counts.get("b", 0)), tie=int(counts.get("tie", 0))))
     if counts.get("a", 0) and counts.get("b", 0):

@@ -41,6 +41,11 @@ def like(printed_text: str, x) -> str:
     return num(x)
 
 
+def fit(n_rows: int) -> int:
+    """A table height showing every row (no inner scrolling): 35 px per row plus the header."""
+    return 35 * (n_rows + 1) + 3
+
+
 def verdict_name(kind: str) -> str:
     return t(f"{P}.verdict.{kind}.name")
 
@@ -180,7 +185,7 @@ tabs = st.tabs([t(f"{P}.document", doc=doc) for doc in DOCUMENTS])
 for tab, doc in zip(tabs, DOCUMENTS):
     with tab:
         st.markdown(t(f"{P}.doc.{doc}"))
-        st.caption(t(f"{P}.source", source=DOCUMENTS[doc], lang=t(f"{P}.lang_{examples_for(doc)[0].lang}")))
+        st.caption(t(f"{P}.source", source=DOCUMENTS[doc], language=t(f"{P}.lang_{examples_for(doc)[0].lang}")))
         for ex in examples_for(doc):
             key = ex.key
             st.subheader(t(f"{P}.ex.{key}.title"))
@@ -219,7 +224,8 @@ for tab, doc in zip(tabs, DOCUMENTS):
                     st.caption(t(f"{P}.same_formula"))
 
             st.markdown(f"**{t(f'{P}.verdicts')}**")
-            st.dataframe(verdict_table(ex), hide_index=True, width="stretch")
+            rows = verdict_table(ex)
+            st.dataframe(rows, hide_index=True, width="stretch", height=fit(len(rows)))
             st.info(t(f"{P}.ex.{key}.explain", **nums), icon=":material/lightbulb:")
 
             kinds_here = {f.kind for f in findings(ex)}
@@ -248,7 +254,8 @@ for tab, doc in zip(tabs, DOCUMENTS):
                 title = (t(f"{P}.positions_variant", variant=t(f"{P}.variant_{variant}")) if variant
                          else t(f"{P}.positions"))
                 st.markdown(f"**{title}**")
-                st.dataframe(position_rows(ex, variant), hide_index=True, width="stretch")
+                prow = position_rows(ex, variant)
+                st.dataframe(prow, hide_index=True, width="stretch", height=fit(len(prow)))
                 formula = FORMULAS[variant or ex.implied]
                 bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.options)
                 st.caption(t(f"{P}.chart"))
