@@ -117,7 +117,10 @@ def roc_chart(steps: pd.DataFrame, current: int) -> alt.LayerChart:
     future = base.mark_line(strokeDash=[6, 4], color="#cbd5e1", point=True).encode(x=x, y=y, order="step:Q",
                                                                                    tooltip=tips)
     drawn = base.transform_filter(alt.datum.drawn)
-    area = drawn.mark_area(opacity=0.18, color="#2563eb").encode(x=x, y=y, order="step:Q")
+    # stack=None: several points share an x on a vertical step and must not be stacked on each other;
+    # the area is drawn in x order, ties kept in step order (the data are sorted by step)
+    area = drawn.mark_area(opacity=0.18, color="#2563eb").encode(
+        x=x, y=alt.Y("tpr:Q", stack=None, scale=alt.Scale(domain=[0, 1])))
     line = drawn.mark_line(color="#2563eb", point=alt.OverlayMarkDef(size=60)).encode(
         x=x, y=y, order="step:Q", tooltip=tips)
     now = base.transform_filter(alt.datum.step == current).mark_point(

@@ -153,7 +153,7 @@ def per_user_chart(table: pd.DataFrame) -> alt.Chart:
         color=alt.Color("metric:N", title=None, sort=list(names.values()), legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("user:N", title=t("topn.user")), alt.Tooltip("metric:N", title=t("topn.metric")),
                  alt.Tooltip("value:Q", title=t("topn.value"), format=".4f")],
-    ).properties(height=280, title=t("topn.per_user_chart"))
+    ).properties(height=320, title=t("topn.per_user_chart"))
 
 
 def _sum_latex(values) -> str:
@@ -181,8 +181,7 @@ def main() -> None:
     st.header(t("topn.pr_header"))
     st.markdown(t("topn.pr_intro"))
     den_terms = table["recommended"] if prec == "list" else [n] * len(table)
-    col_pool, col_mean = st.columns(2)
-    with col_pool:
+    with st.container():
         st.subheader(t("topn.pooled"))
         st.latex(f"\\mathrm{{Recall}}@{n} = \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u |T(u)|}} = "
                  f"\\frac{{{_sum_latex(table['hits'])}}}{{{_sum_latex(table['relevant'])}}} = "
@@ -193,7 +192,7 @@ def main() -> None:
                  f"{fmt(s['precision'])}")
         st.latex(f"F_1 = \\frac{{2 \\times {fmt(s['precision'])} \\times {fmt(s['recall'])}}}"
                  f"{{{fmt(s['precision'])} + {fmt(s['recall'])}}} = {fmt(s['f1'])}")
-    with col_mean:
+    with st.container():
         st.subheader(t("topn.mean"))
         u = len(table)
         st.latex(f"\\frac{{1}}{{|U|}} \\sum_u \\mathrm{{Recall}}_u = \\frac{{{' + '.join(fmt(v) for v in table['recall'])}}}"
@@ -247,9 +246,8 @@ def main() -> None:
     n_rel = len(set(rel))
     n_hits = int(working["rel"].sum())
     per_den = {key: per_user(runs, n=n, precision_denominator=prec, ap_denominator=key) for key in AP_DENOMINATORS}
-    cols = st.columns(len(AP_DENOMINATORS))
-    for col, (key, choice) in zip(cols, AP_DENOMINATORS.items()):
-        with col:
+    for key, choice in AP_DENOMINATORS.items():
+        with st.container(border=True):
             st.markdown(f"**{choice_name('ap', key)}**")
             den = choice.func(n, n_rel, n_hits)
             ap_value = float(per_den[key].loc[per_den[key]["user"] == who, "ap"].iloc[0])
