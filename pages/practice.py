@@ -81,8 +81,7 @@ difficulty = c1.selectbox(t("practice.difficulty"), list(level_labels), key=f"{P
                           help=t(f"practice.level_help.{st.session_state[f'{P}_difficulty']}"))
 c2.button(t("practice.new"), key=f"{P}_new", on_click=_new_exercise, icon=":material/refresh:")
 score = st.session_state[f"{P}_score"]
-c3.metric(t("practice.score"), t("practice.score_value", right=score["right"], tried=score["tried"]),
-          help=t("practice.score_help"))
+score_slot = c3.empty()  # filled at the end, after this run's answers are scored
 
 seed = st.session_state[f"{P}_seed"]
 ex = make_exercise(seed, difficulty)
@@ -161,6 +160,8 @@ if any(v.strip() for v in answers.values()):
             st.success(t("practice.solved"))
 
 st.caption(t("practice.solved_count", solved=score["solved"]))
+score_slot.metric(t("practice.score"), t("practice.score_value", right=score["right"], tried=score["tried"]),
+                  help=t("practice.score_help"))
 
 # --- the solution on request ----------------------------------------------------------------------
 if st.toggle(t("practice.show_solution"), key=f"{P}_show_{exercise_id}", help=t("practice.show_solution_help")):

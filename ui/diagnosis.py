@@ -135,7 +135,11 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
         }
         if reveal:
             row[t("diagnose.col.correct")] = number(r.correct, 4)
-            row[t("diagnose.col.correct_rounded")] = number(r.correct, scale) if r.theirs_text else ""
+            if r.theirs_text.strip().endswith("%"):
+                rounded = number(r.correct * 100, max(0, scale - 2)) + "%"
+            else:
+                rounded = number(r.correct, scale) if r.theirs_text else ""
+            row[t("diagnose.col.correct_rounded")] = rounded
         if show_followed:
             row[t("diagnose.col.followed")] = number(r.followed, 4)
         mark = "" if r.ok is None else ("✓" if r.ok else "✗")
@@ -159,5 +163,11 @@ def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.Dat
                 styles[list(row.index).index(name)] = cell
         return styles
 
-    st.dataframe(frame.style.apply(style, axis=1), hide_index=True, width="stretch", key=key)
+    finding_col = t("diagnose.col.finding")
+    st.dataframe(
+        frame.style.apply(style, axis=1), hide_index=True, width="stretch", key=key,
+        height=35 * (len(frame) + 1) + 3,  # every step visible, no inner scrolling
+        column_config={mark_col: st.column_config.TextColumn(width="small"),
+                       finding_col: st.column_config.TextColumn(width="large")},
+    )
     return frame

@@ -92,3 +92,10 @@ def test_bad_answer_is_named():
     at.text_input(key="practice_terms").input("1 zz").run()
     no_exceptions(at)
     assert any("'zz' at position 2" in e.value for e in at.error)
+
+
+def test_score_shown_includes_this_answer():
+    at = open_page(PAGE, query={"seed": "7", "difficulty": "easy"})
+    at.text_input(key="practice_dcg").input("0.001").run()
+    no_exceptions(at)
+    assert at.metric[0].value == "0 / 1"
