@@ -8,15 +8,16 @@ from __future__ import annotations
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from metrics.ndcg import all_variants, breakdown
+from metrics.ndcg import breakdown
 from metrics.parse import ParseError
 from ui import playground_state as ps
-from ui.charts import discount_curves_chart, discounted_gain_chart, running_chart
 from ui.export import export_frame, to_csv, to_latex, to_markdown
 from ui.i18n import current_language, t
 from ui.links import DISCOUNT_CHOICES, GAIN_CHOICES, IDCG_CHOICES
 from ui.playground_explain import (
+    chart_specs,
     chosen_values,
+    compute,
     formula_latex,
     observations,
     variant_name,
@@ -145,11 +146,11 @@ with st.expander(t("playground.table_title"), icon=":material/table_edit:"):
 grades, unretrieved = model.grades(), model.unretrieved_grades()
 pool = model.pool() if model.idcg == "judged" else None
 try:
-    variants = all_variants(grades, k=model.k, log_base=model.base, pool=model.pool())
+    wide, bd = compute(tuple(grades), tuple(unretrieved), model.k, model.gain, model.discount, model.base,
+                       model.idcg, ps.TABLE_CAP)
 except ValueError as exc:  # checked before accepting input; kept as a last guard
     st.error(problem_text(exc))
     st.stop()
-wide = variants_wide(variants)
 values = chosen_values(wide, model.gain, model.discount, model.idcg)
 
 st.subheader(t("playground.results_title"))
@@ -176,8 +177,6 @@ n_list = len(grades)
 n_ideal_items = len(model.pool()) if pool is not None else n_list
 n_actual = min(model.k, n_list) if model.k else n_list
 n_ideal = min(model.k, n_ideal_items) if model.k else n_ideal_items
-rows_cap = min(model.k or ps.TABLE_CAP, ps.TABLE_CAP) if max(n_actual, n_ideal) > ps.TABLE_CAP else model.k
-bd = breakdown(grades, k=rows_cap, gain=model.gain, discount=model.discount, log_base=model.base, pool=pool)
 formulas = formula_latex(bd, values=values, n_actual=n_actual, n_ideal=n_ideal, gain=model.gain,
                          discount=model.discount, log_base=model.base, k=model.k)
 st.latex(formulas["dcg"])
@@ -223,16 +222,16 @@ st.subheader(t("playground.charts_title"))
 chart_bd = bd.iloc[: ps.CHART_CAP]
 if len(bd) > ps.CHART_CAP:
     st.caption(t("playground.charts_capped", shown=ps.CHART_CAP))
+gains_spec, running_spec, curves_spec = chart_specs(chart_bd, tuple(labels[: ps.CHART_CAP]), model.base, lang)
 g_cols = st.columns(2)
 with g_cols[0]:
     st.markdown(f"**{t('playground.chart_gains')}**")
-    st.altair_chart(discounted_gain_chart(chart_bd, labels), width="stretch", key="pg_chart_gains")
+    st.vega_lite_chart(gains_spec, width="stretch", key="pg_chart_gains")
 with g_cols[1]:
     st.markdown(f"**{t('playground.chart_running')}**")
-    st.altair_chart(running_chart(chart_bd), width="stretch", key="pg_chart_running")
+    st.vega_lite_chart(running_spec, width="stretch", key="pg_chart_running")
 st.markdown(f"**{t('playground.chart_discounts')}**")
-st.altair_chart(discount_curves_chart(min(max(len(chart_bd), 10), ps.CHART_CAP), model.base),
-                width="stretch", key="pg_chart_discounts")
+st.vega_lite_chart(curves_spec, width="stretch", key="pg_chart_discounts")
 
 # ---- the link ----------------------------------------------------------------------------------
 st.subheader(t("playground.link_title"))

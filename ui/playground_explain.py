@@ -159,3 +159,37 @@ def _aligned(lines: list[str]) -> str:
     left, right = head.split(" = ", 1)
     body = [f"{left} &= {right}"] + [f"&{line}" for line in rest]
     return "\\begin{aligned}" + " \\\\ ".join(body) + "\\end{aligned}"
+
+
+# ---- cached work for reruns -----------------------------------------------------------------------
+# A rerun that changes nothing the numbers depend on (a click elsewhere, a language switch for the
+# numbers) reuses these; inputs are plain tuples so hashing is cheap.
+
+import streamlit as st  # noqa: E402
+
+from metrics.ndcg import all_variants, breakdown  # noqa: E402
+from ui.charts import discount_curves_chart, discounted_gain_chart, running_chart  # noqa: E402
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def compute(grades: tuple, unretrieved: tuple, k, gain: str, discount: str, base: float, idcg: str,
+            rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(wide variant table, breakdown of the first positions) for the chosen variant."""
+    pool = list(grades) + list(unretrieved)
+    wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool))
+    n_list = len(grades)
+    n_ideal = len(pool) if idcg == "judged" else n_list
+    longest = min(k, max(n_list, n_ideal)) if k else max(n_list, n_ideal)
+    cut = min(k or rows_cap, rows_cap) if longest > rows_cap else k
+    bd = breakdown(list(grades), k=cut, gain=gain, discount=discount, log_base=base,
+                   pool=pool if idcg == "judged" else None)
+    return wide, bd
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tuple[dict, dict, dict]:
+    """Vega-Lite specs of the three charts (built once per ranking and language; not re-validated)."""
+    n_curve = max(len(bd), 10)
+    return (discounted_gain_chart(bd, list(labels)).to_dict(validate=False),
+            running_chart(bd).to_dict(validate=False),
+            discount_curves_chart(n_curve, base).to_dict(validate=False))
