@@ -44,10 +44,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._kernels import lookup_grades
 from ._validation import check_choice, check_k, check_log_base
 from .ndcg import IDCG_SOURCES
 from .registry import DISCOUNTS, GAINS, TIES
-from .runs import Problem, Table
+from .runs import Problem, Table, _pack8
 
 __all__ = [
     "IDCG",
@@ -171,31 +172,33 @@ def _rank_rows(q, grade, score, *, nq, ties: Iterable[str], docrank: Callable[[n
         e_i, e_f = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
         return _Ranked(nq, present, e_i, e_f, {rule: e_i for rule in ties}, e_i, e_i, e_i, e_f, e_i, 0)
     # Already grouped by query and sorted by descending score (the usual TREC run)?
-    if n:
-        brk = q[1:] != q[:-1]
-        contiguous = int(brk.sum()) + 1 == int(present.sum())
-        in_order = contiguous and bool(np.all((score[1:] <= score[:-1]) | brk))
-    else:
-        brk, in_order = np.zeros(0, dtype=bool), True
+    brk = q[1:] != q[:-1]
+    contiguous = int(brk.sum()) + 1 == int(present.sum())
+    in_order = contiguous and bool(np.all((score[1:] <= score[:-1]) | brk))
     if in_order:
         order = None
     else:
         order = np.lexsort((-score, q))  # stable: ties keep file order
         q, grade, score = q[order], grade[order], score[order]
         brk = q[1:] != q[:-1]
-    pos = _positions(q, nq) if n else np.zeros(0, dtype=np.int64)
-    max_pos = int(pos.max()) if n else 0
-    # Tie groups: runs of equal scores within a query.
-    new_group = np.r_[True, brk | (score[1:] != score[:-1])] if n else np.zeros(0, dtype=bool)
-    gid = np.cumsum(new_group) - 1
-    gsize = np.bincount(gid) if n else np.zeros(0, dtype=np.int64)
-    in_tie = gsize[gid] > 1 if n else np.zeros(0, dtype=bool)
-    gfirst = np.flatnonzero(new_group)
+    pos = _positions(q, nq)
+    max_pos = int(pos.max())
     rel = np.flatnonzero(grade > 0)
+    iq, ig, ip = _ideal(q[rel], grade[rel], nq)
+    # Tie groups: runs of equal scores within a query.
+    tied = ~brk & (score[1:] == score[:-1])
+    if not tied.any():  # no ties: every rule gives the same positions, every group is one row
+        p = pos[rel]
+        return _Ranked(nq, present, q[rel], grade[rel], {rule: p for rule in ties}, p, p, iq, ig, ip, max_pos, 0)
+    new_group = np.r_[True, ~tied]
+    gid = np.cumsum(new_group) - 1
+    gsize = np.bincount(gid)
+    in_tie = gsize[gid] > 1
+    gfirst = np.flatnonzero(new_group)
     positions = {}
     tie_rows = np.flatnonzero(in_tie)
     for rule in ties:
-        if rule == "average" or rule == "stable" or tie_rows.size == 0:
+        if rule in ("average", "stable"):
             positions[rule] = pos[rel]
             continue
         if rule == "trec_eval":
@@ -209,9 +212,8 @@ def _rank_rows(q, grade, score, *, nq, ties: Iterable[str], docrank: Callable[[n
         new_pos = pos.copy()
         new_pos[tie_rows[perm]] = pos[tie_rows]
         positions[rule] = new_pos[rel]
-    gstart = pos[gfirst][gid[rel]] if n else np.zeros(0, dtype=np.int64)
-    gend = gstart + gsize[gid[rel]] - 1 if n else np.zeros(0, dtype=np.int64)
-    iq, ig, ip = _ideal(q[rel], grade[rel], nq)
+    gstart = pos[gfirst][gid[rel]]
+    gend = gstart + gsize[gid[rel]] - 1
     return _Ranked(nq, present, q[rel], grade[rel], positions, gstart, gend, iq, ig, ip, max_pos,
                    int(tie_rows.size))
 
@@ -504,6 +506,14 @@ def _qrels_index(qrels: Table, relevance_level) -> dict:
             "queries": np.asarray(qrels.qid.dictionary.to_pylist(), dtype=object)}
 
 
+def _lookup_ids(needles: pa.Array, haystack: pa.Array) -> np.ndarray:
+    """Index of each needle in haystack (distinct ids), -1 when absent."""
+    a, b = _pack8(needles), _pack8(haystack)
+    if a is not None and b is not None:
+        return pd.Index(b).get_indexer(a).astype(np.int64)
+    return pc.index_in(needles, value_set=haystack).fill_null(-1).to_numpy().astype(np.int64)
+
+
 def _run_rows(qrels: Table, qi: dict, run: Table):
     """Query index into the qrels, grade and score of each run row (rows of queries not in the qrels dropped)."""
     run_q = pc.index_in(run.qid.dictionary, value_set=qrels.qid.dictionary).fill_null(-1).to_numpy()
@@ -511,19 +521,17 @@ def _run_rows(qrels: Table, qi: dict, run: Table):
     rq = run_q[run.qid.indices.to_numpy()]
     ndocs = len(run.docno.dictionary)
     # qrels documents as codes of the run's document dictionary (-1: never retrieved by this run)
-    qd = pc.index_in(qrels.docno.dictionary, value_set=run.docno.dictionary).fill_null(-1).to_numpy()
+    qd = _lookup_ids(qrels.docno.dictionary, run.docno.dictionary)
     qdoc = qd[qrels.docno.indices.to_numpy()]
     judged_rows = np.flatnonzero((qdoc >= 0) & (qi["grade"] != 0))
-    qkey = qi["q"][judged_rows] * ndocs + qdoc[judged_rows]
     kept = np.flatnonzero(rq >= 0)
     all_kept = kept.size == rq.size
     q = rq if all_kept else rq[kept]
     docs = run.docno.indices.to_numpy()
     if not all_kept:
         docs = docs[kept]
-    rkey = q * ndocs + docs
-    hit = pc.index_in(pa.array(rkey), value_set=pa.array(qkey)).fill_null(-1).to_numpy()
-    grade = np.where(hit >= 0, qi["grade"][judged_rows][np.maximum(hit, 0)], 0.0)
+    grade = lookup_grades(q, docs, ndocs, qi["q"][judged_rows], qdoc[judged_rows], qi["grade"][judged_rows],
+                          qi["nq"])
     score = run.value if all_kept else run.value[kept]
     rows = None if all_kept else kept
     return q, grade, score, rows, np.flatnonzero(rq < 0)

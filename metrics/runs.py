@@ -42,6 +42,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ._kernels import factorize_u64, has_duplicate_pairs
+
 __all__ = [
     "COLUMN_NAMES",
     "KINDS",
@@ -69,6 +71,9 @@ COLUMN_NAMES: dict[str, tuple[str, ...]] = {
 
 #: How many problems of one file are listed individually; the rest are counted.
 MAX_LISTED = 200
+
+# Below this many rows a string dictionary is as fast as the integer packing of short ids.
+_PACK_MIN_ROWS = 50_000
 
 #: English text of every problem kind; the UI translates the kind with the same fields.
 PROBLEM_MESSAGES: dict[str, str] = {
@@ -399,16 +404,90 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
     # Irregularities that need line numbers go to the slow path.
     if not np.isfinite(values).all() or (kind == "qrels" and (values < 0).any()):
         return None
-    if pc.min(pc.utf8_length(qid)).as_py() == 0 or pc.min(pc.utf8_length(docno)).as_py() == 0:
+    qid, docno = _combine(qid), _combine(docno)
+    # An empty field changes the field count of a TREC line (caught above); in CSV it does not.
+    if fmt != "trec" and (pc.min(pc.utf8_length(qid)).as_py() == 0 or pc.min(pc.utf8_length(docno)).as_py() == 0):
         return None
-    qid, docno = _encode(qid), _encode(docno)
+    qid, docno = _encode_runs(qid), _encode_ids(docno)
     if _has_duplicates(qid, docno):
         return None
     # pyarrow skips blank lines, so rows are lines only when there are none (trailing ones do not matter).
-    if _has_inner_blank_line(source):
+    if _count_lines(source) != table.num_rows + header_lines:
         return None
     out = Table(name, kind, qid, docno, values, None, header_lines, tag)
     return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=table.num_rows + header_lines)
+
+
+def _combine(values) -> pa.Array:
+    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def _encode_runs(values: pa.Array) -> pa.DictionaryArray:
+    """Dictionary-encode ids that come in runs of equal values (query ids): hash one value per run."""
+    n = len(values)
+    if n < 2:
+        return _encode(values)
+    change = pc.not_equal(values.slice(1), values.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+    heads = np.flatnonzero(np.r_[True, change])
+    if heads.size > n // 4:
+        return _encode(values)
+    head_codes = pc.dictionary_encode(values.take(pa.array(heads)))
+    indices = np.repeat(head_codes.indices.to_numpy(), np.diff(np.r_[heads, n]))
+    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), head_codes.dictionary)
+
+
+def _pack8(values: pa.Array) -> np.ndarray | None:
+    """Each id of at most 8 bytes as one uint64 (big-endian, zero-padded), or None if an id is longer.
+
+    The packing is exact (ids hold no NUL byte) and keeps byte order, so it is a key for
+    hashing without hashing the strings (much faster than a string dictionary for 10^7 ids).
+    """
+    if not pa.types.is_string(values.type) or values.null_count:
+        return None
+    n = len(values)
+    offsets = np.frombuffer(values.buffers()[1], np.int32)[values.offset: values.offset + n + 1]
+    data = np.frombuffer(values.buffers()[2], np.uint8) if values.buffers()[2] is not None else np.zeros(0, np.uint8)
+    lengths = np.diff(offsets)
+    if n == 0 or int(lengths.max()) > 8:
+        return None
+    used = data[offsets[0]: offsets[-1]]
+    if not used.all():
+        return None  # a NUL byte would make the zero padding ambiguous
+    lmax = int(lengths.max())
+    mat = np.zeros((n, 8), np.uint8)
+    if int(lengths.min()) == lmax:
+        mat[:, :lmax] = used.reshape(n, lmax)
+    else:
+        starts = offsets[:-1]
+        for j in range(lmax):
+            has = lengths > j
+            mat[has, j] = data[starts[has] + j]
+    return mat.view(">u8").ravel().astype(np.uint64)
+
+
+def _encode_ids(values: pa.Array) -> pa.DictionaryArray:
+    """Dictionary-encode document ids; ids of <= 8 bytes go through an exact integer packing."""
+    key = _pack8(values) if len(values) >= _PACK_MIN_ROWS else None
+    if key is None:
+        return _encode(values)
+    codes, first = factorize_u64(key)
+    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), values.take(pa.array(first)))
+
+
+def _count_lines(source) -> int:
+    """Lines in the file, not counting blank lines at its end."""
+    if not isinstance(source, Path):
+        data = bytes(source).rstrip(b"\r\n")
+        return data.count(b"\n") + 1 if data else 0
+    size = source.stat().st_size
+    with open(source, "rb") as fh:
+        count = 0
+        while block := fh.read(1 << 24):
+            count += block.count(b"\n")
+        fh.seek(max(0, size - 4096))
+        tail = fh.read()
+    trailing = tail[len(tail.rstrip(b"\r\n")):]
+    return count - trailing.count(b"\n") + 1
 
 
 def _encode(values) -> pa.DictionaryArray:
@@ -426,30 +505,6 @@ def _read_head(source, n: int = 1 << 12) -> bytes:
     return bytes(source[:n])
 
 
-def _has_inner_blank_line(source) -> bool:
-    patterns = (b"\n\n", b"\n\r\n")
-    if not isinstance(source, Path):
-        data = bytes(source).rstrip(b"\r\n")
-        return data.startswith((b"\n", b"\r\n")) or any(p in data for p in patterns)
-    size = source.stat().st_size
-    with open(source, "rb") as fh:
-        fh.seek(max(0, size - 4096))
-        tail = fh.read()
-        end = size - (len(tail) - len(tail.rstrip(b"\r\n")))
-        fh.seek(0)
-        prev, done = b"\n", 0  # the start of the file counts as just after a newline
-        while done < end:
-            block = fh.read(min(1 << 24, end - done))
-            if not block:
-                break
-            done += len(block)
-            chunk = prev + block
-            if any(p in chunk for p in patterns):
-                return True
-            prev = chunk[-2:]
-    return False
-
-
 def _trec_spec(kind: str) -> dict:
     if kind == "qrels":
         names = ["qid", "iter", "docno", "rel"]
@@ -462,8 +517,9 @@ def _trec_spec(kind: str) -> dict:
 
 
 def _has_duplicates(qid: pa.DictionaryArray, docno: pa.DictionaryArray) -> bool:
-    key = qid.indices.to_numpy().astype(np.int64) * len(docno.dictionary) + docno.indices.to_numpy()
-    return pc.count_distinct(pa.array(key)).as_py() != len(key)
+    if len(docno.dictionary) == len(docno):
+        return False  # every document id occurs once
+    return has_duplicate_pairs(qid.indices.to_numpy(), docno.indices.to_numpy(), len(docno.dictionary))
 
 
 def _header_roles(header: list[str], kind: str) -> dict[str, int] | Problem:

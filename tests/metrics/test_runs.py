@@ -6,6 +6,7 @@ import codecs
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -190,3 +191,18 @@ def test_fast_and_line_by_line_paths_agree(rows, blank, bom):
     want = [2 * i + 1 for i in range(len(rows))] if blank else list(range(1, len(rows) + 1))
     assert [b.table.line_of(i) for i in range(b.table.n_rows)] == want
     np.testing.assert_array_equal(a.table.value, [s for _, _, s in rows])
+
+
+def test_integer_packing_of_short_ids_matches_the_string_dictionary(monkeypatch):
+    import metrics.runs as runs
+
+    lines = [f"q{i % 7} Q0 {'x' * (1 + i % 8)}{i} {i} {i * 0.5} t" for i in range(400)]
+    lines = [ln for ln in lines if len(ln.split()[2]) <= 8] + ["q1 Q0 é€ 1 1.0 t"]
+    data = ("\n".join(lines) + "\n").encode()
+    plain = read_run(data, name="r").table
+    monkeypatch.setattr(runs, "_PACK_MIN_ROWS", 0)
+    packed = read_run(data, name="r").table
+    assert as_lists(plain) == as_lists(packed)
+    assert runs._pack8(pa.array(["abcdefghi"])) is None  # 9 bytes: string dictionary
+    assert runs._pack8(pa.array(["a\x00"])) is None  # NUL: padding would be ambiguous
+    assert runs._pack8(pa.array(["b", "ab", "a"])).argsort().tolist() == [2, 1, 0]  # byte order kept

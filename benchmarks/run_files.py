@@ -1,0 +1,268 @@
+"""End-to-end NDCG@k from TREC files: metrics (ours) vs ranx vs pytrec_eval vs pyarrow just reading.
+
+    python benchmarks/run_files.py                 # 10,000 and 100,000 queries x 100 documents
+    python benchmarks/run_files.py --sizes 1000    # a quick check
+
+Files are generated once under benchmarks/data/ (git-ignored): a qrels file with 20 judged documents
+per query (grades 0-3, about half of them retrieved) and a run with 100 documents per query, scores
+distinct within a query (ranx breaks ties arbitrarily, so ties would make the values incomparable).
+
+Each tool runs in its own fresh subprocess, one after another: the time is from "start reading the
+files" to "mean NDCG@k computed" (imports, interpreter start-up and ranx's numba compilation, done
+on the same pipeline over 1,000-query warm-up files first, are excluded); peak memory is the
+child's peak RSS (``resource.getrusage``), which includes the interpreter, the imported libraries
+and the warm-up, shown beside the RSS after the warm-up ("RSS before").  Every tool's per-query values are saved and compared: the
+columns "max |diff|" give the largest difference from pytrec_eval (linear gain) and from ranx
+(exponential gain).  Prints a markdown table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "data"
+K = 10
+DOCS_PER_QUERY = 100
+JUDGED_PER_QUERY = 20
+COLLECTION = 1_000_000
+WARMUP = 1_000  # queries in the warm-up files
+
+
+# ------------------------------------------------------------------------------------- data
+def generate(n_queries: int, seed: int = 0) -> tuple[Path, Path]:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    DATA.mkdir(parents=True, exist_ok=True)
+    qrels_path = DATA / f"qrels_{n_queries}.txt"
+    run_path = DATA / f"run_{n_queries}.txt"
+    if qrels_path.exists() and run_path.exists():
+        return qrels_path, run_path
+    rng = np.random.default_rng(seed)
+    opts = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    qids = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
+    # run: 100 distinct documents per query, strictly decreasing scores
+    docs = rng.integers(0, COLLECTION, size=(n_queries, DOCS_PER_QUERY * 2))
+    run_docs = np.empty((n_queries, DOCS_PER_QUERY), dtype=np.int64)
+    for i in range(n_queries):  # distinct per query
+        u = np.unique(docs[i])
+        rng.shuffle(u)
+        run_docs[i] = u[:DOCS_PER_QUERY]
+    ranks = np.tile(np.arange(1, DOCS_PER_QUERY + 1), n_queries)
+    scores = (DOCS_PER_QUERY + 1 - ranks) + np.round(rng.random(ranks.size) * 0.9, 6)
+    doc_names = np.char.add("D", np.char.zfill(run_docs.ravel().astype(str), 7))
+    run = pa.table({
+        "qid": pa.array(np.repeat(qids, DOCS_PER_QUERY), pa.string()),
+        "q0": pa.array(np.full(ranks.size, "Q0", dtype=object), pa.string()),
+        "docno": pa.array(doc_names.astype(object), pa.string()),
+        "rank": pa.array(ranks),
+        "score": pa.array(scores),
+        "tag": pa.array(np.full(ranks.size, "bench", dtype=object), pa.string()),
+    })
+    pacsv.write_csv(run, run_path, write_options=opts)
+    # qrels: half of the judged documents come from the run (mostly from its top), half are unretrieved
+    half = JUDGED_PER_QUERY // 2
+    picked = np.sort(rng.random((n_queries, DOCS_PER_QUERY)) ** 2, axis=1)  # skewed towards the top
+    pos = np.minimum((picked[:, :half] * DOCS_PER_QUERY).astype(int), DOCS_PER_QUERY - 1)
+    judged_run = np.take_along_axis(run_docs, pos, axis=1)
+    judged_new = COLLECTION + rng.integers(0, COLLECTION, size=(n_queries, JUDGED_PER_QUERY - half))
+    judged = np.concatenate([judged_run, judged_new], axis=1)
+    keep = np.ones_like(judged, dtype=bool)
+    for i in range(n_queries):  # drop duplicate judged documents
+        _, first = np.unique(judged[i], return_index=True)
+        keep[i] = False
+        keep[i, first] = True
+    grades = rng.choice([0, 0, 1, 1, 2, 3], size=judged.shape)
+    names = np.char.add("D", np.char.zfill(judged[keep].astype(str), 7))
+    qrels = pa.table({
+        "qid": pa.array(np.repeat(qids, JUDGED_PER_QUERY)[keep.ravel()], pa.string()),
+        "iter": pa.array(np.zeros(int(keep.sum()), dtype=np.int64)),
+        "docno": pa.array(names.astype(object), pa.string()),
+        "rel": pa.array(grades[keep]),
+    })
+    pacsv.write_csv(qrels, qrels_path, write_options=opts)
+    return qrels_path, run_path
+
+
+# ------------------------------------------------------------------------------------- one tool (child process)
+def _rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
+    """Run one tool end to end; (timings and means, per-query values in query-id order)."""
+    result: dict = {}
+    per_query: dict[str, np.ndarray] = {}
+    if tool == "pyarrow":
+        import pyarrow.csv as pacsv
+
+        def read(path, names):
+            return pacsv.read_csv(path, read_options=pacsv.ReadOptions(column_names=names),
+                                  parse_options=pacsv.ParseOptions(delimiter=" "))
+
+        t0 = time.perf_counter()
+        q = read(qrels_path, ["qid", "iter", "docno", "rel"])
+        r = read(run_path, ["qid", "q0", "docno", "rank", "score", "tag"])
+        result["seconds"] = time.perf_counter() - t0
+        result["rows"] = q.num_rows + r.num_rows
+    elif tool in ("ours", "ours_all"):
+        from metrics.batch import evaluate, make_variants
+        from metrics.runs import read_qrels, read_run
+
+        if tool == "ours":
+            variants = make_variants(gains=["linear", "exponential"], discounts=["standard"], idcg=["judged"],
+                                     ties=["trec_eval"])
+        else:
+            variants = make_variants()
+        t0 = time.perf_counter()
+        q = read_qrels(qrels_path)
+        r = read_run(run_path)
+        t_read = time.perf_counter() - t0
+        ev = evaluate(q.table, [r.table], k=K, variants=variants)
+        means = ev.means()
+        result["seconds"] = time.perf_counter() - t0
+        result["read_seconds"] = t_read
+        result["variants"] = len(variants)
+        result["mean_linear"] = float(means["linear/standard/judged/trec_eval"].iloc[0])
+        result["mean_exponential"] = float(means["exponential/standard/judged/trec_eval"].iloc[0])
+        order = np.argsort(ev.queries.astype(str))
+        per_query["linear"] = ev.values[0, ev.labels.index("linear/standard/judged/trec_eval")][order]
+        per_query["exponential"] = ev.values[0, ev.labels.index("exponential/standard/judged/trec_eval")][order]
+    elif tool == "ranx":
+        from ranx import Qrels, Run, evaluate
+
+        t0 = time.perf_counter()
+        qrels = Qrels.from_file(qrels_path, kind="trec")
+        run = Run.from_file(run_path, kind="trec")
+        scores = evaluate(qrels, run, [f"ndcg@{K}", f"ndcg_burges@{K}"], return_mean=False, make_comparable=True)
+        means = {m: float(np.mean(v)) for m, v in scores.items()}
+        result["seconds"] = time.perf_counter() - t0
+        result["mean_linear"] = means[f"ndcg@{K}"]
+        result["mean_exponential"] = means[f"ndcg_burges@{K}"]
+        order = np.argsort(np.array(sorted(qrels.keys()), dtype=str))  # ranx orders queries by id
+        per_query["linear"] = np.asarray(scores[f"ndcg@{K}"])[order]
+        per_query["exponential"] = np.asarray(scores[f"ndcg_burges@{K}"])[order]
+    elif tool == "pytrec_eval":
+        import pytrec_eval
+
+        t0 = time.perf_counter()
+        with open(qrels_path) as f:
+            qrels = pytrec_eval.parse_qrel(f)
+        with open(run_path) as f:
+            run = pytrec_eval.parse_run(f)
+        res = pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut.{K}"}).evaluate(run)
+        qids = sorted(res)
+        vals = np.array([res[q][f"ndcg_cut_{K}"] for q in qids])
+        result["seconds"] = time.perf_counter() - t0
+        result["mean_linear"] = float(vals.mean())
+        per_query["linear"] = vals
+    else:
+        raise SystemExit(f"unknown tool {tool!r}")
+    return result, per_query
+
+
+def _child(tool: str, qrels_path: str, run_path: str, out: str) -> None:
+    import gc
+
+    sys.path.insert(0, str(ROOT))
+    # Warm-up on the small files: imports, numba compilation (ranx), first-call costs; not timed.
+    warm_q, warm_r = DATA / f"qrels_{WARMUP}.txt", DATA / f"run_{WARMUP}.txt"
+    _measure(tool, str(warm_q), str(warm_r))
+    gc.collect()
+    rss_before = _rss_mb()
+    result, per_query = _measure(tool, qrels_path, run_path)
+    result["tool"] = tool
+    result["rss_after_imports_mb"] = rss_before
+    result["peak_rss_mb"] = _rss_mb()
+    if per_query:
+        np.savez(out + ".npz", **per_query)
+    Path(out + ".json").write_text(json.dumps(result))
+
+
+def _run_child(tool: str, qrels: Path, run: Path) -> dict:
+    out = str(DATA / f"result_{tool}_{qrels.stem}")
+    for ext in (".json", ".npz"):
+        Path(out + ext).unlink(missing_ok=True)
+    proc = subprocess.run([sys.executable, __file__, "--child", tool, str(qrels), str(run), out],
+                          cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{tool} failed:\n{proc.stderr[-3000:]}")
+    result = json.loads(Path(out + ".json").read_text())
+    result["per_query"] = dict(np.load(out + ".npz")) if Path(out + ".npz").exists() else {}
+    return result
+
+
+def bench(n_queries: int, tools: list[str]) -> list[dict]:
+    t0 = time.perf_counter()
+    generate(WARMUP)
+    qrels, run = generate(n_queries)
+    sizes = f"qrels {qrels.stat().st_size / 1e6:.0f} MB, run {run.stat().st_size / 1e6:.0f} MB"
+    print(f"# {n_queries:,} queries x {DOCS_PER_QUERY} documents ({sizes}; data ready in "
+          f"{time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+    results = []
+    for tool in tools:
+        print(f"  {tool} ...", file=sys.stderr, flush=True)
+        res = _run_child(tool, qrels, run)
+        res["n_queries"] = n_queries
+        res["sizes"] = sizes
+        results.append(res)
+        print(f"  {tool}: {res['seconds']:.2f} s, peak {res['peak_rss_mb']:.0f} MB", file=sys.stderr, flush=True)
+    return results
+
+
+def table(results: list[dict]) -> str:
+    by = {(r["n_queries"], r["tool"]): r for r in results}
+    lines = ["| queries × docs | tool | time (s) | vs ours | peak RSS (MB) | RSS before (MB) | "
+             "max \\|diff\\| vs pytrec_eval (linear) | max \\|diff\\| vs ranx (exp) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    names = {"ours": "metrics (ours), 2 variants", "ours_all": "metrics (ours), all 24 variants",
+             "ranx": "ranx 0.3 (ndcg, ndcg_burges)", "pytrec_eval": "pytrec_eval-terrier (ndcg_cut)",
+             "pyarrow": "pyarrow.csv read only"}
+    for r in results:
+        n = r["n_queries"]
+        ours = by.get((n, "ours"))
+        ratio = f"{r['seconds'] / ours['seconds']:.1f}×" if ours else ""
+        diffs = []
+        for ref, gain in (("pytrec_eval", "linear"), ("ranx", "exponential")):
+            other = by.get((n, ref))
+            mine = r["per_query"].get(gain)
+            if other is None or mine is None or gain not in other["per_query"] or r["tool"] == ref:
+                diffs.append("")
+            else:
+                diffs.append(f"{np.max(np.abs(mine - other['per_query'][gain])):.1e}")
+        lines.append(f"| {n:,} × {DOCS_PER_QUERY} | {names[r['tool']]} | {r['seconds']:.2f} | {ratio} | "
+                     f"{r['peak_rss_mb']:.0f} | {r['rss_after_imports_mb']:.0f} | {diffs[0]} | {diffs[1]} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    p.add_argument("--tools", nargs="+", default=["pyarrow", "ours", "ours_all", "ranx", "pytrec_eval"])
+    p.add_argument("--child", nargs=4, metavar=("TOOL", "QRELS", "RUN", "OUT"), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        _child(*args.child)
+        return 0
+    results = []
+    for n in args.sizes:
+        results += bench(n, args.tools)
+    print(f"Machine: {os.cpu_count()} CPUs (shared), Python {sys.version.split()[0]}; NDCG@{K}, one run.")
+    print()
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
