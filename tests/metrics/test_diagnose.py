@@ -344,7 +344,7 @@ MISTAKEN_DIMENSIONS = {
 }
 
 
-@PROPERTY
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(grades=grades_st, extra=st.lists(st.integers(0, 3), min_size=1, max_size=3), d=decimals_st,
        dim=st.sampled_from(list(MISTAKEN_DIMENSIONS)), data=st.data())
 def test_injected_formula_mistake_is_found_where_it_first_shows(grades, extra, d, dim, data):
