@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Start `streamlit run app.py` on a free loopback port; yield its base URL."""
+@contextmanager
+def streamlit_server():
+    """Run `streamlit run app.py` on a free loopback port; yield its base URL."""
     port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     proc = subprocess.Popen(
@@ -42,25 +43,40 @@ def app_url():
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-            pytest.fail(f"streamlit exited early ({proc.returncode}):\n{out}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not become healthy within 90 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+                pytest.fail(f"streamlit exited early ({proc.returncode}):\n{out}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if time.time() > deadline:
+                    pytest.fail("streamlit did not become healthy within 90 s")
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """One server for the whole browser session."""
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_app_url():
+    """A server that has served nothing yet (for first-request behaviour)."""
+    with streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
