@@ -56,3 +56,9 @@ def test_translations_are_not_english_copies(lang):
 
 def test_every_locale_folder_is_a_language():
     assert {p.name for p in LOCALES.iterdir() if p.is_dir()} == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_no_placeholder_shadows_the_language_argument(lang):
+    # t(key, lang=..., **fmt) takes the language as `lang`, so a {lang} placeholder could never be filled.
+    assert [k for k, v in catalogue(lang).items() if "lang" in _fields(v)] == []
