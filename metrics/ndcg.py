@@ -65,6 +65,31 @@ def _fsum(values) -> float:
     return total
 
 
+def _running_fsum(values: np.ndarray) -> np.ndarray:
+    """Exact prefix sums: element j is ``math.fsum(values[:j + 1])``, in O(n).
+
+    Keeps Shewchuk's non-overlapping partials (the algorithm behind math.fsum) and
+    reads each prefix total from them; fsum is correctly rounded, so each entry
+    equals fsum over the prefix.
+    """
+    partials: list[float] = []
+    out = np.empty(values.size, dtype=np.float64)
+    for j, x in enumerate(values.tolist()):
+        i = 0
+        for y in partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo:
+                partials[i] = lo
+                i += 1
+            x = hi
+        partials[i:] = [x]
+        out[j] = _fsum(partials)
+    return out
+
+
 def _cut(rel: np.ndarray, k: int | None) -> np.ndarray:
     return rel if k is None else rel[:k]
 
@@ -289,8 +314,8 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
 
     gains, ideal_gains = pad(g.func(actual)), pad(g.func(ideal))
     terms, ideal_terms = gains / divisors, ideal_gains / divisors
-    running = pd.Series(np.nan_to_num(terms)).expanding().apply(_fsum, raw=True).to_numpy()
-    ideal_running = pd.Series(np.nan_to_num(ideal_terms)).expanding().apply(_fsum, raw=True).to_numpy()
+    running = _running_fsum(np.nan_to_num(terms))
+    ideal_running = _running_fsum(np.nan_to_num(ideal_terms))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(ideal_running != 0, running / ideal_running, 0.0)  # != 0: a log base < 1 makes IDCG negative
     return pd.DataFrame(

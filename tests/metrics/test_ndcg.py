@@ -13,7 +13,7 @@ from math import log, log2, log10
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from metrics.ndcg import (
@@ -640,3 +640,17 @@ def test_regression_perfect_ranking_exactly_one_with_exponential_float_grades(gr
     assert ndcg([grade], gain="exponential") == 1.0
     assert ndcg([grade, grade / 2, 0.0], gain="exponential") == 1.0
     assert ndcg_from_scores([grade, 0.0], [2, 1], gain="exponential") == 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False),
+                min_size=1, max_size=40))
+def test_running_sums_are_exact_prefix_sums(values):
+    # breakdown's running dcg/idcg columns come from an O(n) running exact sum; every entry
+    # must equal math.fsum of its prefix (correctly rounded), as dcg()/idcg() compute it.
+    import math
+
+    from metrics.ndcg import _running_fsum
+
+    out = _running_fsum(np.array(values))
+    assert out.tolist() == [math.fsum(values[: j + 1]) for j in range(len(values))]
