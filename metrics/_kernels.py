@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["factorize_u64", "has_duplicate_pairs", "lookup_grades", "use_numba"]
+__all__ = ["factorize_u64", "has_duplicate_pairs", "lookup_grades", "use_numba", "warm_up"]
 
 #: Inputs with at least this many rows use numba (when installed); set to 0 / a huge number in tests.
 NUMBA_MIN_ROWS = 1_000_000
@@ -37,9 +37,8 @@ def _jit(name: str, func):
 
 
 # ------------------------------------------------------------------------------------------ factorize
-def _factorize_py(keys):  # numba source: open addressing, multiply-shift hash, grows at load 1/2
+def _factorize_py(keys, bits):  # numba source: open addressing, multiply-shift hash, grows at load 1/2
     n = keys.size
-    bits = 16
     size = 1 << bits
     slot_key = np.zeros(size, np.uint64)
     slot_code = np.full(size, -1, np.int64)
@@ -84,7 +83,11 @@ def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0.. in order of first appearance, and the index of each code's first row."""
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     if use_numba(keys.size):
-        return _jit("factorize", _factorize_py)(keys)
+        # Size the table for the distinct keys of a sample, so it rarely has to grow.
+        sample = keys[:: max(1, keys.size // 65536)]
+        estimate = keys.size * np.unique(sample).size / max(sample.size, 1)
+        bits = max(16, int(np.ceil(np.log2(2 * estimate + 1))))
+        return _jit("factorize", _factorize_py)(keys, bits)
     codes, _ = pd.factorize(keys)
     codes = codes.astype(np.int32)
     first = np.flatnonzero(codes > np.maximum.accumulate(np.r_[-1, codes[:-1]]))
@@ -166,3 +169,17 @@ def lookup_grades(q: np.ndarray, docs: np.ndarray, ndocs: int, jq: np.ndarray, j
     hit = qkey[at] == rkey
     grade[cand[hit]] = qgrade[at[hit]]
     return grade
+
+
+def warm_up() -> bool:
+    """Compile (or load from numba's cache) every kernel now, on tiny inputs; False without numba."""
+    if _numba is None:
+        return False
+    _jit("factorize", _factorize_py)(np.arange(3, dtype=np.uint64), 16)
+    starts = np.array([0, 2], np.int64)
+    _jit("dup", _dup_blocks_py)(starts, np.array([0, 1], np.int64), 2)
+    out = np.empty(2, np.float64)
+    _jit("lookup", _lookup_blocks_py)(starts, np.array([0], np.int64), np.array([0, 1], np.int64),
+                                      np.array([0], np.int64), np.array([1], np.int64), np.array([1], np.int64),
+                                      np.array([2.0]), 2, out)
+    return True

@@ -246,24 +246,33 @@ def _ratio(top: np.ndarray, best: np.ndarray) -> np.ndarray:
 
 
 def _values(ranked: _Ranked, judged: tuple, variant: Variant, *, k, log_base, divisor_cache: dict) -> np.ndarray:
-    """Per-query NDCG (NaN where the run has no documents) for one variant."""
+    """Per-query NDCG (NaN where the run has no documents) for one variant.
+
+    ``divisor_cache`` is shared by the variants of one run: divisors per discount, DCG per
+    (gain, discount, ties) and IDCG per (gain, discount, idcg source) are computed once.
+    """
     nq = ranked.nq
     jq, jg, jp = judged
     size = max(ranked.max_pos, int(jp.max()) if jp.size else 0, 1)
-    key = (variant.discount, size)
-    if key not in divisor_cache:
-        divisor_cache[key] = _divisors(variant.discount, log_base, k, size)
-    div = divisor_cache[key]
+    cache = divisor_cache
+    dkey = ("div", variant.discount, size)
+    if dkey not in cache:
+        cache[dkey] = _divisors(variant.discount, log_base, k, size)
+    div = cache[dkey]
     g = GAINS[variant.gain].func
-    if variant.ties == "average":
-        top = _dcg_average(ranked.q, g(ranked.grade), ranked.gstart, ranked.gend, div, nq)
-    else:
-        top = _dcg(ranked.q, g(ranked.grade), ranked.pos[variant.ties], div, nq)
-    if variant.idcg == "judged":
-        best = _dcg(jq, g(jg), jp, div, nq)
-    else:
-        best = _dcg(ranked.ideal_q, g(ranked.ideal_grade), ranked.ideal_pos, div, nq)
-    out = _ratio(top, best)
+    tkey = ("top", variant.gain, variant.discount, variant.ties)
+    if tkey not in cache:
+        if variant.ties == "average":
+            cache[tkey] = _dcg_average(ranked.q, g(ranked.grade), ranked.gstart, ranked.gend, div, nq)
+        else:
+            cache[tkey] = _dcg(ranked.q, g(ranked.grade), ranked.pos[variant.ties], div, nq)
+    bkey = ("best", variant.gain, variant.discount, variant.idcg)
+    if bkey not in cache:
+        if variant.idcg == "judged":
+            cache[bkey] = _dcg(jq, g(jg), jp, div, nq)
+        else:
+            cache[bkey] = _dcg(ranked.ideal_q, g(ranked.ideal_grade), ranked.ideal_pos, div, nq)
+    out = _ratio(cache[tkey], cache[bkey])
     out[~ranked.present] = np.nan
     return out
 
@@ -618,8 +627,9 @@ def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", 
     """One query's ranked list from a run, for display or for the playground.
 
     Returns ``grades`` in ranked order (unjudged = 0; ``ties`` as in :func:`evaluate`,
-    ``"average"`` ranked like ``"stable"``), ``scores``, ``docnos`` and ``pool``
-    (the grades of every judged document of the query).
+    ``"average"`` ranked like ``"stable"``), ``scores``, ``docnos``, ``pool`` (the grades of
+    every judged document of the query, descending) and ``unretrieved`` / ``unretrieved_docnos``
+    (the judged documents the run did not retrieve).
     """
     check_choice(ties, TIES, name="ties")
     level = _check_level(relevance_level)
@@ -637,5 +647,10 @@ def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", 
         order = rank_by_scores(grades, scores, ties=rule, docnos=docnos)
     else:
         order = np.zeros(0, dtype=np.int64)
+    retrieved = set(docnos)
+    missing = [(g, d) for d, g in grades_by_doc.items() if d not in retrieved]
+    missing.sort(key=lambda x: (-x[0], x[1]))
     return {"qid": qid, "grades": grades[order], "scores": scores[order], "docnos": [docnos[i] for i in order],
-            "pool": np.array(sorted(grades_by_doc.values(), reverse=True), dtype=np.float64)}
+            "pool": np.array(sorted(grades_by_doc.values(), reverse=True), dtype=np.float64),
+            "unretrieved": np.array([g for g, _ in missing], dtype=np.float64),
+            "unretrieved_docnos": [d for _, d in missing]}

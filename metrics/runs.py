@@ -393,7 +393,7 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
         return None
     if fmt == "trec":
         qid, docno, value = table.column("qid"), table.column("docno"), table.column(spec["value"])
-        tag = table.column("tag")[0].as_py() if kind == "run" else None
+        tag = head.split(b"\n", 1)[0].decode("utf-8", "replace").split()[-1] if kind == "run" else None
     else:
         cols = {role: table.column(header[i]) for role, i in roles.items()}
         qid, docno, tag = cols["qid"], cols["docno"], None
@@ -511,7 +511,7 @@ def _trec_spec(kind: str) -> dict:
         return {"names": names, "keep": ["qid", "docno", "rel"], "value": "rel",
                 "types": {"qid": pa.string(), "iter": pa.string(), "docno": pa.string(), "rel": pa.float64()}}
     names = ["qid", "q0", "docno", "rank", "score", "tag"]
-    return {"names": names, "keep": ["qid", "docno", "score", "tag"], "value": "score",
+    return {"names": names, "keep": ["qid", "docno", "score"], "value": "score",
             "types": {"qid": pa.string(), "q0": pa.string(), "docno": pa.string(), "rank": pa.string(),
                       "score": pa.float64(), "tag": pa.string()}}
 

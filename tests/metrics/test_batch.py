@@ -414,6 +414,7 @@ def test_query_lists_ranks_like_trec_eval_and_gives_the_pool():
     assert got["docnos"] == ["b", "x", "a"]  # x > a: docno descending within the tie
     assert got["grades"].tolist() == [2.0, 0.0, 3.0]
     assert got["pool"].tolist() == [3.0, 2.0, 1.0]
+    assert got["unretrieved"].tolist() == [1.0] and got["unretrieved_docnos"] == ["c"]
     assert query_lists(qt, rt, "nope")["grades"].size == 0
 
 
