@@ -107,13 +107,13 @@ def share_chart(shares: pd.DataFrame) -> alt.Chart:
         pd.DataFrame({"metric": rmse_name, "pair": shares["pair"], "share": shares["share_squared"]}),
     ], ignore_index=True)
     return alt.Chart(data).mark_bar().encode(
-        y=alt.Y("metric:N", title=None, sort=[mae_name, rmse_name]),
+        y=alt.Y("metric:N", title=None, sort=[mae_name, rmse_name], axis=alt.Axis(labelLimit=320)),
         x=alt.X("share:Q", title=t("rating.share_axis"), axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("pair:N", title=t("rating.pair"), legend=alt.Legend(orient="top")),
         order=alt.Order("pair:Q"),
         tooltip=[alt.Tooltip("metric:N", title=t("rating.metric")), alt.Tooltip("pair:N", title=t("rating.pair")),
                  alt.Tooltip("share:Q", title=t("rating.share_axis"), format=".1%")],
-    ).properties(height=120, title=t("rating.share_title"))
+    ).properties(height=alt.Step(44), title=t("rating.share_title"))
 
 
 def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:
@@ -165,7 +165,7 @@ def main() -> None:
 
     st.subheader(t("rating.why_header"))
     st.markdown(t("rating.why"))
-    st.altair_chart(errors_chart(table), width="stretch")
+    st.altair_chart(errors_chart(table), width="stretch", height=300)
     st.altair_chart(share_chart(error_shares(true, pred)), width="stretch")
 
     wanted = st.session_state.pop("rating__want_pair", None)
@@ -180,7 +180,7 @@ def main() -> None:
                                help=t("rating.sweep_help")))
     span = max(4.0, 2 * float(table["abs_error"].max()))
     sweep = error_sweep(true, pred, pair=pair, extra=np.linspace(0, span, SWEEP_STEPS).tolist())
-    st.altair_chart(sweep_chart(sweep), width="stretch")
+    st.altair_chart(sweep_chart(sweep), width="stretch", height=320)
     end = sweep.iloc[-1]
     start = sweep.iloc[0]
     st.caption(t("rating.sweep_note", pair=pair, extra=fmt(span), rmse0=fmt(start["rmse"]), rmse1=fmt(end["rmse"]),

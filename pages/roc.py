@@ -132,7 +132,7 @@ def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
     names = {"correct": t("roc.correct"), "tie": t("roc.tie"), "wrong": t("roc.wrong")}
     data = pairs.assign(result=pairs["outcome"].map(names))
     return alt.Chart(data).mark_rect(stroke="white").encode(
-        x=alt.X("negative:O", title=t("roc.negative_sample")),
+        x=alt.X("negative:O", title=t("roc.negative_sample"), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("positive:O", title=t("roc.positive_sample")),
         color=alt.Color("result:N", title=t("roc.outcome"),
                         scale=alt.Scale(domain=list(names.values()), range=["#16a34a", "#f59e0b", "#dc2626"])),
@@ -201,15 +201,14 @@ def main() -> None:
     pair_auc = auc(scores, labels, method="rank_loss")
     loss = rank_loss(scores, labels)
     counts = pair_counts(scores, labels)
-    c1, c2 = st.columns(2)
-    with c1:
+    with st.container(border=True):
         st.markdown(f"**{t('roc.by_area')}**")
         st.latex(AUC_METHODS["trapezoid"].latex)
         moves = steps[steps["area"] > 0]
         terms = " + ".join(fmt(a) for a in moves["area"]) or "0"
         st.latex(f"\\mathrm{{AUC}} = {terms} = {fmt(area_auc)}")
         st.caption(t("roc.area_note"))
-    with c2:
+    with st.container(border=True):
         st.markdown(f"**{t('roc.by_pairs')}**")
         st.latex(AUC_METHODS["rank_loss"].latex)
         st.latex(f"\\ell_{{rank}} = \\frac{{{counts['wrong']} + \\frac{{1}}{{2}} \\times {counts['ties']}}}"

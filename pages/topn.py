@@ -302,7 +302,7 @@ def main() -> None:
     if multi:
         st.caption(t("topn.ndcg_multi", value=fmt(s["ndcg_mean"])))
 
-    st.altair_chart(per_user_chart(table), width="stretch")
+    st.altair_chart(per_user_chart(table), width="stretch", height=340)
 
     # --- link -------------------------------------------------------------------------------------
     params = {"users": st.session_state[LAST][0],
