@@ -162,11 +162,12 @@ for col, name in zip(r_cols, ("cg", "dcg", "idcg", "ndcg")):
 shown = variants_display(wide)
 chosen_row = int(wide.index[(wide["gain"] == model.gain) & (wide["discount"] == model.discount)][0])
 chosen_col = shown.columns[{"list": 5, "judged": 7}[model.idcg]]  # the chosen NDCG column
-styled = (shown.style.format("{:.4f}", subset=list(shown.columns[2:]))
-          .apply(lambda r: ["background-color: #dbeafe; font-weight: 600" if r.name == chosen_row else ""
-                            for _ in r], axis=1)
-          .map(lambda _: "outline: 2px solid #2563eb", subset=([chosen_row], [chosen_col])))
-st.dataframe(styled, hide_index=True, key="pg_variants")
+# The chosen variant: a ★ on its row and on its NDCG column (no pandas Styler: it costs more than the
+# rest of the table; formatting is display-only through column_config).
+shown = shown.rename(columns={chosen_col: f"{chosen_col} ★"})
+shown["★"] = ["★" if i == chosen_row else "" for i in range(len(shown))]
+st.dataframe(shown, hide_index=True, key="pg_variants",
+             column_config={c: st.column_config.NumberColumn(format="%.4f") for c in shown.columns[2:-1]})
 for sentence in observations(wide, grades, unretrieved, gain=model.gain, discount=model.discount,
                              idcg=model.idcg, log_base=model.base):
     st.markdown(f"- {sentence}")
@@ -211,7 +212,8 @@ e_row.download_button(t("playground.download_tex"),
                           data=lambda: to_latex(_full_breakdown(), labels, headers=headers),
                           file_name="ndcg_breakdown.tex", mime="text/x-tex", key="pg_dl_tex",
                           on_click="ignore", icon=":material/download:")
-with st.expander(t("playground.export_preview"), icon=":material/content_copy:"):
+# Built only when asked for: a closed expander would still compute its contents on every rerun.
+if st.toggle(t("playground.export_preview"), key="pg_show_export"):
     preview = bd.iloc[: ps.EXPORT_PREVIEW_ROWS]
     md_tab, tex_tab = st.tabs([t("playground.markdown"), t("playground.latex")])
     md_tab.code(to_markdown(preview, labels, headers=headers), language="markdown")
