@@ -47,7 +47,7 @@ import pandas as pd
 from ._validation import as_grades, check_choice, check_k, check_log_base
 from .ndcg import IDCG_SOURCES, _terms, breakdown, ideal_ranking
 from .parse import ParseError, parse_numbers, split_tokens
-from .registry import DISCOUNTS, GAINS, Discount
+from .registry import DISCOUNTS, GAINS, Discount, Entry
 
 __all__ = [
     "MISTAKES",
@@ -72,11 +72,8 @@ __all__ = [
 # ------------------------------------------------------------------------------------------------
 # Mistake kinds
 # ------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Mistake:
-    key: str
-    name: str
-    help: str
+class Mistake(Entry):
+    """A kind of hand-calculation mistake."""
 
 
 MISTAKES: dict[str, Mistake] = {

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ._validation import check_choice
 from .ndcg import breakdown, cg, dcg, idcg, ndcg
-from .registry import dcg_latex, resolve_gain
+from .registry import Entry, dcg_latex, resolve_gain
 
 __all__ = [
     "Formula",
@@ -331,11 +331,8 @@ def examples_for(doc: str) -> list[WorkedExample]:
 
 
 # --------------------------------------------------------------------------- verdict kinds
-@dataclass(frozen=True)
-class VerdictKind:
-    key: str
-    name: str
-    help: str
+class VerdictKind(Entry):
+    """A kind of verdict on a printed number."""
 
 
 VERDICTS: dict[str, VerdictKind] = {

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
+    "Entry",
     "Gain",
     "Discount",
     "TieRule",
@@ -60,10 +61,16 @@ class Discount:
 
 
 @dataclass(frozen=True)
-class TieRule:
+class Entry:
+    """A named choice with a one-line explanation: the base of every registry record with no formula."""
+
     key: str
     name: str
     help: str
+
+
+class TieRule(Entry):
+    """How items with equal scores are ordered."""
 
 
 def _log(x: np.ndarray, base: float) -> np.ndarray:

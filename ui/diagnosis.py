@@ -11,7 +11,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.diagnose import Diagnosis, Finding, Variant
+from metrics.diagnose import VARIANT_DIMENSIONS, Diagnosis, Finding, Variant
 from metrics.registry import DISCOUNTS, GAINS
 from ui.i18n import registry_text, t
 
@@ -66,7 +66,7 @@ def kind_name(kind: str) -> str:
 def finding_text(f: Finding, d: Diagnosis) -> str:
     """The translated explanation of one finding."""
     p = f.params
-    dim = next((dim for dim, kind in _DIMENSIONS.items() if kind == f.kind), None)
+    dim = next((dim for dim, kind in VARIANT_DIMENSIONS.items() if kind == f.kind), None)
     row = d.steps[(d.steps["step"] == f.step) & (d.steps["position"].fillna(0) == (f.position or 0))]
     theirs = row["theirs_text"].iloc[0] if len(row) and row["theirs_text"].iloc[0] else number(f.theirs)
     scale = p.get("scale") or 4
@@ -89,14 +89,6 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     return t(f"diagnose.kind.{f.kind}.explain", **fmt)
 
 
-_DIMENSIONS = {
-    "gain": "wrong_gain",
-    "discount": "log_offset",
-    "log_base": "wrong_log_base",
-    "idcg_source": "ideal_source",
-    "k_mode": "k_one_side",
-    "ideal_order": "ideal_order",
-}
 
 
 def render_findings(d: Diagnosis) -> None:
