@@ -12,7 +12,7 @@ from metrics.ndcg import breakdown
 from metrics.parse import ParseError
 from ui import playground_state as ps
 from ui.export import export_frame, to_csv, to_latex, to_markdown
-from ui.i18n import current_language, t
+from ui.i18n import current_language, plain, t
 from ui.links import DISCOUNT_CHOICES, GAIN_CHOICES, IDCG_CHOICES
 from ui.playground_explain import (
     chart_specs,
@@ -36,16 +36,16 @@ def problem_text(exc: ValueError) -> str:
         return t(exc.key, **exc.fmt)
     if isinstance(exc, ParseError):
         return error_text(exc)
-    return t("common.invalid_input", message=str(exc))
+    return t("common.invalid_input", message=plain(exc, 200))
 
 
 def link_problem_text(p) -> str:
     if p.kind in ("not_a_number", "negative", "too_large"):
-        reason = t(f"common.{p.kind}", token=p.token[:20], position=p.position)
+        reason = t(f"common.{p.kind}", token=plain(p.token, 20), position=p.position)
     else:
         valid = ", ".join(CHOICES.get(p.name, ()))
-        reason = t(f"playground.param_{p.kind}", value=p.value[:20], message=p.message, valid=valid)
-    return t("common.bad_param", name=p.name, reason=reason)
+        reason = t(f"playground.param_{p.kind}", value=plain(p.value, 20), message=plain(p.message, 200), valid=valid)
+    return t("common.bad_param", name=plain(p.name, 20), reason=reason)
 
 
 # ---- state: from the link or the session, then what the user just did ----------------------------

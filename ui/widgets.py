@@ -8,7 +8,7 @@ import streamlit as st
 
 from metrics.parse import ParseError, parse_grades
 from metrics.registry import DISCOUNTS, GAINS
-from ui.i18n import registry_text, t
+from ui.i18n import plain, registry_text, t
 
 BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 
@@ -16,8 +16,8 @@ BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 def error_text(exc: ValueError) -> str:
     """A translated message for a parse error, the library's own message otherwise."""
     if isinstance(exc, ParseError):
-        return t(f"common.{exc.kind}", token=exc.token[:20], position=exc.position)
-    return t("common.invalid_input", message=str(exc))
+        return t(f"common.{exc.kind}", token=plain(exc.token, 20), position=exc.position)
+    return t("common.invalid_input", message=plain(exc, 200))
 
 
 def grades_input(*, key: str, default: str, label: str | None = None, height: int = 80,

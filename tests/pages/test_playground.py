@@ -317,3 +317,12 @@ def test_big_input_is_capped_but_exact():
     # Typing into a big list keeps every grade.
     at.text_area(key=ps.W_TEXT).input(" ".join(map(str, rels + [3]))).run()
     assert len(model(at).grades()) == 5001
+
+
+def test_markdown_in_a_bad_token_is_shown_as_text_not_rendered():
+    # A token that is Markdown for an image must not become an <img> the browser would fetch:
+    # the message escapes it (ui.i18n.plain), so it reads exactly as typed.
+    at = open_page(query={"rels": "3,![x](http://127.0.0.1:9/a.png)"})
+    bodies = [w.value for w in at.warning] + [e.value for e in at.error]
+    assert any(r"\!\[x\]\(http\://127" in b for b in bodies), bodies
+    assert not any("![x](http" in b for b in bodies)
