@@ -26,7 +26,7 @@ from metrics.ndcg import ndcg
 from metrics.parse import parse_grades, parse_numbers
 from metrics.registry import DISCOUNTS, GAINS, TIES, dcg_latex
 from ui.charts import discount_curves_chart
-from ui.i18n import registry_text, t
+from ui.i18n import plain, registry_text, t
 from ui.links import format_base
 from ui.widgets import base_select, error_text, grades_input
 
@@ -140,7 +140,7 @@ st.caption(t(f"{P}.libraries_help"))
 try:
     table = evaluate_libraries(grades, scores=scores or None, docnos=ids, unretrieved=unretrieved, k=k)
 except ValueError as exc:
-    st.error(t("common.invalid_input", message=str(exc)))
+    st.error(error_text(exc))
     table = None
 if table is not None:
     shown = pd.DataFrame({
@@ -213,7 +213,7 @@ mk = int(st.number_input(t(f"{P}.matter_k"), min_value=0, max_value=10_000, valu
 try:
     cmp = compare_rankings(rank_a, rank_b, pool=pool, k=mk)
 except ValueError as exc:
-    st.error(t(f"{P}.pool_bad", message=str(exc)))
+    st.error(t(f"{P}.pool_bad", message=plain(exc, 200)))
     cmp = None
 if cmp is not None:
     names = [variant_label(v) if kind == "variant" else LIBRARIES[v].name for v, kind in zip(cmp["variant"], cmp["kind"])]
