@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ._numbers import as_reals
 from ._validation import _as_list, _as_real, _describe
 
 __all__ = ["as_ratings", "errors", "totals", "error_shares", "rmse", "mae", "error_sweep"]
@@ -34,8 +35,8 @@ def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError("true is empty; give at least one rating")
     if len(p) != len(t):
         raise ValueError(f"predicted has {len(p)} values but true has {len(t)}; give one prediction per true rating")
-    return (np.array([_as_real(v, "true", i) for i, v in enumerate(t, start=1)], dtype=np.float64),
-            np.array([_as_real(v, "predicted", i) for i, v in enumerate(p, start=1)], dtype=np.float64))
+    return as_reals(true if isinstance(true, np.ndarray) else t, "true"), as_reals(
+        predicted if isinstance(predicted, np.ndarray) else p, "predicted")
 
 
 def errors(true, predicted) -> pd.DataFrame:

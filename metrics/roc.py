@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validation import _as_list, _as_real, check_choice
+from ._numbers import as_reals
+from ._validation import _as_list, check_choice
 from .parse import ParseError, parse_numbers, split_tokens
 
 __all__ = ["parse_binary_labels", "AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss", "pair_counts", "rank_pairs"]
@@ -56,13 +57,13 @@ def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError("scores is empty; give one score per sample")
     if len(l_items) != len(s_items):
         raise ValueError(f"labels has {len(l_items)} values but scores has {len(s_items)}; give one label per score")
-    s = np.array([_as_real(v, "scores", i) for i, v in enumerate(s_items, start=1)], dtype=np.float64)
-    lab = np.empty(len(l_items), dtype=np.int64)
-    for i, v in enumerate(l_items, start=1):
-        x = _as_real(v, "labels", i)
-        if x not in (0.0, 1.0):
-            raise ValueError(f"labels at position {i} is {x!r}; a label must be 0 (negative) or 1 (positive)")
-        lab[i - 1] = int(x)
+    s = as_reals(scores if isinstance(scores, np.ndarray) else s_items, "scores")
+    raw = as_reals(labels if isinstance(labels, np.ndarray) else l_items, "labels")
+    bad = np.flatnonzero((raw != 0.0) & (raw != 1.0))
+    if bad.size:
+        i = int(bad[0]) + 1
+        raise ValueError(f"labels at position {i} is {float(raw[i - 1])!r}; a label must be 0 (negative) or 1 (positive)")
+    lab = raw.astype(np.int64)
     n_pos = int(lab.sum())
     if n_pos == 0 or n_pos == lab.size:
         missing = "positive (1)" if n_pos == 0 else "negative (0)"

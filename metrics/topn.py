@@ -400,10 +400,18 @@ def average_precision(recommended, relevant, *, n=None, denominator="min_n_relev
     """
     d = check_choice(denominator, AP_DENOMINATORS, name="AP denominator")
     top, rel, k = _prepare(recommended, relevant, n)
-    table = ap_breakdown(top, list(rel))
-    n_hits = int(table["rel"].sum())
-    cutoff = len(top) if k is None else k
-    return _ratio(math.fsum(table["term"].tolist()), d.func(cutoff, len(rel), n_hits))
+    return _ap_value(_positions(top, rel), len(top) if k is None else k, len(rel), d)
+
+
+def _positions(top: list, relset: set) -> list[int]:
+    """1-based positions of the hits in an already cut, validated list."""
+    return [i for i, item in enumerate(top, start=1) if item in relset]
+
+
+def _ap_value(positions: list[int], cutoff: int, n_relevant: int, d: Choice) -> float:
+    # the i-th hit at position pos_i contributes Precision@pos_i × 1 = i / pos_i (the terms of ap_breakdown)
+    total = math.fsum(i / pos for i, pos in enumerate(positions, start=1))
+    return _ratio(total, d.func(cutoff, n_relevant, len(positions)))
 
 
 def first_hit(recommended, relevant, *, n=None) -> int | None:
@@ -469,12 +477,16 @@ def binary_ndcg(recommended, relevant, *, n=None) -> float:
     0.9197
     """
     top, rel, k = _prepare(recommended, relevant, n)
-    flags = [1.0 if item in rel else 0.0 for item in top]
-    if not rel:
+    return _binary_ndcg(_positions(top, rel), len(top), len(rel), k)
+
+
+def _binary_ndcg(positions: list[int], n_list: int, n_relevant: int, k: int | None) -> float:
+    if not n_relevant or not n_list:
         return 0.0
-    if not flags:
-        return 0.0
-    return _ndcg(flags, k=k, pool=[1.0] * len(rel))
+    flags = [0.0] * n_list
+    for j in positions:
+        flags[j - 1] = 1.0
+    return _ndcg(flags, k=k, pool=[1.0] * n_relevant)
 
 
 # ---------------------------------------------------------------------------
@@ -497,15 +509,16 @@ def per_user(runs, *, n=None, precision_denominator="list", ap_denominator="min_
     [['a', 1, 0.5, 1.0, 0.5], ['b', 0, 0.0, 0.0, 0.0]]
     """
     k = _check_n(n)
-    check_choice(precision_denominator, PRECISION_DENOMINATORS, name="precision denominator")
-    check_choice(ap_denominator, AP_DENOMINATORS, name="AP denominator")
+    pd_rule = check_choice(precision_denominator, PRECISION_DENOMINATORS, name="precision denominator")
+    ap_rule = check_choice(ap_denominator, AP_DENOMINATORS, name="AP denominator")
     rows = []
-    for user, rec, rel in as_runs(runs):
+    for user, rec, rel in as_runs(runs):  # validated once here; the values below reuse the same helpers
         top = rec if k is None else rec[:k]
         relset = set(rel)
-        positions = [i for i, item in enumerate(top, start=1) if item in relset]
-        p = precision_at_n(top, rel, n=k, denominator=precision_denominator)
-        r = recall_at_n(top, rel, n=k)
+        positions = _positions(top, relset)
+        cutoff = len(top) if k is None else k
+        p = _ratio(len(positions), pd_rule.func(len(top), cutoff))
+        r = _ratio(len(positions), len(relset))
         rows.append({
             "user": user,
             "recommended": len(top),
@@ -514,13 +527,13 @@ def per_user(runs, *, n=None, precision_denominator="list", ap_denominator="min_
             "precision": p,
             "recall": r,
             "f1": f1_score(p, r),
-            "ap": average_precision(top, rel, n=k, denominator=ap_denominator),
+            "ap": _ap_value(positions, cutoff, len(relset), ap_rule),
             "hit": bool(positions),
             "first_hit": float(positions[0]) if positions else math.nan,
             "rr": 1.0 / positions[0] if positions else 0.0,
             "rr_all": math.fsum(1.0 / j for j in positions),
             "hit_positions": positions,
-            "ndcg": binary_ndcg(top, rel, n=k),
+            "ndcg": _binary_ndcg(positions, len(top), len(relset), k),
             "loo_ndcg": _loo_value(positions[0] if positions else None),
         })
     return pd.DataFrame(rows)

@@ -106,3 +106,11 @@ def test_totals_and_shares():
     # the largest error's share grows when squared
     assert s["share_squared"].max() > s["share_abs"].max()
     assert error_shares([1, 2], [1, 2])["share_squared"].tolist() == [0.0, 0.0]
+
+
+def test_numpy_and_huge_values():
+    assert rmse(np.array(TRUE), np.array(PRED)) == rmse(TRUE, PRED)
+    with pytest.raises(ValueError, match="true at position 1"):
+        rmse([10**400, 1], [1, 1])
+    with pytest.raises(ValueError, match="predicted at position 2"):
+        mae(np.array([1.0, 2.0]), np.array([1.0, np.inf]))

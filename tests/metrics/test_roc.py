@@ -150,3 +150,14 @@ def test_parse_binary_labels():
     with pytest.raises(ParseError) as info:
         parse_binary_labels("1 yes")
     assert (info.value.kind, info.value.position) == ("not_a_number", 2)
+
+
+def test_numpy_inputs_take_the_fast_path_with_the_same_answers_and_messages():
+    s, lab = np.array(SCORES), np.array(LABELS)
+    assert auc(s, lab) == auc(SCORES, LABELS)
+    with pytest.raises(ValueError, match="labels at position 1 is the boolean"):
+        auc(s, lab.astype(bool))
+    with pytest.raises(ValueError, match="scores at position 2"):
+        auc(np.array([0.1, np.nan, 0.3, 0.2, 0.5, 0.6]), lab)
+    with pytest.raises(ValueError, match="labels at position 3 is 2.0"):
+        auc(s, np.array([1, 0, 2, 1, 0, 0]))

@@ -1,0 +1,52 @@
+"""Speed of the top-N, rating and ROC metrics on large inputs.
+
+Run: python benchmarks/other_metrics.py  (prints one line per case: best of 3 wall-clock runs)
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from metrics.rating import mae, rmse  # noqa: E402
+from metrics.roc import auc, rank_loss, roc_steps  # noqa: E402
+from metrics.topn import summary  # noqa: E402
+
+
+def best_of(func, repeat=3) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    cases = []
+    n = 1_000_000
+    scores = rng.random(n).round(4)  # many ties
+    labels = (rng.random(n) < 0.3).astype(int)
+    s_list, l_list = scores.tolist(), labels.tolist()
+    cases.append((f"auc trapezoid, {n:,} samples", lambda: auc(s_list, l_list)))
+    cases.append((f"rank loss (sorting), {n:,} samples", lambda: rank_loss(s_list, l_list)))
+    m = 100_000
+    cases.append((f"roc_steps table, {m:,} samples", lambda: roc_steps(s_list[:m], l_list[:m])))
+    true, pred = (rng.random(n) * 5).tolist(), (rng.random(n) * 5).tolist()
+    cases.append((f"rmse + mae, {n:,} pairs", lambda: (rmse(true, pred), mae(true, pred))))
+    users = 10_000
+    items = [f"i{k}" for k in range(500)]
+    runs = {f"u{u}": ([items[j] for j in rng.choice(500, 20, replace=False)],
+                      [items[j] for j in rng.choice(500, 5, replace=False)]) for u in range(users)}
+    cases.append((f"top-N summary, {users:,} users x 20 items, N=10", lambda: summary(runs, n=10)))
+    for name, func in cases:
+        print(f"{name:55s} {best_of(func) * 1000:10.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
