@@ -38,10 +38,10 @@ def _jit(name: str, func):
 
 # ------------------------------------------------------------------------------------------ factorize
 def _factorize_py(keys, bits):  # numba source: open addressing, multiply-shift hash, grows at load 1/2
+    # One table row per slot holds (key, code + 1), so a probe touches one cache line; 0 marks empty.
     n = keys.size
     size = 1 << bits
-    slot_key = np.zeros(size, np.uint64)
-    slot_code = np.full(size, -1, np.int64)
+    table = np.zeros((size, 2), np.uint64)
     codes = np.empty(n, np.int32)
     first = np.empty(n, np.int64)
     nu = 0
@@ -50,30 +50,29 @@ def _factorize_py(keys, bits):  # numba source: open addressing, multiply-shift 
         if 2 * (nu + 1) > size:  # grow and rehash
             bits += 1
             size = 1 << bits
-            new_key = np.zeros(size, np.uint64)
-            new_code = np.full(size, -1, np.int64)
+            grown = np.zeros((size, 2), np.uint64)
             shift = np.uint64(64 - bits)
             for c in range(nu):
                 k = keys[first[c]]
                 h = np.int64((k * mult) >> shift)
-                while new_code[h] != -1:
+                while grown[h, 1] != 0:
                     h = (h + 1) & (size - 1)
-                new_key[h] = k
-                new_code[h] = c
-            slot_key, slot_code = new_key, new_code
+                grown[h, 0] = k
+                grown[h, 1] = np.uint64(c + 1)
+            table = grown
         k = keys[i]
         h = np.int64((k * mult) >> np.uint64(64 - bits))
         while True:
-            c = slot_code[h]
-            if c == -1:
-                slot_key[h] = k
-                slot_code[h] = nu
+            c = table[h, 1]
+            if c == 0:
+                table[h, 0] = k
+                table[h, 1] = np.uint64(nu + 1)
                 codes[i] = nu
                 first[nu] = i
                 nu += 1
                 break
-            if slot_key[h] == k:
-                codes[i] = c
+            if table[h, 0] == k:
+                codes[i] = np.int32(c - 1)
                 break
             h = (h + 1) & (size - 1)
     return codes, first[:nu].copy()
@@ -83,10 +82,11 @@ def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0.. in order of first appearance, and the index of each code's first row."""
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     if use_numba(keys.size):
-        # Size the table for the distinct keys of a sample, so it rarely has to grow.
+        # Start near the size a sample suggests (capped: a sample overestimates distinct keys when
+        # they repeat across the file), and grow from there.
         sample = keys[:: max(1, keys.size // 65536)]
         estimate = keys.size * np.unique(sample).size / max(sample.size, 1)
-        bits = max(16, int(np.ceil(np.log2(2 * estimate + 1))))
+        bits = min(22, max(16, int(np.ceil(np.log2(2 * estimate + 1)))))
         return _jit("factorize", _factorize_py)(keys, bits)
     codes, _ = pd.factorize(keys)
     codes = codes.astype(np.int32)

@@ -370,24 +370,33 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
         head = _read_head(source)
         delimiter = "\t" if b"\t" in head.split(b"\n", 1)[0] else " "
         read = pacsv.ReadOptions(column_names=spec["names"], use_threads=True, block_size=1 << 24)
-        parse = pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False, double_quote=False,
-                                   newlines_in_values=False, ignore_empty_lines=True)
+        parse = dict(delimiter=delimiter, quote_char=False, escape_char=False, double_quote=False,
+                     newlines_in_values=False)
         types, keep, header_lines = spec["types"], spec["keep"], 0
     else:
         roles = _header_roles(header, kind)
         if isinstance(roles, Problem) or len({f.lower() for f in header}) != len(header):
             return None
         read = pacsv.ReadOptions(use_threads=True, block_size=1 << 24)
-        parse = pacsv.ParseOptions(delimiter=delim, ignore_empty_lines=True, newlines_in_values=False)
+        parse = dict(delimiter=delim, newlines_in_values=False)
         types = {header[i]: (pa.float64() if role in ("rel", "score", "rank") else pa.string())
                  for role, i in roles.items()}
         keep, header_lines = list(types), 1
     convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
                                    strings_can_be_null=False, quoted_strings_can_be_null=False)
-    try:
-        src = str(source) if is_path else pa.BufferReader(pa.py_buffer(source))
-        table = pacsv.read_csv(src, read_options=read, parse_options=parse, convert_options=convert)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError, ValueError):
+    # First without skipping blank lines: a blank line then fails to convert, so success means every line
+    # is a row.  Failing that, skip blank lines and count lines afterwards (blank lines at the end are fine).
+    table, blank_lines_skipped = None, False
+    for skip_blank in (False, True):
+        try:
+            src = str(source) if is_path else pa.BufferReader(pa.py_buffer(source))
+            table = pacsv.read_csv(src, read_options=read, convert_options=convert,
+                                   parse_options=pacsv.ParseOptions(ignore_empty_lines=skip_blank, **parse))
+            blank_lines_skipped = skip_blank
+            break
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError, ValueError):
+            continue
+    if table is None:
         return None
     if table.num_rows == 0:
         return None
@@ -411,8 +420,8 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
     qid, docno = _encode_runs(qid), _encode_ids(docno)
     if _has_duplicates(qid, docno):
         return None
-    # pyarrow skips blank lines, so rows are lines only when there are none (trailing ones do not matter).
-    if _count_lines(source) != table.num_rows + header_lines:
+    # When pyarrow skipped blank lines, rows are lines only if all of them were at the end.
+    if blank_lines_skipped and _count_lines(source) != table.num_rows + header_lines:
         return None
     out = Table(name, kind, qid, docno, values, None, header_lines, tag)
     return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=table.num_rows + header_lines)
