@@ -202,6 +202,10 @@ def main() -> None:
         st.latex(f"\\frac{{1}}{{|U|}} \\sum_u F_{{1,u}} = \\frac{{{' + '.join(fmt(v) for v in table['f1'])}}}"
                  f"{{{u}}} = {fmt(s['f1_mean'])}")
     st.info(t("topn.why_differ"))
+    heaviest = table.loc[table["relevant"].idxmax()]
+    if table["relevant"].nunique() > 1:
+        st.caption(t("topn.differ_here", pooled=fmt(s["recall"]), mean=fmt(s["recall_mean"]),
+                     user=str(heaviest["user"]), size=int(heaviest["relevant"]), total=s["relevant"]))
     if prec == "n" and (table["recommended"] < n).any():
         st.caption(t("topn.short_lists", n=n))
 

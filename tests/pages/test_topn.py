@@ -40,6 +40,9 @@ def test_default_page_every_language(lang):
     assert f"= {fmt(s['precision'])}" in body and f"= {fmt(s['recall_mean'])}" in body
     assert f"= {fmt(s['mrr'])}" in body and f"= {fmt(s['loo_ndcg_mean'])}" in body
     assert t("topn.why_differ", lang=lang) in texts(at, "info")
+    # the example's users have different |T(u)|: the sentence names the heaviest (alice, 3 of 7 test items)
+    assert t("topn.differ_here", lang=lang, pooled=fmt(s["recall"]), mean=fmt(s["recall_mean"]), user="alice",
+             size=3, total=7) in texts(at, "caption")
     charts = at.get("vega_lite_chart")
     assert len(charts) == 2
     for chart in charts:
