@@ -85,8 +85,9 @@ with right:
         gain_select(key=ps.W_GAIN, options=GAIN_CHOICES)
         st.selectbox(t("common.log_base"), list(dict.fromkeys([*ps.BASE_OPTIONS, ps.base_option(model.base)])),
                      key=ps.W_BASE, accept_new_options=True, help=t("playground.base_help"))
+    idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
     st.radio(t("playground.idcg_source"), IDCG_CHOICES, key=ps.W_IDCG, horizontal=True,
-             format_func=lambda s: t(f"playground.idcg_{s}"), help=t("playground.idcg_help"))
+             format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
 base_error = ps.absorb_controls(state, model)
 if base_error is not None:
     right.error(problem_text(base_error), icon=":material/error:")

@@ -105,8 +105,9 @@ model = state.get(PLAYGROUND_STATE)
 sources = ["playground", "typed"] if model is not None and getattr(model, "ranked", None) else ["typed"]
 if len(sources) == 1:
     st.caption(t(f"{P}.no_playground"))
+source_names = {s: t(f"{P}.source_{s}") for s in sources}  # bound now, in this run's language
 source = st.radio(t(f"{P}.source"), sources, key=f"va_source_{len(sources)}", horizontal=True,
-                  format_func=lambda s: t(f"{P}.source_{s}"))
+                  format_func=source_names.__getitem__)
 if source == "playground":
     grades = list(model.grades())
     unretrieved = list(model.unretrieved_grades())

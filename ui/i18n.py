@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 LANGUAGES = {"en": "English", "zh": "简体中文", "ko": "한국어"}
 DEFAULT_LANGUAGE = "en"
@@ -41,9 +42,22 @@ def catalogue(lang: str) -> dict[str, str]:
     return out
 
 
+_last_language = DEFAULT_LANGUAGE
+
+
 def current_language() -> str:
+    """The session's language.
+
+    Outside a script run there is no session to ask: that only happens when AppTest re-reads a
+    widget's format_func after the run, so the language of the last run is the right answer
+    (a lazy ``format_func=lambda k: t(...)`` then matches the options it was drawn with).
+    """
+    global _last_language
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return _last_language
     lang = st.session_state.get(STATE_KEY, DEFAULT_LANGUAGE)
-    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    _last_language = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return _last_language
 
 
 def t(key: str, /, lang: str | None = None, **fmt) -> str:

@@ -39,21 +39,20 @@ def grades_input(*, key: str, default: str, label: str | None = None, height: in
     return grades
 
 
+def _registry_select(kind: str, registry: dict, options, *, key: str, label: str) -> str:
+    # Names are looked up now, in the current language: a format_func that calls t() later would
+    # be re-run by AppTest in English and no longer match the options it was drawn with.
+    names = {k: registry_text(kind, registry[k], "name") for k in options}
+    help_text = "\n\n".join(f"**{names[k]}**: {registry_text(kind, registry[k], 'help')}" for k in options)
+    return st.selectbox(label, list(options), key=key, format_func=names.__getitem__, help=help_text)
+
+
 def gain_select(*, key: str, options=None) -> str:
-    opts = list(options or GAINS)
-    return st.selectbox(
-        t("common.gain"), opts, key=key,
-        format_func=lambda k: registry_text("gain", GAINS[k], "name"),
-        help="\n\n".join(f"**{registry_text('gain', GAINS[k], 'name')}**: {registry_text('gain', GAINS[k], 'help')}" for k in opts),
-    )
+    return _registry_select("gain", GAINS, list(options or GAINS), key=key, label=t("common.gain"))
 
 
 def discount_select(*, key: str) -> str:
-    return st.selectbox(
-        t("common.discount"), list(DISCOUNTS), key=key,
-        format_func=lambda k: registry_text("discount", DISCOUNTS[k], "name"),
-        help="\n\n".join(f"**{registry_text('discount', d, 'name')}**: {registry_text('discount', d, 'help')}" for d in DISCOUNTS.values()),
-    )
+    return _registry_select("discount", DISCOUNTS, list(DISCOUNTS), key=key, label=t("common.discount"))
 
 
 def base_select(*, key: str) -> float:
