@@ -13,7 +13,7 @@ import streamlit as st
 
 from metrics.parse import ParseError, parse_numbers
 from metrics.roc import AUC_METHODS, auc, pair_counts, parse_binary_labels, rank_loss, rank_pairs, roc_steps
-from ui.i18n import t
+from ui.i18n import plain, t
 from ui.widgets import error_text
 
 DEFAULT_SCORES = "0.9, 0.8, 0.7, 0.6, 0.55, 0.55, 0.5, 0.4, 0.3, 0.2"
@@ -37,7 +37,7 @@ def _exact(x: float) -> str:
 
 def _msg(exc: ValueError) -> str:
     if isinstance(exc, ParseError) and exc.kind == "not_a_label":
-        return t("roc.not_a_label", token=exc.token[:20], position=exc.position)
+        return t("roc.not_a_label", token=plain(exc.token, 20), position=exc.position)
     return error_text(exc)
 
 

@@ -25,7 +25,7 @@ from metrics.topn import (
     per_user,
     summary,
 )
-from ui.i18n import current_language, t
+from ui.i18n import current_language, plain, t
 from ui.widgets import error_text
 
 DEFAULT_USERS = """alice: A B C D E | A C X
@@ -90,7 +90,7 @@ def _init_state() -> None:
 def _message(exc: ValueError) -> str:
     if isinstance(exc, RunsParseError):
         side = t(f"topn.side_{exc.side}") if exc.side else ""
-        return t(f"topn.err_{exc.kind}", line=exc.line, token=exc.token, position=exc.position, first=exc.first,
+        return t(f"topn.err_{exc.kind}", line=exc.line, token=plain(exc.token, 20), position=exc.position, first=exc.first,
                  side=side)
     return error_text(exc)
 
@@ -205,7 +205,7 @@ def main() -> None:
     heaviest = table.loc[table["relevant"].idxmax()]
     if table["relevant"].nunique() > 1:
         st.caption(t("topn.differ_here", pooled=fmt(s["recall"]), mean=fmt(s["recall_mean"]),
-                     user=str(heaviest["user"]), size=int(heaviest["relevant"]), total=s["relevant"]))
+                     user=plain(heaviest["user"]), size=int(heaviest["relevant"]), total=s["relevant"]))
     if prec == "n" and (table["recommended"] < n).any():
         st.caption(t("topn.short_lists", n=n))
 
