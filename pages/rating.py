@@ -15,7 +15,7 @@ import streamlit as st
 from metrics.parse import parse_numbers
 from metrics.rating import error_shares, error_sweep, errors, totals
 from ui.i18n import t
-from ui.widgets import error_text
+from ui.widgets import error_text, keep_or_restore
 
 DEFAULT_TRUE = "5, 3, 4, 2, 1"
 DEFAULT_PRED = "4.5, 3.5, 4, 4, 1"
@@ -33,13 +33,8 @@ def _exact(x: float) -> str:
     return str(int(x)) if x == int(x) else repr(x)
 
 
-def _init_state() -> None:
-    if K_TRUE in st.session_state:
-        return
-    saved = st.session_state.get(SAVED)
-    if saved:
-        st.session_state.update(saved)
-        return
+def _from_link() -> None:
+    """First visit: widget values from the link (bad parameters warned about), else defaults."""
     q = st.query_params
     st.session_state[K_TRUE] = q.get("true", DEFAULT_TRUE)
     st.session_state[K_PRED] = q.get("pred", DEFAULT_PRED)
@@ -133,7 +128,7 @@ def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:
 def main() -> None:
     st.title(t("rating.title"))
     st.markdown(t("rating.intro"))
-    _init_state()
+    keep_or_restore(K_TRUE, SAVED, _from_link)
     true, pred = _read_input()
     table = errors(true, pred)
     tot = totals(true, pred)

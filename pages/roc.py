@@ -14,7 +14,7 @@ import streamlit as st
 from metrics.parse import ParseError, parse_numbers
 from metrics.roc import AUC_METHODS, auc, pair_counts, parse_binary_labels, rank_loss, rank_pairs, roc_steps
 from ui.i18n import plain, t
-from ui.widgets import error_text
+from ui.widgets import error_text, keep_or_restore
 
 DEFAULT_SCORES = "0.9, 0.8, 0.7, 0.6, 0.55, 0.55, 0.5, 0.4, 0.3, 0.2"
 DEFAULT_LABELS = "1, 1, 0, 1, 1, 0, 0, 1, 0, 0"
@@ -41,14 +41,8 @@ def _msg(exc: ValueError) -> str:
     return error_text(exc)
 
 
-def _init_state() -> None:
-    """Widget values: from this session if the page was open before, else from the link, else defaults."""
-    if K_SCORES in st.session_state:
-        return
-    saved = st.session_state.get(SAVED)
-    if saved:
-        st.session_state.update(saved)
-        return
+def _from_link() -> None:
+    """First visit: widget values from the link (bad parameters warned about), else defaults."""
     q = st.query_params
     st.session_state[K_SCORES] = q.get("scores", DEFAULT_SCORES)
     st.session_state[K_LABELS] = q.get("labels", DEFAULT_LABELS)
@@ -150,7 +144,7 @@ def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
 def main() -> None:
     st.title(t("roc.title"))
     st.markdown(t("roc.intro"))
-    _init_state()
+    keep_or_restore(K_SCORES, SAVED, _from_link)
     scores, labels = _read_input()
     steps = roc_steps(scores, labels)
     last = len(steps) - 1

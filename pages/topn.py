@@ -26,7 +26,7 @@ from metrics.topn import (
     summary,
 )
 from ui.i18n import current_language, plain, t
-from ui.widgets import error_text
+from ui.widgets import error_text, keep_or_restore
 
 DEFAULT_USERS = """alice: A B C D E | A C X
 bob: F G H J | J K
@@ -59,13 +59,8 @@ def choice_help(section: str, key: str) -> str:
     return t(f"topn.choice.{section}.{key}.help")
 
 
-def _init_state() -> None:
-    if K_TEXT in st.session_state:
-        return
-    saved = st.session_state.get(SAVED)
-    if saved:
-        st.session_state.update(saved)
-        return
+def _from_link() -> None:
+    """First visit: widget values from the link (bad parameters warned about), else defaults."""
     q = st.query_params
     st.session_state[K_TEXT] = q.get("users", DEFAULT_USERS)
     st.session_state[K_N] = DEFAULT_N
@@ -163,7 +158,7 @@ def _sum_latex(values) -> str:
 def main() -> None:
     st.title(t("topn.title"))
     st.markdown(t("topn.intro"))
-    _init_state()
+    keep_or_restore(K_TEXT, SAVED, _from_link)
     runs = _read_runs()
     c1, c2 = st.columns([1, 3])
     with c1:

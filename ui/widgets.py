@@ -65,3 +65,18 @@ def k_input(*, key: str, n: int) -> int | None:
     value = st.number_input(t("common.k"), min_value=0, max_value=max(n, 1) * 10 + 100, step=1, key=key,
                             help=t("common.k_help"))
     return int(value) or None
+
+
+def keep_or_restore(first_key: str, saved_key: str, from_link) -> None:
+    """Initialise a page's widget values once: keep them while the page is shown; after a visit to
+    another page (Streamlit drops the widget keys) restore the snapshot the page saved in
+    ``st.session_state[saved_key]``; on the first visit call ``from_link()``, which reads the
+    URL query (warning about bad parameters) and sets the widget keys.
+    """
+    if first_key in st.session_state:
+        return
+    saved = st.session_state.get(saved_key)
+    if saved:
+        st.session_state.update(saved)
+        return
+    from_link()
