@@ -19,7 +19,7 @@ import streamlit as st
 from metrics.batch import IDCG, MISSING, Variant, evaluate, make_variants, query_lists
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runs import Parsed, Problem, read_qrels, read_run
-from ui.i18n import current_language, registry_text, t
+from ui.i18n import current_language, plain, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
 
 P = "run_files"
@@ -67,10 +67,13 @@ def variant_name(v: Variant) -> str:
                        t(f"{P}.idcg.{v.idcg}"), registry_text("ties", TIES[v.ties], "name")])
 
 
-def problem_text(p: Problem) -> str:
+def problem_text(p: Problem, *, markdown: bool = False) -> str:
+    """The translated problem; ``markdown=True`` escapes the file's own text (ids, tokens, names)."""
     fields = dict(p.params, file=p.file, line=p.line)
+    if markdown:
+        fields = {k: plain(v, limit=60) if isinstance(v, str) else v for k, v in fields.items()}
     text = t(f"{P}.problem.{p.kind}", **fields)
-    return text if not text.startswith(f"{P}.problem.") else p.message
+    return text if not text.startswith(f"{P}.problem.") else (plain(p.message, limit=300) if markdown else p.message)
 
 
 def sample_files() -> list[str]:
@@ -158,17 +161,17 @@ variants = make_variants(gains=gains, discounts=discounts, idcg=idcg, ties=ties)
 
 # ---- read every file, with a progress bar
 n_files = 1 + len(files["runs"])
-bar = st.progress(0.0, text=t(f"{P}.reading", name=files["qrels"][0]))
+bar = st.progress(0.0, text=t(f"{P}.reading", name=plain(files["qrels"][0])))
 current: dict = {}
 qrels = read_cached("qrels", files["qrels"][0], files["qrels"][1], current,
-                    lambda f: bar.progress(min(f, 1.0) / n_files, text=t(f"{P}.reading", name=files["qrels"][0])))
+                    lambda f: bar.progress(min(f, 1.0) / n_files, text=t(f"{P}.reading", name=plain(files["qrels"][0]))))
 run_names = unique_names([name for name, _ in files["runs"]])
 parsed_runs: list[Parsed] = []
 for i, (name, (_, data)) in enumerate(zip(run_names, files["runs"]), start=1):
-    bar.progress(i / n_files, text=t(f"{P}.reading", name=name))
+    bar.progress(i / n_files, text=t(f"{P}.reading", name=plain(name)))
     parsed_runs.append(read_cached("run", name, data, current,
                                    lambda f, i=i, name=name: bar.progress(min((i + f) / n_files, 1.0),
-                                                                           text=t(f"{P}.reading", name=name))))
+                                                                           text=t(f"{P}.reading", name=plain(name)))))
 state[CACHE] = current  # forget files that are no longer chosen
 bar.progress(1.0, text=t(f"{P}.read_done", n=n_files))
 
@@ -178,13 +181,13 @@ has_errors = any(p.errors and not p.fatal for p in all_parsed)
 for p in all_parsed:
     if not p.problems:
         continue
-    label = t(f"{P}.problems_in", name=p.name, n=p.n_problems)
+    label = t(f"{P}.problems_in", name=plain(p.name), n=p.n_problems)
     with st.expander(label, expanded=bool(p.errors)):
         rows = [{t(f"{P}.col_line"): ("" if x.line is None else str(x.line)), t(f"{P}.col_severity"): t(f"{P}.severity_{x.severity}"),
                  t(f"{P}.col_message"): problem_text(x)} for x in p.problems]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     if p.fatal:
-        st.error(t(f"{P}.file_unusable", name=p.name))
+        st.error(t(f"{P}.file_unusable", name=plain(p.name)))
 accept = True
 if has_errors:
     accept = st.checkbox(t(f"{P}.accept_bad"), key="rf_accept_bad", help=t(f"{P}.accept_bad_help"))
@@ -197,7 +200,7 @@ if not usable_runs:
     st.stop()
 for p in parsed_runs:
     if p not in usable_runs and not p.fatal:
-        st.caption(t(f"{P}.run_left_out", name=p.name))
+        st.caption(t(f"{P}.run_left_out", name=plain(p.name)))
 
 with st.expander(t(f"{P}.files_read"), expanded=False):
     st.dataframe(pd.DataFrame([{t(f"{P}.col_file"): p.name, t(f"{P}.col_kind"): p.kind, t(f"{P}.col_format"): p.format or "",
@@ -209,12 +212,12 @@ eval_bar = st.progress(0.0, text=t(f"{P}.evaluating", name=""))
 ev_key = (tuple(current), accept, tuple(v.label for v in variants), k, missing)
 if state.get("rf_ev_key") != ev_key:
     state["rf_ev"] = evaluate(qrels.table, [p.table for p in usable_runs], k=k, variants=variants, missing=missing,
-                              on_progress=lambda f, name: eval_bar.progress(min(f, 1.0), text=t(f"{P}.evaluating", name=name)))
+                              on_progress=lambda f, name: eval_bar.progress(min(f, 1.0), text=t(f"{P}.evaluating", name=plain(name))))
     state["rf_ev_key"] = ev_key
 ev = state["rf_ev"]
 eval_bar.progress(1.0, text=t(f"{P}.evaluated", runs=len(ev.runs), variants=len(ev.variants), queries=len(ev.queries)))
 for p in ev.problems:
-    st.caption("⚠️ " + problem_text(p))
+    st.caption("⚠️ " + problem_text(p, markdown=True))
 
 # ---- the verdict
 means = ev.means()
@@ -225,11 +228,11 @@ if len(ev.runs) < 2:
     st.info(t(f"{P}.one_run"))
 else:
     counts = orders["winner"].value_counts()
-    detail = t(f"{P}.list_sep").join(t(f"{P}.wins_under", run=r, n=int(n)) for r, n in counts.items())
+    detail = t(f"{P}.list_sep").join(t(f"{P}.wins_under", run=plain(r), n=int(n)) for r, n in counts.items())
     if ev.winner_changes():
         st.warning(t(f"{P}.winner_changes", detail=detail))
     else:
-        st.success(t(f"{P}.winner_same", run=counts.index[0], n=len(ev.variants)))
+        st.success(t(f"{P}.winner_same", run=plain(counts.index[0]), n=len(ev.variants)))
 
 table = pd.DataFrame({
     t(f"{P}.col_variant"): [variant_name(v) for v in ev.variants],
@@ -239,7 +242,7 @@ table = pd.DataFrame({
 })
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={run: st.column_config.NumberColumn(run, format="%.4f") for run in ev.runs})
-st.caption(t(f"{P}.n_queries", detail=t(f"{P}.list_sep").join(f"{r}: {n}" for r, n in ev.n_queries().items())))
+st.caption(t(f"{P}.n_queries", detail=t(f"{P}.list_sep").join(f"{plain(r)}: {n}" for r, n in ev.n_queries().items())))
 
 # ---- Kendall tau between variants
 if len(ev.runs) >= 2 and len(ev.variants) >= 2:

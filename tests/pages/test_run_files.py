@@ -108,7 +108,7 @@ def test_upload_with_bad_lines_needs_consent_then_evaluates_the_rest():
     broken = (SAMPLES / "broken_gbk.txt").read_bytes()
     at = open_page(PAGE, state=uploaded(runs={"bm25.run": RUNS["bm25.run"], "broken_gbk.txt": broken}))
     no_exceptions(at)
-    text = " ".join(e.label for e in at.expander)
+    text = " ".join(e.label for e in at.expander).replace("\\", "")  # labels are Markdown: _ is escaped
     assert "Problems in broken_gbk.txt" in text
     problems = next(d for d in dataframes(at) if "Message" in d.columns)
     assert problems["Line"].tolist()[:3] == ["3", "4", "5"]
@@ -153,3 +153,14 @@ def test_every_language_renders(lang):
     assert at.title[0].value
     if lang != "en":
         assert not at.title[0].value.startswith("Run files")
+
+
+def test_file_names_and_ids_are_not_rendered_as_markdown():
+    evil = "![x](http://example.invalid/a.png)"
+    runs = {f"{evil}.run": RUNS["bm25.run"] + f"999 Q0 {evil} 1 1.0 x\n".encode(), "dense.run": RUNS["dense.run"]}
+    at = open_page(PAGE, state=uploaded(runs=runs))
+    no_exceptions(at)
+    shown = [c.value for c in at.caption] + [w.value for w in at.warning] + [s.value for s in at.success]
+    joined = " ".join(shown)
+    assert "999" in joined  # the query that is not in the qrels is reported...
+    assert "![x](http" not in joined and "\\!\\[x\\]" in joined  # ...with the file name escaped
