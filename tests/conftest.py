@@ -35,6 +35,22 @@ def no_exceptions(at: AppTest) -> None:
     assert not errors, errors
 
 
+def fmt(x: float) -> str:
+    """A number as the pages print it: 4 decimals, trailing zeros dropped."""
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def latex(at) -> str:
+    """Every st.latex body on the page, one per line."""
+    return "\n".join(x.value for x in at.latex)
+
+
+def texts(at, kind: str) -> list[str]:
+    """The bodies of every element of one kind ("error", "warning", "info", "caption", ...)."""
+    return [x.value for x in getattr(at, kind)]
+
+
 @pytest.fixture
 def page_opener():
     return open_page

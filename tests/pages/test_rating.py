@@ -7,23 +7,10 @@ import pytest
 
 from metrics.parse import parse_numbers
 from metrics.rating import error_sweep, mae, rmse, totals
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
 from ui.i18n import t
 
 PAGE = "pages/rating.py"
-
-
-def fmt(x: float) -> str:
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def texts(at, kind: str) -> list[str]:
-    return [x.value for x in getattr(at, kind)]
-
-
-def latex(at) -> str:
-    return "\n".join(x.value for x in at.latex)
 
 
 @pytest.mark.parametrize("lang", LANGS)

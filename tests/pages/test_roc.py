@@ -7,23 +7,10 @@ import pytest
 
 from metrics.parse import parse_numbers
 from metrics.roc import auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
 from ui.i18n import t
 
 PAGE = "pages/roc.py"
-
-
-def fmt(x: float) -> str:
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def latex(at) -> str:
-    return "\n".join(x.value for x in at.latex)
-
-
-def texts(at, kind: str) -> list[str]:
-    return [x.value for x in getattr(at, kind)]
 
 
 def data(at):

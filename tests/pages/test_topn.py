@@ -6,24 +6,11 @@ import json
 import pytest
 
 from metrics.topn import AP_DENOMINATORS, ARHR_MODES, HIT_RATES, PRECISION_DENOMINATORS, parse_runs, summary
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
 from ui.i18n import catalogue, t
 
 PAGE = "pages/topn.py"
 KEY = "topn_users"
-
-
-def fmt(x: float) -> str:
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def latex(at) -> str:
-    return "\n".join(x.value for x in at.latex)
-
-
-def texts(at, kind: str) -> list[str]:
-    return [x.value for x in getattr(at, kind)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
