@@ -5,7 +5,6 @@ metrics/examples.py (via metrics.diagnose.example_sheet).
 """
 from __future__ import annotations
 
-import math
 
 import streamlit as st
 
@@ -14,11 +13,10 @@ from metrics.parse import parse_grades
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex
 from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary
 from ui.i18n import registry_text, t
-from ui.widgets import error_text, grades_input
+from ui.widgets import BASES, error_text, grades_input
 
 P = "check"
 AUTO = "auto"
-BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 HAND_FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
 LIST_FIELDS = ("terms", "ideal_terms")
 DEFAULT_SHEET = "003-blog"
