@@ -12,13 +12,20 @@ pytestmark = pytest.mark.browser
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 
 
-def test_upload_qrels_and_runs_then_see_whether_the_winner_changes(page, app_url):
+
+def _open_uploaders(page, app_url):
+    """The run-files page in upload mode; returns the two file inputs (qrels, runs)."""
     page.goto(f"{app_url}/run_files")
     wait_for_app(page)
     page.get_by_text("Upload files", exact=True).click()
     wait_for_app(page)
     inputs = page.locator('[data-testid="stFileUploader"] input[type="file"]')
     inputs.nth(1).wait_for(state="attached")
+    return inputs
+
+
+def test_upload_qrels_and_runs_then_see_whether_the_winner_changes(page, app_url):
+    inputs = _open_uploaders(page, app_url)
     assert inputs.count() == 2
     inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
     wait_for_app(page)
@@ -41,12 +48,7 @@ def test_upload_qrels_and_runs_then_see_whether_the_winner_changes(page, app_url
 
 
 def test_a_bad_upload_is_reported_with_its_line(page, app_url):
-    page.goto(f"{app_url}/run_files")
-    wait_for_app(page)
-    page.get_by_text("Upload files", exact=True).click()
-    wait_for_app(page)
-    inputs = page.locator('[data-testid="stFileUploader"] input[type="file"]')
-    inputs.nth(1).wait_for(state="attached")
+    inputs = _open_uploaders(page, app_url)
     inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
     wait_for_app(page)
     inputs.nth(1).set_input_files(str(SAMPLES / "broken_gbk.txt"))

@@ -106,16 +106,22 @@ def test_sklearn_document_002():
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 
+def _random_query(rng):
+    """30 docs d00..d29: 1-14 judged with grades 0-4, 1-19 retrieved (some judged, some not)."""
+    docs = [f"d{j:02d}" for j in range(30)]
+    rng.shuffle(docs)
+    n_judged = int(rng.integers(1, 15))
+    judged = {d: int(g) for d, g in zip(docs[:n_judged], rng.integers(0, 5, n_judged))}
+    n_ret = int(rng.integers(1, 20))
+    return judged, [str(d) for d in rng.choice(docs, n_ret, replace=False)]
+
+
 def _trec_cases(seed: int, *, tied: bool):
     """Queries with judged-but-unretrieved docs, retrieved-but-unjudged docs, and (optionally) tied scores."""
     rng = np.random.default_rng(seed)
     for case in range(N_CASES):
-        docs = [f"d{j:02d}" for j in range(30)]
-        rng.shuffle(docs)
-        n_judged = int(rng.integers(1, 15))
-        judged = {d: int(g) for d, g in zip(docs[:n_judged], rng.integers(0, 5, n_judged))}
-        n_ret = int(rng.integers(1, 20))
-        retrieved = [str(d) for d in rng.choice(docs, n_ret, replace=False)]
+        judged, retrieved = _random_query(rng)
+        n_ret = len(retrieved)
         if tied:
             scores = rng.integers(0, 3, n_ret).astype(float)
         else:
@@ -190,12 +196,8 @@ def test_ranx_ndcg_and_ndcg_burges():
     qrels, run, expected = {}, {}, {}
     n_queries = 80  # batched into one Qrels/Run: ranx JIT-compiles with numba once per metric
     for q in range(n_queries):
-        docs = [f"d{j:02d}" for j in range(30)]
-        rng.shuffle(docs)
-        n_judged = int(rng.integers(1, 15))
-        judged = {d: int(g) for d, g in zip(docs[:n_judged], rng.integers(0, 5, n_judged))}
-        n_ret = int(rng.integers(1, 20))
-        retrieved = [str(d) for d in rng.choice(docs, n_ret, replace=False)]
+        judged, retrieved = _random_query(rng)
+        n_ret = len(retrieved)
         scores = rng.permutation(n_ret).astype(float) + 1.0  # distinct
         qid = f"q{q:03d}"
         qrels[qid], run[qid] = judged, dict(zip(retrieved, scores.tolist()))
