@@ -118,7 +118,7 @@ def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
         result["rows"] = q.num_rows + r.num_rows
     elif tool in ("ours", "ours_all"):
         from metrics.batch import evaluate, make_variants
-        from metrics.runs import read_qrels, read_run
+        from metrics.runs import read_files
 
         if tool == "ours":
             variants = make_variants(gains=["linear", "exponential"], discounts=["standard"], idcg=["judged"],
@@ -126,8 +126,7 @@ def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
         else:
             variants = make_variants()
         t0 = time.perf_counter()
-        q = read_qrels(qrels_path)
-        r = read_run(run_path)
+        q, (r,) = read_files(qrels_path, [run_path])  # both files at once, in two threads
         t_read = time.perf_counter() - t0
         ev = evaluate(q.table, [r.table], k=K, variants=variants)
         means = ev.means()

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .registry import DISCOUNTS, GAINS, TIES
-from .runs import Parsed, read_qrels, read_run
+from .runs import Parsed, read_files
 
 __all__ = ["main", "format_table"]
 
@@ -105,13 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--k must be >= 1, got {args.k}")
         max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
         started = time.perf_counter()
-        qrels = read_qrels(args.qrels, max_bytes=max_bytes)
+        qrels, runs = read_files(args.qrels, args.runs, max_bytes=max_bytes)
         ok = _report(qrels, args.skip_bad_lines)
-        runs = []
-        for path in args.runs:
-            parsed = read_run(path, max_bytes=max_bytes)
+        for parsed in runs:
             ok = _report(parsed, args.skip_bad_lines) and ok
-            runs.append(parsed)
         if not ok:
             return 1
         names = [r.name for r in runs]

@@ -53,6 +53,7 @@ __all__ = [
     "Problem",
     "Table",
     "decode",
+    "read_files",
     "read_qrels",
     "read_run",
     "read_table",
@@ -285,6 +286,39 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
     (1, 'duplicate', 2)
     """
     return read_table(source, kind="run", name=name, max_bytes=max_bytes, on_progress=on_progress)
+
+
+def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None) -> tuple[Parsed, list[Parsed]]:
+    """Read a qrels file and run files concurrently; the same as :func:`read_qrels` and
+    :func:`read_run` one after another, in the given order.
+
+    pyarrow's reader, numpy and the numba kernels release the GIL, so the single-threaded
+    parts of one file's read (dictionary encoding, checks) overlap with the reading of
+    another: on 2 cores, 10^7 run lines and 2 x 10^6 qrels lines are read in about 0.5 s less
+    (``benchmarks/run_files.py``).  ``threads`` defaults to the CPU count (at most 4).
+
+    >>> q, (r,) = read_files(b"q1 0 d1 1\\n", [b"q1 Q0 d1 1 0.5 x\\n"])
+    >>> q.table.n_rows, r.table.n_rows, r.name
+    (1, 1, 'input')
+    """
+    if isinstance(runs, (str, bytes, bytearray, memoryview, os.PathLike)):
+        raise ValueError("runs must be a list of paths or byte strings, not a single one")
+    runs = list(runs)
+    max_bytes = _check_max_bytes(max_bytes)
+    if threads is None:
+        threads = min(os.cpu_count() or 1, 4)
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a whole number >= 1 or None, got {threads!r}")
+    jobs = [("qrels", qrels)] + [("run", r) for r in runs]
+    if threads == 1 or len(jobs) == 1:
+        done = [read_table(src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=min(int(threads), len(jobs))) as pool:
+            futures = [pool.submit(read_table, src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
+            done = [f.result() for f in futures]  # re-raises a bad argument's ValueError here
+    return done[0], done[1:]
 
 
 def _check_max_bytes(max_bytes) -> int | None:

@@ -206,3 +206,33 @@ def test_integer_packing_of_short_ids_matches_the_string_dictionary(monkeypatch)
     assert runs._pack8(pa.array(["abcdefghi"])) is None  # 9 bytes: string dictionary
     assert runs._pack8(pa.array(["a\x00"])) is None  # NUL: padding would be ambiguous
     assert runs._pack8(pa.array(["b", "ab", "a"])).argsort().tolist() == [2, 1, 0]  # byte order kept
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_read_files_concurrently_equals_one_after_another(threads):
+    from metrics.runs import read_files
+
+    runs = sorted(SAMPLES.glob("*.run")) + [SAMPLES / "broken_gbk.txt"]
+    q, parsed = read_files(SAMPLES / "qrels.txt", runs, threads=threads)
+    want_q, want_runs = read_qrels(SAMPLES / "qrels.txt"), [read_run(p) for p in runs]
+    assert as_lists(q.table) == as_lists(want_q.table)
+    assert [p.name for p in parsed] == [p.name for p in runs]
+    for got, want in zip(parsed, want_runs):
+        assert as_lists(got.table) == as_lists(want.table)
+        assert [x.message for x in got.problems] == [x.message for x in want.problems]
+    assert parsed[-1].encoding == "gbk" and parsed[-1].errors  # the broken file's problems, unchanged
+    capped, (too_big,) = read_files(QRELS, [RUN], max_bytes=10, threads=threads)
+    assert [p.kind for p in capped.problems] == ["too_large"] and too_big.fatal
+
+
+def test_read_files_bad_arguments():
+    from metrics.runs import read_files
+
+    with pytest.raises(ValueError, match="list of paths"):
+        read_files(QRELS, RUN)
+    with pytest.raises(ValueError, match="threads must be"):
+        read_files(QRELS, [RUN], threads=0)
+    with pytest.raises(ValueError, match="max_bytes"):
+        read_files(QRELS, [RUN], max_bytes=-1)
+    with pytest.raises(ValueError, match="source must be a path or bytes"):
+        read_files(QRELS, [RUN, 3])  # raised in a worker thread, re-raised here
