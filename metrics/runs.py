@@ -34,6 +34,7 @@ import io
 import math
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -313,8 +314,6 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
     if threads == 1 or len(jobs) == 1:
         done = [read_table(src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
     else:
-        from concurrent.futures import ThreadPoolExecutor
-
         with ThreadPoolExecutor(max_workers=min(int(threads), len(jobs))) as pool:
             futures = [pool.submit(read_table, src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
             done = [f.result() for f in futures]  # re-raises a bad argument's ValueError here
