@@ -1,19 +1,26 @@
-"""Integer kernels for millions of rows: factorize, duplicate check, grade lookup.
+"""Kernels for millions of rows: duplicate check, grade lookup, factorize.
 
-Each has a numpy version (always available, used for small inputs and in tests) and a numba
-version (used for large inputs when numba is installed: one pass, no sorting, no string hashing).
-Both give identical results; ``tests/metrics/test_batch.py`` runs the batch engine with each.
+Two families give identical results (``tests/metrics/test_batch.py`` runs the engine with each):
 
-numba earns its place here: for 10^7 run lines the numpy versions (sort / hash-table based)
-cost about as much as reading the file, the numba ones a small fraction of it (see
-``benchmarks/run_files.py``).  The compiled code is cached on disk after the first call.
+* on the bytes of string ids, numba only, for files of :data:`NUMBA_MIN_ROWS` rows and more
+  (:func:`first_duplicate_string`, :func:`lookup_grades_by_string`): query by query, a small
+  hash table of the block's document ids, each match verified byte for byte, so millions of
+  mostly distinct document ids are never dictionary-encoded;
+* on integer codes of dictionary-encoded ids, numpy (sort based): :func:`has_duplicate_pairs`,
+  :func:`lookup_grades`, used for smaller files and without numba.  :func:`factorize_u64`
+  (ids packed into integers) has a numba version for a large file whose queries are not in blocks.
+
+numba earns its place here: for 10^6 run lines (10,000 queries x 100 documents) encoding the
+document ids, checking duplicates and looking up grades took ~0.3 s of a ~0.65 s evaluation;
+on bytes it takes ~0.06 s (``benchmarks/run_files.py``).  Compiled code is cached on disk.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["factorize_u64", "has_duplicate_pairs", "lookup_grades", "use_numba", "warm_up"]
+__all__ = ["factorize_u64", "first_duplicate_string", "has_duplicate_pairs", "lookup_grades",
+           "lookup_grades_by_string", "query_blocks", "use_numba", "warm_up"]
 
 #: Inputs with at least this many rows use numba (when installed); set to 0 / a huge number in tests.
 NUMBA_MIN_ROWS = 1_000_000
@@ -34,6 +41,155 @@ def _jit(name: str, func):
     if name not in _compiled:
         _compiled[name] = _numba.njit(cache=True, nogil=True)(func)
     return _compiled[name]
+
+
+# ------------------------------------------------------------------------------------------ strings
+# Document ids are compared as the UTF-8 bytes of a pyarrow string array (``data``, ``offsets``),
+# hashed a word at a time and verified byte for byte, so no id is ever dictionary-encoded.
+def _hash_bytes(data, a, b):  # numba helper: a 64-bit hash of data[a:b]
+    h = np.uint64(b - a) * np.uint64(0x9E3779B97F4A7C15)
+    i = a
+    while i + 8 <= b:
+        w = np.uint64(0)
+        for j in range(8):
+            w |= np.uint64(data[i + j]) << np.uint64(8 * j)
+        h = (h ^ w) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+        i += 8
+    w = np.uint64(0)
+    shift = np.uint64(0)
+    while i < b:
+        w |= np.uint64(data[i]) << shift
+        shift += np.uint64(8)
+        i += 1
+    h = (h ^ w) * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(29))
+
+
+def _same_bytes(d1, a1, b1, d2, a2, b2):  # numba helper: d1[a1:b1] == d2[a2:b2]
+    if b1 - a1 != b2 - a2:
+        return False
+    for j in range(b1 - a1):
+        if d1[a1 + j] != d2[a2 + j]:
+            return False
+    return True
+
+
+if _numba is not None:
+    _hash_bytes = _numba.njit(inline="always", cache=True, nogil=True)(_hash_bytes)
+    _same_bytes = _numba.njit(inline="always", cache=True, nogil=True)(_same_bytes)
+
+
+def _table_size(count: int) -> int:
+    """A power of two at least twice ``count`` (load <= 1/2 for open addressing)."""
+    return 1 << max(4, int(2 * max(count, 1) - 1).bit_length())
+
+
+def _first_dup_py(starts, data, offsets, size):  # numba source: one small hash table, reused per block
+    mask = size - 1
+    th = np.zeros(size, np.uint64)
+    row = np.zeros(size, np.int64)
+    stamp = np.full(size, -1, np.int64)  # slot used by block stamp[s]; no clearing between blocks
+    for b in range(starts.size - 1):
+        for i in range(starts[b], starts[b + 1]):
+            a, e = offsets[i], offsets[i + 1]
+            h = _hash_bytes(data, a, e)
+            s = np.int64(h >> np.uint64(40)) & mask
+            while stamp[s] == b:
+                j = row[s]
+                if th[s] == h and _same_bytes(data, offsets[j], offsets[j + 1], data, a, e):
+                    return i
+                s = (s + 1) & mask
+            stamp[s] = b
+            th[s] = h
+            row[s] = i
+    return -1
+
+
+def first_duplicate_string(starts: np.ndarray, data: np.ndarray, offsets: np.ndarray) -> int:
+    """The first row whose string already occurred in its block, or -1 (numba only).
+
+    Row ``i`` is ``data[offsets[i]:offsets[i + 1]]``; blocks are ``starts[b]:starts[b + 1]``.
+    """
+    if starts.size < 2:
+        return -1
+    size = _table_size(int(np.diff(starts).max()))
+    return int(_jit("dup_str", _first_dup_py)(starts, data, offsets, size))
+
+
+def _grades_str_py(starts, block_q, rdata, roff, qstart, qend, jrow, jdata, joff, jgrade, size, out):
+    # numba source: per block, the judged documents of its query in a small hash table, then a probe per row
+    mask = size - 1
+    th = np.zeros(size, np.uint64)
+    slot_row = np.zeros(size, np.int64)
+    stamp = np.full(size, -1, np.int64)
+    for b in range(starts.size - 1):
+        q = block_q[b]
+        if q < 0:
+            for i in range(starts[b], starts[b + 1]):
+                out[i] = 0.0
+            continue
+        for t in range(qstart[q], qend[q]):
+            j = jrow[t]
+            h = _hash_bytes(jdata, joff[j], joff[j + 1])
+            s = np.int64(h >> np.uint64(40)) & mask
+            while stamp[s] == b:
+                s = (s + 1) & mask
+            stamp[s] = b
+            th[s] = h
+            slot_row[s] = j
+        for i in range(starts[b], starts[b + 1]):
+            a, e = roff[i], roff[i + 1]
+            h = _hash_bytes(rdata, a, e)
+            s = np.int64(h >> np.uint64(40)) & mask
+            g = 0.0
+            while stamp[s] == b:
+                j = slot_row[s]
+                if th[s] == h and _same_bytes(jdata, joff[j], joff[j + 1], rdata, a, e):
+                    g = jgrade[j]
+                    break
+                s = (s + 1) & mask
+            out[i] = g
+
+
+def lookup_grades_by_string(q: np.ndarray, rdata: np.ndarray, roffsets: np.ndarray, jq: np.ndarray,
+                            jdata: np.ndarray, joffsets: np.ndarray, jgrade: np.ndarray, nq: int) -> np.ndarray:
+    """Grade of each run row from the judged rows of its query; 0 when not judged or ``q < 0`` (numba only).
+
+    Run row ``i`` is query ``q[i]`` and document ``rdata[roffsets[i]:roffsets[i + 1]]``; judged row
+    ``j`` is query ``jq[j]``, document ``jdata[joffsets[j]:joffsets[j + 1]]`` and grade ``jgrade[j]``;
+    (query, document) pairs of the judged rows are distinct.
+    """
+    n = q.size
+    out = np.empty(n, np.float64)
+    if n == 0:
+        return out
+    order = np.argsort(jq, kind="stable").astype(np.int64)
+    counts = np.bincount(jq, minlength=nq)[:nq] if jq.size else np.zeros(nq, np.int64)
+    qend = np.cumsum(counts)
+    qstart = qend - counts
+    starts = _block_starts(q)
+    size = _table_size(int(counts.max()) if counts.size else 1)
+    _jit("grades_str", _grades_str_py)(starts, q[starts[:-1]].astype(np.int64), rdata, roffsets,
+                                       qstart.astype(np.int64), qend.astype(np.int64), order, jdata, joffsets,
+                                       np.ascontiguousarray(jgrade, np.float64), size, out)
+    return out
+
+
+def _block_starts(codes: np.ndarray) -> np.ndarray:
+    """Start of each block of equal adjacent codes, then the end (``[0]`` when empty)."""
+    n = codes.size
+    if n == 0:
+        return np.zeros(1, np.int64)
+    return np.r_[0, np.flatnonzero(codes[1:] != codes[:-1]) + 1, n].astype(np.int64)
+
+
+def query_blocks(qcodes: np.ndarray) -> np.ndarray | None:
+    """Start of each block of equal query codes, and the end; None when a query has several blocks."""
+    starts = _block_starts(qcodes)
+    if starts.size - 1 != np.unique(qcodes[starts[:-1]]).size:
+        return None
+    return starts
 
 
 # ------------------------------------------------------------------------------------------ factorize
@@ -94,45 +250,15 @@ def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes, first
 
 
-# ------------------------------------------------------------------------------------------ duplicates
-def _dup_blocks_py(starts, codes, ndocs):  # numba source: a stamp per document, one pass
-    stamp = np.full(ndocs, -1, np.int64)
-    for b in range(starts.size - 1):
-        for i in range(starts[b], starts[b + 1]):
-            d = codes[i]
-            if stamp[d] == b:
-                return True
-            stamp[d] = b
-    return False
-
-
+# ------------------------------------------------------------------------------------------ codes (numpy)
 def has_duplicate_pairs(qcodes: np.ndarray, dcodes: np.ndarray, ndocs: int) -> bool:
     """True when some (query, document) pair occurs twice."""
     n = qcodes.size
     if n < 2:
         return False
-    if use_numba(n):
-        brk = np.flatnonzero(qcodes[1:] != qcodes[:-1]) + 1
-        starts = np.r_[0, brk, n].astype(np.int64)
-        if starts.size - 1 == np.unique(qcodes[starts[:-1]]).size:  # each query in one block
-            return bool(_jit("dup", _dup_blocks_py)(starts, np.ascontiguousarray(dcodes, np.int64), int(ndocs)))
     key = qcodes.astype(np.int64) * int(ndocs) + dcodes
     key.sort()
     return bool(np.any(key[1:] == key[:-1]))
-
-
-# ------------------------------------------------------------------------------------------ grade lookup
-def _lookup_blocks_py(starts, block_q, docs, qstart, qend, qdoc, qgrade, ndocs, out):
-    stamp = np.full(ndocs, -1, np.int64)
-    gbuf = np.zeros(ndocs, np.float64)
-    for b in range(starts.size - 1):
-        q = block_q[b]
-        for j in range(qstart[q], qend[q]):
-            stamp[qdoc[j]] = b
-            gbuf[qdoc[j]] = qgrade[j]
-        for i in range(starts[b], starts[b + 1]):
-            d = docs[i]
-            out[i] = gbuf[d] if stamp[d] == b else 0.0
 
 
 def lookup_grades(q: np.ndarray, docs: np.ndarray, ndocs: int, jq: np.ndarray, jdoc: np.ndarray,
@@ -142,18 +268,6 @@ def lookup_grades(q: np.ndarray, docs: np.ndarray, ndocs: int, jq: np.ndarray, j
     ``jdoc`` holds codes in the rows' document space (all >= 0); (jq, jdoc) pairs are distinct.
     """
     n = q.size
-    if use_numba(n) and n:
-        order = np.argsort(jq, kind="stable")
-        counts = np.bincount(jq, minlength=nq)
-        qend = np.cumsum(counts)
-        qstart = qend - counts
-        brk = np.flatnonzero(q[1:] != q[:-1]) + 1
-        starts = np.r_[0, brk, n].astype(np.int64)
-        out = np.empty(n, np.float64)
-        _jit("lookup", _lookup_blocks_py)(starts, q[starts[:-1]].astype(np.int64), np.ascontiguousarray(docs, np.int64),
-                                         qstart.astype(np.int64), qend.astype(np.int64),
-                                         jdoc[order].astype(np.int64), jgrade[order].astype(np.float64), int(ndocs), out)
-        return out
     qkey = jq.astype(np.int64) * int(ndocs) + jdoc
     order = np.argsort(qkey, kind="stable")
     qkey, qgrade = qkey[order], jgrade[order]
@@ -177,9 +291,8 @@ def warm_up() -> bool:
         return False
     _jit("factorize", _factorize_py)(np.arange(3, dtype=np.uint64), 16)
     starts = np.array([0, 2], np.int64)
-    _jit("dup", _dup_blocks_py)(starts, np.array([0, 1], np.int64), 2)
-    out = np.empty(2, np.float64)
-    _jit("lookup", _lookup_blocks_py)(starts, np.array([0], np.int64), np.array([0, 1], np.int64),
-                                      np.array([0], np.int64), np.array([1], np.int64), np.array([1], np.int64),
-                                      np.array([2.0]), 2, out)
+    data, offsets = np.frombuffer(b"ab", np.uint8), np.array([0, 1, 2], np.int32)
+    first_duplicate_string(starts, data, offsets)
+    lookup_grades_by_string(np.array([0, 0], np.int64), data, offsets, np.array([0]), data, offsets[:2],
+                            np.array([1.0]), 1)
     return True

@@ -44,11 +44,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._kernels import lookup_grades
+from ._kernels import lookup_grades, lookup_grades_by_string, use_numba
 from ._validation import check_choice, check_k, check_log_base
 from .ndcg import IDCG_SOURCES
 from .registry import DISCOUNTS, GAINS, TIES
-from .runs import Problem, Table, _pack8
+from .runs import Problem, Table, _pack8, as_dictionary, id_strings, string_buffers
 
 __all__ = [
     "IDCG",
@@ -528,34 +528,40 @@ def _run_rows(qrels: Table, qi: dict, run: Table):
     run_q = pc.index_in(run.qid.dictionary, value_set=qrels.qid.dictionary).fill_null(-1).to_numpy()
     run_q = run_q.astype(np.int64)
     rq = run_q[run.qid.indices.to_numpy()]
-    ndocs = len(run.docno.dictionary)
-    # qrels documents as codes of the run's document dictionary (-1: never retrieved by this run)
-    qd = _lookup_ids(qrels.docno.dictionary, run.docno.dictionary)
-    qdoc = qd[qrels.docno.indices.to_numpy()]
-    judged_rows = np.flatnonzero((qdoc >= 0) & (qi["grade"] != 0))
     kept = np.flatnonzero(rq >= 0)
     all_kept = kept.size == rq.size
     q = rq if all_kept else rq[kept]
-    docs = run.docno.indices.to_numpy()
-    if not all_kept:
-        docs = docs[kept]
-    grade = lookup_grades(q, docs, ndocs, qi["q"][judged_rows], qdoc[judged_rows], qi["grade"][judged_rows],
-                          qi["nq"])
+    if use_numba(run.n_rows):
+        # Compare document ids as bytes, query by query: nothing to dictionary-encode.
+        judged_rows = np.flatnonzero(qi["grade"] != 0)
+        rdata, roffsets = string_buffers(id_strings(run.docno))
+        jdata, joffsets = string_buffers(id_strings(qrels.docno).take(pa.array(judged_rows)))
+        grade = lookup_grades_by_string(rq, rdata, roffsets, qi["q"][judged_rows], jdata, joffsets,
+                                        qi["grade"][judged_rows], qi["nq"])
+        if not all_kept:
+            grade = grade[kept]
+    else:
+        run_docno, qrels_docno = as_dictionary(run.docno), as_dictionary(qrels.docno)
+        ndocs = len(run_docno.dictionary)
+        # qrels documents as codes of the run's document dictionary (-1: never retrieved by this run)
+        qd = _lookup_ids(qrels_docno.dictionary, run_docno.dictionary)
+        qdoc = qd[qrels_docno.indices.to_numpy()]
+        judged_rows = np.flatnonzero((qdoc >= 0) & (qi["grade"] != 0))
+        docs = run_docno.indices.to_numpy()
+        if not all_kept:
+            docs = docs[kept]
+        grade = lookup_grades(q, docs, ndocs, qi["q"][judged_rows], qdoc[judged_rows], qi["grade"][judged_rows],
+                              qi["nq"])
     score = run.value if all_kept else run.value[kept]
     rows = None if all_kept else kept
     return q, grade, score, rows, np.flatnonzero(rq < 0)
 
 
 def _docrank_for(run: Table, rows: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:
-    codes = run.docno.indices.to_numpy()
-
     def docrank(sub: np.ndarray) -> np.ndarray:
-        c = codes[sub] if rows is None else codes[rows[sub]]
-        uniq, inverse = np.unique(c, return_inverse=True)
-        names = run.docno.dictionary.take(pa.array(uniq))
-        rank = np.empty(uniq.size, dtype=np.int64)
-        rank[pc.array_sort_indices(names).to_numpy()] = np.arange(uniq.size)
-        return rank[inverse]
+        """Rank (0-based, equal ids equal) of the document ids of the given rows, in byte order."""
+        names = id_strings(run.docno.take(pa.array(sub if rows is None else rows[sub])))
+        return pc.rank(names, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64) - 1
 
     return docrank
 
@@ -634,10 +640,10 @@ def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", 
     check_choice(ties, TIES, name="ties")
     level = _check_level(relevance_level)
     pool_rows = _rows_of(qrels, qid)
-    grades_by_doc = dict(zip(qrels.docno.take(pa.array(pool_rows)).dictionary_decode().to_pylist(),
+    grades_by_doc = dict(zip(id_strings(qrels.docno.take(pa.array(pool_rows))).to_pylist(),
                              _effective(qrels.value[pool_rows], level).tolist()))
     rows = _rows_of(run, qid)
-    docnos = run.docno.take(pa.array(rows)).dictionary_decode().to_pylist()
+    docnos = id_strings(run.docno.take(pa.array(rows))).to_pylist()
     scores = run.value[rows]
     grades = np.array([grades_by_doc.get(d, 0.0) for d in docnos], dtype=np.float64)
     rule = "stable" if ties == "average" else ties

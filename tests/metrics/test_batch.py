@@ -24,7 +24,7 @@ from metrics.batch import (
 )
 from metrics.ndcg import ndcg_from_scores
 from metrics.registry import DISCOUNTS, GAINS, TIES
-from metrics.runs import read_qrels, read_run
+from metrics.runs import id_strings, read_qrels, read_run
 from tests.metrics.conftest import PROPERTY, RTOL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -220,9 +220,9 @@ def test_ndcg_per_query_validation():
 # ------------------------------------------------------------------------------------------ trec_eval / ranx cross-checks
 def _as_dicts(qt, rt):
     qrels, run = {}, {}
-    for q, d, g in zip(qt.qid.dictionary_decode().to_pylist(), qt.docno.dictionary_decode().to_pylist(), qt.value):
+    for q, d, g in zip(qt.qid.dictionary_decode().to_pylist(), id_strings(qt.docno).to_pylist(), qt.value):
         qrels.setdefault(q, {})[d] = int(g)
-    for q, d, s in zip(rt.qid.dictionary_decode().to_pylist(), rt.docno.dictionary_decode().to_pylist(), rt.value):
+    for q, d, s in zip(rt.qid.dictionary_decode().to_pylist(), id_strings(rt.docno).to_pylist(), rt.value):
         run.setdefault(q, {})[d] = float(s)
     return qrels, run
 

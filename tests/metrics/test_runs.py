@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.runs import COLUMN_NAMES, MAX_LISTED, PROBLEM_MESSAGES, decode, read_qrels, read_run, read_table
+from metrics.runs import (COLUMN_NAMES, MAX_LISTED, PROBLEM_MESSAGES, decode, id_strings, read_qrels, read_run,
+                          read_table)
 from tests.metrics.conftest import PROPERTY
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
@@ -21,7 +22,7 @@ RUN = b"q1 Q0 d1 1 2.5 bm25\nq1 Q0 d3 2 1.5 bm25\nq2 Q0 d1 1 0.5 bm25\n"
 
 
 def as_lists(table):
-    return (table.qid.dictionary_decode().to_pylist(), table.docno.dictionary_decode().to_pylist(),
+    return (table.qid.dictionary_decode().to_pylist(), id_strings(table.docno).to_pylist(),
             table.value.tolist())
 
 
@@ -236,3 +237,81 @@ def test_read_files_bad_arguments():
         read_files(QRELS, [RUN], max_bytes=-1)
     with pytest.raises(ValueError, match="source must be a path or bytes"):
         read_files(QRELS, [RUN, 3])  # raised in a worker thread, re-raised here
+
+
+# ------------------------------------------------------------------------------------------ ids kept as strings
+# Ids that share long prefixes, cross the 8-byte word boundary, are empty-adjacent or multi-byte UTF-8.
+_ids = st.sampled_from(["a", "b", "ab", "ba", "abcdefgh", "abcdefgi", "abcdefgh1", "abcdefgh2", "x" * 17,
+                        "x" * 16 + "y", "é", "é€", "中文", "D0000001", "D0000010", "Z"])
+
+
+@PROPERTY
+@given(st.lists(st.lists(_ids, min_size=1, max_size=12), min_size=1, max_size=8))
+def test_first_duplicate_string_finds_the_first_repeat_within_a_block(blocks):
+    pytest.importorskip("numba")
+    from metrics._kernels import first_duplicate_string
+    from metrics.runs import string_buffers
+
+    flat = [d for block in blocks for d in block]
+    starts = np.cumsum([0] + [len(b) for b in blocks]).astype(np.int64)
+    want, row = -1, 0
+    for block in blocks:
+        seen = set()
+        for d in block:
+            if d in seen and want < 0:
+                want = row
+            seen.add(d)
+            row += 1
+    data, offsets = string_buffers(pa.array(flat, pa.string()))
+    assert first_duplicate_string(starts, data, offsets) == want
+
+
+@PROPERTY
+@given(st.lists(st.tuples(st.integers(-1, 4), _ids), min_size=1, max_size=40),
+       st.dictionaries(st.tuples(st.integers(0, 4), _ids), st.integers(1, 3), max_size=30))
+def test_lookup_grades_by_string_equals_a_dictionary_lookup(rows, judged):
+    pytest.importorskip("numba")
+    from metrics._kernels import lookup_grades_by_string
+    from metrics.runs import string_buffers
+
+    q = np.array([r[0] for r in rows], np.int64)  # -1: a query not in the qrels; blocks may repeat a query
+    rdata, roffsets = string_buffers(pa.array([r[1] for r in rows], pa.string()))
+    pairs = list(judged.items())
+    jq = np.array([p[0][0] for p in pairs], np.int64)
+    jdata, joffsets = string_buffers(pa.array([p[0][1] for p in pairs], pa.string()))
+    jgrade = np.array([p[1] for p in pairs], np.float64)
+    got = lookup_grades_by_string(q, rdata, roffsets, jq, jdata, joffsets, jgrade, 5)
+    want = [float(judged.get((qq, d), 0)) if qq >= 0 else 0.0 for qq, d in rows]
+    assert got.tolist() == want
+
+
+def test_string_buffers_and_query_blocks():
+    from metrics._kernels import query_blocks
+    from metrics.runs import string_buffers
+
+    data, offsets = string_buffers(pa.array(["x", "é€", "yz"]).slice(1))  # a slice keeps absolute offsets
+    assert bytes(data[offsets[0]:offsets[1]]).decode() == "é€" and offsets.size == 3
+    with pytest.raises(ValueError, match="string array"):
+        string_buffers(pa.array([1, 2]))
+    assert query_blocks(np.array([0, 0, 1, 1, 1, 2])).tolist() == [0, 2, 5, 6]
+    assert query_blocks(np.array([0, 1, 0])) is None  # query 0 in two blocks
+    assert query_blocks(np.zeros(0, np.int64)).tolist() == [0]
+
+
+def test_large_files_keep_document_ids_as_strings_with_the_same_problems(monkeypatch):
+    """Above NUMBA_MIN_ROWS document ids stay plain strings; duplicates are found all the same."""
+    pytest.importorskip("numba")
+    import metrics._kernels as kernels
+
+    clean = b"q1 Q0 d1 1 2.5 x\nq1 Q0 d2 2 1.5 x\nq2 Q0 d1 1 1 x\n"
+    dup = b"q1 Q0 d1 1 2.5 x\nq1 Q0 d2 2 1.5 x\nq1 Q0 d1 3 0.5 x\nq2 Q0 d1 1 1 x\n"
+    split = b"q1 Q0 d1 1 2.5 x\nq2 Q0 d1 1 1 x\nq1 Q0 d1 3 0.5 x\n"  # q1 in two blocks, d1 twice
+    want = {name: read_run(data, name="r") for name, data in (("clean", clean), ("dup", dup), ("split", split))}
+    assert isinstance(want["clean"].table.docno, pa.DictionaryArray)
+    monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
+    for name, data in (("clean", clean), ("dup", dup), ("split", split)):
+        got = read_run(data, name="r")
+        assert as_lists(got.table) == as_lists(want[name].table)
+        assert [p.message for p in got.problems] == [p.message for p in want[name].problems]
+    assert pa.types.is_string(read_run(clean, name="r").table.docno.type)
+    assert [p.line for p in read_run(split, name="r").problems] == [3]
