@@ -4,6 +4,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot, wait_for_app
 
@@ -38,7 +39,8 @@ def test_topn_page(page, app_url):
     wait_for_app(page)
     _rendered(page)
     assert page.get_by_role("heading", name="Top-N recommendation").count() >= 1
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 2
+    # charts mount one after another: wait for all of them, not a snapshot taken after the first
+    expect(page.locator('[data-testid="stVegaLiteChart"]')).to_have_count(2, timeout=30_000)
     # the page writes its state into the address bar
     assert _query(page)["n"] == "5"
     screenshot(page, "topn")
@@ -56,7 +58,8 @@ def test_rating_page(page, app_url):
     wait_for_app(page)
     _rendered(page)
     assert page.get_by_role("heading", name="评分预测：RMSE 与 MAE").count() >= 1
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 3
+    # charts mount one after another: wait for all of them, not a snapshot taken after the first
+    expect(page.locator('[data-testid="stVegaLiteChart"]')).to_have_count(3, timeout=30_000)
     screenshot(page, "rating")
 
 

@@ -39,7 +39,7 @@ def test_upload_qrels_and_runs_then_see_whether_the_winner_changes(page, app_url
     assert page.get_by_label("Cutoff k", exact=True).input_value() == "10"
     assert "Mean NDCG@10" in body
     # charts: the tau heat map and the scatter are drawn
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 2
+    page.locator('[data-testid="stVegaLiteChart"]').nth(1).wait_for(timeout=30_000)  # at least 2 charts
     # Streamlit scrolls inside the page, so a tall viewport is what captures the results.
     page.set_viewport_size({"width": 1400, "height": 3400})
     wait_for_app(page)

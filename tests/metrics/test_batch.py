@@ -36,7 +36,8 @@ approx = lambda x: pytest.approx(x, rel=RTOL, abs=1e-12)  # noqa: E731
 # ------------------------------------------------------------------------------------------ helpers
 @pytest.fixture(params=["numpy", "numba"])
 def engine(request, monkeypatch):
-    """Run a test with the numpy kernels and again with the numba kernels and integer-packed ids."""
+    """Run a test with the numpy kernels on dictionary codes (integer-packed ids included) and again
+    with the numba kernels on the bytes of plain-string document ids."""
     import metrics._kernels as kernels
     import metrics.runs as runs
 
@@ -408,7 +409,7 @@ def test_unsorted_run_file_gives_the_same_values(engine):
     np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
 
 
-def test_query_lists_ranks_like_trec_eval_and_gives_the_pool():
+def test_query_lists_ranks_like_trec_eval_and_gives_the_pool(engine):
     qt, (rt,) = tables({"q1": {"a": 3, "b": 2, "c": 1}}, {"r": {"q1": {"b": 0.9, "a": 0.5, "x": 0.5}}})
     got = query_lists(qt, rt, "q1")
     assert got["docnos"] == ["b", "x", "a"]  # x > a: docno descending within the tie
