@@ -16,6 +16,9 @@ on bytes it takes ~0.06 s (``benchmarks/run_files.py``).  Compiled code is cache
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 
@@ -80,6 +83,21 @@ if _numba is not None:
     _same_bytes = _numba.njit(inline="always", cache=True, nogil=True)(_same_bytes)
 
 
+def _block_ranges(n_blocks: int) -> list[tuple[int, int]]:
+    """Contiguous ranges of blocks, one per CPU (at most 4): the string kernels release the GIL."""
+    parts = max(1, min(os.cpu_count() or 1, 4, n_blocks))
+    cuts = np.linspace(0, n_blocks, parts + 1).astype(int)
+    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _in_threads(job, ranges: list[tuple[int, int]]) -> list:
+    """``job(lo, hi)`` for each range of blocks, in threads when there are several; results in order."""
+    if len(ranges) == 1:
+        return [job(*ranges[0])]
+    with ThreadPoolExecutor(max_workers=len(ranges)) as pool:
+        return list(pool.map(lambda r: job(*r), ranges))
+
+
 def _table_size(count: int) -> int:
     """A power of two at least twice ``count`` (load <= 1/2 for open addressing)."""
     return 1 << max(4, int(2 * max(count, 1) - 1).bit_length())
@@ -114,7 +132,10 @@ def first_duplicate_string(starts: np.ndarray, data: np.ndarray, offsets: np.nda
     if starts.size < 2:
         return -1
     size = _table_size(int(np.diff(starts).max()))
-    return int(_jit("dup_str", _first_dup_py)(starts, data, offsets, size))
+    kernel = _jit("dup_str", _first_dup_py)
+    found = _in_threads(lambda lo, hi: int(kernel(starts[lo: hi + 1], data, offsets, size)),
+                        _block_ranges(starts.size - 1))
+    return next((row for row in found if row >= 0), -1)
 
 
 def _grades_str_py(starts, block_q, rdata, roff, qstart, qend, jrow, jdata, joff, jgrade, size, out):
@@ -170,9 +191,12 @@ def lookup_grades_by_string(q: np.ndarray, rdata: np.ndarray, roffsets: np.ndarr
     qstart = qend - counts
     starts = _block_starts(q)
     size = _table_size(int(counts.max()) if counts.size else 1)
-    _jit("grades_str", _grades_str_py)(starts, q[starts[:-1]].astype(np.int64), rdata, roffsets,
-                                       qstart.astype(np.int64), qend.astype(np.int64), order, jdata, joffsets,
-                                       np.ascontiguousarray(jgrade, np.float64), size, out)
+    block_q = q[starts[:-1]].astype(np.int64)
+    qstart, qend, jgrade = qstart.astype(np.int64), qend.astype(np.int64), np.ascontiguousarray(jgrade, np.float64)
+    kernel = _jit("grades_str", _grades_str_py)
+    _in_threads(lambda lo, hi: kernel(starts[lo: hi + 1], block_q[lo:hi], rdata, roffsets, qstart, qend, order,
+                                      jdata, joffsets, jgrade, size, out),  # each range writes its own rows
+                _block_ranges(starts.size - 1))
     return out
 
 
