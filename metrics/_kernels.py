@@ -12,11 +12,14 @@ Two families give identical results (``tests/metrics/test_batch.py`` runs the en
 
 numba earns its place here: for 10^6 run lines (10,000 queries x 100 documents) encoding the
 document ids, checking duplicates and looking up grades took ~0.3 s of a ~0.65 s evaluation;
-on bytes it takes ~0.06 s (``benchmarks/run_files.py``).  Compiled code is cached on disk.
+on bytes it takes ~0.04 s on 2 cores (``benchmarks/run_files.py``).  numba is imported only when an
+input is that large (small files and the app's start-up do not pay its ~0.3 s import); compiled code
+is cached on disk.
 """
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -28,22 +31,39 @@ __all__ = ["factorize_u64", "first_duplicate_string", "has_duplicate_pairs", "lo
 #: Inputs with at least this many rows use numba (when installed); set to 0 / a huge number in tests.
 NUMBA_MIN_ROWS = 1_000_000
 
-try:  # numba is optional
-    import numba as _numba
-except ImportError:  # pragma: no cover - numba is installed with ranx in this project
-    _numba = None
-
+_numba = None  # the numba module once a large input needs it; False when it is not installed
+_numba_lock = threading.Lock()
 _compiled: dict = {}
 
 
+def _numba_module():
+    """Import numba on first need (it adds ~0.3 s to start-up), or None when it is not installed."""
+    global _numba, _hash_bytes, _same_bytes
+    with _numba_lock:
+        if _numba is None:
+            try:
+                import numba
+            except ImportError:  # pragma: no cover - numba is pinned in requirements.txt
+                _numba = False
+            else:
+                _hash_bytes = numba.njit(inline="always", cache=True, nogil=True)(_hash_bytes)
+                _same_bytes = numba.njit(inline="always", cache=True, nogil=True)(_same_bytes)
+                _numba = numba
+    return _numba or None
+
+
 def use_numba(n: int) -> bool:
-    return _numba is not None and n >= NUMBA_MIN_ROWS
+    return n >= NUMBA_MIN_ROWS and _numba_module() is not None
 
 
 def _jit(name: str, func):
-    if name not in _compiled:
-        _compiled[name] = _numba.njit(cache=True, nogil=True)(func)
-    return _compiled[name]
+    with _numba_lock:
+        compiled = _compiled.get(name)
+    if compiled is None:
+        compiled = _numba_module().njit(cache=True, nogil=True)(func)
+        with _numba_lock:
+            compiled = _compiled.setdefault(name, compiled)
+    return compiled
 
 
 # ------------------------------------------------------------------------------------------ strings
@@ -76,11 +96,6 @@ def _same_bytes(d1, a1, b1, d2, a2, b2):  # numba helper: d1[a1:b1] == d2[a2:b2]
         if d1[a1 + j] != d2[a2 + j]:
             return False
     return True
-
-
-if _numba is not None:
-    _hash_bytes = _numba.njit(inline="always", cache=True, nogil=True)(_hash_bytes)
-    _same_bytes = _numba.njit(inline="always", cache=True, nogil=True)(_same_bytes)
 
 
 def _block_ranges(n_blocks: int) -> list[tuple[int, int]]:
@@ -311,7 +326,7 @@ def lookup_grades(q: np.ndarray, docs: np.ndarray, ndocs: int, jq: np.ndarray, j
 
 def warm_up() -> bool:
     """Compile (or load from numba's cache) every kernel now, on tiny inputs; False without numba."""
-    if _numba is None:
+    if _numba_module() is None:
         return False
     _jit("factorize", _factorize_py)(np.arange(3, dtype=np.uint64), 16)
     starts = np.array([0, 2], np.int64)
