@@ -330,7 +330,8 @@ def warm_up() -> bool:
         return False
     _jit("factorize", _factorize_py)(np.arange(3, dtype=np.uint64), 16)
     starts = np.array([0, 2], np.int64)
-    data, offsets = np.frombuffer(b"ab", np.uint8), np.array([0, 1, 2], np.int32)
+    # read-only buffers, as pyarrow's string arrays give (numba compiles per array type)
+    data, offsets = np.frombuffer(b"ab", np.uint8), np.frombuffer(np.array([0, 1, 2], np.int32).tobytes(), np.int32)
     first_duplicate_string(starts, data, offsets)
     lookup_grades_by_string(np.array([0, 0], np.int64), data, offsets, np.array([0]), data, offsets[:2],
                             np.array([1.0]), 1)
