@@ -285,7 +285,8 @@ def test_lookup_grades_by_string_equals_a_dictionary_lookup(rows, judged):
     assert got.tolist() == want
 
 
-def test_string_buffers_and_query_blocks():
+def test_string_buffers_and_query_blocks(monkeypatch):
+    import metrics._kernels as kernels
     from metrics._kernels import query_blocks
     from metrics.runs import string_buffers
 
@@ -293,6 +294,13 @@ def test_string_buffers_and_query_blocks():
     assert bytes(data[offsets[0]:offsets[1]]).decode() == "é€" and offsets.size == 3
     with pytest.raises(ValueError, match="string array"):
         string_buffers(pa.array([1, 2]))
+    # Always read-only views, the array type warm_up compiles: numba would otherwise load or compile a
+    # second version inside the first evaluation (pyarrow's file buffers are writable, bytes are not).
+    monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)  # files keep plain-string ids (with numba)
+    for ids in (read_run(SAMPLES / "bm25.run").table.docno, read_run(RUN).table.docno, pa.array(["a", "b"]),
+                pa.array(["a"]).dictionary_encode()):
+        data, offsets = string_buffers(id_strings(ids))
+        assert not data.flags.writeable and not offsets.flags.writeable
     assert query_blocks(np.array([0, 0, 1, 1, 1, 2])).tolist() == [0, 2, 5, 6]
     assert query_blocks(np.array([0, 1, 0])) is None  # query 0 in two blocks
     assert query_blocks(np.zeros(0, np.int64)).tolist() == [0]
