@@ -575,7 +575,7 @@ def _checked_docnos(qid: pa.DictionaryArray, docno: pa.Array) -> pa.Array | None
     """The document ids for a :class:`Table`, or None when a (query, document) pair repeats.
 
     Large files whose queries each come in one block keep plain strings, checked block by
-    block on their bytes (10^6 ids: ~35 ms instead of ~150 ms to encode them and check codes).
+    block on their bytes (10^6 ids: ~17 ms on 2 cores instead of ~150 ms to encode them and check codes).
     """
     if use_numba(len(docno)) and pa.types.is_string(docno.type):
         starts = query_blocks(qid.indices.to_numpy())
