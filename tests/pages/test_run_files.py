@@ -164,3 +164,22 @@ def test_file_names_and_ids_are_not_rendered_as_markdown():
     joined = " ".join(shown)
     assert "999" in joined  # the query that is not in the qrels is reported...
     assert "![x](http" not in joined and "\\!\\[x\\]" in joined  # ...with the file name escaped
+
+
+def test_the_large_file_path_shows_the_same_page(monkeypatch):
+    """Files of a million lines and more keep their document ids as plain strings (numba kernels compare
+    their bytes); forced here on the sample data, the page shows the same numbers and playground links."""
+    pytest.importorskip("numba")
+    import pyarrow as pa
+
+    import metrics._kernels as kernels
+
+    want = open_page(PAGE)
+    monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
+    at = open_page(PAGE)
+    no_exceptions(at)
+    parsed = list(at.session_state["rf_cache"].values())
+    assert parsed and all(pa.types.is_string(p.table.docno.type) for p in parsed)  # the large-file path ran
+    assert (at.session_state["rf_ev"].means() == want.session_state["rf_ev"].means()).all().all()
+    links = [d for d in dataframes(at) if "Playground" in d.columns]
+    assert links and links[0].equals(next(d for d in dataframes(want) if "Playground" in d.columns))
