@@ -475,11 +475,11 @@ def _encode_runs(values: pa.Array) -> pa.DictionaryArray:
     """Dictionary-encode ids that come in runs of equal values (query ids): hash one value per run."""
     n = len(values)
     if n < 2:
-        return _encode(values)
+        return as_dictionary(values)
     change = pc.not_equal(values.slice(1), values.slice(0, n - 1)).to_numpy(zero_copy_only=False)
     heads = np.flatnonzero(np.r_[True, change])
     if heads.size > n // 4:
-        return _encode(values)
+        return as_dictionary(values)
     head_codes = pc.dictionary_encode(values.take(pa.array(heads)))
     indices = np.repeat(head_codes.indices.to_numpy(), np.diff(np.r_[heads, n]))
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), head_codes.dictionary)
@@ -518,7 +518,7 @@ def _encode_ids(values: pa.Array) -> pa.DictionaryArray:
     """Dictionary-encode document ids; ids of <= 8 bytes go through an exact integer packing."""
     key = _pack8(values) if len(values) >= _PACK_MIN_ROWS else None
     if key is None:
-        return _encode(values)
+        return as_dictionary(values)
     codes, first = factorize_u64(key)
     return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), values.take(pa.array(first)))
 
@@ -539,7 +539,12 @@ def _count_lines(source) -> int:
     return count - trailing.count(b"\n") + 1
 
 
-def _encode(values) -> pa.DictionaryArray:
+def as_dictionary(values: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
+    """Ids dictionary-encoded (unchanged when they already are).
+
+    >>> as_dictionary(pa.array(["b", "a", "b"])).indices.to_pylist()
+    [0, 1, 0]
+    """
     if isinstance(values, pa.ChunkedArray):
         values = values.combine_chunks()
     if isinstance(values, pa.DictionaryArray):
@@ -598,11 +603,6 @@ def id_strings(values: pa.Array | pa.ChunkedArray) -> pa.StringArray:
     if not pa.types.is_string(values.type):
         values = values.cast(pa.string())
     return values
-
-
-def as_dictionary(values: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
-    """Ids dictionary-encoded (unchanged when they already are)."""
-    return _encode(values)
 
 
 def string_buffers(values: pa.StringArray) -> tuple[np.ndarray, np.ndarray]:
@@ -787,8 +787,8 @@ def _slow_read(text: str, kind: str, name: str, encoding: str) -> Parsed:
     if kind == "qrels" and (vals < 0).any():
         neg = np.flatnonzero(vals < 0)
         extra.append(Problem(name, None, "negative", {"count": int(neg.size), "line": int(lines_arr[neg[0]])}))
-    table = Table(name, kind, _encode(pa.array(qids, pa.string())), _encode(pa.array(docnos, pa.string())), vals,
-                  lines_arr, header_lines, tag)
+    table = Table(name, kind, as_dictionary(pa.array(qids, pa.string())), as_dictionary(pa.array(docnos, pa.string())),
+                  vals, lines_arr, header_lines, tag)
     listed = problems.finish() + extra
     return Parsed(name, kind, table, listed, encoding=encoding, format=fmt, n_lines=n_lines,
                   n_problems=problems.count + len(extra))
