@@ -100,6 +100,20 @@ def test_runs_as_a_module():
     assert "linear/standard/judged/trec_eval" in proc.stdout
 
 
+def test_output_piped_into_a_closed_pipe_stops_quietly():
+    """`python -m metrics.evaluate ... | head -1`: no BrokenPipeError traceback, exit code 1."""
+    import os
+
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-m", "metrics.evaluate", QRELS, *RUNS, "--k", "10"], cwd=ROOT,
+                            stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    os.close(read_end)  # the reader is gone before the first line is written (imports take far longer)
+    _, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err.decode() and "BrokenPipeError" not in err.decode(), err.decode()
+    assert proc.returncode == 1
+
+
 def test_format_table_aligns_columns():
     text = format_table(["name", "value"], [["a", "0.5"], ["longer", "1.25"]])
     lines = text.splitlines()
