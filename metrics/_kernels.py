@@ -21,12 +21,14 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 
 __all__ = ["factorize_u64", "first_duplicate_string", "has_duplicate_pairs", "lookup_grades",
-           "lookup_grades_by_string", "query_blocks", "use_numba", "warm_up"]
+           "lookup_grades_by_string", "numba_from", "query_blocks", "use_numba",
+           "warm_up"]
 
 #: Inputs with at least this many rows use numba (when installed); set to 0 / a huge number in tests.
 NUMBA_MIN_ROWS = 1_000_000
@@ -50,6 +52,22 @@ def _numba_module():
                 _same_bytes = numba.njit(inline="always", cache=True, nogil=True)(_same_bytes)
                 _numba = numba
     return _numba or None
+
+
+@contextmanager
+def numba_from(rows: int):
+    """Inside the block, use numba only for inputs of at least ``rows`` rows (the old limit is restored).
+
+    For one-shot processes: numba's start (~1.4 s, see README) is paid on every run there.
+    """
+    global NUMBA_MIN_ROWS
+    if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 0:
+        raise ValueError(f"rows must be a whole number >= 0, got {rows!r}")
+    previous, NUMBA_MIN_ROWS = NUMBA_MIN_ROWS, int(rows)
+    try:
+        yield
+    finally:
+        NUMBA_MIN_ROWS = previous
 
 
 def use_numba(n: int) -> bool:

@@ -114,6 +114,30 @@ def test_output_piped_into_a_closed_pipe_stops_quietly():
     assert proc.returncode == 1
 
 
+def test_command_line_uses_numba_only_from_three_million_rows(monkeypatch, capsys):
+    """A one-shot process pays numba's start on every call: the CLI raises the limit, then restores it."""
+    import metrics._kernels as kernels
+    import metrics.batch
+    import metrics.runs
+    from metrics.evaluate import CLI_NUMBA_MIN_ROWS
+
+    seen = []
+
+    def spy(n):
+        seen.append(kernels.NUMBA_MIN_ROWS)
+        return kernels.use_numba(n)
+
+    monkeypatch.setattr(metrics.runs, "use_numba", spy)
+    monkeypatch.setattr(metrics.batch, "use_numba", spy)
+    monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)  # as if every input were large
+    assert main([QRELS, *RUNS, "--k", "10", *ONE]) == 0
+    assert seen and set(seen) == {CLI_NUMBA_MIN_ROWS}
+    assert kernels.NUMBA_MIN_ROWS == 0  # restored
+    with pytest.raises(ValueError, match="rows must be a whole number"):
+        with kernels.numba_from(-1):
+            pass
+
+
 def test_format_table_aligns_columns():
     text = format_table(["name", "value"], [["a", "0.5"], ["longer", "1.25"]])
     lines = text.splitlines()
