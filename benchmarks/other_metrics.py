@@ -12,9 +12,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from metrics.rating import mae, rmse  # noqa: E402
-from metrics.roc import auc, rank_loss, roc_steps  # noqa: E402
-from metrics.topn import summary  # noqa: E402
+from metrics.other.rating import mae, rmse  # noqa: E402
+from metrics.other.roc import auc, rank_loss, roc_steps  # noqa: E402
+from metrics.other.topn import summary  # noqa: E402
 
 
 def best_of(func, repeat=3) -> float:

@@ -11,7 +11,8 @@ Each tool runs in its own fresh subprocess, one after another: the time is from 
 files" to "mean NDCG@k computed" (imports, interpreter start-up and ranx's numba compilation, done
 on the same pipeline over 1,000-query warm-up files first, are excluded); peak memory is the
 child's peak RSS (``resource.getrusage``), which includes the interpreter, the imported libraries
-and the warm-up, shown beside the RSS after the warm-up ("RSS before").  Every tool's per-query values are saved and compared: the
+and the warm-up, shown beside the RSS after the warm-up ("RSS before").  Every tool's per-query values are saved
+and compared: the
 columns "max |diff|" give the largest difference from pytrec_eval (linear gain) and from ranx
 (exponential gain).  Prints a markdown table.
 """
@@ -117,8 +118,8 @@ def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
         result["seconds"] = time.perf_counter() - t0
         result["rows"] = q.num_rows + r.num_rows
     elif tool in ("ours", "ours_all"):
-        from metrics.batch import evaluate, make_variants
-        from metrics.runs import read_files
+        from metrics.runfiles.batch import evaluate, make_variants
+        from metrics.runfiles.read import read_files
 
         if tool == "ours":
             variants = make_variants(gains=["linear", "exponential"], discounts=["standard"], idcg=["judged"],
@@ -175,11 +176,11 @@ def _child(tool: str, qrels_path: str, run_path: str, out: str) -> None:
     import gc
 
     sys.path.insert(0, str(ROOT))
-    # Warm-up on the small files: imports, numba compilation (ranx; ours: metrics._kernels.warm_up,
+    # Warm-up on the small files: imports, numba compilation (ranx; ours: metrics.runfiles._kernels.warm_up,
     # since the 1,000-query files are below the size where our numba kernels are used), first-call
     # costs; not timed.
     if tool.startswith("ours"):
-        from metrics._kernels import warm_up
+        from metrics.runfiles._kernels import warm_up
 
         t0 = time.perf_counter()
         warm_up()

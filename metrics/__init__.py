@@ -1,32 +1,29 @@
 """Ranking-evaluation metrics, exact and explained.  Pure numpy/pandas: never imports streamlit.
 
-The NDCG family (``cg, dcg, idcg, ndcg, ndcg_from_scores, breakdown, all_variants``) and the
-registries of gains, discounts and tie rules are the core; the documents' other metrics
-(top-N, rating, ROC), their worked examples, the library conventions, the diagnosis engine and the
-practice exercises are re-exported from their modules (each module's ``__all__``).  Run files are
-evaluated by the submodules ``metrics.runs``, ``metrics.batch`` and ``metrics.evaluate`` (CLI:
-``python -m metrics.evaluate QRELS RUN``), imported on demand.
+Cut by family:
+
+* the teaching core, in this folder: ``registry`` (every gain, discount and tie rule, with its name,
+  LaTeX and help), ``ndcg`` (CG, DCG, IDCG, NDCG, the per-position breakdown, every variant),
+  ``parse`` (grades and numbers as people type them) and the shared validation;
+* ``metrics.other``: the documents' other metrics (top-N lists, rating error, ROC/AUC);
+* ``metrics.lessons``: worked examples, library conventions, diagnosis of hand calculations, exercises;
+* ``metrics.runfiles``: the many-query engine for TREC qrels and run files (needs pyarrow; numba for
+  files of a million lines), imported on demand; command line ``python -m metrics.runfiles``.
+
+Everything public in the first three is re-exported here.
 
 >>> import metrics
 >>> round(metrics.ndcg([3, 2, 1, 3, 2], discount="jarvelin"), 4)
 0.9194
 """
-from . import diagnose, examples, exercises, libraries, ndcg, parse, rating, registry, roc, topn
+from . import lessons, ndcg, other, parse, registry
 
-# Captured before the star imports: afterwards the name ``ndcg`` is the function, not the module.
-_MODULES = (diagnose, examples, exercises, libraries, ndcg, parse, rating, registry, roc, topn)
-from .diagnose import *  # noqa: F401,F403
-from .examples import *  # noqa: F401,F403
-from .exercises import *  # noqa: F401,F403
-from .libraries import *  # noqa: F401,F403
+# Captured before the star imports: afterwards ``ndcg`` is the function, not the module.
+_MODULES = (lessons, ndcg, other, parse, registry)
+from .lessons import *  # noqa: F401,F403
 from .ndcg import *  # noqa: F401,F403
+from .other import *  # noqa: F401,F403
 from .parse import *  # noqa: F401,F403
-from .rating import *  # noqa: F401,F403
 from .registry import *  # noqa: F401,F403
-from .roc import *  # noqa: F401,F403
-from .topn import *  # noqa: F401,F403
 
-# Two modules name a class Variant (a library's variant, a diagnosed formula): keep both qualified.
-del Variant  # noqa: F821
-
-__all__ = sorted({name for module in _MODULES for name in module.__all__} - {"Variant"})
+__all__ = sorted({name for module in _MODULES for name in module.__all__})

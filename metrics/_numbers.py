@@ -1,4 +1,4 @@
-"""A vectorised fast path in front of :func:`metrics._validation._as_real` for long lists of numbers.
+"""A vectorised fast path in front of :func:`metrics._validation.as_real` for long lists of numbers.
 
 Plain ``int``/``float`` lists and numeric numpy arrays are converted in one step; anything else
 (booleans, strings, NaN, overflow, ...) goes through the per-element check, so the error messages
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import _as_list, _as_real
+from ._validation import as_list, as_real
 
 __all__ = ["as_reals"]
 
@@ -33,5 +33,5 @@ def as_reals(values, name: str) -> np.ndarray:
             fast = None
     if fast is not None and np.isfinite(fast).all():
         return fast
-    items = _as_list(values, name)
-    return np.array([_as_real(v, name, i) for i, v in enumerate(items, start=1)], dtype=np.float64)
+    items = as_list(values, name)
+    return np.array([as_real(v, name, i) for i, v in enumerate(items, start=1)], dtype=np.float64)

@@ -21,33 +21,34 @@ __all__ = [
 ]
 
 
-def _describe(value) -> str:
+def describe(value) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _as_list(values, name: str) -> list:
+def as_list(values, name: str) -> list:
     if isinstance(values, (set, frozenset)):
-        raise ValueError(f"{name} must be an ordered sequence (list, tuple, array), got an unordered {type(values).__name__}")
+        raise ValueError(f"{name} must be an ordered sequence (list, tuple, array), "
+                         f"got an unordered {type(values).__name__}")
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise ValueError(
-            f"{name} must be a sequence of numbers, got {type(values).__name__} {_describe(values)}"
+            f"{name} must be a sequence of numbers, got {type(values).__name__} {describe(values)}"
         )
     if isinstance(values, np.ndarray) and values.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
     return list(values)
 
 
-def _as_real(value, name: str, position: int) -> float:
+def as_real(value, name: str, position: int) -> float:
     where = f"{name} at position {position}"
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{where} is the boolean {value!r}; give grades as numbers (0/1), not True/False")
     if not isinstance(value, numbers.Real):
-        raise ValueError(f"{where} is {_describe(value)}, which is not a number")
+        raise ValueError(f"{where} is {describe(value)}, which is not a number")
     try:
         out = float(value)
     except OverflowError:  # e.g. 10**400: a Real, but beyond float64
-        raise ValueError(f"{where} is {_describe(value)}, which is too large for a float (max about 1.8e308)") from None
+        raise ValueError(f"{where} is {describe(value)}, which is too large for a float (max about 1.8e308)") from None
     if not math.isfinite(out):
         raise ValueError(f"{where} is {out!r}; only finite numbers are accepted")
     return out
@@ -65,12 +66,12 @@ def as_grades(values, *, name: str = "relevances", allow_empty: bool = False) ->
     ...
     ValueError: relevances at position 2 is -1.0; grades must be >= 0
     """
-    items = _as_list(values, name)
+    items = as_list(values, name)
     if not items and not allow_empty:
         raise ValueError(f"{name} is empty; give at least one grade")
     out = np.empty(len(items), dtype=np.float64)
     for i, value in enumerate(items):
-        grade = _as_real(value, name, i + 1)
+        grade = as_real(value, name, i + 1)
         if grade < 0:
             raise ValueError(f"{name} at position {i + 1} is {grade!r}; grades must be >= 0")
         out[i] = grade
@@ -79,10 +80,10 @@ def as_grades(values, *, name: str = "relevances", allow_empty: bool = False) ->
 
 def as_scores(values, *, n: int, name: str = "scores") -> np.ndarray:
     """Return ``values`` as a float64 array of ``n`` finite scores (any sign)."""
-    items = _as_list(values, name)
+    items = as_list(values, name)
     if len(items) != n:
         raise ValueError(f"{name} has {len(items)} values but relevances has {n}; they must have the same length")
-    return np.array([_as_real(v, name, i + 1) for i, v in enumerate(items)], dtype=np.float64)
+    return np.array([as_real(v, name, i + 1) for i, v in enumerate(items)], dtype=np.float64)
 
 
 def check_k(k, *, name: str = "k") -> int | None:
@@ -90,7 +91,7 @@ def check_k(k, *, name: str = "k") -> int | None:
     if k is None:
         return None
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number >= 1 or None, got {_describe(k)}")
+        raise ValueError(f"{name} must be a whole number >= 1 or None, got {describe(k)}")
     if k < 1:
         raise ValueError(f"{name} must be >= 1, got {int(k)}")
     return int(k)
@@ -99,11 +100,11 @@ def check_k(k, *, name: str = "k") -> int | None:
 def check_log_base(base, *, name: str = "log_base") -> float:
     """Return ``base`` as a float; it must be finite, > 0 and != 1."""
     if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
-        raise ValueError(f"{name} must be a number > 0 and != 1, got {_describe(base)}")
+        raise ValueError(f"{name} must be a number > 0 and != 1, got {describe(base)}")
     try:
         out = float(base)
     except OverflowError:
-        raise ValueError(f"{name} must be a finite number > 0 and != 1, got {_describe(base)}") from None
+        raise ValueError(f"{name} must be a finite number > 0 and != 1, got {describe(base)}") from None
     if not math.isfinite(out) or out <= 0 or out == 1:
         raise ValueError(f"{name} must be a finite number > 0 and != 1, got {out!r}")
     return out
@@ -114,4 +115,4 @@ def check_choice(value, choices: Mapping, *, name: str):
     if isinstance(value, str) and value in choices:
         return choices[value]
     valid = ", ".join(repr(c) for c in choices)
-    raise ValueError(f"unknown {name} {_describe(value)}; valid names are {valid}")
+    raise ValueError(f"unknown {name} {describe(value)}; valid names are {valid}")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import as_grades, as_scores, check_choice, check_k, check_log_base
-from .registry import DISCOUNTS, GAINS, TIES, Discount, Gain, resolve_discount, resolve_gain
+from .registry import DISCOUNTS, TIES, Discount, Gain, resolve_discount, resolve_gain
 
 __all__ = [
     "cg",
@@ -36,7 +36,7 @@ def _opts(gain, discount, log_base) -> tuple[Gain, Discount, float]:
     return resolve_gain(gain), resolve_discount(discount), check_log_base(log_base)
 
 
-def _terms(rel: np.ndarray, g: Gain, d: Discount, b: float,
+def discounted_terms(rel: np.ndarray, g: Gain, d: Discount, b: float,
            name: str = "relevances") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """gains, divisors and discounted gains for a ranked array."""
     with np.errstate(over="ignore"):
@@ -171,7 +171,7 @@ def dcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2) -
     k = check_k(k)
     rel = _cut(as_grades(relevances), k)
     g, d, b = _opts(gain, discount, log_base)
-    return _fsum(_terms(rel, g, d, b)[2])
+    return _fsum(discounted_terms(rel, g, d, b)[2])
 
 
 def idcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
@@ -187,7 +187,7 @@ def idcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, 
     k = check_k(k)
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
-    return _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
+    return _fsum(discounted_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
 
 
 def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
@@ -203,8 +203,8 @@ def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, 
     k = check_k(k)
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
-    top = _fsum(_terms(_cut(rel, k), g, d, b)[2])
-    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
+    top = _fsum(discounted_terms(_cut(rel, k), g, d, b)[2])
+    best = _fsum(discounted_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
     return _ratio(top, best)
 
 
@@ -264,11 +264,11 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     rel = as_grades(relevances)
     sc = as_scores(scores, n=rel.size)
     g, d, b = _opts(gain, discount, log_base)
-    best = _fsum(_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
+    best = _fsum(discounted_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
     rule = check_choice(ties, TIES, name="ties").key
     if rule != "average":
         order = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
-        return _ratio(_fsum(_terms(_cut(rel[order], k), g, d, b)[2]), best)
+        return _ratio(_fsum(discounted_terms(_cut(rel[order], k), g, d, b)[2]), best)
     order = np.argsort(-sc, kind="stable")
     weights = 1.0 / d.func(np.arange(1, rel.size + 1), b)
     if k is not None:
@@ -303,8 +303,8 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     g, d, b = _opts(gain, discount, log_base)
     actual = _cut(rel, k)
     ideal = _cut(_ideal(rel, pool), k)
-    _terms(actual, g, d, b)  # validation only: raises if a discounted gain overflows
-    _terms(ideal, g, d, b, name="ideal ranking")
+    discounted_terms(actual, g, d, b)  # validation only: raises if a discounted gain overflows
+    discounted_terms(ideal, g, d, b, name="ideal ranking")
     n = max(actual.size, ideal.size)
     positions = np.arange(1, n + 1)
     divisors = d.func(positions, b)
@@ -354,8 +354,8 @@ def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, disco
     rows = []
     for gk, dk, (source, p) in product(gain_keys, discount_keys, sources):
         g, d = resolve_gain(gk), resolve_discount(dk)
-        top = _fsum(_terms(_cut(rel, k), g, d, b)[2])
-        best = _fsum(_terms(_cut(_ideal(rel, p), k), g, d, b, "ideal ranking")[2])
+        top = _fsum(discounted_terms(_cut(rel, k), g, d, b)[2])
+        best = _fsum(discounted_terms(_cut(_ideal(rel, p), k), g, d, b, "ideal ranking")[2])
         rows.append(
             {
                 "gain": g.key,

@@ -143,7 +143,8 @@ TIES: dict[str, TieRule] = {
     "trec_eval": TieRule(
         "trec_eval",
         "trec_eval (docno descending)",
-        "Within a tie, the item whose document id sorts last comes first (trec_eval sorts by score, then docno, both descending).",
+        "Within a tie, the item whose document id sorts last comes first "
+        "(trec_eval sorts by score, then docno, both descending).",
     ),
 }
 

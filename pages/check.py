@@ -1,14 +1,13 @@
 """Check my hand calculation: which formula the numbers follow, the first wrong step and why.
 
-Layout and wiring only: the diagnosis comes from metrics/diagnose.py, the documents' sheets from
-metrics/examples.py (via metrics.diagnose.example_sheet).
+Layout and wiring only: the diagnosis comes from metrics/lessons/diagnose.py, the documents' sheets from
+metrics/lessons/examples.py (via metrics.lessons.diagnose.example_sheet).
 """
 from __future__ import annotations
 
-
 import streamlit as st
 
-from metrics.diagnose import EXAMPLE_SHEETS, LOG_I, diagnose, example_sheet, hand_number, hand_numbers
+from metrics.lessons.diagnose import EXAMPLE_SHEETS, LOG_I, diagnose, example_sheet, hand_number, hand_numbers
 from metrics.parse import parse_grades
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex
 from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary

@@ -22,7 +22,6 @@ from ui.playground_explain import (
     observations,
     variant_name,
     variants_display,
-    variants_wide,
 )
 from ui.widgets import discount_select, error_text, gain_select, k_input
 

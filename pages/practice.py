@@ -1,6 +1,6 @@
 """Practice: a generated exercise (seeded, shareable by link), answered step by step with instant feedback.
 
-Layout and wiring only: exercises come from metrics/exercises.py, feedback from metrics/diagnose.py.
+Layout and wiring only: exercises come from metrics/lessons/exercises.py, feedback from metrics/lessons/diagnose.py.
 The link holds ``seed`` and ``difficulty`` so a teacher can hand the same exercise to a class.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from metrics.exercises import DIFFICULTIES, MAX_SEED, make_exercise, parse_seed
+from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, make_exercise, parse_seed
 from metrics.registry import dcg_latex
 from ui.diagnosis import number, render_findings, render_steps_table, variant_label
 from ui.i18n import t

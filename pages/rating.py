@@ -1,6 +1,6 @@
 """Rating prediction (document 002): RMSE and MAE with the per-pair errors, and why RMSE punishes large errors.
 
-Layout and wiring only; every number comes from metrics.rating.
+Layout and wiring only; every number comes from metrics.other.rating.
 URL parameters: ``true`` and ``pred`` (comma-separated ratings), ``pair`` (1-based pair for the what-if chart).
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from metrics.other.rating import error_shares, error_sweep, errors, totals
 from metrics.parse import parse_numbers
-from metrics.rating import error_shares, error_sweep, errors, totals
 from ui.i18n import t
 from ui.widgets import error_text, keep_or_restore
 

@@ -1,6 +1,6 @@
 """ROC & AUC (document 001): the curve drawn one threshold at a time, AUC as area and as 1 - rank loss.
 
-Layout and wiring only; every number comes from metrics.roc.
+Layout and wiring only; every number comes from metrics.other.roc.
 URL parameters: ``scores`` (comma-separated), ``labels`` (0/1, comma-separated), ``step`` (0..steps).
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from metrics.other.roc import AUC_METHODS, auc, pair_counts, parse_binary_labels, rank_loss, rank_pairs, roc_steps
 from metrics.parse import ParseError, parse_numbers
-from metrics.roc import AUC_METHODS, auc, pair_counts, parse_binary_labels, rank_loss, rank_pairs, roc_steps
 from ui.i18n import plain, t
 from ui.widgets import error_text, keep_or_restore
 

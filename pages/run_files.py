@@ -1,6 +1,6 @@
 """Run files: evaluate TREC qrels and runs (or CSV/TSV) under every NDCG variant — does the winner change?
 
-Layout and wiring only: files are read by metrics/runs.py, numbers come from metrics/batch.py, playground
+Layout and wiring only: files are read by metrics/runfiles/read.py, numbers come from metrics/runfiles/batch.py, playground
 links from ui/links.py.  The files come from the shipped samples or from the two uploaders; an upload is
 copied into ``st.session_state["rf_files"]`` by the uploaders' callback, so everything after it is driven
 by session state (AppTest sets that key directly, since it cannot drive a file uploader).
@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from metrics.batch import IDCG, MISSING, Variant, evaluate, make_variants, query_lists
 from metrics.registry import DISCOUNTS, GAINS, TIES
-from metrics.runs import Parsed, Problem, read_qrels, read_run
+from metrics.runfiles.batch import IDCG, MISSING, RunVariant, evaluate, make_variants, query_lists
+from metrics.runfiles.read import Parsed, Problem, read_qrels, read_run
 from ui.i18n import current_language, plain, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
 
@@ -62,7 +62,7 @@ def num(x) -> str:
     return "—" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.4f}"
 
 
-def variant_name(v: Variant) -> str:
+def variant_name(v: RunVariant) -> str:
     return " · ".join([registry_text("gain", GAINS[v.gain], "name"), registry_text("discount", DISCOUNTS[v.discount], "name"),
                        t(f"{P}.idcg.{v.idcg}"), registry_text("ties", TIES[v.ties], "name")])
 
@@ -266,14 +266,14 @@ st.subheader(t(f"{P}.compare_title"))
 labels = ev.labels
 x_default = remembered("rf_x", labels[0])
 x_default = x_default if x_default in labels else labels[0]
-differs = [lab for lab in labels if Variant.parse(lab).gain != Variant.parse(x_default).gain]
+differs = [lab for lab in labels if RunVariant.parse(lab).gain != RunVariant.parse(x_default).gain]
 y_default = remembered("rf_y", differs[0] if differs else labels[min(1, len(labels) - 1)])
 y_default = y_default if y_default in labels else (differs[0] if differs else labels[min(1, len(labels) - 1)])
 cx, cy = st.columns(2)
 x_label = cx.selectbox(t(f"{P}.variant_x"), labels, index=labels.index(x_default), key="rf_x",
-                       format_func=lambda lab: variant_name(Variant.parse(lab)))
+                       format_func=lambda lab: variant_name(RunVariant.parse(lab)))
 y_label = cy.selectbox(t(f"{P}.variant_y"), labels, index=labels.index(y_default), key="rf_y",
-                       format_func=lambda lab: variant_name(Variant.parse(lab)))
+                       format_func=lambda lab: variant_name(RunVariant.parse(lab)))
 per = ev.per_query()
 scatter_data = pd.DataFrame({"run": per["run"], "qid": per["qid"], "x": per[x_label], "y": per[y_label]})
 points = alt.Chart(scatter_data).mark_circle(size=60, opacity=0.75).encode(
@@ -290,7 +290,7 @@ st.caption(t(f"{P}.scatter_help"))
 # ---- queries where the two variants disagree most, each openable in the playground
 top_n = st.slider(t(f"{P}.top_n"), min_value=1, max_value=50, value=int(remembered("rf_top", 10)), key="rf_top")
 worst = ev.disagreements(x_label, y_label, n=int(top_n))
-xv = Variant.parse(x_label)
+xv = RunVariant.parse(x_label)
 tables = {p.name: p.table for p in usable_runs}
 links = []
 for run, qid in zip(worst["run"], worst["qid"]):
@@ -325,4 +325,4 @@ d2.download_button(t(f"{P}.download_means"), means.T.to_csv(float_format="%.17g"
 
 with st.expander(t(f"{P}.about_title")):
     st.markdown(t(f"{P}.about"))
-    st.code("python -m metrics.evaluate data/samples/qrels.txt data/samples/*.run --k 10", language="bash")
+    st.code("python -m metrics.runfiles data/samples/qrels.txt data/samples/*.run --k 10", language="bash")

@@ -1,6 +1,6 @@
 """Top-N recommendation (document 002): precision, recall, F1, AP/MAP, HR, ARHR, MRR, leave-one-out NDCG.
 
-Layout and wiring only; every number comes from metrics.topn.
+Layout and wiring only; every number comes from metrics.other.topn.
 URL parameters: ``users`` (one user per line, ``name: recommended | test items``), ``n`` (cutoff >= 1),
 ``prec`` (precision denominator), ``hr`` (hit-rate reading), ``arhr`` (ARHR reading), ``user`` (user whose
 AP working is shown).
@@ -13,7 +13,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from metrics.topn import (
+from metrics.other.topn import (
     AP_DENOMINATORS,
     ARHR_MODES,
     HIT_RATES,

@@ -1,6 +1,6 @@
 """Variants & libraries: the formulas side by side, where they coincide and split, what each library returns.
 
-Layout and wiring only: conventions and values come from metrics/libraries.py (which computes with
+Layout and wiring only: conventions and values come from metrics/lessons/libraries.py (which computes with
 metrics/ndcg.py), formulas from metrics/registry.py.  The ranking comes from the playground's session
 state (ui/playground_state.py) when there is one, else from the inputs here.
 """
@@ -12,8 +12,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from metrics.examples import EXAMPLES, GROUND_TRUTH_004
-from metrics.libraries import (
+from metrics.lessons.examples import EXAMPLES, GROUND_TRUTH_004
+from metrics.lessons.libraries import (
     LIBRARIES,
     VARIANTS,
     coincidences,

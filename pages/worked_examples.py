@@ -1,13 +1,13 @@
 """Worked examples: every number the five source documents print, beside the exact value, with a verdict.
 
-Layout and wiring only.  The documents' data and the verdicts come from metrics/examples.py, every
+Layout and wiring only.  The documents' data and the verdicts come from metrics/lessons/examples.py, every
 number from metrics/; the document quotes are data (not user text).
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from metrics.examples import (
+from metrics.lessons.examples import (
     DOCUMENTS,
     EXAMPLES,
     FORMULAS,
@@ -141,7 +141,7 @@ def playground_link(example, variant: str, key: str) -> None:
             left.remove(g)
         unretrieved = left
         if example.doc == "004":  # name the ground-truth items left out of the list
-            from metrics.examples import ITEMS_004
+            from metrics.lessons.examples import ITEMS_004
 
             labels = labels + [i for i in ITEMS_004 if i not in example.labels]
             unretrieved = [ITEMS_004[i] for i in ITEMS_004 if i not in example.labels]

@@ -1,4 +1,4 @@
-"""Showing a :class:`metrics.diagnose.Diagnosis`: translated findings and the side-by-side table.
+"""Showing a :class:`metrics.lessons.diagnose.Diagnosis`: translated findings and the side-by-side table.
 
 Shared by the Check and Practice pages.  Explanations come from the ``diagnose``
 catalogue, one per mistake kind, filled with the finding's numbers; nothing the
@@ -11,7 +11,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.diagnose import VARIANT_DIMENSIONS, Diagnosis, Finding, Variant
+from metrics.lessons.diagnose import VARIANT_DIMENSIONS, Diagnosis, Finding, HandVariant
 from metrics.registry import DISCOUNTS, GAINS
 from ui.i18n import registry_text, t
 
@@ -43,7 +43,7 @@ def variant_label(dimension: str, value) -> str:
     return t(f"diagnose.order.{value}")
 
 
-def variant_summary(v: Variant, k) -> str:
+def variant_summary(v: HandVariant, k) -> str:
     parts = [variant_label("gain", v.gain), variant_label("discount", v.discount),
              variant_label("log_base", v.log_base), t("diagnose.ideal_from", source=variant_label("idcg_source", v.idcg_source))]
     if k is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import streamlit as st
@@ -32,7 +32,7 @@ def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
             out[name] = str(value)
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """Every key -> string for one language (all section files merged)."""
     out: dict[str, str] = {}

@@ -156,7 +156,7 @@ def test_trec_eval_ties_really_differ_from_other_rules():
     # Guard against a vacuous tie test: on tied runs trec_eval's docno order must matter somewhere,
     # i.e. "stable" (input order) disagrees with trec_eval on some cases while ties="trec_eval" agrees.
     differs = 0
-    for case, judged, retrieved, scores in _trec_cases(11, tied=True):
+    for _case, judged, retrieved, scores in _trec_cases(11, tied=True):
         rel = [judged.get(d, 0) for d in retrieved]
         pool = list(judged.values())
         result = _trec_eval(judged, retrieved, scores)["ndcg"]

@@ -375,7 +375,8 @@ def test_average_ties_is_mean_over_all_tie_orders(items, k, gain, discount):
 
 
 @PROPERTY
-@given(st.lists(st.tuples(st.integers(0, 4), st.floats(-5, 5, allow_nan=False)), min_size=1, max_size=10, unique_by=lambda t: t[1]), ks)
+@given(st.lists(st.tuples(st.integers(0, 4), st.floats(-5, 5, allow_nan=False)), min_size=1, max_size=10,
+                unique_by=lambda t: t[1]), ks)
 def test_without_ties_every_rule_agrees(items, k):
     rel = [r for r, _ in items]
     sc = [s for _, s in items]

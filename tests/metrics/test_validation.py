@@ -21,8 +21,8 @@ from metrics.ndcg import (
     breakdown,
     cg,
     dcg,
-    ideal_ranking,
     idcg,
+    ideal_ranking,
     ndcg,
     ndcg_from_scores,
     rank_by_scores,
@@ -38,7 +38,8 @@ CALLS = {
     "ndcg": lambda rel, **kw: ndcg(rel, **kw),
     "ndcg_from_scores": lambda rel, **kw: ndcg_from_scores(rel, list(range(len(rel))) if _sized(rel) else [], **kw),
     "breakdown": lambda rel, **kw: breakdown(rel, **kw),
-    "all_variants": lambda rel, **kw: all_variants(rel, **{k: v for k, v in kw.items() if k in ("k", "log_base", "pool")}),
+    "all_variants": lambda rel, **kw: all_variants(
+        rel, **{k: v for k, v in kw.items() if k in ("k", "log_base", "pool")}),
 }
 
 
@@ -349,7 +350,7 @@ def _ok_or_valueerror(call):
 def test_fuzz_relevances(values):
     with np.errstate(all="ignore"):
         for name, func in CALLS.items():
-            out = _ok_or_valueerror(lambda: func(values))
+            out = _ok_or_valueerror(lambda func=func: func(values))
             if out is not None and name in ("ndcg", "ndcg_from_scores"):
                 assert 0.0 <= out <= 1.0 + 1e-12
 
@@ -364,7 +365,7 @@ def test_fuzz_options(rel, k, log_base, gain, discount, pool):
             kw = dict(k=k, log_base=log_base, gain=gain, discount=discount)
             if func is not dcg:
                 kw["pool"] = pool
-            out = _ok_or_valueerror(lambda: func(rel, **kw))
+            out = _ok_or_valueerror(lambda func=func, kw=kw: func(rel, **kw))
             if out is not None and func is ndcg:
                 assert 0.0 <= out <= 1.0 + 1e-12
 
@@ -390,7 +391,7 @@ def test_fuzz_extreme_but_valid_numbers(rel, gain, discount, base):
     with np.errstate(all="ignore"):
         for func in (dcg, idcg, ndcg, cg, breakdown):
             kw = {} if func is cg else dict(discount=discount, log_base=base)
-            out = _ok_or_valueerror(lambda: func(rel, gain=gain, **kw))
+            out = _ok_or_valueerror(lambda func=func, kw=kw: func(rel, gain=gain, **kw))
             if isinstance(out, float):
                 assert math.isfinite(out)
                 if func is ndcg:

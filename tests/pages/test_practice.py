@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.exercises import make_exercise
+from metrics.lessons.exercises import make_exercise
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui.i18n import catalogue
 

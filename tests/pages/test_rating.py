@@ -5,8 +5,8 @@ import math
 
 import pytest
 
+from metrics.other.rating import error_sweep, mae, rmse, totals
 from metrics.parse import parse_numbers
-from metrics.rating import error_sweep, mae, rmse, totals
 from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
 from ui.i18n import t
 

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from metrics.other.roc import auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
 from metrics.parse import parse_numbers
-from metrics.roc import auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
 from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
 from ui.i18n import t
 

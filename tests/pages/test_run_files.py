@@ -12,8 +12,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from metrics.batch import evaluate, make_variants
-from metrics.runs import read_qrels, read_run
+from metrics.runfiles.batch import evaluate, make_variants
+from metrics.runfiles.read import read_qrels, read_run
 from tests.conftest import LANGS, no_exceptions, open_page
 
 PAGE = "pages/run_files.py"
@@ -172,7 +172,7 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
     pytest.importorskip("numba")
     import pyarrow as pa
 
-    import metrics._kernels as kernels
+    import metrics.runfiles._kernels as kernels
 
     want = open_page(PAGE)
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from metrics.topn import AP_DENOMINATORS, ARHR_MODES, HIT_RATES, PRECISION_DENOMINATORS, parse_runs, summary
+from metrics.other.topn import AP_DENOMINATORS, ARHR_MODES, HIT_RATES, PRECISION_DENOMINATORS, parse_runs, summary
 from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
 from ui.i18n import catalogue, t
 
@@ -44,7 +44,7 @@ def test_ap_denominators_side_by_side_and_map():
     at = open_page(PAGE)
     runs = parse_runs(at.session_state[KEY])
     body = latex(at)
-    for key, choice in AP_DENOMINATORS.items():
+    for choice in AP_DENOMINATORS.values():
         assert choice.latex in body
     table = at.dataframe[-1].value
     last = table.iloc[-1].tolist()

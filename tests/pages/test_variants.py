@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from metrics.libraries import LIBRARIES, evaluate_libraries
+from metrics.lessons.libraries import LIBRARIES, evaluate_libraries
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui.i18n import t
 
@@ -70,7 +70,6 @@ def test_ties_table_has_every_rule(page):
     lang, at = page
     text = frame_text(at)
     from metrics.registry import TIES
-
     from ui.i18n import catalogue
 
     for key in ("average", "optimistic", "pessimistic", "trec_eval", "stable"):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from metrics.examples import EXAMPLES, judge
+from metrics.lessons.examples import EXAMPLES, judge
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui.i18n import t
 

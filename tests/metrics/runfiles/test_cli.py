@@ -1,4 +1,4 @@
-"""The command line: python -m metrics.evaluate QRELS RUN [RUN...] — tables, exit codes, CSV output
+"""The command line: python -m metrics.runfiles QRELS RUN [RUN...] — tables, exit codes, CSV output
 equal to pytrec_eval, and clear messages (never a traceback) for bad files."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from metrics.evaluate import format_table, main
+from metrics.runfiles.cli import format_table, main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "data" / "samples"
 QRELS = str(SAMPLES / "qrels.txt")
 RUNS = [str(p) for p in sorted(SAMPLES.glob("*.run"))]
@@ -36,7 +36,7 @@ def test_csv_per_query_equals_pytrec_eval(tmp_path, capsys):
     out = tmp_path / "per_query.csv"
     assert main([QRELS, *RUNS, "--k", "5", *ONE, "--csv", str(out)]) == 0
     per = pd.read_csv(out, dtype={"qid": str})
-    qrels, runs = {}, {}
+    qrels = {}
     for line in Path(QRELS).read_text().split("\n"):
         if line:
             q, _, d, g = line.split()
@@ -94,18 +94,18 @@ def test_unknown_variant_name_is_a_usage_error(capsys):
 
 
 def test_runs_as_a_module():
-    proc = subprocess.run([sys.executable, "-m", "metrics.evaluate", QRELS, *RUNS, "--k", "10", *ONE],
+    proc = subprocess.run([sys.executable, "-m", "metrics.runfiles", QRELS, *RUNS, "--k", "10", *ONE],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "linear/standard/judged/trec_eval" in proc.stdout
 
 
 def test_output_piped_into_a_closed_pipe_stops_quietly():
-    """`python -m metrics.evaluate ... | head -1`: no BrokenPipeError traceback, exit code 1."""
+    """`python -m metrics.runfiles ... | head -1`: no BrokenPipeError traceback, exit code 1."""
     import os
 
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen([sys.executable, "-m", "metrics.evaluate", QRELS, *RUNS, "--k", "10"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "metrics.runfiles", QRELS, *RUNS, "--k", "10"], cwd=ROOT,
                             stdout=write_end, stderr=subprocess.PIPE)
     os.close(write_end)
     os.close(read_end)  # the reader is gone before the first line is written (imports take far longer)
@@ -116,10 +116,10 @@ def test_output_piped_into_a_closed_pipe_stops_quietly():
 
 def test_command_line_uses_numba_only_from_three_million_rows(monkeypatch, capsys):
     """A one-shot process pays numba's start on every call: the CLI raises the limit, then restores it."""
-    import metrics._kernels as kernels
-    import metrics.batch
-    import metrics.runs
-    from metrics.evaluate import CLI_NUMBA_MIN_ROWS
+    import metrics.runfiles._kernels as kernels
+    import metrics.runfiles.batch
+    import metrics.runfiles.read
+    from metrics.runfiles.cli import CLI_NUMBA_MIN_ROWS
 
     seen = []
 
@@ -127,8 +127,8 @@ def test_command_line_uses_numba_only_from_three_million_rows(monkeypatch, capsy
         seen.append(kernels.NUMBA_MIN_ROWS)
         return kernels.use_numba(n)
 
-    monkeypatch.setattr(metrics.runs, "use_numba", spy)
-    monkeypatch.setattr(metrics.batch, "use_numba", spy)
+    monkeypatch.setattr(metrics.runfiles.read, "use_numba", spy)
+    monkeypatch.setattr(metrics.runfiles.batch, "use_numba", spy)
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)  # as if every input were large
     assert main([QRELS, *RUNS, "--k", "10", *ONE]) == 0
     assert seen and set(seen) == {CLI_NUMBA_MIN_ROWS}

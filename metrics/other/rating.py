@@ -13,8 +13,8 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ._numbers import as_reals
-from ._validation import _as_list, _as_real, _describe
+from .._numbers import as_reals
+from .._validation import as_list, as_real, describe
 
 __all__ = ["as_ratings", "errors", "totals", "error_shares", "rmse", "mae", "error_sweep"]
 
@@ -29,8 +29,8 @@ def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
     ...
     ValueError: predicted has 1 values but true has 2; give one prediction per true rating
     """
-    t = _as_list(true, "true")
-    p = _as_list(predicted, "predicted")
+    t = as_list(true, "true")
+    p = as_list(predicted, "predicted")
     if not t:
         raise ValueError("true is empty; give at least one rating")
     if len(p) != len(t):
@@ -134,8 +134,8 @@ def error_sweep(true, predicted, *, pair, extra) -> pd.DataFrame:
     """
     t, p = as_ratings(true, predicted)
     if isinstance(pair, (bool, np.bool_)) or not isinstance(pair, numbers.Integral) or not 1 <= pair <= t.size:
-        raise ValueError(f"pair must be a whole number from 1 to {t.size}, got {_describe(pair)}")
-    amounts = [_as_real(v, "extra", i) for i, v in enumerate(_as_list(extra, "extra"), start=1)]
+        raise ValueError(f"pair must be a whole number from 1 to {t.size}, got {describe(pair)}")
+    amounts = [as_real(v, "extra", i) for i, v in enumerate(as_list(extra, "extra"), start=1)]
     base = np.abs(t - p)
     rows = []
     for a in amounts:

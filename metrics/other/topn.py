@@ -36,10 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validation import _describe, check_choice, check_k
-from .ndcg import ndcg as _ndcg
-from .parse import ParseError, split_tokens
-from .registry import DISCOUNTS
+from .._validation import check_choice, check_k, describe
+from ..ndcg import ndcg as _ndcg
+from ..parse import ParseError, split_tokens
+from ..registry import DISCOUNTS
 
 __all__ = [
     "Choice",
@@ -132,7 +132,8 @@ HIT_RATES: dict[str, Choice] = {
         "users",
         "Users with a hit",
         "\\frac{|\\{u : R_N(u) \\cap T(u) \\neq \\emptyset\\}|}{|U|}",
-        "hits = number of users with at least one test item in their top N (formula 8 read per user; ranx hit_rate, trec_eval success_N).",
+        "hits = number of users with at least one test item in their top N "
+        "(formula 8 read per user; ranx hit_rate, trec_eval success_N).",
         lambda n_hit_users, n_hits, n_users, n_test: n_hit_users / n_users,
     ),
     "items": Choice(
@@ -176,7 +177,7 @@ def _as_item(value, name: str, position: int):
         return value
     if isinstance(value, numbers.Integral):
         return int(value)
-    raise ValueError(f"{where} is {_describe(value)}; give item ids as text or whole numbers")
+    raise ValueError(f"{where} is {describe(value)}; give item ids as text or whole numbers")
 
 
 def as_items(values, *, name: str = "recommended", allow_empty: bool = True) -> list:
@@ -190,7 +191,7 @@ def as_items(values, *, name: str = "recommended", allow_empty: bool = True) -> 
     ValueError: recommended at position 3 is 'A', which already appears at position 1; each item may appear only once
     """
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise ValueError(f"{name} must be a list of item ids, got {type(values).__name__} {_describe(values)}")
+        raise ValueError(f"{name} must be a list of item ids, got {type(values).__name__} {describe(values)}")
     if isinstance(values, np.ndarray) and values.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
     items = [_as_item(v, name, i) for i, v in enumerate(values, start=1)]
@@ -200,7 +201,7 @@ def as_items(values, *, name: str = "recommended", allow_empty: bool = True) -> 
     for i, item in enumerate(items, start=1):
         if item in seen:
             raise ValueError(
-                f"{name} at position {i} is {_describe(item)}, which already appears at position {seen[item]}; "
+                f"{name} at position {i} is {describe(item)}, which already appears at position {seen[item]}; "
                 "each item may appear only once"
             )
         seen[item] = i
@@ -233,7 +234,7 @@ def as_runs(runs) -> list[tuple[str, list, list]]:
     out = []
     for user, pair in pairs:
         if isinstance(pair, (str, bytes, Mapping)) or not isinstance(pair, Iterable):
-            raise ValueError(f"user {user!r} must have a pair (recommended, test items), got {_describe(pair)}")
+            raise ValueError(f"user {user!r} must have a pair (recommended, test items), got {describe(pair)}")
         pair = list(pair)
         if len(pair) != 2:
             raise ValueError(f"user {user!r} must have a pair (recommended, test items), got {len(pair)} parts")
@@ -326,7 +327,7 @@ def f1_score(precision, recall) -> float:
     values = []
     for name, v in (("precision", precision), ("recall", recall)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not 0 <= float(v) <= 1:
-            raise ValueError(f"{name} must be a number between 0 and 1, got {_describe(v)}")
+            raise ValueError(f"{name} must be a number between 0 and 1, got {describe(v)}")
         values.append(float(v))
     p, r = values
     return _ratio(2 * p * r, p + r)
@@ -628,7 +629,7 @@ def parse_runs(text: str) -> dict[str, tuple[list[str], list[str]]]:
     >>> parse_runs("alice: A B A | A")
     Traceback (most recent call last):
     ...
-    metrics.topn.RunsParseError: line 1: 'A' appears twice in the recommended list (positions 1 and 3)
+    metrics.other.topn.RunsParseError: line 1: 'A' appears twice in the recommended list (positions 1 and 3)
     """
     if not isinstance(text, str):
         raise ValueError(f"expected text, got {type(text).__name__}")
@@ -643,7 +644,8 @@ def parse_runs(text: str) -> dict[str, tuple[list[str], list[str]]]:
             raise RunsParseError(f"line {number} has no '|' between the recommended list and the test items",
                                  kind="missing_bar", line=number, token=line[:20])
         if bars > 1:
-            raise RunsParseError(f"line {number} has {bars} '|'; use one, between the recommended list and the test items",
+            raise RunsParseError(f"line {number} has {bars} '|'; "
+                                 "use one, between the recommended list and the test items",
                                  kind="extra_bar", line=number, token=line[:20])
         head, tail = line.split("|")
         name = ""

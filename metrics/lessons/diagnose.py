@@ -44,10 +44,10 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
-from ._validation import as_grades, check_choice, check_k, check_log_base
-from .ndcg import IDCG_SOURCES, _terms, breakdown, ideal_ranking
-from .parse import ParseError, parse_numbers, split_tokens
-from .registry import DISCOUNTS, GAINS, Discount, Entry
+from .._validation import as_grades, check_choice, check_k, check_log_base
+from ..ndcg import IDCG_SOURCES, breakdown, discounted_terms, ideal_ranking
+from ..parse import ParseError, parse_numbers, split_tokens
+from ..registry import DISCOUNTS, GAINS, Discount, Entry
 
 __all__ = [
     "MISTAKES",
@@ -55,7 +55,7 @@ __all__ = [
     "VARIANT_DIMENSIONS",
     "Mistake",
     "HandNumber",
-    "Variant",
+    "HandVariant",
     "Finding",
     "Diagnosis",
     "hand_number",
@@ -213,7 +213,8 @@ def hand_number(value, *, name: str = "value", position: int | None = None) -> H
         out = float(value)
         if not math.isfinite(out):
             raise ValueError(f"{where} is {out!r}; only finite numbers are accepted")
-        text = repr(out) if isinstance(value, float) else str(int(value)) if isinstance(value, numbers.Integral) else repr(out)
+        integral = isinstance(value, numbers.Integral) and not isinstance(value, float)
+        text = str(int(value)) if integral else repr(out)
         return HandNumber(out, _decimals(text), False, text)
     if not isinstance(value, str):
         raise ValueError(f"{where} is {type(value).__name__} {str(value)[:20]!r}, which is not a number")
@@ -296,7 +297,7 @@ def _rescaled(h: HandNumber) -> HandNumber | None:
 # Variants
 # ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Variant:
+class HandVariant:
     """One way of computing NDCG: the formula choices and, for the last two, the slips.
 
     ``discount`` is a key of :data:`metrics.registry.DISCOUNTS` or ``"log_i"``
@@ -343,10 +344,10 @@ def _ideal_for(rel: np.ndarray, unretrieved: np.ndarray, source: str, order: str
     return ideal[::-1].copy() if order == "ascending" else ideal
 
 
-def variant_values(grades, variant: Variant, *, unretrieved=None, k=None) -> _Values:
+def variant_values(grades, variant: HandVariant, *, unretrieved=None, k=None) -> _Values:
     """Exact terms, DCG, ideal terms, IDCG and NDCG under one variant (slips included).
 
-    >>> v = variant_values([3, 2, 1, 3, 2], Variant(discount="jarvelin"))
+    >>> v = variant_values([3, 2, 1, 3, 2], HandVariant(discount="jarvelin"))
     >>> round(v.dcg, 4), round(v.idcg, 4), round(v.ndcg, 5)
     (7.9923, 8.6925, 0.91944)
     """
@@ -355,14 +356,14 @@ def variant_values(grades, variant: Variant, *, unretrieved=None, k=None) -> _Va
     return _values(rel, extra, check_k(k), variant)
 
 
-def _values(rel: np.ndarray, extra: np.ndarray, k: int | None, v: Variant) -> _Values:
+def _values(rel: np.ndarray, extra: np.ndarray, k: int | None, v: HandVariant) -> _Values:
     g, d = GAINS[v.gain], _ALL_DISCOUNTS[v.discount]
     top = rel if (k is None or v.k_mode == "idcg_only") else rel[:k]
     ideal = _ideal_for(rel, extra, v.idcg_source, v.ideal_order)
     if k is not None and v.k_mode != "dcg_only":
         ideal = ideal[:k]
-    terms = _terms(top, g, d, v.log_base)[2]
-    ideal_terms = _terms(ideal, g, d, v.log_base)[2]
+    terms = discounted_terms(top, g, d, v.log_base)[2]
+    ideal_terms = discounted_terms(ideal, g, d, v.log_base)[2]
     total, best = math.fsum(terms.tolist()), math.fsum(ideal_terms.tolist())
     return _Values(terms, total, ideal_terms, best, 0.0 if best == 0 else total / best)
 
@@ -401,8 +402,8 @@ class Diagnosis:
     followed and correct values.
     """
 
-    variant: Variant
-    correct: Variant
+    variant: HandVariant
+    correct: HandVariant
     findings: list[Finding]
     steps: pd.DataFrame
     k: int | None
@@ -546,12 +547,12 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     sources = _ordered(want_source, ["judged", "list"]) if extra.size else ["list"]
     k_matters = k is not None and (k < rel.size or k < rel.size + extra.size)
     k_modes = list(K_MODES) if k_matters else ["both"]
-    cache: dict[Variant, _Values] = {}
+    cache: dict[HandVariant, _Values] = {}
     best, best_cost = None, math.inf
     for g_key, base, source, k_mode, order in product(gains, bases, sources, k_modes, IDEAL_ORDERS):
         discounts = _ordered(want_discount, ["standard", "jarvelin"] + ([] if base == 2.0 else ["log_i"]))
         for d_key in discounts:
-            v = Variant(g_key, d_key, base, source, k_mode, order)
+            v = HandVariant(g_key, d_key, base, source, k_mode, order)
             vals = cache[v] = _values(rel, extra, k, v)
             cost = sum(_cost(h, vals.at(s, p)) for s, p, h in given)
             # ties go to what was named, then to the usual choices and no slip
@@ -560,7 +561,7 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
             if cost < best_cost:
                 best, best_cost = v, cost
     assert best is not None
-    correct = Variant(
+    correct = HandVariant(
         gain=want_gain or best.gain,
         discount=want_discount or (best.discount if best.discount in DISCOUNTS else "standard"),
         log_base=want_base or best.log_base,
@@ -685,7 +686,8 @@ def _ndcg_findings(h: HandNumber, exact: float, hand, bad_steps) -> list[Finding
     if ratio is not None and _close(h, ratio):
         earlier = [s for s in ("dcg", "idcg") if (s, None) in bad_steps]
         if earlier:
-            out.append(Finding("carried_forward", "ndcg", None, h.value, exact, {**base, "ratio": ratio, "from": earlier}))
+            out.append(Finding("carried_forward", "ndcg", None, h.value, exact,
+                               {**base, "ratio": ratio, "from": earlier}))
         else:
             out.append(Finding("ratio_of_rounded", "ndcg", None, h.value, exact,
                                {**base, "ratio": ratio, "their_dcg": their_dcg.value, "their_idcg": their_idcg.value,
@@ -727,9 +729,9 @@ def _steps_table(hand, followed: _Values, right: _Values, findings: list[Finding
 
 
 # ------------------------------------------------------------------------------------------------
-# The documents' own sheets (from metrics.examples), as diagnose() arguments
+# The documents' own sheets (from metrics.lessons.examples), as diagnose() arguments
 # ------------------------------------------------------------------------------------------------
-#: Worked examples of :mod:`metrics.examples` that are a hand calculation of one formula.
+#: Worked examples of :mod:`metrics.lessons.examples` that are a hand calculation of one formula.
 EXAMPLE_SHEETS = ("003-blog", "001-main", "000-graded", "000-formula2", "002-wiki", "000-binary")
 
 

@@ -24,9 +24,9 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice
-from .ndcg import breakdown, cg, dcg, idcg, ndcg
-from .registry import Entry, dcg_latex, resolve_gain
+from .._validation import check_choice
+from ..ndcg import breakdown, cg, dcg, idcg, ndcg
+from ..registry import Entry, dcg_latex, resolve_gain
 
 __all__ = [
     "Formula",
@@ -271,7 +271,8 @@ _EXAMPLES: list[WorkedExample] = [
             _one("idcg", "7.141", "exponential", "linear"),
             _one("ndcg", "0.961", "linear", named_ideal="exponential"),
         ),
-        quote="IDCG@N = Σ_{i=1}^{|REL_N|} (2^{rel_i} − 1)/log_2(i+1) (13) 其中,REL_N表示按照收益从高到低排序后的N个物品;"
+        quote="IDCG@N = Σ_{i=1}^{|REL_N|} (2^{rel_i} − 1)/log_2(i+1) (13) "
+              "其中,REL_N表示按照收益从高到低排序后的N个物品;"
               "rel_i ∈ {0,1}。… 理想情况下,推荐列表中的电影按照评分从高到低排序:3, 3, 2, 2, 1, 0。"
               "IDCG@6 = 3/1 + 3/1.585 + 2/2 + 2/2.322 + 1/2.585 + 0/2.807 = 7.141 … NDCG@6 = 6.861/7.141 = 0.961",
         alt_idcg_items=_RECALLED8,
@@ -336,7 +337,8 @@ class VerdictKind(Entry):
 
 
 VERDICTS: dict[str, VerdictKind] = {
-    "exact": VerdictKind("exact", "Exact", "The printed value is the exact value correctly rounded to the digits shown."),
+    "exact": VerdictKind("exact", "Exact",
+                         "The printed value is the exact value correctly rounded to the digits shown."),
     "truncation": VerdictKind(
         "truncation", "Truncation",
         "The printed digits are the exact value cut off, not rounded: rounding would give the next digit up."),

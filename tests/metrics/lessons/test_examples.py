@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.examples import (
+from metrics.lessons.examples import (
     DOCUMENTS,
     EXAMPLES,
     FORMULAS,
@@ -36,7 +36,7 @@ from tests.metrics.conftest import PROPERTY
 
 SEEDS = Path("/work/shared/seeds")
 if not SEEDS.exists():  # the repo may sit beside ../shared
-    SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+    SEEDS = Path(__file__).resolve().parents[4] / "shared" / "seeds"
 
 
 def kinds(example: str) -> dict[str, tuple[str, ...]]:
@@ -208,10 +208,10 @@ def test_every_verdict_registered_and_exact_from_metrics(key):
         f = FORMULAS[p.implied]
         rel = list(ex.relevances)
         expected = {
-            "cg": lambda: sum(rel[: ex.k]) if f.gain == "linear" else None,
-            "dcg": lambda: dcg(rel, k=ex.k, **f.options),
-            "idcg": lambda: idcg(rel, k=ex.k, pool=ex.pool, **f.options),
-            "ndcg": lambda: ndcg(rel, k=ex.k, pool=ex.pool, **f.options),
+            "cg": lambda rel=rel, f=f: sum(rel[: ex.k]) if f.gain == "linear" else None,
+            "dcg": lambda rel=rel, f=f: dcg(rel, k=ex.k, **f.options),
+            "idcg": lambda rel=rel, f=f: idcg(rel, k=ex.k, pool=ex.pool, **f.options),
+            "ndcg": lambda rel=rel, f=f: ndcg(rel, k=ex.k, pool=ex.pool, **f.options),
         }.get(p.quantity)
         if expected is not None:
             assert v.exact == expected(), (key, p.key)
@@ -255,7 +255,7 @@ def test_judge_property_round_and_cut(x, places):
     """A number printed as exact's rounding is 'exact'; as its cut-off (when different) 'truncation'."""
     from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-    from metrics.examples import WorkedExample
+    from metrics.lessons.examples import WorkedExample
 
     q = Decimal(1).scaleb(-places)
     rounded = Decimal(x).quantize(q, rounding=ROUND_HALF_UP)

@@ -5,7 +5,7 @@ judged items the system did not retrieve and tied system scores, more of them at
 higher difficulty (:data:`DIFFICULTIES`).  The same ``(seed, difficulty)`` always
 gives the same exercise, on every machine (numpy's PCG64 seeded with both).  The
 solution comes from :func:`metrics.ndcg.breakdown`; answers are checked with
-:func:`metrics.diagnose.diagnose`, so the feedback names the mistake.
+:func:`metrics.lessons.diagnose.diagnose`, so the feedback names the mistake.
 
 >>> ex = make_exercise(7, "easy")
 >>> ex == make_exercise(7, "easy"), ex.k, ex.unretrieved, ex.scores
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validation import check_choice
+from .._validation import check_choice
+from ..ndcg import breakdown, dcg, idcg, ndcg, rank_by_scores
+from ..registry import GAINS
 from .diagnose import Diagnosis, diagnose
-from .ndcg import breakdown, dcg, idcg, ndcg, rank_by_scores
-from .registry import GAINS
 
 __all__ = ["Difficulty", "DIFFICULTIES", "Exercise", "make_exercise", "check_seed", "parse_seed", "MAX_SEED"]
 
@@ -150,7 +150,10 @@ class Exercise:
         }
 
     def check(self, *, terms=None, dcg=None, ideal_terms=None, idcg=None, ndcg=None) -> Diagnosis:
-        """Diagnose a learner's answers against this exercise's formula (see :func:`metrics.diagnose.diagnose`)."""
+        """Diagnose a learner's answers against this exercise's formula.
+
+        See :func:`metrics.lessons.diagnose.diagnose`.
+        """
         return diagnose(self.ranked_grades, unretrieved=list(self.unretrieved), k=self.k, terms=terms, dcg=dcg,
                         ideal_terms=ideal_terms, idcg=idcg, ndcg=ndcg, gain=self.gain, discount=self.discount,
                         log_base=self.log_base, idcg_source=self.idcg_source)

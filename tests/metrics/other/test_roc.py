@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 
-from metrics.roc import AUC_METHODS, as_roc_input, auc, pair_counts, rank_loss, rank_pairs, roc_points, roc_steps
+from metrics.other.roc import AUC_METHODS, as_roc_input, auc, pair_counts, rank_loss, rank_pairs, roc_points, roc_steps
 
 SCORES = [0.9, 0.8, 0.7, 0.6, 0.55, 0.4]
 LABELS = [1, 1, 0, 1, 0, 0]
@@ -140,8 +140,8 @@ def test_properties(data):
 
 
 def test_parse_binary_labels():
+    from metrics.other.roc import parse_binary_labels
     from metrics.parse import ParseError
-    from metrics.roc import parse_binary_labels
 
     assert parse_binary_labels("1, 0 1.0 0.0") == [1, 0, 1, 0]
     with pytest.raises(ParseError) as info:

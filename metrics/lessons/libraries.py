@@ -21,16 +21,16 @@ from itertools import permutations, product
 import numpy as np
 import pandas as pd
 
-from ._validation import as_grades, as_scores, check_choice, check_k
-from .ndcg import dcg, idcg, ndcg, ndcg_from_scores
-from .registry import DISCOUNTS, GAINS, TIES, dcg_latex
+from .._validation import as_grades, as_scores, check_choice, check_k
+from ..ndcg import dcg, idcg, ndcg, ndcg_from_scores
+from ..registry import DISCOUNTS, GAINS, TIES, dcg_latex
 
 __all__ = [
     "Library",
     "LIBRARIES",
     "IDCG_SOURCES",
     "VARIANTS",
-    "Variant",
+    "VariantChoice",
     "library_pool",
     "evaluate_library",
     "evaluate_libraries",
@@ -258,7 +258,7 @@ def tie_spread(relevances, scores, *, docnos=None, k=None, gain="linear", discou
 
 # --------------------------------------------------------------------------- does the choice matter?
 @dataclass(frozen=True)
-class Variant:
+class VariantChoice:
     key: str
     gain: str
     discount: str
@@ -266,13 +266,13 @@ class Variant:
     log_base: float = 2.0
 
 
-VARIANTS: dict[str, Variant] = {
-    f"{g}/{d}/{s}": Variant(f"{g}/{d}/{s}", g, d, s)
+VARIANTS: dict[str, VariantChoice] = {
+    f"{g}/{d}/{s}": VariantChoice(f"{g}/{d}/{s}", g, d, s)
     for g, d, s in product(GAINS, DISCOUNTS, IDCG_SOURCES)
 }
 
 
-def _variant_ndcg(v: Variant, rel, pool, k) -> float:
+def _variant_ndcg(v: VariantChoice, rel, pool, k) -> float:
     return ndcg(rel, k=k, gain=v.gain, discount=v.discount, log_base=v.log_base,
                 pool=pool if v.idcg_source == "judged" else None)
 
@@ -362,7 +362,7 @@ def coincidences(n: int = 10, log_base: float = 2.0) -> dict:
     >>> c["same_weight_positions"], c["jarvelin_equal_weight_positions"], c["same_gain_grades"]
     ([1], [1, 2], [0, 1])
     """
-    from ._validation import check_log_base
+    from .._validation import check_log_base
 
     b = check_log_base(log_base)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:

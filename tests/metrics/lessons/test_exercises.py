@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exercise, parse_seed
+from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exercise, parse_seed
 from metrics.ndcg import dcg, idcg, ndcg, rank_by_scores
 from tests.metrics.conftest import PROPERTY
 

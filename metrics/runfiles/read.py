@@ -83,7 +83,7 @@ _PACK_MIN_ROWS = 50_000
 #: English text of every problem kind; the UI translates the kind with the same fields.
 PROBLEM_MESSAGES: dict[str, str] = {
     "too_large": "{file} is {size_mb:.1f} MB; the limit is {limit_mb:g} MB. Split the file or evaluate it with "
-                 "the command line: python -m metrics.evaluate QRELS RUN",
+                 "the command line: python -m metrics.runfiles QRELS RUN",
     "empty": "{file} has no data lines",
     "encoding": "{file} is neither UTF-8 nor GBK: undecodable byte at line {line}",
     "wrong_kind": "{file} looks like a {found} file ({fields} fields per line) but a {expected} file was expected",
@@ -216,7 +216,7 @@ def decode(data: bytes, *, name: str = "input") -> tuple[str | None, str | None,
     ('q1 0 d1 1', 'utf-8-sig')
     """
     data = bytes(data)
-    for bom, enc in _UNSUPPORTED_BOMS:
+    for bom, _encoding in _UNSUPPORTED_BOMS:
         if data.startswith(bom):
             # UTF-16/32 are readable but not among the accepted encodings: say so instead of guessing.
             return None, None, Problem(name, 1, "encoding", {})
@@ -485,7 +485,7 @@ def _encode_runs(values: pa.Array) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), head_codes.dictionary)
 
 
-def _pack8(values: pa.Array) -> np.ndarray | None:
+def pack8(values: pa.Array) -> np.ndarray | None:
     """Each id of at most 8 bytes as one uint64 (big-endian, zero-padded), or None if an id is longer.
 
     The packing is exact (ids hold no NUL byte) and keeps byte order, so it is a key for
@@ -516,7 +516,7 @@ def _pack8(values: pa.Array) -> np.ndarray | None:
 
 def _encode_ids(values: pa.Array) -> pa.DictionaryArray:
     """Dictionary-encode document ids; ids of <= 8 bytes go through an exact integer packing."""
-    key = _pack8(values) if len(values) >= _PACK_MIN_ROWS else None
+    key = pack8(values) if len(values) >= _PACK_MIN_ROWS else None
     if key is None:
         return as_dictionary(values)
     codes, first = factorize_u64(key)

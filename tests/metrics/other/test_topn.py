@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score
 
 from metrics.ndcg import ndcg
-from metrics.topn import (
+from metrics.other.topn import (
     AP_DENOMINATORS,
     ARHR_MODES,
     HIT_RATES,
@@ -335,7 +335,7 @@ def test_against_sklearn_average_precision():
 # --- typed input ------------------------------------------------------------------
 
 def test_parse_runs_round_trip_and_names():
-    from metrics.topn import format_runs, parse_runs
+    from metrics.other.topn import format_runs, parse_runs
 
     text = "alice: A B C | C X\nD, E | D\n\n# comment\nbob:|Q"
     runs = parse_runs(text)
@@ -354,7 +354,7 @@ def test_parse_runs_round_trip_and_names():
     ("", "empty", 0),
 ])
 def test_parse_runs_errors(text, kind, line):
-    from metrics.topn import RunsParseError, parse_runs
+    from metrics.other.topn import RunsParseError, parse_runs
 
     with pytest.raises(RunsParseError) as info:
         parse_runs(text)
@@ -363,7 +363,7 @@ def test_parse_runs_errors(text, kind, line):
 
 
 def test_parse_runs_duplicate_item_details():
-    from metrics.topn import RunsParseError, parse_runs
+    from metrics.other.topn import RunsParseError, parse_runs
 
     with pytest.raises(RunsParseError) as info:
         parse_runs("a: A B | X Y X")

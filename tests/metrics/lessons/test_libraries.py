@@ -1,4 +1,4 @@
-"""Library conventions: metrics.libraries must return what the installed libraries return.
+"""Library conventions: metrics.lessons.libraries must return what the installed libraries return.
 
 scikit-learn (ndcg_score), pytrec_eval-terrier (trec_eval ndcg / ndcg_cut.k) and ranx (ndcg,
 ndcg_burges) are cross-checked on random graded lists with tied scores, unretrieved judged items
@@ -10,10 +10,10 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.libraries import (
+from metrics.lessons.libraries import (
     LIBRARIES,
     VARIANTS,
     coincidences,
@@ -25,8 +25,6 @@ from metrics.libraries import (
 )
 from metrics.ndcg import ndcg
 from metrics.registry import DISCOUNTS, GAINS, TIES
-from hypothesis import HealthCheck, settings
-
 from tests.metrics.conftest import PROPERTY, close
 
 # ranx evaluates through numba: fewer examples keep the cross-check quick on a shared machine.

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from metrics.diagnose import (
+from metrics.lessons.diagnose import (
     MISTAKES,
     STEPS,
     VARIANT_DIMENSIONS,
-    Variant,
+    HandVariant,
     diagnose,
     hand_number,
     hand_numbers,
@@ -46,7 +46,7 @@ def test_doc003_sheet():
     # exact 6.86113/8.38410 = 0.81835.
     d = diagnose(**DOC003, terms="3 1.26 1.5 0 0.38 0.71", dcg="6.86",
                  ideal_terms="3 1.89 1.5 0.86 0.77 0.35", idcg="8.37", ndcg="81.96%")
-    assert d.variant == Variant("linear", "standard", 2.0, "judged", "both", "sorted")
+    assert d.variant == HandVariant("linear", "standard", 2.0, "judged", "both", "sorted")
     assert d.kinds() == [("truncation", "term", 5), ("truncation", "ideal_term", 6),
                          ("rounded_sum", "idcg", None), ("carried_forward", "ndcg", None)]
     first = d.first
@@ -121,7 +121,7 @@ def test_doc002_is_right():
     # 002 (Wikipedia): DCG 6.861, IDCG 7.141 (ideal 3,3,2,2,1,0 from the list itself), NDCG 0.961.
     d = diagnose([3, 2, 3, 0, 1, 2], terms="3 1.262 1.5 0 0.387 0.712", dcg="6.861", idcg="7.141",
                  ndcg="0.961")
-    assert d.ok and d.first is None and d.variant == Variant()
+    assert d.ok and d.first is None and d.variant == HandVariant()
 
 
 # --------------------------------------------------------------------------------------------
@@ -235,13 +235,13 @@ def _sheet(vals, d: int) -> dict:
                 ndcg=_fmt(vals.ndcg, d))
 
 
-def _all_variants(base_variant: Variant, has_k: bool, has_pool: bool):
+def _all_variants(base_variant: HandVariant, has_k: bool, has_pool: bool):
     for g, dk, b, src, km, order in product(GAINS, ["standard", "jarvelin", "log_i"], [2.0, math.e, 10.0],
                                             ["list", "judged"] if has_pool else ["list"],
                                             ["both", "dcg_only", "idcg_only"] if has_k else ["both"],
                                             ["sorted", "as_ranked", "ascending"]):
         if not (dk == "log_i" and b == 2.0):
-            yield Variant(g, dk, b, src, km, order)
+            yield HandVariant(g, dk, b, src, km, order)
 
 
 def _matches(vals, sheet_vals: dict, tol: float, step: str, position: int | None) -> bool:
@@ -254,7 +254,7 @@ def _matches(vals, sheet_vals: dict, tol: float, step: str, position: int | None
 def test_clean_sheet_has_no_finding(grades, d, intended, data):
     g, dk, b = intended
     assume(any(grades))
-    v = Variant(g, dk, b)
+    v = HandVariant(g, dk, b)
     sheet = _sheet(variant_values(grades, v), d)
     out = diagnose(grades, **sheet, gain=g, discount=dk, log_base=b)
     assert out.ok, out.kinds()
@@ -263,7 +263,7 @@ def test_clean_sheet_has_no_finding(grades, d, intended, data):
         exact_ndcg(grades, gain=g, discount=dk, log_base=b))
 
 
-def _unambiguous(grades, intended: Variant, sheet: dict, tol: float, **kw) -> bool:
+def _unambiguous(grades, intended: HandVariant, sheet: dict, tol: float, **kw) -> bool:
     """Every other variant misses at least two numbers of the sheet (beyond rounding), or none that the
     intended variant gets right: then one slipped number cannot make another variant fit better."""
     mine = variant_values(grades, intended, **kw)
@@ -282,7 +282,7 @@ def _unambiguous(grades, intended: Variant, sheet: dict, tol: float, **kw) -> bo
 @given(grades=grades_st, d=decimals_st, intended=intended_st, data=st.data())
 def test_injected_slip_at_term_i(grades, d, intended, data):
     g, dk, b = intended
-    v = Variant(g, dk, b)
+    v = HandVariant(g, dk, b)
     vals = variant_values(grades, v)
     i = data.draw(st.integers(min_value=1, max_value=len(grades)), label="position")
     delta = data.draw(st.sampled_from([-1, 1]), label="sign") * data.draw(
@@ -301,7 +301,7 @@ def test_injected_slip_at_term_i(grades, d, intended, data):
 @given(grades=grades_st, d=decimals_st, intended=intended_st, data=st.data())
 def test_injected_truncation_at_position_i(grades, d, intended, data):
     g, dk, b = intended
-    v = Variant(g, dk, b)
+    v = HandVariant(g, dk, b)
     vals = variant_values(grades, v)
     step = data.draw(st.sampled_from(["term", "ideal_term"]), label="step")
     arr = vals.terms if step == "term" else vals.ideal_terms
@@ -324,7 +324,7 @@ def test_injected_truncation_at_position_i(grades, d, intended, data):
        d=st.integers(min_value=1, max_value=2), intended=intended_st)
 def test_injected_rounded_sum(grades, d, intended):
     g, dk, b = intended
-    v = Variant(g, dk, b)
+    v = HandVariant(g, dk, b)
     vals = variant_values(grades, v)
     own = math.fsum(round(x, d) for x in vals.terms)
     assume(abs(own - vals.dcg) > 0.5 * 10.0 ** -d * 1.01)
@@ -350,12 +350,12 @@ MISTAKEN_DIMENSIONS = {
 def test_injected_formula_mistake_is_found_where_it_first_shows(grades, extra, d, dim, data):
     # Intended: linear gain, standard discount, base 2, ideal of all judged items, k on both sides, sorted.
     k = data.draw(st.integers(min_value=1, max_value=len(grades)), label="k")
-    intended = Variant("linear", "standard", 2.0, "judged", "both", "sorted")
+    intended = HandVariant("linear", "standard", 2.0, "judged", "both", "sorted")
     mistaken_value = data.draw(MISTAKEN_DIMENSIONS[dim], label="mistaken")
-    mistaken = Variant(**{**intended.__dict__, dim: mistaken_value})
+    mistaken = HandVariant(**{**intended.__dict__, dim: mistaken_value})
     if mistaken.discount == "log_i" and mistaken.log_base == 2.0:
-        mistaken = Variant(**{**mistaken.__dict__, "log_base": 10.0, "discount": "log_i"})
-        intended = Variant(**{**intended.__dict__, "log_base": 10.0})
+        mistaken = HandVariant(**{**mistaken.__dict__, "log_base": 10.0, "discount": "log_i"})
+        intended = HandVariant(**{**intended.__dict__, "log_base": 10.0})
     kw = dict(unretrieved=extra, k=k)
     right, wrong = variant_values(grades, intended, **kw), variant_values(grades, mistaken, **kw)
     sheet = _sheet(wrong, d)
@@ -455,5 +455,5 @@ def test_registry_and_engine_agree():
     assert set(VARIANT_DIMENSIONS.values()) <= set(MISTAKES)
     assert all(m.name and m.help for m in MISTAKES.values())
     # the variant values match metrics.ndcg on the judged pool
-    v = variant_values(G, Variant(idcg_source="judged"), unretrieved=[3, 0], k=6)
+    v = variant_values(G, HandVariant(idcg_source="judged"), unretrieved=[3, 0], k=6)
     assert v.idcg == pytest.approx(exact_idcg(G, k=6, pool=G + [3, 0]))

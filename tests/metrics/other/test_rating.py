@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import mean_absolute_error, mean_squared_error
 
-from metrics.rating import as_ratings, error_sweep, errors, mae, rmse
+from metrics.other.rating import as_ratings, error_sweep, errors, mae, rmse
 
 TRUE = [4, 2, 5, 3]
 PRED = [3, 4, 5, 2]
@@ -94,7 +94,7 @@ def test_against_sklearn_and_bounds(data):
 
 
 def test_totals_and_shares():
-    from metrics.rating import error_shares, totals
+    from metrics.other.rating import error_shares, totals
 
     # errors 1, -2, 0, 1: Σe² = 6, Σ|e| = 4
     tot = totals(TRUE, PRED)

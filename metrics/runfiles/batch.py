@@ -20,7 +20,7 @@ Only queries in the qrels are evaluated.  A qrels query the run did not answer
 is skipped (trec_eval's default) or scores 0 (``missing="zero"``, trec_eval
 ``-c``, ranx ``make_comparable``).
 
->>> from metrics.runs import read_qrels, read_run
+>>> from metrics.runfiles.read import read_qrels, read_run
 >>> qrels = read_qrels(b"q1 0 a 3\\nq1 0 b 2\\nq1 0 c 1\\n", name="qrels").table
 >>> run = read_run(b"q1 Q0 b 1 0.9 r\\nq1 Q0 x 2 0.5 r\\nq1 Q0 a 3 0.1 r\\n", name="run").table
 >>> ev = evaluate(qrels, [run], k=3, variants=make_variants(gains=["linear"], discounts=["standard"],
@@ -44,17 +44,17 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._validation import check_choice, check_k, check_log_base
+from ..ndcg import IDCG_SOURCES
+from ..registry import DISCOUNTS, GAINS, TIES
 from ._kernels import lookup_grades, lookup_grades_by_string, use_numba
-from ._validation import check_choice, check_k, check_log_base
-from .ndcg import IDCG_SOURCES
-from .registry import DISCOUNTS, GAINS, TIES
-from .runs import Problem, Table, _pack8, as_dictionary, id_strings, string_buffers
+from .read import Problem, Table, as_dictionary, id_strings, pack8, string_buffers
 
 __all__ = [
     "IDCG",
     "MISSING",
     "Evaluation",
-    "Variant",
+    "RunVariant",
     "evaluate",
     "kendall_tau",
     "make_variants",
@@ -79,7 +79,7 @@ DEFAULT_TIES = ("trec_eval", "average")
 
 
 @dataclass(frozen=True)
-class Variant:
+class RunVariant:
     """One way of computing NDCG: gain × discount × IDCG source × tie rule."""
 
     gain: str
@@ -92,7 +92,7 @@ class Variant:
         return f"{self.gain}/{self.discount}/{self.idcg}/{self.ties}"
 
     @staticmethod
-    def parse(label: str) -> "Variant":
+    def parse(label: str) -> RunVariant:
         """The variant named by a label such as ``"linear/standard/judged/trec_eval"``."""
         parts = str(label).split("/")
         if len(parts) != 4:
@@ -114,7 +114,7 @@ def _choices(values, registry, name: str, default) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[Variant]:
+def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[RunVariant]:
     """Every combination of the given names (None = all registered; ties default trec_eval and average).
 
     >>> len(make_variants()), make_variants(gains="exponential", discounts="standard",
@@ -125,7 +125,7 @@ def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[V
     d = _choices(discounts, DISCOUNTS, "discount", list(DISCOUNTS))
     s = _choices(idcg, IDCG, "idcg source", list(IDCG))
     t = _choices(ties, TIES, "ties", list(DEFAULT_TIES))
-    return [Variant(*combo) for combo in product(g, d, s, t)]
+    return [RunVariant(*combo) for combo in product(g, d, s, t)]
 
 
 # ----------------------------------------------------------------------------- the array engine
@@ -245,7 +245,7 @@ def _ratio(top: np.ndarray, best: np.ndarray) -> np.ndarray:
     return out
 
 
-def _values(ranked: _Ranked, judged: tuple, variant: Variant, *, k, log_base, divisor_cache: dict) -> np.ndarray:
+def _values(ranked: _Ranked, judged: tuple, variant: RunVariant, *, k, log_base, divisor_cache: dict) -> np.ndarray:
     """Per-query NDCG (NaN where the run has no documents) for one variant.
 
     ``divisor_cache`` is shared by the variants of one run: divisors per discount, DCG per
@@ -393,7 +393,7 @@ class Evaluation:
 
     queries: np.ndarray  # qrels query ids (object array of str)
     runs: list[str]
-    variants: list[Variant]
+    variants: list[RunVariant]
     values: np.ndarray  # float64[n_runs, n_variants, n_queries]; NaN where a run did not answer
     present: np.ndarray  # bool[n_runs, n_queries]
     missing: str
@@ -405,7 +405,7 @@ class Evaluation:
         return [v.label for v in self.variants]
 
     def _index(self, variant) -> int:
-        label = variant.label if isinstance(variant, Variant) else str(variant)
+        label = variant.label if isinstance(variant, RunVariant) else str(variant)
         if label not in self.labels:
             valid = ", ".join(repr(x) for x in self.labels)
             raise ValueError(f"variant {label!r} was not evaluated; evaluated variants are {valid}")
@@ -517,7 +517,7 @@ def _qrels_index(qrels: Table, relevance_level) -> dict:
 
 def _lookup_ids(needles: pa.Array, haystack: pa.Array) -> np.ndarray:
     """Index of each needle in haystack (distinct ids), -1 when absent."""
-    a, b = _pack8(needles), _pack8(haystack)
+    a, b = pack8(needles), pack8(haystack)
     if a is not None and b is not None:
         return pd.Index(b).get_indexer(a).astype(np.int64)
     return pc.index_in(needles, value_set=haystack).fill_null(-1).to_numpy().astype(np.int64)
@@ -566,13 +566,13 @@ def _docrank_for(run: Table, rows: np.ndarray | None) -> Callable[[np.ndarray], 
     return docrank
 
 
-def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[Variant] | None = None,
+def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[RunVariant] | None = None,
              log_base=2, relevance_level=None, missing: str = "skip",
              on_progress: Callable[[float, str], None] | None = None) -> Evaluation:
     """Evaluate runs against qrels under every variant (see the module docstring).
 
-    ``qrels`` and ``runs`` come from :func:`metrics.runs.read_qrels` /
-    :func:`metrics.runs.read_run` (``parsed.table``).  Run names must be distinct.
+    ``qrels`` and ``runs`` come from :func:`metrics.runfiles.read.read_qrels` /
+    :func:`metrics.runfiles.read.read_run` (``parsed.table``).  Run names must be distinct.
     Problems found here (queries missing on either side) are in ``Evaluation.problems``.
     """
     k = check_k(k)
@@ -580,8 +580,8 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     level = _check_level(relevance_level)
     check_choice(missing, MISSING, name="missing")
     variants = list(variants) if variants is not None else make_variants()
-    if not variants or not all(isinstance(v, Variant) for v in variants):
-        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
+    if not variants or not all(isinstance(v, RunVariant) for v in variants):
+        raise ValueError("variants must be a non-empty list of RunVariant (see make_variants)")
     if not isinstance(qrels, Table) or qrels.kind != "qrels":
         raise ValueError("qrels must be the table of a qrels file (read_qrels(...).table)")
     runs = list(runs)
@@ -648,7 +648,7 @@ def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", 
     grades = np.array([grades_by_doc.get(d, 0.0) for d in docnos], dtype=np.float64)
     rule = "stable" if ties == "average" else ties
     if rows.size:
-        from .ndcg import rank_by_scores
+        from ..ndcg import rank_by_scores
 
         order = rank_by_scores(grades, scores, ties=rule, docnos=docnos)
     else:

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m metrics.evaluate QRELS RUN [RUN ...] [--k 10] [--gain linear exponential]
+    python -m metrics.runfiles QRELS RUN [RUN ...] [--k 10] [--gain linear exponential]
         [--discount standard jarvelin] [--idcg judged list] [--ties trec_eval average]
         [--missing skip|zero] [--relevance-level 1] [--log-base 2] [--skip-bad-lines]
         [--per-query] [--csv OUT.csv]
@@ -29,10 +29,10 @@ import sys
 import time
 from collections.abc import Sequence
 
+from ..registry import DISCOUNTS, GAINS, TIES
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
-from .registry import DISCOUNTS, GAINS, TIES
-from .runs import Parsed, read_files
+from .read import Parsed, read_files
 
 __all__ = ["main", "format_table"]
 
@@ -63,7 +63,7 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m metrics.evaluate",
+        prog="python -m metrics.runfiles",
         description="Mean NDCG of TREC runs under every gain, discount, IDCG source and tie rule, "
                     "and whether the winner changes.",
     )
@@ -187,7 +187,8 @@ def _fmt(value, digits: int) -> str:
     return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
 
 
-def _run_as_script() -> int:
+def run_as_script() -> int:
+    """The console entry point: :func:`main`, quiet when the output pipe closes early."""
     try:
         code = main()
         sys.stdout.flush()
@@ -198,4 +199,4 @@ def _run_as_script() -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(_run_as_script())
+    sys.exit(run_as_script())

@@ -25,11 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._numbers import as_reals
-from ._validation import _as_list, check_choice
-from .parse import ParseError, parse_numbers, split_tokens
+from .._numbers import as_reals
+from .._validation import as_list, check_choice
+from ..parse import ParseError, parse_numbers, split_tokens
 
-__all__ = ["parse_binary_labels", "AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss", "pair_counts", "rank_pairs"]
+__all__ = ["parse_binary_labels", "AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss",
+           "pair_counts", "rank_pairs"]
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
     ...
     ValueError: labels at position 2 is 2.0; a label must be 0 (negative) or 1 (positive)
     """
-    s_items = _as_list(scores, "scores")
-    l_items = _as_list(labels, "labels")
+    s_items = as_list(scores, "scores")
+    l_items = as_list(labels, "labels")
     if not s_items:
         raise ValueError("scores is empty; give one score per sample")
     if len(l_items) != len(s_items):
@@ -62,7 +63,8 @@ def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
     bad = np.flatnonzero((raw != 0.0) & (raw != 1.0))
     if bad.size:
         i = int(bad[0]) + 1
-        raise ValueError(f"labels at position {i} is {float(raw[i - 1])!r}; a label must be 0 (negative) or 1 (positive)")
+        raise ValueError(f"labels at position {i} is {float(raw[i - 1])!r}; "
+                         "a label must be 0 (negative) or 1 (positive)")
     lab = raw.astype(np.int64)
     n_pos = int(lab.sum())
     if n_pos == 0 or n_pos == lab.size:
@@ -205,7 +207,8 @@ AUC_METHODS: dict[str, AucMethod] = {
         "rank_loss",
         "1 - rank loss",
         "\\mathrm{AUC} = 1 - \\ell_{rank}, \\quad \\ell_{rank} = \\frac{1}{m^{+} m^{-}} \\sum_{x^{+} \\in D^{+}} "
-        "\\sum_{x^{-} \\in D^{-}} \\left( \\mathbb{I}(f(x^{+}) < f(x^{-})) + \\frac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-})) \\right)",
+        "\\sum_{x^{-} \\in D^{-}} \\left( \\mathbb{I}(f(x^{+}) < f(x^{-})) "
+        "+ \\frac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-})) \\right)",
         "Count the (positive, negative) pairs ranked the wrong way, a tie counting one half.",
         _from_rank_loss,
     ),
@@ -263,7 +266,7 @@ def rank_pairs(scores, labels, *, limit=None) -> pd.DataFrame:
     """
     s, lab = as_roc_input(scores, labels)
     if limit is not None:
-        from ._validation import check_k
+        from .._validation import check_k
 
         limit = check_k(limit, name="limit")
     pos_idx, neg_idx = np.flatnonzero(lab == 1), np.flatnonzero(lab == 0)

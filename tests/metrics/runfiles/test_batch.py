@@ -13,21 +13,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.batch import (
+from metrics.ndcg import ndcg_from_scores
+from metrics.registry import DISCOUNTS, GAINS, TIES
+from metrics.runfiles.batch import (
     IDCG,
-    Variant,
+    RunVariant,
     evaluate,
     kendall_tau,
     make_variants,
     ndcg_per_query,
     query_lists,
 )
-from metrics.ndcg import ndcg_from_scores
-from metrics.registry import DISCOUNTS, GAINS, TIES
-from metrics.runs import id_strings, read_qrels, read_run
+from metrics.runfiles.read import id_strings, read_qrels, read_run
 from tests.metrics.conftest import PROPERTY, RTOL
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "data" / "samples"
 SAMPLE_RUNS = sorted(SAMPLES.glob("*.run"))
 approx = lambda x: pytest.approx(x, rel=RTOL, abs=1e-12)  # noqa: E731
@@ -38,8 +38,8 @@ approx = lambda x: pytest.approx(x, rel=RTOL, abs=1e-12)  # noqa: E731
 def engine(request, monkeypatch):
     """Run a test with the numpy kernels on dictionary codes (integer-packed ids included) and again
     with the numba kernels on the bytes of plain-string document ids."""
-    import metrics._kernels as kernels
-    import metrics.runs as runs
+    import metrics.runfiles._kernels as kernels
+    import metrics.runfiles.read as runs
 
     if request.param == "numba":
         pytest.importorskip("numba")
@@ -89,7 +89,7 @@ def generate(seed: int, *, n_queries=30, n_docs=60, depth=25, ties=True, grades=
     return qrels, runs
 
 
-def single(qrels: dict, run_q: dict, q: str, v: Variant, k) -> float:
+def single(qrels: dict, run_q: dict, q: str, v: RunVariant, k) -> float:
     """The single-list value: grades in file order, scores, docnos, pool from the qrels."""
     docnos = list(run_q)
     judged = qrels[q]
@@ -148,7 +148,7 @@ def test_query_without_relevant_documents_scores_zero():
     assert per["q"] == 0.0 and per["p"] == 1.0
 
 
-# ------------------------------------------------------------------------------------------ equality with single-list functions
+# ------------------------------------------------------------------------- equality with single-list functions
 @pytest.mark.parametrize("k", [None, 1, 10])
 @pytest.mark.parametrize("seed, prefix", [(0, "d"), (1, "document-")])
 def test_equal_to_single_list_functions_every_variant(seed, prefix, k, engine):
@@ -218,7 +218,7 @@ def test_ndcg_per_query_validation():
         ndcg_per_query([0], [1], [1.0], k=0)
 
 
-# ------------------------------------------------------------------------------------------ trec_eval / ranx cross-checks
+# ------------------------------------------------------------------------- trec_eval / ranx cross-checks
 def _as_dicts(qt, rt):
     qrels, run = {}, {}
     for q, d, g in zip(qt.qid.dictionary_decode().to_pylist(), id_strings(qt.docno).to_pylist(), qt.value):
@@ -377,11 +377,11 @@ def test_kendall_tau_hand_values():
 
 def test_make_variants_and_validation():
     assert len(make_variants()) == len(GAINS) * len(DISCOUNTS) * len(IDCG) * 2
-    assert Variant.parse("linear/jarvelin/list/average") == Variant("linear", "jarvelin", "list", "average")
+    assert RunVariant.parse("linear/jarvelin/list/average") == RunVariant("linear", "jarvelin", "list", "average")
     with pytest.raises(ValueError, match="unknown idcg source 'pool'; valid names are 'list', 'judged'"):
         make_variants(idcg=["pool"])
     with pytest.raises(ValueError, match="gain/discount/idcg/ties"):
-        Variant.parse("linear/standard")
+        RunVariant.parse("linear/standard")
     qrels, runs = generate(9)
     qt, rts = tables(qrels, runs)
     with pytest.raises(ValueError, match="unknown missing 'drop'"):
@@ -422,7 +422,7 @@ def test_query_lists_ranks_like_trec_eval_and_gives_the_pool(engine):
 # ------------------------------------------------------------------------------------------ kernels
 @pytest.mark.parametrize("engine_name", ["numpy", "numba"])
 def test_kernels_agree_with_plain_python(engine_name, monkeypatch):
-    import metrics._kernels as kernels
+    import metrics.runfiles._kernels as kernels
 
     if engine_name == "numba":
         pytest.importorskip("numba")

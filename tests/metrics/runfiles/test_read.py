@@ -11,11 +11,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.runs import (COLUMN_NAMES, MAX_LISTED, PROBLEM_MESSAGES, decode, id_strings, read_qrels, read_run,
-                          read_table)
+from metrics.runfiles.read import (
+    COLUMN_NAMES,
+    MAX_LISTED,
+    PROBLEM_MESSAGES,
+    decode,
+    id_strings,
+    read_qrels,
+    read_run,
+    read_table,
+)
 from tests.metrics.conftest import PROPERTY
 
-SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "data" / "samples"
 
 QRELS = b"q1 0 d1 2\nq1 0 d2 0\nq2 0 d1 1\n"
 RUN = b"q1 Q0 d1 1 2.5 bm25\nq1 Q0 d3 2 1.5 bm25\nq2 Q0 d1 1 0.5 bm25\n"
@@ -116,7 +124,7 @@ def test_duplicates_in_run_and_qrels():
 def test_negative_grades_are_a_warning():
     q = read_qrels(b"q1 0 d1 2\nq1 0 spam -2\n", name="q")
     assert q.ok and [(p.kind, p.severity, p.params["line"]) for p in q.problems] == [("negative", "warning", 2)]
-    assert q.table.value.tolist() == [2.0, -2.0]  # kept; counted as 0 by metrics.batch
+    assert q.table.value.tolist() == [2.0, -2.0]  # kept; counted as 0 by metrics.runfiles.batch
 
 
 def test_wrong_kind_empty_and_size_cap(tmp_path):
@@ -155,7 +163,7 @@ def test_bad_arguments_raise_value_error():
 
 
 def test_every_problem_kind_has_a_message_and_severity():
-    from metrics.runs import _SEVERITY
+    from metrics.runfiles.read import _SEVERITY
 
     assert set(PROBLEM_MESSAGES) == set(_SEVERITY)
 
@@ -195,7 +203,7 @@ def test_fast_and_line_by_line_paths_agree(rows, blank, bom):
 
 
 def test_integer_packing_of_short_ids_matches_the_string_dictionary(monkeypatch):
-    import metrics.runs as runs
+    import metrics.runfiles.read as runs
 
     lines = [f"q{i % 7} Q0 {'x' * (1 + i % 8)}{i} {i} {i * 0.5} t" for i in range(400)]
     lines = [ln for ln in lines if len(ln.split()[2]) <= 8] + ["q1 Q0 é€ 1 1.0 t"]
@@ -204,14 +212,14 @@ def test_integer_packing_of_short_ids_matches_the_string_dictionary(monkeypatch)
     monkeypatch.setattr(runs, "_PACK_MIN_ROWS", 0)
     packed = read_run(data, name="r").table
     assert as_lists(plain) == as_lists(packed)
-    assert runs._pack8(pa.array(["abcdefghi"])) is None  # 9 bytes: string dictionary
-    assert runs._pack8(pa.array(["a\x00"])) is None  # NUL: padding would be ambiguous
-    assert runs._pack8(pa.array(["b", "ab", "a"])).argsort().tolist() == [2, 1, 0]  # byte order kept
+    assert runs.pack8(pa.array(["abcdefghi"])) is None  # 9 bytes: string dictionary
+    assert runs.pack8(pa.array(["a\x00"])) is None  # NUL: padding would be ambiguous
+    assert runs.pack8(pa.array(["b", "ab", "a"])).argsort().tolist() == [2, 1, 0]  # byte order kept
 
 
 @pytest.mark.parametrize("threads", [1, 3])
 def test_read_files_concurrently_equals_one_after_another(threads):
-    from metrics.runs import read_files
+    from metrics.runfiles.read import read_files
 
     runs = sorted(SAMPLES.glob("*.run")) + [SAMPLES / "broken_gbk.txt"]
     q, parsed = read_files(SAMPLES / "qrels.txt", runs, threads=threads)
@@ -227,7 +235,7 @@ def test_read_files_concurrently_equals_one_after_another(threads):
 
 
 def test_read_files_bad_arguments():
-    from metrics.runs import read_files
+    from metrics.runfiles.read import read_files
 
     with pytest.raises(ValueError, match="list of paths"):
         read_files(QRELS, RUN)
@@ -249,8 +257,8 @@ _ids = st.sampled_from(["a", "b", "ab", "ba", "abcdefgh", "abcdefgi", "abcdefgh1
 @given(st.lists(st.lists(_ids, min_size=1, max_size=12), min_size=1, max_size=8))
 def test_first_duplicate_string_finds_the_first_repeat_within_a_block(blocks):
     pytest.importorskip("numba")
-    from metrics._kernels import first_duplicate_string
-    from metrics.runs import string_buffers
+    from metrics.runfiles._kernels import first_duplicate_string
+    from metrics.runfiles.read import string_buffers
 
     flat = [d for block in blocks for d in block]
     starts = np.cumsum([0] + [len(b) for b in blocks]).astype(np.int64)
@@ -271,8 +279,8 @@ def test_first_duplicate_string_finds_the_first_repeat_within_a_block(blocks):
        st.dictionaries(st.tuples(st.integers(0, 4), _ids), st.integers(1, 3), max_size=30))
 def test_lookup_grades_by_string_equals_a_dictionary_lookup(rows, judged):
     pytest.importorskip("numba")
-    from metrics._kernels import lookup_grades_by_string
-    from metrics.runs import string_buffers
+    from metrics.runfiles._kernels import lookup_grades_by_string
+    from metrics.runfiles.read import string_buffers
 
     q = np.array([r[0] for r in rows], np.int64)  # -1: a query not in the qrels; blocks may repeat a query
     rdata, roffsets = string_buffers(pa.array([r[1] for r in rows], pa.string()))
@@ -286,9 +294,9 @@ def test_lookup_grades_by_string_equals_a_dictionary_lookup(rows, judged):
 
 
 def test_string_buffers_and_query_blocks(monkeypatch):
-    import metrics._kernels as kernels
-    from metrics._kernels import query_blocks
-    from metrics.runs import string_buffers
+    import metrics.runfiles._kernels as kernels
+    from metrics.runfiles._kernels import query_blocks
+    from metrics.runfiles.read import string_buffers
 
     data, offsets = string_buffers(pa.array(["x", "é€", "yz"]).slice(1))  # a slice keeps absolute offsets
     assert bytes(data[offsets[0]:offsets[1]]).decode() == "é€" and offsets.size == 3
@@ -309,7 +317,7 @@ def test_string_buffers_and_query_blocks(monkeypatch):
 def test_large_files_keep_document_ids_as_strings_with_the_same_problems(monkeypatch):
     """Above NUMBA_MIN_ROWS document ids stay plain strings; duplicates are found all the same."""
     pytest.importorskip("numba")
-    import metrics._kernels as kernels
+    import metrics.runfiles._kernels as kernels
 
     clean = b"q1 Q0 d1 1 2.5 x\nq1 Q0 d2 2 1.5 x\nq2 Q0 d1 1 1 x\n"
     dup = b"q1 Q0 d1 1 2.5 x\nq1 Q0 d2 2 1.5 x\nq1 Q0 d1 3 0.5 x\nq2 Q0 d1 1 1 x\n"

@@ -1,0 +1,13 @@
+"""Teaching material built on the metrics: the documents' worked examples and a judge for every
+printed number (``examples``), the library conventions (``libraries``), the diagnosis of a hand
+calculation (``diagnose``) and seeded practice exercises (``exercises``)."""
+from . import diagnose, examples, exercises, libraries
+
+# Captured before the star imports: afterwards ``diagnose`` is the function, not the module.
+_MODULES = (diagnose, examples, exercises, libraries)
+from .diagnose import *  # noqa: F401,F403
+from .examples import *  # noqa: F401,F403
+from .exercises import *  # noqa: F401,F403
+from .libraries import *  # noqa: F401,F403
+
+__all__ = [name for module in _MODULES for name in module.__all__]
