@@ -1,6 +1,6 @@
 """The source documents' worked examples, as data, and a judge for every number they print.
 
-Each :class:`WorkedExample` records what one document in ``shared/seeds/`` (000..004) writes:
+Each :class:`WorkedExample` records what one document in ``data/seeds/`` (copies of ``../shared/seeds``) (000..004) writes:
 its input grades, the formula it *names* (writes down) for each number, the formula its
 numbers actually *follow*, and every number it prints, exactly as printed (text), with
 its position when it is a per-position term.  Nothing here is a computed result: exact
@@ -127,7 +127,7 @@ class IdcgItems:
 class WorkedExample:
     key: str
     doc: str  # "000" .. "004"
-    source: str  # file name in shared/seeds
+    source: str  # file name in data/seeds
     lang: str  # language of the document: "zh" or "ko"
     relevances: tuple[float, ...]
     labels: tuple[str, ...] | None

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlencode, urlparse
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot, wait_for_app
-
-pytestmark = pytest.mark.browser
 
 
 def _rendered(page) -> None:

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.browser.conftest import screenshot, wait_for_app
 
-pytestmark = pytest.mark.browser
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
 
 
