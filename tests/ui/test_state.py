@@ -1,0 +1,220 @@
+"""ui.state: the one page-state mechanism (kept across page switches, last valid value, the link).
+
+Driven without Streamlit through plain dicts standing in for st.session_state and st.query_params,
+and once through a real Streamlit script run (AppTest) to prove the same behaviour there.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from tests.metrics.conftest import PROPERTY
+from ui import state as S
+
+FIELDS = (
+    S.Field("t_rels", "rels", default=(3.0, 2.0, 1.0), parse=S.grades(max_items=50),
+            encode=S.list_encoder(","), text=S.list_encoder(", "), label="common.grades"),
+    S.Field("t_k", "k", default=None, parse=S.optional(S.integer(1, 1000))),
+    S.Field("t_gain", "gain", default="linear", parse=S.choice(("linear", "exponential"))),
+    S.Field("t_score", "score", default=0, parse=S.integer(0, 10**6), widget=False),
+)
+
+
+def make(session, query):
+    return S.PageState("t", FIELDS, session=session, query=query)
+
+
+def leave_page(session):
+    """What Streamlit does to a page's widget values when another page is shown."""
+    for f in FIELDS:
+        if f.widget:
+            session.pop(f.key, None)
+
+
+def test_first_visit_reads_the_link_and_reports_bad_parameters():
+    session, query = {}, {"rels": "2.1234567,3", "k": "①", "gain": "cubic", "junk": "x", "lang": "zh"}
+    page = make(session, query)
+    assert session["t_rels"] == "2.1234567, 3"  # exactly what was in the link
+    assert page.parse_typed("t_rels") == (2.1234567, 3.0)
+    assert [p.name for p in page.problems] == ["k", "gain"]
+    assert session["t_k"] is None and session["t_gain"] == "linear"  # defaults used
+    assert page.problems[0].error.reason == "integer" and page.problems[0].error.value == "①"
+    page.finish()
+    # Bad and unknown parameters leave the link; lang (global) stays; numbers are exact.
+    assert query == {"rels": "2.1234567,3", "lang": "zh"}
+
+
+def test_defaults_are_omitted_and_changes_are_written():
+    session, query = {}, {}
+    page = make(session, query)
+    page.finish()
+    assert query == {}
+    session["t_gain"] = "exponential"  # the user picks another gain; the script reruns
+    session["t_k"] = 5
+    page = make(session, query)
+    assert not page.opened_link
+    page.finish()
+    assert query == {"k": "5", "gain": "exponential"}
+
+
+def test_values_survive_a_visit_to_another_page():
+    session, query = {}, {}
+    make(session, query).finish()
+    session["t_rels"] = "1, 0.5"
+    session["t_gain"] = "exponential"
+    session["t_score"] = 7
+    page = make(session, query)
+    assert page.parse_typed("t_rels") == (1.0, 0.5)
+    page.finish()
+    leave_page(session)
+    query.clear()  # navigation clears the address bar's parameters
+    page = make(session, query)
+    assert session["t_rels"] == "1, 0.5" and session["t_gain"] == "exponential" and session["t_score"] == 7
+    page.finish()
+    assert query == {"rels": "1,0.5", "gain": "exponential", "score": "7"}
+
+
+def test_bad_text_keeps_the_last_valid_value_and_the_typed_text():
+    session, query = {}, {}
+    make(session, query).finish()
+    session["t_rels"] = "3, x, 1"
+    page = make(session, query)
+    assert page.parse_typed("t_rels") == (3.0, 2.0, 1.0)  # the last valid value
+    err = page.errors["t_rels"]
+    assert err.reason == "parse_not_a_number" and err.fmt["token"] == "x" and err.fmt["position"] == 2
+    page.finish()
+    assert query == {}  # the link holds the last valid value (here the default)
+    leave_page(session)
+    page = make(session, query)
+    assert session["t_rels"] == "3, x, 1"  # the user's work is not lost
+
+
+def test_a_new_link_in_the_same_session_wins():
+    session, query = {}, {}
+    make(session, query).finish()
+    session["t_gain"] = "exponential"
+    make(session, query).finish()
+    leave_page(session)
+    query.clear()
+    query.update({"rels": "1,1", "k": "2"})  # st.switch_page(..., query_params=...) or a pasted link
+    page = make(session, query)
+    assert page.opened_link
+    assert session["t_rels"] == "1, 1" and session["t_k"] == 2
+    assert session["t_gain"] == "linear"  # a link describes the whole view
+
+
+def test_set_from_code_updates_value_and_widget_text():
+    session, query = {}, {}
+    page = make(session, query)
+    page.set("t_rels", (3.0, 2.0, 1.0, 3.0, 2.0))
+    assert session["t_rels"] == "3, 2, 1, 3, 2"
+    page.finish()
+    assert query == {"rels": "3,2,1,3,2"}
+
+
+def test_overlong_link_is_not_written():
+    session, query = {}, {}
+    page = make(session, query)
+    page.set("t_rels", tuple(float(i) + 0.123456789 for i in range(50)))
+    fields = tuple(S.Field(f.key, f.param, f.default, S.grades(max_items=2000), f.encode, f.text, f.widget)
+                   if f.key == "t_rels" else f for f in FIELDS)
+    page = S.PageState("t2", fields, session=session, query=query)
+    page.set("t_rels", tuple(float(i) + 0.123456789 for i in range(1000)))
+    page.finish()
+    assert page.link_too_long and "rels" not in query
+
+
+def test_overlong_parameter_is_refused_before_parsing():
+    session, query = {}, {"rels": "1," * S.MAX_PARAM_CHARS}
+    page = make(session, query)
+    assert page.problems[0].error.reason == "too_long"
+
+
+def test_registry_records_the_page():
+    make({}, {})
+    assert S.REGISTRY["t"].fields == FIELDS and S.REGISTRY["t"].script.endswith("test_state.py")
+
+
+def test_message_names_parameter_value_and_allowed_range():
+    page = make({}, {"k": "900719925474100"})
+    text = page.message("k", page.problems[0].error)
+    assert "**k**" in text and "900719925474100" in text and "1" in text and "1000" in text
+
+
+def test_message_escapes_markdown_in_the_value():
+    page = make({}, {"gain": "![](//evil.example/x)"})
+    text = page.message("gain", page.problems[0].error)
+    assert "![](" not in text and "\\!\\[\\]\\(" in text
+
+
+# ---- parsers: hostile text never raises anything but BadValue ------------------------------------
+
+PARSERS = [S.integer(1, 10), S.integer(0, 2**32 - 1), S.number(), S.number(0, 1), S.choice(("a", "b")),
+           S.text(10), S.grades(max_items=5), S.numbers(max_items=5), S.boolean(), S.optional(S.integer(1, 3))]
+
+
+@PROPERTY
+@given(st.text(max_size=60))
+def test_parsers_accept_or_raise_badvalue(raw):
+    for parse in PARSERS:
+        try:
+            value = parse(raw)
+        except S.BadValue as exc:
+            assert isinstance(exc.value, str)
+        else:
+            if isinstance(value, float):
+                assert math.isfinite(value)
+
+
+@pytest.mark.parametrize("raw", ["፩", "①", "²", "٣", "１", "1_000", "0x10", " ", "", "1e3", "9" * 4301])
+def test_integers_are_ascii_digits_only(raw):
+    with pytest.raises(S.BadValue):
+        S.integer(0, 10**9)(raw)
+
+
+@PROPERTY
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_numbers_round_trip_exactly_through_the_link(x):
+    assert S.number()(S.list_encoder(",")([x])) == x
+    assert S.numbers()(S.list_encoder(", ")([x, 1.0])) == (x, 1.0)
+
+
+# ---- the same behaviour inside a real Streamlit run ----------------------------------------------
+
+def _script():
+    import streamlit as st
+
+    from ui import state as S
+
+    fields = (
+        S.Field("s_rels", "rels", default=(3.0, 2.0), parse=S.grades(max_items=50),
+                encode=S.list_encoder(","), text=S.list_encoder(", ")),
+        S.Field("s_gain", "gain", default="linear", parse=S.choice(("linear", "exponential"))),
+    )
+    page = S.PageState("s", fields)
+    page.show_link_problems()
+    st.text_area("grades", key="s_rels")
+    rels = page.typed("s_rels")
+    st.selectbox("gain", ["linear", "exponential"], key="s_gain")
+    st.write(f"rels={rels}")
+    page.finish()
+
+
+def test_inside_streamlit():
+    at = AppTest.from_function(_script, default_timeout=30)
+    at.query_params["rels"] = "2.1234567,3"
+    at.query_params["gain"] = "bogus"
+    at.run()
+    assert not at.exception
+    assert at.text_area(key="s_rels").value == "2.1234567, 3"
+    assert len(at.warning) == 1 and "gain" in at.warning[0].value
+    at.selectbox(key="s_gain").select("exponential").run()
+    assert dict(at.query_params) in ({"rels": ["2.1234567,3"], "gain": ["exponential"]},
+                                     {"rels": "2.1234567,3", "gain": "exponential"})
+    at.text_area(key="s_rels").input("3, x").run()
+    assert len(at.error) == 1 and "x" in at.error[0].value
+    assert any("rels=(2.1234567, 3.0)" in m.value for m in at.markdown)

@@ -1,0 +1,106 @@
+r"""One escaper per output format for user text: Markdown, KaTeX (``st.latex``), LaTeX documents, HTML.
+
+User text is anything a visitor typed, uploaded or put in a link: labels, nicknames, file names,
+query and document ids, link parameter values.  It must show exactly as typed and never act:
+no image the browser fetches (``![](//host/x)``), no live link, no maths (``$\huge PWN$``), no HTML.
+CSV cells are neutralised by :mod:`metrics.safe_csv` (the command line writes CSV too).
+
+* :func:`markdown` — inside text Streamlit renders as Markdown (``st.markdown``, ``st.warning``,
+  ``st.caption``, ``st.error``, button help, ...).  Folds line breaks, shortens long text.
+* :func:`markdown_cell` — inside a Markdown *table* cell (also escapes ``|``) for exported files;
+  escapes only what Markdown needs, so exports read cleanly in Marp, Jupyter and Obsidian.
+* :func:`katex_text` — inside ``\text{...}`` of a formula drawn by ``st.latex`` (KaTeX).
+* :func:`latex` — inside a LaTeX document (the ``.tex`` export).
+* :func:`html` — inside HTML we write ourselves (the rare ``st.html`` with fixed markup).
+
+Widget labels, option names and table headers are not Markdown: they need no escaping.
+"""
+from __future__ import annotations
+
+import html as _html
+import re
+
+__all__ = ["shorten", "markdown", "markdown_cell", "katex_text", "latex", "html"]
+
+# Active anywhere in a line; "#", "+", "-" and "1." only start headings and lists.
+_MARKDOWN_ACTIVE = re.compile(r"([\\`*_{}\[\]()!|<>~$:&])")
+_LINE_START = re.compile(r"^(#{1,6}|[+\-=]|\d+[.)])(?=\s|$)")
+
+
+def shorten(text, limit: int) -> str:
+    r"""``text`` on one line (runs of whitespace folded) and at most ``limit`` characters, with ``…``.
+
+    >>> shorten("a\nb   c" + "d" * 50, 10)
+    'a b cdddd…'
+    """
+    folded = " ".join(str(text).split())
+    if limit and len(folded) > limit:
+        folded = folded[: max(limit - 1, 0)] + "…"
+    return folded
+
+
+def markdown(text, limit: int = 40) -> str:
+    r"""User text made inert inside Markdown that Streamlit renders.
+
+    Backslash-escapes every Markdown-active character (so ``![x](http://...)`` shows as typed
+    instead of an image the browser would fetch, ``$...$`` is not maths and ``<b>`` is not HTML),
+    folds line breaks and shortens long text (``limit=0``: no limit).
+
+    >>> print(markdown("![x](http://h/a.png)"))
+    \!\[x\]\(http\://h/a.png\)
+    >>> print(markdown(r"$\huge PWN$"))
+    \$\\huge PWN\$
+    >>> print(markdown("-2"), markdown("# big"), markdown("- item"))
+    -2 \# big \- item
+    >>> print(markdown("a\nb" + "c" * 50, limit=10))
+    a bcccccc…
+    """
+    escaped = _MARKDOWN_ACTIVE.sub(r"\\\1", shorten(text, limit))
+    return _LINE_START.sub(lambda m: "\\" + m.group(1), escaped)
+
+
+def markdown_cell(text) -> str:
+    r"""Text for one cell of an exported Markdown table: ``|`` and the emphasis/link/HTML characters
+    escaped, nothing else (parentheses, dots and dashes stay as they are).
+
+    >>> print(markdown_cell("DCG (running)"), markdown_cell("A|B *x*"), markdown_cell("<img src=x>"))
+    DCG (running) A\|B \*x\* \<img src=x\>
+    """
+    folded = shorten(text, 0)
+    return re.sub(r"([\\`*_\[\]|<>~$])", r"\\\1", folded)
+
+
+# Inside \text{...} KaTeX treats these specially.
+_KATEX_TEXT = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+    "%": r"\%", "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}",
+}
+
+
+def katex_text(text, limit: int = 24) -> str:
+    r"""User text for ``\text{...}`` inside a formula drawn with ``st.latex`` (KaTeX), shortened.
+
+    The result goes *inside* the braces: ``f"\\text{{{katex_text(label)}}}"``.
+
+    >>> print(katex_text(r"R&D_1 {50%} \x"))
+    R\&D\_1 \{50\%\} \textbackslash{}x
+    """
+    return "".join(_KATEX_TEXT.get(ch, ch) for ch in shorten(text, limit))
+
+
+def latex(text) -> str:
+    r"""Text safe inside a LaTeX document (tables of the ``.tex`` export).
+
+    >>> print(latex("R&D_1 {50%}"))
+    R\&D\_1 \{50\%\}
+    """
+    return "".join(_KATEX_TEXT.get(ch, ch) for ch in shorten(text, 0))
+
+
+def html(text, limit: int = 0) -> str:
+    """Text safe inside HTML markup (quotes too, so it may go into an attribute).
+
+    >>> html('<img src=x onerror="alert(1)">')
+    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+    """
+    return _html.escape(shorten(text, limit), quote=True)

@@ -1,0 +1,78 @@
+"""Numbers as text: one module for the whole app.
+
+* :func:`exact` — the shortest text that reads back as the same float64.  For links, text fields and
+  anything a user may copy back in: ``2.1234567`` stays ``2.1234567`` (never ``2.12346``), ``3.0`` is
+  ``3``.  :func:`exact_list` joins several.
+* :func:`show` — display rounding (``digits`` decimals) for tables, metrics and sentences; the value
+  itself is never rounded.  :func:`show_trimmed` drops trailing zeros (``0.5`` not ``0.5000``).
+
+Nothing else in ``ui/`` or ``pages/`` formats numbers by hand (no ``{x:g}``, no local ``fmt``).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = ["exact", "exact_list", "show", "show_trimmed"]
+
+
+def exact(x) -> str:
+    """Shortest round-trip text of a number: integers without ``.0``, floats as Python's ``repr``.
+
+    >>> exact(3.0), exact(2.1234567), exact(-0.0), exact(0.1 + 0.2), exact(1e-7), exact(7)
+    ('3', '2.1234567', '0', '0.30000000000000004', '1e-07', '7')
+    >>> float(exact(0.1 + 0.2)) == 0.1 + 0.2
+    True
+    """
+    if isinstance(x, bool):
+        return str(int(x))
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    value = float(x)
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(value)
+
+
+def exact_list(values, sep: str = ", ") -> str:
+    """Several numbers, each :func:`exact`, joined.
+
+    >>> exact_list([3, 2.5, 1.0]), exact_list([3, 2], sep=",")
+    ('3, 2.5, 1', '3,2')
+    """
+    return sep.join(exact(v) for v in values)
+
+
+def show(x, digits: int = 4) -> str:
+    """Display rounding to ``digits`` decimals (``nan`` shows as ``–``); ``-0.0000`` shows as ``0.0000``.
+
+    >>> show(0.95612), show(7.990234, 2), show(float("nan")), show(-0.00001)
+    ('0.9561', '7.99', '–', '0.0000')
+    """
+    value = float(x)
+    if math.isnan(value):
+        return "–"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    text = f"{value:.{digits}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text
+
+
+def show_trimmed(x, digits: int = 4) -> str:
+    """Like :func:`show` with trailing zeros (and a bare point) dropped.
+
+    >>> show_trimmed(0.5), show_trimmed(3.0), show_trimmed(0.95612), show_trimmed(-0.00001)
+    ('0.5', '3', '0.9561', '0')
+    """
+    text = show(x, digits)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
