@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+# The package itself (console script ndcg-lab-eval), without touching the pinned dependencies.
+python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   echo "Installing Debian's chromium for the browser tests..."
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -11,4 +13,6 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
 fi
 export STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+echo "ruff check ..."
+python -m ruff check .
 python -m pytest "$@"
