@@ -565,8 +565,10 @@ class PageState:
         else:
             name = f
         fmt = {k: markdown(v, 40) if isinstance(v, str) else v for k, v in exc.fmt.items()}
-        reason = _t(f"state.reason.{exc.reason}", **fmt)
-        if reason == f"state.reason.{exc.reason}":  # no translation: the English message
+        # A page's own parser may name a full catalogue key (with a dot, e.g. "topn.reason.missing_bar").
+        key = exc.reason if "." in exc.reason else f"state.reason.{exc.reason}"
+        reason = _t(key, **fmt)
+        if reason == key:  # no translation: the English message
             reason = markdown(str(exc), 200)
         return _t("state.bad_value", name=markdown(name, 40), value=markdown(exc.value, 40), reason=reason)
 
