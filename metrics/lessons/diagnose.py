@@ -21,7 +21,10 @@ All numbers come from :mod:`metrics.ndcg` and :mod:`metrics.registry`; nothing
 here re-implements a gain, discount or logarithm.
 
 Document 003 (grades 3, 2, 3, 0, 1, 2; two more judged items of grade 3 and 0;
-k = 6) writes the fifth DCG term as 0.38, but 1/log2(6) = 0.3869 rounds to 0.39:
+k = 6) writes the fifth DCG term as 0.38, but 1/log2(6) = 0.3869 rounds to 0.39.  Its
+DCG 6.86 is right, though its own terms add up to 6.85 (a note, not a wrong number); its
+IDCG 8.37 adds up its ideal terms, one of which (0.35 for 1/log2 7 = 0.3562) is cut off,
+so that error is carried into IDCG and on into NDCG:
 
 >>> d = diagnose([3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6,
 ...              terms="3 1.26 1.5 0 0.38 0.71", dcg="6.86",
@@ -29,8 +32,8 @@ k = 6) writes the fifth DCG term as 0.38, but 1/log2(6) = 0.3869 rounds to 0.39:
 >>> d.first.kind, d.first.step, d.first.position
 ('truncation', 'term', 5)
 >>> [(f.kind, f.step, f.position) for f in d.findings]  # doctest: +NORMALIZE_WHITESPACE
-[('truncation', 'term', 5), ('truncation', 'ideal_term', 6),
- ('rounded_sum', 'idcg', None), ('carried_forward', 'ndcg', None)]
+[('truncation', 'term', 5), ('self_inconsistent_sum', 'dcg', None), ('truncation', 'ideal_term', 6),
+ ('carried_forward', 'idcg', None), ('carried_forward', 'ndcg', None)]
 """
 from __future__ import annotations
 
@@ -48,9 +51,11 @@ from .._validation import as_grades, check_choice, check_k, check_log_base
 from ..ndcg import IDCG_SOURCES, breakdown, discounted_terms, ideal_ranking
 from ..parse import ParseError, parse_numbers, split_tokens
 from ..registry import DISCOUNTS, GAINS, Discount, Entry
+from .examples import VERDICTS
 
 __all__ = [
     "MISTAKES",
+    "NOTES",
     "STEPS",
     "VARIANT_DIMENSIONS",
     "Mistake",
@@ -76,18 +81,26 @@ class Mistake(Entry):
     """A kind of hand-calculation mistake."""
 
 
+def _from_verdict(key: str) -> Mistake:
+    # The same concept as a worked example's verdict: one English text (metrics.lessons.examples.VERDICTS).
+    v = VERDICTS[key]
+    return Mistake(v.key, v.name, v.help)
+
+
 MISTAKES: dict[str, Mistake] = {
     m.key: m
     for m in (
-        Mistake("wrong_gain", "Wrong gain form",
-                "The numbers follow another gain (e.g. rel instead of 2^rel - 1) than the formula named."),
-        Mistake("log_offset", "log(i) vs log(i + 1)",
-                "The divisors are log_b(i) (position 1 left undiscounted) where the formula has log_b(i + 1), "
-                "or the reverse."),
+        Mistake("wrong_gain", "Gain: rel vs 2^rel − 1",
+                "The numbers follow another gain than the formula named: the grade rel itself where "
+                "2^rel − 1 was meant, or the reverse (or 0/1 hits)."),
+        Mistake("log_offset", "Neighbouring position's discount: log(i) for log(i + 1)",
+                "A divisor belongs to the neighbouring position: log_b(i) (position 1 left undiscounted) where "
+                "the formula has log_b(i + 1), or the reverse."),
         Mistake("wrong_log_base", "Wrong log base",
                 "The divisors use another logarithm base (ln, log10) than the formula named."),
-        Mistake("ideal_source", "Ideal from the wrong items",
-                "The ideal ranking was built from the retrieved list instead of all judged items, or the reverse."),
+        Mistake("ideal_source", "IDCG from the list vs from all judged items",
+                "The ideal ranking was built from the retrieved list only where all judged items (retrieved or "
+                "not) were meant, or the reverse."),
         Mistake("ideal_order", "Ideal ranking not sorted",
                 "The ideal ranking must be every grade sorted from highest to lowest; it was left in ranked "
                 "order or sorted ascending."),
@@ -95,8 +108,9 @@ MISTAKES: dict[str, Mistake] = {
                 "The cutoff k was applied to DCG but not to IDCG, or the reverse."),
         Mistake("beyond_k", "Position past k",
                 "A term was written for a position after the cutoff k; it does not count."),
-        Mistake("rounded_sum", "Rounded terms summed (drift)",
-                "The total is the sum of the rounded terms; rounding before adding drifts away from the exact sum."),
+        Mistake("rounded_sum", "Rounded terms summed",
+                "Every term is right, but the total is the sum of the rounded terms; rounding before adding "
+                "drifts away from the exact sum."),
         Mistake("truncation", "Truncated, not rounded",
                 "The digits after the last one written were cut off instead of rounded (0.3869 -> 0.38, not 0.39)."),
         Mistake("arithmetic_slip", "Arithmetic slip",
@@ -105,10 +119,13 @@ MISTAKES: dict[str, Mistake] = {
                 "NDCG was computed from the rounded DCG and IDCG; divide the exact values and round only at the end."),
         Mistake("percent_vs_fraction", "Percent vs fraction",
                 "A percentage was written as a fraction or the reverse (81.86 for 0.8186, or 0.82% for 0.82)."),
-        Mistake("carried_forward", "Carried forward",
-                "This step is right for the earlier numbers written, but those were off, so the error carries on."),
+        _from_verdict("carried_forward"),
+        _from_verdict("self_inconsistent_sum"),
     )
 }
+
+#: Findings that are worth saying but are not a wrong number (the step itself is right).
+NOTES = frozenset({"self_inconsistent_sum"})
 
 #: The steps of a hand calculation, in the order they are done.
 STEPS = ("term", "dcg", "ideal_term", "idcg", "ndcg")
@@ -182,12 +199,16 @@ class HandNumber:
         return self.text or _format(self.value, self.scale)
 
 
+#: More decimals than a float64 holds say nothing more (and 10 ** 400 would overflow): written precision is capped.
+MAX_DECIMALS = 15
+
+
 def _decimals(text: str) -> int:
     try:
         exponent = Decimal(text.rstrip("%")).as_tuple().exponent
     except InvalidOperation:  # pragma: no cover - the text was already parsed as a number
         return 0
-    return max(0, -int(exponent)) if isinstance(exponent, int) else 0
+    return min(MAX_DECIMALS, max(0, -int(exponent))) if isinstance(exponent, int) else 0
 
 
 def hand_number(value, *, name: str = "value", position: int | None = None) -> HandNumber:
@@ -412,12 +433,14 @@ class Diagnosis:
 
     @property
     def first(self) -> Finding | None:
-        """The first wrong step, or None when every number written is right."""
-        return self.findings[0] if self.findings else None
+        """The first wrong step, or None when every number written is right (notes aside)."""
+        return next((f for f in self.findings if f.kind not in NOTES), None)
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        """Every number written is right; :data:`NOTES` (e.g. a right total whose terms add up differently)
+        may still be among the findings."""
+        return self.first is None
 
     def breakdown(self) -> pd.DataFrame:
         """The corrected calculation, position by position (:func:`metrics.ndcg.breakdown`)."""
@@ -548,19 +571,24 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     k_matters = k is not None and (k < rel.size or k < rel.size + extra.size)
     k_modes = list(K_MODES) if k_matters else ["both"]
     cache: dict[HandVariant, _Values] = {}
-    best, best_cost = None, math.inf
+    best, best_cost, overflow = None, math.inf, None
     for g_key, base, source, k_mode, order in product(gains, bases, sources, k_modes, IDEAL_ORDERS):
         discounts = _ordered(want_discount, ["standard", "jarvelin"] + ([] if base == 2.0 else ["log_i"]))
         for d_key in discounts:
             v = HandVariant(g_key, d_key, base, source, k_mode, order)
-            vals = cache[v] = _values(rel, extra, k, v)
+            try:
+                vals = cache[v] = _values(rel, extra, k, v)
+            except ValueError as exc:  # huge grades overflow some gains / bases: those variants are out
+                overflow = overflow or exc
+                continue
             cost = sum(_cost(h, vals.at(s, p)) for s, p, h in given)
             # ties go to what was named, then to the usual choices and no slip
             cost += 1e-4 * (gains.index(g_key) + discounts.index(d_key) + bases.index(base)
                             + sources.index(source) + 2 * K_MODES.index(k_mode) + 2 * IDEAL_ORDERS.index(order))
             if cost < best_cost:
                 best, best_cost = v, cost
-    assert best is not None
+    if best is None:
+        raise overflow or ValueError("no variant can be computed for these grades")
     correct = HandVariant(
         gain=want_gain or best.gain,
         discount=want_discount or (best.discount if best.discount in DISCOUNTS else "standard"),
@@ -570,7 +598,7 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         ideal_order="sorted",
     )
     followed = cache[best]
-    right = cache.get(correct) or _values(rel, extra, k, correct)
+    right = cache.get(correct) or _values(rel, extra, k, correct)  # the named formula: its overflow is an error
 
     findings: list[tuple[tuple, Finding]] = []
 
@@ -582,7 +610,7 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         if best.value_of(dim) == correct.value_of(dim):
             continue
         alt = replace(best, **{dim: correct.value_of(dim)})
-        alt_vals = cache.get(alt) or _values(rel, extra, k, alt)
+        alt_vals = cache.get(alt) or right
         where = next(((s, p, h) for s, p, h in given if _differs(h, followed.at(s, p), alt_vals.at(s, p))), None)
         if where is None:
             where = next(((s, p, h) for s, p, h in given if _differs(h, followed.at(s, p), right.at(s, p))),
@@ -595,13 +623,16 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
 
     # --- 3. step by step against the formula followed ------------------------------------------------
     bad_steps: set[tuple[str, int | None]] = set()
+    ideal = _ideal_for(rel, extra, best.idcg_source, best.ideal_order)
+    grades_of = {"term": rel, "ideal_term": ideal}
     for s, p, h in given:
         exact = followed.at(s, p)
-        found = _step_finding(s, p, h, exact, hand, followed, bad_steps, k)
+        found = _step_finding(s, p, h, exact, hand, followed, bad_steps, k, best, grades_of)
         if found is None:
             continue
         for j, f in enumerate(found if isinstance(found, list) else [found]):
-            bad_steps.add((s, p))
+            if f.kind not in NOTES:
+                bad_steps.add((s, p))
             findings.append((order_key(s, p, 1 + j), f))
     findings.sort(key=lambda item: item[0])
 
@@ -630,28 +661,56 @@ def _own_sum(hand_terms: list, expected_len: int) -> float | None:
     return math.fsum(h.value for h in hand_terms)
 
 
-def _step_finding(step, position, h: HandNumber, exact: float, hand, vals: _Values, bad_steps, k):
+def _neighbour(h: HandNumber, step: str, position: int, variant: HandVariant, grades: np.ndarray):
+    """The neighbouring position whose divisor gives the written term (log_b i for log_b(i + 1)), or None."""
+    if position > grades.size:
+        return None
+    gain = float(GAINS[variant.gain].func(grades[position - 1: position])[0])
+    discount = _ALL_DISCOUNTS[variant.discount]
+    for other in (position - 1, position + 1):
+        if other < 1:
+            continue
+        divisor = float(discount.func(np.array([float(other)]), variant.log_base)[0])
+        if divisor > 0 and _close(h, gain / divisor) and not _close(h, gain / float(
+                discount.func(np.array([float(position)]), variant.log_base)[0])):
+            return {"neighbour": other, "their_divisor": divisor,
+                    "divisor": float(discount.func(np.array([float(position)]), variant.log_base)[0])}
+    return None
+
+
+def _step_finding(step, position, h: HandNumber, exact: float, hand, vals: _Values, bad_steps, k,
+                  variant: HandVariant, grades_of: dict):
     if step in ("term", "ideal_term"):
         if math.isnan(exact):
             return Finding("beyond_k", step, position, h.value, math.nan, {"k": k})
         if _close(h, exact):
             return None
+        base = {"rounded": _format(exact, h.scale), "scale": h.scale}
         if _is_truncation(h, exact):
-            return Finding("truncation", step, position, h.value, exact,
-                           {"rounded": _format(exact, h.scale), "scale": h.scale})
-        return Finding("arithmetic_slip", step, position, h.value, exact,
-                       {"rounded": _format(exact, h.scale), "scale": h.scale})
+            return Finding("truncation", step, position, h.value, exact, base)
+        neighbour = _neighbour(h, step, position, variant, grades_of[step])
+        if neighbour is not None:
+            # one divisor taken from the position before (or after): the log(i) / log(i + 1) mix-up, once
+            return Finding("log_offset", step, position, h.value, exact, {**base, **neighbour, "form": "term"})
+        return Finding("arithmetic_slip", step, position, h.value, exact, base)
 
     if step in ("dcg", "idcg"):
-        if _close(h, exact):
-            return None
         side = "term" if step == "dcg" else "ideal_term"
         n = (vals.terms if step == "dcg" else vals.ideal_terms).size
         own = _own_sum(hand[side], n)
         base = {"rounded": _format(exact, h.scale), "scale": h.scale}
+        wrong_terms = sorted(p for s, p in bad_steps if s == side)
+        if _close(h, exact):
+            if own is not None and abs(own - h.value) > h.tolerance * (1 + 1e-9) + 1e-12:
+                # right total, but the terms written beside it add up to something else
+                return Finding("self_inconsistent_sum", step, None, h.value, exact,
+                               {**base, "their_sum": own, "also": wrong_terms})
+            return None
         if own is not None and abs(own - h.value) <= h.tolerance * (1 + 1e-9) + 1e-12:
-            also = sorted(p for s, p in bad_steps if s == side)
-            return Finding("rounded_sum", step, None, h.value, exact, {**base, "their_sum": own, "also": also})
+            if wrong_terms:  # the sum is right for the terms written, but some of them were off
+                return Finding("carried_forward", step, None, h.value, exact,
+                               {**base, "their_sum": own, "from": [(side, p) for p in wrong_terms]})
+            return Finding("rounded_sum", step, None, h.value, exact, {**base, "their_sum": own, "also": []})
         if _is_truncation(h, exact):
             return Finding("truncation", step, None, h.value, exact, base)
         return Finding("arithmetic_slip", step, None, h.value, exact,
@@ -684,7 +743,7 @@ def _ndcg_findings(h: HandNumber, exact: float, hand, bad_steps) -> list[Finding
         if _close(h, exact):
             return out
     if ratio is not None and _close(h, ratio):
-        earlier = [s for s in ("dcg", "idcg") if (s, None) in bad_steps]
+        earlier = [(s, None) for s in ("dcg", "idcg") if (s, None) in bad_steps]
         if earlier:
             out.append(Finding("carried_forward", "ndcg", None, h.value, exact,
                                {**base, "ratio": ratio, "from": earlier}))

@@ -1,7 +1,7 @@
 """The source documents' worked examples, as data, and a judge for every number they print.
 
-Each :class:`WorkedExample` records what one document in ``data/seeds/`` (copies of ``../shared/seeds``) (000..004) writes:
-its input grades, the formula it *names* (writes down) for each number, the formula its
+Each :class:`WorkedExample` records what one document in ``data/seeds/`` (000..004, copies of
+``../shared/seeds``) writes: its input grades, the formula it *names* (writes down) for each number, the formula its
 numbers actually *follow*, and every number it prints, exactly as printed (text), with
 its position when it is a per-position term.  Nothing here is a computed result: exact
 values are computed at run time by :mod:`metrics.ndcg`, and :func:`judge` compares each
@@ -12,8 +12,8 @@ Never "fix" a document's number: a verdict shows the printed value beside the ex
 >>> v = judge(EXAMPLES["000-graded"], "ndcg")
 >>> v.kind, v.printed.text, v.rounded, round(v.exact, 4)
 ('truncation', '0.91', '0.92', 0.9194)
->>> judge(EXAMPLES["003-blog"], "idcg").kinds
-('rounding_drift', 'mislabelled_formula', 'different_idcg_items')
+>>> judge(EXAMPLES["003-blog"], "idcg").kinds  # its terms add to 8.37, one of them (0.35) cut off
+('carried_forward', 'mislabelled_formula', 'different_idcg_items')
 """
 from __future__ import annotations
 
@@ -349,6 +349,10 @@ VERDICTS: dict[str, VerdictKind] = {
     "self_inconsistent_sum": VerdictKind(
         "self_inconsistent_sum", "Sum disagrees with its own terms",
         "The printed total is the exact value rounded, but the printed terms beside it add up to something else."),
+    "carried_forward": VerdictKind(
+        "carried_forward", "Error carried from an earlier step",
+        "Worked out correctly from earlier numbers that were already off (a term cut off or miscomputed), "
+        "so their error carries into this one."),
     "mislabelled_formula": VerdictKind(
         "mislabelled_formula", "Formula mislabelled",
         "The number follows a different formula from the one the document writes next to it."),
@@ -376,7 +380,7 @@ class Verdict:
     """What a printed number is, next to the exact values that explain it.
 
     ``kinds`` lists every applicable entry of :data:`VERDICTS`, the arithmetic one
-    (exact / truncation / rounding_drift / self_inconsistent_sum / unexplained) first.
+    (exact / truncation / rounding_drift / carried_forward / self_inconsistent_sum / unexplained) first.
     """
 
     kinds: tuple[str, ...]
@@ -476,6 +480,19 @@ def exact_value(example: WorkedExample, printed: Printed | str, *, formula: str 
     return float(row[column[p.quantity]])
 
 
+def _recomputed_from(example: WorkedExample, p: Printed) -> list[Printed]:
+    """The printed numbers :func:`recomputed_value` redoes ``p`` from (empty if it prints none)."""
+    same = [q for q in example.printed if q.variant == p.variant]
+    if p.quantity in _SUMS:
+        return [q for q in same if q.quantity == _SUMS[p.quantity]]
+    if p.quantity == "ndcg":
+        parts = [next((q for q in same if q.quantity == name), None) for name in ("dcg", "idcg")]
+        return parts if all(parts) else []
+    if p.quantity in ("dcg_term", "idcg_term"):
+        return [q for q in example.printed if q.quantity == "divisor" and q.position == p.position]
+    return []
+
+
 def recomputed_value(example: WorkedExample, printed: Printed | str) -> float | None:
     """The value redone from the document's own printed numbers, or None if it prints none to redo it from.
 
@@ -556,6 +573,10 @@ def judge(example: WorkedExample, printed: Printed | str) -> Verdict:
     exact = exact_value(example, p)
     recomputed = recomputed_value(example, p)
     kinds = [_arithmetic(value, places, exact, recomputed, p.quantity in _SUMS)]
+    if kinds[0] == "rounding_drift" and any(judge(example, q).kind not in ("exact", "self_inconsistent_sum")
+                                            for q in _recomputed_from(example, p)):
+        # redone from the document's own numbers, but one of those was already off: not rounding
+        kinds[0] = "carried_forward"
     named_value = None
     if p.named != p.implied or (p.named_ideal or p.named) != p.named:
         named_value = exact_value(example, p, formula="named")

@@ -156,12 +156,15 @@ def test_003_blog():
     # 3+1.26+1.5+0+0.38+0.71 = 6.85 but it prints 6.86 (= exact 6.8611 rounded)
     v = judge(EXAMPLES["003-blog"], "dcg")
     assert v.kind == "self_inconsistent_sum" and math.isclose(v.recomputed, 6.85)
-    # 3+1.89+1.5+0.86+0.77+0.35 = 8.37, exact 8.3841 -> 8.38
+    # 3+1.89+1.5+0.86+0.77+0.35 = 8.37, exact 8.3841 -> 8.38: the sum of its own terms, one of which (0.35)
+    # is cut off, so the error is carried from that term (the rounded terms, 0.36 included, add to 8.38)
     v = judge(EXAMPLES["003-blog"], "idcg")
-    assert v.kind == "rounding_drift" and v.rounded == "8.38" and v.exact == idcg(R6, k=6, pool=POOL8)
-    # 6.86 / 8.37 = 0.819594 -> 81.96%; exact 81.84%
+    assert v.kind == "carried_forward" and v.rounded == "8.38" and v.exact == idcg(R6, k=6, pool=POOL8)
+    # 6.86 / 8.37 = 0.819594 -> 81.96%; exact 81.84%: carried on from the IDCG 8.37
     v = judge(EXAMPLES["003-blog"], "ndcg")
-    assert v.kind == "rounding_drift" and v.rounded == "81.84%"
+    assert v.kind == "carried_forward" and v.rounded == "81.84%"
+    # 001's 81.86% = 6.86 / 8.38, both right: a ratio of rounded values, plain rounding drift
+    assert judge(EXAMPLES["001-main"], "ndcg").kind == "rounding_drift"
     assert k["divisor_6"] == ("exact",)  # 2.8 is log2(7) = 2.807 correctly rounded to one decimal
 
 
