@@ -12,6 +12,14 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
 fi
+# Classroom store tests run against a real PostgreSQL (tests/classroom/postgres.py starts a throwaway
+# cluster with initdb + pg_ctl); they fail, never skip, without the server binaries.
+if ! ls ${PG_BIN:-/usr/lib/postgresql/*/bin}/pg_ctl >/dev/null 2>&1; then
+  echo "Installing Debian's postgresql for the PostgreSQL tests..."
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+fi
 export STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
 echo "ruff check ..."
 python -m ruff check .

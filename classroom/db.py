@@ -1,0 +1,129 @@
+"""Where the classroom data lives and how to reach it: one SQLAlchemy engine per database URL.
+
+* Default: SQLite in WAL mode, ``data/classroom/classroom.sqlite3`` under the repository (the folder is
+  created, and git-ignored), so ``streamlit run app.py`` needs nothing else.
+* ``NDCG_LAB_DB_URL`` (environment, or the same key in Streamlit secrets, which the app passes in):
+  any SQLAlchemy URL.  ``postgresql://user:pass@host/db`` uses psycopg 3 (``postgresql+psycopg``), as
+  hosts with an ephemeral disk need; ``sqlite:////abs/path.sqlite3`` another SQLite file.
+
+The schema is brought to the newest Alembic revision once per engine (:func:`upgrade`).
+
+SQLite: every connection sets ``journal_mode=WAL`` (readers never wait for the writer),
+``synchronous=FULL`` (a committed answer survives even a power cut, not only a killed server),
+``busy_timeout`` and foreign keys.  Writes open with ``BEGIN IMMEDIATE`` (:func:`write`): they take
+the write lock at once instead of failing with "database is locked" when two readers upgrade.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["ENV_VAR", "DEFAULT_DIR", "database_url", "engine_for", "dispose", "upgrade", "write", "read", "describe"]
+
+ENV_VAR = "NDCG_LAB_DB_URL"
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / "data" / "classroom"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+_engines: dict[str, Engine] = {}
+_lock = threading.Lock()
+
+
+def database_url(configured: str | None = None) -> str:
+    """The URL to use: ``configured`` (e.g. from Streamlit secrets), else ``$NDCG_LAB_DB_URL``, else the
+    default SQLite file (its folder is created).  ``postgresql://`` and ``postgres://`` select psycopg 3.
+
+    >>> database_url("postgres://u:p@db.example/lab")
+    'postgresql+psycopg://u:p@db.example/lab'
+    >>> database_url("sqlite:////tmp/x.sqlite3")
+    'sqlite:////tmp/x.sqlite3'
+    """
+    url = (configured or os.environ.get(ENV_VAR) or "").strip()
+    if not url:
+        DEFAULT_DIR.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{DEFAULT_DIR / 'classroom.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def describe(url: str) -> str:
+    """The URL with its password hidden (for messages and logs)."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record):
+        dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" event below emits BEGIN itself
+        cur = dbapi_conn.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "busy_timeout=15000", "foreign_keys=ON"):
+            cur.execute(f"PRAGMA {pragma}")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        immediate = conn.get_execution_options().get("classroom_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def engine_for(url: str) -> Engine:
+    """The engine for ``url`` (one per process and URL), its schema upgraded to the newest revision."""
+    with _lock:
+        engine = _engines.get(url)
+        if engine is None:
+            parsed = make_url(url)
+            if parsed.get_backend_name() == "sqlite":
+                args = {"check_same_thread": False, "timeout": 15}
+                if parsed.database and parsed.database != ":memory:":
+                    Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                    engine = create_engine(url, connect_args=args, pool_size=8, max_overflow=16)
+                else:  # one shared in-memory database (examples and quick tests)
+                    engine = create_engine(url, connect_args=args, poolclass=StaticPool)
+                _sqlite_setup(engine)
+            else:
+                engine = create_engine(url, pool_size=8, max_overflow=16, pool_pre_ping=True)
+            upgrade(engine)
+            _engines[url] = engine
+        return engine
+
+
+def dispose(url: str) -> None:
+    """Close and forget the engine for ``url`` (the next :func:`engine_for` opens a new one)."""
+    with _lock:
+        engine = _engines.pop(url, None)
+    if engine is not None:
+        engine.dispose()
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (creating it in an empty database)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.connect().execution_options(classroom_write=True) as conn, conn.begin():
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+@contextmanager
+def write(engine: Engine) -> Iterator[Connection]:
+    """A transaction that writes (SQLite: ``BEGIN IMMEDIATE``); committed on leaving, rolled back on error."""
+    with engine.connect().execution_options(classroom_write=True) as conn, conn.begin():
+        yield conn
+
+
+@contextmanager
+def read(engine: Engine) -> Iterator[Connection]:
+    """A read-only transaction."""
+    with engine.connect() as conn, conn.begin():
+        yield conn

@@ -1,0 +1,186 @@
+"""What a class is asked: one exercise (a :class:`Task`), built from a practice seed, a document's
+worked example or a ranking, and checked by the same engine as the Practice page.
+
+A task is stored as JSON with its round (:meth:`Task.to_json`), so an answer given before a server
+restart is checked against exactly the same numbers after it.  Checking is not re-implemented here:
+:meth:`Task.exercise` is a :class:`metrics.lessons.exercises.Exercise` (for a practice seed, the very
+exercise :func:`~metrics.lessons.exercises.make_exercise` gives), whose ``check`` runs
+:func:`metrics.lessons.diagnose.diagnose` and whose ``solution`` comes from :func:`metrics.ndcg.breakdown`.
+
+>>> task = practice_task(7, "easy")
+>>> task.exercise() == make_exercise(7, "easy")
+True
+>>> Task.from_json(task.to_json()) == task
+True
+>>> t = ranking_task([3, 2, 1, 3, 2], discount="jarvelin")  # document 000's formula
+>>> d = t.check({"dcg": "7.99", "ndcg": "0.92"})
+>>> step_verdict(d, "dcg"), step_verdict(d, "ndcg")
+((True, ()), (True, ()))
+>>> step_verdict(t.check({"dcg": "6.83"}), "dcg")  # 3 + 2/log2(3) + 1/2 + 3/log2(5) + 2/log2(6) = 6.8276
+(False, ('log_offset',))
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass
+
+from metrics.lessons.diagnose import EXAMPLE_SHEETS as EXAMPLE_KEYS
+from metrics.lessons.diagnose import Diagnosis, example_sheet
+from metrics.lessons.exercises import DIFFICULTIES, Exercise, check_seed, make_exercise
+from metrics.parse import parse_grades
+
+__all__ = ["FIELDS", "STEP_OF_FIELD", "ORIGINS", "EXAMPLE_KEYS", "MAX_ITEMS", "Task", "practice_task",
+           "example_task", "ranking_task", "step_verdict"]
+
+#: The answer fields a class can be asked, in the order of a hand calculation (as on the Practice page).
+FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
+#: The diagnosis step (:data:`metrics.lessons.diagnose.STEPS`) each field answers.
+STEP_OF_FIELD = {"terms": "term", "dcg": "dcg", "ideal_terms": "ideal_term", "idcg": "idcg", "ndcg": "ndcg"}
+ORIGINS = ("practice", "example", "ranking")
+#: A class exercise is done by hand: at most this many ranked (and as many unretrieved) items.
+MAX_ITEMS = 20
+
+
+@dataclass(frozen=True)
+class Task:
+    """One class exercise.  The fields after ``ref`` are those of :class:`~metrics.lessons.exercises.Exercise`.
+
+    ``origin`` is ``"practice"`` (``ref`` = ``"<difficulty>:<seed>"``), ``"example"`` (``ref`` = a key
+    of :data:`EXAMPLE_KEYS`) or ``"ranking"`` (``ref`` = ``""``).
+    """
+
+    origin: str
+    ref: str
+    labels: tuple[str, ...]
+    grades: tuple[float, ...]
+    scores: tuple[float, ...] | None
+    ties: str | None
+    unretrieved: tuple[float, ...]
+    k: int | None
+    gain: str
+    discount: str
+    log_base: float
+    decimals: int
+
+    def exercise(self) -> Exercise:
+        """The :class:`Exercise` that checks answers and gives the solution.
+
+        For a practice task it is ``make_exercise(seed, difficulty)``; otherwise an exercise with the
+        task's own numbers (its ``seed`` 0 and ``difficulty`` "easy" are placeholders nothing reads).
+        """
+        if self.origin == "practice":
+            level, seed = self.ref.split(":")
+            return make_exercise(int(seed), level)
+        return Exercise(seed=0, difficulty="easy", labels=self.labels, grades=self.grades, scores=self.scores,
+                        ties=self.ties, unretrieved=self.unretrieved, k=self.k, gain=self.gain,
+                        discount=self.discount, log_base=self.log_base, decimals=self.decimals)
+
+    def check(self, answers: dict[str, str | None]) -> Diagnosis:
+        """Diagnose a set of answers (field -> text; blank or missing fields are not answered).
+
+        Raises ValueError (from :func:`metrics.lessons.diagnose.diagnose`) for text that is not numbers.
+        """
+        given = {f: (answers.get(f) if answers.get(f) and str(answers.get(f)).strip() else None) for f in FIELDS}
+        return self.exercise().check(**given)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True, allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Task:
+        data = json.loads(text)
+        for name in ("labels", "grades", "unretrieved"):
+            data[name] = tuple(data[name])
+        if data["scores"] is not None:
+            data["scores"] = tuple(data["scores"])
+        return cls(**data)
+
+
+def _from_exercise(ex: Exercise, origin: str, ref: str) -> Task:
+    return Task(origin=origin, ref=ref, labels=ex.labels, grades=ex.grades, scores=ex.scores, ties=ex.ties,
+                unretrieved=ex.unretrieved, k=ex.k, gain=ex.gain, discount=ex.discount, log_base=ex.log_base,
+                decimals=ex.decimals)
+
+
+def practice_task(seed, difficulty: str = "easy") -> Task:
+    """The Practice page's exercise for ``seed`` and ``difficulty`` (the same link gives the same numbers)."""
+    seed = check_seed(seed)
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {str(difficulty)[:20]!r}")
+    return _from_exercise(make_exercise(seed, difficulty), "practice", f"{difficulty}:{seed}")
+
+
+def example_task(key: str) -> Task:
+    """A document's worked example (:data:`EXAMPLE_KEYS`) with the formula the document names.
+
+    >>> t = example_task("003-blog")
+    >>> t.grades, t.unretrieved, t.k, t.gain
+    ((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), (3.0, 0.0), 6, 'linear')
+    """
+    if key not in EXAMPLE_KEYS:
+        raise ValueError(f"example must be one of {', '.join(EXAMPLE_KEYS)}, got {str(key)[:20]!r}")
+    sheet = example_sheet(key)
+    grades = tuple(float(g) for g in sheet["grades"])
+    return Task(origin="example", ref=key, labels=tuple(f"D{i + 1}" for i in range(len(grades))), grades=grades,
+                scores=None, ties=None, unretrieved=tuple(float(g) for g in sheet["unretrieved"]), k=sheet["k"],
+                gain=sheet["gain"], discount=sheet["discount"], log_base=float(sheet["log_base"]), decimals=2)
+
+
+def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="standard", log_base=2.0,
+                 idcg="judged", decimals=2) -> Task:
+    """A ranking (as the playground's link gives it) as a class exercise.
+
+    With ``idcg="list"`` the ideal ranking is the list's own grades, so ``unretrieved`` grades are dropped.
+
+    >>> ranking_task("3 2 3 0 1 2", unretrieved="3 0", k=6).unretrieved
+    (3.0, 0.0)
+    >>> ranking_task([3, 2, 1], unretrieved=[3], idcg="list").unretrieved
+    ()
+    >>> ranking_task([])
+    Traceback (most recent call last):
+    ...
+    ValueError: grades must hold 1 to 20 grades, got 0
+    """
+    rel = parse_grades(grades, allow_empty=True) if isinstance(grades, str) else [float(g) for g in grades]
+    extra = parse_grades(unretrieved, allow_empty=True) if isinstance(unretrieved, str) else [
+        float(g) for g in unretrieved or ()]
+    if not 1 <= len(rel) <= MAX_ITEMS:
+        raise ValueError(f"grades must hold 1 to {MAX_ITEMS} grades, got {len(rel)}")
+    if len(extra) > MAX_ITEMS:
+        raise ValueError(f"unretrieved must hold at most {MAX_ITEMS} grades, got {len(extra)}")
+    for name, values in (("grades", rel), ("unretrieved", extra)):
+        if any(not math.isfinite(g) or g < 0 or g > 100 for g in values):
+            raise ValueError(f"{name} must be numbers from 0 to 100, got {values}")
+    if idcg not in ("judged", "list"):
+        raise ValueError(f"idcg must be 'judged' or 'list', got {str(idcg)[:20]!r}")
+    if k is not None and (isinstance(k, bool) or int(k) != k or not 1 <= int(k) <= MAX_ITEMS):
+        raise ValueError(f"k must be a whole number from 1 to {MAX_ITEMS}, got {k!r}")
+    if idcg == "list":
+        extra = []
+    labels = tuple(f"D{i + 1}" for i in range(len(rel)))
+    probe = Exercise(seed=0, difficulty="easy", labels=labels, grades=tuple(rel), scores=None, ties=None,
+                     unretrieved=tuple(extra), k=None if k is None else int(k), gain=gain, discount=discount,
+                     log_base=float(log_base), decimals=int(decimals))
+    probe.solution()  # validates gain, discount and log base with metrics' own messages
+    return Task(origin="ranking", ref="", labels=labels, grades=tuple(rel),
+                scores=None, ties=None, unretrieved=tuple(extra), k=probe.k, gain=gain, discount=discount,
+                log_base=float(log_base), decimals=int(decimals))
+
+
+def step_verdict(d: Diagnosis, field: str) -> tuple[bool, tuple[str, ...]]:
+    """Whether ``field`` is answered right in diagnosis ``d``, and the mistake kinds named at that step.
+
+    A list step (terms, ideal terms) is right when every position that counts is written and right and
+    nothing is written past the cutoff.  Kinds are :data:`metrics.lessons.diagnose.MISTAKES` keys, most
+    frequent first.
+    """
+    step = STEP_OF_FIELD[field]
+    rows = d.steps[d.steps["step"] == step]
+    kinds = Counter(f.kind for f in d.findings if f.step == step)
+    counting = rows[rows["correct"].notna()]
+    answered_ok = bool(len(counting)) and all(x is True or x == True for x in counting["ok"])  # noqa: E712
+    extra = rows[rows["correct"].isna() & (rows["theirs_text"] != "")]
+    ok = answered_ok and not kinds and extra.empty
+    return ok, tuple(k for k, _ in kinds.most_common())
