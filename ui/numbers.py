@@ -52,14 +52,22 @@ def exact_list(values, sep: str = ", ") -> str:
 def show(x, digits: int = 4) -> str:
     """Display rounding to ``digits`` decimals (``nan`` shows as ``–``); ``-0.0000`` shows as ``0.0000``.
 
+    From 1e15 on, ``digits`` decimals of the mantissa and a power of ten (``1e200`` is not shown as
+    201 digits).
+
     >>> show(0.95612), show(7.990234, 2), show(float("nan")), show(-0.00001)
     ('0.9561', '7.99', '–', '0.0000')
+    >>> show(1e200), show(-2.5e15, 2)
+    ('1.0000e200', '-2.50e15')
     """
     value = float(x)
     if math.isnan(value):
         return "–"
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
+    if abs(value) >= 1e15:
+        mantissa, power = f"{value:.{digits}e}".split("e")
+        return f"{mantissa}e{int(power)}"
     text = f"{value:.{digits}f}"
     if text.startswith("-") and float(text) == 0:
         text = text[1:]
@@ -71,8 +79,13 @@ def show_trimmed(x, digits: int = 4) -> str:
 
     >>> show_trimmed(0.5), show_trimmed(3.0), show_trimmed(0.95612), show_trimmed(-0.00001)
     ('0.5', '3', '0.9561', '0')
+    >>> show_trimmed(1e200), show_trimmed(1.25e16)
+    ('1e200', '1.25e16')
     """
     text = show(x, digits)
+    if "e" in text:
+        mantissa, power = text.split("e")
+        return f"{mantissa.rstrip('0').rstrip('.')}e{power}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
