@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import as_grades, as_scores, check_choice, check_k, check_log_base
-from .registry import DISCOUNTS, TIES, Discount, Gain, resolve_discount, resolve_gain
+from .registry import DISCOUNTS, TIES, ZERO_IDCG, Discount, Gain, resolve_discount, resolve_gain
 
 __all__ = [
     "cg",
@@ -27,6 +27,9 @@ __all__ = [
     "all_variants",
     "ideal_ranking",
     "rank_by_scores",
+    "ratio",
+    "numba_quicksort_argsort",
+    "NUMBA_SMALL_QUICKSORT",
 ]
 
 IDCG_SOURCES = ("list", "judged")
@@ -94,27 +97,40 @@ def _cut(rel: np.ndarray, k: int | None) -> np.ndarray:
     return rel if k is None else rel[:k]
 
 
-def ideal_ranking(relevances, *, pool=None) -> np.ndarray:
-    """The grades an ideal system would rank: ``pool`` (or the list) sorted descending.
+def ideal_ranking(relevances, *, pool=None, gain="linear") -> np.ndarray:
+    """The grades an ideal system would rank: ``pool`` (or the list) sorted by gain, highest first.
 
     ``pool`` holds the grades of every judged item for the query, retrieved or
     not, the list's own grades included.  Items of grade 0 in the list may be
     unjudged (trec_eval counts them as 0), so only grades > 0 must be in the pool.
+    The order is by *gain*, as trec_eval sorts its levels (``m_ndcg.c``, ``setup_gains``):
+    with a gain map that does not keep the grades' order, grade 2 (gain 9) comes before
+    grade 4 (gain 4.5).  Equal gains are ordered by grade, highest first.
 
     >>> ideal_ranking([3, 2, 3, 0, 1, 2]).tolist()
     [3.0, 3.0, 2.0, 2.0, 1.0, 0.0]
     >>> ideal_ranking([3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0]).tolist()
     [3.0, 3.0, 3.0, 2.0, 2.0, 1.0, 0.0, 0.0]
+    >>> ideal_ranking([4, 2], gain={2: 9, 4: 4.5}).tolist()
+    [2.0, 4.0]
     """
     rel = as_grades(relevances)
-    return _ideal(rel, pool)
+    return _ideal(rel, pool, resolve_gain(gain))
 
 
-def _ideal(rel: np.ndarray, pool) -> np.ndarray:
-    # .copy(): a contiguous array, as the list is.  numpy's SIMD exp2 (contiguous) and its scalar
-    # fallback (a reversed view) can differ by an ulp, which made a perfect ranking 0.9999999999999999.
-    if pool is None:
-        return np.sort(rel)[::-1].copy()
+def _ideal(rel: np.ndarray, pool, g: Gain | None = None) -> np.ndarray:
+    """The ideal ranking's grades: the list (or the pool) sorted by gain, then grade, both descending."""
+    judged = rel if pool is None else _checked_pool(rel, pool)
+    if g is None or g.key in ("linear", "exponential"):  # increasing gains: the grade order is the gain order
+        # .copy(): a contiguous array, as the list is.  numpy's SIMD exp2 (contiguous) and its scalar
+        # fallback (a reversed view) can differ by an ulp, which made a perfect ranking 0.9999999999999999.
+        return np.sort(judged)[::-1].copy()
+    with np.errstate(over="ignore"):
+        gains = g.func(judged)
+    return judged[np.lexsort((-judged, -gains))].copy()
+
+
+def _checked_pool(rel: np.ndarray, pool) -> np.ndarray:
     judged = as_grades(pool, name="pool")
     have = Counter(judged[judged > 0].tolist())
     need = Counter(rel[rel > 0].tolist())
@@ -124,7 +140,14 @@ def _ideal(rel: np.ndarray, pool) -> np.ndarray:
                 f"pool has {have[grade]} item(s) of grade {grade:g} but relevances has {count}; "
                 "the pool must hold the grades of every judged item, the list's own included"
             )
-    return np.sort(judged)[::-1].copy()
+    return judged
+
+
+def _ideal_dcg(rel: np.ndarray, pool, k: int | None, g: Gain, d: Discount, b: float) -> float:
+    """IDCG: the one place the ideal DCG is computed.  Negative gains (a gain map may have them) count 0,
+    as trec_eval's ideal stops at the first gain <= 0 (``m_ndcg.c``)."""
+    gains, _, terms = discounted_terms(_cut(_ideal(rel, pool, g), k), g, d, b, "ideal ranking")
+    return _fsum(np.where(gains < 0, 0.0, terms))
 
 
 def cg(relevances, *, k=None, gain="linear") -> float:
@@ -187,29 +210,69 @@ def idcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, 
     k = check_k(k)
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
-    return _fsum(discounted_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
+    return _ideal_dcg(rel, pool, k, g, d, b)
 
 
-def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
-    """Normalised DCG = DCG / IDCG, in [0, 1]; 0.0 when IDCG is 0 (no relevant item).
+def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None,
+         zero_idcg="zero") -> float:
+    """Normalised DCG = DCG / IDCG, in [0, 1].
 
+    Parameters
+    ----------
+    relevances, k, gain, discount, log_base
+        As for :func:`dcg`; ``gain`` may also be a map grade -> gain (trec_eval's ``-m ndcg.L=G``,
+        :func:`metrics.registry.gain_map`), and the ideal ranking is then sorted by gain.
+    pool : sequence of float >= 0, optional
+        Grades of every judged item (the list's own included): IDCG comes from them instead of the list.
+    zero_idcg : {"zero", "one", "nan"}
+        What to return when IDCG is 0 (no item with a positive gain): ``0.0`` (the default, scikit-learn,
+        trec_eval, ranx), ``1.0`` (LightGBM, XGBoost) or ``nan`` (undefined: a mean skips the list,
+        ``numpy.nanmean``).  See :data:`metrics.registry.ZERO_IDCG`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
     >>> round(ndcg([3, 2, 3, 0, 1, 2]), 4)
     0.9608
     >>> round(ndcg([3, 2, 1, 3, 2], discount="jarvelin"), 4)
     0.9194
-    >>> ndcg([0, 0, 0])
-    0.0
+    >>> ndcg([0, 0, 0]), ndcg([0, 0, 0], zero_idcg="one"), ndcg([0, 0, 0], zero_idcg="nan")
+    (0.0, 1.0, nan)
+
+    A gain map: grade 2 is worth 9, grade 4 only 4.5, so the ideal puts the 2 first:
+    (4.5 + 9/log2(3)) / (9 + 4.5/log2(3)) = 10.178 / 11.839:
+
+    >>> round(ndcg([4, 2], gain={2: 9, 4: 4.5}), 4)
+    0.8597
     """
     k = check_k(k)
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
+    policy = _zero_policy(zero_idcg)
     top = _fsum(discounted_terms(_cut(rel, k), g, d, b)[2])
-    best = _fsum(discounted_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
-    return _ratio(top, best)
+    return ratio(top, _ideal_dcg(rel, pool, k, g, d, b), zero_idcg=policy)
 
 
-def _ratio(top: float, best: float) -> float:
-    return 0.0 if best == 0 else top / best
+def _zero_policy(zero_idcg) -> str:
+    return check_choice(zero_idcg, ZERO_IDCG, name="zero_idcg").key
+
+
+def ratio(dcg_value: float, idcg_value: float, *, zero_idcg="zero") -> float:
+    """DCG / IDCG, with the policy ``zero_idcg`` when IDCG is 0 (:data:`metrics.registry.ZERO_IDCG`).
+
+    >>> ratio(3.0, 4.0), ratio(0.0, 0.0), ratio(0.0, 0.0, zero_idcg="one")
+    (0.75, 0.0, 1.0)
+    """
+    if idcg_value == 0:
+        return ZERO_IDCG[_zero_policy(zero_idcg)].value
+    return dcg_value / idcg_value
+
+
+def _ratio(top: float, best: float, zero_idcg: str = "zero") -> float:
+    return ZERO_IDCG[zero_idcg].value if best == 0 else top / best
 
 
 def rank_by_scores(relevances, scores, *, ties="stable", docnos=None) -> np.ndarray:
@@ -239,18 +302,100 @@ def rank_by_scores(relevances, scores, *, ties="stable", docnos=None) -> np.ndar
         name_rank = np.empty(rel.size, dtype=np.int64)
         name_rank[desc_name] = np.arange(rel.size)
         return np.lexsort((name_rank, -sc))
+    if rule == "ranx":
+        return numba_quicksort_argsort(-sc)
     return np.lexsort((idx, -sc))
 
 
+#: numba's quicksort switches to insertion sort below this partition size (numba/misc/quicksort.py).
+NUMBA_SMALL_QUICKSORT = 15
+
+
+def numba_quicksort_argsort(keys) -> np.ndarray:
+    """``np.argsort(keys)`` exactly as numba's default (quicksort) computes it inside ranx.
+
+    ranx (0.3.21, ``ranx/data_structures/common.py``: ``sort_dict_by_value`` ->
+    ``typed_list_argosrt``) orders a run with ``np.argsort([-score ...])`` compiled by numba, whose
+    quicksort (numba 0.68, ``numba/misc/quicksort.py``: ``run_quicksort1``, ``partition``,
+    ``insertion_sort``) is not stable: partitions of more than ``NUMBA_SMALL_QUICKSORT`` (15)
+    items are split around a median-of-three pivot, which moves tied items; smaller ones are
+    insertion-sorted, which keeps ties in input order.  This is a line-by-line port (pure Python,
+    so the metrics do not import numba); the tests compare it with numba's own and with ranx.
+
+    >>> numba_quicksort_argsort([0.0] * 5).tolist()  # short: insertion sort keeps input order
+    [0, 1, 2, 3, 4]
+    >>> numba_quicksort_argsort([0.0] * 16).tolist()  # 16 ties: the partition reverses most of them
+    [14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15]
+    """
+    a = [float(x) for x in np.asarray(keys, dtype=np.float64).tolist()]
+    r = list(range(len(a)))
+
+    def lt(x: float, y: float) -> bool:  # numba's lt_floats: NaN sorts last
+        return x < y or (math.isnan(y) and not math.isnan(x))
+
+    def insertion_sort(low: int, high: int) -> None:
+        for i in range(low + 1, high + 1):
+            k = r[i]
+            v = a[k]
+            j = i
+            while j > low and lt(v, a[r[j - 1]]):
+                r[j] = r[j - 1]
+                j -= 1
+            r[j] = k
+
+    def partition(low: int, high: int) -> int:
+        mid = (low + high) >> 1
+        if lt(a[r[mid]], a[r[low]]):
+            r[low], r[mid] = r[mid], r[low]
+        if lt(a[r[high]], a[r[mid]]):
+            r[high], r[mid] = r[mid], r[high]
+        if lt(a[r[mid]], a[r[low]]):
+            r[low], r[mid] = r[mid], r[low]
+        pivot = a[r[mid]]
+        r[high], r[mid] = r[mid], r[high]
+        i, j = low, high - 1
+        while True:
+            while i < high and lt(a[r[i]], pivot):
+                i += 1
+            while j >= low and lt(pivot, a[r[j]]):
+                j -= 1
+            if i >= j:
+                break
+            r[i], r[j] = r[j], r[i]
+            i += 1
+            j -= 1
+        r[i], r[high] = r[high], r[i]
+        return i
+
+    if len(a) < 2:
+        return np.array(r, dtype=np.int64)
+    stack = [(0, len(a) - 1)]
+    while stack:
+        low, high = stack.pop()
+        while high - low >= NUMBA_SMALL_QUICKSORT:
+            i = partition(low, high)
+            if high - i > i - low:  # push the larger part, go on with the smaller one
+                if high > i:
+                    stack.append((i + 1, high))
+                high = i - 1
+            else:
+                if i > low:
+                    stack.append((low, i - 1))
+                low = i + 1
+        insertion_sort(low, high)
+    return np.array(r, dtype=np.int64)
+
+
 def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="standard", log_base=2,
-                     pool=None, ties="average", docnos=None) -> float:
+                     pool=None, ties="average", docnos=None, zero_idcg="zero") -> float:
     """NDCG of the items ranked by descending ``scores``.
 
     ``ties="average"`` gives each group of tied scores the mean gain of the group
     over the group's positions (McSherry & Najork 2008, scikit-learn's default);
     ``"optimistic"`` / ``"pessimistic"`` put the most / least relevant tied item
     first; ``"stable"`` keeps input order; ``"trec_eval"`` sorts ties by ``docnos``
-    descending.
+    descending; ``"ranx"`` reproduces ranx's numba quicksort (input order up to 15 items).
+    ``zero_idcg`` is as for :func:`ndcg`.
 
     Items 1 and 2 tie: they share the mean gain (3 + 0) / 2 over positions 1 and 2,
     so DCG = 1.5 * (1 + 1/log2(3)) + 1/log2(4) = 2.9464 and IDCG = 3 + 1/log2(3) = 3.6309:
@@ -264,11 +409,12 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     rel = as_grades(relevances)
     sc = as_scores(scores, n=rel.size)
     g, d, b = _opts(gain, discount, log_base)
-    best = _fsum(discounted_terms(_cut(_ideal(rel, pool), k), g, d, b, "ideal ranking")[2])
+    policy = _zero_policy(zero_idcg)
+    best = _ideal_dcg(rel, pool, k, g, d, b)
     rule = check_choice(ties, TIES, name="ties").key
     if rule != "average":
         order = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
-        return _ratio(_fsum(discounted_terms(_cut(rel[order], k), g, d, b)[2]), best)
+        return _ratio(_fsum(discounted_terms(_cut(rel[order], k), g, d, b)[2]), best, policy)
     order = np.argsort(-sc, kind="stable")
     weights = 1.0 / d.func(np.arange(1, rel.size + 1), b)
     if k is not None:
@@ -281,7 +427,7 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
         total = _fsum(
             [float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)]
         )
-    return _ratio(total, best)
+    return _ratio(total, best, policy)
 
 
 def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> pd.DataFrame:
@@ -302,7 +448,7 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
     actual = _cut(rel, k)
-    ideal = _cut(_ideal(rel, pool), k)
+    ideal = _cut(_ideal(rel, pool, g), k)
     discounted_terms(actual, g, d, b)  # validation only: raises if a discounted gain overflows
     discounted_terms(ideal, g, d, b, name="ideal ranking")
     n = max(actual.size, ideal.size)
@@ -312,7 +458,7 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     def pad(values: np.ndarray) -> np.ndarray:
         return np.r_[values, np.full(n - values.size, np.nan)]
 
-    gains, ideal_gains = pad(g.func(actual)), pad(g.func(ideal))
+    gains, ideal_gains = pad(g.func(actual)), pad(np.maximum(g.func(ideal), 0.0))  # as _ideal_dcg
     terms, ideal_terms = gains / divisors, ideal_gains / divisors
     running = _running_fsum(np.nan_to_num(terms))
     ideal_running = _running_fsum(np.nan_to_num(ideal_terms))
@@ -335,11 +481,13 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     )
 
 
-def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, discounts=None) -> pd.DataFrame:
+def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, discounts=None,
+                 zero_idcg="zero") -> pd.DataFrame:
     """CG, DCG, IDCG and NDCG under every gain × discount × IDCG source.
 
     IDCG source ``"list"`` re-sorts the list itself; ``"judged"`` ranks all judged
     items (``pool``); without a pool the two coincide and only ``"list"`` is given.
+    ``gains`` may hold registry names and gain maps (dicts); ``zero_idcg`` is as for :func:`ndcg`.
 
     >>> t = all_variants([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
     >>> len(t), sorted(t.columns)[:3]
@@ -350,12 +498,13 @@ def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, disco
     b = check_log_base(log_base)
     gain_keys = list(gains or ("linear", "exponential"))
     discount_keys = list(discounts or DISCOUNTS)
+    policy = _zero_policy(zero_idcg)
     sources = [("list", None)] + ([("judged", pool)] if pool is not None else [])
     rows = []
     for gk, dk, (source, p) in product(gain_keys, discount_keys, sources):
         g, d = resolve_gain(gk), resolve_discount(dk)
         top = _fsum(discounted_terms(_cut(rel, k), g, d, b)[2])
-        best = _fsum(discounted_terms(_cut(_ideal(rel, p), k), g, d, b, "ideal ranking")[2])
+        best = _ideal_dcg(rel, p, k, g, d, b)
         rows.append(
             {
                 "gain": g.key,
@@ -364,7 +513,7 @@ def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, disco
                 "cg": _fsum(g.func(_cut(rel, k))),
                 "dcg": top,
                 "idcg": best,
-                "ndcg": _ratio(top, best),
+                "ndcg": _ratio(top, best, policy),
             }
         )
     return pd.DataFrame(rows)

@@ -10,7 +10,9 @@ import math
 import re
 import unicodedata
 
-__all__ = ["ParseError", "parse_base", "parse_grades", "parse_numbers", "parse_labels", "split_tokens"]
+__all__ = [
+    "ParseError", "parse_base", "parse_gain_map", "parse_grades", "parse_numbers", "parse_labels", "split_tokens",
+]
 
 _SEPARATORS = re.compile(r"[\s,;、|]+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
@@ -129,3 +131,67 @@ def parse_base(text) -> float:
     if not _NUMBER.fullmatch(folded) or folded.endswith("%"):
         raise ValueError(f"log base {str(text)[:20]!r} is not a number; use 2, 10, e or another number > 0 and != 1")
     return check_log_base(float(folded))
+
+
+_GAIN_MAP_SEPARATORS = re.compile(r"[\s,;、|]+")
+_GAIN_MAP_PREFIX = re.compile(r"^(-m\s*)?ndcg(_cut)?\.", re.IGNORECASE)
+
+
+def parse_gain_map(text: str, *, allow_empty: bool = False) -> dict[float, float]:
+    """A gain map in trec_eval's ``-m ndcg.L=G`` syntax: grade (relevance level) ``L`` gets gain ``G``.
+
+    Pairs ``level=gain`` are separated by commas (trec_eval's form), spaces, semicolons or newlines;
+    full-width forms (``２＝３``) are folded first and a leading ``ndcg.`` or ``-m ndcg.`` (as typed on
+    trec_eval's command line) is accepted.  Levels are numbers >= 0 (trec_eval reads them with
+    ``atol``: only whole levels occur in its qrels); gains are any finite number, 0 and negative
+    included, as trec_eval allows ("Gains are allowed to be 0 or negative, and relevance level 0 can
+    be given a gain", ``m_ndcg.c``).  Grades not in the map keep their own value as gain
+    (:func:`metrics.registry.gain_map`).
+
+    >>> parse_gain_map("0=0,1=1,2=3,3=7")
+    {0.0: 0.0, 1.0: 1.0, 2.0: 3.0, 3.0: 7.0}
+    >>> parse_gain_map("-m ndcg.1=3.5,2=9.0,4=7.0")
+    {1.0: 3.5, 2.0: 9.0, 4.0: 7.0}
+    >>> parse_gain_map("1=3, 2=x")
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: gain 'x' in '2=x' (pair 2) is not a number
+    >>> parse_gain_map("1=3 1=4")
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: level 1 in '1=4' (pair 2) is already given (pair 1: '1=3')
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"gain map must be text such as '0=0,1=1,2=3', got {type(text).__name__}")
+    folded = unicodedata.normalize("NFKC", text).strip()
+    folded = _GAIN_MAP_PREFIX.sub("", folded)
+    tokens = [t for t in _GAIN_MAP_SEPARATORS.split(folded) if t]
+    if not tokens:
+        if allow_empty:
+            return {}
+        raise ValueError("gain map is empty: write pairs level=gain such as 0=0,1=1,2=3,3=7")
+    out: dict[float, float] = {}
+    first: dict[float, tuple[int, str]] = {}
+    for i, token in enumerate(tokens, start=1):
+        shown = token if len(token) <= 20 else token[:17] + "..."
+        if token.count("=") != 1:
+            raise ParseError(f"'{shown}' (pair {i}) is not level=gain, e.g. 2=3", token=token, position=i,
+                             kind="not_a_pair")
+        level_text, gain_text = token.split("=")
+        for part, what in ((level_text, "level"), (gain_text, "gain")):
+            if not _NUMBER.fullmatch(part) or part.endswith("%"):
+                raise ParseError(f"{what} '{part[:20]}' in '{shown}' (pair {i}) is not a number", token=token,
+                                 position=i, kind="not_a_number")
+        level, gain = float(level_text), float(gain_text)
+        if not (math.isfinite(level) and math.isfinite(gain)):
+            raise ParseError(f"'{shown}' (pair {i}) is too large", token=token, position=i, kind="too_large")
+        if level < 0:
+            raise ParseError(f"level '{level_text}' in '{shown}' (pair {i}) is negative; levels are grades >= 0",
+                             token=token, position=i, kind="negative")
+        if level in out:
+            j, earlier = first[level]
+            raise ParseError(f"level {level:g} in '{shown}' (pair {i}) is already given (pair {j}: '{earlier}')",
+                             token=token, position=i, kind="duplicate")
+        out[level] = gain + 0.0  # -0.0 -> 0.0
+        first[level] = (i, shown)
+    return out

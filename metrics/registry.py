@@ -27,9 +27,12 @@ __all__ = [
     "Gain",
     "Discount",
     "TieRule",
+    "ZeroIdcgPolicy",
     "GAINS",
     "DISCOUNTS",
     "TIES",
+    "ZERO_IDCG",
+    "gain_map",
     "resolve_gain",
     "resolve_discount",
     "log_latex",
@@ -45,6 +48,7 @@ class Gain:
     latex: str  # in terms of rel_i
     help: str
     func: Callable[[np.ndarray], np.ndarray]
+    levels: tuple[tuple[float, float], ...] = ()  # a gain map's (grade, gain) pairs, sorted by grade
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,14 @@ class Entry:
 
 class TieRule(Entry):
     """How items with equal scores are ordered."""
+
+
+@dataclass(frozen=True)
+class ZeroIdcgPolicy(Entry):
+    """What NDCG is when IDCG is 0 (no item with a positive gain): 0, 1, or undefined (skipped in a mean)."""
+
+    latex: str = ""
+    value: float = 0.0
 
 
 def _log(x: np.ndarray, base: float) -> np.ndarray:
@@ -146,6 +158,31 @@ TIES: dict[str, TieRule] = {
         "Within a tie, the item whose document id sorts last comes first "
         "(trec_eval sorts by score, then docno, both descending).",
     ),
+    "ranx": TieRule(
+        "ranx",
+        "ranx (numba quicksort)",
+        "ranx sorts a run with numba's np.argsort (quicksort): up to 15 items it is an insertion sort, so ties "
+        "keep input order; from 16 items the median-of-three partitions reorder ties (reproduced exactly).",
+    ),
+}
+
+#: What NDCG is for a list whose IDCG is 0.  ``"nan"`` leaves the list out of a mean (it is not counted).
+ZERO_IDCG: dict[str, ZeroIdcgPolicy] = {
+    "zero": ZeroIdcgPolicy(
+        "zero", "0 (counts as a miss)",
+        "NDCG is 0 when nothing is relevant: the list counts as a failure and pulls a mean down "
+        "(scikit-learn, torchmetrics, trec_eval, ranx, Spark, Elasticsearch).",
+        latex="\\mathrm{NDCG} = 0", value=0.0),
+    "one": ZeroIdcgPolicy(
+        "one", "1 (counts as perfect)",
+        "NDCG is 1 when nothing is relevant: any order is ideal, so the list counts as perfect and pushes a "
+        "mean up (LightGBM, XGBoost without the '-' suffix).",
+        latex="\\mathrm{NDCG} = 1", value=1.0),
+    "nan": ZeroIdcgPolicy(
+        "nan", "Undefined (skipped)",
+        "NDCG is undefined (0/0): the list is left out, so a mean is taken over the other lists only "
+        "(gdeval, RecBole).",
+        latex="\\mathrm{NDCG} = \\tfrac{0}{0}\\ (\\text{skipped})", value=float("nan")),
 }
 
 
@@ -187,6 +224,52 @@ def _custom_discount(func: Callable) -> Discount:
                     help="A discount function (positions, log_base) -> divisors supplied by the caller.", func=checked)
 
 
+def gain_map(mapping) -> Gain:
+    """A :class:`Gain` from a map grade -> gain, with trec_eval's ``-m ndcg.L=G`` meaning.
+
+    Grades in the map get its gain; any other grade keeps its own value as gain (trec_eval's
+    default gain is the relevance level, ``m_ndcg.c`` ``setup_gains``).  Gains may be 0 or negative.
+    The ideal ranking is sorted by gain, not by grade (:func:`metrics.ndcg.ideal_ranking`).
+
+    >>> g = gain_map({2: 9, 4: 4.5})
+    >>> g.func(np.array([0.0, 1.0, 2.0, 3.0, 4.0])).tolist()
+    [0.0, 1.0, 9.0, 3.0, 4.5]
+    >>> g.levels
+    ((2.0, 9.0), (4.0, 4.5))
+    """
+    from collections.abc import Mapping
+
+    from ._validation import as_real
+
+    if not isinstance(mapping, Mapping):
+        raise ValueError(f"gain map must be a mapping grade -> gain, got {type(mapping).__name__}")
+    if not mapping:
+        raise ValueError("gain map is empty; give at least one grade -> gain pair such as {2: 3}")
+    pairs: dict[float, float] = {}
+    for i, (level, gain) in enumerate(mapping.items(), start=1):
+        lv = as_real(level, "gain map level", i)
+        if lv < 0:
+            raise ValueError(f"gain map level at position {i} is {lv!r}; levels are grades >= 0")
+        pairs[lv] = as_real(gain, "gain map gain", i) + 0.0
+    levels = tuple(sorted(pairs.items()))
+    keys = np.array([lv for lv, _ in levels])
+    values = np.array([gv for _, gv in levels])
+
+    def func(rel: np.ndarray) -> np.ndarray:
+        rel = np.asarray(rel, dtype=np.float64)
+        out = rel.copy()
+        if rel.size:
+            idx = np.clip(np.searchsorted(keys, rel), 0, keys.size - 1)
+            hit = keys[idx] == rel
+            out[hit] = values[idx[hit]]
+        return out
+
+    text = ", ".join(f"{lv:g}\u2192{gv:g}" for lv, gv in levels)
+    return Gain(key="map", name=f"Gain map ({text})", latex="g(rel_{i})",
+                help="trec_eval -m ndcg.L=G: grade L has gain G; grades not listed keep their own value as gain.",
+                func=func, levels=levels)
+
+
 def _resolve(value, kind: type, registry: dict, wrap: Callable, name: str):
     if isinstance(value, kind):
         return value
@@ -198,7 +281,11 @@ def _resolve(value, kind: type, registry: dict, wrap: Callable, name: str):
 
 
 def resolve_gain(gain) -> Gain:
-    """A registered gain by name, a :class:`Gain`, or a callable grades -> gains."""
+    """A registered gain by name, a :class:`Gain`, a mapping grade -> gain (:func:`gain_map`), or a callable."""
+    from collections.abc import Mapping
+
+    if isinstance(gain, Mapping):
+        return gain_map(gain)
     return _resolve(gain, Gain, GAINS, _custom_gain, "gain")
 
 

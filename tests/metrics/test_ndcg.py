@@ -655,3 +655,62 @@ def test_running_sums_are_exact_prefix_sums(values):
 
     out = _running_fsum(np.array(values))
     assert out.tolist() == [math.fsum(values[: j + 1]) for j in range(len(values))]
+
+
+# ---- gain maps: the ideal ranking is sorted by gain (issue 16) ---------------------------------------
+
+def test_gain_map_ideal_is_sorted_by_gain_not_grade():
+    # grade 2 is worth 9, grade 4 only 4.5: [2, 4] is already ideal, so NDCG is 1 (it was 1.1632 when
+    # the ideal was sorted by grade: (9 + 4.5/log2 3) / (4.5 + 9/log2 3)).
+    assert ndcg([2, 4], gain={2: 9, 4: 4.5}) == 1.0
+    # reversed: (4.5 + 9/log2 3) / (9 + 4.5/log2 3)
+    assert close(ndcg([4, 2], gain={2: 9, 4: 4.5}), (4.5 + 9 / log2(3)) / (9 + 4.5 / log2(3)))
+    assert idcg([4, 2], gain={2: 9, 4: 4.5}) == idcg([2, 4], gain={2: 9, 4: 4.5})
+
+
+def test_gain_map_matches_trec_eval_parameters():
+    # trec_eval -m ndcg.2=9,4=4.5 through pytrec_eval's extension (its Python wrapper's measure regex
+    # only passes numbers, so the gain-map syntax goes to the extension directly).
+    from pytrec_eval_ext import RelevanceEvaluator
+
+    grades = [2, 1, 3, 4, 0, 2]
+    qrel = {"q": {f"d{i}": g for i, g in enumerate(grades)} | {"u1": 4, "u2": 2}}
+    run = {"q": {f"d{i}": float(10 - i) for i in range(len(grades))}}
+    theirs = RelevanceEvaluator(query_relevance=qrel, measures={"ndcg.2=9,4=4.5"}, relevance_level=1,
+                                judged_docs_only_flag=False).evaluate(run)["q"]["ndcg"]
+    ours = ndcg(grades, gain={2: 9, 4: 4.5}, pool=grades + [4, 2])
+    assert close(ours, theirs)
+
+
+@PROPERTY
+@given(int_grades, ks)
+def test_increasing_gain_map_equals_the_registered_gain(rel, k):
+    # a map giving every grade 0..4 its 2^g - 1 is the exponential gain
+    exp_map = {g: 2.0 ** g - 1 for g in range(5)}
+    assert close(ndcg(rel, k=k, gain=exp_map), ndcg(rel, k=k, gain="exponential"))
+
+
+def test_negative_map_gains_do_not_enter_the_ideal():
+    # trec_eval's ideal stops at the first gain <= 0 (m_ndcg.c): grade 1 -> -2 adds nothing to IDCG
+    assert idcg([1, 3], gain={1: -2}) == 3.0
+    assert close(ndcg([1, 3], gain={1: -2}), (-2 + 3 / log2(3)) / 3)
+
+
+def test_zero_idcg_policies():
+    assert ndcg([0, 0]) == 0.0 and ndcg([0, 0], zero_idcg="one") == 1.0
+    assert math.isnan(ndcg([0, 0], zero_idcg="nan"))
+    assert ndcg([1, 0], zero_idcg="nan") == 1.0  # only IDCG = 0 is affected
+    assert ndcg_from_scores([0, 0], [1, 2], zero_idcg="one") == 1.0
+    t = all_variants([0, 0], zero_idcg="nan")
+    assert t["ndcg"].isna().all()
+    with pytest.raises(ValueError, match="unknown zero_idcg 'skip'"):
+        ndcg([1], zero_idcg="skip")
+
+
+def test_ranx_tie_rule_reproduces_numba_beyond_15_items():
+    # 20 tied items: numba's quicksort moves them, so the order is not the input order
+    rel = [1.0] + [0.0] * 19
+    stable = ndcg_from_scores(rel, [1.0] * 20, ties="stable")
+    ranx = ndcg_from_scores(rel, [1.0] * 20, ties="ranx")
+    assert stable == 1.0 and ranx < 1.0
+    assert ndcg_from_scores(rel[:15], [1.0] * 15, ties="ranx") == 1.0  # 15 items: insertion sort, stable

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metrics.parse import ParseError, parse_grades, parse_labels, parse_numbers, split_tokens
+from metrics.parse import ParseError, parse_gain_map, parse_grades, parse_labels, parse_numbers, split_tokens
 from tests.metrics.conftest import FUZZ, PROPERTY
 
 
@@ -128,3 +128,38 @@ def test_fuzz_any_text(text):
         pass
     else:
         assert all(math.isfinite(x) for x in numbers)
+
+
+# ---- gain maps (trec_eval -m ndcg.L=G) -------------------------------------------------------------
+
+def test_parse_gain_map_forms():
+    assert parse_gain_map("0=0,1=1,2=3,3=7") == {0.0: 0.0, 1.0: 1.0, 2.0: 3.0, 3.0: 7.0}
+    assert parse_gain_map("ndcg.1=3.5,2=9.0,4=7.0") == {1.0: 3.5, 2.0: 9.0, 4.0: 7.0}
+    assert parse_gain_map("-m ndcg_cut.2=9") == {2.0: 9.0}
+    assert parse_gain_map("２＝３，１＝-1") == {2.0: 3.0, 1.0: -1.0}  # full width; negative gains allowed
+    assert parse_gain_map("  1=1\n 2=3 ; 3=7 ") == {1.0: 1.0, 2.0: 3.0, 3.0: 7.0}
+    assert parse_gain_map("", allow_empty=True) == {}
+
+
+@pytest.mark.parametrize("text,position,kind,fragment", [
+    ("1=3,2", 2, "not_a_pair", "'2' (pair 2)"),
+    ("1=3,2=3=4", 2, "not_a_pair", "'2=3=4'"),
+    ("1=3,x=2", 2, "not_a_number", "level 'x'"),
+    ("1=3,2=abc", 2, "not_a_number", "gain 'abc'"),
+    ("-1=3", 1, "negative", "level '-1'"),
+    ("1=3,2=4,1=5", 3, "duplicate", "already given (pair 1"),
+    ("1=1e999", 1, "too_large", "too large"),
+    ("1=50%", 1, "not_a_number", "gain '50%'"),
+])
+def test_parse_gain_map_errors_name_token_and_position(text, position, kind, fragment):
+    with pytest.raises(ParseError) as err:
+        parse_gain_map(text)
+    assert err.value.position == position and err.value.kind == kind
+    assert fragment in str(err.value)
+
+
+def test_parse_gain_map_rejects_empty_and_non_text():
+    with pytest.raises(ValueError, match="gain map is empty"):
+        parse_gain_map(" , ")
+    with pytest.raises(ValueError, match="must be text"):
+        parse_gain_map({1: 2})

@@ -13,6 +13,7 @@ from metrics.registry import (
     DISCOUNTS,
     GAINS,
     TIES,
+    ZERO_IDCG,
     Discount,
     Gain,
     dcg_latex,
@@ -27,7 +28,8 @@ from tests.metrics.conftest import PROPERTY
 def test_registered_names():
     assert list(GAINS) == ["linear", "exponential", "binary"]
     assert list(DISCOUNTS) == ["standard", "jarvelin"]
-    assert list(TIES) == ["average", "optimistic", "pessimistic", "stable", "trec_eval"]
+    assert list(TIES) == ["average", "optimistic", "pessimistic", "stable", "trec_eval", "ranx"]
+    assert list(ZERO_IDCG) == ["zero", "one", "nan"]
 
 
 @pytest.mark.parametrize("registry", [GAINS, DISCOUNTS, TIES], ids=["gains", "discounts", "ties"])
