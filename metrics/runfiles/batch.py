@@ -45,7 +45,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_choice, check_k, check_log_base
-from ..ndcg import IDCG_SOURCES
+from ..ndcg import IDCG_SOURCES, numba_quicksort_argsort
 from ..registry import DISCOUNTS, GAINS, TIES
 from ._kernels import lookup_grades, lookup_grades_by_string, use_numba
 from .read import Problem, Table, as_dictionary, id_strings, pack8, string_buffers
@@ -201,6 +201,9 @@ def _rank_rows(q, grade, score, *, nq, ties: Iterable[str], docrank: Callable[[n
         if rule in ("average", "stable"):
             positions[rule] = pos[rel]
             continue
+        if rule == "ranx":
+            positions[rule] = _ranx_positions(q, score, pos, tie_rows, order)[rel]
+            continue
         if rule == "trec_eval":
             src = tie_rows if order is None else order[tie_rows]
             key = -docrank(src)
@@ -216,6 +219,25 @@ def _rank_rows(q, grade, score, *, nq, ties: Iterable[str], docrank: Callable[[n
     gend = gstart + gsize[gid[rel]] - 1
     return _Ranked(nq, present, q[rel], grade[rel], positions, gstart, gend, iq, ig, ip, max_pos,
                    int(tie_rows.size))
+
+
+def _ranx_positions(q, score, pos, tie_rows, order) -> np.ndarray:
+    """Positions as ranx ranks tied scores: numba's quicksort over the query's documents in file order.
+
+    Only queries with a tie are re-ranked (one at a time, :func:`metrics.ndcg.numba_quicksort_argsort`);
+    ``q``/``score``/``pos`` are in ranked (sorted) row order, ``order`` maps them to file rows (None: same).
+    """
+    out = pos.copy()
+    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+    ends = np.r_[starts[1:], q.size]
+    block = np.searchsorted(starts, tie_rows, side="right") - 1
+    for b in np.unique(block):
+        rows = np.arange(starts[b], ends[b])
+        in_file = rows if order is None else order[rows]
+        file_order = np.argsort(in_file, kind="stable")
+        ranked = numba_quicksort_argsort(-score[rows[file_order]])
+        out[rows[file_order][ranked]] = np.arange(1, rows.size + 1)
+    return out
 
 
 def _divisors(discount: str, log_base: float, k: int | None, size: int) -> np.ndarray:
