@@ -23,7 +23,15 @@ import pandas as pd
 from .._numbers import as_reals
 from .._validation import as_list, as_real, describe
 
-__all__ = ["as_ratings", "errors", "totals", "error_shares", "rmse", "mae", "error_sweep"]
+__all__ = ["ErrorBeyondFloat", "as_ratings", "errors", "totals", "error_shares", "rmse", "mae", "error_sweep"]
+
+
+class ErrorBeyondFloat(ValueError):
+    """A pair whose error r - r_hat is beyond float64; ``pair`` is its 1-based position."""
+
+    def __init__(self, message: str, *, pair: int):
+        super().__init__(message)
+        self.pair = pair
 
 
 def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
@@ -42,8 +50,9 @@ def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
     Raises
     ------
     ValueError
-        Naming the list and position of a non-number, NaN or infinity, unequal lengths, an empty
-        list, or a pair whose error r - r_hat is beyond float64 (about 1.8e308).
+        Naming the list and position of a non-number, NaN or infinity, unequal lengths or an empty
+        list; :class:`ErrorBeyondFloat` (a ValueError) for a pair whose error r - r_hat is beyond
+        float64 (about 1.8e308).
 
     Examples
     --------
@@ -53,10 +62,11 @@ def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
     Traceback (most recent call last):
     ...
     ValueError: predicted has 1 values but true has 2; give one prediction per true rating
-    >>> as_ratings([1e308], [-1e308])
-    Traceback (most recent call last):
-    ...
-    ValueError: pair 1: the error 1e+308 - (-1e+308) is beyond the largest float (about 1.8e308)
+    >>> try:
+    ...     as_ratings([1e308], [-1e308])
+    ... except ErrorBeyondFloat as exc:
+    ...     print(exc.pair, exc)
+    1 pair 1: the error 1e+308 - (-1e+308) is beyond the largest float (about 1.8e308)
     """
     t = as_list(true, "true")
     p = as_list(predicted, "predicted")
@@ -70,8 +80,8 @@ def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
         bad = np.flatnonzero(~np.isfinite(ta - pa))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"pair {i + 1}: the error {ta[i]:g} - ({pa[i]:g}) is beyond the largest float "
-                         "(about 1.8e308)")
+        raise ErrorBeyondFloat(f"pair {i + 1}: the error {ta[i]:g} - ({pa[i]:g}) is beyond the largest float "
+                               "(about 1.8e308)", pair=i + 1)
     return ta, pa
 
 
@@ -152,33 +162,35 @@ def totals(true, predicted) -> dict:
     dict
         ``n`` = |Test|; ``sum_squared`` = Σ(r - r_hat)² and ``sum_abs`` = Σ|r - r_hat|
         (``inf`` only when the sum itself is beyond float64); ``rmse``; ``mae``;
-        ``max_abs`` = the largest |error|; ``scaled_sum_squared`` = Σ(e / max_abs)²,
-        the sum to show when ``sum_squared`` is ``inf`` (RMSE = max_abs × sqrt(that / n));
-        0.0 when every error is 0.
+        ``max_abs`` = the largest |error|; ``scaled_sum_squared`` = Σ(e / max_abs)² and
+        ``scaled_sum_abs`` = Σ|e| / max_abs, the sums to show when ``sum_squared`` or ``sum_abs``
+        is ``inf`` (RMSE = max_abs × sqrt(Σ(e / max_abs)² / n), MAE = max_abs × (Σ|e| / max_abs) / n);
+        both 0.0 when every error is 0.
 
     Examples
     --------
     Errors 1, -2, 0, 1: squares 1 + 4 + 0 + 1 = 6, RMSE = sqrt(6/4); sizes 1 + 2 + 0 + 1 = 4,
-    MAE = 4/4.  Scaled by the largest error 2: (1/2)² + 1² + 0 + (1/2)² = 1.5.
+    MAE = 4/4.  Scaled by the largest error 2: (1/2)² + 1² + 0 + (1/2)² = 1.5 and 1/2 + 1 + 0 + 1/2 = 2.
 
     >>> totals([4, 2, 5, 3], [3, 4, 5, 2])
     {'n': 4, 'sum_squared': 6.0, 'sum_abs': 4.0, 'rmse': 1.224744871391589, 'mae': 1.0, 'max_abs': 2.0, \
-'scaled_sum_squared': 1.5}
+'scaled_sum_squared': 1.5, 'scaled_sum_abs': 2.0}
 
     Errors 1e200 and -1e200: the squares 1e400 are beyond float64, RMSE = sqrt(2e400 / 2) and MAE are not.
 
     >>> big = totals([1e200, -1e200], [0, 0])
-    >>> big["sum_squared"], big["rmse"], big["mae"], big["scaled_sum_squared"]
-    (inf, 1e+200, 1e+200, 2.0)
+    >>> big["sum_squared"], big["rmse"], big["mae"], big["scaled_sum_squared"], big["scaled_sum_abs"]
+    (inf, 1e+200, 1e+200, 2.0, 2.0)
     """
     t, p = as_ratings(true, predicted)
     a = np.abs(t - p)
     exp, s_abs, s_sq = _sums(a)
     r, m = _rmse_mae(a)
     top = float(a.max())
-    scaled = math.fsum(((a / top) ** 2).tolist()) if top > 0 else 0.0
+    ratios = a / top if top > 0 else a
     return {"n": int(t.size), "sum_squared": _beyond(exp, s_sq, 2), "sum_abs": _beyond(exp, s_abs, 1),
-            "rmse": r, "mae": m, "max_abs": top, "scaled_sum_squared": scaled}
+            "rmse": r, "mae": m, "max_abs": top, "scaled_sum_squared": math.fsum((ratios * ratios).tolist()),
+            "scaled_sum_abs": math.fsum(ratios.tolist())}
 
 
 def error_shares(true, predicted) -> pd.DataFrame:

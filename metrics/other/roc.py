@@ -198,14 +198,14 @@ def _from_rank_loss(s: np.ndarray, lab: np.ndarray) -> tuple[int, int]:
 AUC_METHODS: dict[str, AucMethod] = {
     "trapezoid": AucMethod(
         "trapezoid",
-        "Area under the ROC curve",
+        "As the area under the curve (trapezoids)",
         "\\mathrm{AUC} = \\frac{1}{2} \\sum_{i=1}^{m-1} (x_{i+1} - x_{i})(y_{i} + y_{i+1})",
         "Add up the trapezoids between consecutive ROC points (x = FPR, y = TPR).",
         _trapezoid,
     ),
     "rank_loss": AucMethod(
         "rank_loss",
-        "1 - rank loss",
+        "As 1 minus the rank loss (pairs)",
         "\\mathrm{AUC} = 1 - \\ell_{rank}, \\quad \\ell_{rank} = \\frac{1}{m^{+} m^{-}} \\sum_{x^{+} \\in D^{+}} "
         "\\sum_{x^{-} \\in D^{-}} \\left( \\mathbb{I}(f(x^{+}) < f(x^{-})) "
         "+ \\frac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-})) \\right)",

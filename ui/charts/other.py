@@ -1,0 +1,207 @@
+"""Altair charts of the documents' other metrics: the Top-N, Rating and ROC & AUC pages.
+
+Every chart is built from a table that :mod:`metrics.other` computes; titles, axes and
+legends are translated here.  Long inputs are drawn in part (``limit`` arguments): the
+pages say so in a caption, and every number on the page still uses all the data.
+"""
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from metrics.other.topn import ap_breakdown
+from ui.i18n import t
+from ui.numbers import show
+
+__all__ = [
+    "GRID_USERS", "GRID_POSITIONS", "USER_BARS", "hit_grid", "per_user_chart",
+    "errors_chart", "share_chart", "sweep_chart", "ERROR_BARS",
+    "roc_chart", "pair_chart", "threshold_text",
+]
+
+HIT, MISS = "#16a34a", "#e5e7eb"
+MAE_COLOR, RMSE_COLOR = "#2563eb", "#dc2626"
+GRID_USERS = 30       # users drawn in the hit grid
+GRID_POSITIONS = 30   # positions drawn per user in the hit grid
+USER_BARS = 30        # users drawn in the per-user bar chart
+ERROR_BARS = 60       # pairs drawn in the error and share charts
+
+
+# --- Top-N -------------------------------------------------------------------------------------
+
+def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GRID_POSITIONS) -> alt.Chart:
+    """Each user's top ``n`` as a row of cells, hits green: the first ``users`` users, ``positions`` places."""
+    shown = list(runs)[:users]
+    width = min(n, positions)
+    frames = [ap_breakdown(runs[u][0], runs[u][1], n=width).assign(user=u) for u in shown]
+    data = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["position", "item", "rel", "precision", "user"])
+    data = data.assign(result=data["rel"].map({1.0: t("topn.hit"), 0.0: t("topn.miss")}),
+                       position=data["position"].astype(int),
+                       item=data["item"].map(lambda x: str(x)[:12]))
+    base = alt.Chart(data).encode(
+        x=alt.X("position:O", title=t("topn.position"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("user:N", title=t("topn.user"), sort=shown, axis=alt.Axis(labelLimit=120)),
+    )
+    rects = base.mark_rect(stroke="white", strokeWidth=2).encode(
+        color=alt.Color("result:N", title=None,
+                        scale=alt.Scale(domain=[t("topn.hit"), t("topn.miss")], range=[HIT, MISS]),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("user:N", title=t("topn.user")), alt.Tooltip("position:O", title=t("topn.position")),
+                 alt.Tooltip("item:N", title=t("topn.item")), alt.Tooltip("result:N", title=t("topn.result")),
+                 alt.Tooltip("precision:Q", title="Precision@k", format=".4f")],
+    )
+    labels = base.mark_text(fontSize=13).encode(text="item:N")
+    return (rects + labels).properties(height=alt.Step(34), title=t("topn.grid_title", n=n))
+
+
+PER_USER_METRICS = {"precision": "Precision@N", "recall": "Recall@N", "ap": "AP@N", "rr": "RR",
+                    "loo_ndcg": "NDCG (15)"}
+
+
+def per_user_chart(table: pd.DataFrame, *, users: int = USER_BARS) -> alt.Chart:
+    """Grouped bars of every per-user metric (the first ``users`` rows of :func:`metrics.other.topn.per_user`)."""
+    names = PER_USER_METRICS
+    part = table.head(users)
+    long = part.melt(id_vars=["user"], value_vars=list(names), var_name="metric", value_name="value")
+    long["metric"] = long["metric"].map(names)
+    return alt.Chart(long).mark_bar().encode(
+        x=alt.X("user:N", title=t("topn.user"), sort=list(part["user"]),
+                axis=alt.Axis(labelAngle=0, labelLimit=90)),
+        xOffset=alt.XOffset("metric:N", sort=list(names.values())),
+        y=alt.Y("value:Q", title=t("topn.value"), scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("metric:N", title=None, sort=list(names.values()), legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("user:N", title=t("topn.user")), alt.Tooltip("metric:N", title=t("topn.metric")),
+                 alt.Tooltip("value:Q", title=t("topn.value"), format=".4f")],
+    ).properties(height=320, title=t("topn.per_user_chart"))
+
+
+# --- Rating ------------------------------------------------------------------------------------
+
+def errors_chart(table: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
+    """|r − r̂| beside (r − r̂)² for the first ``pairs`` pairs of :func:`metrics.other.rating.errors`.
+
+    A square beyond float64 (``inf``) is left out of the bars; its tooltip row still shows the error.
+    """
+    abs_name, sq_name = t("rating.abs_error"), t("rating.squared_error")
+    part = table.head(pairs)
+    squared = part["squared_error"].where(part["squared_error"] != float("inf"))
+    long = pd.concat([
+        pd.DataFrame({"pair": part["pair"], "kind": abs_name, "value": part["abs_error"], "error": part["error"]}),
+        pd.DataFrame({"pair": part["pair"], "kind": sq_name, "value": squared, "error": part["error"]}),
+    ], ignore_index=True)
+    return alt.Chart(long).mark_bar().encode(
+        x=alt.X("pair:O", title=t("rating.pair"), axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("kind:N", sort=[abs_name, sq_name]),
+        y=alt.Y("value:Q", title=t("rating.value")),
+        color=alt.Color("kind:N", title=None, sort=[abs_name, sq_name], legend=alt.Legend(orient="top", labelLimit=0),
+                        scale=alt.Scale(range=[MAE_COLOR, RMSE_COLOR])),
+        tooltip=[alt.Tooltip("pair:O", title=t("rating.pair")),
+                 alt.Tooltip("error:Q", title=t("rating.error"), format=".4g"),
+                 alt.Tooltip("kind:N", title=t("rating.kind")),
+                 alt.Tooltip("value:Q", title=t("rating.value"), format=".4g")],
+    ).properties(height=260, title=t("rating.errors_title"))
+
+
+def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
+    """Each pair's share of Σ|e| (MAE) and of Σe² (RMSE²): a big error takes a bigger share of the squares.
+
+    With more than ``pairs`` pairs the smaller shares are drawn as one "other pairs" block.
+    """
+    mae_name, rmse_name = t("rating.share_mae"), t("rating.share_rmse")
+    data = pd.concat([
+        pd.DataFrame({"metric": mae_name, "pair": shares["pair"].astype(str), "order": shares["pair"],
+                      "share": shares["share_abs"]}),
+        pd.DataFrame({"metric": rmse_name, "pair": shares["pair"].astype(str), "order": shares["pair"],
+                      "share": shares["share_squared"]}),
+    ], ignore_index=True)
+    if len(shares) > pairs:
+        other = t("rating.other_pairs")
+        data.loc[data["order"] > pairs, ["pair", "order"]] = [other, pairs + 1]
+        data = data.groupby(["metric", "pair", "order"], as_index=False, sort=False)["share"].sum()
+    return alt.Chart(data).mark_bar().encode(
+        y=alt.Y("metric:N", title=None, sort=[mae_name, rmse_name], axis=alt.Axis(labelLimit=320)),
+        x=alt.X("share:Q", title=t("rating.share_axis"), axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("pair:N", title=t("rating.pair"), sort=alt.EncodingSortField("order"),
+                        legend=alt.Legend(orient="top", columns=12)),
+        order=alt.Order("order:Q"),
+        tooltip=[alt.Tooltip("metric:N", title=t("rating.metric")), alt.Tooltip("pair:N", title=t("rating.pair")),
+                 alt.Tooltip("share:Q", title=t("rating.share_axis"), format=".1%")],
+    ).properties(height=alt.Step(44), title=t("rating.share_title"))
+
+
+def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:
+    """RMSE and MAE as one pair's error grows (:func:`metrics.other.rating.error_sweep`)."""
+    long = sweep.melt(id_vars=["extra", "error"], value_vars=["rmse", "mae"], var_name="metric", value_name="value")
+    long["metric"] = long["metric"].map({"rmse": "RMSE", "mae": "MAE"})
+    return alt.Chart(long).mark_line(point=alt.OverlayMarkDef(size=20)).encode(
+        x=alt.X("error:Q", title=t("rating.sweep_x")),
+        y=alt.Y("value:Q", title=t("rating.value")),
+        color=alt.Color("metric:N", title=None, scale=alt.Scale(domain=["RMSE", "MAE"], range=[RMSE_COLOR, MAE_COLOR]),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("error:Q", title=t("rating.sweep_x"), format=".3g"),
+                 alt.Tooltip("metric:N", title=t("rating.metric")),
+                 alt.Tooltip("value:Q", title=t("rating.value"), format=".4g")],
+    ).properties(height=280, title=t("rating.sweep_title"))
+
+
+# --- ROC ---------------------------------------------------------------------------------------
+
+def threshold_text(x: float) -> str:
+    """A threshold for display: +∞ at the start, else the rounded score."""
+    return "+∞" if x == float("inf") else show(x)
+
+
+def roc_chart(steps: pd.DataFrame, current: int) -> alt.LayerChart:
+    """The ROC staircase of :func:`metrics.other.roc.roc_steps`: drawn up to step ``current``, the rest dashed."""
+    data = steps.assign(
+        drawn=steps["step"] <= current,
+        samples_text=steps["samples"].map(lambda s: ", ".join(map(str, s[:20])) + (" …" if len(s) > 20 else "")),
+        threshold_text=steps["threshold"].map(threshold_text),
+    ).drop(columns=["samples"])
+    x = alt.X("fpr:Q", title=t("roc.fpr"), scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("tpr:Q", title=t("roc.tpr"), scale=alt.Scale(domain=[0, 1]))
+    tips = [
+        alt.Tooltip("step:Q", title=t("roc.step")),
+        alt.Tooltip("threshold_text:N", title=t("roc.threshold")),
+        alt.Tooltip("samples_text:N", title=t("roc.samples")),
+        alt.Tooltip("fpr:Q", title=t("roc.fpr"), format=".4f"),
+        alt.Tooltip("tpr:Q", title=t("roc.tpr"), format=".4f"),
+        alt.Tooltip("auc_so_far:Q", title=t("roc.auc_so_far"), format=".4f"),
+    ]
+    base = alt.Chart(data)
+    chance = alt.Chart(pd.DataFrame({"fpr": [0, 1], "tpr": [0, 1]})).mark_line(
+        strokeDash=[2, 4], color="#9ca3af").encode(x=x, y=y)
+    future = base.mark_line(strokeDash=[6, 4], color="#cbd5e1", point=True).encode(x=x, y=y, order="step:Q",
+                                                                                   tooltip=tips)
+    drawn = base.transform_filter(alt.datum.drawn)
+    # stack=None: several points share an x on a vertical step and must not be stacked on each other;
+    # the area is drawn in x order, ties kept in step order (the data are sorted by step)
+    area = drawn.mark_area(opacity=0.18, color=MAE_COLOR).encode(
+        x=x, y=alt.Y("tpr:Q", stack=None, scale=alt.Scale(domain=[0, 1])))
+    line = drawn.mark_line(color=MAE_COLOR, point=alt.OverlayMarkDef(size=60)).encode(
+        x=x, y=y, order="step:Q", tooltip=tips)
+    now = base.transform_filter(alt.datum.step == current).mark_point(
+        size=220, color=RMSE_COLOR, filled=True).encode(x=x, y=y, tooltip=tips)
+    return alt.layer(chance, future, area, line, now).properties(height=420, title=t("roc.chart_title"))
+
+
+def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
+    """Every (positive, negative) pair of :func:`metrics.other.roc.rank_pairs` as a cell: right, tie, wrong."""
+    names = {"correct": t("roc.correct"), "tie": t("roc.tie"), "wrong": t("roc.wrong")}
+    data = pairs.assign(result=pairs["outcome"].map(names))
+    return alt.Chart(data).mark_rect(stroke="white").encode(
+        x=alt.X("negative:O", title=t("roc.negative_sample"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("positive:O", title=t("roc.positive_sample")),
+        color=alt.Color("result:N", title=t("roc.outcome"),
+                        scale=alt.Scale(domain=list(names.values()), range=[HIT, "#f59e0b", RMSE_COLOR]),
+                        legend=alt.Legend(orient="top", labelLimit=0)),
+        tooltip=[
+            alt.Tooltip("positive:O", title=t("roc.positive_sample")),
+            alt.Tooltip("score_pos:Q", title=t("roc.score_pos"), format=".4g"),
+            alt.Tooltip("negative:O", title=t("roc.negative_sample")),
+            alt.Tooltip("score_neg:Q", title=t("roc.score_neg"), format=".4g"),
+            alt.Tooltip("result:N", title=t("roc.outcome")),
+            alt.Tooltip("loss:Q", title=t("roc.loss"), format="g"),
+        ],
+    ).properties(height=alt.Step(22), title=t("roc.pairs_title"))

@@ -1,0 +1,345 @@
+r"""Page logic of the Top-N page (document 002): fields, input caps, formulas with numbers, tables.
+
+Link parameters (:data:`FIELDS`): ``users`` (one user per line, ``name: recommended | test items``,
+exactly as typed), ``n`` (cutoff 1–1000), ``prec`` (precision denominator), ``hr`` and ``arhr`` (how
+to read formulas 8 and 9), ``user`` (whose AP working is shown).  Choice names and help come from the
+registries of :mod:`metrics.other.topn` (English written once there, translated in ``registry.toml``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from metrics.other.topn import (
+    AP_DENOMINATORS,
+    ARHR_MODES,
+    HIT_RATES,
+    PRECISION_DENOMINATORS,
+    RunsParseError,
+    ap_breakdown,
+    parse_runs,
+    per_user,
+    summary,
+)
+from ui import state as S
+from ui.escape import katex_text, markdown
+from ui.i18n import registry_text, t
+from ui.numbers import show_trimmed as num
+from ui.other import join_terms
+
+__all__ = [
+    "PAGE", "FIELDS", "DEFAULT_USERS", "DEFAULT_N", "MAX_N", "MAX_CHARS", "MAX_USERS", "MAX_ITEMS", "MAX_LOO_LINES",
+    "K_USERS", "K_N", "K_PREC", "K_HR", "K_ARHR", "K_USER", "CHOICES",
+    "parse_users", "choice_names", "choice_help", "choice_radio", "Result", "compute", "pick_user",
+    "pooled_latex", "mean_latex", "differ_caption", "counts_table",
+    "ap_definition_latex", "ap_working_table", "ap_latex", "ap_table",
+    "hr_latex", "arhr_latex", "mrr_latex", "LOO_DEFINITION", "loo_lines", "loo_mean_latex", "ndcg_multi_caption",
+]
+
+PAGE = "topn"
+DEFAULT_USERS = """alice: A B C D E | A C X
+bob: F G H J | J K
+carol: K L M N O | M
+dave: P Q R S T | Z"""
+DEFAULT_N = 5
+MAX_N = 1000
+MAX_CHARS = 20_000     # characters in the users box (and its link parameter)
+MAX_USERS = 300        # users
+MAX_ITEMS = 1000       # items in one recommended list or one set of test items
+MAX_NAME = 200         # characters of a user name in the link's ``user``
+MAX_LOO_LINES = 10     # users whose leave-one-out NDCG is worked out line by line
+
+K_USERS, K_N, K_PREC, K_HR, K_ARHR, K_USER = "topn_users", "topn_n", "topn_prec", "topn_hr", "topn_arhr", "topn_user"
+
+#: widget key -> (registry kind for :func:`ui.i18n.registry_text`, registry, catalogue key of the label)
+CHOICES = {
+    K_PREC: ("precision_denominator", PRECISION_DENOMINATORS, "topn.precision"),
+    K_HR: ("hit_rate", HIT_RATES, "topn.hit_rate"),
+    K_ARHR: ("arhr", ARHR_MODES, "topn.arhr"),
+}
+
+
+def parse_users(raw) -> str:
+    """The users box (or the ``users`` link parameter): the text itself when it reads as users.
+
+    Raises :class:`ui.state.BadValue` naming why: too long, a line :func:`metrics.other.topn.parse_runs`
+    cannot read (reason ``topn.reason.<kind>``), too many users or items.
+
+    >>> parse_users("a: A B | B") == "a: A B | B"
+    True
+    >>> parse_users("a: A B A | A")
+    Traceback (most recent call last):
+    ui.state.BadValue: line 1: 'A' appears twice in the recommended list (positions 1 and 3)
+    """
+    value = str(raw)
+    if len(value) > MAX_CHARS:
+        raise S.BadValue(value, "too_long", f"text of {len(value)} characters is longer than {MAX_CHARS}",
+                         n=len(value), max=MAX_CHARS)
+    try:
+        runs = parse_runs(value)
+    except RunsParseError as exc:
+        kind = f"{exc.kind}_{exc.side}" if exc.kind == "duplicate_item" else exc.kind
+        raise S.BadValue(value, f"topn.reason.{kind}", str(exc), line=exc.line, token=exc.token,
+                         position=exc.position, first=exc.first) from None
+    if len(runs) > MAX_USERS:
+        raise S.BadValue(value, "topn.reason.too_many_users", f"{len(runs)} users; at most {MAX_USERS}",
+                         n=len(runs), max=MAX_USERS)
+    for user, (rec, rel) in runs.items():
+        longest = max(len(rec), len(rel))
+        if longest > MAX_ITEMS:
+            raise S.BadValue(value, "topn.reason.too_many_items",
+                             f"user {user[:40]!r} has a list of {longest} items; at most {MAX_ITEMS}",
+                             user=user, n=longest, max=MAX_ITEMS)
+    return value
+
+
+parse_users.allowed = ("text", {"max": MAX_CHARS})
+
+FIELDS = (
+    S.Field(K_USERS, "users", default=DEFAULT_USERS, parse=parse_users, encode=str, text=str, label="topn.users_name"),
+    S.Field(K_N, "n", default=DEFAULT_N, parse=S.integer(1, MAX_N)),
+    S.Field(K_PREC, "prec", default="list", parse=S.choice(tuple(PRECISION_DENOMINATORS))),
+    S.Field(K_HR, "hr", default="users", parse=S.choice(tuple(HIT_RATES))),
+    S.Field(K_ARHR, "arhr", default="first", parse=S.choice(tuple(ARHR_MODES))),
+    S.Field(K_USER, "user", default=None, parse=S.text(MAX_NAME, allow_empty=False)),
+)
+
+
+# --- choices ---------------------------------------------------------------------------------------
+
+def choice_names(kind: str, registry: dict) -> dict[str, str]:
+    """Key -> translated name, looked up now (a widget's ``format_func`` may run after the script)."""
+    return {key: registry_text(kind, entry, "name") for key, entry in registry.items()}
+
+
+def choice_help(kind: str, registry: dict) -> str:
+    """Every choice's name and help, one paragraph each (a widget's help tooltip)."""
+    return "\n\n".join(f"**{registry_text(kind, e, 'name')}**: {registry_text(kind, e, 'help')}"
+                       for e in registry.values())
+
+
+def choice_radio(key: str) -> str:
+    """The radio of one of :data:`CHOICES` (precision denominator, HR or ARHR reading)."""
+    import streamlit as st
+
+    kind, registry, label = CHOICES[key]
+    names = choice_names(kind, registry)
+    return st.radio(t(label), list(registry), key=key, horizontal=True, format_func=names.__getitem__,
+                    help=choice_help(kind, registry))
+
+
+# --- numbers ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Result:
+    """Everything the page shows for one set of users, cutoff and choices."""
+
+    runs: dict
+    n: int
+    prec: str
+    table: pd.DataFrame          # metrics.other.topn.per_user
+    summary: dict                # metrics.other.topn.summary with the page's HR/ARHR readings
+    ap: dict                     # AP denominator key -> per_user table
+    maps: dict                   # AP denominator key -> MAP@N
+
+    @property
+    def users(self) -> list[str]:
+        return list(self.table["user"])
+
+
+def compute(runs: dict, n: int, prec: str, hr: str, arhr: str) -> Result:
+    """Every number of the page from :mod:`metrics.other.topn`."""
+    table = per_user(runs, n=n, precision_denominator=prec)
+    s = summary(runs, n=n, precision_denominator=prec, hit_rate=hr, arhr=arhr)
+    ap = {key: per_user(runs, n=n, precision_denominator=prec, ap_denominator=key) for key in AP_DENOMINATORS}
+    maps = {key: summary(runs, n=n, precision_denominator=prec, ap_denominator=key)["map"] for key in AP_DENOMINATORS}
+    return Result(runs, n, prec, table, s, ap, maps)
+
+
+def pick_user(wanted, users: list[str], *, from_link: bool) -> tuple[str, S.BadValue | None]:
+    """The user whose AP working is shown, and a problem to report when a link named someone absent.
+
+    >>> pick_user("bob", ["alice", "bob"], from_link=True)
+    ('bob', None)
+    >>> who, problem = pick_user("zoe", ["alice"], from_link=True)
+    >>> who, problem.reason
+    ('alice', 'topn.reason.no_such_user')
+    """
+    if wanted in users:
+        return wanted, None
+    problem = None
+    if from_link and wanted is not None:
+        problem = S.BadValue(str(wanted), "topn.reason.no_such_user", f"no user {str(wanted)[:40]!r} in the data")
+    return users[0], problem
+
+
+# --- precision, recall, F1 -------------------------------------------------------------------------
+
+def _ints(values) -> list[str]:
+    return [str(int(v)) for v in values]
+
+
+def pooled_latex(r: Result) -> list[str]:
+    """Formulas (3), (4) and (5) of document 002 with the counts added over users."""
+    s, n, table = r.summary, r.n, r.table
+    hits = join_terms(_ints(table["hits"]))
+    den_terms = table["recommended"] if r.prec == "list" else [n] * len(table)
+    den_latex = PRECISION_DENOMINATORS[r.prec].latex
+    p, rec, f1 = num(s["precision"]), num(s["recall"]), num(s["f1"])
+    return [
+        f"\\mathrm{{Recall}}@{n} = \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u |T(u)|}} = "
+        f"\\frac{{{hits}}}{{{join_terms(_ints(table['relevant']))}}} = "
+        f"\\frac{{{s['hits']}}}{{{s['relevant']}}} = {rec}",
+        f"\\mathrm{{Precision}}@{n} = \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u {den_latex}}} = "
+        f"\\frac{{{hits}}}{{{join_terms(_ints(den_terms))}}} = "
+        f"\\frac{{{s['hits']}}}{{{s['precision_denominator']}}} = {p}",
+        f"F_1 = \\frac{{2 \\times {p} \\times {rec}}}{{{p} + {rec}}} = {f1}",
+    ]
+
+
+def mean_latex(r: Result) -> list[str]:
+    """The averages of the per-user recall, precision and F1."""
+    s, table, u = r.summary, r.table, len(r.table)
+    out = []
+    for column, name, key in (("recall", "\\mathrm{Recall}_u", "recall_mean"),
+                              ("precision", "\\mathrm{Precision}_u", "precision_mean"),
+                              ("f1", "F_{1,u}", "f1_mean")):
+        terms = join_terms(num(v) for v in table[column])
+        out.append(f"\\frac{{1}}{{|U|}} \\sum_u {name} = \\frac{{{terms}}}{{{u}}} = {num(s[key])}")
+    return out
+
+
+def differ_caption(r: Result) -> str | None:
+    """Why pooled and mean recall differ here, naming the user with the most test items (or None)."""
+    table, s = r.table, r.summary
+    if table["relevant"].nunique() <= 1:
+        return None
+    heaviest = table.loc[table["relevant"].idxmax()]
+    return t("topn.differ_here", pooled=num(s["recall"]), mean=num(s["recall_mean"]),
+             user=markdown(heaviest["user"], 30), size=int(heaviest["relevant"]), total=s["relevant"])
+
+
+def _positions_text(positions, limit: int = 20) -> str:
+    text = ", ".join(str(p) for p in positions[:limit]) or "–"
+    return text + (", …" if len(positions) > limit else "")
+
+
+def counts_table(r: Result) -> pd.DataFrame:
+    """One row per user: counts, Precision@N, Recall@N, F1 and the hit positions."""
+    table = r.table
+    return pd.DataFrame({
+        t("topn.user"): table["user"],
+        "|R_N(u)|": table["recommended"],
+        "|T(u)|": table["relevant"],
+        t("topn.hits"): table["hits"],
+        "Precision@N": table["precision"].map(num),
+        "Recall@N": table["recall"].map(num),
+        "F1": table["f1"].map(num),
+        t("topn.hit_positions"): table["hit_positions"].map(_positions_text),
+    })
+
+
+# --- AP / MAP --------------------------------------------------------------------------------------
+
+def ap_definition_latex() -> str:
+    """Formula (6) and (7): AP@N and MAP@N, the denominator named in words."""
+    return (f"\\mathrm{{AP}}@N = \\frac{{\\sum_{{k=1}}^{{N}} \\mathrm{{Precision}}@k \\times \\mathrm{{rel}}(k)}}"
+            f"{{\\text{{{katex_text(t('topn.denominator_word'), 40)}}}}}, \\qquad "
+            f"\\mathrm{{MAP}}@N = \\frac{{1}}{{|U|}} \\sum_{{u \\in U}} \\mathrm{{AP}}@N")
+
+
+def ap_working_table(r: Result, who: str) -> pd.DataFrame:
+    """The working of AP@N for one user: one row per position of the top N."""
+    rec, rel = r.runs[who]
+    working = ap_breakdown(rec, rel, n=r.n)
+    return pd.DataFrame({
+        "k": working["position"].astype(int),
+        t("topn.item"): working["item"],
+        "rel(k)": working["rel"].astype(int),
+        t("topn.hits"): working["hits"].astype(int),
+        "Precision@k": working["precision"].map(num),
+        "Precision@k × rel(k)": working["term"].map(num),
+    })
+
+
+def ap_latex(r: Result, who: str) -> dict[str, str]:
+    """AP denominator key -> AP@N of ``who`` with the numerator's terms and that denominator."""
+    rec, rel = r.runs[who]
+    working = ap_breakdown(rec, rel, n=r.n)
+    numerator = join_terms(num(v) for v in working["term"] if v > 0)
+    n_rel, n_hits = len(set(rel)), int(working["rel"].sum())
+    out = {}
+    for key, choice in AP_DENOMINATORS.items():
+        den = choice.func(r.n, n_rel, n_hits)
+        value = float(r.ap[key].loc[r.ap[key]["user"] == who, "ap"].iloc[0])
+        out[key] = (f"\\mathrm{{AP}}@{r.n}(\\text{{{katex_text(who)}}}) = \\frac{{{numerator}}}{{{choice.latex}}} = "
+                    f"\\frac{{{numerator}}}{{{den}}} = {num(value)}")
+    return out
+
+
+def ap_table(r: Result) -> pd.DataFrame:
+    """AP@N of every user under every denominator, and MAP@N as the last row."""
+    out = pd.DataFrame({t("topn.user"): r.users})
+    names = choice_names("ap_denominator", AP_DENOMINATORS)
+    for key in AP_DENOMINATORS:
+        out[names[key]] = r.ap[key]["ap"].map(num)
+    out.loc[len(out)] = ["MAP@N"] + [num(r.maps[k]) for k in AP_DENOMINATORS]
+    return out
+
+
+# --- HR, ARHR, MRR, leave-one-out NDCG ----------------------------------------------------------------
+
+def hr_latex(r: Result, hr: str) -> str:
+    """Formula (8) in the chosen reading, with the counts."""
+    s, n = r.summary, r.n
+    if hr == "users":
+        frac = f"\\frac{{{s['hit_users']}}}{{{s['users']}}}"
+    else:
+        frac = f"\\frac{{{s['hits']}}}{{{s['relevant']}}}"
+    return f"\\mathrm{{HR}}@{n} = {HIT_RATES[hr].latex} = {frac} = {num(s['hr'])}"
+
+
+def arhr_latex(r: Result, arhr: str) -> str:
+    """Formula (9) in the chosen reading: the reciprocal positions of the hits."""
+    recips = []
+    for positions in r.table["hit_positions"]:
+        chosen = positions[:1] if arhr == "first" else positions
+        recips += [f"\\frac{{1}}{{{j}}}" for j in chosen]
+    return (f"\\mathrm{{ARHR}}@{r.n} = {ARHR_MODES[arhr].latex} = \\frac{{1}}{{{r.summary['users']}}}\\left("
+            f"{join_terms(recips)}\\right) = {num(r.summary['arhr'])}")
+
+
+def mrr_latex(r: Result) -> str:
+    """MRR@N: the mean reciprocal position of each user's first hit."""
+    firsts = [f"\\frac{{1}}{{{p[0]}}}" if p else "0" for p in r.table["hit_positions"]]
+    return (f"\\mathrm{{MRR}}@{r.n} = \\frac{{1}}{{|U|}} \\sum_u \\frac{{1}}{{\\mathrm{{rank}}_u}} = "
+            f"\\frac{{1}}{{{r.summary['users']}}}\\left({join_terms(firsts)}\\right) = {num(r.summary['mrr'])}")
+
+
+LOO_DEFINITION = ("\\mathrm{NDCG}@N = \\frac{\\mathrm{DCG}@N}{\\mathrm{IDCG}@N} = "
+                  "\\frac{1 / \\log_2(j + 1)}{1 / \\log_2(1 + 1)} = \\frac{\\log 2}{\\log(j + 1)}")
+
+
+def loo_lines(r: Result, *, limit: int = MAX_LOO_LINES) -> list[str]:
+    """Formula (15) for the first ``limit`` users: their first hit j and log 2 / log(j + 1)."""
+    out = []
+    for _, row in r.table.head(limit).iterrows():
+        name = f"\\text{{{katex_text(row['user'])}}}"
+        j = row["first_hit"]
+        if j == j:  # a hit (NaN otherwise)
+            out.append(f"{name}: j = {int(j)}, \\quad \\frac{{\\log 2}}{{\\log({int(j)} + 1)}} = "
+                       f"{num(row['loo_ndcg'])}")
+        else:
+            out.append(f"{name}: \\text{{{katex_text(t('topn.not_in_top'), 60)}}} \\Rightarrow 0")
+    return out
+
+
+def loo_mean_latex(r: Result) -> str:
+    """The mean of formula (15) over users."""
+    return f"\\overline{{\\mathrm{{NDCG}}}}@{r.n} = {num(r.summary['loo_ndcg_mean'])}"
+
+
+def ndcg_multi_caption(r: Result) -> str:
+    """For users with several test items: the full binary NDCG@N beside formula (15)."""
+    return t("topn.ndcg_multi", value=num(r.summary["ndcg_mean"]))
