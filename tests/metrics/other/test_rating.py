@@ -137,6 +137,8 @@ def test_huge_errors_by_hand():
     # Σe² = 2.5e401 is beyond float64; scaled by the largest error 4e200: (3/4)² + 1² = 1.5625
     assert tot["sum_squared"] == math.inf and tot["sum_abs"] == pytest.approx(7e200, rel=1e-15)
     assert (tot["max_abs"], tot["scaled_sum_squared"]) == (4e200, 1.5625)
+    # and the sizes: 3/4 + 1 = 1.75
+    assert tot["scaled_sum_abs"] == 1.75
     # shares do not depend on the scale: errors 3 and 4 -> |e| shares 3/7, 4/7; e² shares 9/25, 16/25
     big, small = error_shares([3e200, 4e200], [0, 0]), error_shares([3, 4], [0, 0])
     assert big["share_abs"].tolist() == pytest.approx([3 / 7, 4 / 7], rel=1e-15)
