@@ -1,0 +1,26 @@
+"""Classroom, student: join with the class code and answer step by step (``/join?code=...``).
+
+Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/classroom/views.py.
+The link keeps the class code and, once joined, the student's own token (``me``), so a reload or a
+restarted server brings the student back to their answers.
+"""
+from __future__ import annotations
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from ui.classroom import views as V
+from ui.i18n import t
+
+page = V.join_state()
+st.title(t("classroom.join_title"))
+page.show_link_problems()
+try:
+    seat = V.seat_from_page(page)
+    if seat is None:
+        V.join_form(page)
+    else:
+        V.student_view(seat)
+except SQLAlchemyError:
+    V.database_down()
+page.finish()

@@ -1,0 +1,585 @@
+"""Drawing the classroom: the teacher's setup and live dashboard (``/class``), the student's page (``/join``).
+
+Everything stored or decided lives in :mod:`classroom` (no Streamlit there); this module draws it.
+Answers are checked by :mod:`metrics.lessons.diagnose` through :class:`classroom.tasks.Task` and shown with
+the Practice page's feedback (:mod:`ui.diagnosis`).  User text (nicknames, answers) reaches Markdown only
+through :func:`ui.escape.markdown`; tables and charts show it as plain text; the CSV goes through
+:func:`metrics.safe_csv.to_csv`.
+
+Both pages refresh a part of themselves with ``st.fragment(run_every=...)``: the teacher's counts, charts
+and mistakes every :data:`TEACHER_REFRESH` seconds, the student's check for "solution revealed" / "next
+exercise" every :data:`STUDENT_REFRESH` seconds (a full rerun only when something changed).
+"""
+from __future__ import annotations
+
+import io
+import secrets
+import time
+import uuid
+from functools import lru_cache
+from urllib.parse import urlencode, urlsplit
+
+import pandas as pd
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from classroom import stats
+from classroom.db import ENV_VAR, database_url
+from classroom.store import ClassroomError, Seat, Store, Teacher, normalise_code
+from classroom.tasks import EXAMPLE_KEYS, FIELDS, Task, example_task, practice_task, ranking_task
+from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
+from metrics.registry import dcg_latex
+from metrics.safe_csv import to_csv
+from ui import state as S
+from ui.charts.classroom import spread_chart
+from ui.diagnosis import number, render_findings, render_steps_table, variant_label
+from ui.escape import markdown
+from ui.i18n import t
+from ui.numbers import show
+
+TEACHER_PAGE, JOIN_PAGE = "class", "join"
+#: Seconds between two refreshes of the teacher's live panel and of a student's check for changes.
+TEACHER_REFRESH = 1.0
+STUDENT_REFRESH = 2.0
+SOURCES = ("practice", "example", "ranking")
+BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
+
+
+# ------------------------------------------------------------------------------------------------ the store
+@st.cache_resource(show_spinner=False)
+def _store(url: str) -> Store:
+    return Store(url)
+
+
+def store() -> Store:
+    """The process's store for the configured database (Streamlit secrets, then the environment)."""
+    configured = None
+    try:
+        configured = st.secrets.get(ENV_VAR)
+    except Exception:  # noqa: BLE001 - no secrets file is the normal case
+        configured = None
+    return _store(database_url(configured))
+
+
+def refusal(exc: ClassroomError) -> str:
+    """A translated message for a refused request."""
+    text = t(f"classroom.error.{exc.kind}", **{k: v for k, v in exc.params.items() if not isinstance(v, str)})
+    if text == f"classroom.error.{exc.kind}":
+        return t("classroom.error.other", message=markdown(str(exc), 200))
+    if exc.kind == "unreadable":
+        return text + " " + markdown(str(exc), 200)
+    return text
+
+
+def database_down() -> None:
+    st.error(t("classroom.db_down"), icon=":material/cloud_off:")
+
+
+# ------------------------------------------------------------------------------------------------ fields
+def _steps(raw) -> list[str]:
+    value = str(raw).strip()
+    parts = [p.strip().lower() for p in value.split(",") if p.strip()]
+    if not parts or len(value) > 80 or any(p not in FIELDS for p in parts):
+        raise S.BadValue(value, "choice", f"{value[:40]!r} is not a list of: {', '.join(FIELDS)}",
+                         options=", ".join(FIELDS))
+    return [f for f in FIELDS if f in parts]
+
+
+def _optional_int(lo: int, hi: int):
+    inner = S.integer(lo, hi)
+
+    def parse(raw):
+        return None if not str(raw).strip() else inner(raw)
+
+    return parse
+
+
+def _blank_or(value) -> str:
+    return "" if value is None else str(value)
+
+
+TEACHER_FIELDS = (
+    S.Field("class_source", "source", default="practice", parse=S.choice(SOURCES)),
+    S.Field("class_difficulty", "difficulty", default="easy", parse=S.choice(tuple(DIFFICULTIES))),
+    S.Field("class_seed", "seed", default=None, parse=_optional_int(0, MAX_SEED), text=_blank_or,
+            label="classroom.seed"),
+    S.Field("class_example", "example", default=EXAMPLE_KEYS[0], parse=S.choice(EXAMPLE_KEYS)),
+    S.Field("class_rels", "rels", default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0), parse=S.grades(max_items=20),
+            text=S.list_encoder(", "), label="common.grades"),
+    S.Field("class_unretrieved", "unretrieved", default=(), parse=S.grades(max_items=20, allow_empty=True),
+            text=S.list_encoder(", "), label="classroom.unretrieved"),
+    S.Field("class_k", "k", default=None, parse=_optional_int(1, 20), text=_blank_or, label="common.k"),
+    S.Field("class_gain", "gain", default="linear", parse=S.choice(("linear", "exponential"))),
+    S.Field("class_discount", "discount", default="standard", parse=S.choice(("standard", "jarvelin"))),
+    S.Field("class_base", "base", default="2", parse=S.choice(tuple(BASES))),
+    S.Field("class_idcg", "idcg", default="judged", parse=S.choice(("judged", "list"))),
+    S.Field("class_steps", "steps", default=list(FIELDS), parse=_steps, encode=",".join),
+    S.Field("class_code", "code", default="", parse=S.text(12), widget=False),
+    S.Field("class_key", "key", default="", parse=S.text(200), widget=False),
+)
+
+JOIN_FIELDS = (
+    S.Field("join_code", "code", default="", parse=S.text(40), text=str, label="classroom.code"),
+    S.Field("join_me", "me", default="", parse=S.text(200), widget=False),
+)
+
+
+def teacher_state() -> S.PageState:
+    page = S.PageState(TEACHER_PAGE, TEACHER_FIELDS)
+    # A playground link (rels=...) without source= starts from that ranking.
+    if page.opened_link and "rels" in st.query_params and "source" not in st.query_params:
+        page.set("class_source", "ranking")
+    return page
+
+
+def join_state() -> S.PageState:
+    return S.PageState(JOIN_PAGE, JOIN_FIELDS)
+
+
+# ------------------------------------------------------------------------------------------------ links
+def base_url() -> str:
+    """The app's address as the visitor reached it (scheme, host and any path prefix), no trailing slash."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - outside a browser session (AppTest)
+        url = ""
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return ""
+    path = parts.path.rstrip("/")
+    for page in (TEACHER_PAGE, JOIN_PAGE):
+        if path.endswith("/" + page):
+            path = path[: -len(page) - 1]
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def join_url(code: str) -> str:
+    return f"{base_url()}/{JOIN_PAGE}?{urlencode({'code': code})}"
+
+
+def teacher_url(code: str, token: str) -> str:
+    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code, 'key': token})}"
+
+
+@lru_cache(maxsize=64)
+def qr_png(text: str) -> bytes:
+    """A QR code of ``text`` as PNG bytes (segno: pure Python, drawn here, nothing fetched)."""
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(text, error="m").save(buf, kind="png", scale=8, border=2)
+    return buf.getvalue()
+
+
+# ------------------------------------------------------------------------------------------------ exercise
+def exercise_panel(task: Task, *, key: str) -> None:
+    """The exercise as the Practice page shows it: items, formula, cutoff, unretrieved items, decimals."""
+    ex = task.exercise()
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        items = {t("common.label"): list(ex.labels)}
+        if ex.scores is not None:
+            items[t("practice.score_col")] = [f"{s:.2f}" for s in ex.scores]
+        items[t("common.relevance")] = [show(g) for g in ex.grades]
+        st.dataframe(pd.DataFrame(items), hide_index=True, key=f"{key}_items")
+        if ex.scores is not None:
+            st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.ties}")))
+        else:
+            st.caption(t("practice.already_ranked"))
+    with right:
+        st.markdown(f"**{t('practice.formula')}**")
+        st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
+        st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
+        facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
+        if ex.unretrieved:
+            facts.append(t("practice.unretrieved", grades=", ".join(show(g) for g in ex.unretrieved)))
+        else:
+            facts.append(t("practice.no_unretrieved"))
+        facts.append(t("practice.decimals", decimals=ex.decimals))
+        for fact in facts:
+            st.markdown(f"- {fact}")
+
+
+def solution_panel(task: Task, *, key: str) -> None:
+    """The worked solution (the Practice page's "show the full solution")."""
+    ex = task.exercise()
+    sol = ex.solution()
+    places = ex.decimals
+    st.markdown(t("practice.solution_ranked", order=" › ".join(
+        f"{lab} ({show(g)})" for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))))
+    st.markdown(t("practice.solution_ideal", ideal=", ".join(show(g) for g in sol["ideal"])))
+    bd = sol["breakdown"]
+    st.dataframe(pd.DataFrame({
+        t("common.position"): bd["position"],
+        t("common.relevance"): [number(x, 0) for x in bd["relevance"]],
+        t("practice.col.gain"): [number(x, places) for x in bd["gain"]],
+        t("practice.col.divisor"): [number(x, places) for x in bd["discount"]],
+        t("practice.col.term"): [number(x, places) for x in bd["discounted_gain"]],
+        t("practice.col.ideal_grade"): [number(x, 0) for x in bd["ideal_relevance"]],
+        t("practice.col.ideal_term"): [number(x, places) for x in bd["ideal_discounted_gain"]],
+    }), hide_index=True, key=f"{key}_solution")
+    st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
+                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))
+
+
+def origin_text(task: Task) -> str:
+    if task.origin == "practice":
+        level, seed = task.ref.split(":")
+        return t("classroom.origin.practice", seed=seed, level=t(f"practice.level.{level}"))
+    if task.origin == "example":
+        return t("classroom.origin.example", example=t(f"classroom.example.{task.ref.replace('-', '_')}"))
+    return t("classroom.origin.ranking")
+
+
+# ------------------------------------------------------------------------------------------------ teacher
+def source_form(page: S.PageState, *, prefix: str) -> Task | None:
+    """The choice of an exercise (practice seed, worked example or ranking); the task, or None on bad input."""
+    sources = {s: t(f"classroom.source.{s}") for s in SOURCES}
+    source = st.radio(t("classroom.source_label"), list(sources), key="class_source", format_func=sources.get,
+                      horizontal=True)
+    try:
+        if source == "practice":
+            c1, c2 = st.columns(2)
+            levels = {k: t(f"practice.level.{k}") for k in DIFFICULTIES}
+            level = c1.selectbox(t("practice.difficulty"), list(levels), key="class_difficulty",
+                                 format_func=levels.get)
+            c2.text_input(t("classroom.seed"), key="class_seed", help=t("classroom.seed_help"))
+            seed = page.typed("class_seed")
+            return practice_task(secrets.randbelow(MAX_SEED + 1) if seed is None else seed, level)
+        if source == "example":
+            names = {k: t(f"classroom.example.{k.replace('-', '_')}") for k in EXAMPLE_KEYS}
+            key = st.selectbox(t("classroom.example_label"), list(names), key="class_example", format_func=names.get)
+            return example_task(key)
+        c1, c2, c3 = st.columns([3, 2, 1])
+        c1.text_input(t("common.grades"), key="class_rels", help=t("common.grades_help"))
+        rels = page.typed("class_rels")
+        c2.text_input(t("classroom.unretrieved"), key="class_unretrieved", help=t("classroom.unretrieved_help"))
+        unretrieved = page.typed("class_unretrieved")
+        c3.text_input(t("common.k"), key="class_k", help=t("classroom.k_help"))
+        k = page.typed("class_k")
+        c4, c5, c6, c7 = st.columns(4)
+        gains = {g: variant_label("gain", g) for g in ("linear", "exponential")}
+        gain = c4.selectbox(t("common.gain"), list(gains), key="class_gain", format_func=gains.get)
+        discounts = {d: variant_label("discount", d) for d in ("standard", "jarvelin")}
+        discount = c5.selectbox(t("common.discount"), list(discounts), key="class_discount",
+                                format_func=discounts.get)
+        base = c6.selectbox(t("common.log_base"), list(BASES), key="class_base")
+        idcgs = {s: t(f"diagnose.source.{s}") for s in ("judged", "list")}
+        idcg = c7.selectbox(t("classroom.idcg"), list(idcgs), key="class_idcg", format_func=idcgs.get)
+        return ranking_task(rels, unretrieved=unretrieved, k=k, gain=gain, discount=discount,
+                            log_base=BASES[base], idcg=idcg)
+    except ValueError as exc:
+        st.error(t("classroom.bad_exercise", message=markdown(str(exc), 200)))
+        return None
+
+
+def steps_select() -> list[str]:
+    names = {f: t(f"check.{f}") for f in FIELDS}
+    return st.multiselect(t("classroom.steps"), list(names), key="class_steps", format_func=names.get,
+                          help=t("classroom.steps_help"))
+
+
+def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
+    try:
+        info, token = store().create(task, fields=fields)
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+        return
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
+        return
+    page.set("class_code", info.code)
+    page.set("class_key", token)
+
+
+def setup(page: S.PageState) -> None:
+    """The form that starts a session (the button's callback stores it; the page then shows the dashboard)."""
+    st.caption(t("classroom.teacher_intro"))
+    task = source_form(page, prefix="setup")
+    fields = steps_select()
+    if task is not None:
+        with st.expander(t("classroom.preview"), expanded=False):
+            exercise_panel(task, key="class_preview")
+    st.button(t("classroom.start"), key="class_start", type="primary", icon=":material/play_arrow:",
+              disabled=task is None or not fields, on_click=_start, args=(page, task, fields))
+    problem = st.session_state.pop("class_problem", None)
+    if problem:
+        st.error(problem)
+
+
+def next_task(task: Task) -> Task:
+    """The exercise "next" starts: another seed at the same level, the next worked example, or (after a
+    ranking) a medium practice exercise."""
+    if task.origin == "practice":
+        level = task.ref.split(":")[0]
+        return practice_task(secrets.randbelow(MAX_SEED + 1), level)
+    if task.origin == "example":
+        i = EXAMPLE_KEYS.index(task.ref) if task.ref in EXAMPLE_KEYS else -1
+        return example_task(EXAMPLE_KEYS[(i + 1) % len(EXAMPLE_KEYS)])
+    return practice_task(secrets.randbelow(MAX_SEED + 1), "medium")
+
+
+def teacher_from_page(page: S.PageState) -> Teacher | None:
+    code, key = page.value("class_code"), page.value("class_key")
+    if not code and not key:
+        return None
+    teacher = store().teacher(code, key)
+    if teacher is None:
+        st.error(t("classroom.bad_teacher_link"), icon=":material/lock:")
+        page.set("class_code", "")
+        page.set("class_key", "")
+    return teacher
+
+
+def dashboard(page: S.PageState, teacher: Teacher) -> None:
+    """The session's head (code, link, QR), the exercise, the controls and the live panel."""
+    info = teacher.refresh()
+    current = teacher.round()
+    token = page.value("class_key")
+    expired = info.expired(time.time())
+    head, qr = st.columns([3, 1], vertical_alignment="center")
+    with head:
+        st.markdown(t("classroom.join_at", url=markdown(join_url(info.code), 200)))
+        st.markdown(f"<p class='class-code' style='font-size:4rem;font-weight:700;letter-spacing:.3em;margin:0'>"
+                    f"{info.code}</p>", unsafe_allow_html=True)  # the code: only CODE_ALPHABET characters
+        if expired:
+            st.warning(t("classroom.expired_teacher"), icon=":material/timer_off:")
+        else:
+            st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
+    with qr:
+        st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width=200)
+    with st.expander(t("classroom.private_link"), icon=":material/key:"):
+        st.caption(t("classroom.private_link_help"))
+        st.code(teacher_url(info.code, token), language=None)
+
+    st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
+    exercise_panel(current.task, key=f"class_ex_{current.number}")
+    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="center")
+    # Callbacks run before the page is drawn again, so the page shows the new state at once.
+    c1.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
+              disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None))
+    c2.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="primary",
+              disabled=expired, on_click=_act, args=(teacher, "next", next_task(current.task)))
+    c3.toggle(t("classroom.show_names"), key="class_show_names", help=t("classroom.show_names_help"))
+    with st.expander(t("classroom.choose_next"), icon=":material/edit_note:"):
+        chosen = source_form(page, prefix="next")
+        st.button(t("classroom.start_chosen"), key="class_start_chosen", disabled=chosen is None or expired,
+                  on_click=_act, args=(teacher, "next", chosen))
+    problem = st.session_state.pop("class_problem", None)
+    if problem:
+        st.error(problem)
+    if current.revealed:
+        with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
+            solution_panel(current.task, key=f"class_sol_{current.number}")
+    live_panel(info.code, token, current.number)
+
+
+def _act(teacher: Teacher, action: str, task: Task | None) -> None:
+    try:
+        if action == "reveal":
+            teacher.reveal()
+        elif task is not None:
+            teacher.next_round(task)
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
+
+
+@st.fragment(run_every=TEACHER_REFRESH)
+def live_panel(code: str, token: str, round_no: int) -> None:
+    """Counts, per-step spread and first-try share, named mistakes, the class grid, the CSV download."""
+    try:
+        teacher = store().teacher(code, token)
+        if teacher is None:
+            st.error(t("classroom.bad_teacher_link"))
+            return
+        info = teacher.refresh()
+        if info.round_no != round_no:  # another tab of the teacher moved on: redraw the whole page
+            st.rerun(scope="app")
+        roster = teacher.students()
+        frame = teacher.answers(round_no)
+        everything = teacher.answers()
+    except SQLAlchemyError:
+        database_down()
+        return
+    fields = info.fields
+    show_names = bool(st.session_state.get("class_show_names", False))
+    m = st.columns(4)
+    m[0].metric(t("classroom.joined"), len(roster))
+    m[1].metric(t("classroom.answered"), int(frame["student_id"].nunique()))
+    m[2].metric(t("classroom.answers"), len(frame))
+    m[3].metric(t("classroom.round_metric"), round_no)
+
+    summary = stats.field_summary(frame, fields).set_index("field")
+    spread = stats.spread(frame)
+    per_row = 3 if len(fields) > 4 else min(len(fields), 3) or 1
+    for start in range(0, len(fields), per_row):
+        cols = st.columns(per_row)
+        for col, f in zip(cols, fields[start:start + per_row]):
+            with col:
+                st.markdown(f"**{t(f'check.{f}')}**")
+                s = summary.loc[f]
+                share = "—" if pd.isna(s["first_right"]) else f"{s['first_right'] * 100:.0f}%"
+                st.metric(t("classroom.first_right"), share,
+                          help=t("classroom.first_right_help", answered=int(s["answered"])))
+                rows = spread[spread["field"] == f]
+                if rows.empty:
+                    st.caption(t("classroom.no_answers_yet"))
+                else:
+                    st.altair_chart(spread_chart(rows, answer=t("classroom.chart.answer"),
+                                                 students=t("classroom.chart.students"),
+                                                 right=t("classroom.chart.right"), wrong=t("classroom.chart.wrong")),
+                                    key=f"class_chart_{f}")
+
+    st.subheader(t("classroom.mistakes"))
+    named = stats.mistakes(frame)
+    if named.empty:
+        st.caption(t("classroom.no_mistakes"))
+    else:
+        st.dataframe(pd.DataFrame({
+            t("classroom.col.mistake"): [t(f"diagnose.kind.{k}.name") for k in named["kind"]],
+            t("classroom.col.students"): named["students"],
+            t("classroom.col.answers"): named["answers"],
+            t("classroom.col.meaning"): [t(f"diagnose.kind.{k}.help") for k in named["kind"]],
+        }), hide_index=True, key="class_mistakes")
+
+    st.subheader(t("classroom.class_grid"))
+    grid = stats.grid(frame, roster, fields)
+    if grid.empty:
+        st.caption(t("classroom.nobody_yet"))
+    else:
+        who = grid["nickname"] if show_names else [t("classroom.student_n", n=n) for n in grid["number"]]
+        table = {t("classroom.col.student"): list(who)}
+        for f in fields:
+            table[t(f"check.{f}")] = ["" if v is None or pd.isna(v) else ("✓" if v else "✗") for v in grid[f]]
+        table[t("classroom.col.answers")] = grid["answers"]
+        st.dataframe(pd.DataFrame(table), hide_index=True, key="class_grid")
+
+    results = stats.results(everything)
+    if not show_names:
+        results = results.drop(columns=["nickname"])
+    st.download_button(t("classroom.download"), to_csv(results), file_name=f"class-{info.code}.csv",
+                       mime="text/csv", key="class_csv", on_click="ignore", icon=":material/download:")
+
+
+# ------------------------------------------------------------------------------------------------ student
+def seat_from_page(page: S.PageState) -> Seat | None:
+    code, me = normalise_code(page.value("join_code") or st.session_state.get("join_code", "")), page.value("join_me")
+    if not me:
+        return None
+    seat = store().seat(code, me)
+    if seat is None:
+        st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
+        page.set("join_me", "")
+    return seat
+
+
+def _join(page: S.PageState, code: str) -> None:
+    try:
+        seat, token = store().join(code, st.session_state.get("join_nickname", ""))
+    except ClassroomError as exc:
+        st.session_state["join_problem"] = refusal(exc)
+        return
+    except SQLAlchemyError:
+        st.session_state["join_problem"] = t("classroom.db_down")
+        return
+    page.set("join_code", seat.info.code)
+    page.set("join_me", token)
+
+
+def join_form(page: S.PageState) -> None:
+    st.caption(t("classroom.join_intro"))
+    st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
+    code = page.typed("join_code")
+    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=24, help=t("classroom.nickname_help"))
+    st.button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:", on_click=_join,
+              args=(page, code))
+    problem = st.session_state.pop("join_problem", None)
+    if problem:
+        st.error(problem)
+
+
+def _saved() -> dict:
+    return st.session_state.setdefault("join_saved", {})
+
+
+def _pending() -> dict:
+    return st.session_state.setdefault("join_pending", {})
+
+
+def student_view(seat: Seat) -> None:
+    """One student's exercise, answers, feedback (their own only) and, once revealed, the solution."""
+    current = seat.store.round(seat.info.id)
+    n = current.number
+    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
+    st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
+    exercise_panel(current.task, key=f"join_ex_{n}")
+    watch(seat.info.id, n, current.revealed)
+
+    st.subheader(t("practice.answers"))
+    st.caption(t("classroom.answers_help"))
+    mine = seat.latest(n)
+    saved = _saved()
+    cols = st.columns(2)
+    for i, f in enumerate(seat.info.fields):
+        key = f"join_{f}_{n}"
+        if key not in st.session_state:  # a new exercise, a reload or a restarted server: the stored answer
+            st.session_state[key] = mine.get(f, "")
+            saved[(n, f)] = mine.get(f, "")
+        cols[i % 2].text_input(t(f"check.{f}"), key=key, help=t(f"check.{f}_help"), max_chars=300)
+    problems = []
+    for f in seat.info.fields:
+        text = st.session_state.get(f"join_{f}_{n}", "")
+        if not text.strip() or text == saved.get((n, f)):
+            continue
+        # One id per (exercise, field, text): a rerun after a failed write sends the same id again.
+        pending = _pending()
+        sub = pending.setdefault((n, f, text), uuid.uuid4().hex)
+        try:
+            seat.submit(n, f, text, submission_id=sub)
+        except ClassroomError as exc:
+            problems.append(f"{t(f'check.{f}')}: {refusal(exc)}")
+            continue
+        except SQLAlchemyError:
+            problems.append(t("classroom.not_saved", field=t(f"check.{f}")))
+            continue
+        saved[(n, f)] = text
+        pending.pop((n, f, text), None)
+    for p in problems:
+        st.error(p)
+
+    mine = seat.latest(n)
+    if mine:
+        d = current.task.check(mine)
+        render_findings(d)
+        render_steps_table(d, key=f"join_feedback_{n}", reveal=current.revealed)
+        if d.ok and all(f in mine for f in seat.info.fields):
+            st.success(t("practice.solved"))
+    if current.revealed:
+        st.subheader(t("classroom.solution"))
+        solution_panel(current.task, key=f"join_sol_{n}")
+    else:
+        st.caption(t("classroom.wait_for_reveal"))
+    with st.expander(t("classroom.my_answers")):
+        history = seat.answers(n)
+        if history:
+            st.dataframe(pd.DataFrame({
+                t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
+                t("classroom.col.answer"): [a.text for a in history],
+                t("diagnose.col.mark"): ["✓" if a.ok else "✗" for a in history],
+            }), hide_index=True, key=f"join_history_{n}")
+        else:
+            st.caption(t("classroom.no_answers_yet"))
+
+
+@st.fragment(run_every=STUDENT_REFRESH)
+def watch(session_id: int, round_no: int, revealed: bool) -> None:
+    """Every few seconds: has the teacher revealed the solution or started the next exercise?"""
+    try:
+        now = store().pulse(session_id)
+    except SQLAlchemyError:
+        st.caption(t("classroom.reconnecting"))
+        return
+    if now != (round_no, revealed):
+        st.rerun(scope="app")
