@@ -1,15 +1,21 @@
 """NDCG Lab: entry point.  `streamlit run app.py` opens the Playground.
 
-Navigation over the page scripts in pages/ and the sidebar shared by every page
-(language).  Pages hold layout and wiring only; numbers come from metrics/.
+Navigation over the page scripts in pages/ and the sidebar shared by every page (language).  Pages hold
+layout and wiring only; numbers come from metrics/.  ``/`` forwards to ``/playground`` (ui/shell.py), so
+every page, the playground too, has a real path that a link can open.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
+from ui.escape import markdown
 from ui.i18n import LANGUAGES, STATE_KEY, t
+from ui.shell import APP_CSS, home
 
 st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
+st.html(APP_CSS)
 
 # The language comes from ?lang= once per session, then from the sidebar widget.
 if STATE_KEY not in st.session_state:
@@ -17,7 +23,7 @@ if STATE_KEY not in st.session_state:
     st.session_state[STATE_KEY] = wanted if wanted in LANGUAGES else "en"
     st.session_state["_bad_lang"] = None if wanted in LANGUAGES else wanted
 
-# (script, key for its title, icon, group); the first one is the default page.
+# (script, key = url path and title key, icon, group); the first one is the one "/" opens.
 PAGES = [
     ("pages/playground.py", "playground", ":material/tune:", "group_ndcg"),
     ("pages/worked_examples.py", "worked_examples", ":material/menu_book:", "group_ndcg"),
@@ -28,12 +34,22 @@ PAGES = [
     ("pages/rating.py", "rating", ":material/star_half:", "group_other"),
     ("pages/roc.py", "roc", ":material/show_chart:", "group_other"),
     ("pages/run_files.py", "run_files", ":material/upload_file:", "group_data"),
+    ("pages/class_teacher.py", "class", ":material/co_present:", "group_classroom"),
+    ("pages/class_join.py", "join", ":material/login:", "group_classroom"),
 ]
 
 groups: dict[str, list] = {}
-for i, (script, key, icon, group) in enumerate(PAGES):
-    page = st.Page(script, title=t(f"common.nav.{key}"), icon=icon, url_path=key, default=(i == 0))
+pages = []
+for script, key, icon, group in PAGES:
+    page = st.Page(script, title=t(f"common.nav.{key}"), icon=icon, url_path=key)
+    pages.append(page)
     groups.setdefault(t(f"common.nav.{group}"), []).append(page)
+# "/" is a hidden page that forwards to the first page with the query string: the first page keeps its
+# own path (/playground), so a copied link to it opens for every visitor.
+start = st.Page(partial(home, pages[0]), title=pages[0].title, url_path="start", default=True,
+                visibility="hidden")
+first_group = next(iter(groups))
+groups[first_group] = [start, *groups[first_group]]
 navigation = st.navigation(groups)
 
 with st.sidebar:
@@ -41,7 +57,7 @@ with st.sidebar:
     st.caption(t("common.about"))
 
 if st.session_state.get("_bad_lang"):
-    st.warning(t("common.bad_lang", value=str(st.session_state["_bad_lang"])[:20]))
+    st.warning(t("common.bad_lang", value=markdown(st.session_state["_bad_lang"], 20)))
     st.session_state["_bad_lang"] = None
 
 # Keep the language in the address bar so a copied link opens in the same language.

@@ -1,28 +1,123 @@
-"""Input widgets shared by the pages.  Bad input shows a message naming the bad token and keeps the
-last valid value; nothing the user types is rendered as HTML or evaluated."""
+"""Input widgets and small displays shared by the NDCG pages.
+
+Values, the last valid input and the link are :mod:`ui.state`'s business; these only draw.  Option
+names are looked up when the widget is drawn, in that run's language (a ``format_func`` calling
+``t()`` later would be re-run by AppTest in another language and no longer match its options).
+"""
 from __future__ import annotations
 
 import math
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from metrics.parse import ParseError, parse_grades
+from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
-from ui.i18n import plain, registry_text, t
+from ui.escape import markdown
+from ui.i18n import registry_text, t
+
+__all__ = [
+    "BASES", "K_OPTIONS_CAP", "error_text", "gain_select", "discount_select", "base_select", "k_options",
+    "k_select", "base_url", "link_for", "copy_link", "keep_or_restore",
+]
 
 BASES = {"2": 2.0, "e": math.e, "10": 10.0}
+#: A cutoff select lists at most this many values of k (larger lists: k up to the cap, or the linked k).
+K_OPTIONS_CAP = 1_000
 
 
 def error_text(exc: ValueError) -> str:
-    """A translated message for a parse error, the library's own message otherwise."""
+    """A translated message for a parse error, the library's own message (escaped) otherwise."""
     if isinstance(exc, ParseError):
-        return t(f"common.{exc.kind}", token=plain(exc.token, 20), position=exc.position)
-    return t("common.invalid_input", message=plain(exc, 200))
+        return t(f"common.{exc.kind}", token=markdown(exc.token, 20), position=exc.position)
+    return t("common.invalid_input", message=markdown(exc, 200))
+
+
+def _registry_select(kind: str, registry: dict, options, *, key: str, label: str, container=st) -> str:
+    names = {k: registry_text(kind, registry[k], "name") for k in options}
+    help_text = "\n\n".join(f"**{names[k]}**: {registry_text(kind, registry[k], 'help')}" for k in options)
+    return container.selectbox(label, list(options), key=key, format_func=names.__getitem__, help=help_text)
+
+
+def gain_select(*, key: str, options=None, container=st) -> str:
+    return _registry_select("gain", GAINS, list(options or GAINS), key=key, label=t("common.gain"),
+                            container=container)
+
+
+def discount_select(*, key: str, container=st) -> str:
+    return _registry_select("discount", DISCOUNTS, list(DISCOUNTS), key=key, label=t("common.discount"),
+                            container=container)
+
+
+def base_select(*, key: str, container=st) -> float:
+    choice = container.selectbox(t("common.log_base"), list(BASES), key=key, help=t("common.log_base_help"))
+    return BASES[choice]
+
+
+def k_options(n: int, current=None) -> list:
+    """Choices of a cutoff select: ``None`` (the whole list) first, then 1..n (capped), and ``current``.
+
+    >>> k_options(3), k_options(3, 7)
+    ([None, 1, 2, 3], [None, 1, 2, 3, 7])
+    """
+    out: list = [None, *range(1, min(max(int(n), 1), K_OPTIONS_CAP) + 1)]
+    if current is not None and current not in out:
+        out.append(int(current))
+    return out
+
+
+def k_select(*, key: str, n: int, label: str | None = None, help: str | None = None, container=st):
+    """Cutoff k: "the whole list" is its own choice (never a 0), then k = 1, 2, ... n.  Returns None or k."""
+    whole = t("common.k_whole", n=n)
+    names = {None: whole}
+    options = k_options(n, st.session_state.get(key))
+    return container.selectbox(label or t("common.k"), options, key=key,
+                               format_func=lambda k: names.get(k, f"k = {k}"), help=help or t("common.k_help"))
+
+
+def base_url() -> str:
+    """``scheme://host`` of the address the visitor opened (empty outside a browser: a relative link)."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
+        return ""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def link_for(page: str, query: dict[str, str]) -> str:
+    """The complete address of ``page`` with ``query`` (and the visitor's ``lang``)."""
+    q = dict(query)
+    lang = st.query_params.get("lang")
+    if lang:
+        q["lang"] = lang
+    base = base_url()
+    path = f"{base}/{page}" if base else page
+    return f"{path}?{urlencode(q, safe=',')}" if q else path
+
+
+def copy_link(url: str, *, too_long: bool = False, help: str | None = None) -> None:
+    """The complete address of this view in a code box (its copy button copies it whole)."""
+    if too_long:
+        st.info(t("common.link_too_long"), icon=":material/link_off:")
+        return
+    st.caption(help or t("common.link_help"))
+    st.code(url, language=None, wrap_lines=True)
+
+
+def k_input(*, key: str, n: int) -> int | None:
+    """Deprecated (the playground until it moves to :mod:`ui.state`): cutoff k, 0 for the whole list."""
+    value = st.number_input(t("common.k"), min_value=0, max_value=max(n, 1) * 10 + 100, step=1, key=key,
+                            help=t("common.k_help"))
+    return int(value) or None
 
 
 def grades_input(*, key: str, default: str, label: str | None = None, height: int = 80,
                  allow_empty: bool = False) -> list[float]:
-    """A text area of grades.  Returns the parsed grades, or the last valid ones after a message."""
+    """Deprecated: a text area of grades with a ``__last_valid`` shadow key (until Check and Variants
+    move to :mod:`ui.state`)."""
+    from metrics.parse import parse_grades
+
     last_key = f"{key}__last_valid"
     if key not in st.session_state:
         st.session_state[key] = default
@@ -39,39 +134,12 @@ def grades_input(*, key: str, default: str, label: str | None = None, height: in
     return grades
 
 
-def _registry_select(kind: str, registry: dict, options, *, key: str, label: str) -> str:
-    # Names are looked up now, in the current language: a format_func that calls t() later would
-    # be re-run by AppTest in English and no longer match the options it was drawn with.
-    names = {k: registry_text(kind, registry[k], "name") for k in options}
-    help_text = "\n\n".join(f"**{names[k]}**: {registry_text(kind, registry[k], 'help')}" for k in options)
-    return st.selectbox(label, list(options), key=key, format_func=names.__getitem__, help=help_text)
-
-
-def gain_select(*, key: str, options=None) -> str:
-    return _registry_select("gain", GAINS, list(options or GAINS), key=key, label=t("common.gain"))
-
-
-def discount_select(*, key: str) -> str:
-    return _registry_select("discount", DISCOUNTS, list(DISCOUNTS), key=key, label=t("common.discount"))
-
-
-def base_select(*, key: str) -> float:
-    choice = st.selectbox(t("common.log_base"), list(BASES), key=key, help=t("common.log_base_help"))
-    return BASES[choice]
-
-
-def k_input(*, key: str, n: int) -> int | None:
-    """Cutoff k; 0 means the whole list.  Returns None for the whole list."""
-    value = st.number_input(t("common.k"), min_value=0, max_value=max(n, 1) * 10 + 100, step=1, key=key,
-                            help=t("common.k_help"))
-    return int(value) or None
-
-
 def keep_or_restore(first_key: str, saved_key: str, from_link) -> None:
-    """Initialise a page's widget values once: keep them while the page is shown; after a visit to
-    another page (Streamlit drops the widget keys) restore the snapshot the page saved in
-    ``st.session_state[saved_key]``; on the first visit call ``from_link()``, which reads the
-    URL query (warning about bad parameters) and sets the widget keys.
+    """Deprecated (the Rating and ROC pages still call it until they move to :mod:`ui.state`).
+
+    Initialise a page's widget values once: keep them while the page is shown; after a visit to
+    another page restore the snapshot in ``st.session_state[saved_key]``; on the first visit call
+    ``from_link()``.
     """
     if first_key in st.session_state:
         return

@@ -1,4 +1,5 @@
-"""Practice page (AppTest): the link reproduces the exercise, answers get instant feedback and a score."""
+"""Practice page (AppTest, through app.py): the link reproduces the exercise, answers get instant feedback
+and a score; seed, difficulty, answers and score survive a visit to another page and a reload."""
 from __future__ import annotations
 
 import pytest
@@ -22,15 +23,37 @@ def _right_answers(ex) -> dict:
     }
 
 
+def _query(at) -> dict:
+    return {k: at.query_params[k] if isinstance(at.query_params[k], str) else at.query_params[k][-1]
+            for k in at.query_params}
+
+
+def _through_app(at) -> None:
+    # app.py draws the language select in the sidebar: a page run without app.py has none
+    assert [s.key for s in at.sidebar.selectbox] == ["lang"]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_link_reproduces_the_exercise(lang):
-    at = open_page(PAGE, lang=lang, query={"seed": "42", "difficulty": "hard"})
+    at = open_page(PAGE, lang=lang, query={"seed": "42", "difficulty": "hard", "lang": lang})
     no_exceptions(at)
+    _through_app(at)
     ex = make_exercise(42, "hard")
     assert at.session_state["practice_seed"] == 42 and at.session_state["practice_difficulty"] == "hard"
     items = at.dataframe[0].value
     assert items[catalogue(lang)["common.label"]].tolist() == list(ex.labels)
-    assert at.query_params["seed"] == ["42"] or at.query_params["seed"] == "42"
+    assert _query(at) == {"seed": "42", "difficulty": "hard", **({"lang": lang} if lang != "en" else {})}
+    # the share box holds the complete link: seed, difficulty and the language, not the score
+    code = at.code[-1].value
+    assert "practice?seed=42&difficulty=hard" in code and ("lang=" + lang in code) == (lang != "en")
+    assert "score" not in code
+
+
+def test_every_run_goes_through_app_py():
+    at = open_page(PAGE, query={"seed": "7"})
+    for _ in range(3):
+        _through_app(at)
+        at.run()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -43,8 +66,11 @@ def test_right_answers_solve_and_score(lang):
     c = catalogue(lang)
     assert at.success[0].value == c["diagnose.all_right"]
     assert c["practice.solved"] in [s.value for s in at.success]
-    score = at.session_state["practice_score"]
-    assert score["solved"] == 1 and score["right"] == score["tried"] > 5
+    right, tried, solved = at.session_state["practice_score"]
+    assert solved == 1 and right == tried > 5
+    # the score is shown once: one metric, the solved count as its note
+    assert len(at.metric) == 1 and at.metric[0].value == f"{right} / {tried}"
+    assert _query(at)["score"] == f"{right}-{tried}-1"
 
 
 def test_slip_gets_feedback_and_first_try_counts():
@@ -55,10 +81,51 @@ def test_slip_gets_feedback_and_first_try_counts():
     at.text_input(key="practice_dcg").input(f"{wrong:.2f}").run()
     no_exceptions(at)
     assert "Arithmetic slip" in at.error[0].value
-    assert at.session_state["practice_score"] == {"right": 0, "tried": 1, "solved": 0}
+    assert at.session_state["practice_score"] == (0, 1, 0)
     # correcting it later does not change the first-try score for that step
     at.text_input(key="practice_dcg").input(answers["dcg"]).run()
-    assert at.session_state["practice_score"]["tried"] == 1
+    assert at.session_state["practice_score"] == (0, 1, 0)
+
+
+def test_leave_and_come_back_keeps_everything():
+    # The reported bug: Practice -> any page -> Practice raised KeyError 'practice_difficulty'.
+    at = open_page(PAGE, query={"seed": "7", "difficulty": "medium"})
+    at.text_input(key="practice_dcg").input("0.001").run()
+    score = at.session_state["practice_score"]
+    for other in ("pages/check.py", "pages/variants.py"):
+        at.switch_page(other).run()
+        no_exceptions(at)
+        at.switch_page(PAGE).run()
+        no_exceptions(at)
+        _through_app(at)
+        assert at.session_state["practice_seed"] == 7
+        assert at.selectbox(key="practice_difficulty").value == "medium"
+        assert at.text_input(key="practice_dcg").value == "0.001"
+        assert at.session_state["practice_score"] == score
+
+
+def test_reload_keeps_seed_and_score():
+    at = open_page(PAGE, query={"difficulty": "medium"})
+    at.text_input(key="practice_dcg").input("0.001").run()
+    address = _query(at)
+    assert set(address) == {"seed", "difficulty", "score"} and address["score"] == "0-1-0"
+    again = open_page(PAGE, query=address)  # a reload: a new session with the same address
+    no_exceptions(again)
+    assert again.session_state["practice_seed"] == int(address["seed"])
+    assert again.session_state["practice_score"] == (0, 1, 0)
+    assert again.warning.len == 0
+
+
+def test_opening_a_shared_exercise_keeps_your_score():
+    at = open_page(PAGE, query={"seed": "7"})
+    at.text_input(key="practice_dcg").input("0.001").run()
+    at.query_params.clear()
+    at.query_params["seed"] = "99"
+    at.query_params["difficulty"] = "hard"
+    at.run()
+    no_exceptions(at)
+    assert at.session_state["practice_seed"] == 99 and at.session_state["practice_score"] == (0, 1, 0)
+    assert at.text_input(key="practice_dcg").value == ""  # a new exercise starts with no answers
 
 
 def test_solution_on_request():
@@ -76,15 +143,29 @@ def test_new_exercise_changes_seed_and_link():
     at.button(key="practice_new").click().run()
     no_exceptions(at)
     seed = at.session_state["practice_seed"]
-    assert str(seed) in str(at.query_params["seed"])
+    assert _query(at)["seed"] == str(seed)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_bad_link_warns_and_falls_back(lang):
-    at = open_page(PAGE, lang=lang, query={"seed": "12x", "difficulty": "insane"})
+def test_bad_link_warns_names_the_value_and_falls_back(lang):
+    at = open_page(PAGE, lang=lang, query={"seed": "12x", "difficulty": "![](//evil.example/x)",
+                                           "score": "9-1-0"})
     no_exceptions(at)
-    assert len(at.warning) == 2
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 3
+    assert "12x" in warnings[0] and "seed" in warnings[0]
+    # markdown from a link is shown as text (escaped), never as an image
+    assert "\\!\\[\\]\\(//evil.example/x\\)" in warnings[1] and "![](" not in warnings[1]
     assert at.session_state["practice_difficulty"] == "easy"
+    assert isinstance(at.session_state["practice_seed"], int)
+    assert at.session_state["practice_score"] == (0, 0, 0)
+
+
+@pytest.mark.parametrize("seed", ["①", "٣", "4294967296", "1" * 5000, "-1", " "])
+def test_odd_seeds_never_crash(seed):
+    at = open_page(PAGE, query={"seed": seed})
+    no_exceptions(at)
+    assert isinstance(at.session_state["practice_seed"], int)
 
 
 def test_bad_answer_is_named():
