@@ -5,16 +5,26 @@ import json
 
 import pytest
 
-from metrics.other.roc import auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
+from metrics.other.roc import AUC_METHODS, auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
 from metrics.parse import parse_numbers
-from tests.conftest import LANGS, fmt, latex, no_exceptions, open_page, texts
-from ui.i18n import t
+from tests.conftest import LANGS, latex, no_exceptions, open_page, texts
+from ui.escape import markdown
+from ui.i18n import catalogue, t
+from ui.numbers import show_trimmed as fmt
+from ui.other.roc import MAX_SAMPLES, samples_text
 
 PAGE = "pages/roc.py"
 
 
 def data(at):
     return parse_numbers(at.session_state["roc_scores"]), parse_binary_labels(at.session_state["roc_labels"])
+
+
+def bad(lang: str, name: str, value: str, reason: str, **fmt) -> str:
+    """The message ui.state shows for a bad value: parameter, value (escaped, shortened), what is allowed."""
+    fmt = {k: markdown(v, 40) if isinstance(v, str) else v for k, v in fmt.items()}
+    return t("state.bad_value", lang=lang, name=markdown(name, 40), value=markdown(value, 40),
+             reason=t(reason, lang=lang, **fmt))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -37,6 +47,11 @@ def test_default_page_every_language(lang):
     charts = at.get("vega_lite_chart")
     assert len(charts) == 2
     assert all("tooltip" in chart.proto.spec for chart in charts)
+    # the two AUC methods are named from metrics.other.roc.AUC_METHODS (English written once there)
+    names = [m.value for m in at.markdown if m.value.startswith("**")]
+    for key, method in AUC_METHODS.items():
+        name = method.name if lang == "en" else catalogue(lang)[f"registry.auc_method.{key}.name"]
+        assert f"**{name}**" in names
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -54,7 +69,7 @@ def test_slider_steps_through_the_thresholds(lang):
         assert at.metric[0].value == fmt(row["auc_so_far"])
         info = texts(at, "info")[0]
         assert info.startswith(t(f"roc.explain_{row['move']}", lang=lang, threshold=fmt(row["threshold"]),
-                                 samples=", ".join(map(str, row["samples"])), pos=int(row["new_pos"]),
+                                 samples=samples_text(row["samples"]), pos=int(row["new_pos"]),
                                  neg=int(row["new_neg"]), tp=int(row["tp"]), fp=int(row["fp"]),
                                  tpr=fmt(row["tpr"]), fpr=fmt(row["fpr"]), area=fmt(row["area"]))[:12])
         spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
@@ -65,21 +80,28 @@ def test_slider_steps_through_the_thresholds(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("scores, labels, key, fields", [
-    ("0.9 0.1 0.5", "1 0 2", "roc.in_labels", ("roc.not_a_label", {"token": "2", "position": 3})),
-    ("0.9 0.1 0.5", "1 0 x", "roc.in_labels", ("common.not_a_number", {"token": "x", "position": 3})),
-    ("0.9 abc 0.5", "1 0 1", "roc.in_scores", ("common.not_a_number", {"token": "abc", "position": 2})),
-])
-def test_bad_tokens_named(lang, scores, labels, key, fields):
+@pytest.mark.parametrize("scores, labels, key, name, value, reason, fields", [
+    ("0.9 0.1 0.5", "1 0 2", "roc_labels", "roc.labels_name", "1 0 2", "roc.reason.not_a_label",
+     {"token": "2", "position": 3}),
+    ("0.9 0.1 0.5", "1 0 x", "roc_labels", "roc.labels_name", "1 0 x", "state.reason.parse_not_a_number",
+     {"token": "x", "position": 3}),
+    ("0.9 abc 0.5", "1 0 1", "roc_scores", "roc.scores_name", "0.9 abc 0.5", "state.reason.parse_not_a_number",
+     {"token": "abc", "position": 2}),
+    ("0.9 0.1 0.5", "1 " * (MAX_SAMPLES + 1), "roc_labels", "roc.labels_name", "1 " * (MAX_SAMPLES + 1),
+     "state.reason.too_many", {"n": MAX_SAMPLES + 1, "max": MAX_SAMPLES}),
+    ("0.9 0.1 0.5", "", "roc_labels", "roc.labels_name", "", "state.reason.empty", {}),
+], ids=["not-a-label", "labels-not-a-number", "scores-not-a-number", "too-many-labels", "empty-labels"])
+def test_bad_tokens_named(lang, scores, labels, key, name, value, reason, fields):
     at = open_page(PAGE, lang=lang)
     before = latex(at)
     at.text_area(key="roc_scores").input(scores).run()
     at.text_area(key="roc_labels").input(labels).run()
     no_exceptions(at)
-    inner_key, inner = fields
-    assert texts(at, "error") == [t(key, lang=lang, message=t(inner_key, lang=lang, **inner))]
-    assert t("common.kept_last_valid", lang=lang) in texts(at, "caption")
+    # the bad field's message comes first (the other box may then not match the last valid one)
+    assert texts(at, "error")[0] == bad(lang, t(name, lang=lang), value, reason, **fields)
+    assert t("state.kept_last_valid", lang=lang) in texts(at, "caption")
     assert latex(at) == before
+    assert at.text_area(key=key).value == value
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -111,12 +133,18 @@ def test_link_parameters_are_read_and_written():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("step", ["x", "-1", "99"])
-def test_bad_step_in_link(lang, step):
+@pytest.mark.parametrize("step, reason, fields", [
+    ("x", "state.reason.integer", {"lo": 0, "hi": MAX_SAMPLES}),
+    ("-1", "state.reason.range", {"lo": 0, "hi": MAX_SAMPLES}),
+    ("³", "state.reason.integer", {"lo": 0, "hi": MAX_SAMPLES}),
+    ("9" * 4301, "state.reason.integer", {"lo": 0, "hi": MAX_SAMPLES}),
+    ("99", "state.reason.range", {"lo": 0, "hi": 9}),  # the default data's curve has steps 0 to 9
+], ids=["letters", "negative", "superscript", "4301-digits", "beyond-curve"])
+def test_bad_step_in_link(lang, step, reason, fields):
     at = open_page(PAGE, lang=lang, query={"step": step})
     no_exceptions(at)
-    assert texts(at, "warning") == [t("common.bad_param", lang=lang, name="step",
-                                      reason=t("roc.bad_step_reason", lang=lang))]
+    assert texts(at, "warning") == [bad(lang, "step", step, reason, **fields) + " " +
+                                    t("state.default_used", lang=lang)]
     scores, labels = data(at)
     assert at.slider(key="roc_step").value == len(roc_steps(scores, labels)) - 1
 
@@ -124,9 +152,10 @@ def test_bad_step_in_link(lang, step):
 def test_bad_data_in_link_shows_message_not_crash():
     at = open_page(PAGE, query={"scores": "1,2,3", "labels": "1,0,7"})
     no_exceptions(at)
-    assert texts(at, "error") == [t("roc.in_labels", lang="en",
-                                    message=t("roc.not_a_label", lang="en", token="7", position=3))]
+    assert texts(at, "warning") == [bad("en", "labels", "1,0,7", "roc.reason.not_a_label", token="7", position=3) +
+                                    " " + t("state.default_used", lang="en")]
     assert at.success  # the default data is shown meanwhile
+    assert "labels" not in at.query_params
 
 
 def test_many_pairs_skip_the_grid():
@@ -138,3 +167,23 @@ def test_many_pairs_skip_the_grid():
     no_exceptions(at)
     assert len(at.get("vega_lite_chart")) == 1
     assert t("roc.too_many_pairs", lang="en", pairs=1600, limit=900) in texts(at, "caption")
+
+
+def test_state_survives_leaving_the_page_and_link_is_exact():
+    at = open_page(PAGE)
+    at.text_area(key="roc_scores").input("0.123456789, 0.5, 0.2").run()
+    at.text_area(key="roc_labels").input("1 0 1").run()
+    at.slider(key="roc_step").set_value(1).run()
+    at.switch_page("pages/rating.py").run()
+    at.switch_page(PAGE).run()
+    no_exceptions(at)
+    assert at.text_area(key="roc_scores").value == "0.123456789, 0.5, 0.2"
+    assert at.slider(key="roc_step").value == 1
+    assert (at.query_params["scores"], at.query_params["labels"], at.query_params["step"]) == (
+        "0.123456789,0.5,0.2", "1,0,1", "1")
+
+
+def test_huge_and_tiny_scores():
+    at = open_page(PAGE, query={"scores": "1e308,-1e308,1e-300", "labels": "1,0,0"})
+    no_exceptions(at)
+    assert texts(at, "success") == [t("roc.equal", lang="en", value="1")]
