@@ -1,0 +1,221 @@
+"""Classroom pages through app.py (AppTest): the teacher's /class and a student's /join, against SQLite
+and a real PostgreSQL (``db_url`` from tests/classroom/conftest.py, via NDCG_LAB_DB_URL).
+
+Exercise: document 003's worked example (grades 3 2 3 0 1 2, unretrieved 3 0, k = 6, linear, log2(i+1)):
+DCG 6.8611, IDCG 8.3841, NDCG 0.8184 (derivation in tests/classroom/test_store.py).
+"""
+from __future__ import annotations
+
+import pytest
+
+from classroom.store import Store
+from classroom.tasks import example_task
+from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
+from tests.conftest import LANGS, no_exceptions, open_page
+from ui.i18n import catalogue
+
+TEACHER, JOIN = "pages/class_teacher.py", "pages/class_join.py"
+
+
+@pytest.fixture(autouse=True)
+def database(db_url, monkeypatch):  # noqa: F811 - the fixture imported above
+    monkeypatch.setenv("NDCG_LAB_DB_URL", db_url)
+    return db_url
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _first_run():
+    # The first AppTest run of a process leaves Streamlit's legacy pages mode (ui/shell.py) with a rerun
+    # that lands on the default page; one throwaway run makes every test start on its own page.
+    open_page(JOIN)
+
+
+def _query(at) -> dict:
+    return {k: at.query_params[k] if isinstance(at.query_params[k], str) else at.query_params[k][-1]
+            for k in at.query_params}
+
+
+def _metrics(at) -> dict:
+    out = {}
+    for m in at.metric:
+        out.setdefault(m.label, m.value)
+    return out
+
+
+def _start(query=None, lang="en"):
+    at = open_page(TEACHER, lang=lang, query=query)
+    no_exceptions(at)
+    at.button(key="class_start").click().run()
+    no_exceptions(at)
+    return at
+
+
+def _join(code, nickname, lang="en"):
+    at = open_page(JOIN, lang=lang, query={"code": code})
+    at.text_input(key="join_nickname").input(nickname).run()
+    at.button(key="join_button").click().run()
+    no_exceptions(at)
+    return at
+
+
+def _all_text(at) -> str:
+    parts = [x.value for kind in ("markdown", "caption", "error", "success", "info", "warning")
+             for x in getattr(at, kind)]
+    for frame in at.dataframe:
+        parts.append(frame.value.to_string())
+    return "\n".join(str(p) for p in parts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_teacher_starts_a_class_and_gets_a_private_link(lang):
+    at = _start({"source": "example", "example": "003-blog"}, lang=lang)
+    q = _query(at)
+    assert set(q) >= {"code", "key"} and len(q["key"]) >= 40
+    cat = catalogue(lang)
+    assert _metrics(at)[cat["classroom.joined"]] == "0"
+    assert any(q["code"] in x.value for x in at.markdown)  # the join code, big
+    assert any(f"code={q['code']}" in c.value and f"key={q['key']}" in c.value for c in at.code)
+    assert at.session_state["lang"] == lang  # app.py ran (it owns the language)
+
+
+def test_a_wrong_teacher_key_shows_nothing_of_the_class():
+    at = _start({"source": "example", "example": "003-blog"})
+    q = _query(at)
+    student = _join(q["code"], "Ada")
+    student.text_input(key="join_dcg_1").input("6.86").run()
+    for key in (q["key"][:-1] + ("A" if q["key"][-1] != "A" else "B"), "", "x" * 300):
+        bad = open_page(TEACHER, query={"code": q["code"], "key": key})
+        no_exceptions(bad)
+        assert not bad.metric and "6.86" not in _all_text(bad) and "Ada" not in _all_text(bad)
+        assert not bad.get("vega_lite_chart")
+        if key:
+            assert bad.error and catalogue("en")["classroom.bad_teacher_link"] in bad.error[0].value
+
+
+def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
+    teacher = _start({"source": "example", "example": "003-blog", "steps": "dcg,idcg,ndcg"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    assert sorted(x.key for x in ada.text_input) == ["join_dcg_1", "join_idcg_1", "join_ndcg_1"]
+    ada.text_input(key="join_dcg_1").input("6.86").run()
+    ada.text_input(key="join_idcg_1").input("8.38").run()
+    ada.text_input(key="join_ndcg_1").input("0.82").run()
+    no_exceptions(ada)
+    assert ada.success and catalogue("en")["practice.solved"] in [s.value for s in ada.success]
+    bo = _join(code, "Bo")
+    bo.text_input(key="join_dcg_1").input("6.8").run()  # 7.86 under log2(i), a named mistake
+    assert bo.error  # the Practice page's feedback: first wrong step
+    teacher.run()
+    no_exceptions(teacher)
+    m = _metrics(teacher)
+    assert (m["Joined"], m["Answered"], m["Answers"]) == ("2", "2", "4")
+    assert len(teacher.get("vega_lite_chart")) == 3  # one spread chart per step answered
+    text = _all_text(teacher)
+    assert "Student 1" in text and "Student 2" in text and "Ada" not in text  # names hidden by default
+    kinds = Store().seat(code, _query(bo)["me"]).answers(1)[0].kinds
+    assert kinds  # the diagnosis named Bo's mistake, and the teacher's table names it with its count
+    mistakes = next(d.value for d in teacher.dataframe if "Mistake" in d.value.columns)
+    assert mistakes["Mistake"].tolist() == [catalogue("en")[f"diagnose.kind.{k}.name"] for k in kinds]
+    assert mistakes["Students"].tolist() == [1] * len(kinds)
+    teacher.toggle(key="class_show_names").set_value(True).run()
+    text = _all_text(teacher)
+    assert "Ada" in text and "Bo" in text
+
+
+def test_a_student_sees_only_their_own_answers_and_the_nickname_is_inert():
+    teacher = _start({"source": "example", "example": "003-blog"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "![x](//e.vil/a.png)<b>A")  # 24 characters, the most a nickname has
+    bo = _join(code, "Bo")
+    bo.text_input(key="join_dcg_1").input("6.123").run()
+    ada.text_input(key="join_ndcg_1").input("0.8184").run()
+    ada.run()
+    text = _all_text(ada)
+    assert "6.123" not in text and "Bo" not in text
+    you = next(x.value for x in ada.markdown if "class" in x.value and code in x.value)
+    assert "\\!\\[x\\]" in you and "\\<b\\>" in you and "](//" not in you
+
+
+def test_reveal_and_next_exercise_reach_the_students():
+    teacher = _start({"source": "example", "example": "003-blog"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    assert not any(catalogue("en")["classroom.solution"] == s.value for s in ada.subheader)
+    teacher.button(key="class_reveal").click().run()
+    no_exceptions(teacher)
+    ada.run()  # in a browser the student's fragment notices within 2 s and reruns the page
+    assert any(catalogue("en")["classroom.solution"] == s.value for s in ada.subheader)
+    teacher.button(key="class_next").click().run()
+    no_exceptions(teacher)
+    assert _metrics(teacher)["Exercise"] == "2"
+    ada.run()
+    assert any(x.key == "join_dcg_2" for x in ada.text_input)
+    # the next exercise after document 003 is the next worked example (document 001)
+    assert any("Exercise 2" in s.value for s in ada.subheader)
+
+
+def test_a_returning_student_finds_their_answers(database):
+    teacher = _start({"source": "example", "example": "003-blog"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    ada.text_input(key="join_dcg_1").input("6.86").run()
+    me = _query(ada)["me"]
+    again = open_page(JOIN, query={"code": code, "me": me})  # a new session: reload, or a restarted server
+    no_exceptions(again)
+    assert again.text_input(key="join_dcg_1").value == "6.86"
+    assert not any(x.key == "join_nickname" for x in again.text_input)
+    stranger = open_page(JOIN, query={"code": code, "me": me[:-2]})
+    assert any(x.key == "join_nickname" for x in stranger.text_input) and stranger.warning
+
+
+def test_join_refusals_are_messages_not_crashes():
+    at = open_page(JOIN, query={"code": "ZZZZZZ"})
+    at.text_input(key="join_nickname").input("Ada").run()
+    at.button(key="join_button").click().run()
+    no_exceptions(at)
+    assert catalogue("en")["classroom.error.unknown_code"] in [e.value for e in at.error]
+    teacher = _start()
+    code = _query(teacher)["code"]
+    _join(code, "Ada")
+    dup = _join(code.lower(), "ADA")
+    assert catalogue("en")["classroom.error.nickname_taken"] in [e.value for e in dup.error]
+
+
+def test_bad_answers_are_messages_and_not_stored(database):
+    teacher = _start({"source": "example", "example": "003-blog"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    ada.text_input(key="join_dcg_1").input("six").run()
+    no_exceptions(ada)
+    assert ada.error
+    teacher.run()
+    assert _metrics(teacher)["Answers"] == "0"
+
+
+def test_a_playground_link_starts_from_its_ranking():
+    at = open_page(TEACHER, query={"rels": "3,2,1,3,2", "discount": "jarvelin", "k": "4"})
+    no_exceptions(at)
+    assert at.radio(key="class_source").value == "ranking"
+    at.button(key="class_start").click().run()
+    no_exceptions(at)
+    q = _query(at)
+    store = Store()
+    task = store.teacher(q["code"], q["key"]).round().task
+    assert task.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and task.discount == "jarvelin" and task.k == 4
+
+
+def test_bad_link_parameters_are_warnings():
+    at = open_page(TEACHER, query={"source": "quiz", "seed": "①", "steps": "dcg,cg", "k": "99"})
+    no_exceptions(at)
+    assert len(at.warning) >= 3
+    at = open_page(JOIN, query={"code": "x" * 500})
+    no_exceptions(at)
+    assert at.warning
+
+
+def test_a_practice_class_uses_the_practice_pages_exercise():
+    at = _start({"source": "practice", "seed": "42", "difficulty": "hard"})
+    q = _query(at)
+    task = Store().teacher(q["code"], q["key"]).round().task
+    assert task == example_task("003-blog").__class__.from_json(task.to_json())
+    assert task.ref == "hard:42"
