@@ -14,7 +14,9 @@ from ui.escape import markdown
 from ui.i18n import LANGUAGES, STATE_KEY, t
 from ui.shell import APP_CSS, home
 
-st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
+# initial_sidebar_state="auto" spelled out: the Present page collapses the sidebar, and this brings it back
+# on every other page (an unchanged value never overrides what the visitor did with the sidebar).
+st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide", initial_sidebar_state="auto")
 st.html(APP_CSS)
 
 # The language comes from ?lang= once per session, then from the sidebar widget.
@@ -30,6 +32,7 @@ PAGES = [
     ("pages/variants.py", "variants", ":material/compare_arrows:", "group_ndcg"),
     ("pages/check.py", "check", ":material/fact_check:", "group_ndcg"),
     ("pages/practice.py", "practice", ":material/school:", "group_ndcg"),
+    ("pages/present.py", "present", ":material/slideshow:", "group_ndcg"),
     ("pages/topn.py", "topn", ":material/format_list_numbered:", "group_other"),
     ("pages/rating.py", "rating", ":material/star_half:", "group_other"),
     ("pages/roc.py", "roc", ":material/show_chart:", "group_other"),
