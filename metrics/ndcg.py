@@ -23,6 +23,7 @@ __all__ = [
     "idcg",
     "ndcg",
     "ndcg_from_scores",
+    "dcg_from_scores",
     "breakdown",
     "all_variants",
     "ideal_ranking",
@@ -412,9 +413,31 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     policy = _zero_policy(zero_idcg)
     best = _ideal_dcg(rel, pool, k, g, d, b)
     rule = check_choice(ties, TIES, name="ties").key
+    return _ratio(_scored_dcg(rel, sc, k, g, d, b, rule, docnos), best, policy)
+
+
+def dcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="standard", log_base=2,
+                    ties="average", docnos=None) -> float:
+    """DCG of the items ranked by descending ``scores``, ties as in :func:`ndcg_from_scores`.
+
+    Items 1 and 2 tie: 1.5 * (1 + 1/log2(3)) + 1/log2(4) = 2.9464 on average; 3 + 0 + 0.5 optimistic:
+
+    >>> round(dcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1]), 4)
+    2.9464
+    >>> dcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1], ties="optimistic")
+    3.5
+    """
+    k = check_k(k)
+    rel = as_grades(relevances)
+    sc = as_scores(scores, n=rel.size)
+    g, d, b = _opts(gain, discount, log_base)
+    return _scored_dcg(rel, sc, k, g, d, b, check_choice(ties, TIES, name="ties").key, docnos)
+
+
+def _scored_dcg(rel, sc, k, g: Gain, d: Discount, b: float, rule: str, docnos) -> float:
     if rule != "average":
         order = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
-        return _ratio(_fsum(discounted_terms(_cut(rel[order], k), g, d, b)[2]), best, policy)
+        return _fsum(discounted_terms(_cut(rel[order], k), g, d, b)[2])
     order = np.argsort(-sc, kind="stable")
     weights = 1.0 / d.func(np.arange(1, rel.size + 1), b)
     if k is not None:
@@ -427,7 +450,7 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
         total = _fsum(
             [float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)]
         )
-    return _ratio(total, best, policy)
+    return total
 
 
 def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> pd.DataFrame:

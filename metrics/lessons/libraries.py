@@ -1,12 +1,16 @@
 """Which library computes which NDCG: their conventions as data, evaluated by :mod:`metrics.ndcg`.
 
-Each :class:`Library` records a library's gain, discount, log base, where its ideal
-ranking comes from (``"list"``: the ranked items re-sorted; ``"judged"``: every judged
-item of the query, retrieved or not), how it orders tied scores, and what it returns
-when IDCG is 0.  :func:`evaluate_libraries` computes the value each would return, using
-only :func:`metrics.ndcg.ndcg`, :func:`~metrics.ndcg.ndcg_from_scores` and
-:func:`~metrics.ndcg.idcg`; none of these libraries is a runtime dependency
-(``tests/metrics/test_libraries.py`` cross-checks the ones installable here).
+A :class:`Convention` is every choice that changes the number: how grades are read (as
+given, truncated to integers, integers only), how tied scores are ordered (and whether
+scores are float32), the gain, the discount and its log base, what the cutoff ``k`` cuts
+(DCG and IDCG, only the run, the ideal at the number of hits, nothing), where the ideal
+ranking comes from and in which order, what a list with IDCG = 0 scores, and whether the
+number is NDCG or plain DCG.  Each :class:`Library` is a named convention with the call
+that produces it and the source file, function and version it was read from
+(:attr:`Library.source`).  :func:`convention_value` computes any convention using only
+:mod:`metrics.ndcg`; :func:`evaluate_libraries` gives one row per library.  None of these
+libraries is a runtime dependency; ``tests/metrics/lessons/test_libraries.py`` cross-checks
+the ones installable here (scikit-learn, pytrec_eval, ranx, LightGBM, XGBoost).
 
 >>> t = evaluate_libraries([3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6).set_index("key")
 >>> round(float(t.loc["sklearn", "ndcg"]), 4), round(float(t.loc["trec_eval_ndcg_cut", "ndcg"]), 4)
@@ -22,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_grades, as_scores, check_choice, check_k
-from ..ndcg import dcg, idcg, ndcg, ndcg_from_scores
-from ..registry import DISCOUNTS, GAINS, TIES, dcg_latex
+from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, ratio
+from ..registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG, Entry, dcg_latex
 
 __all__ = [
     "Library",
@@ -31,9 +35,22 @@ __all__ = [
     "IDCG_SOURCES",
     "VARIANTS",
     "VariantChoice",
+    "Convention",
+    "Dimension",
+    "DIMENSIONS",
+    "CUTOFFS",
+    "IDEAL_SOURCES",
+    "IDEAL_ORDERS",
+    "GRADE_READINGS",
+    "SCORE_TYPES",
+    "QUANTITIES",
+    "LOG_BASES",
+    "NotApplicable",
+    "convention_value",
     "library_pool",
     "evaluate_library",
     "evaluate_libraries",
+    "zero_idcg_means",
     "tie_spread",
     "compare_rankings",
     "find_flip",
@@ -46,129 +63,429 @@ IDCG_SOURCES = {
 }
 
 
+# --------------------------------------------------------------------------- convention dimensions
+CUTOFFS: dict[str, Entry] = {e.key: e for e in (
+    Entry("both", "k cuts DCG and IDCG", "Both the run and the ideal ranking stop at k (ndcg@k, ndcg_cut.k)."),
+    Entry("run", "k cuts the run only",
+          "Only the first k results count, but the ideal ranking is not cut (trec_eval -M k with ndcg)."),
+    Entry("hits", "ideal cut at the number of hits",
+          "The run stops at k; the ideal stops at the number of results returned, min(k, list length) "
+          "(Elasticsearch _rank_eval)."),
+    Entry("none", "no cutoff", "The whole list and the whole ideal ranking count (trec_eval ndcg)."),
+)}
+IDEAL_SOURCES: dict[str, Entry] = {e.key: e for e in (
+    Entry("list", "the list itself", IDCG_SOURCES["list"]),
+    Entry("judged", "all judged items", IDCG_SOURCES["judged"]),
+    Entry("given", "ground truth in given order",
+          "The relevant judged items in the order they were given, not sorted (Spark's ndcgAt walks its "
+          "labels array): here the list's relevant items in ranked order, then the unretrieved ones."),
+)}
+IDEAL_ORDERS: dict[str, Entry] = {e.key: e for e in (
+    Entry("gain", "ideal sorted by gain", "The ideal ranking puts the highest gain first (trec_eval)."),
+    Entry("grade", "ideal sorted by grade",
+          "The ideal ranking puts the highest grade first, whatever its gain (LightGBM with a label_gain "
+          "that is not increasing)."),
+)}
+GRADE_READINGS: dict[str, Entry] = {e.key: e for e in (
+    Entry("as_is", "grades as given", "Fractional grades are used as they are."),
+    Entry("truncate", "grades truncated to integers",
+          "The grade is read as a whole number, cutting the fraction (trec_eval reads qrels with atol: "
+          "2.5 -> 2)."),
+    Entry("integer", "integer grades only", "Fractional grades are rejected with an error."),
+    Entry("at_least_1", "grades below 1 count 0",
+          "Judgments under the relevance level 1 are dropped (ranx's rel_lvl=1): 0.5 counts as 0."),
+)}
+SCORE_TYPES: dict[str, Entry] = {e.key: e for e in (
+    Entry("float64", "scores as float64", "Scores are compared as given (double precision)."),
+    Entry("float32", "scores as float32",
+          "Scores are stored as float32 first, so scores closer than about 1e-7 relative tie (XGBoost)."),
+)}
+QUANTITIES: dict[str, Entry] = {e.key: e for e in (
+    Entry("ndcg", "NDCG", "DCG divided by the ideal DCG."),
+    Entry("dcg", "DCG (not normalised)",
+          "Plain DCG, not divided by anything (Elasticsearch dcg with normalize: false, its default)."),
+)}
+LOG_BASES = (2.0, math.e, 10.0)
+
+
+@dataclass(frozen=True)
+class Dimension(Entry):
+    """One setting of a :class:`Convention`: its choices, and the step of the calculation it changes
+    (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake kind it corresponds to."""
+
+    choices: tuple = ()
+    step: str = "ndcg"
+    mistake: str = ""
+
+
+DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
+    Dimension("grades", "Grades", "How grades are read.", tuple(GRADE_READINGS), "term", ""),
+    Dimension("ties", "Tie rule", "How tied scores are ordered.", tuple(TIES), "term", ""),
+    Dimension("scores_as", "Score precision", "The precision scores are compared in.", tuple(SCORE_TYPES),
+              "term", ""),
+    Dimension("gain", "Gain", "Grade -> gain.", ("linear", "exponential", "binary", "map"), "term", "wrong_gain"),
+    Dimension("discount", "Discount", "Position -> divisor.", tuple(DISCOUNTS), "term", "log_offset"),
+    Dimension("log_base", "Log base", "The logarithm's base.", LOG_BASES, "term", "wrong_log_base"),
+    Dimension("cutoff", "Cutoff", "What k cuts.", tuple(CUTOFFS), "dcg", "k_one_side"),
+    Dimension("idcg_source", "IDCG from", "The items of the ideal ranking.", tuple(IDEAL_SOURCES), "ideal_term",
+              "ideal_source"),
+    Dimension("ideal_order", "Ideal order", "How the ideal ranking is sorted.", tuple(IDEAL_ORDERS),
+              "ideal_term", "ideal_order"),
+    Dimension("zero_idcg", "IDCG = 0", "What a list with no relevant item scores.", tuple(ZERO_IDCG), "ndcg", ""),
+    Dimension("quantity", "Number", "NDCG or plain DCG.", tuple(QUANTITIES), "ndcg", ""),
+)}
+
+
+@dataclass(frozen=True)
+class Convention:
+    """Every choice that changes an NDCG number (see :data:`DIMENSIONS` for the choices of each).
+
+    ``gain="map"`` uses the gain map passed to :func:`convention_value`; ``max_grade`` is the largest
+    grade the library accepts; ``default_k`` the cutoff it uses when none is given (XGBoost's ``ndcg``
+    is ``ndcg@32``, gdeval's is 20, Elasticsearch's ``k`` is 10); ``min_items`` the shortest list it
+    accepts (scikit-learn: 2).
+    """
+
+    gain: str = "linear"
+    discount: str = "standard"
+    log_base: float = 2.0
+    cutoff: str = "both"
+    idcg_source: str = "list"
+    ideal_order: str = "gain"
+    ties: str = "stable"
+    scores_as: str = "float64"
+    grades: str = "as_is"
+    zero_idcg: str = "zero"
+    quantity: str = "ndcg"
+    max_grade: float | None = None
+    default_k: int | None = None
+    min_items: int = 1
+
+    def settings(self) -> dict:
+        """The dimension settings only (no limits), as a dict."""
+        return {name: getattr(self, name) for name in DIMENSIONS}
+
+
+class NotApplicable(ValueError):
+    """The convention cannot evaluate this input (the library would raise): ``reason`` says why."""
+
+    def __init__(self, message: str, *, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def _read_grades(values: np.ndarray, how: str, name: str) -> np.ndarray:
+    if how == "truncate":
+        return np.trunc(values)
+    if how == "at_least_1":
+        return np.where(values < 1, 0.0, values)
+    if how == "integer" and np.any(values != np.trunc(values)):
+        i = int(np.flatnonzero(values != np.trunc(values))[0])
+        raise NotApplicable(f"{name} at position {i + 1} is {values[i]:g}; this convention takes integer grades only",
+                            reason="fractional")
+    return values
+
+
+def convention_value(convention: Convention, relevances, *, scores=None, docnos=None, pool=None, k=None,
+                     gain_map=None) -> dict:
+    """DCG, IDCG and the number (NDCG or DCG) under ``convention`` for one list.
+
+    ``relevances`` are grades in ranked order (or any order, with ``scores``); ``pool`` holds the
+    grades of every judged item, the list's own included, in the order given (Spark's ground truth);
+    ``gain_map`` is used when ``convention.gain == "map"``.  Raises :class:`NotApplicable` (a
+    ValueError) when the library would refuse the input (fractional grades, a grade above its
+    maximum, a single document for scikit-learn).
+
+    Elasticsearch's default (normalize off): plain DCG with 2^rel - 1, 7 + 3/log2(3) + 7/2 = 12.39:
+
+    >>> es = Convention(gain="exponential", cutoff="hits", idcg_source="judged", quantity="dcg", default_k=10)
+    >>> round(convention_value(es, [3, 2, 3])["value"], 4)
+    12.3928
+    """
+    c = convention
+    k = check_k(k)
+    rel = as_grades(relevances)
+    judged = rel if pool is None else as_grades(pool, name="pool")
+    if rel.size < c.min_items:
+        raise NotApplicable(f"only meaningful when there is more than {c.min_items - 1} document; got {rel.size}",
+                            reason="too_few")
+    rel = _read_grades(rel, c.grades, "relevances")
+    judged = _read_grades(judged, c.grades, "pool")
+    if c.max_grade is not None and (rel.max(initial=0) > c.max_grade or judged.max(initial=0) > c.max_grade):
+        raise NotApplicable(f"a grade above {c.max_grade:g}, the largest this convention accepts",
+                            reason="too_large")
+    if c.gain == "map":
+        if not gain_map:
+            raise NotApplicable("gain='map' needs a gain map", reason="no_map")
+        g = gain_map  # a dict or a Gain: metrics.ndcg resolves it
+    else:
+        g = c.gain
+    kk = k if k is not None else c.default_k
+    n = rel.size
+    run_k = None if c.cutoff == "none" else kk
+    ideal_k = {"both": kk, "run": None, "hits": None if kk is None else min(kk, n), "none": None}[c.cutoff]
+    opts = {"gain": g, "discount": c.discount, "log_base": c.log_base}
+    if scores is None:
+        top = dcg(rel, k=run_k, **opts)
+    else:
+        sc = as_scores(scores, n=n)
+        if c.scores_as == "float32":
+            sc = sc.astype(np.float32).astype(np.float64)
+        names = list(docnos) if docnos is not None else [f"D{i}" for i in range(1, n + 1)]
+        top = dcg_from_scores(rel, sc, k=run_k, ties=c.ties, docnos=names, **opts)
+    pool_arg = judged if (pool is not None or c.grades != "as_is") else None
+    if c.idcg_source == "list":
+        ideal_pool = None
+    else:
+        ideal_pool = pool_arg if pool is not None else None
+    if c.idcg_source == "given":
+        given = judged[judged > 0]
+        best = dcg(given, k=ideal_k, **opts) if given.size else 0.0
+    elif c.ideal_order == "grade":
+        source = rel if ideal_pool is None else ideal_pool
+        best = dcg(np.sort(source)[::-1].copy(), k=ideal_k, **opts)
+    else:
+        best = idcg(rel, k=ideal_k, pool=ideal_pool, **opts)
+    value = top if c.quantity == "dcg" else ratio(top, best, zero_idcg=c.zero_idcg)
+    return {"dcg": top, "idcg": best, "value": value, "k": run_k, "ideal_k": ideal_k}
+
+
+# --------------------------------------------------------------------------- libraries
 @dataclass(frozen=True)
 class Library:
+    """A library's NDCG as a :class:`Convention`, with how it is called and where that was read.
+
+    ``source`` cites the file, function and version the convention was read from; ``versions``
+    says what changes between versions; ``checked_against`` names the installed package the tests
+    compare with (empty: not installable here, checked against its source).
+    """
+
     key: str
     name: str
+    short: str  # the library's name for a sentence ("scikit-learn's ndcg_score")
     call: str  # how it is called
-    gain: str  # key of metrics.registry.GAINS
-    discount: str  # key of metrics.registry.DISCOUNTS
-    log_base: float
-    idcg_source: str  # key of IDCG_SOURCES
-    ties: str  # key of metrics.registry.TIES used to compute it
+    convention: Convention
     ties_note: str  # what the library itself does with ties
     idcg_zero: str  # what it returns when IDCG is 0
-    uses_k: bool  # False: always the whole list (trec_eval `ndcg`)
     notes: str
-    checked_against: str = ""  # the installed package the tests compare with, if any
+    source: str
+    versions: str = ""
+    checked_against: str = ""
+    family: str = ""  # the library (sklearn, trec_eval, ...) for grouping several entries
+
+    # the convention's main settings, read by the Variants page and older callers
+    @property
+    def gain(self) -> str:
+        return self.convention.gain
+
+    @property
+    def discount(self) -> str:
+        return self.convention.discount
+
+    @property
+    def log_base(self) -> float:
+        return self.convention.log_base
+
+    @property
+    def idcg_source(self) -> str:
+        return self.convention.idcg_source
+
+    @property
+    def ties(self) -> str:
+        return self.convention.ties
+
+    @property
+    def uses_k(self) -> bool:
+        return self.convention.cutoff != "none"
 
     def latex(self) -> str:
-        return dcg_latex(self.gain, self.discount, self.log_base)
+        return dcg_latex(self.gain if self.gain != "map" else "linear", self.discount, self.log_base)
 
+
+def _lib(key, name, short, call, convention, ties_note, idcg_zero, notes, source, **extra) -> Library:
+    return Library(key, name, short, call, convention, ties_note, idcg_zero, notes, source, **extra)
+
+
+_TREC_VERSIONS = (
+    "-l (relevance level) does not change ndcg: every level's gain counts.  "
+    "A query in the qrels but missing from the run: trec_eval 9.x skips it (unless -c, which averages it "
+    "in as 0); trec_eval 10 stops with an error.  Scores are compared as double; ties are broken by docno.")
 
 LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
-    Library(
-        "sklearn", "scikit-learn", "sklearn.metrics.ndcg_score(y_true, y_score, k=k)",
-        "linear", "standard", 2.0, "list", "average",
-        "Averaged over tied scores (ignore_ties=False, the default).",
-        "0.0 for that sample.", True,
-        "y_true values are the gains; only the scored items exist, so IDCG comes from them. "
-        "Negative y_true is rejected.",
-        checked_against="scikit-learn",
-    ),
-    Library(
-        "torchmetrics", "torchmetrics", "torchmetrics.functional.retrieval_normalized_dcg(preds, target, top_k=k)",
-        "linear", "standard", 2.0, "list", "average",
-        "Averaged over tied scores (a port of scikit-learn's code).",
-        "0.0 (the RetrievalNormalizedDCG class: set by empty_target_action).", True,
-        "Same convention as scikit-learn.",
-    ),
-    Library(
-        "trec_eval_ndcg", "trec_eval / pytrec_eval: ndcg", "trec_eval -m ndcg qrels run",
-        "linear", "standard", 2.0, "judged", "trec_eval",
-        "Sorted by score, then by docno, both descending (input order is ignored).",
-        "0.0 for the query.", False,
-        "No cutoff: DCG over the whole run, IDCG over every relevant judged document. "
-        "A negative judgement counts as unjudged (gain 0).",
-        checked_against="pytrec-eval-terrier",
-    ),
-    Library(
-        "trec_eval_ndcg_cut", "trec_eval / pytrec_eval: ndcg_cut.k", "trec_eval -m ndcg_cut.k qrels run",
-        "linear", "standard", 2.0, "judged", "trec_eval",
-        "Sorted by score, then by docno, both descending.",
-        "0.0 for the query.", True,
-        "DCG and IDCG both cut at k; IDCG from every judged document, retrieved or not.",
-        checked_against="pytrec-eval-terrier",
-    ),
-    Library(
-        "ranx_ndcg", "ranx: ndcg", 'ranx.evaluate(qrels, run, "ndcg@k")',
-        "linear", "standard", 2.0, "judged", "stable",
-        "Tied scores keep the run's insertion order.",
-        "0.0.", True,
-        "IDCG from the qrels (every judged document).",
-        checked_against="ranx",
-    ),
-    Library(
-        "ranx_ndcg_burges", "ranx: ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@k")',
-        "exponential", "standard", 2.0, "judged", "stable",
-        "Tied scores keep the run's insertion order.",
-        "0.0.", True,
-        "Burges et al. (2005): gain 2^rel - 1; IDCG from the qrels.",
-        checked_against="ranx",
-    ),
-    Library(
-        "tf_ranking", "TF-Ranking", "tfr.keras.metrics.NDCGMetric(topn=k)",
-        "exponential", "standard", 2.0, "list", "average",
-        "Ties are shuffled at random; the tie average shown is the expected value over those shuffles.",
-        "0.0 (division guarded).", True,
-        "gain_fn defaults to 2^label - 1; labels < 0 mark padding and are ignored.",
-    ),
-    Library(
-        "recommenders_binary", "Microsoft Recommenders (score_type='binary', default)",
-        "recommenders.evaluation.python_evaluation.ndcg_at_k(true, pred, k=k)",
-        "binary", "standard", math.e, "judged", "stable",
-        "Ranks by prediction; ties ranked in order of appearance (rank method 'first').",
-        "0.0 when no recommended item is relevant.", True,
-        "Default discfun_type='loge' (natural log, cancels in NDCG). Every item of rating_true counts as 1; "
-        "here: every item of grade > 0.",
-    ),
-    Library(
-        "recommenders_raw", "Microsoft Recommenders (score_type='raw')",
-        "ndcg_at_k(true, pred, k=k, score_type='raw')",
-        "linear", "standard", math.e, "judged", "stable",
-        "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.", True,
-        "The rating itself is the gain; IDCG from rating_true, top k.",
-    ),
-    Library(
-        "recommenders_exp", "Microsoft Recommenders (score_type='exp')",
-        "ndcg_at_k(true, pred, k=k, score_type='exp')",
-        "exponential", "standard", math.e, "judged", "stable",
-        "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.", True,
-        "Gain 2^rating - 1; IDCG from rating_true, top k.",
-    ),
-    Library(
-        "spark", "Spark MLlib RankingMetrics.ndcgAt(k)", "RankingMetrics(predictionAndLabels).ndcgAt(k)",
-        "binary", "standard", math.e, "judged", "stable",
-        "Takes an already ranked array: no scores, so no ties.",
-        "0.0 with a logged warning.", True,
-        "Binary when no relevance values are given: 1/ln(i+2) per hit; IDCG = min(|labels|, k) hits.",
-    ),
-    Library(
-        "spark_graded", "Spark MLlib ndcgAt(k) with relevance values",
-        "RankingMetrics(predictionAndLabelsWithRelevance).ndcgAt(k)",
-        "exponential", "standard", math.e, "judged", "stable",
-        "Takes an already ranked array: no scores, so no ties.",
-        "0.0 with a logged warning.", True,
-        "Gain 2^rel - 1. Its IDCG walks the labels in the order given: it is ideal only if the "
-        "ground truth is passed sorted by relevance (assumed here).",
-    ),
-    Library(
-        "recbole", "RecBole NDCG@k", "metrics: ['NDCG'], topk: [k]",
-        "binary", "standard", 2.0, "judged", "stable",
-        "torch.topk on the scores: the order of tied scores is not specified.",
-        "Users with no positive test item are not evaluated.", True,
-        "IDCG = min(number of positive test items, k) hits.",
-    ),
+    _lib("sklearn", "scikit-learn", "scikit-learn's ndcg_score", "sklearn.metrics.ndcg_score(y_true, y_score, k=k)",
+         Convention(ties="average", min_items=2),
+         "Averaged over tied scores (ignore_ties=False, the default).",
+         "0.0 for that sample.",
+         "y_true values are the gains; only the scored items exist, so IDCG comes from them. Negative y_true is "
+         "rejected, and so is a single document ('only meaningful when there is more than 1 document').",
+         "sklearn/metrics/_ranking.py: ndcg_score, _ndcg_sample_scores, _tie_averaged_dcg (scikit-learn 1.9)",
+         checked_against="scikit-learn", family="sklearn"),
+    _lib("torchmetrics", "torchmetrics", "torchmetrics' retrieval_normalized_dcg",
+         "torchmetrics.functional.retrieval_normalized_dcg(preds, target, top_k=k)",
+         Convention(ties="average"),
+         "Averaged over tied scores (a port of scikit-learn's _tie_averaged_dcg).",
+         "0.0 (the RetrievalNormalizedDCG class: set by empty_target_action).",
+         "Same convention as scikit-learn, but sums in float32: values agree with scikit-learn to about "
+         "7 significant digits. A single document is accepted.",
+         "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, _dcg_sample_scores, "
+         "_tie_average_dcg (torchmetrics 1.9.0; torch is not installable here)", family="torchmetrics"),
+    _lib("trec_eval_ndcg", "trec_eval / pytrec_eval: ndcg", "trec_eval's ndcg", "trec_eval -m ndcg qrels run",
+         Convention(cutoff="none", idcg_source="judged", ties="trec_eval", grades="truncate"),
+         "Sorted by score, then by docno, both descending (input order is ignored).",
+         "0.0 for the query.",
+         "No cutoff: DCG over the whole run, IDCG over every relevant judged document. Grades are read with "
+         "atol (2.5 -> 2); a negative judgement counts as unjudged (gain 0).",
+         "trec_eval m_ndcg.c: te_calc_ndcg, setup_gains; get_qrels.c: te_get_qrels (atol) (trec_eval 9.0.7 / "
+         "10.0; pytrec_eval-terrier 0.5.11)", versions=_TREC_VERSIONS,
+         checked_against="pytrec-eval-terrier", family="trec_eval"),
+    _lib("trec_eval_ndcg_cut", "trec_eval / pytrec_eval: ndcg_cut.k", "trec_eval's ndcg_cut",
+         "trec_eval -m ndcg_cut.k qrels run",
+         Convention(cutoff="both", idcg_source="judged", ties="trec_eval", grades="truncate"),
+         "Sorted by score, then by docno, both descending.",
+         "0.0 for the query.",
+         "DCG and IDCG both cut at k; IDCG from every judged document, retrieved or not. Grades read with atol.",
+         "trec_eval m_ndcg_cut.c: te_calc_ndcg_cut (trec_eval 9.0.7 / 10.0; pytrec_eval-terrier 0.5.11)",
+         versions=_TREC_VERSIONS, checked_against="pytrec-eval-terrier", family="trec_eval"),
+    _lib("trec_eval_ndcg_M", "trec_eval: ndcg with -M k", "trec_eval's ndcg with -M",
+         "trec_eval -M k -m ndcg qrels run",
+         Convention(cutoff="run", idcg_source="judged", ties="trec_eval", grades="truncate"),
+         "Sorted by score, then by docno, both descending.",
+         "0.0 for the query.",
+         "-M k keeps only the first k documents of the run; the ideal ranking is not cut, so a run that "
+         "stops at k can never reach 1 if more than k documents are relevant.",
+         "trec_eval trec_eval.c (-M: max_num_docs_per_topic), form_res_rels.c: te_form_res_rels; "
+         "m_ndcg.c: te_calc_ndcg (trec_eval 9.0.7 / 10.0)", versions=_TREC_VERSIONS,
+         checked_against="pytrec-eval-terrier", family="trec_eval"),
+    _lib("ranx_ndcg", "ranx: ndcg", "ranx's ndcg", 'ranx.evaluate(qrels, run, "ndcg@k")',
+         Convention(idcg_source="judged", ties="ranx", grades="at_least_1"),
+         "Input order for up to 15 items; from 16 items numba's quicksort reorders ties (reproduced exactly).",
+         "0.0.",
+         "IDCG from the qrels (every judged document with grade >= rel_lvl = 1).",
+         "ranx/metrics/ndcg.py: _dcg, _idcg, _ndcg; ranx/data_structures/common.py: sort_dict_by_value "
+         "(np.argsort compiled by numba 0.68: numba/misc/quicksort.py) (ranx 0.3.21)",
+         checked_against="ranx", family="ranx"),
+    _lib("ranx_ndcg_burges", "ranx: ndcg_burges", "ranx's ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@k")',
+         Convention(gain="exponential", idcg_source="judged", ties="ranx", grades="at_least_1"),
+         "Input order for up to 15 items; from 16 items numba's quicksort reorders ties (reproduced exactly).",
+         "0.0.",
+         "Burges et al. (2005): gain 2^rel - 1; IDCG from the qrels.",
+         "ranx/metrics/ndcg.py: _dcg (jarvelin=False), ndcg_burges (ranx 0.3.21)",
+         checked_against="ranx", family="ranx"),
+    _lib("lightgbm", "LightGBM: ndcg@k", "LightGBM's ndcg",
+         "lightgbm metric='ndcg', eval_at=[k] (label_gain = 2^i - 1)",
+         Convention(gain="exponential", ideal_order="grade", zero_idcg="one", grades="integer", max_grade=30),
+         "Stable sort by score: tied items keep their input order.",
+         "1.0: a query whose labels are all 0 counts as perfect.",
+         "label_gain (default 2^i - 1 for labels 0..30) maps labels to gains; the ideal sorts by label, not by "
+         "gain, so a label_gain that is not increasing can give NDCG > 1. Labels must be integers.",
+         "LightGBM src/metric/dcg_calculator.cpp: DCGCalculator::CalMaxDCGAtK, CalDCGAtK; "
+         "src/metric/rank_metric.hpp: NDCGMetric::Eval (LightGBM 4.7.0)",
+         checked_against="lightgbm", family="lightgbm"),
+    _lib("xgboost", "XGBoost: ndcg@k", "XGBoost's ndcg", "xgboost eval_metric='ndcg@k' (ndcg_exp_gain=True)",
+         Convention(gain="exponential", zero_idcg="one", grades="integer", scores_as="float32", max_grade=31,
+                    default_k=32),
+         "Stable sort by prediction, which is float32: scores that differ below float32 precision tie.",
+         "1.0 (ndcg@k-: 0.0).",
+         "Gain 2^rel - 1 (labels must be integers <= 31); IDCG from the list's labels. 'ndcg' without @k is "
+         "ndcg@32 (LambdaRankParam's default top-k).",
+         "XGBoost src/metric/rank_metric.cc: EvalNDCG; src/common/ranking_utils.h: CalcDCGGain, CheckNDCGLabels, "
+         "LambdaRankParam::DefaultK (XGBoost 3.2.0)",
+         versions="XGBoost 1.x cast labels to int (2.5 -> 2) and returned float32 results; 2.0+ rejects "
+                  "fractional labels with exponential gain, returns float64 and adds ndcg_exp_gain.",
+         checked_against="xgboost", family="xgboost"),
+    _lib("xgboost_minus", "XGBoost: ndcg@k-", "XGBoost's ndcg@k-", "xgboost eval_metric='ndcg@k-'",
+         Convention(gain="exponential", zero_idcg="zero", grades="integer", scores_as="float32", max_grade=31,
+                    default_k=32),
+         "Stable sort by float32 prediction.",
+         "0.0: the '-' suffix scores a query with no relevant document 0.",
+         "As ndcg@k, but a list without relevant documents counts 0.",
+         "XGBoost src/metric/rank_metric.cc: EvalRank (minus) (XGBoost 3.2.0)",
+         checked_against="xgboost", family="xgboost"),
+    _lib("xgboost_linear", "XGBoost: ndcg@k, ndcg_exp_gain=False", "XGBoost's ndcg with ndcg_exp_gain=False",
+         "xgboost eval_metric='ndcg@k', ndcg_exp_gain=False",
+         Convention(gain="linear", zero_idcg="one", scores_as="float32", default_k=32),
+         "Stable sort by float32 prediction.",
+         "1.0.",
+         "The label itself is the gain (fractional labels allowed).",
+         "XGBoost src/common/ranking_utils.h: LambdaRankParam::ndcg_exp_gain (XGBoost 3.2.0)",
+         checked_against="xgboost", family="xgboost"),
+    _lib("elasticsearch_dcg", "Elasticsearch _rank_eval: dcg (default)", "Elasticsearch's _rank_eval dcg",
+         '_rank_eval {"metric": {"dcg": {"k": k}}}',
+         Convention(gain="exponential", cutoff="hits", idcg_source="judged", quantity="dcg", grades="integer",
+                    default_k=10),
+         "Takes the search hits in the order returned.",
+         "Not normalised: the DCG itself (0.0 with no relevant hit).",
+         "normalize is false by default, so the number is plain DCG with gain 2^rating - 1. Unrated hits "
+         "count 0 unless unknown_doc_rating gives them a rating; k (default 10) is the number of hits asked for.",
+         "Elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: evaluate, computeDCG (8.x)",
+         family="elasticsearch"),
+    _lib("elasticsearch_ndcg", "Elasticsearch _rank_eval: dcg with normalize", "Elasticsearch's _rank_eval ndcg",
+         '_rank_eval {"metric": {"dcg": {"k": k, "normalize": true}}}',
+         Convention(gain="exponential", cutoff="hits", idcg_source="judged", grades="integer", default_k=10),
+         "Takes the search hits in the order returned.",
+         "0.0.",
+         "IDCG from every rated document sorted, cut at the number of hits returned (not at k).",
+         "Elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: evaluate (8.x)",
+         family="elasticsearch"),
+    _lib("gdeval", "gdeval.pl (TREC Web track)", "gdeval's ndcg@k", "gdeval.pl -k k qrels run",
+         Convention(gain="exponential", log_base=math.e, idcg_source="judged", ties="trec_eval", grades="integer",
+                    zero_idcg="nan", max_grade=4, default_k=20),
+         "Sorted by score, then by docno, both descending (runOrder).",
+         "Not evaluated: topics without a relevant document are skipped.",
+         "Gain 2^rel - 1, divided by ln(rank + 1) (the base cancels in NDCG); IDCG from the qrels, cut at k "
+         "(default 20). Judgments must be integers <= 4. Prints 5 decimals.",
+         "gdeval.pl: dcg, topicDone, runOrder (version 1.2, TREC 2010 Web track; 1.3 adds -k)",
+         family="gdeval"),
+    _lib("tf_ranking", "TF-Ranking", "TF-Ranking's NDCGMetric", "tfr.keras.metrics.NDCGMetric(topn=k)",
+         Convention(gain="exponential", ties="average"),
+         "Ties are shuffled at random; the tie average shown is the expected value over those shuffles.",
+         "0.0 (division guarded).",
+         "gain_fn defaults to 2^label - 1; labels < 0 mark padding and are ignored.",
+         "tensorflow_ranking/python/metrics_impl.py: NDCGMetric (TF-Ranking 0.5)", family="tf_ranking"),
+    _lib("recommenders_binary", "Microsoft Recommenders (score_type='binary', default)",
+         "Microsoft Recommenders' ndcg_at_k",
+         "recommenders.evaluation.python_evaluation.ndcg_at_k(true, pred, k=k)",
+         Convention(gain="binary", log_base=math.e, idcg_source="judged"),
+         "Ranks by prediction; ties ranked in order of appearance (rank method 'first').",
+         "0.0 when no recommended item is relevant.",
+         "Default discfun_type='loge' (natural log, cancels in NDCG). Every item of rating_true counts as 1; "
+         "here: every item of grade > 0.",
+         "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
+    _lib("recommenders_raw", "Microsoft Recommenders (score_type='raw')",
+         "Microsoft Recommenders' ndcg_at_k (raw)", "ndcg_at_k(true, pred, k=k, score_type='raw')",
+         Convention(gain="linear", log_base=math.e, idcg_source="judged"),
+         "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.",
+         "The rating itself is the gain; IDCG from rating_true, top k.",
+         "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
+    _lib("recommenders_exp", "Microsoft Recommenders (score_type='exp')",
+         "Microsoft Recommenders' ndcg_at_k (exp)", "ndcg_at_k(true, pred, k=k, score_type='exp')",
+         Convention(gain="exponential", log_base=math.e, idcg_source="judged"),
+         "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.",
+         "Gain 2^rating - 1; IDCG from rating_true, top k.",
+         "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
+    _lib("spark", "Spark MLlib RankingMetrics.ndcgAt(k)", "Spark's ndcgAt",
+         "RankingMetrics(predictionAndLabels).ndcgAt(k)",
+         Convention(gain="binary", log_base=math.e, idcg_source="judged"),
+         "Takes an already ranked array: no scores, so no ties.",
+         "0.0 with a logged warning.",
+         "Binary when no relevance values are given: 1/ln(i+2) per hit; IDCG = min(|labels|, k) hits.",
+         "Spark mllib/src/main/scala/org/apache/spark/mllib/evaluation/RankingMetrics.scala: ndcgAt "
+         "(Spark 3.5)", family="spark"),
+    _lib("spark_graded", "Spark MLlib ndcgAt(k) with relevance values", "Spark's ndcgAt with relevance values",
+         "RankingMetrics(predictionAndLabelsWithRelevance).ndcgAt(k)",
+         Convention(gain="exponential", log_base=math.e, idcg_source="given"),
+         "Takes an already ranked array: no scores, so no ties.",
+         "0.0 with a logged warning.",
+         "Gain 2^rel - 1. Its IDCG walks the labels in the order given, not sorted: it is the ideal DCG only "
+         "when the ground truth is passed sorted by relevance.",
+         "Spark RankingMetrics.scala: ndcgAt, the relevance-values branch (maxDcg over lab(i)) (Spark 3.4+)",
+         family="spark"),
+    _lib("recbole", "RecBole NDCG@k", "RecBole's NDCG", "metrics: ['NDCG'], topk: [k]",
+         Convention(gain="binary", idcg_source="judged", zero_idcg="nan"),
+         "torch.topk on the scores: the order of tied scores is not specified.",
+         "Users with no positive test item are not evaluated.",
+         "IDCG = min(number of positive test items, k) hits.",
+         "recbole/evaluator/metrics.py: NDCG.metric_info (RecBole 1.2)", family="recbole"),
 ]}
 
 
@@ -179,54 +496,84 @@ def library_pool(relevances, unretrieved=()) -> list[float]:
     return rel.tolist() + extra.tolist()
 
 
-def evaluate_library(library, relevances, *, scores=None, docnos=None, unretrieved=(), k=None) -> dict:
+def evaluate_library(library, relevances, *, scores=None, docnos=None, unretrieved=(), k=None,
+                     gain_map=None) -> dict:
     """DCG, IDCG and NDCG as ``library`` would compute them for one ranked list.
 
     ``relevances`` are grades in ranked order (or in any order, with ``scores``);
     ``unretrieved`` holds the grades of judged items missing from the list, which only
     libraries whose IDCG comes from every judged item see.  ``docnos`` name the items
-    for trec_eval's tie order (default ``D1``, ``D2``, ...).
+    for trec_eval's tie order (default ``D1``, ``D2``, ...).  Raises ValueError where the
+    library does (:class:`NotApplicable`): scikit-learn on a single document, LightGBM on a
+    fractional grade, ...  ``ndcg`` is the library's number (plain DCG for Elasticsearch's default).
 
     >>> r = evaluate_library("trec_eval_ndcg", [3, 2, 3, 0, 1, 2], unretrieved=[3, 0])
     >>> round(r["idcg"], 4), round(r["ndcg"], 4)  # IDCG over all eight judged: 3,3,3,2,2,1,0,0
     (8.3841, 0.8184)
+    >>> evaluate_library("sklearn", [3])
+    Traceback (most recent call last):
+    ...
+    metrics.lessons.libraries.NotApplicable: only meaningful when there is more than 1 document; got 1
     """
     lib = library if isinstance(library, Library) else check_choice(library, LIBRARIES, name="library")
-    k = check_k(k)
     rel = as_grades(relevances)
-    pool = library_pool(rel, unretrieved) if lib.idcg_source == "judged" else None
-    kk = k if lib.uses_k else None
-    opts = {"gain": lib.gain, "discount": lib.discount, "log_base": lib.log_base}
-    best = idcg(rel, k=kk, pool=pool, **opts)
-    if scores is None:
-        top = dcg(rel, k=kk, **opts)
-        value = 0.0 if best == 0 else top / best
-    else:
-        sc = as_scores(scores, n=rel.size)
-        names = list(docnos) if docnos is not None else [f"D{i}" for i in range(1, rel.size + 1)]
-        value = ndcg_from_scores(rel, sc, k=kk, pool=pool, ties=lib.ties, docnos=names, **opts)
-        top = value * best
-    return {"key": lib.key, "dcg": top, "idcg": best, "ndcg": value, "k": kk}
+    pool = library_pool(rel, unretrieved)
+    r = convention_value(lib.convention, rel, scores=scores, docnos=docnos, pool=pool, k=k, gain_map=gain_map)
+    return {"key": lib.key, "dcg": r["dcg"], "idcg": r["idcg"], "ndcg": r["value"], "k": r["k"]}
 
 
 def evaluate_libraries(relevances, *, scores=None, docnos=None, unretrieved=(), k=None,
                        libraries=None) -> pd.DataFrame:
     """One row per library: its conventions and the DCG / IDCG / NDCG it would return.
 
-    Document 000's list: linear 6.8276 / 7.1411 (ideal 3,3,2,2,1); TF-Ranking's 2^rel - 1 gives
-    (7 + 3/1.585 + 1/2 + 7/2.322 + 3/2.585) / (7 + 7/1.585 + 3/2 + 3/2.322 + 1/2.585) = 13.568 / 14.595:
+    A library that refuses the input (scikit-learn on one document, LightGBM on 2.5) gets NaN and
+    its reason in ``error``.  Document 000's list: linear 6.8276 / 7.1411 (ideal 3,3,2,2,1); TF-Ranking's
+    2^rel - 1 gives (7 + 3/1.585 + 1/2 + 7/2.322 + 3/2.585) / (7 + 7/1.585 + 3/2 + 3/2.322 + 1/2.585)
+    = 13.568 / 14.595:
 
     >>> t = evaluate_libraries([3, 2, 1, 3, 2]).set_index("key")
     >>> round(float(t.loc["sklearn", "ndcg"]), 4), round(float(t.loc["tf_ranking", "ndcg"]), 4)
     (0.9561, 0.9296)
+    >>> evaluate_libraries([3]).set_index("key").loc["sklearn", "error"]
+    'only meaningful when there is more than 1 document; got 1'
     """
     rows = []
+    as_grades(relevances)
     for key in libraries or LIBRARIES:
         lib = check_choice(key, LIBRARIES, name="library")
-        r = evaluate_library(lib, relevances, scores=scores, docnos=docnos, unretrieved=unretrieved, k=k)
+        try:
+            r = evaluate_library(lib, relevances, scores=scores, docnos=docnos, unretrieved=unretrieved, k=k)
+            error = ""
+        except NotApplicable as exc:
+            r = {"k": None, "dcg": math.nan, "idcg": math.nan, "ndcg": math.nan}
+            error = str(exc)
         rows.append({"key": lib.key, "name": lib.name, "gain": lib.gain, "discount": lib.discount,
                      "log_base": lib.log_base, "idcg_source": lib.idcg_source, "ties": lib.ties,
-                     "k": r["k"], "dcg": r["dcg"], "idcg": r["idcg"], "ndcg": r["ndcg"]})
+                     "k": r["k"], "dcg": r["dcg"], "idcg": r["idcg"], "ndcg": r["ndcg"], "error": error})
+    return pd.DataFrame(rows)
+
+
+def zero_idcg_means(values, idcgs) -> pd.DataFrame:
+    """The mean NDCG of several lists under each zero-IDCG policy, and how many lists it counts.
+
+    ``values`` are the per-list NDCGs where IDCG > 0 (anything where IDCG = 0); ``idcgs`` the IDCGs.
+    Two lists score 0.8 and 0.6, a third has no relevant item: its 0 pulls the mean to 0.4667, its 1
+    pushes it to 0.8, skipping it leaves 0.7 over two lists:
+
+    >>> t = zero_idcg_means([0.8, 0.6, 0.0], [3.0, 2.0, 0.0]).set_index("zero_idcg")
+    >>> t["mean"].round(4).tolist(), t["counted"].tolist()
+    ([0.4667, 0.8, 0.7], [3, 3, 2])
+    """
+    v = np.asarray(list(values), dtype=np.float64)
+    d = np.asarray(list(idcgs), dtype=np.float64)
+    if v.size == 0 or v.size != d.size:
+        raise ValueError(f"values and idcgs must be non-empty and of equal length, got {v.size} and {d.size}")
+    rows = []
+    for policy in ZERO_IDCG.values():
+        filled = np.where(d == 0, policy.value, v)
+        counted = filled[~np.isnan(filled)]
+        mean = math.fsum(counted.tolist()) / counted.size if counted.size else math.nan
+        rows.append({"zero_idcg": policy.key, "mean": mean, "counted": int(counted.size)})
     return pd.DataFrame(rows)
 
 

@@ -1,0 +1,462 @@
+"""Which convention gives my number?  Every library and setting whose NDCG rounds to a typed value.
+
+:func:`match_number` takes a ranked list (grades, optionally scores and document ids, the judged
+pool, a cutoff) and a number somebody got, as they wrote it (``"0.8123"``, ``"81.23%"``), and
+returns
+
+* ``libraries``: every library in :data:`metrics.lessons.libraries.LIBRARIES` whose number, computed
+  exactly, rounds to the value at the precision it was written with;
+* ``matches``: every combination of the :data:`~metrics.lessons.libraries.DIMENSIONS` (grades as
+  given or truncated, tie rule and score precision, gain — linear, exponential, binary or a gain
+  map —, discount, log base, what k cuts, IDCG source and order, zero-IDCG policy, NDCG or plain
+  DCG) that does, merged: a setting whose every choice gives the number shows as "any";
+* ``near_misses``: for each library that does not give the number, the first step (in the order
+  of the calculation) where its convention differs from the nearest one that does, named with
+  :mod:`metrics.lessons.diagnose`'s steps and mistake kinds where they fit.
+
+**Precision.**  The value's precision is the number of decimals written: give it as text
+(``"0.80"`` has 2 decimals, ``"81.86%"`` 4 as a fraction) or as a :class:`decimal.Decimal`
+(``Decimal("0.80")`` keeps its 2).  A float has lost what was typed: it is read at its shortest
+round-trip text (``repr``), so ``0.80`` is ``0.8``, 1 decimal; an int has 0 decimals.  A number
+matches when the exact value is within half a unit of the last written decimal (either rounding
+direction, ties included).
+
+**Speed.**  The combinations are not evaluated one by one: each stage (grades, orders, gains,
+divisors, ideal rankings) is computed once, DCG and IDCG at every cut come from running sums,
+and the ratios of all pairs are formed with numpy (``benchmarks/match.py`` measures it against
+:func:`match_number_naive`, the one-by-one loop over :func:`~metrics.lessons.libraries.convention_value`).
+
+>>> r = match_number("0.8184", [3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0], k=6)
+>>> "trec_eval_ndcg_cut" in r.library_keys, "sklearn" in r.library_keys
+(True, False)
+>>> r.near_miss("sklearn").dimension, r.near_miss("sklearn").step
+('idcg_source', 'ideal_term')
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import product
+
+import numpy as np
+
+from .._validation import as_grades, as_scores, check_k
+from ..ndcg import rank_by_scores
+from ..registry import DISCOUNTS, TIES, ZERO_IDCG, resolve_gain
+from .diagnose import HandNumber, hand_number
+from .libraries import (
+    CUTOFFS,
+    DIMENSIONS,
+    IDEAL_SOURCES,
+    LIBRARIES,
+    LOG_BASES,
+    Convention,
+    NotApplicable,
+    convention_value,
+)
+
+__all__ = ["Match", "LibraryMatch", "NearMiss", "MatchResult", "match_number", "match_number_naive",
+           "read_value", "EXTRA_MISTAKES"]
+
+#: Mistake kinds for dimensions diagnose has no word for (its MISTAKES cover gain, discount, base,
+#: IDCG source and order, k on one side, truncation, percent vs fraction).
+EXTRA_MISTAKES = {
+    "grades": "grade_reading",
+    "ties": "tie_rule",
+    "scores_as": "score_precision",
+    "zero_idcg": "zero_idcg",
+    "quantity": "not_normalised",
+}
+
+
+@dataclass(frozen=True)
+class Match:
+    """One family of settings that gives the number.
+
+    ``settings`` maps each dimension to the tuple of its choices that give this number, or None
+    when every choice does (it does not matter for this list); ``value`` is the exact number.
+    """
+
+    settings: dict
+    value: float
+
+    def choices(self, dimension: str):
+        return self.settings.get(dimension)
+
+
+@dataclass(frozen=True)
+class LibraryMatch:
+    """A library whose number rounds to the value: its key, exact number and the k it used."""
+
+    key: str
+    value: float
+    k: int | None
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """A library that does not give the number, and the first setting where it departs from one that does.
+
+    ``dimension`` is a key of :data:`DIMENSIONS` (None: no convention gives the number, so the closest
+    value is reported), ``step`` a key of :data:`metrics.lessons.diagnose.STEPS` and ``mistake`` a key of
+    :data:`metrics.lessons.diagnose.MISTAKES` or of :data:`EXTRA_MISTAKES`; ``theirs`` is the library's
+    setting and ``needed`` the setting(s) that give the number, with every other setting the library's own.
+    """
+
+    key: str
+    value: float
+    dimension: str | None
+    step: str
+    mistake: str
+    theirs: object = None
+    needed: tuple = ()
+    differing: tuple = ()
+
+
+@dataclass
+class MatchResult:
+    target: HandNumber
+    matches: list[Match]
+    libraries: list[LibraryMatch]
+    near_misses: list[NearMiss]
+    not_applicable: dict = field(default_factory=dict)  # library key -> reason
+    candidates: dict = field(default_factory=dict)  # dimension -> the choices tried for this input
+
+    @property
+    def library_keys(self) -> list[str]:
+        return [m.key for m in self.libraries]
+
+    def near_miss(self, key: str) -> NearMiss | None:
+        return next((m for m in self.near_misses if m.key == key), None)
+
+
+def read_value(value) -> HandNumber:
+    """The typed value and its precision: text, :class:`decimal.Decimal`, float (its ``repr``) or int.
+
+    >>> read_value("0.80").scale, read_value(Decimal("0.80")).scale, read_value(0.80).scale
+    (2, 2, 1)
+    >>> read_value("81.86%").value, read_value("81.86%").scale
+    (0.8186, 4)
+    """
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"value is {value}; only finite numbers are accepted")
+        return hand_number(str(value), name="value")
+    if not isinstance(value, (str, numbers.Real)) or isinstance(value, bool):
+        raise ValueError(f"value must be text, a Decimal or a number, got {type(value).__name__}")
+    return hand_number(value, name="value")
+
+
+def _within(h: HandNumber, x: float) -> bool:
+    return math.isfinite(x) and abs(x - h.value) <= h.tolerance * (1 + 1e-9) + 1e-12
+
+
+# ------------------------------------------------------------------------------------------------
+# The staged engine
+# ------------------------------------------------------------------------------------------------
+def _candidates(rel, scores, pool, k, gain_map) -> dict:
+    fractional = bool(np.any(rel != np.trunc(rel))) or (pool is not None and bool(np.any(pool != np.trunc(pool))))
+    cands = {
+        "grades": ("as_is", "truncate") if fractional else ("as_is",),
+        "ties": tuple(TIES) if scores is not None else ("stable",),
+        "scores_as": ("float64", "float32") if scores is not None else ("float64",),
+        "gain": ("linear", "exponential", "binary") + (("map",) if gain_map else ()),
+        "discount": tuple(DISCOUNTS),
+        "log_base": LOG_BASES,
+        "cutoff": tuple(CUTOFFS) if k is not None else ("none",),
+        "idcg_source": tuple(IDEAL_SOURCES),
+        "ideal_order": ("gain", "grade") if gain_map else ("gain",),
+        "zero_idcg": tuple(ZERO_IDCG),
+        "quantity": ("ndcg", "dcg"),
+    }
+    return cands
+
+
+def _cut_index(c: int | None, size: int) -> int:
+    return size if c is None else min(c, size)
+
+
+def _orders(rel, scores, docnos, cands) -> list[tuple[frozenset, frozenset, object]]:
+    """(tie rules, score types, order) for every distinct ranking; order is a permutation or
+    ("average", group ids)."""
+    if scores is None:
+        return [(frozenset(cands["ties"]), frozenset(cands["scores_as"]), np.arange(rel.size))]
+    out: dict[bytes, list] = {}
+    for st in cands["scores_as"]:
+        sc = scores if st == "float64" else scores.astype(np.float32).astype(np.float64)
+        for rule in cands["ties"]:
+            if rule == "average":
+                order = np.argsort(-sc, kind="stable")
+                s_sorted = sc[order]
+                groups = np.cumsum(np.r_[True, s_sorted[1:] != s_sorted[:-1]]) - 1
+                key = b"avg" + order.tobytes() + groups.tobytes()
+                item = ("average", order, groups)
+            else:
+                item = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
+                key = item.tobytes()
+            entry = out.setdefault(key, [set(), set(), item])
+            entry[0].add(rule)
+            entry[1].add(st)
+    return [(frozenset(a), frozenset(b), item) for a, b, item in out.values()]
+
+
+def _ranked_gains(gains_by_item: np.ndarray, item) -> np.ndarray:
+    if isinstance(item, tuple):  # tie average: each position gets the mean gain of its tie group
+        _, order, groups = item
+        g = gains_by_item[order]
+        sums = np.bincount(groups, weights=g)
+        counts = np.bincount(groups)
+        return (sums / counts)[groups]
+    return gains_by_item[item]
+
+
+def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list[dict], dict]:
+    cands = _candidates(rel, scores, pool, k, gain_map)
+    n = rel.size
+    records: list[dict] = []
+    orders_by_grades = {}
+    for gr in cands["grades"]:
+        r = np.trunc(rel) if gr == "truncate" else rel
+        orders_by_grades[gr] = (r, _orders(r, scores, docnos, cands))
+    judged_raw = rel if pool is None else pool
+    size = max(n, judged_raw.size)
+    positions = np.arange(1, size + 1)
+    divisors = {(d, b): DISCOUNTS[d].func(positions, b) for d in cands["discount"] for b in cands["log_base"]}
+    # cut pairs (run cut, ideal cut) per cutoff meaning
+    kk = k
+    cut_pairs = {"both": (kk, kk), "run": (kk, None), "hits": (kk, None if kk is None else min(kk, n)),
+                 "none": (None, None)}
+    for gr, gk in product(cands["grades"], cands["gain"]):
+        r, orders = orders_by_grades[gr]
+        judged = np.trunc(judged_raw) if gr == "truncate" else judged_raw
+        g = resolve_gain(gain_map if gk == "map" else gk)
+        gains_items = g.func(r)
+        # ideal rankings: (sources, orders) -> ideal gain vector
+        ideals: dict[bytes, list] = {}
+        for src, io in product(cands["idcg_source"], cands["ideal_order"]):
+            if src == "given":
+                seq = judged[judged > 0]
+                ig = g.func(seq)
+            else:
+                items = r if src == "list" else judged
+                gi = g.func(items)
+                if io == "gain":
+                    idx = np.lexsort((-items, -gi))
+                    ig = np.where(gi[idx] < 0, 0.0, gi[idx])
+                else:
+                    ig = gi[np.argsort(-items, kind="stable")]
+            entry = ideals.setdefault(ig.tobytes(), [set(), set(), ig])
+            entry[0].add(src)
+            entry[1].add(io)
+        ranked = [(ties, sts, _ranked_gains(gains_items, item)) for ties, sts, item in orders]
+        for (d, b), div in divisors.items():
+            # DCG at the run cuts, per order
+            dcg_vals = []
+            for ties, sts, rg in ranked:
+                run = np.cumsum(rg / div[:n])
+                dcg_vals.append((ties, sts, run))
+            idcg_vals = []
+            for srcs, ios, ig in ideals.values():
+                run = np.cumsum(ig / div[:ig.size]) if ig.size else np.zeros(0)
+                idcg_vals.append((frozenset(srcs), frozenset(ios), run))
+            for cutoff in cands["cutoff"]:
+                c_run, c_ideal = cut_pairs[cutoff]
+                for ties, sts, run in dcg_vals:
+                    i = _cut_index(c_run, n)
+                    top = float(run[i - 1]) if i else 0.0
+                    base = {"grades": gr, "gain": gk, "discount": d, "log_base": b, "cutoff": cutoff,
+                            "ties": ties, "scores_as": sts}
+                    if _within(h, top):
+                        records.append({**base, "quantity": "dcg", "idcg_source": None, "ideal_order": None,
+                                        "zero_idcg": None, "value": top})
+                    for srcs, ios, irun in idcg_vals:
+                        j = _cut_index(c_ideal, irun.size)
+                        best = float(irun[j - 1]) if j else 0.0
+                        if best == 0:
+                            for z, policy in ZERO_IDCG.items():
+                                if _within(h, policy.value):
+                                    records.append({**base, "quantity": "ndcg", "idcg_source": srcs,
+                                                    "ideal_order": ios, "zero_idcg": z, "value": policy.value})
+                        elif _within(h, top / best):
+                            records.append({**base, "quantity": "ndcg", "idcg_source": srcs, "ideal_order": ios,
+                                            "zero_idcg": None, "value": top / best})
+    return records, cands
+
+
+def _as_set(v) -> frozenset:
+    if v is None:
+        return frozenset([None])
+    return v if isinstance(v, frozenset) else frozenset([v])
+
+
+def _merge(records: list[dict], cands: dict) -> list[Match]:
+    dims = list(DIMENSIONS)
+    recs = [({d: _as_set(r[d]) for d in dims}, r["value"]) for r in records]
+    for d in dims:
+        grouped: dict[tuple, list] = {}
+        for settings, value in recs:
+            key = tuple((o, settings[o]) for o in dims if o != d) + (round(value, 12),)
+            entry = grouped.setdefault(key, [set(), settings, value])
+            entry[0] |= settings[d]
+        recs = [({**settings, d: frozenset(vals)}, value) for vals, settings, value in grouped.values()]
+    out = []
+    for settings, value in recs:
+        shown = {}
+        for d in dims:
+            vals = settings[d] - {None}
+            full = set(cands[d])
+            if None in settings[d] or vals >= full:
+                shown[d] = None  # does not matter here
+            else:
+                shown[d] = tuple(c for c in cands[d] if c in vals)
+        out.append(Match(shown, value))
+    out.sort(key=lambda m: (m.settings["quantity"] == ("dcg",), _complexity(m)))
+    return out
+
+
+def _complexity(m: Match) -> int:
+    return sum(1 for v in m.settings.values() if v is not None)
+
+
+def _library_settings(lib) -> dict:
+    return lib.convention.settings()
+
+
+def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMiss:
+    mine = _library_settings(lib)
+    best = None
+    for m in matches:
+        diff = [d for d in DIMENSIONS if m.settings[d] is not None and mine[d] not in m.settings[d]
+                and not (d in ("idcg_source", "ideal_order", "zero_idcg") and m.settings["quantity"] == ("dcg",))]
+        if best is None or len(diff) < len(best[0]):
+            best = (diff, m)
+    if best is not None and best[0]:
+        diff, m = best
+        d = diff[0]
+        dim = DIMENSIONS[d]
+        return NearMiss(lib.key, value, d, dim.step, dim.mistake or EXTRA_MISTAKES.get(d, "arithmetic_slip"),
+                        mine[d], m.settings[d], tuple(diff))
+    # nothing matches (or only k differs): explain by rounding
+    if math.isfinite(value):
+        unit = 10.0 ** h.scale
+        truncated = math.trunc(value * unit + math.copysign(1e-7, value)) / unit
+        if abs(truncated - h.value) <= 1e-9 * max(1.0, abs(value)):
+            return NearMiss(lib.key, value, None, "ndcg", "truncation")
+        if (h.percent and _within(HandNumber(h.value * 100, h.decimals), value)) or (
+                not h.percent and h.value > 1 and _within(HandNumber(h.value / 100, h.decimals + 2), value)):
+            return NearMiss(lib.key, value, None, "ndcg", "percent_vs_fraction")
+    return NearMiss(lib.key, value, None, "ndcg", "arithmetic_slip")
+
+
+def _inputs(relevances, scores, docnos, pool, k):
+    rel = as_grades(relevances)
+    k = check_k(k)
+    sc = None if scores is None else as_scores(scores, n=rel.size)
+    names = None
+    if docnos is not None:
+        names = [str(x) for x in docnos]
+        if len(names) != rel.size:
+            raise ValueError(f"docnos has {len(names)} values but relevances has {rel.size}")
+    elif sc is not None:
+        names = [f"D{i}" for i in range(1, rel.size + 1)]
+    judged = None
+    if pool is not None:
+        judged = as_grades(pool, name="pool")
+        from collections import Counter
+
+        have, need = Counter(judged[judged > 0].tolist()), Counter(rel[rel > 0].tolist())
+        for grade, count in sorted(need.items()):
+            if have[grade] < count:
+                raise ValueError(f"pool has {have[grade]} item(s) of grade {grade:g} but relevances has {count}; "
+                                 "the pool must hold the grades of every judged item, the list's own included")
+    return rel, sc, names, judged, k
+
+
+def _libraries(h, rel, sc, names, judged, k, gain_map):
+    found, values, skipped = [], {}, {}
+    for lib in LIBRARIES.values():
+        try:
+            r = convention_value(lib.convention, rel, scores=sc, docnos=names,
+                                 pool=None if judged is None else judged, k=k, gain_map=gain_map)
+        except NotApplicable as exc:
+            skipped[lib.key] = exc.reason
+            continue
+        values[lib.key] = r
+        if _within(h, r["value"]):
+            found.append(LibraryMatch(lib.key, r["value"], r["k"]))
+    return found, values, skipped
+
+
+def match_number(value, relevances, *, scores=None, docnos=None, pool=None, k=None, gain_map=None) -> MatchResult:
+    """Every library and convention whose exact number rounds to ``value`` at its written precision.
+
+    Parameters
+    ----------
+    value : str, Decimal, float or int
+        The number somebody got, as written (see the module docstring for how the precision is read).
+    relevances : sequence of float >= 0
+        Grades in ranked order, or in any order with ``scores``.
+    scores : sequence of float, optional
+        The system's scores: ties are then ordered by every tie rule (:data:`metrics.registry.TIES`).
+    docnos : sequence of str, optional
+        Document ids (trec_eval and gdeval break ties by docno); default ``D1``, ``D2``, ...
+    pool : sequence of float >= 0, optional
+        Grades of every judged item, the list's own included, in the order given (Spark's ground truth).
+    k : int >= 1, optional
+        The cutoff that was used.
+    gain_map : dict, optional
+        A gain map grade -> gain (trec_eval ``-m ndcg.L=G``, LightGBM ``label_gain``) to try as a fourth gain.
+
+    Returns
+    -------
+    MatchResult
+        ``libraries`` (named library matches), ``matches`` (merged setting families), ``near_misses``.
+
+    Examples
+    --------
+    3, 2, 3, 0, 1, 2 with 2^rel - 1 gains: DCG 13.848... / IDCG 14.951... = 0.9262 (ranx's ndcg_burges,
+    TF-Ranking); linear gives 0.9608 (scikit-learn):
+
+    >>> r = match_number("0.9608", [3, 2, 3, 0, 1, 2])
+    >>> "sklearn" in r.library_keys, "ranx_ndcg_burges" in r.library_keys
+    (True, False)
+    >>> r.near_miss("ranx_ndcg_burges").dimension
+    'gain'
+    """
+    h = read_value(value)
+    rel, sc, names, judged, k = _inputs(relevances, scores, docnos, pool, k)
+    records, cands = _engine(h, rel, sc, names, judged, k, gain_map)
+    matches = _merge(records, cands)
+    found, values, skipped = _libraries(h, rel, sc, names, judged, k, gain_map)
+    hit = {m.key for m in found}
+    near = [_near_miss(LIBRARIES[key], r["value"], matches, h) for key, r in values.items() if key not in hit]
+    near.sort(key=lambda m: abs(m.value - h.value) if math.isfinite(m.value) else math.inf)
+    return MatchResult(h, matches, found, near, skipped, cands)
+
+
+def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None, k=None, gain_map=None) -> list[dict]:
+    """The reference: every combination evaluated one by one with :func:`convention_value`.
+
+    Returns the matching settings as dicts (one per combination, unmerged), for tests and the
+    benchmark; :func:`match_number` must find the same ones.
+
+    >>> len(match_number_naive("0.9608", [3, 2, 3, 0, 1, 2])) > 0
+    True
+    """
+    h = read_value(value)
+    rel, sc, names, judged, k = _inputs(relevances, scores, docnos, pool, k)
+    cands = _candidates(rel, sc, judged, k, gain_map)
+    out = []
+    dims = list(DIMENSIONS)
+    for combo in product(*(cands[d] for d in dims)):
+        settings = dict(zip(dims, combo))
+        conv = Convention(**settings)
+        try:
+            r = convention_value(conv, rel, scores=sc, docnos=names, pool=judged, k=k, gain_map=gain_map)
+        except NotApplicable:
+            continue
+        if _within(h, r["value"]):
+            out.append({**settings, "value": r["value"]})
+    return out
