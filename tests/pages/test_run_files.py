@@ -1,71 +1,144 @@
-"""Run-files page (AppTest): sample data, the verdict, charts, links, bad input, languages.
-
-AppTest cannot drive st.file_uploader, so uploads are simulated by putting the files into
-``st.session_state["rf_files"]`` exactly as the uploaders' callback does; the real upload is
-tested in the browser (tests/browser/test_run_files.py).
+"""Run-files page (AppTest through app.py): sample data, the verdict, which choice flips the winner, the
+comparison of two variants, uploads (through the real uploader widgets and through the kept files in
+``st.session_state["rf_files"]``), the size cap, duplicates, every link parameter good and bad, state kept
+across page switches, downloads, escaping and languages.  The browser side is tests/browser/test_run_files.py.
 """
 from __future__ import annotations
 
+import io
+import itertools
 import json
+import tomllib
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
+import pandas as pd
+import pyarrow as pa
 import pytest
 
-from metrics.runfiles.batch import evaluate, make_variants
-from metrics.runfiles.read import read_qrels, read_run
+from metrics.registry import TIES
+from metrics.runfiles import evaluate, make_variants, read_qrels, read_run
 from tests.conftest import LANGS, no_exceptions, open_page
+from ui import runfiles_view as V
+from ui.escape import markdown
 
 PAGE = "pages/run_files.py"
-SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "data" / "samples"
 QRELS = (SAMPLES / "qrels.txt").read_bytes()
 RUNS = {p.name: p.read_bytes() for p in sorted(SAMPLES.glob("*.run"))}
+CHOICE_COLUMNS = ["Gain", "Discount", "IDCG source", "Tie rule"]
 
 
-def uploaded(qrels=("qrels.txt", QRELS), runs=None) -> dict:
-    return {"rf_source": "upload",
-            "rf_files": {"origin": "upload", "qrels": qrels, "runs": list((runs or RUNS).items())}}
+def uploaded(qrels=("qrels.txt", QRELS), runs=None, *, query=None, lang="en"):
+    """The page in upload mode with files already received (what the uploaders' callbacks keep)."""
+    runs = RUNS if runs is None else runs
+    files = {"qrels": qrels, "runs": list(runs.items()) if isinstance(runs, dict) else list(runs)}
+    return open_page(PAGE, lang=lang, query={"data": "upload", **(query or {})}, state={"rf_files": files})
 
 
-def dataframes(at):
+def frames(at) -> list[pd.DataFrame]:
     return [d.value for d in at.dataframe]
 
 
-def test_sample_data_shows_the_verdict_table_and_charts():
+def table_with(at, column: str) -> pd.DataFrame:
+    return next(d for d in frames(at) if column in d.columns)
+
+
+def chart_specs(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+
+
+def chart_data(chart) -> list[pd.DataFrame]:
+    return [pa.ipc.open_stream(d.data.data).read_pandas() for d in chart.proto.datasets]
+
+
+def link(at) -> dict[str, str]:
+    """The address bar's query after the run."""
+    return {k: v[-1] if isinstance(v, list) else v for k, v in dict(at.query_params).items()}
+
+
+def texts(at, *kinds) -> str:
+    return " ".join(x.value for kind in kinds for x in getattr(at, kind))
+
+
+def want_means(variants=None, k=10) -> pd.DataFrame:
+    q = read_qrels(QRELS, name="qrels.txt").table
+    runs = [read_run(data, name=name).table for name, data in RUNS.items()]
+    variants = variants or make_variants(idcg=["judged", "list"], ties=["trec_eval", "average"])  # the page's order
+    return evaluate(q, runs, k=k, variants=variants).means()
+
+
+# ----------------------------------------------------------------------------------------- sample data
+def test_sample_data_shows_the_verdict_the_flips_and_the_comparison():
     at = open_page(PAGE)
     no_exceptions(at)
     assert at.title[0].value.startswith("Run files")
-    # the sample runs are built so that the winner changes
-    assert any("The winner changes" in w.value for w in at.warning)
-    charts = at.get("vega_lite_chart")  # (the brief's "arrow_vega_lite_chart" is this element in streamlit 1.67)
-    assert len(charts) == 2  # tau heat map and the scatter
-    specs = [json.loads(c.proto.spec) for c in charts]
-    assert '"rect"' in json.dumps(specs[0]) and '"circle"' in json.dumps(specs[1])
+    assert any("The winner changes" in w.value for w in at.warning)  # the samples are built so that it does
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 2  # which choice flips the winner (bars), two variants query by query (points)
+    specs = chart_specs(at)
+    assert '"bar"' in json.dumps(specs[0]) and '"circle"' in json.dumps(specs[1])
     assert all("tooltip" in json.dumps(s) for s in specs)
+    assert not at.get("progress")  # the progress bars are gone once everything is read and evaluated
 
 
-def test_means_equal_the_metrics_package():
+def test_means_equal_the_metrics_package_row_by_row():
     at = open_page(PAGE)
     no_exceptions(at)
-    ev = at.session_state["rf_ev"]
-    q = read_qrels(QRELS, name="qrels.txt").table
-    runs = [read_run(data, name=name).table for name, data in RUNS.items()]
-    want = evaluate(q, runs, k=10, variants=make_variants(ties=["trec_eval", "average"])).means()
-    got = ev.means()
-    assert list(got.index) == list(want.index) and sorted(got.columns) == sorted(want.columns)
-    assert (abs(got - want[got.columns]) < 1e-12).all().all()
-    table = next(d for d in dataframes(at) if "bm25.run" in d.columns and "dense.run" in d.columns)
+    want = want_means()
+    table = table_with(at, "Winner")
     assert len(table) == 24
-    assert table["bm25.run"].tolist() == pytest.approx(want.loc["bm25.run", ev.labels].tolist(), rel=1e-12)
+    for run in RUNS:
+        assert table[run].tolist() == pytest.approx(want.loc[run].tolist(), rel=1e-12)
+    # the choices are in words, in the variants' order: linear/standard/judged/trec_eval first
+    assert table.loc[0, CHOICE_COLUMNS].tolist() == ["Linear gain", "Standard discount", "all judged documents",
+                                                     TIES["trec_eval"].name]
+    assert table["Winner"].tolist() == [want[label].idxmax() for label in want.columns]
+
+
+def test_which_choice_flips_the_winner_counts_pairs_differing_in_one_choice():
+    """Re-derived here from the means table itself: every pair of rows that differ in exactly one of the
+    four choice columns is one change of that choice; it flips when the two rows' winners differ."""
+    at = open_page(PAGE)
+    no_exceptions(at)
+    table = table_with(at, "Winner")
+    counts = {c: [0, 0] for c in CHOICE_COLUMNS}
+    for (_, a), (_, b) in itertools.combinations(table.iterrows(), 2):
+        differ = [c for c in CHOICE_COLUMNS if a[c] != b[c]]
+        if len(differ) == 1:
+            counts[differ[0]][0] += 1
+            counts[differ[0]][1] += a["Winner"] != b["Winner"]
+    bars = chart_data(at.get("vega_lite_chart")[0])
+    data = next(d for d in bars if "changes" in d.columns).set_index("name")
+    # 3 gains: 3 pairs for each of the 2 x 2 x 2 other combinations = 24; 2 options elsewhere: 12 pairs.
+    assert {c: n for c, (n, _) in counts.items()} == {"Gain": 24, "Discount": 12, "IDCG source": 12, "Tie rule": 12}
+    assert {c: [int(data.loc[c, "changes"]), int(data.loc[c, "flips"])] for c in CHOICE_COLUMNS} == counts
+    flips = table_with(at, "Winner before")
+    assert len(flips) == sum(f for _, f in counts.values())
+    assert (flips["Winner before"] != flips["Winner after"]).all()
+
+
+def test_charts_and_tables_name_variants_in_words_in_every_language():
+    for lang, words in (("en", "Linear gain"), ("zh", "线性增益"), ("ko", "선형 이득")):
+        at = open_page(PAGE, lang=lang)
+        no_exceptions(at)
+        blob = json.dumps(chart_specs(at), ensure_ascii=False)
+        blob += " ".join(df.to_json(force_ascii=False) for c in at.get("vega_lite_chart") for df in chart_data(c))
+        assert "linear/standard" not in blob and "/judged/" not in blob  # no raw variant ids in any chart
+        markdown = texts(at, "markdown")
+        assert words in markdown  # the x and y variants above the scatter, in words
+        shown = [d for d in frames(at) if "run" not in d.columns]  # (the per-query data table keeps ids)
+        assert not any("/judged/" in str(v) for d in shown for v in d.columns)
+        assert words in " ".join(str(v) for d in shown for v in d.to_numpy().ravel())
 
 
 def test_disagreement_links_open_the_playground_on_that_query():
     at = open_page(PAGE)
     no_exceptions(at)
-    table = next(d for d in dataframes(at) if "Playground" in d.columns)
+    table = table_with(at, "Playground")
     assert len(table) == 10
-    link = table["Playground"].iloc[0]
-    parsed = urlparse(link)
+    parsed = urlparse(table["Playground"].iloc[0])
     assert parsed.path == "playground"
     q = {k: v[-1] for k, v in parse_qs(parsed.query).items()}
     assert "rels" in q and q.get("k") == "10"
@@ -73,7 +146,6 @@ def test_disagreement_links_open_the_playground_on_that_query():
     run, qid = table.iloc[0, 0], table.iloc[0, 1]
     lines = [ln.split() for ln in RUNS[run].decode().splitlines() if ln.split()[0] == qid]
     assert len(q["rels"].split(",")) == len(lines)
-    # ... and the playground reads every parameter of it without a problem
     from ui.links import read_playground_query
 
     link_state = read_playground_query(q)
@@ -81,19 +153,25 @@ def test_disagreement_links_open_the_playground_on_that_query():
     assert len(link_state.labels) == len(lines) + len(link_state.unretrieved or [])
 
 
-def test_changing_the_options_recomputes():
+def test_changing_the_options_recomputes_and_reaches_the_link():
     at = open_page(PAGE)
-    at.session_state["rf_k"] = 0
+    at.session_state["rf_k"] = None  # empty box: the whole list
     at.session_state["rf_gains"] = ["linear"]
     at.session_state["rf_discounts"] = ["standard"]
     at.session_state["rf_idcg"] = ["judged"]
     at.session_state["rf_ties"] = ["trec_eval"]
     at.run()
     no_exceptions(at)
-    ev = at.session_state["rf_ev"]
-    assert ev.labels == ["linear/standard/judged/trec_eval"] and ev.k is None
+    table = table_with(at, "Winner")
+    variant = make_variants(gains="linear", discounts="standard", idcg="judged", ties="trec_eval")
+    want = want_means(variant, k=None)
+    assert len(table) == 1 and table["bm25.run"].iloc[0] == pytest.approx(want.loc["bm25.run"].iloc[0], rel=1e-12)
+    assert "Mean NDCG under each variant" in texts(at, "subheader")  # no @k
     assert not any("winner changes" in w.value for w in at.warning)
     assert any("wins under all 1 variants" in s.value for s in at.success)
+    # (with one variant, y can only be that variant too: it joins the link)
+    assert link(at) == {"k": "all", "gain": "linear", "discount": "standard", "idcg": "judged", "ties": "trec_eval",
+                        "y": "linear/standard/judged/trec_eval"}
 
 
 def test_empty_choice_asks_for_one_of_each():
@@ -102,50 +180,239 @@ def test_empty_choice_asks_for_one_of_each():
     at.run()
     no_exceptions(at)
     assert any("at least one gain" in w.value for w in at.warning)
+    assert not at.get("vega_lite_chart")
+
+
+# ----------------------------------------------------------------------------------------- links
+GOOD_LINKS = [
+    ({"k": "5"}, "rf_k", 5),
+    ({"k": "all"}, "rf_k", None),
+    ({"gain": "exponential,linear"}, "rf_gains", ["exponential", "linear"]),
+    ({"discount": "jarvelin"}, "rf_discounts", ["jarvelin"]),
+    ({"idcg": "list"}, "rf_idcg", ["list"]),
+    ({"ties": "average,optimistic"}, "rf_ties", ["average", "optimistic"]),
+    ({"missing": "zero"}, "rf_missing", "zero"),
+    ({"runs": "bm25.run,dense.run"}, "rf_sample_runs", ["bm25.run", "dense.run"]),
+    ({"data": "upload"}, "rf_source", "upload"),
+    ({"accept": "1"}, "rf_accept_bad", True),
+    ({"x": "binary/standard/list/average"}, "rf_x", "binary/standard/list/average"),
+    ({"y": "linear/jarvelin/judged/trec_eval"}, "rf_y", "linear/jarvelin/judged/trec_eval"),
+    ({"top": "3"}, "rf_top", 3),
+]
+
+
+@pytest.mark.parametrize(("query", "key", "value"), GOOD_LINKS, ids=[next(iter(q)) + "=" + next(iter(q.values()))
+                                                                      for q, _, _ in GOOD_LINKS])
+def test_every_link_parameter_is_read_and_written_back(query, key, value):
+    at = open_page(PAGE, query=query)
+    no_exceptions(at)
+    assert not at.warning or "winner" in at.warning[0].value  # no complaint about the link
+    assert at.session_state[key] == value
+    written = link(at)
+    # the address bar keeps it, exactly; x and y join it when the default variants are no longer evaluated
+    assert {k: v for k, v in written.items() if k not in ("x", "y") or k in query} == query
+    assert set(written) - set(query) <= {"x", "y"}
+
+
+def test_link_settings_drive_the_numbers():
+    at = open_page(PAGE, query={"k": "5", "gain": "exponential", "discount": "jarvelin", "idcg": "list",
+                                "ties": "average", "runs": "bm25.run,dense.run", "top": "3"})
+    no_exceptions(at)
+    variant = make_variants(gains="exponential", discounts="jarvelin", idcg="list", ties="average")
+    want = want_means(variant, k=5)
+    table = table_with(at, "Winner")
+    assert list(table.columns[5:7]) == ["bm25.run", "dense.run"] and "hybrid.run" not in table.columns
+    assert table["dense.run"].iloc[0] == pytest.approx(want.loc["dense.run"].iloc[0], rel=1e-12)
+    assert len(table_with(at, "Playground")) == 3
+    assert "Mean NDCG@5 under each variant" in texts(at, "subheader")
+
+
+BAD_LINKS = [
+    ("k", "①"), ("k", "0"), ("k", "10001"), ("k", "9" * 400), ("gain", "cubic"), ("gain", ""),
+    ("discount", "linear"), ("idcg", "pool"), ("ties", "random"), ("missing", "maybe"), ("runs", "../qrels.txt"),
+    ("data", "url"), ("accept", "perhaps"), ("x", "linear/standard"), ("y", "![x](//example.invalid/a.png)"),
+    ("top", "51"), ("top", "-1"), ("k", "$\\huge PWN$"),
+]
+
+
+@pytest.mark.parametrize(("name", "bad"), BAD_LINKS, ids=[f"{n}={b[:12]}" for n, b in BAD_LINKS])
+def test_a_bad_link_parameter_is_named_with_its_value_and_the_default_used(name, bad):
+    at = open_page(PAGE, query={name: bad})
+    no_exceptions(at)
+    field = next(f for f in V.FIELDS if f.param == name)
+    assert at.session_state[field.key] == field.default
+    message = next(w.value for w in at.warning if f"**{name}**" in w.value)
+    assert markdown(bad, 40) in message  # escaped: shown as typed, never acting as Markdown
+    assert name not in link(at)  # the bad value leaves the address bar
+
+
+def test_a_link_naming_a_variant_that_is_not_evaluated_falls_back():
+    at = open_page(PAGE, query={"x": "binary/jarvelin/list/optimistic", "gain": "linear"})
+    no_exceptions(at)
+    assert at.selectbox(key="rf_x").value == "linear/standard/judged/trec_eval"
+    assert at.selectbox(key="rf_y").value != at.selectbox(key="rf_x").value
+
+
+def test_settings_survive_a_visit_to_another_page():
+    at = open_page(PAGE)
+    at.session_state["rf_gains"] = ["exponential"]
+    at.session_state["rf_k"] = 3
+    at.session_state["rf_top"] = 4
+    at.run()
+    at.switch_page("pages/worked_examples.py").run()
+    assert "rf_gains" not in at.query_params
+    at.switch_page(PAGE).run()
+    no_exceptions(at)
+    assert at.session_state["rf_gains"] == ["exponential"] and at.session_state["rf_k"] == 3
+    assert len(table_with(at, "Playground")) == 4
+    assert link(at) == {"k": "3", "gain": "exponential", "top": "4", "x": "exponential/standard/judged/trec_eval"}
+
+
+# ----------------------------------------------------------------------------------------- uploads
+def test_real_uploads_through_the_widgets_are_kept_after_a_page_switch():
+    at = open_page(PAGE, query={"data": "upload"})
+    no_exceptions(at)
+    assert any("Upload a qrels file" in i.value for i in at.info)
+    assert any("never your files" in c.value for c in at.caption)  # files are not in links, said plainly
+    uploaders = at.get("file_uploader")
+    uploaders[0].set_value(("qrels.txt", QRELS, "text/plain"))
+    uploaders[1].set_value([(n, d, "text/plain") for n, d in RUNS.items()])
+    at.run()
+    no_exceptions(at)
+    assert list(table_with(at, "Winner").columns[5:8]) == list(RUNS)
+    kept = at.session_state["rf_files"]
+    assert kept["qrels"][0] == "qrels.txt" and kept["qrels"][2] == V.digest_of(QRELS)
+    at.switch_page("pages/worked_examples.py").run()
+    at.switch_page(PAGE).run()
+    no_exceptions(at)
+    assert at.radio(key="rf_source").value == "upload"
+    assert any("Still using the files you uploaded earlier" in i.value for i in at.info)
+    assert list(table_with(at, "Winner").columns[5:8]) == list(RUNS)
+    at.button(key="rf_forget").click().run()
+    no_exceptions(at)
+    assert any("Upload a qrels file" in i.value for i in at.info) and not at.get("vega_lite_chart")
+
+
+def test_uploader_limit_and_config_state_the_same_cap():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == V.UPLOAD_CAP_MB
+    at = open_page(PAGE, query={"data": "upload"})
+    assert [u.proto.max_upload_size_mb for u in at.get("file_uploader")] == [V.UPLOAD_CAP_MB] * 2
+    assert any(f"Up to {V.UPLOAD_CAP_MB} MB for all files together" in c.value for c in at.caption)
+
+
+def test_files_over_the_total_cap_are_refused_before_anything_is_read(monkeypatch):
+    def never(src):
+        raise AssertionError(f"{src.name} was read")
+
+    monkeypatch.setattr(V, "UPLOAD_CAP_BYTES", len(QRELS) + len(RUNS["bm25.run"]) + 10)
+    monkeypatch.setattr(V, "read_cached", never)
+    at = uploaded()  # qrels + three runs: more than the cap
+    no_exceptions(at)
+    error = " ".join(e.value for e in at.error)
+    assert "These 4 files hold" in error and f"the limit is {V.UPLOAD_CAP_MB} MB" in error
+    assert not at.get("vega_lite_chart")
+
+
+def test_the_same_file_added_again_is_evaluated_once_and_said_so():
+    runs = [("bm25.run", RUNS["bm25.run"]), ("dense.run", RUNS["dense.run"]), ("bm25.run", RUNS["bm25.run"]),
+            ("copy.run", RUNS["dense.run"])]
+    at = uploaded(runs=runs)
+    no_exceptions(at)
+    info = texts(at, "info")
+    assert "bm25.run was added twice: it is evaluated once." in info
+    assert "copy.run has the same content as dense.run" in info
+    table = table_with(at, "Winner")
+    assert list(table.columns[5:-1]) == ["bm25.run", "dense.run"]  # no "bm25.run (2)", no copy.run
+
+
+def test_two_different_files_with_one_name_are_both_evaluated_and_said_so():
+    at = uploaded(runs=[("bm25.run", RUNS["bm25.run"]), ("bm25.run", RUNS["dense.run"])])
+    no_exceptions(at)
+    info = texts(at, "info").replace("\\", "")  # (Markdown-escaped)
+    assert "Two different files are named bm25.run; the second one is shown as bm25.run (2)" in info
+    table = table_with(at, "Winner")
+    assert list(table.columns[5:-1]) == ["bm25.run", "bm25.run (2)"]
+    assert table["bm25.run (2)"].tolist() == pytest.approx(want_means().loc["dense.run"].tolist(), rel=1e-12)
 
 
 def test_upload_with_bad_lines_needs_consent_then_evaluates_the_rest():
     broken = (SAMPLES / "broken_gbk.txt").read_bytes()
-    at = open_page(PAGE, state=uploaded(runs={"bm25.run": RUNS["bm25.run"], "broken_gbk.txt": broken}))
+    at = uploaded(runs={"bm25.run": RUNS["bm25.run"], "broken_gbk.txt": broken})
     no_exceptions(at)
     text = " ".join(e.label for e in at.expander).replace("\\", "")  # labels are Markdown: _ is escaped
     assert "Problems in broken_gbk.txt" in text
-    problems = next(d for d in dataframes(at) if "Message" in d.columns)
+    problems = table_with(at, "Message")
     assert problems["Line"].tolist()[:3] == ["3", "4", "5"]
     assert "line 3: score 'abc' is not a number" in problems["Message"].iloc[0]
-    assert at.session_state["rf_ev"].runs == ["bm25.run"]  # left out until the user agrees
+    assert "broken_gbk.txt" not in table_with(at, "Winner").columns  # left out until the user agrees
+    assert any("is left out until you agree" in c.value for c in at.caption)
     at.checkbox(key="rf_accept_bad").check().run()
     no_exceptions(at)
-    assert at.session_state["rf_ev"].runs == ["bm25.run", "broken_gbk.txt"]
+    assert "broken_gbk.txt" in table_with(at, "Winner").columns
+    assert link(at) == {"data": "upload", "accept": "1"}
 
 
 def test_fatal_files_are_reported_and_nothing_crashes():
-    at = open_page(PAGE, state=uploaded(qrels=("run_as_qrels.txt", RUNS["bm25.run"])))
+    at = uploaded(qrels=("run_as_qrels.txt", RUNS["bm25.run"]))
     no_exceptions(at)
-    assert any("looks like a run file" in str(d.values) for d in dataframes(at))
+    assert any("looks like a run file" in str(d.values) for d in frames(at))
     assert any("qrels file cannot be used" in w.value for w in at.warning)
-    bad = uploaded(runs={"latin.run": "101 Q0 D1\xff 1 1.0 x\n".encode("latin-1") + b"\xff\xfe\xfa\n"})
-    at = open_page(PAGE, state=bad)
+    at = uploaded(runs={"latin.run": "101 Q0 D1\xff 1 1.0 x\n".encode("latin-1") + b"\xff\xfe\xfa\n"})
     no_exceptions(at)
-    assert any("neither UTF-8 nor GBK" in str(d.values) for d in dataframes(at))
+    assert any("neither UTF-8 nor GBK" in str(d.values) for d in frames(at))
+    assert any("No run file can be evaluated" in w.value for w in at.warning)
 
 
 def test_gbk_and_bom_uploads_are_read():
     gbk = RUNS["dense.run"].decode().replace("dense", "密集").encode("gbk")
     bom = b"\xef\xbb\xbf" + RUNS["bm25.run"]
-    at = open_page(PAGE, state=uploaded(runs={"dense_gbk.run": gbk, "bm25_bom.run": bom}))
+    at = uploaded(runs={"dense_gbk.run": gbk, "bm25_bom.run": bom})
     no_exceptions(at)
-    files = next(d for d in dataframes(at) if "Encoding" in d.columns)
+    files = table_with(at, "Encoding")
     assert files.set_index("File")["Encoding"].to_dict() == {"qrels.txt": "utf-8", "dense_gbk.run": "gbk",
                                                              "bm25_bom.run": "utf-8-sig"}
 
 
 def test_upload_without_files_asks_for_them():
-    at = open_page(PAGE, state={"rf_source": "upload"})
+    at = open_page(PAGE, query={"data": "upload"})
     no_exceptions(at)
     assert any("Upload a qrels file" in i.value for i in at.info)
 
 
+def test_file_names_and_ids_are_not_rendered_as_markdown():
+    evil = "![x](http://example.invalid/a.png)"
+    runs = {f"{evil}.run": RUNS["bm25.run"] + f"999 Q0 {evil} 1 1.0 x\n".encode(), "dense.run": RUNS["dense.run"]}
+    at = uploaded(runs=runs)
+    no_exceptions(at)
+    joined = texts(at, "caption", "warning", "success", "info", "markdown")
+    joined += " ".join(e.label for e in at.expander)
+    assert "999" in joined  # the query that is not in the qrels is reported...
+    assert "![x](http" not in joined and "\\!\\[x\\]" in joined  # ...with the file name escaped
+
+
+def test_downloads_neutralise_formula_like_names_and_ids(monkeypatch):
+    written: list[bytes] = []
+    original = V.csv_bytes
+
+    def capture(frame, **kw):  # what the page hands to its download buttons
+        written.append(original(frame, **kw))
+        return written[-1]
+
+    monkeypatch.setattr(V, "csv_bytes", capture)
+    qrels = QRELS.replace(b"101 ", b"=1+1 ")
+    run = RUNS["bm25.run"].replace(b"101 ", b"=1+1 ")
+    at = uploaded(qrels=("qrels.txt", qrels), runs={"@SUM(1).run": run, "+cmd.run": RUNS["dense.run"]})
+    no_exceptions(at)
+    per_query, means = (w.decode() for w in written[-2:])
+    assert "\"'=1+1\"" in per_query and "\"=1+1\"" not in per_query
+    assert "\"'@SUM(1).run\"" in per_query and "\"'+cmd.run\"" in means
+    assert not any(line.startswith(("=", "+", "@", "-")) for line in per_query.splitlines())
+    values = pd.read_csv(io.StringIO(per_query))
+    assert values.select_dtypes("number").shape[1] == 24  # numbers stay numbers
+
+
+# ----------------------------------------------------------------------------------------- languages, big files
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_language_renders(lang):
     at = open_page(PAGE, lang=lang)
@@ -155,31 +422,22 @@ def test_every_language_renders(lang):
         assert not at.title[0].value.startswith("Run files")
 
 
-def test_file_names_and_ids_are_not_rendered_as_markdown():
-    evil = "![x](http://example.invalid/a.png)"
-    runs = {f"{evil}.run": RUNS["bm25.run"] + f"999 Q0 {evil} 1 1.0 x\n".encode(), "dense.run": RUNS["dense.run"]}
-    at = open_page(PAGE, state=uploaded(runs=runs))
-    no_exceptions(at)
-    shown = [c.value for c in at.caption] + [w.value for w in at.warning] + [s.value for s in at.success]
-    joined = " ".join(shown)
-    assert "999" in joined  # the query that is not in the qrels is reported...
-    assert "![x](http" not in joined and "\\!\\[x\\]" in joined  # ...with the file name escaped
-
-
 def test_the_large_file_path_shows_the_same_page(monkeypatch):
     """Files of a million lines and more keep their document ids as plain strings (numba kernels compare
     their bytes); forced here on the sample data, the page shows the same numbers and playground links."""
-    pytest.importorskip("numba")
-    import pyarrow as pa
-
     import metrics.runfiles._kernels as kernels
 
     want = open_page(PAGE)
+    V._read_cached.clear()
+    V._evaluate_cached.clear()
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
-    at = open_page(PAGE)
-    no_exceptions(at)
-    parsed = list(at.session_state["rf_cache"].values())
-    assert parsed and all(pa.types.is_string(p.table.docno.type) for p in parsed)  # the large-file path ran
-    assert (at.session_state["rf_ev"].means() == want.session_state["rf_ev"].means()).all().all()
-    links = [d for d in dataframes(at) if "Playground" in d.columns]
-    assert links and links[0].equals(next(d for d in dataframes(want) if "Playground" in d.columns))
+    try:
+        at = open_page(PAGE)
+        no_exceptions(at)
+        qrels, runs = V.sample_sources(list(RUNS))
+        assert all(pa.types.is_string(V.read_cached(s).table.docno.type) for s in [qrels, *runs])  # that path ran
+        assert table_with(at, "Winner").equals(table_with(want, "Winner"))
+        assert table_with(at, "Playground").equals(table_with(want, "Playground"))
+    finally:
+        V._read_cached.clear()
+        V._evaluate_cached.clear()

@@ -1,0 +1,58 @@
+"""Charts of the Run files page: which choice flips the winner, and two variants query by query.
+
+Every title, axis and tooltip is passed in already translated (variant names come from the registry
+through :func:`ui.runfiles_view.variant_name`), so no raw id such as ``linear/standard/judged/trec_eval``
+reaches a chart.  Labels are never cut: long axis titles are given as two lines.
+"""
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+FLIP_COLOR = "#dc2626"
+SAME_COLOR = "#cbd5e1"
+
+
+def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str, changes_title: str,
+               choice_title: str, count_title: str) -> alt.LayerChart:
+    """For each choice (gain, discount, IDCG source, tie rule): a grey bar for the number of one-choice
+    changes among the evaluated variants, a red bar inside it for those that change the winner, and
+    the text ``flips / changes`` beside it.
+
+    ``summary`` has columns ``choice``, ``changes`` and ``flips`` (:func:`ui.runfiles_view.flip_summary`);
+    ``names`` maps each choice to its name in the page's language.
+    """
+    data = summary.assign(name=[names[c] for c in summary["choice"]],
+                          label=[f"{f} / {c}" for f, c in zip(summary["flips"], summary["changes"])])
+    order = list(data["name"])
+    y = alt.Y("name:N", sort=order, title=None, axis=alt.Axis(labelLimit=0, labelFontSize=13))
+    tooltip = [alt.Tooltip("name:N", title=choice_title), alt.Tooltip("flips:Q", title=flips_title),
+               alt.Tooltip("changes:Q", title=changes_title)]
+    top = max(int(data["changes"].max()) if len(data) else 1, 1)
+    x_scale = alt.Scale(domain=[0, top * 1.25], nice=False)
+    base = alt.Chart(data).encode(y=y, tooltip=tooltip)
+    changes = base.mark_bar(color=SAME_COLOR, height=22).encode(
+        x=alt.X("changes:Q", title=count_title, scale=x_scale, axis=alt.Axis(tickMinStep=1, format="d")))
+    flips = base.mark_bar(color=FLIP_COLOR, height=22).encode(x=alt.X("flips:Q", scale=x_scale))
+    text = base.mark_text(align="left", dx=4, fontSize=13).encode(x=alt.X("changes:Q", scale=x_scale),
+                                                                  text="label:N")
+    return (changes + flips + text).properties(height=44 * max(len(data), 1) + 20)
+
+
+def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list[str] | str, run_title: str,
+                  query_title: str, height: int = 420) -> alt.LayerChart:
+    """One point per (run, query): the value under the x variant against the y variant, with the diagonal.
+
+    ``data`` has columns ``run``, ``qid``, ``x`` and ``y``; ``x_title`` / ``y_title`` name the variants
+    (a list of strings is drawn as several lines).
+    """
+    points = alt.Chart(data).mark_circle(size=60, opacity=0.75).encode(
+        x=alt.X("x:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
+        y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
+        color=alt.Color("run:N", title=run_title, legend=alt.Legend(orient="bottom", labelLimit=0, columns=2)),
+        tooltip=[alt.Tooltip("run:N", title=run_title), alt.Tooltip("qid:N", title=query_title),
+                 alt.Tooltip("x:Q", title="x", format=".4f"), alt.Tooltip("y:Q", title="y", format=".4f")],
+    )
+    diagonal = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="#888") \
+        .encode(x="x:Q", y="y:Q")
+    return (diagonal + points).properties(height=height)

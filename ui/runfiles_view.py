@@ -1,0 +1,477 @@
+r"""The Run files page's logic: which files to read, reading each once, names, flips, links, downloads.
+
+``pages/run_files.py`` lays out and wires; everything it computes or decides is here, and the charts
+are in :mod:`ui.charts.runfiles`.  Numbers come from :mod:`metrics.runfiles`.
+
+Files and memory
+    One cap, :data:`UPLOAD_CAP_MB`, for all files of one evaluation together; it is also each
+    uploader's limit and ``server.maxUploadSize`` in ``.streamlit/config.toml`` (a test checks they
+    agree).  Streamlit's uploader refuses a bigger single file before sending it; the total is checked
+    here before anything is parsed.  Uploaded bytes are never copied: ``UploadedFile.getvalue()``
+    returns the very ``bytes`` object Streamlit holds (``io.BytesIO`` shares its initial buffer until
+    written to) while ``getbuffer()`` would *copy* it to un-share it, so the page keeps the
+    ``getvalue()`` object and hands the readers a ``memoryview`` of it (pyarrow reads it in place).
+    Each file is parsed once per content (a SHA-256 digest computed once per upload) and kept in
+    Streamlit's resource cache (``max_entries``, ``ttl``) — not ``st.cache_data``, which would pickle
+    every parsed table (a second copy while storing it, a third on every rerun); the parsed tables are
+    never modified.  After a parse, the memory pyarrow and the C allocator no longer use is handed back
+    to the system.  ``benchmarks/upload_memory.py`` measures all of this.
+
+Files are never part of a link: a link keeps the page's settings (see :data:`FIELDS`).
+
+>>> [f.param for f in FIELDS][:4]
+['data', 'runs', 'k', 'gain']
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import hashlib
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from metrics import safe_csv
+from metrics.registry import DISCOUNTS, GAINS, TIES
+from metrics.runfiles import (
+    IDCG,
+    MISSING,
+    Evaluation,
+    Parsed,
+    Problem,
+    RunVariant,
+    evaluate,
+    make_variants,
+    query_lists,
+    read_qrels,
+    read_run,
+)
+from ui import state as S
+from ui.escape import markdown
+from ui.i18n import current_language, registry_text, t
+from ui.links import PLAYGROUND_PATH, playground_query_for
+
+P = "run_files"
+
+#: Megabytes (MiB, as Streamlit counts them) for all files of one evaluation together; each uploader's
+#: limit too.  ``.streamlit/config.toml`` sets ``server.maxUploadSize`` to the same number.
+UPLOAD_CAP_MB = 100
+UPLOAD_CAP_BYTES = UPLOAD_CAP_MB * 1024 * 1024
+#: Parsed files kept in the server's cache (all sessions together) and for how long after last use.
+CACHE_ENTRIES = 16
+CACHE_TTL = "15m"
+MAX_PLAYGROUND_ITEMS = 200  # longer lists are cut for the playground link
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+FILES = "rf_files"  # the uploaded files: {"qrels": (name, bytes, digest) | None, "runs": [(name, bytes, digest)]}
+CHOICES = ("gain", "discount", "idcg", "ties")  # the four choices a variant is made of
+
+
+# --------------------------------------------------------------------------------------- state
+def sample_files() -> list[str]:
+    """The shipped sample runs a visitor can pick (the qrels file is always used)."""
+    return sorted(p.name for p in SAMPLES.iterdir() if p.is_file() and p.name not in ("qrels.txt", "README.md"))
+
+
+def choices(options: Sequence[str], *, allow_empty: bool = False):
+    """A :mod:`ui.state` parser for a comma-separated list of ``options`` (a multiselect's link text).
+
+    >>> choices(("linear", "exponential"))("exponential, Linear,linear")
+    ['exponential', 'linear']
+    >>> choices(("linear", "exponential"))("linear,cubic")
+    Traceback (most recent call last):
+    ui.state.BadValue: 'cubic' is not one of: linear, exponential
+    """
+    one = S.choice(options)
+
+    def parse(raw) -> list[str]:
+        text = str(raw).strip()
+        if len(text) > 40 * max(len(options), 1):
+            raise S.BadValue(text, "too_long", f"text of {len(text)} characters is too long",
+                             n=len(text), max=40 * len(options))
+        items = [x for x in (part.strip() for part in text.split(",")) if x]
+        if not items and not allow_empty:
+            raise S.BadValue(text, "empty", "no choice given")
+        return list(dict.fromkeys(one(x) for x in items))
+
+    parse.allowed = ("choice", {"options": ", ".join(options)})
+    return parse
+
+
+def all_variant_labels() -> list[str]:
+    """Every variant the page can evaluate (the x and y axes of the comparison may name any of them)."""
+    return [v.label for v in make_variants(gains=list(GAINS), discounts=list(DISCOUNTS), idcg=list(IDCG),
+                                           ties=list(TIES))]
+
+
+DEFAULT_TIES = ["trec_eval", "average"]
+X_DEFAULT = "linear/standard/judged/trec_eval"
+Y_DEFAULT = "exponential/standard/judged/trec_eval"
+SAMPLE_RUNS = [n for n in sample_files() if n.endswith(".run")]
+
+#: Every setting of the page, its link parameter and default.  Files are never in links.
+FIELDS = (
+    S.Field("rf_source", "data", default="sample", parse=S.choice(("sample", "upload"))),
+    S.Field("rf_sample_runs", "runs", default=SAMPLE_RUNS, parse=choices(sample_files(), allow_empty=True)),
+    S.Field("rf_k", "k", default=10, parse=S.optional(S.integer(1, 10_000))),
+    S.Field("rf_gains", "gain", default=list(GAINS), parse=choices(list(GAINS))),
+    S.Field("rf_discounts", "discount", default=list(DISCOUNTS), parse=choices(list(DISCOUNTS))),
+    S.Field("rf_idcg", "idcg", default=["judged", "list"], parse=choices(list(IDCG))),
+    S.Field("rf_ties", "ties", default=list(DEFAULT_TIES), parse=choices(list(TIES))),
+    S.Field("rf_missing", "missing", default="skip", parse=S.choice(list(MISSING))),
+    S.Field("rf_accept_bad", "accept", default=False, parse=S.boolean()),
+    S.Field("rf_x", "x", default=X_DEFAULT, parse=S.choice(all_variant_labels())),
+    S.Field("rf_y", "y", default=Y_DEFAULT, parse=S.choice(all_variant_labels())),
+    S.Field("rf_top", "top", default=10, parse=S.integer(1, 50)),
+)
+
+
+def pick_variant(key: str, labels: list[str], fallback: str) -> None:
+    """Make the selectbox ``key`` hold one of ``labels`` (call before drawing it): a variant from a link
+    or an earlier choice that is no longer evaluated gives way to ``fallback``."""
+    if st.session_state.get(key) not in labels:
+        st.session_state[key] = fallback if fallback in labels else labels[0]
+
+
+def y_fallback(labels: list[str], x_label: str) -> str:
+    """A second variant worth comparing with ``x_label``: the default y, else one with another gain.
+
+    >>> y_fallback(["linear/standard/judged/trec_eval", "binary/standard/judged/trec_eval"],
+    ...            "linear/standard/judged/trec_eval")
+    'binary/standard/judged/trec_eval'
+    """
+    if Y_DEFAULT in labels and Y_DEFAULT != x_label:
+        return Y_DEFAULT
+    x = RunVariant.parse(x_label)
+    other = [lab for lab in labels if RunVariant.parse(lab).gain != x.gain]
+    rest = [lab for lab in labels if lab != x_label]
+    return (other or rest or labels)[0]
+
+
+# --------------------------------------------------------------------------------------- names
+def variant_name(label: str | RunVariant, *, lines: bool = False) -> str | list[str]:
+    """A variant in words, in the page's language: ``Linear gain · Standard discount · IDCG from all
+    judged documents · trec_eval (docno descending)``; ``lines=True`` gives two lines (for axis titles)."""
+    v = label if isinstance(label, RunVariant) else RunVariant.parse(label)
+    first = f"{option_name('gain', v.gain)} · {option_name('discount', v.discount)}"
+    second = f"{option_name('idcg', v.idcg)} · {option_name('ties', v.ties)}"
+    return [first, second] if lines else f"{first} · {second}"
+
+
+def option_name(choice: str, key: str, *, short: bool = False) -> str:
+    """One option of one choice in words (``"gain", "exponential"`` -> ``Exponential gain``); ``short``
+    names an IDCG source without "IDCG from" (for a column that says it)."""
+    if choice == "gain":
+        return registry_text("gain", GAINS[key], "name")
+    if choice == "discount":
+        return registry_text("discount", DISCOUNTS[key], "name")
+    if choice == "ties":
+        return registry_text("ties", TIES[key], "name")
+    return t(f"{P}.idcg.{key}") if short else t(f"{P}.idcg_short.{key}")
+
+
+def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
+    """The translated problem; ``markdown_text=True`` escapes the file's own text (ids, tokens, names)."""
+    fields = dict(p.params, file=p.file, line=p.line)
+    if markdown_text:
+        fields = {k: markdown(v, 60) if isinstance(v, str) else v for k, v in fields.items()}
+    text = t(f"{P}.problem.{p.kind}", **fields)
+    if text.startswith(f"{P}.problem."):
+        return markdown(p.message, 300) if markdown_text else p.message
+    return text
+
+
+# --------------------------------------------------------------------------------------- files
+@dataclass(frozen=True)
+class Source:
+    """One file to read: its kind, the name shown, size and content digest, and the bytes (not compared)."""
+
+    kind: str
+    name: str
+    size: int
+    digest: str
+    data: bytes | memoryview = field(compare=False, repr=False)
+
+
+def digest_of(data) -> str:
+    """SHA-256 of a file's bytes (read in place, never copied).
+
+    >>> digest_of(b"abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(memoryview(data)).hexdigest()
+
+
+def _entry(kind: str, item) -> Source:
+    name, data, *rest = item
+    return Source(kind, str(name), len(data), rest[0] if rest else digest_of(data), data)
+
+
+def _remember(entries_key: str, files) -> None:
+    old = st.session_state.get(FILES) or {}
+    known = {id(e[1]): e[2] for e in [old.get("qrels"), *old.get("runs", [])] if e is not None and len(e) > 2}
+
+    def entry(f):
+        data = f.getvalue()  # the UploadedFile's own bytes object: no copy (getbuffer() would copy)
+        return (f.name, data, known.get(id(data)) or digest_of(data))
+
+    value = [entry(f) for f in files or []] if entries_key == "runs" else (entry(files) if files else None)
+    st.session_state[FILES] = {**{"qrels": None, "runs": []}, **old, entries_key: value}
+
+
+def remember_qrels() -> None:
+    """The qrels uploader's callback: keep the uploaded file (the very bytes Streamlit holds, no copy) and
+    its digest, computed once per upload.  Kept until the visitor replaces or removes it, so it survives
+    a visit to another page (Streamlit empties the uploader then; the page says the file is still used)."""
+    _remember("qrels", st.session_state.get("rf_up_qrels"))
+
+
+def remember_runs() -> None:
+    """The runs uploader's callback: as :func:`remember_qrels`, for the list of runs."""
+    _remember("runs", st.session_state.get("rf_up_runs"))
+
+
+def kept_names(qrels: Source | None, runs: Sequence[Source]) -> list[str]:
+    """Names of kept files whose uploader is empty (after a visit to another page), to say they are used."""
+    out = []
+    if qrels is not None and st.session_state.get("rf_up_qrels") is None:
+        out.append(qrels.name)
+    if runs and not st.session_state.get("rf_up_runs"):
+        out.extend(s.name for s in runs)
+    return list(dict.fromkeys(out))
+
+
+def forget_uploads() -> None:
+    """The "forget these files" button: drop the kept files (Streamlit frees them with the session)."""
+    st.session_state.pop(FILES, None)
+
+
+def uploaded_sources() -> tuple[Source | None, list[Source]]:
+    """The kept uploads as sources (tests put ``(name, bytes)`` pairs into ``st.session_state[FILES]``)."""
+    files = st.session_state.get(FILES) or {}
+    qrels = files.get("qrels")
+    return (_entry("qrels", qrels) if qrels else None), [_entry("run", r) for r in files.get("runs") or []]
+
+
+def sample_sources(names: Sequence[str]) -> tuple[Source, list[Source]]:
+    """The shipped qrels and the chosen sample runs."""
+    qrels = ("qrels.txt", (SAMPLES / "qrels.txt").read_bytes())
+    return _entry("qrels", qrels), [_entry("run", (n, (SAMPLES / n).read_bytes())) for n in names]
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the page says about the chosen files before reading them (a catalogue key + fields)."""
+
+    kind: str  # "added_again" | "same_content" | "same_name"
+    fields: dict
+
+
+def distinct_runs(runs: Sequence[Source]) -> tuple[list[Source], list[Note]]:
+    """Runs to evaluate: a file added again (same content) is read once; two different files with the
+    same name get ``name (2)``.  Each case is a :class:`Note` the page shows.
+
+    >>> a, b = Source("run", "bm25.run", 3, "d1", b"abc"), Source("run", "bm25.run", 3, "d2", b"abd")
+    >>> c = Source("run", "copy.run", 3, "d1", b"abc")
+    >>> kept, notes = distinct_runs([a, a, b, c])
+    >>> [s.name for s in kept], [n.kind for n in notes]
+    (['bm25.run', 'bm25.run (2)'], ['added_again', 'same_name', 'same_content'])
+    """
+    kept: list[Source] = []
+    notes: list[Note] = []
+    by_digest: dict[str, str] = {}
+    used: set[str] = set()
+    for src in runs:
+        if src.digest in by_digest:
+            first = by_digest[src.digest]
+            notes.append(Note("added_again", {"name": src.name}) if first == src.name
+                         else Note("same_content", {"name": src.name, "first": first}))
+            continue
+        name, j = src.name, 2
+        while name in used:
+            name, j = f"{src.name} ({j})", j + 1
+        if name != src.name:
+            notes.append(Note("same_name", {"name": src.name, "shown": name}))
+        used.add(name)
+        by_digest[src.digest] = name
+        kept.append(Source(src.kind, name, src.size, src.digest, src.data))
+    return kept, notes
+
+
+def too_large(sources: Sequence[Source]) -> dict | None:
+    """Fields for the "too large" message when the files together exceed :data:`UPLOAD_CAP_MB`, else None.
+
+    >>> too_large([Source("run", "a", 60 * 2**20, "x", b""), Source("run", "b", 50 * 2**20, "y", b"")])
+    {'total_mb': '110.0', 'cap_mb': 100, 'n': 2}
+    >>> too_large([Source("run", "a", 10, "x", b"")]) is None
+    True
+    """
+    total = sum(s.size for s in sources)
+    if total <= UPLOAD_CAP_BYTES:
+        return None
+    return {"total_mb": f"{total / 2**20:.1f}", "cap_mb": UPLOAD_CAP_MB, "n": len(sources)}
+
+
+_libc = None
+
+
+def release_memory() -> None:
+    """Hand memory freed by a parse back to the system: pyarrow's pool keeps freed blocks for reuse and
+    glibc's ``malloc`` keeps freed heap pages, so the process would otherwise stay at its peak."""
+    global _libc
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    if _libc is None:
+        name = ctypes.util.find_library("c")
+        try:
+            _libc = ctypes.CDLL(name) if name else False
+        except OSError:
+            _libc = False
+    if _libc and hasattr(_libc, "malloc_trim"):
+        _libc.malloc_trim(0)
+
+
+def read_source(kind: str, name: str, digest: str, data) -> Parsed:
+    """Parse one file from its bytes, in place (uncached; the page calls :func:`read_cached`)."""
+    reader = read_qrels if kind == "qrels" else read_run
+    parsed = reader(memoryview(data), name=name, max_bytes=UPLOAD_CAP_BYTES)
+    release_memory()
+    return parsed
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _read_cached(kind: str, name: str, digest: str, _data) -> Parsed:
+    return read_source(kind, name, digest, _data)
+
+
+def read_cached(src: Source) -> Parsed:
+    """The parsed file, read once per (kind, name, content) for every session of the server."""
+    return _read_cached(src.kind, src.name, src.digest, src.data)
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _evaluate_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], k, labels: tuple[str, ...],
+                     missing: str) -> Evaluation:
+    variants = [RunVariant.parse(lab) for lab in labels]
+    ev = evaluate(_qrels.table, [p.table for p in _runs], k=k, variants=variants, missing=missing)
+    release_memory()
+    return ev
+
+
+def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *, k,
+                    variants: Sequence[RunVariant], missing: str) -> Evaluation:
+    """Every run under every variant, computed once per files and settings."""
+    key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
+    return _evaluate_cached(key, qrels, tuple(p for p, _ in runs), k, tuple(v.label for v in variants), missing)
+
+
+# --------------------------------------------------------------------------------------- the verdict
+def means_table(ev: Evaluation) -> pd.DataFrame:
+    """One row per variant: the winner first, the four choices in words, every run's mean, the order."""
+    means = ev.means()
+    orders = ev.orders().set_index("variant")
+    table = {t(f"{P}.col_winner"): orders["winner"].to_numpy()}
+    for choice in CHOICES:
+        table[t(f"{P}.choice.{choice}")] = [option_name(choice, getattr(v, choice), short=True) for v in ev.variants]
+    table.update({run: means.loc[run].to_numpy() for run in ev.runs})
+    table[t(f"{P}.col_order")] = orders["order"].to_numpy()
+    return pd.DataFrame(table)
+
+
+def winner_flips(orders: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of evaluated variants that differ in exactly one choice, and whether the winner differs.
+
+    ``orders`` is :meth:`metrics.runfiles.Evaluation.orders` (columns gain, discount, idcg, ties, winner,
+    margin).  One row per pair: ``choice`` (which one differs), ``a`` / ``b`` (the two options),
+    ``same`` (the other three choices, as a variant label with ``*`` for the differing one),
+    ``variant_a`` / ``variant_b``, ``winner_a`` / ``winner_b`` and ``flips``.
+
+    >>> o = pd.DataFrame({"gain": ["linear", "exponential", "linear"], "discount": ["standard"] * 3,
+    ...                   "idcg": ["judged"] * 3, "ties": ["trec_eval", "trec_eval", "average"],
+    ...                   "winner": ["A", "B", "A"]})
+    >>> winner_flips(o)[["choice", "a", "b", "flips"]].to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'choice': 'gain', 'a': 'linear', 'b': 'exponential', 'flips': True},
+     {'choice': 'ties', 'a': 'trec_eval', 'b': 'average', 'flips': False}]
+    """
+    rows = []
+    records = orders.to_dict("records")
+    for choice in CHOICES:
+        others = [c for c in CHOICES if c != choice]
+        groups: dict[tuple, list[dict]] = {}
+        for r in records:
+            groups.setdefault(tuple(r[c] for c in others), []).append(r)
+        for group in groups.values():
+            for ra, rb in itertools.combinations(group, 2):
+                same = "/".join("*" if c == choice else ra[c] for c in CHOICES)
+                rows.append({"choice": choice, "a": ra[choice], "b": rb[choice], "same": same,
+                             "variant_a": "/".join(ra[c] for c in CHOICES),
+                             "variant_b": "/".join(rb[c] for c in CHOICES),
+                             "winner_a": ra["winner"], "winner_b": rb["winner"],
+                             "flips": ra["winner"] != rb["winner"]})
+    columns = ["choice", "a", "b", "same", "variant_a", "variant_b", "winner_a", "winner_b", "flips"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def flip_summary(flips: pd.DataFrame) -> pd.DataFrame:
+    """Per choice: how many one-choice changes there are and how many of them change the winner.
+
+    >>> f = pd.DataFrame({"choice": ["gain", "gain", "ties"], "flips": [True, False, False]})
+    >>> flip_summary(f).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'choice': 'gain', 'changes': 2, 'flips': 1}, {'choice': 'ties', 'changes': 1, 'flips': 0}]
+    """
+    rows = []
+    for choice in CHOICES:
+        part = flips[flips["choice"] == choice]
+        if len(part):
+            rows.append({"choice": choice, "changes": int(len(part)), "flips": int(part["flips"].sum())})
+    return pd.DataFrame(rows, columns=["choice", "changes", "flips"])
+
+
+def flips_table(flips: pd.DataFrame) -> pd.DataFrame:
+    """The changes that flip the winner, in words, for the page's table."""
+    part = flips[flips["flips"]]
+    return pd.DataFrame({
+        t(f"{P}.col_choice"): [t(f"{P}.choice.{c}") for c in part["choice"]],
+        t(f"{P}.col_from"): [option_name(c, a) for c, a in zip(part["choice"], part["a"])],
+        t(f"{P}.col_to"): [option_name(c, b) for c, b in zip(part["choice"], part["b"])],
+        t(f"{P}.col_winner_from"): part["winner_a"].to_numpy(),
+        t(f"{P}.col_winner_to"): part["winner_b"].to_numpy(),
+        t(f"{P}.col_with"): [_others_in_words(s) for s in part["same"]],
+    })
+
+
+def _others_in_words(same: str) -> str:
+    return " · ".join(option_name(c, v) for c, v in zip(CHOICES, same.split("/")) if v != "*")
+
+
+# --------------------------------------------------------------------------------------- queries
+def per_query_table(ev: Evaluation) -> pd.DataFrame:
+    """Per-query values (run, query, one column per variant label): the table and its download."""
+    return ev.per_query()
+
+
+def playground_links(ev: Evaluation, worst: pd.DataFrame, qrels: Parsed, runs: dict[str, Parsed], *,
+                     variant: str, k) -> list[str]:
+    """For each (run, query) row of ``worst``: a playground link with that run's ranked list for the query
+    (tied scores ordered as trec_eval does, the first :data:`MAX_PLAYGROUND_ITEMS`) and the judged
+    documents it missed, under ``variant``."""
+    v = RunVariant.parse(variant)
+    links = []
+    for run, qid in zip(worst["run"], worst["qid"]):
+        lists = query_lists(qrels.table, runs[run].table, qid, ties="trec_eval" if v.ties == "average" else v.ties)
+        grades = lists["grades"][:MAX_PLAYGROUND_ITEMS].tolist() or [0.0]
+        labels = (lists["docnos"][:MAX_PLAYGROUND_ITEMS] or ["—"]) + lists["unretrieved_docnos"]
+        query = playground_query_for(grades, labels=labels, unretrieved=lists["unretrieved"].tolist(), k=k,
+                                     gain=v.gain, discount=v.discount, idcg=v.idcg, lang=current_language())
+        links.append(f"{PLAYGROUND_PATH}?{urlencode(query)}")
+    return links
+
+
+def csv_bytes(frame: pd.DataFrame, *, index: bool = False) -> bytes:
+    """A download: text cells neutralised (:func:`metrics.safe_csv.to_csv`), every float digit kept."""
+    return safe_csv.to_csv(frame, index=index).encode("utf-8")
