@@ -162,10 +162,10 @@ with st.expander(t(f"{P}.conventions")):
         st.markdown(f"**{lib.name}** — `{lib.call}`")
         st.latex(lib.latex())
         st.markdown(
-            f"- {t(f'{P}.col.ties')}: {t(f'{P}.lib.{lib.key}.ties_note')}\n"
+            f"- {t(f'{P}.col.ties')}: {registry_text('library', lib, 'ties_note')}\n"
             f"- {t(f'{P}.col.idcg_source')}: {t(f'{P}.idcg_source.{lib.idcg_source}')}\n"
-            f"- {t(f'{P}.col.idcg_zero')}: {t(f'{P}.lib.{lib.key}.idcg_zero')}\n"
-            f"- {t(f'{P}.col.notes')}: {t(f'{P}.lib.{lib.key}.notes')}"
+            f"- {t(f'{P}.col.idcg_zero')}: {registry_text('library', lib, 'idcg_zero')}\n"
+            f"- {t(f'{P}.col.notes')}: {registry_text('library', lib, 'notes')}"
         )
         st.caption(t(f"{P}.tested", package=lib.checked_against) if lib.checked_against else t(f"{P}.not_tested"))
 

@@ -21,7 +21,7 @@ from metrics.lessons.examples import (
 )
 from metrics.ndcg import breakdown, dcg
 from ui.charts import discounted_gain_chart
-from ui.i18n import current_language, t
+from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE, playground_query_for
 
 lang = current_language()
@@ -47,7 +47,7 @@ def fit(n_rows: int) -> int:
 
 
 def verdict_name(kind: str) -> str:
-    return t(f"{P}.verdict.{kind}.name")
+    return registry_text("verdict", VERDICTS[kind], "name")
 
 
 def reason(v, example) -> str:
@@ -179,7 +179,7 @@ h[2].caption(t(f"{P}.headline_help_002", ndcg=num(v002.exact), alt=num(v002.alt_
 
 with st.expander(t(f"{P}.legend")):
     for kind in VERDICTS:
-        st.markdown(f"**{verdict_name(kind)}** — {t(f'{P}.verdict.{kind}.help')}")
+        st.markdown(f"**{verdict_name(kind)}** — {registry_text('verdict', VERDICTS[kind], 'help')}")
 
 tabs = st.tabs([t(f"{P}.document", doc=doc) for doc in DOCUMENTS])
 for tab, doc in zip(tabs, DOCUMENTS):

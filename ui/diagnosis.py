@@ -11,9 +11,12 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.lessons.diagnose import VARIANT_DIMENSIONS, Diagnosis, Finding, HandVariant
+from metrics.lessons.diagnose import MISTAKES, NOTES, VARIANT_DIMENSIONS, Diagnosis, Finding, HandVariant
+from metrics.lessons.examples import VERDICTS
 from metrics.registry import DISCOUNTS, GAINS
+from ui.escape import markdown
 from ui.i18n import registry_text, t
+from ui.numbers import exact, show
 
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
 DIFF_STYLE = "background-color: #fde2e2; color: #7f1d1d"
@@ -21,9 +24,10 @@ OK_STYLE = "background-color: #e7f6ec"
 
 
 def number(x, places: int = 4) -> str:
+    """Display rounding of a diagnosis number; blank for a missing one."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return ""
-    return f"{float(x):.{places}f}"
+    return show(x, places)
 
 
 def variant_label(dimension: str, value) -> str:
@@ -35,7 +39,7 @@ def variant_label(dimension: str, value) -> str:
             return registry_text("discount", DISCOUNTS[value], "name")
         return t("diagnose.discount_log_i")
     if dimension == "log_base":
-        return BASE_NAMES.get(float(value), f"log_{value:g}")
+        return BASE_NAMES.get(float(value), f"log_{exact(value)}")
     if dimension == "idcg_source":
         return t(f"diagnose.source.{value}")
     if dimension == "k_mode":
@@ -45,7 +49,8 @@ def variant_label(dimension: str, value) -> str:
 
 def variant_summary(v: HandVariant, k) -> str:
     parts = [variant_label("gain", v.gain), variant_label("discount", v.discount),
-             variant_label("log_base", v.log_base), t("diagnose.ideal_from", source=variant_label("idcg_source", v.idcg_source))]
+             variant_label("log_base", v.log_base),
+             t("diagnose.ideal_from", source=variant_label("idcg_source", v.idcg_source))]
     if k is not None:
         parts.append(variant_label("k_mode", v.k_mode))
     if v.ideal_order != "sorted":
@@ -60,11 +65,15 @@ def step_label(step: str, position) -> str:
 
 
 def kind_name(kind: str) -> str:
-    return t(f"diagnose.kind.{kind}.name")
+    """The mistake's name: English from :data:`metrics.lessons.diagnose.MISTAKES` (the concepts it shares with
+    the worked examples' verdicts from :data:`metrics.lessons.examples.VERDICTS`), translated in the registry."""
+    if kind in VERDICTS:
+        return registry_text("verdict", VERDICTS[kind], "name")
+    return registry_text("mistake", MISTAKES[kind], "name")
 
 
 def finding_text(f: Finding, d: Diagnosis) -> str:
-    """The translated explanation of one finding."""
+    """The translated explanation of one finding (what the user wrote is escaped for Markdown)."""
     p = f.params
     dim = next((dim for dim, kind in VARIANT_DIMENSIONS.items() if kind == f.kind), None)
     row = d.steps[(d.steps["step"] == f.step) & (d.steps["position"].fillna(0) == (f.position or 0))]
@@ -72,41 +81,37 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     scale = p.get("scale") or 4
     fmt = {
         "step": step_label(f.step, f.position),
-        "theirs": theirs,
+        "theirs": markdown(theirs, 40),
         "expected": number(f.expected, 4),
         "rounded": p.get("rounded", number(f.expected, 4)),
-        "their_variant": variant_label(dim, p["theirs_variant"]) if dim else "",
-        "correct_variant": variant_label(dim, p["correct_variant"]) if dim else "",
+        "their_variant": variant_label(dim, p["theirs_variant"]) if dim and "theirs_variant" in p else "",
+        "correct_variant": variant_label(dim, p["correct_variant"]) if dim and "correct_variant" in p else "",
         "k": "" if d.k is None else str(d.k),
         "their_sum": number(p.get("their_sum"), min(scale, 6)),
         "also": t("diagnose.also", positions=", ".join(str(x) for x in p["also"])) if p.get("also") else "",
         "ratio": number(p.get("ratio"), 6),
-        "dcg_text": p.get("dcg_text", ""),
-        "idcg_text": p.get("idcg_text", ""),
+        "dcg_text": markdown(p.get("dcg_text", ""), 40),
+        "idcg_text": markdown(p.get("idcg_text", ""), 40),
         "percent": p.get("percent", ""),
-        "source": ", ".join(step_label(s, None) for s in p.get("from", [])),
+        "source": ", ".join(step_label(s, pos) for s, pos in p.get("from", [])),
+        "neighbour": p.get("neighbour", ""),
+        "their_divisor": number(p.get("their_divisor"), 4),
+        "divisor": number(p.get("divisor"), 4),
     }
-    return t(f"diagnose.kind.{f.kind}.explain", **fmt)
-
-
+    form = "explain_term" if p.get("form") == "term" else "explain"
+    return t(f"diagnose.kind.{f.kind}.{form}", **fmt)
 
 
 def render_findings(d: Diagnosis) -> None:
-    """The verdict: all right, or the first wrong step and every finding in step order."""
+    """The verdict: all right (with any notes), or the first wrong step and every finding in step order."""
     if d.ok:
         st.success(t("diagnose.all_right"))
-        return
-    first = d.first
-    st.error(t("diagnose.first_wrong", step=step_label(first.step, first.position), kind=kind_name(first.kind)))
+    else:
+        first = d.first
+        st.error(t("diagnose.first_wrong", step=step_label(first.step, first.position), kind=kind_name(first.kind)))
     for i, f in enumerate(d.findings, start=1):
-        st.markdown(f"**{i}. {kind_name(f.kind)}** — {_escape(finding_text(f, d))}")
-
-
-def _escape(text: str) -> str:
-    # Markdown, not HTML: escape the characters markdown would interpret in numbers and names.
-    for ch in ("*", "_", "`", "[", "]", "<", ">", "#", "|"):
-        text = text.replace(ch, "\\" + ch)
-    return text
+        note = f" ({t('diagnose.note')})" if f.kind in NOTES else ""
+        st.markdown(f"**{i}. {kind_name(f.kind)}**{note} — {finding_text(f, d)}")
 
 
 def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool = True) -> pd.DataFrame:

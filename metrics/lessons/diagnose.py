@@ -295,7 +295,10 @@ def _close(h: HandNumber, exact: float) -> bool:
 
 def _truncated(exact: float, scale: int) -> float:
     unit = 10.0 ** scale
-    return math.trunc(exact * unit + math.copysign(1e-7, exact)) / unit
+    scaled = exact * unit
+    if not math.isfinite(scaled) or abs(scaled) >= 2.0**53:  # no digits left to cut at this size
+        return exact
+    return math.trunc(scaled + math.copysign(1e-7, exact)) / unit
 
 
 def _is_truncation(h: HandNumber, exact: float) -> bool:
@@ -377,6 +380,16 @@ def variant_values(grades, variant: HandVariant, *, unretrieved=None, k=None) ->
     return _values(rel, extra, check_k(k), variant)
 
 
+def _sum(terms: np.ndarray) -> float:
+    try:
+        total = math.fsum(terms.tolist())
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):
+        raise ValueError("the sum of the terms overflows float64 (max about 1.8e308): use smaller grades")
+    return total
+
+
 def _values(rel: np.ndarray, extra: np.ndarray, k: int | None, v: HandVariant) -> _Values:
     g, d = GAINS[v.gain], _ALL_DISCOUNTS[v.discount]
     top = rel if (k is None or v.k_mode == "idcg_only") else rel[:k]
@@ -385,7 +398,7 @@ def _values(rel: np.ndarray, extra: np.ndarray, k: int | None, v: HandVariant) -
         ideal = ideal[:k]
     terms = discounted_terms(top, g, d, v.log_base)[2]
     ideal_terms = discounted_terms(ideal, g, d, v.log_base)[2]
-    total, best = math.fsum(terms.tolist()), math.fsum(ideal_terms.tolist())
+    total, best = _sum(terms), _sum(ideal_terms)
     return _Values(terms, total, ideal_terms, best, 0.0 if best == 0 else total / best)
 
 

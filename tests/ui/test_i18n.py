@@ -6,10 +6,23 @@ import string
 
 import pytest
 
+from metrics.lessons.diagnose import MISTAKES
+from metrics.lessons.examples import VERDICTS
+from metrics.lessons.exercises import DIFFICULTIES
+from metrics.lessons.libraries import LIBRARIES
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from ui.i18n import LANGUAGES, LOCALES, catalogue
 
-REGISTRIES = {"gain": GAINS, "discount": DISCOUNTS, "ties": TIES}
+# kind -> (registry, translated fields).  Mistakes that are a verdict's concept are translated as the verdict.
+REGISTRIES = {
+    "gain": (GAINS, ("name", "help")),
+    "discount": (DISCOUNTS, ("name", "help")),
+    "ties": (TIES, ("name", "help")),
+    "mistake": ({k: m for k, m in MISTAKES.items() if k not in VERDICTS}, ("name", "help")),
+    "verdict": (VERDICTS, ("name", "help")),
+    "difficulty": (DIFFICULTIES, ("name", "help")),
+    "library": (LIBRARIES, ("ties_note", "idcg_zero", "notes")),
+}
 
 
 def _keys(lang: str) -> set[str]:
@@ -39,8 +52,8 @@ def test_same_placeholders_as_english(lang):
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_registry_entries_translated(lang):
     cat = catalogue(lang)
-    missing = [f"registry.{kind}.{key}.{field}" for kind, reg in REGISTRIES.items() for key in reg
-               for field in ("name", "help") if not cat.get(f"registry.{kind}.{key}.{field}")]
+    missing = [f"registry.{kind}.{key}.{field}" for kind, (reg, fields) in REGISTRIES.items() for key in reg
+               for field in fields if not cat.get(f"registry.{kind}.{key}.{field}")]
     assert missing == []
 
 
@@ -62,3 +75,12 @@ def test_every_locale_folder_is_a_language():
 def test_no_placeholder_shadows_the_language_argument(lang):
     # t(key, lang=..., **fmt) takes the language as `lang`, so a {lang} placeholder could never be filled.
     assert [k for k, v in catalogue(lang).items() if "lang" in _fields(v)] == []
+
+
+@pytest.mark.parametrize("kind", list(REGISTRIES))
+def test_english_registry_text_is_not_repeated_in_the_english_catalogue(kind):
+    # English is written once, in metrics/: no English catalogue string repeats a registry entry's text.
+    reg, fields = REGISTRIES[kind]
+    english = {getattr(entry, f) for entry in reg.values() for f in fields if len(getattr(entry, f)) > 12}
+    repeated = sorted(k for k, v in catalogue("en").items() if v in english)
+    assert repeated == []

@@ -115,6 +115,8 @@ def test_huge_values_are_messages_or_findings_not_crashes():
     assert d.variant.gain == "linear" and d.ok
     with pytest.raises(ValueError, match="overflows"):
         diagnose([1e308, 2, 1], dcg="1", gain="exponential")
+    # 1e308 / log2(2) = 1e308 written with 2 decimals: 1e308 * 100 leaves float64; nothing to truncate there
+    assert diagnose([1e308, 1e308], terms="3 1.26", dcg="6.86").first.kind == "arithmetic_slip"
 
 
 def test_doc001_ratio_of_rounded_values():

@@ -1,0 +1,130 @@
+"""Page logic of Check my calculation (``pages/check.py`` lays it out): its fields for :mod:`ui.state`, the
+documents' sheets as field values, and the checks of the typed hand values.
+
+Every input is in the link exactly as typed (``rels``, ``unretrieved``, ``k``, the hand values ``terms``,
+``dcg``, ``ideal_terms``, ``idcg``, ``ndcg``, and the formula meant: ``gain``, ``discount``, ``base``,
+``idcg``); the page opens on document 003's sheet.
+"""
+from __future__ import annotations
+
+from metrics.lessons.diagnose import EXAMPLE_SHEETS, example_sheet, hand_number, hand_numbers
+from metrics.parse import ParseError
+from metrics.registry import DISCOUNTS, GAINS
+from ui import state as S
+
+__all__ = ["PAGE", "AUTO", "HAND_FIELDS", "LIST_FIELDS", "DEFAULT_SHEET", "BASES", "MAX_GRADES", "MAX_HAND_CHARS",
+           "FIELDS", "SHEETS", "sheet_values", "sheet_numbers", "count_values", "load_sheet"]
+
+PAGE = "check"
+AUTO = "auto"
+HAND_FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
+LIST_FIELDS = ("terms", "ideal_terms")
+DEFAULT_SHEET = "003-blog"
+BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
+MAX_GRADES = 1_000
+MAX_HAND_CHARS = 20_000
+#: the printed numbers named in a sheet's label, in this order
+_LABELLED = (("dcg", "DCG"), ("idcg", "IDCG"), ("ndcg", "NDCG"))
+
+
+def _bad(text: str, exc: ValueError) -> S.BadValue:
+    if isinstance(exc, ParseError):
+        return S.BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
+    return S.BadValue(text, "invalid", str(exc), message=str(exc))
+
+
+def _hand_list(raw) -> str:
+    """Hand-written terms, kept as typed (``3 1.26 ? 0``); refused if a value is not a number."""
+    text = S.text(MAX_HAND_CHARS)(raw)
+    try:
+        hand_numbers(text)
+    except ValueError as exc:
+        raise _bad(text, exc) from None
+    return text
+
+
+def _hand_one(raw) -> str:
+    """One hand-written number (``7.99``, ``81.86%``) or nothing, kept as typed."""
+    text = S.text(MAX_HAND_CHARS)(raw)
+    if text.strip():
+        try:
+            hand_number(text)
+        except ValueError as exc:
+            raise _bad(text, exc) from None
+    return text
+
+
+def _same(raw) -> str:
+    return raw
+
+
+def sheet_values(key: str) -> dict:
+    """A document's sheet (:func:`metrics.lessons.diagnose.example_sheet`) as the page's field values.
+
+    >>> v = sheet_values("003-blog")
+    >>> v["check_grades"], v["check_k"], v["check_idcg"], v["check_base"]
+    ((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), 6, '8.37', '2')
+    """
+    sheet = example_sheet(key)
+    out = {
+        "check_grades": tuple(float(g) for g in sheet["grades"]),
+        "check_unretrieved": tuple(float(g) for g in sheet["unretrieved"]),
+        "check_k": sheet["k"],
+        "check_gain": sheet["gain"],
+        "check_discount": sheet["discount"],
+        "check_base": next(k for k, v in BASES.items() if v == sheet["log_base"]),
+        "check_source": AUTO,
+    }
+    out.update({f"check_{name}": sheet[name] or "" for name in HAND_FIELDS})
+    return out
+
+
+def sheet_numbers(key: str) -> str:
+    """The printed totals of a sheet, as printed (from :mod:`metrics.lessons.examples`): its label's numbers.
+
+    >>> sheet_numbers("003-blog")
+    'DCG 6.86, IDCG 8.37, NDCG 81.96%'
+    """
+    sheet = example_sheet(key)
+    return ", ".join(f"{name} {sheet[field]}" for field, name in _LABELLED if sheet[field])
+
+
+_DEFAULTS = sheet_values(DEFAULT_SHEET)
+#: the documents' sheets the page offers
+SHEETS = EXAMPLE_SHEETS
+
+FIELDS = (
+    S.Field("check_grades", "rels", default=_DEFAULTS["check_grades"], parse=S.grades(MAX_GRADES),
+            encode=S.list_encoder(","), text=S.list_encoder(", "), label="common.grades"),
+    S.Field("check_unretrieved", "unretrieved", default=_DEFAULTS["check_unretrieved"],
+            parse=S.grades(MAX_GRADES, allow_empty=True), encode=S.list_encoder(","), text=S.list_encoder(", "),
+            label="check.unretrieved"),
+    S.Field("check_k", "k", default=_DEFAULTS["check_k"], parse=S.optional(S.integer(1, 10 * MAX_GRADES))),
+    *(S.Field(f"check_{name}", name, default=_DEFAULTS[f"check_{name}"],
+              parse=_hand_list if name in LIST_FIELDS else _hand_one, encode=_same, text=_same,
+              label=f"check.{name}") for name in HAND_FIELDS),
+    S.Field("check_gain", "gain", default=_DEFAULTS["check_gain"], parse=S.choice((AUTO, *GAINS))),
+    S.Field("check_discount", "discount", default=_DEFAULTS["check_discount"], parse=S.choice((AUTO, *DISCOUNTS))),
+    S.Field("check_base", "base", default=_DEFAULTS["check_base"], parse=S.choice((AUTO, *BASES))),
+    S.Field("check_source", "idcg", default=AUTO, parse=S.choice((AUTO, "list", "judged"))),
+)
+
+
+def count_values(text: str) -> int:
+    """How many positions a typed list fills (trailing blanks do not count).
+
+    >>> count_values("3 1.26 ? ?"), count_values("")
+    (2, 0)
+    """
+    values = hand_numbers(text)
+    while values and values[-1] is None:
+        values.pop()
+    return len(values)
+
+
+def load_sheet(state, key: str) -> None:
+    """Put a document's sheet into the page's fields (a widget callback: runs before the widgets are drawn)."""
+    for field in FIELDS:
+        value = sheet_values(key)[field.key]
+        state[field.key] = field.to_widget(value)
+
