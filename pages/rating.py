@@ -13,8 +13,10 @@ from ui.charts.other import ERROR_BARS, errors_chart, share_chart, sweep_chart
 from ui.i18n import t
 from ui.numbers import show_trimmed
 from ui.other import rating as V
-from ui.other import show_share
+from ui.shell import through_app
+from ui.widgets import copy_link, link_for
 
+through_app()
 st.title(t("rating.title"))
 st.markdown(t("rating.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -62,4 +64,5 @@ st.altair_chart(sweep_chart(what_if), width="stretch", height=320)
 st.caption(V.sweep_caption(what_if, pair))
 
 page.finish()
-show_share(page, "rating")
+st.subheader(t("common.link_title"))
+copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)

@@ -13,8 +13,10 @@ from ui.charts.other import pair_chart, roc_chart
 from ui.i18n import registry_text, t
 from ui.numbers import exact, show_trimmed
 from ui.other import roc as V
-from ui.other import show_share
+from ui.shell import through_app
+from ui.widgets import copy_link, link_for
 
+through_app()
 st.title(t("roc.title"))
 st.markdown(t("roc.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -77,4 +79,5 @@ else:
     st.caption(t("roc.too_many_pairs", pairs=counts["pairs"], limit=V.MAX_PAIR_GRID))
 
 page.finish()
-show_share(page, "roc")
+st.subheader(t("common.link_title"))
+copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)

@@ -11,9 +11,11 @@ from metrics.other.topn import AP_DENOMINATORS
 from ui import state as S
 from ui.charts.other import GRID_POSITIONS, GRID_USERS, USER_BARS, hit_grid, per_user_chart
 from ui.i18n import registry_text, t
-from ui.other import show_share
 from ui.other import topn as V
+from ui.shell import through_app
+from ui.widgets import copy_link, link_for
 
+through_app()
 st.title(t("topn.title"))
 st.markdown(t("topn.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -100,4 +102,5 @@ if len(r.users) > USER_BARS:
     st.caption(t("topn.bars_cut", shown=USER_BARS, total=len(r.users)))
 
 page.finish()
-show_share(page, "topn")
+st.subheader(t("common.link_title"))
+copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)
