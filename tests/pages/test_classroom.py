@@ -12,6 +12,7 @@ from classroom.store import Store
 from classroom.tasks import example_task
 from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
 from tests.conftest import LANGS, no_exceptions, open_page
+from ui.diagnosis import kind_name
 from ui.i18n import catalogue
 
 TEACHER, JOIN = "pages/class_teacher.py", "pages/class_join.py"
@@ -115,7 +116,7 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     kinds = Store().seat(code, _query(bo)["me"]).answers(1)[0].kinds
     assert kinds  # the diagnosis named Bo's mistake, and the teacher's table names it with its count
     mistakes = next(d.value for d in teacher.dataframe if "Mistake" in d.value.columns)
-    assert mistakes["Mistake"].tolist() == [catalogue("en")[f"diagnose.kind.{k}.name"] for k in kinds]
+    assert mistakes["Mistake"].tolist() == [kind_name(k) for k in kinds]  # as the Check page names them
     assert mistakes["Students"].tolist() == [1] * len(kinds)
     teacher.toggle(key="class_show_names").set_value(True).run()
     text = _all_text(teacher)

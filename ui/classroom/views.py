@@ -27,14 +27,15 @@ from classroom import stats
 from classroom.db import ENV_VAR, database_url
 from classroom.store import ClassroomError, Seat, Store, Teacher, normalise_code
 from classroom.tasks import EXAMPLE_KEYS, FIELDS, Task, example_task, practice_task, ranking_task
+from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.registry import dcg_latex
 from metrics.safe_csv import to_csv
 from ui import state as S
 from ui.charts.classroom import spread_chart
-from ui.diagnosis import number, render_findings, render_steps_table, variant_label
+from ui.diagnosis import kind_name, number, render_findings, render_steps_table, variant_label
 from ui.escape import markdown
-from ui.i18n import t
+from ui.i18n import registry_text, t
 from ui.numbers import show
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
@@ -438,10 +439,10 @@ def live_panel(code: str, token: str, round_no: int) -> None:
         st.caption(t("classroom.no_mistakes"))
     else:
         st.dataframe(pd.DataFrame({
-            t("classroom.col.mistake"): [t(f"diagnose.kind.{k}.name") for k in named["kind"]],
+            t("classroom.col.mistake"): [kind_name(k) for k in named["kind"]],
             t("classroom.col.students"): named["students"],
             t("classroom.col.answers"): named["answers"],
-            t("classroom.col.meaning"): [t(f"diagnose.kind.{k}.help") for k in named["kind"]],
+            t("classroom.col.meaning"): [registry_text("mistake", MISTAKES[k], "help") for k in named["kind"]],
         }), hide_index=True, key="class_mistakes")
 
     st.subheader(t("classroom.class_grid"))
