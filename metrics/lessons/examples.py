@@ -18,6 +18,7 @@ Never "fix" a document's number: a verdict shows the printed value beside the ex
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
@@ -43,6 +44,8 @@ __all__ = [
     "REC_SYS_004",
     "GROUND_TRUTH_004",
     "examples_for",
+    "setup",
+    "printed_totals",
     "printed_places",
     "printed_decimal",
     "exact_value",
@@ -121,6 +124,7 @@ class IdcgItems:
 
     key: str  # i18n key suffix naming the set, e.g. "list", "recalled8", "purchases5", "ground_truth"
     pool: tuple[float, ...] | None = None
+    labels: tuple[str, ...] | None = None  # the items' names, one per pool grade, when the document names them
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,24 @@ class WorkedExample:
     @property
     def pool(self):
         return self.idcg_items.pool
+
+    @property
+    def unretrieved(self) -> tuple[tuple[str | None, float], ...]:
+        """The judged items the list does not hold, as (name or None, grade), highest grade first.
+
+        >>> EXAMPLES["001-main"].unretrieved, EXAMPLES["004-recsys1"].unretrieved
+        (((None, 3.0), (None, 0.0)), (('B', 3.0), ('G', 0.0)))
+        """
+        items = self.idcg_items
+        if items.pool is None:
+            return ()
+        if items.labels is not None and self.labels is not None:
+            left = [(name, g) for name, g in zip(items.labels, items.pool) if name not in self.labels]
+        else:
+            counts = Counter(items.pool)
+            counts.subtract(Counter(self.relevances))
+            left = [(None, g) for g in counts.elements()]
+        return tuple(sorted(left, key=lambda item: -item[1]))
 
     def get(self, key: str) -> Printed:
         for p in self.printed:
@@ -307,7 +329,7 @@ _EXAMPLES: list[WorkedExample] = [
             quote=f"{name} = {{{', '.join(items)}}} → rel은 {{{printed_rel.replace(',', ', ')}}} … "
                   "ideal gain vector = {3, 3, 2, 2, 1, 1, 0, 0, ...} IDCG@5는 5번째까지 잘라서 DCG 구한 것 … "
                   "groud truth에서 relevance 기준으로 나열 후 p개 뽑은 것",
-            idcg_items=IdcgItems("ground_truth", GROUND_TRUTH_004), alt_idcg_items=IdcgItems("list"),
+            idcg_items=IdcgItems("ground_truth", GROUND_TRUTH_004, tuple(ITEMS_004)), alt_idcg_items=IdcgItems("list"),
             notes=("different_idcg_items", "log_base", "binary_gain"),
         )
         for name, items, printed_rel in [
@@ -319,6 +341,43 @@ _EXAMPLES: list[WorkedExample] = [
 
 EXAMPLES: dict[str, WorkedExample] = {e.key: e for e in _EXAMPLES}
 DOCUMENTS: dict[str, str] = {e.doc: e.source for e in _EXAMPLES}
+
+
+def setup(example: WorkedExample, formula: str | None = None) -> dict:
+    """The playground settings that reproduce ``example``'s numbers: its grades and item names, the judged
+    items it does not retrieve, its cutoff, the formula its numbers follow (or ``formula``, a key of
+    :data:`FORMULAS`) and where its IDCG comes from (``"judged"``: the list and the unretrieved items).
+
+    Keys: ``rels``, ``unretrieved``, ``labels`` (ranked items first, then unretrieved ones; None for
+    D1, D2, ...), ``k``, ``gain``, ``discount``, ``base``, ``idcg``.
+
+    >>> s = setup(EXAMPLES["004-recsys1"])
+    >>> s["rels"], s["unretrieved"], s["labels"], s["k"], s["idcg"]
+    ((3.0, 1.0, 2.0, 2.0, 1.0), (3.0, 0.0), ('A', 'E', 'C', 'D', 'F', 'B', 'G'), 5, 'judged')
+    >>> setup(EXAMPLES["000-graded"])["discount"], setup(EXAMPLES["001-main"])["unretrieved"]
+    ('jarvelin', (3.0, 0.0))
+    """
+    f = FORMULAS[formula or example.implied]
+    left = example.unretrieved
+    labels = None
+    if example.labels:
+        labels = tuple(example.labels) + tuple(name or f"D{len(example.labels) + i + 1}"
+                                               for i, (name, _) in enumerate(left))
+    return {
+        "rels": tuple(example.relevances), "unretrieved": tuple(g for _, g in left), "labels": labels,
+        "k": example.k, "gain": f.gain, "discount": f.discount, "base": f.log_base,
+        "idcg": "judged" if example.pool is not None else "list",
+    }
+
+
+def printed_totals(example: WorkedExample) -> dict[str, Printed]:
+    """The totals the document prints for ``example`` (``cg``, ``dcg``, ``idcg``, ``ndcg``; one formula).
+
+    >>> {q: p.text for q, p in printed_totals(EXAMPLES["003-blog"]).items()}
+    {'dcg': '6.86', 'idcg': '8.37', 'ndcg': '81.96%'}
+    """
+    return {p.quantity: p for p in example.printed
+            if p.quantity in ("cg", "dcg", "idcg", "ndcg") and not p.variant}
 
 
 def examples_for(doc: str) -> list[WorkedExample]:

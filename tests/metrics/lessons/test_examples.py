@@ -269,3 +269,26 @@ def test_judge_property_round_and_cut(x, places):
                            named="linear", implied="linear", printed=(Printed("dcg", text, "linear", "linear"),),
                            quote="")
         assert judge(ex, "dcg").kind == expected
+
+
+@pytest.mark.parametrize("key", list(EXAMPLES))
+def test_setup_reproduces_every_printed_total(key):
+    # The playground settings of an example give the exact value of every total it prints (the formula
+    # its numbers follow, its cutoff, its IDCG items: the list plus the unretrieved ones).
+    from metrics.lessons.examples import printed_totals, setup
+    from metrics.ndcg import cg as cg_
+    from metrics.ndcg import dcg as dcg_
+    from metrics.ndcg import idcg as idcg_
+    from metrics.ndcg import ndcg as ndcg_
+
+    example = EXAMPLES[key]
+    s = setup(example)
+    opts = dict(gain=s["gain"], discount=s["discount"], log_base=s["base"])
+    pool = list(s["rels"]) + list(s["unretrieved"]) if s["idcg"] == "judged" else None
+    values = {"cg": cg_(s["rels"], k=s["k"], gain=s["gain"]), "dcg": dcg_(s["rels"], k=s["k"], **opts),
+              "idcg": idcg_(s["rels"], k=s["k"], pool=pool, **opts),
+              "ndcg": ndcg_(s["rels"], k=s["k"], pool=pool, **opts)}
+    for quantity, printed in printed_totals(example).items():
+        assert values[quantity] == pytest.approx(judge(example, printed).exact, abs=1e-12), quantity
+    if s["labels"] is not None:
+        assert len(s["labels"]) == len(s["rels"]) + len(s["unretrieved"])
