@@ -37,8 +37,8 @@ PAGES = [
     ("pages/rating.py", "rating", ":material/star_half:", "group_other"),
     ("pages/roc.py", "roc", ":material/show_chart:", "group_other"),
     ("pages/run_files.py", "run_files", ":material/upload_file:", "group_data"),
-    ("pages/class_teacher.py", "class", ":material/co_present:", "group_classroom"),
-    ("pages/class_join.py", "join", ":material/login:", "group_classroom"),
+    ("pages/class.py", "class", ":material/co_present:", "group_classroom"),
+    ("pages/join.py", "join", ":material/login:", "group_classroom"),
 ]
 
 groups: dict[str, list] = {}

@@ -8,7 +8,7 @@ used and tested without the app:
 * :mod:`classroom.stats` — the teacher's summaries (counts, spread, first-try share, mistakes);
 * :mod:`classroom.db` — the database URL, engines (SQLite WAL / PostgreSQL via psycopg 3) and migrations.
 
-The pages are ``pages/class_teacher.py`` (``/class``) and ``pages/class_join.py`` (``/join``), drawn
+The pages are ``pages/class.py`` (``/class``) and ``pages/join.py`` (``/join``), drawn
 by :mod:`ui.classroom`.
 """
 from .store import ClassroomError, Seat, Store, Teacher

@@ -15,20 +15,13 @@ from tests.conftest import LANGS, no_exceptions, open_page
 from ui.diagnosis import kind_name
 from ui.i18n import catalogue
 
-TEACHER, JOIN = "pages/class_teacher.py", "pages/class_join.py"
+TEACHER, JOIN = "pages/class.py", "pages/join.py"
 
 
 @pytest.fixture(autouse=True)
 def database(db_url, monkeypatch):  # noqa: F811 - the fixture imported above
     monkeypatch.setenv("NDCG_LAB_DB_URL", db_url)
     return db_url
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _first_run():
-    # The first AppTest run of a process leaves Streamlit's legacy pages mode (ui/shell.py) with a rerun
-    # that lands on the default page; one throwaway run makes every test start on its own page.
-    open_page(JOIN)
 
 
 def _query(at) -> dict:

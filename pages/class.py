@@ -1,5 +1,8 @@
 """Classroom, teacher: start a live session and watch the class answer (``/class``).
 
+The file is named after its URL path (``class``) like every page: a fresh server's first request for
+``/class`` finds it in Streamlit's legacy pages mode, and ``through_app`` reruns it through app.py.
+
 Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/classroom/views.py.
 Without ``code`` and ``key`` in the link the page offers the setup; with the private link, the dashboard.
 """
@@ -10,7 +13,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ui.classroom import views as V
 from ui.i18n import t
+from ui.shell import through_app
 
+through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
 page = V.teacher_state()
 st.title(t("classroom.teacher_title"))
 page.show_link_problems()

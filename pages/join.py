@@ -1,5 +1,7 @@
 """Classroom, student: join with the class code and answer step by step (``/join?code=...``).
 
+Named after its URL path (``join``), as every page is (see pages/class.py).
+
 Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/classroom/views.py.
 The link keeps the class code and, once joined, the student's own token (``me``), so a reload or a
 restarted server brings the student back to their answers.
@@ -11,7 +13,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ui.classroom import views as V
 from ui.i18n import t
+from ui.shell import through_app
 
+through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
 page = V.join_state()
 st.title(t("classroom.join_title"))
 page.show_link_problems()
