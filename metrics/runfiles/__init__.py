@@ -1,14 +1,41 @@
 """The run-file engine: TREC qrels and runs (and CSV/TSV) read with pyarrow, every query of every
 run evaluated at once with numpy (numba kernels for files of a million lines and more).
 
-Public API: :func:`read_qrels`, :func:`read_run`, :func:`read_files` (``read``), :func:`evaluate`,
-:func:`make_variants`, :func:`query_lists`, :func:`kendall_tau` (``batch``); the command line is
-``python -m metrics.runfiles`` (``cli``).  Imported on demand: ``import metrics`` does not load it.
+Reading (``read``): :func:`read_qrels`, :func:`read_run`, :func:`read_files`.
+
+trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
+
+* :data:`MEASURES` -- the registry: ``MEASURES["ndcg_cut"]`` is a :class:`MeasureInfo` with ``name`` (as
+  trec_eval spells it), ``params`` (kind: None, "cutoffs", "fractions", "numbers", "gains",
+  "persistence"), ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g.
+  ``"trec_eval 9.0.8 m_ndcg_cut.c"`` or the paper), ``origin`` (``"trec_eval"`` or ``"extra"``:
+  judged, err, rbp, rbp_resid), ``summary`` (mean, sum, count, gm, runid, none) and ``per_query``.
+  :data:`NICKNAMES`: the sets (``official``, ``all_trec``, ``set``, ``common``, ``extras``).
+* :func:`measure_names` -- the names a list of ``-m`` specs prints (``["P.5,10"]`` -> ``P_5, P_10``);
+  :func:`parse_measures` validates specs (ValueError naming the bad one).
+* :func:`evaluate_measures` ``(qrels, runs, measures=("official",), *, relevance_level=1, complete=False,
+  judged_only=False, max_docs=None, num_docs_in_coll=0, err_gmax=None)`` -> DataFrame ``run, measure,
+  qid, value``; ``qid == "all"`` rows are trec_eval's summary (mean; sum for num_*; geometric mean for
+  gm_*).  ``qrels`` / ``runs`` are tables (or Parsed results) of the readers above.
+* :func:`evaluate_runs` (same arguments) -> :class:`MeasureResult` with ``.frame()``, ``.text(per_query=,
+  summary=, digits=)`` (trec_eval's exact output), ``.summary(run)``, ``.runs`` and ``.problems``.
+
+NDCG under every variant (``batch``): :func:`evaluate`, :func:`make_variants`, :func:`query_lists`,
+:func:`kendall_tau`.  The command line is ``python -m metrics.runfiles`` (``cli``): trec_eval's options
+and output by default.  Imported on demand: ``import metrics`` does not load this package.
+
+>>> measure_names(["ndcg_cut.10", "map", "P.5,10"])
+['map', 'P_5', 'P_10', 'ndcg_cut_10']
+>>> MEASURES["ndcg_cut"].source
+'trec_eval 9.0.8 m_ndcg_cut.c'
 """
 from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau, make_variants, query_lists
+from .measures import MEASURES, NICKNAMES, MeasureInfo, measure_names, parse_measures
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
+from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
 __all__ = [
-    "IDCG", "MISSING", "Evaluation", "Parsed", "Problem", "RunVariant", "Table", "evaluate", "id_strings",
-    "kendall_tau", "make_variants", "query_lists", "read_files", "read_qrels", "read_run",
+    "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureInfo", "MeasureResult", "Parsed", "Problem",
+    "RunVariant", "Table", "evaluate", "evaluate_measures", "evaluate_runs", "id_strings", "kendall_tau",
+    "make_variants", "measure_names", "parse_measures", "query_lists", "read_files", "read_qrels", "read_run",
 ]

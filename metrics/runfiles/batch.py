@@ -47,8 +47,8 @@ import pyarrow.compute as pc
 from .._validation import check_choice, check_k, check_log_base
 from ..ndcg import IDCG_SOURCES, numba_quicksort_argsort
 from ..registry import DISCOUNTS, GAINS, TIES
-from ._kernels import lookup_grades, lookup_grades_by_string, use_numba
-from .read import Problem, Table, as_dictionary, id_strings, pack8, string_buffers
+from .join import match_rows
+from .read import Problem, Table, id_strings
 
 __all__ = [
     "IDCG",
@@ -537,46 +537,11 @@ def _qrels_index(qrels: Table, relevance_level) -> dict:
             "queries": np.asarray(qrels.qid.dictionary.to_pylist(), dtype=object)}
 
 
-def _lookup_ids(needles: pa.Array, haystack: pa.Array) -> np.ndarray:
-    """Index of each needle in haystack (distinct ids), -1 when absent."""
-    a, b = pack8(needles), pack8(haystack)
-    if a is not None and b is not None:
-        return pd.Index(b).get_indexer(a).astype(np.int64)
-    return pc.index_in(needles, value_set=haystack).fill_null(-1).to_numpy().astype(np.int64)
-
-
 def _run_rows(qrels: Table, qi: dict, run: Table):
     """Query index into the qrels, grade and score of each run row (rows of queries not in the qrels dropped)."""
-    run_q = pc.index_in(run.qid.dictionary, value_set=qrels.qid.dictionary).fill_null(-1).to_numpy()
-    run_q = run_q.astype(np.int64)
-    rq = run_q[run.qid.indices.to_numpy()]
-    kept = np.flatnonzero(rq >= 0)
-    all_kept = kept.size == rq.size
-    q = rq if all_kept else rq[kept]
-    if use_numba(run.n_rows):
-        # Compare document ids as bytes, query by query: nothing to dictionary-encode.
-        judged_rows = np.flatnonzero(qi["grade"] != 0)
-        rdata, roffsets = string_buffers(id_strings(run.docno))
-        jdata, joffsets = string_buffers(id_strings(qrels.docno).take(pa.array(judged_rows)))
-        grade = lookup_grades_by_string(rq, rdata, roffsets, qi["q"][judged_rows], jdata, joffsets,
-                                        qi["grade"][judged_rows], qi["nq"])
-        if not all_kept:
-            grade = grade[kept]
-    else:
-        run_docno, qrels_docno = as_dictionary(run.docno), as_dictionary(qrels.docno)
-        ndocs = len(run_docno.dictionary)
-        # qrels documents as codes of the run's document dictionary (-1: never retrieved by this run)
-        qd = _lookup_ids(qrels_docno.dictionary, run_docno.dictionary)
-        qdoc = qd[qrels_docno.indices.to_numpy()]
-        judged_rows = np.flatnonzero((qdoc >= 0) & (qi["grade"] != 0))
-        docs = run_docno.indices.to_numpy()
-        if not all_kept:
-            docs = docs[kept]
-        grade = lookup_grades(q, docs, ndocs, qi["q"][judged_rows], qdoc[judged_rows], qi["grade"][judged_rows],
-                              qi["nq"])
-    score = run.value if all_kept else run.value[kept]
-    rows = None if all_kept else kept
-    return q, grade, score, rows, np.flatnonzero(rq < 0)
+    m = match_rows(qrels, run, values=qi["grade"])
+    score = run.value if m.kept is None else run.value[m.kept]
+    return m.q, m.value, score, m.kept, m.foreign
 
 
 def _docrank_for(run: Table, rows: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:

@@ -99,12 +99,19 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "missing_in_qrels": "{file}: {count} quer(ies) are not in the qrels and are not evaluated (e.g. '{example}', "
                         "line {line}), as in trec_eval",
     "missing_in_run": "{file}: no documents for {count} qrels quer(ies) (e.g. '{example}'); policy '{policy}'",
+    "no_queries": "{file}: no query is both in the run and in the qrels; nothing to evaluate",
+    "whole_grades": "{file}: {count} grade(s) are not whole numbers (first {grade!r} at line {line}); trec_eval reads "
+                    "grades as whole numbers, so its measures count them as {whole}",
+    "huge_grade": "{file}: grade {grade:g} at line {line} is too large for the exponential gain 2^grade - 1 (above "
+                  "1023 it overflows float64); exponential-gain variants are not computed for {count} quer(ies) "
+                  "(e.g. '{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
 }
 
 _SEVERITY = {
     "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "wrong_kind": "fatal", "header": "fatal",
     "no_valid_lines": "fatal", "fields": "error", "number": "error", "blank_id": "error", "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
+    "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning",
 }
 
 
@@ -128,7 +135,9 @@ class Problem:
 
     @property
     def message(self) -> str:
-        return PROBLEM_MESSAGES[self.kind].format(file=self.file, line=self.line, **self.params)
+        fields = {"file": self.file, "line": self.line}
+        fields.update(self.params)  # a problem about the whole file may still name a line (e.g. the first of many)
+        return PROBLEM_MESSAGES[self.kind].format(**fields)
 
 
 @dataclass

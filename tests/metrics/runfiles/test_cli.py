@@ -117,7 +117,7 @@ def test_output_piped_into_a_closed_pipe_stops_quietly():
 def test_command_line_uses_numba_only_from_three_million_rows(monkeypatch, capsys):
     """A one-shot process pays numba's start on every call: the CLI raises the limit, then restores it."""
     import metrics.runfiles._kernels as kernels
-    import metrics.runfiles.batch
+    import metrics.runfiles.join
     import metrics.runfiles.read
     from metrics.runfiles.cli import CLI_NUMBA_MIN_ROWS
 
@@ -128,7 +128,7 @@ def test_command_line_uses_numba_only_from_three_million_rows(monkeypatch, capsy
         return kernels.use_numba(n)
 
     monkeypatch.setattr(metrics.runfiles.read, "use_numba", spy)
-    monkeypatch.setattr(metrics.runfiles.batch, "use_numba", spy)
+    monkeypatch.setattr(metrics.runfiles.join, "use_numba", spy)
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)  # as if every input were large
     assert main([QRELS, *RUNS, "--k", "10", *ONE]) == 0
     assert seen and set(seen) == {CLI_NUMBA_MIN_ROWS}
