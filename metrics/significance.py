@@ -404,16 +404,10 @@ class Wilcoxon:
         """
         lo, hi = min(self.w_plus, self.w_minus), max(self.w_plus, self.w_minus)
         ranks = self.ranks[np.isfinite(self.ranks) & (self.differences != 0)]
-        base = (self.w_plus + self.w_minus - ranks.sum()) / 2  # half the zero ranks under "zsplit"
         if self.method != "normal" and ranks.size <= 60:
-            doubled = np.rint(2 * ranks).astype(np.int64)
-            counts = np.zeros(int(doubled.sum()) + 1)
-            counts[0] = 1.0
-            for r in doubled:  # each rank joins W+ (shift by r) or not
-                counts[r:] += counts[:-r].copy()
-            probs = counts / counts.sum()
-            w = base + np.flatnonzero(probs) / 2
-            p = probs[probs > 0]
+            base = (self.w_plus + self.w_minus - ranks.sum()) / 2  # half the zero ranks under "zsplit"
+            w, p = _w_plus_distribution(ranks)
+            w = w + base
             tol = 1e-9
             frame = pd.DataFrame({"x_low": w - 0.25, "x_high": w + 0.25, "probability": p,
                                   "extreme": (w <= lo + tol) | (w >= hi - tol)})
@@ -426,6 +420,21 @@ class Wilcoxon:
         return NullDistribution("density", "W+", frame, (lo, hi))
 
 
+def _w_plus_distribution(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every value of W+ = sum of the ranks given a + sign, and its probability when each sign is a coin flip.
+
+    Ranks may be averaged (halves): the sums are counted over doubled ranks, exactly, one rank at a time
+    (each rank either joins W+ or not).
+    """
+    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    counts = np.zeros(int(doubled.sum()) + 1)
+    counts[0] = 1.0
+    for r in doubled:
+        counts[r:] += counts[:-r].copy()
+    support = np.flatnonzero(counts)
+    return support / 2.0, counts[support] / counts.sum()
+
+
 def wilcoxon(a, b, *, zero_method="wilcox") -> Wilcoxon:
     r"""Wilcoxon's signed-rank test (two-sided), as :func:`scipy.stats.wilcoxon` (no continuity correction).
 
@@ -436,7 +445,9 @@ def wilcoxon(a, b, *, zero_method="wilcox") -> Wilcoxon:
 
     How the p-value is found (scipy's ``method="auto"``): with at most 50 queries, no zero
     difference and no tied sizes, from the exact distribution of :math:`W^+` (``"exact"``); with
-    zeros or ties and at most 13 queries, by counting all :math:`2^n` sign flips (``"permutation"``);
+    zeros or ties and at most 13 queries, by counting all :math:`2^n` sign flips (``"permutation"``;
+    scipy enumerates them with :func:`scipy.stats.permutation_test`, here the same distribution is
+    counted rank by rank, which gives the same p-value in microseconds instead of a second);
     otherwise from the normal approximation
     :math:`z = (W^+ - E[W^+]) / \sigma_W`,
     :math:`\sigma_W^2 = \frac{n(n+1)(2n+1)}{24} - \frac{\sum_g (t_g^3 - t_g)}{48}` (``"normal"``).
@@ -512,6 +523,14 @@ def wilcoxon(a, b, *, zero_method="wilcox") -> Wilcoxon:
     note = ""
     if n_zero == n:
         note, p_value = "identical", 1.0
+    elif method == "permutation":
+        # scipy would enumerate the 2^n sign flips with permutation_test (about a second at n = 13); the
+        # distribution of W+ over those flips is counted exactly here instead (tests: equal to scipy's).
+        w, prob = _w_plus_distribution(ranks[~zero & ranked])
+        w = w + (r_plus + r_minus - math.fsum(ranks[~zero & ranked])) / 2
+        below = math.fsum(prob[w <= r_plus + 1e-9])
+        above = math.fsum(prob[w >= r_plus - 1e-9])
+        p_value = min(1.0, 2 * min(below, above))
     else:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -1137,7 +1156,8 @@ def winners(per_query: Mapping, *, test="randomization", confidence=0.95, correc
         w = int(np.argmax(means))
         others = np.array([j for j in range(len(systems)) if j != w])
         table = _pair_table(values, systems, np.full(others.size, w), others, how, conf, corr, R, s, boot)
-        k = int(np.argmax(table["p_corrected"].to_numpy()))
+        # The least clear comparison: largest corrected p; among equal ones the smallest lead.
+        k = int(np.lexsort((table["mean_difference"].to_numpy(), -table["p_corrected"].to_numpy()))[0])
         strictly = bool(np.all(means[others] < means[w]))
         rows.append({
             "variant": name, "winner": systems[w], "winner_mean": means[w],
