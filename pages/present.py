@@ -15,6 +15,7 @@ from ui.charts.present import discount_curve, gain_bars
 from ui.components.keys import keys
 from ui.escape import markdown
 from ui.i18n import current_language, t
+from ui.links import PLAYGROUND_PAGE
 from ui.shell import leave_legacy_pages_mode
 
 leave_legacy_pages_mode()
@@ -33,35 +34,35 @@ palette = P.PALETTES[theme]
 s = P.slide(lecture, step, lang)
 
 st.html(P.page_css(theme))
-st.title(s.title)
-page.show_link_problems()
-for problem in build_problems:
-    st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120)), icon=":material/link_off:")
-
-nav = st.container(horizontal=True, vertical_alignment="center", key="present_nav")
+head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
+head.title(s.title)
+nav = nav.container(horizontal=True, vertical_alignment="center", horizontal_alignment="right", key="present_nav")
 nav.button(t("present.back"), key="present_back", icon=":material/arrow_back:", disabled=step <= 1,
            on_click=P.move, args=(state, -1, total))
-nav.markdown(f"**{t('present.step_of', index=step, total=total)}**")
+nav.html(f'<div class="nl nl-step">{t("present.step_of", index=step, total=total)}</div>', width="content")
 nav.button(t("present.next"), key="present_next", icon=":material/arrow_forward:", type="primary",
            disabled=step >= total, on_click=P.move, args=(state, 1, total))
 nav.button(t("present.theme_light") if theme == "dark" else t("present.theme_dark"), key="present_theme_toggle",
            icon=":material/contrast:", on_click=P.toggle_theme, args=(state,))
+page.show_link_problems()
+for problem in build_problems:
+    st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120)), icon=":material/link_off:")
 
 st.html(P.cards_html(s, lang))
-if s.variants is not None:
-    st.html(P.variants_html(s, lang))
-else:
-    left, right = st.columns([2, 3], gap="medium")
-    with left:
-        st.html(P.number_html(s, lang))
-        if s.printed:
-            st.html(P.printed_html(s, lang))
-    with right:
-        bd = P.numbers(lecture)["breakdown"]
-        if s.chart == "curve":
-            st.altair_chart(discount_curve(bd, lecture.n_terms, s.mark, palette, lang), key="present_chart_curve")
-        elif s.chart == "bars":
-            st.altair_chart(gain_bars(bd, palette, lang, ideal=s.kind != "dcg"), key="present_chart_bars")
+left, right = st.columns([2, 3], gap="medium")
+with left:
+    st.html(P.number_html(s, lang))
+with right:
+    bd = P.numbers(lecture)["breakdown"]
+    if s.variants is not None:
+        st.html(P.variants_html(s, lang))
+    elif s.chart == "curve":
+        st.altair_chart(discount_curve(bd, lecture.n_terms, s.mark, palette, lang, height=190),
+                        key="present_chart_curve")
+    elif s.chart == "bars":
+        st.altair_chart(gain_bars(bd, palette, lang, ideal=s.kind != "dcg", height=190), key="present_chart_bars")
+    if s.printed:
+        st.html(P.printed_html(s, lang))
 
 if lecture.doc is not None:
     ex = lecture.example
@@ -70,9 +71,12 @@ if lecture.doc is not None:
         st.caption(t("present.doc_other_settings"))
 st.caption(t("present.variant", name=P.variant_label(lecture, lang)) + " — " + t("present.keys_hint"))
 
+row = st.container(horizontal=True, key="present_links")
+row.page_link(PLAYGROUND_PAGE, label=t("common.open_in_playground"), icon=":material/open_in_new:",
+              query_params=P.playground_query(lecture))
+
 problem = handout.font_problem(lang)
 if problem is None:
-    row = st.container(horizontal=True, key="present_handouts")
     for paper in handout.PAPERS:
         row.download_button(
             t(f"present.handout_{paper.lower()}"), key=f"present_handout_{paper.lower()}",

@@ -96,10 +96,13 @@ def _fc_match(lang: str) -> str | None:
     return out if out and "CJK" in out and os.path.exists(out) else None
 
 
-@lru_cache(maxsize=8)
 def _font(lang: str) -> _Font:
+    return _find_font(lang, os.environ.get(FONT_ENV) or "")
+
+
+@lru_cache(maxsize=16)
+def _find_font(lang: str, env: str) -> _Font:
     face = _FACE.get(lang, "SC")
-    env = os.environ.get(FONT_ENV)
     if env:
         if not os.path.isfile(env):
             raise HandoutError(f"{FONT_ENV}={env} is not a file")

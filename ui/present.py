@@ -49,6 +49,7 @@ from ui.links import (
     MAX_LABEL_CHARS,
     PLAYGROUND_PARAMS,
     PlaygroundLink,
+    playground_query_for,
 )
 from ui.numbers import exact, show_trimmed
 from ui.playground_state import DEFAULT_RELS, from_link
@@ -57,7 +58,7 @@ __all__ = [
     "PRESENT_PAGE", "PRESENT_PATH", "PAGE_ID", "FIELDS", "THEMES", "DOCS", "TERM_STEPS_CAP", "CARD_CAP",
     "Lecture", "BuildProblem", "Step", "Card", "PrintedNumber", "Slide",
     "example_key", "lecture_from_values", "lecture_from_example", "encode_values", "present_query",
-    "present_url", "present_query_for_example", "present_query_from_playground",
+    "present_url", "playground_query", "present_query_for_example", "present_query_from_playground",
     "numbers", "steps", "clamp_step", "slide", "registry_name", "variant_label", "shown",
 ]
 
@@ -336,6 +337,17 @@ def present_query(lecture: Lecture, *, step: int | None = None, theme: str = "li
     if lang and lang != DEFAULT_LANGUAGE:
         q["lang"] = lang
     return q
+
+
+def playground_query(lecture: Lecture, *, lang: str | None = None) -> dict[str, str]:
+    """The playground's link parameters for the lecture's ranking and settings (its own encoder).
+
+    >>> playground_query(lecture_from_example("000-graded"))
+    {'rels': '3,2,1,3,2', 'labels': 'A,D,E,G,F', 'discount': 'jarvelin', 'idcg': 'list'}
+    """
+    return playground_query_for(lecture.rels, labels=list(lecture.labels), unretrieved=list(lecture.unretrieved),
+                                k=lecture.k, gain=lecture.gain, discount=lecture.discount, base=lecture.base,
+                                idcg=lecture.idcg, lang=lang)
 
 
 def present_url(lecture: Lecture, **options) -> str:
@@ -732,59 +744,61 @@ def contrast(a: str, b: str) -> float:
 # HTML of a slide (fixed markup; every label escaped by ui.escape.html) and the page's CSS
 # ---------------------------------------------------------------------------------------------
 
-CARD_SLOT = 116  # px: card width + gap, for the re-ordering animation
-
-
 def page_css(theme: str) -> str:
-    """The Present page's CSS: its theme over the whole app while it is shown, large type, sidebar hidden
-    from the layout's width (it is collapsed by the page), compact top padding."""
+    """The Present page's CSS: its theme over the whole app while it is shown, large type, compact margins.
+
+    It lives in the page's own ``st.html`` element, so it leaves with the page.
+    """
     p = PALETTES.get(theme, PALETTES["light"])
     return f"""<style>
 .stApp, .stApp [data-testid="stHeader"], .stApp [data-testid="stBottomBlockContainer"] {{
   background: {p['bg']} !important; color: {p['text']}; }}
-.stApp [data-testid="stMainBlockContainer"] {{ padding-top: 2.6rem; padding-bottom: 1rem; }}
-.stApp [data-testid="stMainBlockContainer"] h1 {{ font-size: 2.1rem; color: {p['text']}; padding: 0.2rem 0; }}
+.stApp [data-testid="stMainBlockContainer"] {{ padding: 4.2rem 2rem 1rem 2rem; max-width: none; }}
+.stApp [data-testid="stMainBlockContainer"] h1 {{ font-size: 2rem; color: {p['text']}; padding: 0; }}
 .stApp [data-testid="stMarkdownContainer"], .stApp [data-testid="stMarkdownContainer"] p,
-.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stWidgetLabel"] {{ color: {p['text']}; }}
-.stApp [data-testid="stCaptionContainer"] {{ color: {p['muted']}; font-size: 1rem; }}
+.stApp [data-testid="stWidgetLabel"] {{ color: {p['text']}; }}
+.stApp [data-testid="stCaptionContainer"] {{ color: {p['muted']}; font-size: 1rem; opacity: 1; }}
+.stApp [data-testid="stHeader"] button, .stApp [data-testid="stHeader"] span {{ color: {p['text']}; }}
 .stApp button[data-testid^="stBaseButton"], .stApp [data-testid="stDownloadButton"] button {{
-  background: {p['card']}; color: {p['text']}; border: 2px solid {p['border']}; font-size: 1.15rem; }}
-.stApp button[data-testid^="stBaseButton"] p {{ font-size: 1.15rem; color: {p['text']}; }}
-.stApp button[data-testid="stBaseButton-primary"] {{ background: {p['number']}; color: {p['bg']};
-  border-color: {p['number']}; }}
+  background: {p['card']}; color: {p['text']}; border: 2px solid {p['border']}; }}
+.stApp button[data-testid^="stBaseButton"] p {{ font-size: 1.1rem; color: {p['text']}; }}
+.stApp button[data-testid="stBaseButton-primary"] {{ background: {p['number']}; border-color: {p['number']}; }}
 .stApp button[data-testid="stBaseButton-primary"] p {{ color: {p['bg']}; }}
-.stApp [data-testid="stAlertContainer"] p {{ color: {p['text']}; }}
+.stApp [data-testid="stPageLink"] a, .stApp [data-testid="stPageLink"] p {{ color: {p['text']}; }}
 .stApp [data-testid="stAlertContainer"] {{ background: {p['card']}; border: 1px solid {p['border']}; }}
+.stApp [data-testid="stAlertContainer"] p {{ color: {p['text']}; }}
 .nl {{ color: {p['text']}; font-family: "Source Sans", "Source Sans Pro", "Noto Sans CJK SC", "Noto Sans CJK KR",
   sans-serif; line-height: 1.3; }}
-.nl-say {{ font-size: 24px; margin: 0 0 10px 0; max-width: 62em; }}
-.nl-rowname {{ font-size: 17px; color: {p['muted']}; margin: 6px 0 4px 0; font-weight: 600; }}
+.nl-step {{ font-size: 20px; font-weight: 700; color: {p['text']}; white-space: nowrap; }}
+.nl-say {{ font-size: 24px; margin: 0 0 6px 0; }}
+.nl-rowname {{ font-size: 17px; color: {p['muted']}; margin: 4px 0 3px 0; font-weight: 600; }}
 .nl-cards {{ display: flex; flex-wrap: wrap; gap: 10px; }}
-.nl-card {{ width: 106px; box-sizing: border-box; background: {p['card']}; border: 2px solid {p['border']};
-  border-radius: 10px; padding: 6px 6px 8px; text-align: center; overflow: hidden; }}
-.nl-card.nl-current {{ border: 4px solid {p['accent']}; padding: 4px 4px 6px; }}
-.nl-card.nl-beyond {{ opacity: 1; background: {p['bg']}; border-style: dashed; }}
+.nl-card {{ flex: 0 1 104px; min-width: 78px; box-sizing: border-box; background: {p['card']};
+  border: 2px solid {p['border']}; border-radius: 10px; padding: 4px 4px 6px; text-align: center; overflow: hidden; }}
+.nl-card.nl-current {{ border: 4px solid {p['accent']}; padding: 2px 2px 4px; }}
+.nl-card.nl-beyond {{ background: {p['bg']}; border-style: dashed; }}
 .nl-card.nl-unret {{ border-style: dashed; border-color: {p['accent']}; }}
-.nl-pos {{ font-size: 15px; color: {p['muted']}; }}
-.nl-label {{ font-size: 18px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
-.nl-grade {{ font-size: 34px; font-weight: 700; color: {p['number']}; line-height: 1.1; }}
-.nl-line {{ font-size: 18px; white-space: nowrap; }}
+.nl-label {{ font-size: 17px; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }}
+.nl-pos {{ color: {p['muted']}; font-weight: 400; }}
+.nl-grade {{ font-size: 32px; font-weight: 700; color: {p['number']}; line-height: 1.1; }}
+.nl-line {{ font-size: 17px; white-space: nowrap; }}
 .nl-alt {{ font-size: 15px; color: {p['muted']}; }}
-.nl-term {{ font-size: 20px; font-weight: 700; color: {p['accent']}; white-space: nowrap; }}
+.nl-term {{ font-size: 19px; font-weight: 700; color: {p['accent']}; white-space: nowrap; }}
 .nl-tag {{ font-size: 14px; color: {p['accent']}; white-space: nowrap; }}
 .nl-more {{ align-self: center; font-size: 18px; color: {p['muted']}; }}
 .nl-number-label {{ font-size: 22px; color: {p['muted']}; font-weight: 600; }}
 .nl-number {{ font-size: 64px; font-weight: 800; color: {p['number']}; line-height: 1.05; }}
-.nl-facts {{ font-size: 22px; margin-top: 4px; }}
+.nl-facts {{ font-size: 22px; margin-top: 2px; }}
 .nl-facts b {{ color: {p['number']}; }}
-.nl-sum {{ font-size: 24px; margin-top: 8px; overflow-wrap: anywhere; }}
+.nl-sum {{ font-size: 22px; margin-top: 6px; overflow-wrap: anywhere; }}
 .nl-sum .nl-new {{ color: {p['accent']}; font-weight: 800; text-decoration: underline; text-underline-offset: 4px; }}
-.nl-table {{ border-collapse: collapse; font-size: 20px; margin-top: 8px; color: {p['text']}; }}
-.nl-table th, .nl-table td {{ border-bottom: 1px solid {p['border']}; padding: 3px 10px; text-align: left; }}
-.nl-table th {{ color: {p['muted']}; font-size: 17px; }}
-.nl-table td.nl-num {{ text-align: right; font-variant-numeric: tabular-nums; }}
-.nl-table tr.nl-chosen td {{ color: {p['number']}; font-weight: 800; }}
-@keyframes nl-move {{ from {{ transform: translate(var(--dx), var(--dy)); }} to {{ transform: none; }} }}
+.nl-table {{ border-collapse: collapse; font-size: 19px; margin-top: 4px; color: {p['text']}; }}
+.nl-table th, .nl-table td {{ border-bottom: 1px solid {p['border']}; padding: 3px 8px; text-align: left; }}
+.nl-table th {{ color: {p['muted']}; font-size: 16px; }}
+.nl-table td.nl-num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+.nl-table td.nl-chosen {{ color: {p['number']}; font-weight: 800; outline: 3px solid {p['accent']}; }}
+@keyframes nl-move {{ from {{ transform: translate(calc(var(--slots) * (100% + 10px)), calc(-100% - 30px)); }}
+  to {{ transform: none; }} }}
 @keyframes nl-join {{ from {{ transform: translateY(40px); opacity: 0; }} to {{ transform: none; opacity: 1; }} }}
 .nl-anim .nl-card {{ animation: nl-move 1.1s ease-in-out both; }}
 .nl-anim .nl-card.nl-unret {{ animation: nl-join 1.1s ease-out 0.6s both; }}
@@ -796,10 +810,10 @@ def _card_html(c: Card, lang: str, *, ideal: bool = False, animate: bool = False
     extra = {"current": " nl-current", "beyond": " nl-beyond", "unretrieved": " nl-unret"}
     classes = "nl-card" + extra.get(c.state, "")
     style = ""
-    if animate and c.moved_from:
-        style = f' style="--dx: {(c.moved_from - c.position) * CARD_SLOT}px; --dy: -170px"'
-    parts = [f'<div class="nl-pos">#{c.position}</div>',
-             f'<div class="nl-label" title="{html_escape(c.label)}">{html_escape(c.label, 14)}</div>',
+    if animate and c.moved_from:  # from its place in the list above (in card widths plus the gap)
+        style = f' style="--slots: {c.moved_from - c.position}"'
+    parts = [f'<div class="nl-label" title="{html_escape(c.label)}"><span class="nl-pos">#{c.position}</span> '
+             f'{html_escape(c.label, 12)}</div>',
              f'<div class="nl-grade">{shown(c.grade)}</div>']
     if ideal:
         tag = (t("present.not_retrieved", lang=lang) if c.moved_from == 0
@@ -822,12 +836,15 @@ def _card_html(c: Card, lang: str, *, ideal: bool = False, animate: bool = False
 
 def cards_html(s: Slide, lang: str) -> str:
     """The ranked list's cards and, from the ideal step on, the ideal order (moving in on the ideal step)."""
-    out = ['<div class="nl">', f'<p class="nl-say">{html_escape(s.sentence)}</p>',
-           f'<div class="nl-rowname">{html_escape(t("present.your_ranking", lang=lang))}</div><div class="nl-cards">']
-    out += [_card_html(c, lang) for c in s.cards]
-    if s.hidden_cards:
-        out.append(f'<div class="nl-more">{html_escape(t("present.more_cards", lang=lang, m=s.hidden_cards))}</div>')
-    out.append("</div>")
+    out = ['<div class="nl">', f'<p class="nl-say">{html_escape(s.sentence)}</p>']
+    if s.cards:
+        out.append(f'<div class="nl-rowname">{html_escape(t("present.your_ranking", lang=lang))}</div>'
+                   '<div class="nl-cards">')
+        out += [_card_html(c, lang) for c in s.cards]
+        if s.hidden_cards:
+            more = t("present.more_cards", lang=lang, m=s.hidden_cards)
+            out.append(f'<div class="nl-more">{html_escape(more)}</div>')
+        out.append("</div>")
     if s.ideal_cards:
         animate = s.kind == "ideal"
         out.append(f'<div class="nl-rowname">{html_escape(t("present.ideal_ranking", lang=lang))}</div>')
@@ -878,19 +895,25 @@ def printed_html(s: Slide, lang: str) -> str:
 
 
 def variants_html(s: Slide, lang: str) -> str:
-    """The other variants' NDCG, the one of this lecture starred."""
+    """The other variants' NDCG: one row per gain and discount, one column per IDCG source; this lecture's
+    cell starred."""
     if s.variants is None:
         return ""
-    head = "".join(f"<th>{html_escape(t(f'present.col_{c}', lang=lang))}</th>"
-                   for c in ("gain", "discount", "idcg_source", "ndcg"))
+    v = s.variants
+    sources = [x for x in ("list", "judged") if x in set(v["idcg_source"])]
+    head = (f"<th>{html_escape(t('present.col_gain', lang=lang))}</th>"
+            f"<th>{html_escape(t('present.col_discount', lang=lang))}</th>"
+            + "".join(f"<th>{html_escape(t('present.col_ndcg', lang=lang))} · "
+                      f"{html_escape(t(f'present.source_{x}', lang=lang))}</th>" for x in sources))
     rows = []
-    for r in s.variants.itertuples():
-        star = " ★" if r.chosen else ""
-        rows.append(
-            f"<tr class='{'nl-chosen' if r.chosen else ''}'><td>{html_escape(registry_name('gain', r.gain, lang))}</td>"
-            f"<td>{html_escape(registry_name('discount', r.discount, lang))}</td>"
-            f"<td>{html_escape(t(f'present.source_{r.idcg_source}', lang=lang))}</td>"
-            f"<td class='nl-num'>{shown(r.ndcg)}{star}</td></tr>")
+    for (gain, discount), group in v.groupby(["gain", "discount"], sort=False):
+        cells = []
+        for x in sources:
+            r = group[group["idcg_source"] == x].iloc[0]
+            mark = " nl-chosen" if r["chosen"] else ""
+            cells.append(f"<td class='nl-num{mark}'>{shown(r['ndcg'])}{' ★' if r['chosen'] else ''}</td>")
+        rows.append(f"<tr><td>{html_escape(registry_name('gain', gain, lang))}</td>"
+                    f"<td>{html_escape(registry_name('discount', discount, lang))}</td>{''.join(cells)}</tr>")
     return (f'<div class="nl"><table class="nl-table" data-testid="nl-variants"><tr>{head}</tr>{"".join(rows)}'
             f'</table><div class="nl-rowname">{html_escape(t("present.chosen", lang=lang))}</div></div>')
 

@@ -1,0 +1,230 @@
+"""Present mode in a real Chromium: keys as a presenter's clicker sends them, the address follows the step,
+nothing cut off at 1024×768, text contrast of at least 7:1 in both themes, the handout downloaded,
+rendered to PNG and read back.
+
+Expected numbers come from metrics/ (never typed in here); screenshots go to test-artifacts/screenshots.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from metrics.lessons.examples import EXAMPLES, FORMULAS
+from metrics.ndcg import breakdown, dcg, idcg, ndcg
+from tests.browser.conftest import PROJECTOR, SCREENSHOTS, overflowing, page_problems, screenshot, wait_for_app
+from ui.numbers import show_trimmed
+from ui.present import lecture_from_example, steps
+
+EX = EXAMPLES["000-graded"]  # document 000: 3, 2, 1, 3, 2 under Järvelin's discount
+F = FORMULAS[EX.implied].options
+N_STEPS = len(steps(lecture_from_example(EX.key)))
+SIDEBAR_WIDTH_JS = ("() => { const s = document.querySelector('[data-testid=stSidebar]');"
+                    " return s ? s.getBoundingClientRect().width : 0 }")
+
+
+def step_in_url(pg) -> int:
+    return int(parse_qs(urlparse(pg.url).query)["step"][0])
+
+
+def wait_step(pg, n: int) -> None:
+    pg.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{n}'", timeout=30_000)
+    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
+    pg.wait_for_timeout(250)
+
+
+def title(pg) -> str:
+    return pg.inner_text('[data-testid="stMainBlockContainer"] h1').strip()
+
+
+def big_number(pg) -> str:
+    return pg.inner_text('[data-testid="nl-number"]').strip()
+
+
+def open_present(make_page, app_url, query: str):
+    pg = make_page(viewport=PROJECTOR)
+    pg.goto(f"{app_url}/present?{query}")
+    wait_for_app(pg)
+    return pg
+
+
+def test_document_link_stepped_with_keys_to_ndcg(make_page, app_url):
+    pg = open_present(make_page, app_url, "doc=000")
+    assert step_in_url(pg) == 1
+    assert page_problems(pg) == []
+    # → / Space / PageDown forward: the address bar's step follows every press.
+    keys = ["ArrowRight", " ", "PageDown"]
+    step = 1
+    while title(pg) != "NDCG":
+        pg.keyboard.press(keys[step % 3])
+        step += 1
+        wait_step(pg, step)
+        assert step <= N_STEPS, "NDCG never showed"
+        if title(pg) == "DCG":
+            assert big_number(pg) == show_trimmed(dcg(list(EX.relevances), **F))
+        if title(pg) == "IDCG":
+            assert big_number(pg) == show_trimmed(idcg(list(EX.relevances), **F))
+    assert big_number(pg) == show_trimmed(ndcg(list(EX.relevances), **F))  # 0.9194
+    printed = pg.inner_text('[data-testid="nl-printed"]')
+    assert "0.91" in printed and show_trimmed(ndcg(list(EX.relevances), **F)) in printed  # beside, not "fixed"
+    assert "Truncation" in printed
+    # ← / PageUp back.
+    pg.keyboard.press("ArrowLeft")
+    wait_step(pg, step - 1)
+    assert title(pg) == "IDCG"
+    pg.keyboard.press("PageUp")
+    wait_step(pg, step - 2)
+    # A burst of presses while the server is busy: every one counts, none twice.
+    for _ in range(3):
+        pg.keyboard.press("ArrowRight")
+    wait_step(pg, step + 1)
+    assert title(pg) == "The other variants"
+    assert page_problems(pg) == []
+
+
+def test_buttons_move_and_space_on_a_focused_button_steps_once(make_page, app_url):
+    pg = open_present(make_page, app_url, "doc=001&step=4")
+    assert step_in_url(pg) == 4
+    pg.get_by_role("button", name="Next").click()
+    wait_step(pg, 5)
+    pg.get_by_role("button", name="Back").click()
+    wait_step(pg, 4)
+    # Space on a focused button: the listener takes it (one step forward), the button is not pressed too.
+    pg.get_by_role("button", name="Back").focus()
+    pg.keyboard.press(" ")
+    wait_step(pg, 5)
+    pg.wait_for_timeout(800)
+    assert step_in_url(pg) == 5
+    bd = breakdown(list(EXAMPLES["001-main"].relevances), k=6, pool=EXAMPLES["001-main"].pool)
+    assert big_number(pg) == show_trimmed(float(bd["dcg"].iloc[1]))  # position 2: DCG so far
+
+
+def _luminance(rgb) -> float:
+    lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _ratio(a, b) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+COLOURS_JS = r"""
+() => {
+  const rgb = (s) => (s.match(/[\d.]+/g) || []).slice(0, 4).map(Number);
+  const bg = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.99)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const out = [];
+  const sel = 'h1, .nl-say, .nl-number, .nl-number-label, .nl-grade, .nl-label, .nl-line, .nl-term, .nl-facts, '
+    + '.nl-sum, .nl-table td, .nl-table th, .nl-rowname, [data-testid="stCaptionContainer"], button p';
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || !(el.innerText || '').trim()) continue;
+    if (el.closest('[data-testid="stSidebar"]')) continue;  // collapsed: not on screen
+    const cs = getComputedStyle(el);
+    out.push({cls: el.className || el.tagName, text: el.innerText.trim().slice(0, 30),
+              color: rgb(cs.color).slice(0, 3), bg: bg(el), size: parseFloat(cs.fontSize),
+              opacity: parseFloat(cs.opacity)});
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_projector_first_middle_last_step(make_page, app_url, theme):
+    lecture = lecture_from_example("001-main")
+    n = len(steps(lecture))
+    middle = [i for i, s in enumerate(steps(lecture), start=1) if s.kind == "term"][2]
+    for name, step in (("first", 1), ("middle", middle), ("last", n)):
+        pg = open_present(make_page, app_url, f"doc=001&step={step}&theme={theme}")
+        pg.wait_for_timeout(1500)  # charts and the ideal order's animation settle
+        assert step_in_url(pg) == step
+        assert page_problems(pg) == []
+        assert overflowing(pg) == [], (theme, name)
+        # The sidebar is collapsed on this page: the lecture has the whole width.
+        width = pg.evaluate(SIDEBAR_WIDTH_JS)
+        assert width < 5
+        # Nothing runs off the right edge either (cards, tables, charts).
+        wide = pg.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= PROJECTOR["width"]
+        items = pg.evaluate(COLOURS_JS)
+        assert items
+        for item in items:
+            assert _ratio(item["color"], item["bg"]) >= 7, (theme, name, item)
+            assert item["opacity"] == 1, item
+        if step > 1:  # the current number
+            numbers = [i for i in items if "nl-number" == i["cls"]]
+            assert numbers and numbers[0]["size"] >= 28
+        path = screenshot(pg, f"present_{theme}_{name}")
+        assert path.stat().st_size > 10_000
+        pg.context.close()
+
+
+def test_ideal_order_with_unretrieved_items(make_page, app_url):
+    lecture = lecture_from_example("001-main")
+    ideal_step = next(i for i, s in enumerate(steps(lecture), start=1) if s.kind == "ideal")
+    pg = open_present(make_page, app_url, f"doc=001&step={ideal_step}")
+    pg.wait_for_timeout(1500)
+    rows = pg.locator(".nl-cards").all()
+    assert len(rows) == 2
+    ideal_grades = [c.strip() for c in rows[1].locator(".nl-grade").all_inner_texts()]
+    bd = breakdown(list(EXAMPLES["001-main"].relevances), k=6, pool=EXAMPLES["001-main"].pool)
+    # Every judged item, best first: the first k are the ideal ranking metrics/ computes, the others come after k.
+    counted = [show_trimmed(x) for x in bd["ideal_relevance"].dropna()]
+    assert ideal_grades[: len(counted)] == counted
+    pool = sorted(EXAMPLES["001-main"].pool, reverse=True)
+    assert ideal_grades == [show_trimmed(x) for x in pool]
+    assert rows[1].inner_text().count("after k") == len(pool) - len(counted)
+    assert "not retrieved" in rows[1].inner_text()
+    screenshot(pg, "present_light_ideal")
+
+
+def test_present_button_from_the_playground_and_back(make_page, app_url):
+    pg = make_page(viewport={"width": 1280, "height": 900})
+    pg.goto(f"{app_url}/playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=6")
+    wait_for_app(pg)
+    pg.get_by_role("link", name="Present").click()
+    pg.wait_for_url(re.compile(r".*/present\?.*step=1.*"), timeout=30_000)
+    wait_for_app(pg)
+    assert title(pg) == "A ranked list"
+    grades = [g.strip() for g in pg.locator(".nl-cards").first.locator(".nl-grade").all_inner_texts()]
+    assert grades == ["3", "2", "3", "0", "1", "2"]
+    side = SIDEBAR_WIDTH_JS
+    pg.wait_for_timeout(800)
+    assert pg.evaluate(side) < 5  # collapsed here
+    pg.get_by_role("link", name="Open in playground").click()
+    pg.wait_for_url(re.compile(r".*/playground\?.*"), timeout=30_000)
+    wait_for_app(pg)
+    pg.wait_for_timeout(800)
+    assert pg.evaluate(side) > 100  # and back on the other pages
+    assert page_problems(pg) == []
+
+
+def test_handout_downloaded_rendered_and_read_back(make_page, app_url, tmp_path):
+    from pypdf import PdfReader
+
+    pg = open_present(make_page, app_url, "doc=000&step=12&lang=zh")
+    with pg.expect_download(timeout=60_000) as info:
+        pg.get_by_role("button", name="讲义 PDF（A4）").click()
+    path = tmp_path / "handout.pdf"
+    info.value.save_as(path)
+    reader = PdfReader(str(path))
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (210, 297)
+    text = reader.pages[0].extract_text()
+    for value in (dcg(list(EX.relevances), **F), idcg(list(EX.relevances), **F), ndcg(list(EX.relevances), **F)):
+        assert show_trimmed(value) in text
+    assert "NDCG 计算讲义" in text and "截断" in text  # the title and the verdict on 0.91, in Chinese
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    out = SCREENSHOTS / "present_handout_zh_A4"
+    subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", str(path), str(out)], check=True)
+    assert out.with_suffix(".png").stat().st_size > 20_000

@@ -1,0 +1,311 @@
+"""The Present page through AppTest (app.py's navigation): every step, every link parameter good and bad,
+the key listener (driven through session state), the buttons, languages, page switches.
+
+Expected numbers come from metrics/ (breakdown, ndcg, all_variants); they are written here only as the
+page's display rounding of those values.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from metrics.lessons.examples import EXAMPLES, FORMULAS, examples_for
+from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
+from tests.conftest import LANGS, no_exceptions, open_page
+from ui import present as P
+from ui.i18n import t
+from ui.numbers import show_trimmed
+
+PAGE = "pages/present.py"
+
+
+def html(at) -> str:
+    return "\n".join(h.proto.body for h in at.get("html"))
+
+
+def big_number(at) -> str | None:
+    m = re.search(r'data-testid="nl-number">([^<]*)<', html(at))
+    return m.group(1) if m else None
+
+
+def title(at) -> str:
+    return at.title[0].value
+
+
+def warnings(at) -> list[str]:
+    return [w.value for w in at.warning]
+
+
+def query(at) -> dict[str, str]:
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+def steps_of(**values) -> list[P.Step]:
+    return P.steps(P.lecture_from_values(values)[0])
+
+
+def go(at, step: int, seq: int):
+    """A key press as the listener sends it."""
+    at.session_state[P.KEYS_KEY] = {"go": {"step": step, "seq": seq}}
+    return at.run()
+
+
+# ---- every step of a document's example ----------------------------------------------------------
+
+EX = EXAMPLES["000-graded"]
+OPTS = FORMULAS[EX.implied].options
+BD = breakdown(list(EX.relevances), **OPTS)
+
+
+def test_every_step_of_document_000():
+    at = open_page(PAGE, query={"doc": "000"})
+    no_exceptions(at)
+    lecture = P.lecture_from_example("000-graded")
+    all_steps = P.steps(lecture)
+    # 3 + 5 positions + DCG, ideal, IDCG, NDCG, variants (5 grades, no k)
+    assert len(all_steps) == 13
+    for i, step in enumerate(all_steps, start=1):
+        if i > 1:
+            at = go(at, i, i)
+        no_exceptions(at)
+        assert query(at)["step"] == str(i) and query(at)["doc"] == "000"
+        assert title(at) == t(f"present.title_{step.kind}", position=step.position, n=5)
+        number = big_number(at)
+        if step.kind == "gains":
+            assert number == show_trimmed(cg(list(EX.relevances)))  # 11
+        elif step.kind == "term":
+            assert number == show_trimmed(float(BD["dcg"].iloc[step.position - 1]))
+            assert f"= {show_trimmed(float(BD['discounted_gain'].iloc[step.position - 1]))}" in html(at)
+        elif step.kind == "dcg":
+            assert number == show_trimmed(dcg(list(EX.relevances), **OPTS))  # 7.9923
+        elif step.kind == "idcg":
+            assert number == show_trimmed(idcg(list(EX.relevances), **OPTS))  # 8.6925
+        elif step.kind in ("ndcg", "variants"):
+            assert number == show_trimmed(ndcg(list(EX.relevances), **OPTS))  # 0.9194
+        elif step.kind in ("ranking", "discounts", "ideal"):
+            assert number is None
+    # the other variants: every NDCG of all_variants
+    table = html(at)
+    for value in all_variants(list(EX.relevances))["ndcg"]:
+        assert show_trimmed(value) in table
+
+
+def test_printed_numbers_beside_exact_never_fixed():
+    at = open_page(PAGE, query={"doc": "000", "step": "12"})  # NDCG
+    body = html(at)
+    assert "nl-printed" in body
+    # 0.91 printed, 0.9194 exact: a truncation (rounding gives 0.92), shown as printed
+    assert ">0.91<" in body and f">{show_trimmed(ndcg(list(EX.relevances), **OPTS))}<" in body
+    assert "Truncation" in body
+    # 001's 81.86 %: written like the document, the exact percent beside it
+    at = open_page(PAGE, query={"doc": "001"})
+    last = len(P.steps(P.lecture_from_example("001-main")))
+    at = go(at, last - 1, 1)
+    ex = EXAMPLES["001-main"]
+    exact = ndcg(list(ex.relevances), k=6, pool=ex.pool)
+    assert ">81.86%<" in html(at) and f">{show_trimmed(exact * 100)}%<" in html(at)
+
+
+@pytest.mark.parametrize("doc", ["000", "001", "002", "003", "004"])
+def test_each_document_reaches_its_ndcg(doc):
+    ex = examples_for(doc)[0]
+    lecture = P.lecture_from_example(ex.key)
+    ndcg_step = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ndcg")
+    at = open_page(PAGE, query={"doc": doc, "step": str(ndcg_step)})
+    no_exceptions(at)
+    f = FORMULAS[ex.implied]
+    assert big_number(at) == show_trimmed(ndcg(list(ex.relevances), k=ex.k, pool=ex.pool, **f.options))
+    assert warnings(at) == []
+    assert t(f"worked_examples.ex.{ex.key}.title") in "".join(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("key", sorted(EXAMPLES))
+def test_every_worked_example_key(key):
+    at = open_page(PAGE, query={"doc": key, "step": "99"})  # past the end: the last step
+    no_exceptions(at)
+    assert warnings(at) == []
+    lecture = P.lecture_from_example(key)
+    assert query(at)["step"] == str(len(P.steps(lecture)))
+    assert title(at) == t("present.title_variants")
+
+
+def test_004_ideal_order_joined_by_the_ground_truth_items():
+    lecture = P.lecture_from_example("004-recsys1")
+    ideal = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ideal")
+    at = open_page(PAGE, query={"doc": "004", "step": str(ideal)})
+    body = html(at)
+    assert body.count(t("present.not_retrieved")) == 2  # B (3) and G (0) were not recommended
+    assert ">3,3,2,2,1,1,0,0<" in body  # the document's ideal gain vector, judged exact
+
+
+def test_rest_step_for_long_lists():
+    rels = ",".join(str(i % 4) for i in range(14))
+    kinds = [s.kind for s in steps_of(present_rels=tuple(float(i % 4) for i in range(14)))]
+    assert kinds.count("term") == P.TERM_STEPS_CAP and kinds.count("rest") == 1
+    rest = kinds.index("rest") + 1
+    at = open_page(PAGE, query={"rels": rels, "step": str(rest)})
+    no_exceptions(at)
+    assert big_number(at) == show_trimmed(dcg([float(i % 4) for i in range(14)]))
+    assert "+ 4 more" in html(at)  # the sum writes out SUM_TERMS_SHOWN terms
+
+
+# ---- good parameters ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params, expect", [
+    ({"rels": "3,2,1"}, {"rels": [3, 2, 1]}),
+    ({"rels": "3 2 1", "k": "2"}, {"rels": [3, 2, 1], "k": 2}),
+    ({"rels": "3,2,1", "gain": "exponential"}, {"rels": [3, 2, 1], "gain": "exponential"}),
+    ({"rels": "3,2,1", "discount": "jarvelin"}, {"rels": [3, 2, 1], "discount": "jarvelin"}),
+    ({"rels": "3,2,1", "base": "e"}, {"rels": [3, 2, 1], "log_base": math.e}),
+    ({"rels": "3,2,1", "base": "10", "discount": "jarvelin"}, {"rels": [3, 2, 1], "log_base": 10.0,
+                                                              "discount": "jarvelin"}),
+    ({"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6"}, {"rels": [3, 2, 3, 0, 1, 2], "k": 6,
+                                                               "pool": [3, 2, 3, 0, 1, 2, 3, 0]}),
+    ({"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6", "idcg": "list"}, {"rels": [3, 2, 3, 0, 1, 2], "k": 6}),
+    ({"doc": "002", "gain": "exponential"}, {"rels": [3, 2, 3, 0, 1, 2], "k": 6, "gain": "exponential"}),
+])
+def test_good_parameters_give_the_metrics_ndcg(params, expect):
+    rels = expect.pop("rels")
+    at = open_page(PAGE, query=params)
+    no_exceptions(at)
+    assert warnings(at) == []
+    lecture = P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
+    ndcg_step = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ndcg")
+    at = go(at, ndcg_step, 1)
+    assert big_number(at) == show_trimmed(ndcg([float(r) for r in rels], **expect))
+    for name in params:  # the address keeps what the link gave (canonical form)
+        assert name in query(at)
+
+
+def test_labels_and_unretrieved_labels_on_cards():
+    at = open_page(PAGE, query={"rels": "3,2", "unretrieved": "3", "labels": "Alpha,<b>B</b>,Gamma"})
+    body = html(at)
+    assert "Alpha" in body and "&lt;b&gt;B&lt;/b&gt;" in body and "<b>B</b>" not in body  # escaped
+    assert query(at)["labels"] == "Alpha,<b>B</b>,Gamma"
+    ideal = next(i for i, s in enumerate(steps_of(present_rels=(3.0, 2.0), present_unretrieved=(3.0,)), start=1)
+                 if s.kind == "ideal")
+    at = go(at, ideal, 1)
+    assert "Gamma" in html(at)
+
+
+@pytest.mark.parametrize("theme, colour", [("light", P.PALETTES["light"]["bg"]), ("dark", P.PALETTES["dark"]["bg"])])
+def test_theme(theme, colour):
+    at = open_page(PAGE, query={"doc": "000", "theme": theme})
+    assert f"background: {colour}" in html(at)
+    assert query(at).get("theme") == (None if theme == "light" else "dark")
+    at.button(key="present_theme_toggle").click().run()
+    other = "light" if theme == "dark" else "dark"
+    assert f"background: {P.PALETTES[other]['bg']}" in html(at)
+    assert query(at).get("theme") == (None if other == "light" else "dark")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_languages(lang):
+    at = open_page(PAGE, lang=lang, query={"doc": "001", "step": "5"})
+    no_exceptions(at)
+    body = html(at) + title(at) + "".join(c.value for c in at.caption)
+    assert "present." not in body  # no missing catalogue key
+    assert title(at) == t("present.title_term", lang=lang, position=2)
+    bd = breakdown([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
+    assert big_number(at) == show_trimmed(float(bd["dcg"].iloc[1]))
+
+
+def test_step_beyond_the_end_shows_the_last_and_the_address_says_so():
+    at = open_page(PAGE, query={"doc": "000", "step": "999999999999999999999"})
+    assert warnings(at) == []
+    assert query(at)["step"] == "13" and title(at) == t("present.title_variants")
+
+
+# ---- bad parameters: a message naming the parameter and the value, the default kept -------------
+
+BAD = [
+    ("rels", "3,x"), ("rels", "3,-1"), ("rels", ""), ("unretrieved", "3,abc"), ("k", "0"), ("k", "①"),
+    ("k", "two"), ("gain", "cubic"), ("discount", "steep"), ("base", "1"), ("base", "0"), ("base", "abc"),
+    ("idcg", "all"), ("doc", "005"), ("doc", "x9"), ("step", "0"), ("step", "-2"), ("step", "abc"),
+    ("step", "③"), ("theme", "blue"),
+]
+
+
+@pytest.mark.parametrize("name, value", BAD)
+def test_bad_parameter(name, value):
+    at = open_page(PAGE, query={name: value})
+    no_exceptions(at)
+    (message,) = warnings(at)
+    assert f"**{name}**" in message and (value.strip() or "“”") in message.replace("\\", "")
+    defaults = P.lecture_from_values({})[0]
+    lecture = P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
+    assert lecture == defaults  # the default is used
+    assert query(at)["step"] == "1" and (name == "step" or name not in query(at))
+
+
+def test_bad_step_keeps_a_good_document():
+    at = open_page(PAGE, query={"doc": "000", "step": "x"})
+    assert len(warnings(at)) == 1 and title(at) == t("present.title_ranking")
+    assert query(at) == {"doc": "000", "step": "1"}
+
+
+def test_grades_too_large_for_the_exponential_gain():
+    at = open_page(PAGE, query={"rels": "2000,1", "gain": "exponential"})
+    no_exceptions(at)
+    (message,) = warnings(at)
+    assert "**rels**" in message
+    lecture = P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
+    assert lecture.rels == P.lecture_from_values({})[0].rels
+
+
+def test_extra_labels_are_reported():
+    at = open_page(PAGE, query={"rels": "3,2", "labels": "A,B,C,D"})
+    (message,) = warnings(at)
+    assert "**labels**" in message
+
+
+# ---- keys, buttons, page switches -------------------------------------------------------------
+
+def test_keys_are_taken_once_and_malformed_ones_ignored():
+    at = open_page(PAGE, query={"doc": "000"})
+    at = go(at, 4, 1)
+    assert query(at)["step"] == "4"
+    at.button(key="present_back").click().run()
+    assert query(at)["step"] == "3"
+    at.run()  # the listener still holds seq 1: not taken again
+    assert query(at)["step"] == "3"
+    at = go(at, 50, 2)  # past the end: the last step
+    assert query(at)["step"] == "13"
+    for bad in ({"go": {"step": "x", "seq": 3}}, {"go": None}, "junk", {"go": {"step": 2, "seq": True}}):
+        at.session_state[P.KEYS_KEY] = bad
+        at.run()
+        no_exceptions(at)
+        assert query(at)["step"] == "13"
+
+
+def test_buttons_stop_at_both_ends():
+    at = open_page(PAGE, query={"doc": "000"})
+    assert at.button(key="present_back").disabled
+    at.button(key="present_next").click().run()
+    assert query(at)["step"] == "2"
+    at = go(at, 13, 1)
+    assert at.button(key="present_next").disabled
+
+
+def test_step_kept_across_a_page_switch_and_a_new_link_read():
+    at = open_page(PAGE, query={"doc": "000", "step": "7"})
+    at.switch_page("pages/playground.py").run()
+    no_exceptions(at)
+    at.switch_page(PAGE).run()
+    no_exceptions(at)
+    assert at.session_state[P.STEP_KEY] == 7
+    # a link opened later (another document) replaces the lecture
+    for name in list(at.query_params):
+        del at.query_params[name]
+    at.query_params["doc"] = "002"
+    at.run()
+    assert at.session_state["present_doc"] == "002-wiki" and at.session_state[P.STEP_KEY] == 1
+
+
+def test_handout_buttons_and_playground_link():
+    at = open_page(PAGE, query={"doc": "000"})
+    assert {b.proto.label for b in at.get("download_button")} == {t("present.handout_a4"), t("present.handout_letter")}
+    (link,) = [x for x in at.get("page_link") if x.proto.label == t("common.open_in_playground")]
+    assert "discount=jarvelin" in link.proto.page or "jarvelin" in str(link.proto)
