@@ -399,7 +399,8 @@ def render(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None =
     nums = numbers(lecture)
     fmt = "A4" if paper == "A4" else "Letter"
     # Two passes: the first only collects the characters drawn, so that the embedded fonts are cut down
-    # to them before fpdf2 reads them (a whole CJK face costs it ~1.5 s; a subset, milliseconds).
+    # to them before fpdf2 reads them (a whole CJK face costs
+    # it ~1.5 s; a subset of a few hundred glyphs, milliseconds).
     collector = _Collector(fmt)
     _draw(collector, lecture, lang, nums, step=step, theme=theme, has_bold=font.bold is not None)
     chars = "".join(sorted(collector.chars | set(_ALWAYS)))
@@ -473,10 +474,12 @@ def _draw(pdf, lecture: Lecture, lang: str, nums: dict, *, step, theme: str, has
                      cell(r.ideal_discounted_gain), cell(r.idcg)])
     if len(bd) > ROWS_CAP:
         last = bd.iloc[-1]
-        rows.append(["…", t("present.handout_rows_more", lang=lang, m=len(bd) - ROWS_CAP), "", "", "", "",
-                     cell(last["dcg"]), "", "", cell(last["idcg"])])
+        rows.append(["…", "", "", "", "", "", cell(last["dcg"]), "", "", cell(last["idcg"])])
     w.table(header, rows, widths, right={0, 2, 3, 4, 5, 6, 7, 8, 9},
             bold_rows={len(rows) - 1} if len(bd) > ROWS_CAP else set())
+    if len(bd) > ROWS_CAP:
+        w.y -= 1
+        w.text_line(t("present.handout_rows_more", lang=lang, m=len(bd) - ROWS_CAP), 8, rgb=MUTED, gap=1)
 
     # -- chart -----------------------------------------------------------------------------------
     w.text_line(t("present.handout_chart", lang=lang), 11, bold=True, gap=0.5)
@@ -486,9 +489,10 @@ def _draw(pdf, lecture: Lecture, lang: str, nums: dict, *, step, theme: str, has
     printed = printed_numbers(lecture, ("relevances", "cg", "dcg", "idcg", "ndcg", "ideal_vector"), lang)
     if printed:
         w.text_line(t("present.doc_prints", lang=lang), 11, bold=True, gap=1)
-        header = [t(f"present.col_{c}", lang=lang) for c in ("quantity", "printed", "exact", "verdict")]
-        w.table(header, [[p.what, p.printed, p.exact, p.verdict] for p in printed],
-                [w.width * f for f in (0.34, 0.18, 0.18, 0.30)], size=9, right={1, 2})
+        header = [t(f"present.col_{c}", lang=lang) for c in ("quantity", "printed", "exact")] + [""]
+        header.append(t("present.col_verdict", lang=lang))
+        w.table(header, [[p.what, p.printed, p.exact, "", p.verdict] for p in printed],
+                [w.width * f for f in (0.34, 0.16, 0.16, 0.04, 0.30)], size=9, right={1, 2})
 
     # -- footer ----------------------------------------------------------------------------------
     bottom = w.y
@@ -554,10 +558,9 @@ def _subset(path: str, index: int, chars: str) -> str:
     digest = hashlib.sha256(f"{path}|{index}|{chars}".encode()).hexdigest()[:24]
     folder = Path(tempfile.gettempdir()) / "ndcg_lab_fonts"
     folder.mkdir(parents=True, exist_ok=True)
-    font = TTFont(path, fontNumber=index, lazy=True)
-    is_cff = "CFF " in font
-    target = folder / f"{digest}.{'otf' if is_cff else 'ttf'}"
+    target = folder / f"{digest}.ttf"
     if not target.is_file():
+        font = TTFont(path, fontNumber=index, lazy=True)
         options = subset.Options()
         options.name_IDs = ["*"]
         options.notdef_outline = True
@@ -566,8 +569,58 @@ def _subset(path: str, index: int, chars: str) -> str:
         subsetter = subset.Subsetter(options)
         subsetter.populate(text=chars)
         subsetter.subset(font)
+        if "CFF " in font:
+            _cff_to_truetype(font)
         partial = target.with_suffix(f".{os.getpid()}.part")
         font.save(str(partial))
+        font.close()
         os.replace(partial, target)  # atomic: concurrent sessions never read half a file
-    font.close()
     return str(target)
+
+
+def _cff_to_truetype(font) -> None:
+    """Replace a font's CFF (cubic) outlines by TrueType (quadratic) ones, in place.
+
+    fpdf2 then embeds a CIDFontType2 font with Identity-H encoding, which every PDF reader and text
+    extractor understands (pypdf and pdfminer mis-read the CID-keyed CFF font fpdf2 embeds otherwise:
+    its text comes out with NULs, or not at all).  Cubic curves are approximated to 1/1000 em.
+    """
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+
+    order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    max_err = font["head"].unitsPerEm / 1000
+    glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(glyph_set)
+        glyph_set[name].draw(Cu2QuPen(pen, max_err, reverse_direction=True))
+        glyf.glyphs[name] = pen.glyph()
+    font["loca"] = newTable("loca")
+    font["glyf"] = glyf
+    for tag in ("CFF ", "VORG"):
+        if tag in font:
+            del font[tag]
+    maxp = newTable("maxp")
+    maxp.tableVersion = 0x00010000
+    for attr in ("maxZones", "maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                 "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):
+        setattr(maxp, attr, 1 if attr == "maxZones" else 0)
+    maxp.numGlyphs = len(order)
+    font["maxp"] = maxp
+    post = font["post"]
+    post.formatType = 2.0
+    post.extraNames = []
+    post.mapping = {}
+    post.glyphOrder = order
+    font["head"].glyphDataFormat = 0
+    font.sfntVersion = "\x00\x01\x00\x00"
+    hmtx = font["hmtx"]
+    for name in order:  # left side bearings from the new outlines
+        advance, _ = hmtx[name]
+        glyph = glyf.glyphs[name]
+        glyph.recalcBounds(glyf)
+        hmtx[name] = (advance, getattr(glyph, "xMin", 0))
