@@ -12,6 +12,7 @@ from ui import state as S
 from ui.charts.other import ERROR_BARS, errors_chart, share_chart, sweep_chart
 from ui.i18n import t
 from ui.numbers import show_trimmed
+from ui.other import link_text
 from ui.other import rating as V
 from ui.shell import through_app
 from ui.widgets import copy_link, link_for
@@ -52,7 +53,7 @@ st.altair_chart(share_chart(error_shares(true, pred)), width="stretch")
 if tot["n"] > ERROR_BARS:
     st.caption(t("rating.bars_cut", shown=ERROR_BARS, total=tot["n"]))
 
-pair, problem = V.pick_pair(page.value(V.K_PAIR), tot["n"], table["abs_error"], from_link=page.opened_link)
+pair, problem = V.pick_pair(page.value(V.K_PAIR), tot["n"], table["abs_error"], link=link_text(page, "pair"))
 if problem is not None:
     st.warning(page.message("pair", problem) + " " + t("state.default_used"), icon=":material/link_off:")
 if page.value(V.K_PAIR) != pair:

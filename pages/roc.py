@@ -12,6 +12,7 @@ from ui import state as S
 from ui.charts.other import pair_chart, roc_chart
 from ui.i18n import registry_text, t
 from ui.numbers import exact, show_trimmed
+from ui.other import link_text
 from ui.other import roc as V
 from ui.shell import through_app
 from ui.widgets import copy_link, link_for
@@ -37,7 +38,7 @@ m_neg = len(labels) - m_pos
 
 st.subheader(t("roc.draw_header"))
 st.markdown(V.draw_how(labels))
-step, problem = V.pick_step(page.value(V.K_STEP), last, from_link=page.opened_link)
+step, problem = V.pick_step(page.value(V.K_STEP), last, link=link_text(page, "step"))
 if problem is not None:
     st.warning(page.message("step", problem) + " " + t("state.default_used"), icon=":material/link_off:")
 if page.value(V.K_STEP) != step:

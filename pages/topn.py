@@ -11,6 +11,7 @@ from metrics.other.topn import AP_DENOMINATORS
 from ui import state as S
 from ui.charts.other import GRID_POSITIONS, GRID_USERS, USER_BARS, hit_grid, per_user_chart
 from ui.i18n import registry_text, t
+from ui.other import link_text
 from ui.other import topn as V
 from ui.shell import through_app
 from ui.widgets import copy_link, link_for
@@ -58,7 +59,7 @@ st.dataframe(V.counts_table(r), hide_index=True, width="stretch")
 # --- AP / MAP --------------------------------------------------------------------------------
 st.header(t("topn.ap_header"))
 st.latex(V.ap_definition_latex())
-who, problem = V.pick_user(page.value(V.K_USER), r.users, from_link=page.opened_link)
+who, problem = V.pick_user(page.value(V.K_USER), r.users, link=link_text(page, "user"))
 if problem is not None:
     st.warning(page.message("user", problem) + " " + t("state.default_used"), icon=":material/link_off:")
 if page.value(V.K_USER) != who:

@@ -4,11 +4,11 @@
 One module per page (:mod:`ui.other.topn`, :mod:`ui.other.rating`, :mod:`ui.other.roc`): the page's
 fields for :mod:`ui.state`, its parsers and input caps, and the text it shows (formulas with the
 numbers filled in, display tables, messages).  Numbers come from :mod:`metrics.other`; charts from
-:mod:`ui.charts.other`.  Shared here: long sums shortened for display.
+:mod:`ui.charts.other`.  Shared here: long sums shortened for display, a link parameter as given.
 """
 from __future__ import annotations
 
-__all__ = ["MAX_TERMS", "join_terms"]
+__all__ = ["MAX_TERMS", "join_terms", "link_text"]
 
 #: A formula shows at most this many terms of a sum; the rest is ``\cdots`` (every term still counts).
 MAX_TERMS = 12
@@ -31,3 +31,14 @@ def join_terms(terms, *, sep: str = " + ", limit: int = MAX_TERMS, empty: str = 
         terms = terms[: max(limit - 2, 1)] + ["\\cdots", terms[-1]]
     return sep.join(terms)
 
+
+
+def link_text(page, param: str) -> str | None:
+    """The text of link parameter ``param`` when ``page`` (a :class:`ui.state.PageState`) has just read a
+    link, else None: a message about a value the data cannot use then quotes what the link said."""
+    import streamlit as st
+
+    if not page.opened_link:
+        return None
+    value = st.query_params.get(param)
+    return None if value is None else str(value)

@@ -75,21 +75,22 @@ def consistent(page, true, pred) -> tuple[tuple, tuple]:
     return page.value(K_LAST)
 
 
-def pick_pair(wanted, n: int, abs_errors, *, from_link: bool) -> tuple[int, S.BadValue | None]:
+def pick_pair(wanted, n: int, abs_errors, *, link: str | None = None) -> tuple[int, S.BadValue | None]:
     """The pair of the what-if chart: ``wanted`` if it exists, else the pair with the largest error
-    (and a problem to report when a link asked for a pair beyond the data).
+    (and a problem to report when the link just opened, whose ``pair`` text is ``link``, asked for a
+    pair beyond the data).
 
-    >>> pick_pair(2, 3, [0, 1, 0], from_link=True)
+    >>> pick_pair(2, 3, [0, 1, 0], link="2")
     (2, None)
-    >>> pair, problem = pick_pair(9, 3, [0, 1, 0], from_link=True)
-    >>> pair, problem.reason, problem.fmt
-    (2, 'range', {'lo': 1, 'hi': 3})
+    >>> pair, problem = pick_pair(9, 3, [0, 1, 0], link="09")
+    >>> pair, problem.reason, problem.value, problem.fmt
+    (2, 'range', '09', {'lo': 1, 'hi': 3})
     """
     if wanted is not None and 1 <= wanted <= n:
         return int(wanted), None
     problem = None
-    if from_link and wanted is not None:
-        problem = S.BadValue(str(wanted), "range", f"{wanted} is outside 1 to {n}", lo=1, hi=n)
+    if link is not None and wanted is not None:
+        problem = S.BadValue(link, "range", f"{link[:40]!r} is outside 1 to {n}", lo=1, hi=n)
     return int(np.argmax(np.asarray(abs_errors))) + 1, problem
 
 

@@ -105,21 +105,21 @@ def consistent(page, scores, labels) -> tuple[tuple, tuple]:
     return page.value(K_LAST)
 
 
-def pick_step(wanted, last: int, *, from_link: bool) -> tuple[int, S.BadValue | None]:
-    """The step shown: ``wanted`` if the curve has it, else the last (and a problem to report when a
-    link asked for a step beyond the curve).
+def pick_step(wanted, last: int, *, link: str | None = None) -> tuple[int, S.BadValue | None]:
+    """The step shown: ``wanted`` if the curve has it, else the last (and a problem to report when the
+    link just opened, whose ``step`` text is ``link``, asked for a step beyond the curve).
 
-    >>> pick_step(3, 8, from_link=True)
+    >>> pick_step(3, 8, link="3")
     (3, None)
-    >>> step, problem = pick_step(12, 8, from_link=True)
-    >>> step, problem.reason, problem.fmt
-    (8, 'range', {'lo': 0, 'hi': 8})
+    >>> step, problem = pick_step(12, 8, link="12")
+    >>> step, problem.reason, problem.value, problem.fmt
+    (8, 'range', '12', {'lo': 0, 'hi': 8})
     """
     if wanted is not None and 0 <= wanted <= last:
         return int(wanted), None
     problem = None
-    if from_link and wanted is not None:
-        problem = S.BadValue(str(wanted), "range", f"{wanted} is outside 0 to {last}", lo=0, hi=last)
+    if link is not None and wanted is not None:
+        problem = S.BadValue(link, "range", f"{link[:40]!r} is outside 0 to {last}", lo=0, hi=last)
     return last, problem
 
 

@@ -157,20 +157,21 @@ def compute(runs: dict, n: int, prec: str, hr: str, arhr: str) -> Result:
     return Result(runs, n, prec, table, s, ap, maps)
 
 
-def pick_user(wanted, users: list[str], *, from_link: bool) -> tuple[str, S.BadValue | None]:
-    """The user whose AP working is shown, and a problem to report when a link named someone absent.
+def pick_user(wanted, users: list[str], *, link: str | None = None) -> tuple[str, S.BadValue | None]:
+    """The user whose AP working is shown, and a problem to report when the link just opened (its
+    ``user`` text is ``link``) names someone absent.
 
-    >>> pick_user("bob", ["alice", "bob"], from_link=True)
+    >>> pick_user("bob", ["alice", "bob"], link="bob")
     ('bob', None)
-    >>> who, problem = pick_user("zoe", ["alice"], from_link=True)
-    >>> who, problem.reason
-    ('alice', 'topn.reason.no_such_user')
+    >>> who, problem = pick_user("zoe", ["alice"], link="zoe")
+    >>> who, problem.reason, problem.value
+    ('alice', 'topn.reason.no_such_user', 'zoe')
     """
     if wanted in users:
         return wanted, None
     problem = None
-    if from_link and wanted is not None:
-        problem = S.BadValue(str(wanted), "topn.reason.no_such_user", f"no user {str(wanted)[:40]!r} in the data")
+    if link is not None:
+        problem = S.BadValue(link, "topn.reason.no_such_user", f"no user {link[:40]!r} in the data")
     return users[0], problem
 
 
