@@ -603,10 +603,32 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
                                     {"count": int(absent.size), "example": str(qi["queries"][absent[0]]),
                                      "policy": missing}))
         cache: dict = {}
-        for j, v in enumerate(variants):
-            values[r, j] = _values(ranked, qi["judged"], v, k=k, log_base=b, divisor_cache=cache)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for j, v in enumerate(variants):
+                values[r, j] = _values(ranked, qi["judged"], v, k=k, log_base=b, divisor_cache=cache)
+    problems += _overflowing_gains(qrels, qi, variants, values)
     progress(1.0, "")
     return Evaluation(qi["queries"], names, variants, values, present, missing, k, problems)
+
+
+def _overflowing_gains(qrels: Table, qi: dict, variants, values: np.ndarray) -> list[Problem]:
+    """Queries whose largest grade has no finite gain under a variant's gain (2^1100 - 1 is beyond float64):
+    their values under that variant become NaN (not a misleading 0 or 1), with one warning per gain."""
+    top = np.zeros(qi["nq"])
+    np.maximum.at(top, qi["q"], qi["grade"])
+    out = []
+    for gain in dict.fromkeys(v.gain for v in variants):
+        with np.errstate(over="ignore", invalid="ignore"):
+            bad = ~np.isfinite(GAINS[gain].func(top))
+        if not bad.any():
+            continue
+        cols = [j for j, v in enumerate(variants) if v.gain == gain]
+        values[:, cols, :] = np.where(bad, np.nan, values[:, cols, :])
+        row = int(np.flatnonzero(qi["grade"] == top[bad].max())[0])
+        out.append(Problem(qrels.name, qrels.line_of(row), "huge_grade",
+                           {"grade": float(top[bad].max()), "count": int(bad.sum()),
+                            "example": str(qi["queries"][np.flatnonzero(bad)[0]]), "gain": gain}))
+    return out
 
 
 def _rows_of(table: Table, qid: str) -> np.ndarray:

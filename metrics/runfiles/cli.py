@@ -1,24 +1,21 @@
-"""Evaluate TREC run files from the command line under every NDCG variant.
+"""Evaluate TREC run files from the command line: trec_eval's options and output, or NDCG variants.
 
-Usage::
+Usage (trec_eval's form; the output is trec_eval's, ``measure<TAB>qid<TAB>value``)::
 
-    python -m metrics.runfiles QRELS RUN [RUN ...] [--k 10] [--gain linear exponential]
-        [--discount standard jarvelin] [--idcg judged list] [--ties trec_eval average]
-        [--missing skip|zero] [--relevance-level 1] [--log-base 2] [--skip-bad-lines]
-        [--per-query] [--csv OUT.csv]
+    python -m metrics.runfiles [-q] [-c] [-n] [-M N] [-l N] [-J] [-N N] [-m measure[.params]]... QRELS RUN [RUN...]
 
-Prints one row per variant (gain/discount/IDCG source/ties) with each run's mean
-NDCG@k, the winner, and Kendall's tau between that variant's ordering of the runs
-and the first variant's.  Exit status: 0 on success, 1 when a file cannot be used
-(or has bad lines and ``--skip-bad-lines`` was not given), 2 for bad arguments.
+With ``--variants`` (or any of ``--k --gain --discount --idcg --ties --log-base --relevance-level
+--missing --per-query``) it prints instead one row per NDCG variant (gain/discount/IDCG source/ties)
+with each run's mean, the winner and Kendall's tau against the first variant.  ``--compare MEASURE``
+adds paired significance tests between the runs.  Exit status: 0 on success, 1 when a file cannot be
+used (or has bad lines and ``--skip-bad-lines`` was not given), 2 for bad arguments.
 
 >>> import contextlib, io
 >>> out = io.StringIO()
 >>> with contextlib.redirect_stdout(out):
-...     code = main(["data/samples/qrels.txt", "data/samples/bm25.run", "--k", "10",
-...                  "--gain", "linear", "--discount", "standard", "--idcg", "judged", "--ties", "trec_eval"])
->>> code, out.getvalue().splitlines()[4].split()[0]
-(0, 'linear/standard/judged/trec_eval')
+...     code = main(["-m", "map", "-m", "P.5", "data/samples/qrels.txt", "data/samples/bm25.run"])
+>>> code, out.getvalue().splitlines()[0].split("\\t")[0].strip()
+(0, 'map')
 """
 from __future__ import annotations
 
@@ -30,16 +27,43 @@ import time
 from collections.abc import Sequence
 
 from ..registry import DISCOUNTS, GAINS, TIES
+from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
+from .measures import MEASURES, NICKNAMES, parse_measures
 from .read import Parsed, read_files
+from .trec import evaluate_runs
 
-__all__ = ["main", "format_table"]
+__all__ = ["CLI_NUMBA_MIN_ROWS", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
 
 #: Each command-line run pays numba's start (~1.4 s: import, loading the compiled kernels); against the
 #: numpy path that pays off from about 3,000,000 run lines (measured: 2M lines 1.8-2.1 s with numba vs
 #: 1.4-1.5 s without, 3M lines 2.1-2.2 s either way).  The app, a long-lived process, uses numba from 1M.
 CLI_NUMBA_MIN_ROWS = 3_000_000
+
+#: Where this evaluator, trec_eval 9.0.8 (the reference, as in pytrec_eval) and trec_eval 10 differ.
+HELP_DIFFERENCES = """\
+Compatibility. The measures and their output follow trec_eval 9.0.8 (the version pytrec_eval bundles);
+values agree with it to 1e-9 (tested) and the printed lines are the same. Where trec_eval 9 and 10 differ:
+  input     '#' lines are comments and fields after a run line's tag are ignored (trec_eval 10; trec_eval 9
+            calls both malformed). The run's name (runid) is the tag of its last line, as in both.
+  -c        trec_eval 9 (followed here) only divides the means by the number of qrels queries: queries the
+            run did not answer count 0 (0.00001 in gm_map/gm_bpref), get no per-query lines, and num_q,
+            num_rel, num_ret stay over the answered queries. trec_eval 10 evaluates them as empty rankings,
+            prints their lines and counts their relevant documents in num_rel.
+  iprec_at_recall, 11pt_avg
+            trec_eval 9 (followed here) stops at (long)(f * R + 0.9) relevant documents; trec_eval 10
+            rounds f * R (lround), which can differ when f * R has a fraction below 0.1 or at .5.
+  measures  trec_eval 10 adds dcg, ideal_dcg, rbp, rbp_resid, unj, yaap (not here under those names; see
+            the extras). Its rbp uses graded gains scaled to [0, 1]; its rbp_resid is 0 when no unjudged
+            document is retrieved and uses p = 0.9 always.
+  gain maps trec_eval 10 skips levels that are not whole numbers; trec_eval 9 reads them with atol.
+Differences from both, on purpose: a measure or parameter trec_eval would misread (atof('x') = 0, a
+negative or repeated gain level, -l below 0, -M 0) is refused with a message instead of evaluated;
+several runs may be given (each printed as trec_eval would, after a '# run NAME' line); runs may be
+CSV/TSV with named columns, UTF-8 or GBK; a qrels grade that is not a whole number (1.7) is read as
+trec_eval does (1) with a warning; the preference measures and formats (-R, -T, -Z) are not supported.
+"""
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -61,33 +85,121 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------------------ argument types
+def _whole(minimum: int, maximum: int | None = None):
+    bound = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        ok = t.isascii() and t.lstrip("+-").isdigit() and len(t) <= 19 and t.count("-") + t.count("+") <= 1
+        if not ok or int(t) < minimum or (maximum is not None and int(t) > maximum):
+            raise argparse.ArgumentTypeError(f"must be a whole number {bound}, got {text[:40]!r}")
+        return int(t)
+
+    return parse
+
+
+def _real(*, positive: bool = False, not_one: bool = False, minimum: float | None = None):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
+        if not math.isfinite(value) or (positive and value <= 0) or (not_one and value == 1) \
+                or (minimum is not None and value < minimum):
+            want = "a finite number" + (" > 0" if positive else "") + (" and != 1" if not_one else "") \
+                + (f" >= {minimum:g}" if minimum is not None else "")
+            raise argparse.ArgumentTypeError(f"must be {want}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+_VARIANT_OPTIONS = ("k", "gain", "discount", "idcg", "ties", "log_base", "relevance_level", "missing", "per_query")
+
+
+def _measure_help() -> str:
+    lines = ["Measures (-m NAME or NAME.PARAMS; defaults in brackets):"]
+    for m in MEASURES.values():
+        params = ""
+        if m.params in ("cutoffs", "fractions", "numbers"):
+            params = "." + ",".join(f"{v:g}" for v in m.defaults)
+        elif m.params == "gains":
+            params = ".L=G,... [gain = grade]"
+        elif m.params == "persistence":
+            params = f".p={dict(m.defaults)['p']:g}"
+        extra = " (extra)" if m.origin == "extra" else ""
+        lines.append(f"  {m.name}{params}{extra}: {m.help} [{m.source}]")
+    lines.append("Sets: " + "; ".join(f"{k} = {' '.join(v)}" for k, v in NICKNAMES.items()))
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m metrics.runfiles",
-        description="Mean NDCG of TREC runs under every gain, discount, IDCG source and tie rule, "
-                    "and whether the winner changes.",
+        usage="%(prog)s [-q] [-c] [-n] [-M N] [-l N] [-J] [-m MEASURE[.PARAMS]]... [options] QRELS RUN [RUN ...]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Evaluate TREC runs against qrels. By default as trec_eval does (its options, measures and "
+                    "output); with --variants, mean NDCG under every gain, discount, IDCG source and tie rule.",
+        epilog=HELP_DIFFERENCES + "\n" + _measure_help(),
     )
     p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or CSV/TSV with a header")
-    p.add_argument("runs", nargs="+", metavar="run", help="run file(s): TREC 'qid Q0 docno rank score tag' or CSV/TSV")
-    p.add_argument("--k", type=int, default=None, help="cutoff (default: whole list and whole pool, trec_eval ndcg)")
-    p.add_argument("--gain", nargs="+", choices=list(GAINS), default=list(GAINS), help="gains (default: all)")
-    p.add_argument("--discount", nargs="+", choices=list(DISCOUNTS), default=list(DISCOUNTS),
-                   help="discounts (default: all)")
-    p.add_argument("--idcg", nargs="+", choices=list(IDCG), default=["judged", "list"],
+    p.add_argument("runs", nargs="+", metavar="run",
+                   help="run file(s): TREC 'qid Q0 docno rank score tag' or CSV/TSV; '-' reads standard input")
+    t = p.add_argument_group("trec_eval's options")
+    t.add_argument("-q", "--query_eval_wanted", dest="trec_query", action="store_true",
+                   help="also print each query's values")
+    t.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE[.PARAMS]",
+                   help="measure or set to print (repeatable; default 'official'): map, P.5,10, ndcg_cut.10, "
+                        "ndcg.1=0,2=1, all_trec, ...")
+    t.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
+                   help="average over every qrels query; missing ones count 0")
+    t.add_argument("-n", "--nosummary", dest="nosummary", action="store_true", help="no summary ('all') lines")
+    t.add_argument("-l", "--level_for_rel", dest="level", type=_whole(0), default=1, metavar="N",
+                   help="lowest relevant grade (default 1)")
+    t.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
+                   help="drop documents the qrels do not judge before evaluating")
+    t.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_whole(1), metavar="N",
+                   help="evaluate only the first N documents of each query")
+    t.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_whole(0), default=0, metavar="N",
+                   help="documents in the collection (utility)")
+    t.add_argument("--err-gmax", type=_real(minimum=0), default=None, metavar="G",
+                   help="highest grade of the scale for ERR (default: the highest grade in the qrels)")
+    t.add_argument("-v", "--version", action="version", version="ndcg-lab evaluator, trec_eval 9.0.8 measures")
+    v = p.add_argument_group("NDCG variants (any of these selects the variants table)")
+    v.add_argument("--variants", action="store_true", help="print the variants table instead of trec_eval's output")
+    v.add_argument("--k", type=_whole(1), default=None, help="cutoff (default: whole list and pool, trec_eval ndcg)")
+    v.add_argument("--gain", nargs="+", choices=list(GAINS), default=None, help="gains (default: all)")
+    v.add_argument("--discount", nargs="+", choices=list(DISCOUNTS), default=None, help="discounts (default: all)")
+    v.add_argument("--idcg", nargs="+", choices=list(IDCG), default=None,
                    help="ideal ranking from all judged documents or from the retrieved list (default: both)")
-    p.add_argument("--ties", nargs="+", choices=list(TIES), default=["trec_eval", "average"],
-                   help="tie rules (default: trec_eval average)")
-    p.add_argument("--missing", choices=list(MISSING), default="skip",
+    v.add_argument("--ties", nargs="+", choices=list(TIES), default=None, help="tie rules (default: trec_eval average)")
+    v.add_argument("--missing", choices=list(MISSING), default=None,
                    help="qrels queries a run did not answer: skip (trec_eval) or zero (trec_eval -c)")
-    p.add_argument("--relevance-level", type=float, default=None,
+    v.add_argument("--relevance-level", type=_real(), default=None,
                    help="grades below this count as 0 (ranx rel_lvl; trec_eval -l does not change ndcg)")
-    p.add_argument("--log-base", type=float, default=2.0, help="base of the logarithm in the discount (default 2)")
-    p.add_argument("--skip-bad-lines", action="store_true",
+    v.add_argument("--log-base", type=_real(positive=True, not_one=True), default=None,
+                   help="base of the logarithm in the discount (default 2)")
+    v.add_argument("--per-query", action="store_true", help="also print per-query values")
+    s = p.add_argument_group("significance (needs two runs or more)")
+    s.add_argument("--compare", metavar="MEASURE", default=None,
+                   help="compare the runs on this measure's per-query values (a printed name: map, P_10, "
+                        "ndcg_cut_10, ...; it is added to -m if needed; with --variants a variant label)")
+    s.add_argument("--test", choices=["t", "wilcoxon", "randomization"], default="randomization",
+                   help="paired test (default randomization)")
+    s.add_argument("--correction", choices=["holm", "bonferroni", "none"], default="holm",
+                   help="multiple-comparison correction over all pairs (default holm)")
+    s.add_argument("--confidence", type=_real(positive=True), default=0.95,
+                   help="level of the bootstrap confidence interval (default 0.95)")
+    s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
+                   help="relabellings / bootstrap resamples (default 10000)")
+    s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
+    o = p.add_argument_group("files and output")
+    o.add_argument("--skip-bad-lines", action="store_true",
                    help="evaluate the readable lines of files with malformed lines instead of stopping")
-    p.add_argument("--per-query", action="store_true", help="also print per-query values")
-    p.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
-    p.add_argument("--max-mb", type=float, default=None, help="refuse files larger than this many MB")
-    p.add_argument("--digits", type=int, default=4, help="decimals shown (default 4)")
+    o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
+    o.add_argument("--max-mb", type=_real(positive=True), default=None, help="refuse files larger than this many MB")
+    o.add_argument("--digits", type=_whole(0, 17), default=4, help="decimals shown (default 4, as trec_eval)")
     return p
 
 
@@ -105,55 +217,172 @@ def _report(parsed: Parsed, skip_bad: bool) -> bool:
     return True
 
 
-def _read_and_evaluate(args, max_bytes):
-    """Read the files and evaluate; ``ev`` is None when a file has problems that stop the run."""
-    qrels, runs = read_files(args.qrels, args.runs, max_bytes=max_bytes)
+def _read(args, max_bytes):
+    """Read the files (standard input for a run given as '-'); None when one cannot be used."""
+    sources = list(args.runs)
+    if "-" in sources:
+        sources[sources.index("-")] = sys.stdin.buffer.read()
+    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes)
+    for given, parsed in zip(args.runs, runs):
+        if given == "-":
+            parsed.name = "stdin"
+            if parsed.table is not None:
+                parsed.table.name = "stdin"
     ok = _report(qrels, args.skip_bad_lines)
     for parsed in runs:
         ok = _report(parsed, args.skip_bad_lines) and ok
     if not ok:
-        return qrels, runs, None
+        return None
     names = [r.name for r in runs]
-    for r in runs:  # distinct names for runs with the same file name in different folders
+    for i, r in enumerate(runs):  # distinct names for runs with the same file name in different folders
         if names.count(r.name) > 1:
-            r.table.name = str(args.runs[runs.index(r)])
-    variants = make_variants(gains=args.gain, discounts=args.discount, idcg=args.idcg, ties=args.ties)
-    ev = evaluate(qrels.table, [r.table for r in runs], k=args.k, variants=variants, log_base=args.log_base,
-                  relevance_level=args.relevance_level, missing=args.missing)
-    return qrels, runs, ev
+            r.table.name = str(args.runs[i])
+    return qrels, runs
+
+
+def _variant_mode(args) -> bool:
+    return args.variants or any(getattr(args, name) not in (None, False) for name in _VARIANT_OPTIONS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.runs.count("-") > 1:
+        parser.error("argument run: standard input ('-') can be given once")
+    if args.qrels == "-":
+        parser.error("argument qrels: read from a file; only a run can come from standard input ('-')")
+    variants = _variant_mode(args)
+    requested = None
+    if not variants:
+        measures = list(args.measures or ["official"])
+        if args.compare and args.compare not in {n for r in _try_parse(parser, measures) for n in r.names}:
+            measures.append(_spec_of(parser, args.compare))
+        requested = _try_parse(parser, measures)
+        args.measures = measures
+    if args.compare and len(args.runs) < 2:
+        parser.error(f"argument --compare: comparing needs two runs or more, got {len(args.runs)}")
+    max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
+    started = time.perf_counter()
     try:
-        if args.k is not None and args.k < 1:
-            raise ValueError(f"--k must be >= 1, got {args.k}")
-        max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
-        started = time.perf_counter()
         with _kernels.numba_from(max(CLI_NUMBA_MIN_ROWS, _kernels.NUMBA_MIN_ROWS)):
-            qrels, runs, ev = _read_and_evaluate(args, max_bytes)
-        if ev is None:
-            return 1
-        elapsed = time.perf_counter() - started
+            read = _read(args, max_bytes)
+            if read is None:
+                return 1
+            qrels, runs = read
+            if variants:
+                return _run_variants(args, parser, qrels, runs, started)
+            return _run_trec(args, parser, qrels, runs, requested, started)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+
+
+def _try_parse(parser, measures):
+    try:
+        return parse_measures(measures)
+    except ValueError as exc:
+        parser.error(f"argument -m/--measure: {exc}")
+
+
+def _spec_of(parser, name: str) -> str:
+    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``)."""
+    if name in MEASURES:
+        return name
+    base, _, param = name.rpartition("_")
+    if base in MEASURES and param:
+        return f"{base}.{param}"
+    parser.error(f"argument --compare: {name!r} is not a measure name such as map, P_10 or ndcg_cut_10")
+    return name  # pragma: no cover
+
+
+def _timing(runs, qrels, started) -> None:
+    lines = sum(r.table.n_rows for r in runs) + qrels.table.n_rows
+    print(f"{lines:,} lines read and evaluated in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+
+
+def _write_csv(path: str, frame) -> bool:
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(to_csv(frame))  # floats: the shortest text that reads back as the same number
+    except OSError as exc:
+        print(f"error: cannot write {path}: {exc}", file=sys.stderr)
+        return False
+    print(f"per-query values written to {path}", file=sys.stderr)
+    return True
+
+
+def _run_trec(args, parser, qrels, runs, requested, started) -> int:
+    result = evaluate_runs(qrels.table, [r.table for r in runs], args.measures, relevance_level=args.level,
+                           complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
+                           num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax)
+    for problem in result.problems:
+        label = "error" if problem.severity == "error" else "warning"
+        print(f"{label}: {problem.message}", file=sys.stderr)
+    if not any(run.present.any() for run in result.runs):
+        print("error: no query has both results and relevance judgments", file=sys.stderr)
+        return 1
+    text = result.text(per_query=args.trec_query, summary=not args.nosummary, digits=args.digits)
+    if text:
+        print(text)
+    _timing(runs, qrels, started)
+    if args.compare:
+        per = result.frame()
+        per = per[(per["measure"] == args.compare) & (per["qid"] != "all")]
+        if per.empty:
+            parser.error(f"argument --compare: {args.compare!r} has no per-query values (choose a measure printed "
+                         "per query, e.g. map, P_10, ndcg_cut_10)")
+        table = per.pivot(index="qid", columns="run", values="value")[[r.table.name for r in runs]]
+        _print_comparison(args, table, complete=args.complete)
+    if args.csv and not _write_csv(args.csv, result.frame()):
+        return 1
+    return 0
+
+
+def _print_comparison(args, table, *, complete: bool) -> None:
+    """Paired tests between every two runs on per-query values (rows: queries, columns: runs)."""
+    from .. import significance
+
+    if complete:
+        table = table.fillna(0.0)
+    dropped = int(table.isna().any(axis=1).sum())
+    table = table.dropna()
+    pairs = significance.all_pairs(table, test=args.test, confidence=args.confidence, correction=args.correction,
+                                   n_resamples=args.resamples, seed=args.seed)
+    d = args.digits
+    print()
+    print(f"Paired {args.test} tests on {args.compare} over {len(table)} queries answered by every run"
+          + (f" ({dropped} left out: not answered by all; -c counts them 0)" if dropped else "")
+          + f"; {int(args.confidence * 100)}% bootstrap CI of the mean difference; {args.correction} correction")
+    rows = [[r.system_a, r.system_b, f"{r.mean_difference:+.{d}f}", f"[{r.ci_low:+.{d}f}, {r.ci_high:+.{d}f}]",
+             f"{r.p_value:.{d}g}", f"{r.p_corrected:.{d}g}", "yes" if r.significant else "no"]
+            for r in pairs.itertuples()]
+    print(format_table(["A", "B", "mean A-B", "CI", "p", "p corrected", "significant"], rows))
+
+
+def _run_variants(args, parser, qrels, runs, started) -> int:
+    missing = args.missing or ("zero" if args.complete else "skip")
+    variants = make_variants(gains=args.gain or list(GAINS), discounts=args.discount or list(DISCOUNTS),
+                             idcg=args.idcg or ["judged", "list"], ties=args.ties or ["trec_eval", "average"])
+    ev = evaluate(qrels.table, [r.table for r in runs], k=args.k, variants=variants,
+                  log_base=2.0 if args.log_base is None else args.log_base,
+                  relevance_level=args.relevance_level, missing=missing)
     for problem in ev.problems:
         print(f"warning: {problem.message}", file=sys.stderr)
     _print_results(ev, args.digits)
-    print(f"\n{sum(r.table.n_rows for r in runs) + qrels.table.n_rows:,} lines read and evaluated in "
-          f"{elapsed:.2f} s", file=sys.stderr)
+    _timing(runs, qrels, started)
     if args.per_query:
         per = ev.per_query()
         print()
         print(per.to_string(index=False, float_format=lambda x: f"{x:.{args.digits}f}"))
-    if args.csv:
-        try:
-            ev.per_query().to_csv(args.csv, index=False, float_format="%.17g")
-        except OSError as exc:
-            print(f"error: cannot write {args.csv}: {exc}", file=sys.stderr)
-            return 1
-        print(f"per-query values written to {args.csv}", file=sys.stderr)
+    if args.compare:
+        if args.compare not in ev.labels:
+            parser.error(f"argument --compare: {args.compare!r} is not an evaluated variant; variants are "
+                         + ", ".join(ev.labels[:4]) + ", ...")
+        per = ev.per_query()
+        table = per.pivot(index="qid", columns="run", values=args.compare)[ev.runs]
+        _print_comparison(args, table, complete=missing == "zero")
+    if args.csv and not _write_csv(args.csv, ev.per_query()):
+        return 1
     return 0
 
 

@@ -4,7 +4,9 @@ Formats
 -------
 * TREC qrels: ``qid iter docno rel`` (4 fields, whitespace separated).
 * TREC run: ``qid Q0 docno rank score tag`` (6 fields); like trec_eval, only the
-  score orders the documents (the rank column is read but ignored).
+  score orders the documents (the rank column is read but ignored).  Fields after the
+  tag are ignored and the tag of the last line names the run, as trec_eval 10 does.
+* In TREC files, lines starting with ``#`` are comments (trec_eval 10; ir_metadata headers).
 * CSV / TSV / semicolon-separated files whose first line names the columns, e.g.
   ``query_id,doc_id,relevance`` or ``qid\\tdocno\\tscore``; accepted names are in
   :data:`COLUMN_NAMES`.  A run without a score column but with a rank column is
@@ -102,9 +104,9 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "no_queries": "{file}: no query is both in the run and in the qrels; nothing to evaluate",
     "whole_grades": "{file}: {count} grade(s) are not whole numbers (first {grade!r} at line {line}); trec_eval reads "
                     "grades as whole numbers, so its measures count them as {whole}",
-    "huge_grade": "{file}: grade {grade:g} at line {line} is too large for the exponential gain 2^grade - 1 (above "
-                  "1023 it overflows float64); exponential-gain variants are not computed for {count} quer(ies) "
-                  "(e.g. '{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
+    "huge_grade": "{file}: grade {grade:g} at line {line} is too large for the {gain} gain (2^grade - 1 overflows "
+                  "float64 above grade 1023): variants with that gain are n/a for {count} quer(ies) (e.g. "
+                  "'{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
 }
 
 _SEVERITY = {
@@ -254,10 +256,40 @@ def _alias_map() -> dict[str, str]:
 
 
 def _first_line(text: str) -> str:
-    for line in text.split("\n", 50)[:50]:
-        if line.strip():
+    """The first line that is neither blank nor a '#' comment."""
+    for line in text.split("\n", 200)[:200]:
+        stripped = line.strip().lstrip("\ufeff")
+        if stripped and not stripped.startswith("#"):
             return line.strip("\r").lstrip("\ufeff")
     return ""
+
+
+def _leading_comments(head: bytes) -> int:
+    """How many lines at the very start of the file are '#' comments (trec_eval 10, ir_metadata headers)."""
+    n = 0
+    for line in head.split(b"\n")[:-1]:
+        if not line.lstrip().lstrip(codecs.BOM_UTF8).startswith(b"#"):
+            break
+        n += 1
+    return n
+
+
+def _last_tag(source) -> str | None:
+    """The run tag (6th field) of the file's last line that is neither blank nor a comment: trec_eval
+    reports the tag of the last line."""
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - (1 << 16)))
+            tail = fh.read()
+    else:
+        tail = bytes(source[-(1 << 16):])
+    for line in reversed(tail.split(b"\n")):
+        fields = line.split()
+        if len(fields) >= 6 and not fields[0].startswith(b"#"):
+            return fields[5].decode("utf-8", "replace")
+    return None
 
 
 def _sniff(first: str) -> tuple[str, str | None, list[str] | None]:
@@ -377,7 +409,9 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     fast = None
     if head_text is not None:
         fmt, delim, header = _sniff(_first_line(head_text))
-        if not (fmt == "trec" and len(_first_line(head_text).split()) != _TREC_FIELDS[kind]):
+        n_fields = len(_first_line(head_text).split())
+        # trec_eval 10 ignores fields after a run line's tag; a qrels line has exactly 4
+        if not (fmt == "trec" and (n_fields < _TREC_FIELDS[kind] or (kind == "qrels" and n_fields != 4))):
             fast = _fast_read(path if path is not None else source, kind, name, fmt, delim, header, head_enc)
     progress(0.5)
     if fast is not None:
@@ -416,11 +450,16 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
     if fmt == "trec":
         spec = _trec_spec(kind)
         head = _read_head(source)
-        delimiter = "\t" if b"\t" in head.split(b"\n", 1)[0] else " "
-        read = pacsv.ReadOptions(column_names=spec["names"], use_threads=True, block_size=1 << 24)
+        comments = _leading_comments(head)
+        first = head.split(b"\n")[comments] if head.count(b"\n") > comments else b""
+        delimiter = "\t" if b"\t" in first else " "
+        names = list(spec["names"])
+        if kind == "run":  # extra fields after the tag (trec_eval 10 ignores them)
+            names += [f"extra{i}" for i in range(max(0, len(first.split()) - len(names)))]
+        read = pacsv.ReadOptions(column_names=names, use_threads=True, block_size=1 << 24, skip_rows=comments)
         parse = dict(delimiter=delimiter, quote_char=False, escape_char=False, double_quote=False,
                      newlines_in_values=False)
-        types, keep, header_lines = spec["types"], spec["keep"], 0
+        types, keep, header_lines = spec["types"], spec["keep"], comments
     else:
         roles = _header_roles(header, kind)
         if isinstance(roles, Problem) or len({f.lower() for f in header}) != len(header):
@@ -450,7 +489,7 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
         return None
     if fmt == "trec":
         qid, docno, value = table.column("qid"), table.column("docno"), table.column(spec["value"])
-        tag = head.split(b"\n", 1)[0].decode("utf-8", "replace").split()[-1] if kind == "run" else None
+        tag = _last_tag(source) if kind == "run" else None
     else:
         cols = {role: table.column(header[i]) for role, i in roles.items()}
         qid, docno, tag = cols["qid"], cols["docno"], None
@@ -466,6 +505,8 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
     if fmt != "trec" and (pc.min(pc.utf8_length(qid)).as_py() == 0 or pc.min(pc.utf8_length(docno)).as_py() == 0):
         return None
     qid = _encode_runs(qid)
+    if fmt == "trec" and pc.any(pc.starts_with(qid.dictionary, "#")).as_py():
+        return None  # a comment line further down: read line by line
     docno = _checked_docnos(qid, docno)
     if docno is None:
         return None
@@ -717,17 +758,17 @@ def _slow_read(text: str, kind: str, name: str, encoding: str) -> Parsed:
         di, vi = 2, (3 if kind == "qrels" else 4)
         for i, raw in enumerate(lines, start=1):
             fields = raw.split()
-            if not fields:
+            if not fields or fields[0].startswith("#"):  # blank line or comment (trec_eval 10)
                 continue
-            if len(fields) != expected:
+            if len(fields) != expected and not (kind == "run" and len(fields) > expected):
                 problems.add(i, "fields", found=len(fields), format=f"TREC {kind}", expected=expected)
                 continue
             value = _number(fields[vi])
             if value is None:
                 problems.add(i, "number", column=value_name, token=_clip(fields[vi]))
                 continue
-            if tag is None and kind == "run":
-                tag = fields[5]
+            if kind == "run":
+                tag = fields[5]  # trec_eval keeps the last line's tag
             qids.append(fields[0])
             docnos.append(fields[di])
             values.append(value)
