@@ -23,6 +23,7 @@ from metrics.ndcg import breakdown, dcg
 from ui.charts import discounted_gain_chart
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE, playground_query_for
+from ui.present import PRESENT_PAGE, present_query_for_example
 
 lang = current_language()
 P = "worked_examples"
@@ -151,6 +152,8 @@ def playground_link(example, variant: str, key: str) -> None:
                                  idcg="judged" if example.pool is not None else "list", lang=lang)
     st.page_link(PLAYGROUND_PAGE, label=t(f"{P}.open_in_playground"), icon=":material/open_in_new:",
                  query_params=query)
+    st.page_link(PRESENT_PAGE, label=t("present.open"), icon=":material/slideshow:", help=t("present.open_help"),
+                 query_params=present_query_for_example(example.key, variant, lang=lang))
     st.caption(t(f"{P}.playground_note", formula=t(f"{P}.formula.{formula.key}")))
 
 
@@ -166,11 +169,13 @@ v000 = {k: judge(e000, k) for k in ("dcg", "idcg", "ndcg")}
 v003 = {k: judge(e003, k) for k in ("dcg", "idcg", "idcg_term_6")}
 v002 = judge(e002, "ndcg")
 h[0].metric(t(f"{P}.headline_000"), f"{v000['dcg'].printed.text} / {v000['idcg'].printed.text}",
-            t(f"{P}.exact_label", value=f"{num(v000['dcg'].exact)} / {num(v000['idcg'].exact)}"), delta_color="off", delta_arrow="off", border=True)
+            t(f"{P}.exact_label", value=f"{num(v000['dcg'].exact)} / {num(v000['idcg'].exact)}"),
+            delta_color="off", delta_arrow="off", border=True)
 h[0].caption(t(f"{P}.headline_help_000", dcg=num(v000["dcg"].exact), idcg=num(v000["idcg"].exact),
                ndcg=num(v000["ndcg"].exact), ndcg_rounded=v000["ndcg"].rounded))
 h[1].metric(t(f"{P}.headline_003"), f"{v003['dcg'].printed.text} / {v003['idcg'].printed.text}",
-            t(f"{P}.exact_label", value=f"{num(v003['dcg'].exact)} / {num(v003['idcg'].exact)}"), delta_color="off", delta_arrow="off", border=True)
+            t(f"{P}.exact_label", value=f"{num(v003['dcg'].exact)} / {num(v003['idcg'].exact)}"),
+            delta_color="off", delta_arrow="off", border=True)
 h[1].caption(t(f"{P}.headline_help_003", dcg=num(v003["dcg"].exact), idcg=num(v003["idcg"].exact),
                term=num(v003["idcg_term_6"].exact)))
 h[2].metric(t(f"{P}.headline_002"), v002.printed.text, t(f"{P}.exact_label", value=num(v002.exact)),
