@@ -23,6 +23,7 @@ from ui.playground_explain import (
     variant_name,
     variants_display,
 )
+from ui.present import PRESENT_PAGE, present_query_from_playground
 from ui.widgets import discount_select, error_text, gain_select, k_input
 
 CHOICES = {"gain": GAIN_CHOICES, "discount": DISCOUNT_CHOICES, "idcg": IDCG_CHOICES}
@@ -242,3 +243,5 @@ if len(model.all_items()) > ps.LINK_CAP:
     st.info(t("playground.link_too_long", cap=ps.LINK_CAP))
 st.caption(t("playground.link_help"))
 st.code(ps.link_text(query, lang), language=None)
+st.page_link(PRESENT_PAGE, label=t("present.open"), icon=":material/slideshow:", help=t("present.open_help"),
+             query_params=present_query_from_playground(query, lang=lang))
