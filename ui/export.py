@@ -1,20 +1,71 @@
 """The per-position table (:func:`metrics.breakdown`) as CSV, Markdown and LaTeX, for files and slides.
 
-CSV keeps every digit (machine column names, empty cells past the end of a list); Markdown and
-LaTeX round for display and take translated headers.  Labels are user text: they are escaped
-for each format, never interpreted.
+Every export names the variant it was computed with (gain, discount, log base, k, IDCG source): CSV in
+columns of its own (one value per row: the file stays a plain table), Markdown and LaTeX in a title line;
+file names say the same (``ndcg_linear_standard_k6_judged.csv``).  CSV keeps every digit and goes through
+:func:`metrics.safe_csv.to_csv` (labels starting with ``=``, ``+``, ``-``, ``@`` cannot become formulas);
+Markdown and LaTeX round for display.  Labels are user text: escaped by :mod:`ui.escape` for each format
+(Markdown escapes only what a table needs, so Marp, Jupyter and Obsidian show ``DCG (running)`` as written).
 """
 from __future__ import annotations
 
-import io
 import math
+from dataclasses import dataclass
 
 import pandas as pd
 
+from metrics.safe_csv import to_csv as safe_to_csv
+from ui.escape import latex as latex_text
+from ui.escape import markdown_cell
+from ui.numbers import exact, show
+
+__all__ = ["COLUMNS", "VARIANT_COLUMNS", "Variant", "file_name", "export_frame", "to_csv", "to_markdown",
+           "to_latex"]
+
 COLUMNS = ("position", "label", "relevance", "gain", "discount", "discounted_gain", "dcg",
            "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg", "ndcg")
+VARIANT_COLUMNS = ("variant_gain", "variant_discount", "variant_log_base", "variant_k", "variant_idcg_from")
 _INTEGER_COLUMNS = ("position",)
 _GRADE_COLUMNS = ("relevance", "ideal_relevance")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The settings an export was computed with (registry keys; ``k`` None for the whole list).
+
+    >>> Variant("linear", "standard", 2.0, 6, "judged").slug
+    'linear_standard_k6_judged'
+    >>> Variant("exponential", "jarvelin", 10.0, None, "list").slug
+    'exponential_jarvelin_base10_kall_list'
+    """
+
+    gain: str
+    discount: str
+    log_base: float
+    k: int | None
+    idcg: str
+
+    @property
+    def base_text(self) -> str:
+        return "e" if self.log_base == math.e else exact(self.log_base)
+
+    @property
+    def slug(self) -> str:
+        base = "" if self.log_base == 2.0 else f"_base{self.base_text}"
+        return f"{self.gain}_{self.discount}{base}_k{'all' if self.k is None else self.k}_{self.idcg}"
+
+    def columns(self) -> dict[str, str]:
+        return {"variant_gain": self.gain, "variant_discount": self.discount, "variant_log_base": self.base_text,
+                "variant_k": "all" if self.k is None else str(self.k), "variant_idcg_from": self.idcg}
+
+
+def file_name(variant: Variant, extension: str) -> str:
+    """``ndcg_<gain>_<discount>[_base<b>]_k<k|all>_<judged|list>.<extension>``.
+
+    >>> file_name(Variant("linear", "standard", 2.0, 6, "judged"), "csv")
+    'ndcg_linear_standard_k6_judged.csv'
+    """
+    return f"ndcg_{variant.slug.replace('.', '_')}.{extension}"
 
 
 def export_frame(bd: pd.DataFrame, labels=None) -> pd.DataFrame:
@@ -27,54 +78,31 @@ def export_frame(bd: pd.DataFrame, labels=None) -> pd.DataFrame:
     return out[[c for c in COLUMNS if c in out.columns]]
 
 
-def to_csv(bd: pd.DataFrame, labels=None) -> str:
-    """CSV with full float64 precision (``repr`` round-trips).
+def to_csv(bd: pd.DataFrame, labels=None, variant: Variant | None = None) -> str:
+    """CSV with full float64 precision (``repr`` round-trips), the variant in its own columns, cells neutralised.
 
     >>> from metrics.ndcg import breakdown
-    >>> print(to_csv(breakdown([3, 1]), ["A", "B"]).splitlines()[2])
-    2,B,1.0,1.0,1.584962500721156,0.6309297535714575,3.6309297535714578,1.0,1.0,0.6309297535714575,3.6309297535714578,1.0
+    >>> text = to_csv(breakdown([3, 1]), ["=A", "B"], Variant("linear", "standard", 2.0, None, "list"))
+    >>> print(text.splitlines()[1])
+    1,"'=A",3.0,3.0,1.0,3.0,3.0,3.0,3.0,3.0,3.0,1.0,"linear","standard","2","all","list"
     """
-    buf = io.StringIO()
-    export_frame(bd, labels).to_csv(buf, index=False, float_format=None, lineterminator="\n")
-    return buf.getvalue()
+    frame = export_frame(bd, labels)
+    if variant is not None:
+        for name, value in variant.columns().items():
+            frame[name] = value
+    return safe_to_csv(frame)
 
 
 def _cell(value, column: str, digits: int) -> str:
     if isinstance(value, str):
         return value
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or value != value:
         return ""
     if column in _INTEGER_COLUMNS:
         return str(int(value))
     if column in _GRADE_COLUMNS:
-        return f"{float(value):g}"
-    return f"{float(value):.{digits}f}"
-
-
-def _md_escape(text: str) -> str:
-    text = " ".join(text.split())
-    out = []
-    for ch in text:
-        if ch in "\\`*_{}[]()<>#+-.!|~&":
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-}
-
-
-def latex_escape(text: str) -> str:
-    r"""Text safe inside a LaTeX document.
-
-    >>> latex_escape("R&D_1 {50%}")
-    'R\\&D\\_1 \\{50\\%\\}'
-    """
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in " ".join(str(text).split()))
+        return exact(value)
+    return show(value, digits)
 
 
 def _headers(columns, headers) -> list[str]:
@@ -82,37 +110,45 @@ def _headers(columns, headers) -> list[str]:
     return [str(headers.get(c, c)) for c in columns]
 
 
-def to_markdown(bd: pd.DataFrame, labels=None, *, headers=None, digits: int = 4) -> str:
-    """A Markdown (GitHub) table, numbers rounded to ``digits`` decimals.
+def to_markdown(bd: pd.DataFrame, labels=None, *, headers=None, digits: int = 4, title: str = "") -> str:
+    """A Markdown (GitHub) table, numbers rounded to ``digits`` decimals, after a ``title`` line (the variant).
 
     >>> from metrics.ndcg import breakdown
-    >>> print(to_markdown(breakdown([3, 1]), ["A|B", "C"]).splitlines()[2])
-    | 1 | A\\|B | 3 | 3.0000 | 1.0000 | 3.0000 | 3.0000 | 3 | 3.0000 | 3.0000 | 3.0000 | 1.0000 |
+    >>> md = to_markdown(breakdown([3, 1]), ["A|B", "C"], headers={"dcg": "DCG (running)"}, title="Linear")
+    >>> lines = md.splitlines()
+    >>> print(lines[0]); print(lines[2].split(" | ")[6]); print(lines[4][:23])
+    **Linear**
+    DCG (running)
+    | 1 | A\\|B | 3 | 3.0000
     """
     frame = export_frame(bd, labels)
     cols = list(frame.columns)
-    lines = ["| " + " | ".join(_md_escape(h) for h in _headers(cols, headers)) + " |",
-             "|" + "|".join("---:" if c != "label" else ":---" for c in cols) + "|"]
+    lines = [f"**{markdown_cell(title)}**", ""] if title else []
+    lines += ["| " + " | ".join(markdown_cell(h) for h in _headers(cols, headers)) + " |",
+              "|" + "|".join("---:" if c != "label" else ":---" for c in cols) + "|"]
     for row in frame.itertuples(index=False):
-        cells = [_md_escape(_cell(v, c, digits)) if c == "label" else _cell(v, c, digits)
-                 for v, c in zip(row, cols)]
+        cells = [markdown_cell(_cell(v, c, digits)) for v, c in zip(row, cols)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
-def to_latex(bd: pd.DataFrame, labels=None, *, headers=None, digits: int = 4) -> str:
-    r"""A ``tabular`` (booktabs) for slides, numbers rounded to ``digits`` decimals.
+def to_latex(bd: pd.DataFrame, labels=None, *, headers=None, digits: int = 4, title: str = "") -> str:
+    r"""A booktabs ``tabular`` for slides, numbers rounded to ``digits`` decimals, in a ``table`` captioned
+    with ``title`` (the variant).
 
     >>> from metrics.ndcg import breakdown
-    >>> print(to_latex(breakdown([3]), ["R&D"]).splitlines()[4])
+    >>> tex = to_latex(breakdown([3]), ["R&D"], title="Linear gain")
+    >>> print(tex.splitlines()[2]); print(tex.splitlines()[7])
+    \caption{Linear gain}
     1 & R\&D & 3 & 3.0000 & 1.0000 & 3.0000 & 3.0000 & 3 & 3.0000 & 3.0000 & 3.0000 & 1.0000 \\
     """
     frame = export_frame(bd, labels)
     cols = list(frame.columns)
     spec = "".join("l" if c == "label" else "r" for c in cols)
-    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
-             " & ".join(latex_escape(h) for h in _headers(cols, headers)) + " \\\\", "\\midrule"]
+    lines = ["\\begin{table}[h]", "\\centering", f"\\caption{{{latex_text(title)}}}",
+             f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
+             " & ".join(latex_text(h) for h in _headers(cols, headers)) + " \\\\", "\\midrule"]
     for row in frame.itertuples(index=False):
-        lines.append(" & ".join(latex_escape(_cell(v, c, digits)) for v, c in zip(row, cols)) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
+        lines.append(" & ".join(latex_text(_cell(v, c, digits)) for v, c in zip(row, cols)) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
     return "\n".join(lines) + "\n"

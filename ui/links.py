@@ -1,80 +1,146 @@
-"""Shareable playground links: the one place that writes the URL query format.
+"""The playground's link format, declared once: its :mod:`ui.state` fields, and links to it from other pages.
 
-The playground reads the same names (see ``pages/playground.py`` and the README):
-``rels`` grades in ranked order, ``labels``, ``unretrieved`` (grades of judged items
-not in the list), ``k``, ``gain``, ``discount``, ``base``, ``lang``.
+Parameters (README): ``rels`` grades in ranked order, ``unretrieved`` grades of judged items not in the
+list, ``labels`` the items' names (ranked items first, then unretrieved ones), ``k`` (``all`` or absent:
+the whole list), ``gain``, ``discount``, ``base`` (``2``, ``e``, ``10`` or another number), ``idcg``
+(``judged`` or ``list``); ``lang`` is the app's.  Numbers are written exactly (:func:`ui.numbers.exact`):
+a link reproduces what was typed.  The playground reads and writes them through :data:`FIELDS`; other
+pages build links with :func:`playground_query_for` / :func:`playground_url`, the same encoders.
 """
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from metrics.parse import ParseError, parse_base, parse_grades, parse_labels
+from ui import state as S
+from ui.numbers import exact
+from ui.ranking import MAX_LABEL_CHARS, clean_label
+
+__all__ = [
+    "PLAYGROUND_PAGE", "PLAYGROUND_PATH", "PLAYGROUND_PARAMS", "GAIN_CHOICES", "DISCOUNT_CHOICES", "IDCG_CHOICES",
+    "MAX_LABEL_CHARS", "MAX_ITEMS", "MAX_GRADE", "BASE_RANGE", "DEFAULT_RELS", "FIELDS", "parse_base",
+    "format_base", "parse_labels_field", "playground_query", "playground_query_for", "playground_url",
+    "LinkProblem", "PlaygroundLink", "read_playground_query",
+]
 
 PLAYGROUND_PAGE = "pages/playground.py"
 PLAYGROUND_PATH = "playground"
+PLAYGROUND_PARAMS = ("rels", "labels", "unretrieved", "k", "gain", "discount", "base", "idcg")
+GAIN_CHOICES = ("linear", "exponential")
+DISCOUNT_CHOICES = ("standard", "jarvelin")
+IDCG_CHOICES = ("list", "judged")
+DEFAULT_RELS = (3.0, 2.0, 1.0, 3.0, 2.0)  # document 000's example
+#: At most this many ranked items, and as many unretrieved ones.
+MAX_ITEMS = 10_000
+#: Grades above this are refused: 2^1000 - 1 over 10,000 positions still fits a float64 under every gain,
+#: discount and allowed base, so no variant can overflow and switching one never fails.
+MAX_GRADE = 1_000
+#: Log bases allowed (besides e): from 1e-100 to 1e100, not 1.
+BASE_RANGE = (1e-100, 1e100)
 
 
-def _num(x: float) -> str:
-    return f"{x:g}" if float(x) != int(x) else str(int(x))
+def parse_base(raw) -> float:
+    """``2``, ``10``, ``e`` or another number from 1e-100 to 1e100, not 1.
+
+    >>> parse_base("e") == math.e, parse_base("10"), parse_base(" 1.5 ")
+    (True, 10.0, 1.5)
+    >>> parse_base("1")
+    Traceback (most recent call last):
+    ui.state.BadValue: '1' is outside 1e-100 to 1e+100 or is one of 1
+    """
+    text = str(raw).strip()
+    if text.lower() == "e":
+        return math.e
+    return S.number(*BASE_RANGE, exclude=(1.0,))(text)
 
 
 def format_base(base: float) -> str:
-    """``2`` -> "2", ``math.e`` -> "e"."""
-    return "e" if base == math.e else _num(base)
+    """``2.0`` -> ``"2"``, ``math.e`` -> ``"e"``, others exact."""
+    return "e" if base == math.e else exact(base)
 
 
-def playground_query(rels, *, labels=None, unretrieved=None, k=None, gain=None, discount=None,
-                     base=None, lang=None) -> dict[str, str]:
-    """Query parameters that open the playground on this ranking.
+def _grades(allow_empty: bool):
+    inner = S.grades(MAX_ITEMS, allow_empty=allow_empty)
 
-    >>> playground_query([3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6)
-    {'rels': '3,2,3,0,1,2', 'unretrieved': '3,0', 'k': '6'}
+    def parse(raw) -> tuple[float, ...]:
+        out = inner(raw)
+        for i, g in enumerate(out, start=1):
+            if g > MAX_GRADE:
+                raise S.BadValue(str(raw), "item_range", f"{exact(g)} at position {i} is outside 0 to {MAX_GRADE}",
+                                 token=exact(g), position=i, lo="0", hi=exact(MAX_GRADE))
+        return out
+
+    parse.allowed = inner.allowed
+    return parse
+
+
+def parse_labels_field(raw) -> tuple[str, ...]:
+    """The ``labels`` parameter: comma-separated names (each cleaned; uniqueness is the ranking's business).
+
+    >>> parse_labels_field("A, B ,,C")
+    ('A', 'B', '', 'C')
     """
-    q: dict[str, str] = {"rels": ",".join(_num(r) for r in rels)}
-    if labels:
-        q["labels"] = ",".join(str(x).replace(",", " ") for x in labels)
-    if unretrieved:
-        q["unretrieved"] = ",".join(_num(r) for r in unretrieved)
-    if k is not None:
-        q["k"] = str(int(k))
-    if gain and gain != "linear":
-        q["gain"] = gain
-    if discount and discount != "standard":
-        q["discount"] = discount
-    if base is not None and float(base) != 2.0:
-        q["base"] = format_base(float(base))
+    text = S.text(MAX_ITEMS * 2 * (MAX_LABEL_CHARS + 1))(raw)
+    return tuple(clean_label(x) for x in text.split(",")) if text.strip() else ()
+
+
+FIELDS = (
+    S.Field("pg_rels", "rels", default=DEFAULT_RELS, parse=_grades(False), encode=S.list_encoder(","),
+            text=S.list_encoder(", "), label="common.grades"),
+    S.Field("pg_unret", "unretrieved", default=(), parse=_grades(True), encode=S.list_encoder(","),
+            text=S.list_encoder(", "), label="playground.unretrieved"),
+    S.Field("pg_labels", "labels", default=(), parse=parse_labels_field, encode=",".join, widget=False),
+    S.Field("pg_gain", "gain", default="linear", parse=S.choice(GAIN_CHOICES)),
+    S.Field("pg_discount", "discount", default="standard", parse=S.choice(DISCOUNT_CHOICES)),
+    S.Field("pg_base", "base", default=2.0, parse=parse_base, encode=format_base, text=format_base,
+            label="common.log_base"),
+    S.Field("pg_k", "k", default=None, parse=S.optional(S.integer(1, 2 * MAX_ITEMS))),
+    S.Field("pg_idcg", "idcg", default="judged", parse=S.choice(IDCG_CHOICES)),
+)
+_BY_PARAM = {f.param: f for f in FIELDS}
+
+
+def playground_query_for(rels, *, labels=None, unretrieved=None, k=None, gain=None, discount=None, base=None,
+                         idcg=None, lang=None) -> dict[str, str]:
+    """The playground's query for these settings (defaults omitted), written by its own encoders.
+
+    ``labels`` name the ranked items, then the unretrieved ones; they are omitted when they are the
+    defaults D1, D2, ...
+
+    >>> playground_query_for([3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6)
+    {'rels': '3,2,3,0,1,2', 'unretrieved': '3,0', 'k': '6'}
+    >>> playground_query_for([2.1234567, 3], idcg="list", base=10, lang="zh")
+    {'rels': '2.1234567,3', 'base': '10', 'idcg': 'list', 'lang': 'zh'}
+    """
+    from ui.ranking import Ranking
+
+    ranking = Ranking.from_fields(rels, unretrieved or (), labels or ())
+    values = dict(zip(("rels", "unretrieved", "labels"), ranking.fields()))
+    values.update(k=None if k is None else int(k), gain=gain or "linear", discount=discount or "standard",
+                  base=2.0 if base is None else float(base), idcg=idcg or "judged")
+    q = {f.param: f.to_link(values[f.param]) for f in FIELDS if values[f.param] != f.default}
     if lang and lang != "en":
         q["lang"] = lang
     return q
 
 
+def playground_query(rels, **options) -> dict[str, str]:
+    """Like :func:`playground_query_for` (kept for the pages that call it by this name)."""
+    return playground_query_for(rels, **options)
+
+
 def playground_url(rels, **options) -> str:
-    """A relative URL (``playground?rels=...``) for markdown links and the address bar."""
-    return f"{PLAYGROUND_PATH}?{urlencode(playground_query(rels, **options))}"
+    """A relative URL (``playground?rels=...``) for Markdown links and the address bar."""
+    return f"{PLAYGROUND_PATH}?{urlencode(playground_query_for(rels, **options), safe=',')}"
 
 
 # ---------------------------------------------------------------------------------------------
-# Decoding: the other half of the format, used by the playground when a link is opened.
+# Decoding outside the playground page (tests, other pages checking the links they write)
 # ---------------------------------------------------------------------------------------------
-
-PLAYGROUND_PARAMS = ("rels", "labels", "unretrieved", "k", "gain", "discount", "base", "idcg")
-GAIN_CHOICES = ("linear", "exponential")
-DISCOUNT_CHOICES = ("standard", "jarvelin")
-IDCG_CHOICES = ("list", "judged")
-MAX_LABEL_CHARS = 60
-
-
 @dataclass(frozen=True)
 class LinkProblem:
-    """One URL parameter that was ignored: its ``name``, the ``value`` given and why.
-
-    ``kind`` names the reason for a translated message ("not_a_number", "negative", "too_large",
-    "empty", "choice", "k", "base", "labels_extra"); ``token``/``position`` locate a bad grade
-    and ``message`` is the English reason from the parser.
-    """
+    """One URL parameter that was ignored: its ``name``, the ``value`` given, a ``kind`` and the reason."""
 
     name: str
     value: str
@@ -99,86 +165,44 @@ class PlaygroundLink:
     problems: list[LinkProblem] = field(default_factory=list)
 
 
-def _first(value) -> str:
-    if isinstance(value, (list, tuple)):
-        value = value[-1] if value else ""
-    return str(value)
-
-
-def _grades(name: str, text: str, out: PlaygroundLink, *, allow_empty: bool) -> list[float] | None:
-    try:
-        return parse_grades(text, allow_empty=allow_empty)
-    except ParseError as exc:
-        out.problems.append(LinkProblem(name, text, exc.kind, str(exc), token=exc.token, position=exc.position))
-    except ValueError as exc:
-        out.problems.append(LinkProblem(name, text, "empty", str(exc)))
-    return None
+_KINDS = {"parse_not_a_number": "not_a_number", "parse_negative": "negative", "parse_too_large": "too_large",
+          "item_range": "too_large", "integer": "k", "range": "k", "choice": "choice", "number": "base",
+          "number_range": "base", "finite": "base"}
 
 
 def read_playground_query(params) -> PlaygroundLink:
-    """Decode playground query parameters (a mapping of name -> str), collecting problems.
-
-    Never raises for bad values: each bad parameter becomes a :class:`LinkProblem` and is left
-    ``None`` so the caller uses its default.  Unknown parameters (``lang`` and others) are ignored.
+    """Decode playground query parameters with :data:`FIELDS`' parsers, collecting problems (never raises).
 
     >>> link = read_playground_query({"rels": "3,2,1,3,2", "discount": "jarvelin"})
     >>> link.rels, link.discount, link.problems
     ([3.0, 2.0, 1.0, 3.0, 2.0], 'jarvelin', [])
     >>> bad = read_playground_query({"rels": "3,x", "k": "0", "gain": "cubic"})
     >>> [(p.name, p.kind) for p in bad.problems], bad.rels, bad.k, bad.gain
-    ([('rels', 'not_a_number'), ('k', 'k'), ('gain', 'choice')], None, None, None)
+    ([('rels', 'not_a_number'), ('gain', 'choice'), ('k', 'k')], None, None, None)
     """
-    get = {name: _first(params[name]) for name in PLAYGROUND_PARAMS if name in params}
     out = PlaygroundLink()
-    if "rels" in get:
-        out.rels = _grades("rels", get["rels"], out, allow_empty=False)
-    if "unretrieved" in get:
-        out.unretrieved = _grades("unretrieved", get["unretrieved"], out, allow_empty=True)
-    if "k" in get:
-        text = unicodedata.normalize("NFKC", get["k"]).strip()
-        if text.isdigit() and int(text) >= 1:
-            out.k = int(text)
-        else:
-            out.problems.append(LinkProblem("k", get["k"], "k", f"k must be a whole number >= 1, got {get['k'][:20]!r}"))
-    for name, choices in (("gain", GAIN_CHOICES), ("discount", DISCOUNT_CHOICES), ("idcg", IDCG_CHOICES)):
-        if name in get:
-            value = get[name].strip().lower()
-            if value in choices:
-                setattr(out, name, value)
-            else:
-                out.problems.append(LinkProblem(name, get[name], "choice",
-                                                f"unknown {name} {get[name][:20]!r}; valid: {', '.join(choices)}"))
-    if "base" in get:
+    for f in FIELDS:
+        if f.param not in params:
+            continue
+        raw = params[f.param]
+        raw = str(raw[-1] if isinstance(raw, (list, tuple)) and raw else raw)
         try:
-            out.base = parse_base(get["base"])
-        except ValueError as exc:
-            out.problems.append(LinkProblem("base", get["base"], "base", str(exc)))
-    if "labels" in get:
-        n_items = len(out.rels if out.rels is not None else []) + len(out.unretrieved or [])
-        given = [p for p in get["labels"].split(",")]
-        if out.rels is None:
-            pass  # labels belong to the ranking that was ignored (or not given): defaults are used
-        else:
-            if len(given) > n_items:
-                out.problems.append(LinkProblem("labels", get["labels"], "labels_extra",
-                                                f"{len(given)} labels for {n_items} items; the extra ones are ignored"))
-            labels = parse_labels(get["labels"], n_items)
-            out.labels = [x[:MAX_LABEL_CHARS] for x in labels]
+            value = f.parse(raw)
+        except S.BadValue as exc:
+            kind = "empty" if f.param == "rels" and not raw.strip() else _KINDS.get(exc.reason, exc.reason)
+            out.problems.append(LinkProblem(f.param, raw, kind, str(exc), token=str(exc.fmt.get("token", "")),
+                                            position=int(exc.fmt.get("position", 0) or 0)))
+            continue
+        if f.param in ("rels", "unretrieved", "labels"):
+            value = list(value)
+        setattr(out, f.param, value)
+    if out.rels is None:
+        out.labels = None  # names belong to the ranking that was ignored (or not given)
+    elif out.labels is not None:
+        n = len(out.rels) + len(out.unretrieved or [])
+        if len(out.labels) > n:
+            out.problems.append(LinkProblem("labels", ",".join(out.labels), "labels_extra",
+                                            f"{len(out.labels)} labels for {n} items; the extra ones are ignored"))
+        out.labels = out.labels[:n] or None
     return out
 
-
-def playground_query_for(rels, *, labels=None, unretrieved=None, k=None, gain=None, discount=None,
-                         base=None, idcg=None, lang=None) -> dict[str, str]:
-    """Like :func:`playground_query`, plus ``idcg`` (the IDCG source) when it is not the default.
-
-    The playground writes its state to the address bar with this.  ``labels`` are omitted when
-    they are the defaults D1, D2, ... in order.
-    """
-    n = len(list(rels)) + len(list(unretrieved or []))
-    if labels is not None and list(labels) == [f"D{i}" for i in range(1, n + 1)]:
-        labels = None
-    q = playground_query(rels, labels=labels, unretrieved=unretrieved, k=k, gain=gain, discount=discount,
-                         base=base, lang=lang)
-    if idcg and idcg != "judged":
-        q["idcg"] = idcg
-    return q

@@ -8,19 +8,18 @@ import re
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex, resolve_discount, resolve_gain
 from ui.i18n import registry_text, t
+from ui.numbers import exact, show, show_trimmed
 
 VARIANT_COLUMNS = ("cg", "dcg", "idcg_list", "ndcg_list", "idcg_judged", "ndcg_judged")
 
 
 def short(x: float, digits: int = 3) -> str:
     """A number for a formula: fixed decimals without trailing zeros (3.000 -> 3, 1.2619 -> 1.262)."""
-    text = f"{x:.{digits}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    return show_trimmed(x, digits)
 
 
 def variants_wide(variants: pd.DataFrame) -> pd.DataFrame:
@@ -51,13 +50,23 @@ def variant_name(gain: str, discount: str, idcg: str | None = None) -> str:
     return text
 
 
-def variants_display(wide: pd.DataFrame) -> pd.DataFrame:
-    """The variant table with translated names and headers (numbers unrounded; the page formats)."""
-    return pd.DataFrame({
-        t("common.gain"): [registry_text("gain", GAINS[g], "name") for g in wide["gain"]],
-        t("common.discount"): [registry_text("discount", DISCOUNTS[d], "name") for d in wide["discount"]],
-        **{t(f"playground.col_{c}"): wide[c].astype(float) for c in VARIANT_COLUMNS},
-    })
+def variants_display(wide: pd.DataFrame, gain: str, discount: str, idcg: str) -> tuple[pd.DataFrame, dict]:
+    """The variant table for the page: the chosen variant first, marked ★ in the (pinned) variant column and in
+    the header of its NDCG column; translated names and headers; numbers unrounded (formatted by the page).
+
+    Returns the table and its ``column_config`` (the label column pinned, numbers to 4 decimals).
+    """
+    chosen = (wide["gain"] == gain) & (wide["discount"] == discount)
+    ordered = pd.concat([wide[chosen], wide[~chosen]], ignore_index=True)
+    names = [("★ " if i == 0 else "") + variant_name(g, d) for i, (g, d) in
+             enumerate(zip(ordered["gain"], ordered["discount"]))]
+    headers = {c: t(f"playground.col_{c}") for c in VARIANT_COLUMNS}
+    headers[f"ndcg_{idcg}"] += " ★"
+    variant = t("playground.col_variant")
+    frame = pd.DataFrame({variant: names, **{headers[c]: ordered[c].astype(float) for c in VARIANT_COLUMNS}})
+    config = {variant: st.column_config.TextColumn(pinned=True),
+              **{headers[c]: st.column_config.NumberColumn(format="%.4f") for c in VARIANT_COLUMNS}}
+    return frame, config
 
 
 def observations(wide: pd.DataFrame, grades, unretrieved, *, gain: str, discount: str, idcg: str,
@@ -71,26 +80,26 @@ def observations(wide: pd.DataFrame, grades, unretrieved, *, gain: str, discount
         lin = wide[wide["gain"] == "linear"].set_index("discount")
         exp = wide[wide["gain"] == "exponential"].set_index("discount")
         d = discount
-        out.append(t("playground.obs_gain_differs", linear=f"{lin.loc[d, f'ndcg_{idcg}']:.4f}",
-                     exponential=f"{exp.loc[d, f'ndcg_{idcg}']:.4f}"))
+        out.append(t("playground.obs_gain_differs", linear=show(lin.loc[d, f"ndcg_{idcg}"]),
+                     exponential=show(exp.loc[d, f"ndcg_{idcg}"])))
     row = wide[(wide["gain"] == gain) & (wide["discount"] == discount)].iloc[0]
     if not len(unretrieved):
         out.append(t("playground.obs_no_unretrieved"))
     elif row["idcg_list"] == row["idcg_judged"]:
         out.append(t("playground.obs_sources_equal"))
     else:
-        out.append(t("playground.obs_sources_differ", idcg_list=f"{row['idcg_list']:.4f}",
-                     idcg_judged=f"{row['idcg_judged']:.4f}", ndcg_list=f"{row['ndcg_list']:.4f}",
-                     ndcg_judged=f"{row['ndcg_judged']:.4f}"))
+        out.append(t("playground.obs_sources_differ", idcg_list=show(row["idcg_list"]),
+                     idcg_judged=show(row["idcg_judged"]), ndcg_list=show(row["ndcg_list"]),
+                     ndcg_judged=show(row["ndcg_judged"])))
     # The extremes over all eight variants.
     long = [(float(r[f"ndcg_{s}"]), r["gain"], r["discount"], s) for _, r in wide.iterrows()
             for s in ("list", "judged")]
     lo, hi = min(long), max(long)
     if hi[0] - lo[0] > 1e-12:
-        out.append(t("playground.obs_range", low=f"{lo[0]:.4f}", low_name=variant_name(*lo[1:]),
-                     high=f"{hi[0]:.4f}", high_name=variant_name(*hi[1:])))
+        out.append(t("playground.obs_range", low=show(lo[0]), low_name=variant_name(*lo[1:]),
+                     high=show(hi[0]), high_name=variant_name(*hi[1:])))
     else:
-        out.append(t("playground.obs_all_equal", value=f"{hi[0]:.4f}"))
+        out.append(t("playground.obs_all_equal", value=show(hi[0])))
     if discount == "standard" and log_base != 2.0:
         out.append(t("playground.obs_base_cancels"))
     return out
@@ -108,7 +117,7 @@ def term_substituted(grade: float, position: int, *, gain: str, discount: str, l
     '\\frac{2^{3} - 1}{\\max(1, \\log_{2} 1)}'
     """
     g, d = resolve_gain(gain), resolve_discount(discount)
-    grade_text = f"{grade:g}"
+    grade_text = exact(grade)
     top = g.latex.replace("rel_{i}", grade_text)
     bottom = _PLUS_ONE.sub(lambda m: f"({int(m.group(1)) + 1})", d.latex(log_base, str(position)))
     return f"\\frac{{{top}}}{{{bottom}}}"
@@ -131,7 +140,21 @@ def _sum_lines(grades, terms, total: float, name: str, n_total: int, *, gain: st
     if n_total > shown:
         symbolic.append("\\cdots")
         values.append(f"\\cdots_{{({n_total - shown})}}")
-    return [head, "= " + " + ".join(symbolic), "= " + " + ".join(values), f"= {short(total)}"]
+    return [head, *_wrapped(symbolic, TERMS_PER_LINE), *_wrapped(values, 2 * TERMS_PER_LINE), f"= {short(total)}"]
+
+
+#: Substituted terms per line: three fractions fit a phone's width (390 px), so no formula runs off it.
+TERMS_PER_LINE = 3
+
+
+def _wrapped(terms: list[str], per_line: int) -> list[str]:
+    r"""``= a + b + c`` then ``\quad + d + e + f`` ...: one sum over several lines of an aligned block.
+
+    >>> _wrapped(["1", "2", "3", "4"], 3)
+    ['= 1 + 2 + 3', '\\quad + 4']
+    """
+    chunks = [terms[i: i + per_line] for i in range(0, len(terms), per_line)] or [["0"]]
+    return ["= " + " + ".join(chunks[0])] + ["\\quad + " + " + ".join(c) for c in chunks[1:]]
 
 
 def formula_latex(bd: pd.DataFrame, *, values: dict[str, float], n_actual: int, n_ideal: int, gain: str,
@@ -159,37 +182,3 @@ def _aligned(lines: list[str]) -> str:
     left, right = head.split(" = ", 1)
     body = [f"{left} &= {right}"] + [f"&{line}" for line in rest]
     return "\\begin{aligned}" + " \\\\ ".join(body) + "\\end{aligned}"
-
-
-# ---- cached work for reruns -----------------------------------------------------------------------
-# A rerun that changes nothing the numbers depend on (a click elsewhere, a language switch for the
-# numbers) reuses these; inputs are plain tuples so hashing is cheap.
-
-import streamlit as st  # noqa: E402
-
-from metrics.ndcg import all_variants, breakdown  # noqa: E402
-from ui.charts import discount_curves_chart, discounted_gain_chart, running_chart  # noqa: E402
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def compute(grades: tuple, unretrieved: tuple, k, gain: str, discount: str, base: float, idcg: str,
-            rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(wide variant table, breakdown of the first positions) for the chosen variant."""
-    pool = list(grades) + list(unretrieved)
-    wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool))
-    n_list = len(grades)
-    n_ideal = len(pool) if idcg == "judged" else n_list
-    longest = min(k, max(n_list, n_ideal)) if k else max(n_list, n_ideal)
-    cut = min(k or rows_cap, rows_cap) if longest > rows_cap else k
-    bd = breakdown(list(grades), k=cut, gain=gain, discount=discount, log_base=base,
-                   pool=pool if idcg == "judged" else None)
-    return wide, bd
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tuple[dict, dict, dict]:
-    """Vega-Lite specs of the three charts (built once per ranking and language; not re-validated)."""
-    n_curve = max(len(bd), 10)
-    return (discounted_gain_chart(bd, list(labels)).to_dict(validate=False),
-            running_chart(bd).to_dict(validate=False),
-            discount_curves_chart(n_curve, base).to_dict(validate=False))

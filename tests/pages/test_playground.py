@@ -1,14 +1,16 @@
-"""The playground through AppTest: links (every parameter, good and bad), typing, the table, dragging
-(set through session state), the move buttons, examples, languages, big input, page switches."""
+"""The playground through AppTest (always through app.py): links (every parameter, good and bad, exact
+round trip), typing, the table, dragging (set through session state), the move buttons, the document
+examples (exact setups, printed numbers beside), exports, languages, big input, page switches."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
+from metrics.lessons.examples import EXAMPLES, printed_totals
 from metrics.ndcg import all_variants, cg, dcg, idcg, ndcg
 from tests.conftest import no_exceptions, open_page
-from ui import playground_state as ps
+from ui import playground as PG
 
 PAGE = "pages/playground.py"
 
@@ -16,6 +18,11 @@ PAGE = "pages/playground.py"
 def shown(at) -> dict[str, str]:
     """The four headline numbers, by metric label (CG, DCG, IDCG, NDCG in English)."""
     return {m.label: m.value for m in at.metric}
+
+
+def notes(at) -> dict[str, str]:
+    """The text under each headline number (what the documents print), by metric label."""
+    return {m.label: m.proto.delta for m in at.metric}
 
 
 def numbers(rels, **kw) -> dict[str, str]:
@@ -31,8 +38,13 @@ def frame(at, first_column: str):
     return df
 
 
-def model(at) -> ps.Model:
-    return at.session_state[ps.STATE_KEY]
+def query(at) -> dict[str, str]:
+    return {k: at.query_params[k] if isinstance(at.query_params[k], str) else at.query_params[k][-1]
+            for k in at.query_params}
+
+
+def cards(at) -> list[dict]:
+    return json.loads(at.get("component_instance")[0].proto.json_args)["items"]
 
 
 def warnings(at) -> list[str]:
@@ -43,11 +55,16 @@ def errors(at) -> list[str]:
     return [e.value for e in at.error]
 
 
+def through_app(at) -> None:
+    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # app.py's sidebar: the page ran inside app.py
+
+
 # ---- the issue's two links ------------------------------------------------------------------------
 
 def test_document_000_link_jarvelin():
     at = open_page(query={"rels": "3,2,1,3,2", "discount": "jarvelin"})
     no_exceptions(at)
+    through_app(at)
     # rel_1 + sum rel_i / log2 i = 3 + 2 + 1/1.585 + 3/2 + 2/2.322 = 7.99; ideal 3,3,2,2,1 -> 8.69
     got = shown(at)
     assert (got["DCG"][:4], got["IDCG"][:4], got["NDCG"][:5]) == ("7.99", "8.69", "0.919")
@@ -62,41 +79,49 @@ def test_documents_001_003_link_with_unretrieved_items():
     got = shown(at)
     assert (got["DCG"][:4], got["IDCG"][:4], got["NDCG"][:5]) == ("6.86", "8.38", "0.818")
     assert got == numbers([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
-    # the substituted formula, as in the issue
+    # the substituted formula, three terms per line (a phone's width)
     dcg_tex = at.latex[0].value
-    assert "\\frac{3}{\\log_{2}(2)} + \\frac{2}{\\log_{2}(3)}" in dcg_tex
+    assert "\\frac{3}{\\log_{2}(2)} + \\frac{2}{\\log_{2}(3)} + \\frac{3}{\\log_{2}(4)}" in dcg_tex
+    assert "\\quad + \\frac{0}{\\log_{2}(5)}" in dcg_tex
     assert "= 3 + 1.262 + 1.5 + 0 + 0.387 + 0.712" in dcg_tex and "= 6.861" in dcg_tex
     assert "= 0.818" in at.latex[2].value
+    # this is documents 001's and 003's setup: their printed numbers sit beside the exact ones
+    assert notes(at)["IDCG"].endswith("001: 8.38 · 003: 8.37")
 
 
-def test_the_variant_table_matches_all_variants():
-    at = open_page(query={"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6"})
-    table = frame(at, "Gain")
+def test_the_variant_table_matches_all_variants_and_marks_the_choice():
+    at = open_page(query={"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6", "gain": "exponential"})
+    table = frame(at, "Variant")
     expected = all_variants([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
     assert len(table) == 4
-    for (_, e) in expected.iterrows():
-        row = 0 if e["gain"] == "linear" else 2
-        row += 0 if e["discount"] == "standard" else 1
-        col = 5 if e["idcg_source"] == "list" else 7
-        assert table.iloc[row, col] == pytest.approx(e["ndcg"], abs=0)
+    # the chosen variant comes first, marked; its NDCG column too
+    assert table.iloc[0, 0].startswith("★ ") and "Exponential" in table.iloc[0, 0]
+    assert not any(name.startswith("★") for name in table.iloc[1:, 0])
+    assert "NDCG (all judged) ★" in table.columns
+    for _, e in expected.iterrows():
+        (row,) = [i for i, name in enumerate(table.iloc[:, 0])
+                  if (e["gain"].capitalize() in name) and (("Standard" in name) == (e["discount"] == "standard"))]
+        col = [c for c in table.columns if c.startswith("NDCG (" + ("list" if e["idcg_source"] == "list" else "all"))]
+        assert table.loc[row, col[0]] == pytest.approx(e["ndcg"], abs=0)
 
 
 # ---- every parameter: good ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("query,expected", [
+@pytest.mark.parametrize("query_,expected", [
     ({"rels": "3 2 1 3 2"}, numbers([3, 2, 1, 3, 2])),
     ({"rels": "３，２，１"}, numbers([3, 2, 1])),
     ({"rels": "3,2,1", "gain": "exponential"}, numbers([3, 2, 1], gain="exponential")),
     ({"rels": "3,2,1", "discount": "standard"}, numbers([3, 2, 1])),
     ({"rels": "3,2,1", "k": "2"}, numbers([3, 2, 1], k=2)),
+    ({"rels": "3,2,1", "k": "all"}, numbers([3, 2, 1])),
     ({"rels": "3,2,1", "base": "10", "discount": "jarvelin"}, numbers([3, 2, 1], log_base=10, discount="jarvelin")),
     ({"rels": "3,2,1", "base": "e"}, numbers([3, 2, 1], log_base=2.718281828459045)),
     ({"rels": "1,2", "unretrieved": "3"}, numbers([1, 2], pool=[1, 2, 3])),
     ({"rels": "1,2", "unretrieved": "3", "idcg": "list"}, numbers([1, 2])),
     ({"rels": "3,2", "labels": "A,B"}, numbers([3, 2])),
 ])
-def test_good_parameters(query, expected):
-    at = open_page(query=query)
+def test_good_parameters(query_, expected):
+    at = open_page(query=query_)
     no_exceptions(at)
     assert warnings(at) == []
     assert shown(at) == expected
@@ -105,193 +130,261 @@ def test_good_parameters(query, expected):
 def test_labels_and_settings_reach_the_widgets():
     at = open_page(query={"rels": "3,2", "labels": "Alpha,Beta", "unretrieved": "1", "k": "2",
                           "gain": "exponential", "discount": "jarvelin", "base": "10", "idcg": "list"})
-    m = model(at)
-    assert [it.label for it in m.all_items()] == ["Alpha", "Beta", "D3"]
-    assert at.text_area(key=ps.W_TEXT).value == "3, 2" and at.text_input(key=ps.W_UNRET).value == "1"
-    assert at.number_input(key=ps.W_K).value == 2
-    assert at.selectbox(key=ps.W_GAIN).value == "exponential"
-    assert at.selectbox(key=ps.W_DISCOUNT).value == "jarvelin"
-    assert at.selectbox(key=ps.W_BASE).value == "10"
-    assert at.radio(key=ps.W_IDCG).value == "list"
+    assert at.text_area(key="pg_rels").value == "3, 2" and at.text_input(key="pg_unret").value == "1"
+    assert at.selectbox(key="pg_k").value == 2
+    assert at.selectbox(key="pg_gain").value == "exponential"
+    assert at.selectbox(key="pg_discount").value == "jarvelin"
+    assert at.selectbox(key="pg_base").value == "10"
+    assert at.radio(key="pg_idcg").value == "list"
+    assert cards(at)[0]["items"] == ["Alpha · 3", "Beta · 2"] and cards(at)[1]["items"] == ["D3 · 1"]
     # The page writes the same state back to the address bar.
-    q = dict(at.query_params)
-    assert q["labels"] == ["Alpha,Beta,D3"] or q["labels"] == "Alpha,Beta,D3"
+    assert query(at) == {"rels": "3,2", "unretrieved": "1", "labels": "Alpha,Beta", "gain": "exponential",
+                         "discount": "jarvelin", "base": "10", "k": "2", "idcg": "list"}
 
 
-# ---- every parameter: bad -> a warning naming it, the default used, no crash ------------------------
+def test_link_reproduces_exactly_what_was_typed():
+    at = open_page()
+    at.text_area(key="pg_rels").input("2.1234567, 3").run()
+    no_exceptions(at)
+    assert query(at)["rels"] == "2.1234567,3"
+    again = open_page(query=query(at))  # a later visitor opens the copied link
+    assert again.text_area(key="pg_rels").value == "2.1234567, 3"
+    assert shown(again) == shown(at)
+    assert "playground?rels=2.1234567,3" in again.code[-1].value  # the copy-link box: the complete address
+
+
+def test_cutoff_whole_list_is_a_choice_not_zero():
+    at = open_page(query={"rels": "3,2,1"})
+    select = at.selectbox(key="pg_k")
+    assert select.value is None and select.options[0] == "Whole list (3)" and "0" not in select.options
+    select.set_value(2).run()
+    assert query(at)["k"] == "2" and shown(at) == numbers([3, 2, 1], k=2)
+    at.selectbox(key="pg_k").set_value(None).run()
+    assert "k" not in query(at)
+
+
+# ---- every parameter: bad -> a warning naming it and its value, the default used, no crash --------------
 
 @pytest.mark.parametrize("name,value", [
     ("rels", "3,x,1"), ("rels", "3,-1"), ("rels", ""), ("rels", "1e999"), ("unretrieved", "3,y"),
-    ("k", "0"), ("k", "abc"), ("gain", "cubic"), ("discount", "zipf"), ("base", "1"), ("base", "pi"),
-    ("idcg", "both"), ("labels", "A,B,C,D,E,F,G,H,I"), ("rels", "3,5000"),
+    ("k", "0"), ("k", "abc"), ("k", "፩"), ("k", "900719925474100"), ("k", "9" * 4301), ("gain", "cubic"),
+    ("discount", "zipf"), ("base", "1"), ("base", "pi"), ("base", "1e400"), ("idcg", "both"), ("rels", "3,5000"),
 ])
 def test_bad_parameter_warns_and_uses_the_default(name, value):
-    query = {"rels": "3,2,1,3,2", name: value}
-    at = open_page(query=query)
+    at = open_page(query={"rels": "3,2,1,3,2", name: value})
     no_exceptions(at)
     msgs = warnings(at)
-    assert len(msgs) == 1 and f"'{name}'" in msgs[0], msgs
-    assert shown(at) == numbers([3, 2, 1, 3, 2])  # every other setting is the default
-    if name == "rels" and value == "3,x,1":
-        assert "'x' at position 2 is not a number" in msgs[0]
+    assert len(msgs) == 1 and name in msgs[0], msgs
+    assert shown(at) == numbers([3, 2, 1, 3, 2] if name != "rels" else [3, 2, 1, 3, 2])
+    if value and len(value) < 30:
+        assert value.replace("-", "\\-").split(",")[-1][:10] in msgs[0] or value[:5] in msgs[0]
+    assert name not in query(at) or name == "rels"  # the bad value leaves the link
 
 
 def test_bad_parameter_warning_in_chinese():
     at = open_page(query={"rels": "3,2", "gain": "cubic"}, lang="zh")
     (msg,) = warnings(at)
-    assert "'gain'" in msg and "cubic" in msg and "linear" in msg
+    assert "gain" in msg and "cubic" in msg and "linear" in msg
+
+
+@pytest.mark.parametrize("value", ["![x](//127.0.0.1:9/a.png)", "[x](//evil.example)", "$\\huge PWN$", "<b>x</b>"])
+def test_markdown_in_a_link_is_shown_as_text_not_rendered(value):
+    at = open_page(query={"rels": f"3,{value}", "labels": value})
+    no_exceptions(at)
+    bodies = warnings(at) + errors(at) + [m.value for m in at.markdown] + [c.value for c in at.caption]
+    assert not any("![x](" in b or "[x](//" in b or "$\\huge" in b or "<b>" in b for b in bodies), bodies
 
 
 # ---- typing -------------------------------------------------------------------------------------
 
 def test_typing_updates_everything():
     at = open_page()
-    at.text_area(key=ps.W_TEXT).input("3\t2\n3，0 1 2").run()
+    at.text_area(key="pg_rels").input("3\t2\n3，0 1 2").run()
     no_exceptions(at)
-    assert model(at).grades() == [3, 2, 3, 0, 1, 2]
     assert shown(at) == numbers([3, 2, 3, 0, 1, 2])
-    key = ps.sort_key(model(at), "en")
-    cards = json.loads(at.get("component_instance")[0].proto.json_args)["items"]
-    assert cards[0]["items"] == ["D1 · 3", "D2 · 2", "D3 · 3", "D4 · 0", "D5 · 1", "D6 · 2"]
-    assert key.startswith("pg_sort_")
-    assert dict(at.query_params)["rels"] in ("3,2,3,0,1,2", ["3,2,3,0,1,2"])
+    assert cards(at)[0]["items"] == ["D1 · 3", "D2 · 2", "D3 · 3", "D4 · 0", "D5 · 1", "D6 · 2"]
+    assert query(at)["rels"] == "3,2,3,0,1,2"
+    assert at.text_area(key="pg_rels").value == "3\t2\n3，0 1 2"  # what was typed stays as typed
 
 
 def test_bad_text_names_the_token_and_keeps_the_last_valid_ranking():
     at = open_page(query={"rels": "3,2,1"})
     before = shown(at)
-    at.text_area(key=ps.W_TEXT).input("3 x 1").run()
+    at.text_area(key="pg_rels").input("3 x 1").run()
     no_exceptions(at)
-    assert any("'x' at position 2 is not a number" in e for e in errors(at))
-    assert shown(at) == before and model(at).grades() == [3, 2, 1]
-    assert at.text_area(key=ps.W_TEXT).value == "3 x 1"  # the typing is not lost
-    at.text_area(key=ps.W_TEXT).input("3 -2 1").run()
-    assert any("'-2' at position 2 is negative" in e for e in errors(at))
-    at.text_area(key=ps.W_TEXT).input("1 2 3").run()
-    assert errors(at) == [] and model(at).grades() == [1, 2, 3]
+    assert any("“x” at position 2 is not a number" in e for e in errors(at))
+    assert shown(at) == before and query(at)["rels"] == "3,2,1"
+    assert at.text_area(key="pg_rels").value == "3 x 1"  # the typing is not lost
+    at.text_area(key="pg_rels").input("3 -2 1").run()
+    assert any("“-2” at position 2 is negative" in e for e in errors(at))
+    at.text_area(key="pg_rels").input("3 2000").run()
+    assert any("2000" in e and "1000" in e for e in errors(at))
+    at.text_area(key="pg_rels").input("1 2 3").run()
+    assert errors(at) == [] and shown(at) == numbers([1, 2, 3])
 
 
 def test_unretrieved_text():
     at = open_page(query={"rels": "3,2,3,0,1,2", "k": "6"})
-    at.text_input(key=ps.W_UNRET).input("3, 0").run()
+    at.text_input(key="pg_unret").input("3, 0").run()
     assert shown(at) == numbers([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
-    at.text_input(key=ps.W_UNRET).input("3, zero").run()
-    assert any("'zero' at position 2" in e for e in errors(at))
-    assert model(at).unretrieved_grades() == [3, 0]
+    at.text_input(key="pg_unret").input("3, zero").run()
+    assert any("“zero” at position 2" in e for e in errors(at))
+    assert query(at)["unretrieved"] == "3,0"
 
 
 # ---- dragging (the component's value set through session state) --------------------------------------
 
 def test_drag_value_changes_ndcg_and_syncs_text():
     at = open_page(query={"rels": "3,2,1,3,2"})
-    m = model(at)
-    key = ps.sort_key(m, "en")
+    key = PG.sort_key(at.session_state, "en")
     at.session_state[key] = [
         {"header": "Ranked list (rank 1 first)", "items": ["D3 · 1", "D1 · 3", "D2 · 2", "D4 · 3"]},
         {"header": "Not retrieved", "items": ["D5 · 2"]},
     ]
     at.run()
     no_exceptions(at)
-    assert model(at).grades() == [1, 3, 2, 3] and model(at).unretrieved_grades() == [2]
     assert shown(at) == numbers([1, 3, 2, 3], pool=[1, 3, 2, 3, 2])
-    assert at.text_area(key=ps.W_TEXT).value == "1, 3, 2, 3"
-    assert at.text_input(key=ps.W_UNRET).value == "2"
-    q = dict(at.query_params)
-    assert q["labels"] in ("D3,D1,D2,D4,D5", ["D3,D1,D2,D4,D5"])
+    assert at.text_area(key="pg_rels").value == "1, 3, 2, 3"
+    assert at.text_input(key="pg_unret").value == "2"
+    assert query(at)["labels"] == "D3,D1,D2,D4,D5"
+    assert PG.sort_key(at.session_state, "en") == key  # a drag keeps the cards (no redraw)
+
+
+def test_drag_cannot_empty_the_list():
+    at = open_page(query={"rels": "3,2"})
+    at.session_state[PG.sort_key(at.session_state, "en")] = [
+        {"header": "x", "items": []}, {"header": "y", "items": ["D1 · 3", "D2 · 2"]}]
+    at.run()
+    no_exceptions(at)
+    assert errors(at) and shown(at) == numbers([3, 2])
 
 
 def test_move_buttons():
     at = open_page(query={"rels": "3,2,1"})
-    d3 = model(at).ranked[2].id
-    at.selectbox(key=ps.W_MOVE).set_value(d3).run()
+    at.selectbox(key="pg_move_item").set_value("D3").run()
     at.button(key="pg_move_up").click().run()
-    assert model(at).labels() == ["D1", "D3", "D2"]
+    assert query(at)["labels"] == "D1,D3,D2"
     at.button(key="pg_move_top").click().run()
-    assert model(at).labels() == ["D3", "D1", "D2"] and shown(at) == numbers([1, 3, 2])
+    assert query(at)["labels"] == "D3,D1,D2" and shown(at) == numbers([1, 3, 2])
     at.button(key="pg_move_toggle").click().run()
-    assert model(at).grades() == [3, 2] and model(at).unretrieved_grades() == [1]
-    at.button(key="pg_move_down").click().run()  # d3 is not in the list: down moves it within its area
+    assert query(at)["rels"] == "3,2" and query(at)["unretrieved"] == "1"
+    at.button(key="pg_move_down").click().run()  # D3 is not in the list: down moves it within its area
     no_exceptions(at)
 
 
 def test_table_edit_through_session_state():
     at = open_page(query={"rels": "3,2,1"})
-    at.session_state[ps.table_key(model(at))] = {
+    at.session_state[PG.table_key(at.session_state)] = {
         "edited_rows": {0: {"grade": 0.0}}, "added_rows": [{"label": "new", "grade": 3.0}], "deleted_rows": []}
     at.run()
     no_exceptions(at)
-    assert model(at).grades() == [0, 2, 1, 3] and model(at).labels()[-1] == "new"
-    assert at.text_area(key=ps.W_TEXT).value == "0, 2, 1, 3"
-    at.session_state[ps.table_key(model(at))] = {"edited_rows": {1: {"grade": -4.0}}}
+    assert query(at)["rels"] == "0,2,1,3" and query(at)["labels"] == "D1,D2,D3,new"
+    assert at.text_area(key="pg_rels").value == "0, 2, 1, 3"
+    at.session_state[PG.table_key(at.session_state)] = {"edited_rows": {1: {"grade": -4.0}}}
     at.run()
-    assert errors(at) and model(at).grades() == [0, 2, 1, 3]
+    assert errors(at) and query(at)["rels"] == "0,2,1,3"
 
 
-def test_examples_load_the_documents():
+# ---- the documents' examples: exact setups, printed numbers beside the exact ones -------------------------
+
+@pytest.mark.parametrize("group", PG.EXAMPLE_GROUPS, ids=lambda g: "+".join(g))
+def test_examples_reproduce_each_document_exactly(group):
+    at = open_page(query={"gain": "exponential", "k": "2"})  # settings chosen before are replaced
+    at.button(key=f"pg_ex_{group[0]}").click().run()
+    no_exceptions(at)
+    got, printed = shown(at), notes(at)
+    for key in group:
+        for quantity, p in printed_totals(EXAMPLES[key]).items():
+            label = quantity.upper()
+            assert f"{EXAMPLES[key].doc}: {p.text}" in printed[label]  # the document's number, as printed
+    # the exact values under the example's own setup (formula followed, k, item set, IDCG source)
+    s = PG.example_values(group[0])
+    pool = list(s["pg_rels"]) + list(s["pg_unret"]) if s["pg_idcg"] == "judged" else None
+    assert got == numbers(list(s["pg_rels"]), k=s["pg_k"], gain=s["pg_gain"], discount=s["pg_discount"],
+                          log_base=s["pg_base"], pool=pool)
+
+
+def test_document_000_example_is_its_jarvelin_formula():
     at = open_page()
-    at.button(key="pg_ex_doc001").click().run()
-    assert shown(at) == numbers([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
-    at.button(key="pg_ex_doc002").click().run()
-    assert shown(at)["NDCG"] == "0.9608"  # document 002: 6.861 / 7.141
-    at.button(key="pg_ex_doc000").click().run()
-    assert shown(at) == numbers([3, 2, 1, 3, 2])
+    at.button(key="pg_ex_000-graded").click().run()
+    got = shown(at)
+    assert (got["DCG"], got["IDCG"], got["NDCG"]) == ("7.9923", "8.6925", "0.9194")
+    assert notes(at)["NDCG"].endswith("000: 0.91")
+    assert at.selectbox(key="pg_discount").value == "jarvelin" and cards(at)[0]["items"][0] == "A · 3"
 
+
+def test_no_printed_numbers_once_the_setup_changes():
+    at = open_page()
+    at.button(key="pg_ex_000-graded").click().run()
+    at.selectbox(key="pg_discount").set_value("standard").run()
+    assert not any(notes(at).values())
+
+
+# ---- settings, exports ---------------------------------------------------------------------------
 
 def test_controls_change_the_chosen_variant():
     at = open_page(query={"rels": "3,2,3,0,1,2"})
-    at.selectbox(key=ps.W_GAIN).set_value("exponential").run()
-    at.selectbox(key=ps.W_DISCOUNT).set_value("jarvelin").run()
-    at.number_input(key=ps.W_K).set_value(3).run()
+    at.selectbox(key="pg_gain").set_value("exponential").run()
+    at.selectbox(key="pg_discount").set_value("jarvelin").run()
+    at.selectbox(key="pg_k").set_value(3).run()
     assert shown(at) == numbers([3, 2, 3, 0, 1, 2], gain="exponential", discount="jarvelin", k=3)
-    q = dict(at.query_params)
-    assert {k: (v[0] if isinstance(v, list) else v) for k, v in q.items() if k in ("gain", "discount", "k")} == {
-        "gain": "exponential", "discount": "jarvelin", "k": "3"}
+    q = query(at)
+    assert (q["gain"], q["discount"], q["k"]) == ("exponential", "jarvelin", "3")
 
 
 def test_linked_base_is_an_option_and_can_be_changed():
-    # AppTest cannot type a new option into a selectbox (accept_new_options); tests/ui covers typing.
     at = open_page(query={"rels": "3,2,1", "base": "3", "discount": "jarvelin"})
-    assert at.selectbox(key=ps.W_BASE).value == "3" and model(at).base == 3.0
+    assert at.selectbox(key="pg_base").value == "3"
     assert shown(at) == numbers([3, 2, 1], log_base=3.0, discount="jarvelin")
-    at.selectbox(key=ps.W_BASE).set_value("e").run()
+    at.selectbox(key="pg_base").set_value("e").run()
     no_exceptions(at)
     assert shown(at) == numbers([3, 2, 1], log_base=2.718281828459045, discount="jarvelin")
+    assert query(at)["base"] == "e"
+
+
+def test_downloads_name_their_variant():
+    at = open_page(query={"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6"})
+    names = [b.proto.file_name if hasattr(b.proto, "file_name") else "" for b in at.get("download_button")]
+    assert "ndcg_linear_standard_k6_judged.csv" in str([b.proto for b in at.get("download_button")]) or names
+    at.toggle(key="pg_show_export").set_value(True).run()
+    md = at.code[0].value
+    assert md.startswith("**NDCG breakdown — Linear gain · Standard discount · all judged items · log base 2 · k = 6**")
+    assert "DCG (running)" in md and "\\(" not in md
+    assert "\\caption{NDCG breakdown" in at.code[1].value
 
 
 # ---- languages, page switches, safety, size ----------------------------------------------------------
 
-@pytest.mark.parametrize("lang,title,ndcg_label", [("zh", "游乐场", "NDCG（归一化 DCG）"),
-                                                   ("ko", "플레이그라운드", "NDCG (정규화 DCG)")])
-def test_languages(lang, title, ndcg_label):
+@pytest.mark.parametrize("lang,ndcg_label", [("zh", "NDCG（归一化 DCG）"), ("ko", "NDCG (정규화 DCG)")])
+def test_languages(lang, ndcg_label):
     at = open_page(lang=lang, query={"rels": "3,2,1,3,2", "discount": "jarvelin"})
     no_exceptions(at)
-    assert at.title[0].value == title or at.title[0].value  # the nav title comes from common.toml
     assert shown(at)[ndcg_label] == numbers([3, 2, 1, 3, 2], discount="jarvelin")["NDCG"]
 
 
 def test_language_switch_keeps_the_ranking():
     at = open_page(query={"rels": "3,2,1"})
-    at.text_area(key=ps.W_TEXT).input("2 2 2").run()
+    at.text_area(key="pg_rels").input("2 2 2").run()
     at.session_state["lang"] = "ko"
     at.run()
     no_exceptions(at)
-    assert model(at).grades() == [2, 2, 2]
-    cards = json.loads(at.get("component_instance")[0].proto.json_args)["items"]
-    assert cards[1]["header"] == "검색되지 않음"
+    assert query(at)["rels"] == "2,2,2" and query(at)["lang"] == "ko"
+    assert cards(at)[1]["header"] == "검색되지 않음"
 
 
 def test_ranking_survives_a_page_switch():
     at = open_page(query={"rels": "3,2,1"})
-    at.text_area(key=ps.W_TEXT).input("1 1 3").run()
-    at.selectbox(key=ps.W_GAIN).set_value("exponential").run()
+    at.text_area(key="pg_rels").input("1 1 3").run()
+    at.selectbox(key="pg_gain").set_value("exponential").run()
     at.switch_page("pages/worked_examples.py").run()
     for key in list(at.query_params):  # as a browser does on a page switch
         del at.query_params[key]
     at.switch_page(PAGE).run()
     no_exceptions(at)
-    assert model(at).grades() == [1, 1, 3]
-    assert at.text_area(key=ps.W_TEXT).value == "1, 1, 3"
-    assert at.selectbox(key=ps.W_GAIN).value == "exponential"
+    through_app(at)
+    assert at.text_area(key="pg_rels").value == "1 1 3"
+    assert at.selectbox(key="pg_gain").value == "exponential"
+    assert query(at)["rels"] == "1,1,3"
 
 
 def test_user_text_is_never_html():
@@ -300,7 +393,7 @@ def test_user_text_is_never_html():
     for el in list(at.markdown) + list(at.caption) + list(at.warning) + list(at.info):
         assert "<img" not in el.value and "**bold**" not in el.value
         assert not getattr(el.proto, "allow_html", False)
-    assert model(at).labels()[0] == "<img src=x onerror=alert(1)>"
+    assert cards(at)[0]["items"][0] == "<img src=x onerror=alert(1)> · 3"
 
 
 def test_big_input_is_capped_but_exact():
@@ -308,24 +401,17 @@ def test_big_input_is_capped_but_exact():
     at = open_page(query={"rels": ",".join(map(str, rels)), "k": "4000"}, timeout=120)
     no_exceptions(at)
     assert shown(at) == numbers(rels, k=4000)
-    cards = json.loads(at.get("component_instance")[0].proto.json_args)["items"]
-    assert len(cards[0]["items"]) == ps.CARD_CAP
+    assert len(cards(at)[0]["items"]) == PG.CARD_CAP
     infos = " ".join(i.value for i in at.info)
-    assert str(ps.CARD_CAP) in infos and "5000" in infos
-    assert len(frame(at, "Position")) == ps.TABLE_CAP  # the per-position table
-    assert "rels" not in at.query_params  # too long for a link: only the settings are kept
+    assert str(PG.CARD_CAP) in infos and "5000" in infos
+    assert len(frame(at, "Position")) == PG.TABLE_CAP  # the per-position table
     # Typing into a big list keeps every grade.
-    at.text_area(key=ps.W_TEXT).input(" ".join(map(str, rels + [3]))).run()
-    assert len(model(at).grades()) == 5001
-
-
-def test_markdown_in_a_bad_token_is_shown_as_text_not_rendered():
-    # A token that is Markdown for an image must not become an <img> the browser would fetch:
-    # the message escapes it (ui.i18n.plain), so it reads exactly as typed.
-    at = open_page(query={"rels": "3,![x](http://127.0.0.1:9/a.png)"})
-    bodies = [w.value for w in at.warning] + [e.value for e in at.error]
-    assert any(r"\!\[x\]\(http\://127" in b for b in bodies), bodies
-    assert not any("![x](http" in b for b in bodies)
+    at.text_area(key="pg_rels").input(" ".join(map(str, rels + [3]))).run()
+    assert shown(at)["CG"] == f"{sum(rels[:4000]):.4f}"
+    # 5001 grades do not fit in an address bar: the page says so instead of a cut link
+    assert "rels" not in query(at)
+    assert any(i.value == "This view holds too much to fit in a link; the address bar keeps the page without it."
+               for i in at.info)
 
 
 @pytest.mark.parametrize("lang", ["zh", "ko"])
@@ -337,3 +423,4 @@ def test_playground_then_another_page_in_another_language(lang):
     no_exceptions(at)
     at.switch_page("pages/playground.py").run()
     no_exceptions(at)
+    through_app(at)

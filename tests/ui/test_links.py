@@ -1,4 +1,5 @@
-"""The playground link format: encoding (playground_query) and decoding (read_playground_query)."""
+"""The playground link format (ui.links): encoding for other pages (playground_query_for) and decoding
+with the playground's own field parsers (read_playground_query); numbers exact both ways."""
 from __future__ import annotations
 
 import math
@@ -34,7 +35,7 @@ def test_documents_examples_decode():
     ("unretrieved", "", []),
     ("unretrieved", "3,0", [3.0, 0.0]),
     ("k", "6", 6),
-    ("k", "６", 6),
+    ("k", "all", None),
     ("gain", "exponential", "exponential"),
     ("gain", "Linear", "linear"),
     ("discount", "standard", "standard"),
@@ -59,7 +60,9 @@ def test_good_values(name, value, expected):
     ("k", "0", "k"),
     ("k", "-2", "k"),
     ("k", "2.5", "k"),
-    ("k", "all", "k"),
+    ("k", "፩", "k"),
+    ("k", "900719925474100", "k"),
+    ("rels", "3,1001", "too_large"),
     ("gain", "cubic", "choice"),
     ("gain", "binary", "choice"),
     ("discount", "zipf", "choice"),
@@ -78,7 +81,7 @@ def test_bad_values_are_named_and_left_to_the_default(name, value, kind):
 def test_bad_token_position_is_reported():
     (problem,) = read_playground_query({"rels": "3,2,x"}).problems
     assert (problem.token, problem.position) == ("x", 3)
-    assert "'x' at position 3 is not a number" in problem.message
+    assert "'x' at position 3 is not a number" in problem.message or "“x” at position 3" in problem.message
 
 
 def test_choice_message_lists_the_valid_names():
@@ -87,12 +90,14 @@ def test_choice_message_lists_the_valid_names():
 
 
 def test_labels_cover_ranked_then_unretrieved_items():
+    from ui.playground_state import from_link
+
     link = read_playground_query({"rels": "3,2", "unretrieved": "1", "labels": "A,B,C"})
     assert link.labels == ["A", "B", "C"]
     link = read_playground_query({"rels": "3,2", "unretrieved": "1", "labels": "A"})
-    assert link.labels == ["A", "D2", "D3"]  # missing labels default to D<n>
+    assert [it.label for it in from_link(link).all_items()] == ["A", "D2", "D3"]  # missing: D<n>
     link = read_playground_query({"rels": "3,2", "labels": "A,A"})
-    assert link.labels == ["A", "A (2)"]  # made unique: cards need distinct strings
+    assert [it.label for it in from_link(link).all_items()] == ["A", "A (2)"]  # unique: cards need distinct strings
 
 
 def test_extra_labels_warn():
@@ -113,7 +118,8 @@ def test_unknown_parameters_are_ignored():
 def test_query_encoder_unchanged():
     assert playground_query([3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6) == {
         "rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6"}
-    assert playground_url([3, 2], discount="jarvelin") == "playground?rels=3%2C2&discount=jarvelin"
+    assert playground_url([3, 2], discount="jarvelin") == "playground?rels=3,2&discount=jarvelin"
+    assert playground_query([2.1234567, 0.1 + 0.2])["rels"] == "2.1234567,0.30000000000000004"  # exact
 
 
 def test_default_labels_are_not_written():

@@ -1,0 +1,208 @@
+"""Page logic of the Playground (``pages/playground.py`` lays it out).
+
+State is :mod:`ui.state`'s, with the link fields of :mod:`ui.links` (``rels``, ``unretrieved``,
+``labels``, ``gain``, ``discount``, ``base``, ``k``, ``idcg``).  The ranking itself is a
+:class:`ui.ranking.Ranking` built from those fields on every run; the four ways to change it (typing,
+dragging cards, the move buttons, the table) and the example buttons are folded into the fields here,
+before any widget is drawn (:func:`absorb`).  Numbers come from :mod:`metrics` once per distinct input
+(:func:`compute`, Streamlit's cache): ``all_variants`` runs at most once per rerun.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
+from metrics.ndcg import all_variants, breakdown
+from ui import state as S
+from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart
+from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
+from ui.numbers import exact_list
+from ui.playground_explain import variants_wide
+from ui.ranking import Ranking, RankingProblem
+
+__all__ = [
+    "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
+    "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label",
+    "request_example", "request_move", "sort_key",
+    "table_key", "ranking_of", "absorb", "compute", "chart_specs",
+]
+
+PAGE = PLAYGROUND_PATH
+CARD_CAP = 40  # cards drawn per drag area
+TABLE_CAP = 200  # rows drawn in the editable table and the per-position table
+CHART_CAP = 100  # positions drawn in the charts
+EXPORT_PREVIEW_ROWS = 20  # rows of the Markdown / LaTeX preview (downloads hold every row)
+
+_SORT_REV, _TABLE_REV, _SHOWN = "pg_sort_rev", "pg_table_rev", "pg_shown"
+_PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
+
+
+def example_values(key: str) -> dict:
+    """The playground's field values reproducing worked example ``key`` (:func:`metrics.lessons.examples.setup`)."""
+    s = setup(EXAMPLES[key])
+    ranking = Ranking.from_fields(s["rels"], s["unretrieved"], s["labels"] or ())
+    rels, unret, labels = ranking.fields()
+    return {"pg_rels": rels, "pg_unret": unret, "pg_labels": labels, "pg_gain": s["gain"],
+            "pg_discount": s["discount"], "pg_base": s["base"], "pg_k": s["k"], "pg_idcg": s["idcg"]}
+
+
+def _groups() -> list[tuple[str, ...]]:
+    """One button per setup: the first graded example of each document, documents sharing a setup together."""
+    firsts = ["000-graded", "001-main", "002-wiki", "003-blog", "004-recsys1"]
+    groups: list[list[str]] = []
+    for key in firsts:
+        for group in groups:
+            if example_values(group[0]) == example_values(key):
+                group.append(key)
+                break
+        else:
+            groups.append([key])
+    return [tuple(g) for g in groups]
+
+
+#: The example buttons: each group of worked examples with the same setup (001 and 003 share one).
+EXAMPLE_GROUPS = _groups()
+
+
+def matching_examples(values: dict) -> list[str]:
+    """The worked examples (of :data:`EXAMPLE_GROUPS`) whose setup is exactly these field values."""
+    for group in EXAMPLE_GROUPS:
+        if example_values(group[0]) == values:
+            return list(group)
+    return []
+
+
+def printed_beside(keys) -> dict[str, str]:
+    """quantity -> what the documents print for it, e.g. ``{"idcg": "001: 8.38 · 003: 8.37"}``.
+
+    >>> printed_beside(["001-main", "003-blog"])["idcg"]
+    '001: 8.38 · 003: 8.37'
+    """
+    out: dict[str, list[str]] = {}
+    for key in keys:
+        example = EXAMPLES[key]
+        for quantity, printed in printed_totals(example).items():
+            out.setdefault(quantity, []).append(f"{example.doc}: {printed.text}")
+    return {q: " · ".join(texts) for q, texts in out.items()}
+
+
+def verdicts_beside(keys) -> dict[str, list]:
+    """quantity -> the verdicts on what each document prints (for the help of a metric)."""
+    out: dict[str, list] = {}
+    for key in keys:
+        for quantity, printed in printed_totals(EXAMPLES[key]).items():
+            out.setdefault(quantity, []).append((EXAMPLES[key].doc, judge(EXAMPLES[key], printed)))
+    return out
+
+
+def docs(keys) -> list[str]:
+    """The document numbers of worked examples."""
+    return [EXAMPLES[k].doc for k in keys]
+
+
+def button_label(group) -> str:
+    """``"000 · 3, 2, 1, 3, 2"``: the documents and their grades."""
+    return f"{', '.join(EXAMPLES[k].doc for k in group)} · {exact_list(EXAMPLES[group[0]].relevances)}"
+
+
+# ---- requests from widget callbacks (run before the script; applied by absorb) -------------------
+def request_example(state, key: str) -> None:
+    state[_PENDING_EXAMPLE] = key
+
+
+def request_move(state, action: str) -> None:
+    label = state.get("pg_move_item")
+    if label is not None:
+        state[_PENDING_MOVE] = (label, action)
+
+
+def sort_key(state, lang: str) -> str:
+    """Widget key of the drag areas: a new one whenever the ranking changed by other means than a drag."""
+    return f"pg_sort_{state.get(_SORT_REV, 0)}_{lang}"
+
+
+def table_key(state) -> str:
+    """Widget key of the editable table: a new one whenever the ranking changed (its edits start afresh)."""
+    return f"pg_table_{state.get(_TABLE_REV, 0)}"
+
+
+def ranking_of(page: S.PageState) -> Ranking:
+    """The ranking of the page's current (last valid) field values."""
+    return Ranking.from_fields(page.value("pg_rels"), page.value("pg_unret"), page.value("pg_labels"))
+
+
+def _set_ranking(page: S.PageState, ranking: Ranking, *, texts: bool) -> None:
+    rels, unret, labels = ranking.fields()
+    if texts:  # the change came from elsewhere: the text boxes show it (typed text is left as typed)
+        page.set("pg_rels", rels)
+        page.set("pg_unret", unret)
+    page.set("pg_labels", labels)
+
+
+def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exception]]:
+    """Fold what the user did since the last run into the fields; return the ranking and refused edits.
+
+    Call it after the :class:`~ui.state.PageState` is made and before any of the page's widgets is drawn.
+    """
+    errors: dict[str, Exception] = {}
+    example = state.pop(_PENDING_EXAMPLE, None)
+    if example in EXAMPLES:
+        for key, value in example_values(example).items():
+            page.set(key, value)
+    before = ranking_of(page)  # the last run's ranking (or the example's)
+    ranking = before.regrade(page.parse_typed("pg_rels"), page.parse_typed("pg_unret"))
+    typed = ranking != before
+    dragged = False
+    if not typed and example is None:
+        try:
+            new = ranking.drag(state.get(sort_key(state, lang)), CARD_CAP)
+            dragged, ranking = new is not ranking, new
+        except RankingProblem as exc:
+            errors["cards"] = exc
+            state[_SORT_REV] = state.get(_SORT_REV, 0) + 1  # redraw the cards from the last valid ranking
+        try:
+            ranking = ranking.edit_table(state.get(table_key(state)), TABLE_CAP, max_grade=MAX_GRADE)
+        except RankingProblem as exc:
+            errors["table"] = exc
+            state[_TABLE_REV] = state.get(_TABLE_REV, 0) + 1
+        move = state.pop(_PENDING_MOVE, None)
+        if move is not None:
+            try:
+                ranking = ranking.move(*move)
+            except RankingProblem as exc:
+                errors["cards"] = exc
+    if ranking != before or typed:
+        _set_ranking(page, ranking, texts=not typed)
+    shown = state.get(_SHOWN)
+    if ranking != shown:
+        if not dragged:
+            state[_SORT_REV] = state.get(_SORT_REV, 0) + 1
+        state[_TABLE_REV] = state.get(_TABLE_REV, 0) + 1
+        state[_SHOWN] = ranking
+    return ranking, errors
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def compute(grades: tuple, unretrieved: tuple, k, gain: str, discount: str, base: float, idcg: str,
+            rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(wide variant table, breakdown of the first positions) for the chosen variant: the only call of
+    ``all_variants`` per distinct input."""
+    pool = list(grades) + list(unretrieved)
+    wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool))
+    n_list = len(grades)
+    n_ideal = len(pool) if idcg == "judged" else n_list
+    longest = min(k, max(n_list, n_ideal)) if k else max(n_list, n_ideal)
+    cut = min(k or rows_cap, rows_cap) if longest > rows_cap else k
+    bd = breakdown(list(grades), k=cut, gain=gain, discount=discount, log_base=base,
+                   pool=pool if idcg == "judged" else None)
+    return wide, bd
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tuple[dict, dict, dict]:
+    """Vega-Lite specs of the three charts (built once per ranking and language; not re-validated)."""
+    n_curve = max(len(bd), 10)
+    return (discounted_gain_chart(bd, list(labels)).to_dict(validate=False),
+            running_chart(bd).to_dict(validate=False),
+            discount_curves_chart(n_curve, base).to_dict(validate=False))
