@@ -24,7 +24,7 @@ from ui.ranking import Ranking, RankingProblem
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label",
-    "request_example", "request_move", "sort_key",
+    "request_example", "request_move", "sort_key", "last_view",
     "table_key", "ranking_of", "absorb", "compute", "chart_specs",
 ]
 
@@ -36,6 +36,13 @@ EXPORT_PREVIEW_ROWS = 20  # rows of the Markdown / LaTeX preview (downloads hold
 
 _SORT_REV, _TABLE_REV, _SHOWN = "pg_sort_rev", "pg_table_rev", "pg_shown"
 _PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
+_VIEW = "pg_view"
+
+
+def last_view(state) -> tuple[Ranking, int | None] | None:
+    """The ranking and cutoff the playground last showed in this session (None before its first visit):
+    how other pages (Variants) offer "use the playground's ranking" without touching its fields."""
+    return state.get(_VIEW)
 
 
 def example_values(key: str) -> dict:
@@ -174,6 +181,7 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
                 errors["cards"] = exc
     if ranking != before or typed:
         _set_ranking(page, ranking, texts=not typed)
+    state[_VIEW] = (ranking, page.value("pg_k"))
     shown = state.get(_SHOWN)
     if ranking != shown:
         if not dragged:

@@ -13,6 +13,9 @@ import pandas as pd
 from metrics.registry import DISCOUNTS, resolve_discount
 from ui.i18n import registry_text, t
 
+__all__ = ["ACTUAL_COLOR", "IDEAL_COLOR", "gains_long", "discounted_gain_chart", "running_chart",
+           "discount_curves_data", "discount_curves_chart", "tie_spread_chart"]
+
 ACTUAL_COLOR = "#2563eb"
 IDEAL_COLOR = "#f59e0b"
 
@@ -141,5 +144,18 @@ def discount_curves_chart(n: int, log_base: float, discounts=None, *, height: in
                 alt.Tooltip("divisor:Q", title=t("common.discount"), format=".4f"),
                 alt.Tooltip("weight:Q", title=t("common.weight"), format=".4f"),
             ],
+        )
+    )
+
+
+def tie_spread_chart(spread: pd.DataFrame, *, rule_title: str, height: int = 220) -> alt.Chart:
+    """NDCG under each tie rule (:func:`metrics.lessons.libraries.tie_spread` with a translated ``name``)."""
+    return (
+        alt.Chart(spread, height=height)
+        .mark_bar()
+        .encode(
+            x=alt.X("ndcg:Q", title="NDCG", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("name:N", title=rule_title, sort=None),
+            tooltip=[alt.Tooltip("name:N", title=rule_title), alt.Tooltip("ndcg:Q", title="NDCG", format=".4f")],
         )
     )
