@@ -178,11 +178,11 @@ def _cut_index(c: int | None, size: int) -> int:
     return size if c is None else min(c, size)
 
 
-def _orders(rel, scores, docnos, cands) -> list[tuple[frozenset, frozenset, object]]:
-    """(tie rules, score types, order) for every distinct ranking; order is a permutation or
-    ("average", group ids)."""
+def _orders(rel, scores, docnos, cands) -> list[tuple[list, object]]:
+    """([(tie rule, score type), ...], order) for every distinct ranking; order is a permutation or
+    ("average", order, tie group ids).  Computed once per distinct ranking, the pairs that give it kept."""
     if scores is None:
-        return [(frozenset(cands["ties"]), frozenset(cands["scores_as"]), np.arange(rel.size))]
+        return [([("stable", "float64")], np.arange(rel.size))]
     out: dict[bytes, list] = {}
     for st in cands["scores_as"]:
         sc = scores if st == "float64" else scores.astype(np.float32).astype(np.float64)
@@ -196,10 +196,8 @@ def _orders(rel, scores, docnos, cands) -> list[tuple[frozenset, frozenset, obje
             else:
                 item = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
                 key = item.tobytes()
-            entry = out.setdefault(key, [set(), set(), item])
-            entry[0].add(rule)
-            entry[1].add(st)
-    return [(frozenset(a), frozenset(b), item) for a, b, item in out.values()]
+            out.setdefault(key, [[], item])[0].append((rule, st))
+    return [(pairs, item) for pairs, item in out.values()]
 
 
 def _ranked_gains(gains_by_item: np.ndarray, item) -> np.ndarray:
@@ -247,41 +245,38 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
                     ig = np.where(gi[idx] < 0, 0.0, gi[idx])
                 else:
                     ig = gi[np.argsort(-items, kind="stable")]
-            entry = ideals.setdefault(ig.tobytes(), [set(), set(), ig])
-            entry[0].add(src)
-            entry[1].add(io)
-        ranked = [(ties, sts, _ranked_gains(gains_items, item)) for ties, sts, item in orders]
+            ideals.setdefault(ig.tobytes(), [[], ig])[0].append((src, io))
+        ranked = [(pairs, _ranked_gains(gains_items, item)) for pairs, item in orders]
         for (d, b), div in divisors.items():
             # DCG at the run cuts, per order
-            dcg_vals = []
-            for ties, sts, rg in ranked:
-                run = np.cumsum(rg / div[:n])
-                dcg_vals.append((ties, sts, run))
-            idcg_vals = []
-            for srcs, ios, ig in ideals.values():
-                run = np.cumsum(ig / div[:ig.size]) if ig.size else np.zeros(0)
-                idcg_vals.append((frozenset(srcs), frozenset(ios), run))
+            dcg_vals = [(pairs, np.cumsum(rg / div[:n])) for pairs, rg in ranked]
+            idcg_vals = [(ipairs, np.cumsum(ig / div[:ig.size]) if ig.size else np.zeros(0))
+                         for ipairs, ig in ideals.values()]
             for cutoff in cands["cutoff"]:
                 c_run, c_ideal = cut_pairs[cutoff]
-                for ties, sts, run in dcg_vals:
+                for pairs, run in dcg_vals:
                     i = _cut_index(c_run, n)
                     top = float(run[i - 1]) if i else 0.0
-                    base = {"grades": gr, "gain": gk, "discount": d, "log_base": b, "cutoff": cutoff,
-                            "ties": ties, "scores_as": sts}
+                    base = {"grades": gr, "gain": gk, "discount": d, "log_base": b, "cutoff": cutoff}
+                    found = []
                     if _within(h, top):
-                        records.append({**base, "quantity": "dcg", "idcg_source": None, "ideal_order": None,
-                                        "zero_idcg": None, "value": top})
-                    for srcs, ios, irun in idcg_vals:
+                        found.append(({"quantity": "dcg", "idcg_source": None, "ideal_order": None,
+                                       "zero_idcg": None}, top))
+                    for ipairs, irun in idcg_vals:
                         j = _cut_index(c_ideal, irun.size)
                         best = float(irun[j - 1]) if j else 0.0
+                        hits = []
                         if best == 0:
-                            for z, policy in ZERO_IDCG.items():
-                                if _within(h, policy.value):
-                                    records.append({**base, "quantity": "ndcg", "idcg_source": srcs,
-                                                    "ideal_order": ios, "zero_idcg": z, "value": policy.value})
+                            hits = [(z, policy.value) for z, policy in ZERO_IDCG.items() if _within(h, policy.value)]
                         elif _within(h, top / best):
-                            records.append({**base, "quantity": "ndcg", "idcg_source": srcs, "ideal_order": ios,
-                                            "zero_idcg": None, "value": top / best})
+                            hits = [(None, top / best)]
+                        for z, v in hits:
+                            for src, io in ipairs:
+                                found.append(({"quantity": "ndcg", "idcg_source": src, "ideal_order": io,
+                                               "zero_idcg": z}, v))
+                    for extra, v in found:
+                        for rule, st in pairs:
+                            records.append({**base, **extra, "ties": rule, "scores_as": st, "value": v})
     return records, cands
 
 
