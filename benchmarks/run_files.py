@@ -1,7 +1,14 @@
-"""End-to-end NDCG@k from TREC files: metrics (ours) vs ranx vs pytrec_eval vs pyarrow just reading.
+"""End-to-end evaluation of TREC files: metrics (ours) vs pytrec_eval vs ranx vs pyarrow just reading.
 
     python benchmarks/run_files.py                 # 10,000 and 100,000 queries x 100 documents
     python benchmarks/run_files.py --sizes 1000    # a quick check
+    python benchmarks/run_files.py --tools pyarrow trec pytrec_eval_common   # trec_eval's measures only
+
+Two workloads.  trec_eval's measures: ``trec`` (ours, ``metrics.runfiles.evaluate_runs`` with ``-m common``:
+runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP
+ndcg ndcg_cut map_cut success set_P set_recall set_F, i.e. ``all_trec`` minus the rarely used) against
+``pytrec_eval_common`` (the same measures; parse, evaluate, average).  NDCG@10: ``ours`` (2 variants),
+``ours_all`` (24), ranx, ``pytrec_eval`` (ndcg_cut.10).  ``pyarrow`` only reads the two files.
 
 Files are generated once under benchmarks/data/ (git-ignored): a qrels file with 20 judged documents
 per query (grades 0-3, about half of them retrieved) and a run with 100 documents per query, scores
@@ -10,11 +17,12 @@ distinct within a query (ranx breaks ties arbitrarily, so ties would make the va
 Each tool runs in its own fresh subprocess, one after another: the time is from "start reading the
 files" to "mean NDCG@k computed" (imports, interpreter start-up and ranx's numba compilation, done
 on the same pipeline over 1,000-query warm-up files first, are excluded); peak memory is the
-child's peak RSS (``resource.getrusage``), which includes the interpreter, the imported libraries
-and the warm-up, shown beside the RSS after the warm-up ("RSS before").  Every tool's per-query values are saved
-and compared: the
-columns "max |diff|" give the largest difference from pytrec_eval (linear gain) and from ranx
-(exponential gain).  Prints a markdown table.
+child's own peak RSS, ``VmHWM`` read from ``/proc/self/status`` just before the child exits (not
+``getrusage``: RUSAGE_CHILDREN keeps the largest child so far, and a child's RUSAGE_SELF counts what
+it inherited before exec); it includes the interpreter, the libraries and the warm-up, shown beside
+the RSS after the warm-up ("RSS before").  Every tool's per-query values are saved and compared: the
+"max |diff|" columns give the largest difference from pytrec_eval (every common measure for ``trec``;
+ndcg_cut_10 for the NDCG tools, linear gain) and from ranx (exponential gain).  Prints a markdown table.
 """
 from __future__ import annotations
 
@@ -95,10 +103,12 @@ def generate(n_queries: int, seed: int = 0) -> tuple[Path, Path]:
 
 
 # ------------------------------------------------------------------------------------- one tool (child process)
-def _rss_mb() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _status_mb(field: str) -> float:
+    """This process's own VmHWM (peak RSS) or VmRSS from /proc/self/status, in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise SystemExit(f"no {field} in /proc/self/status (Linux only)")
 
 
 def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
@@ -153,6 +163,43 @@ def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
         order = np.argsort(np.array(sorted(qrels.keys()), dtype=str))  # ranx orders queries by id
         per_query["linear"] = np.asarray(scores[f"ndcg@{K}"])[order]
         per_query["exponential"] = np.asarray(scores[f"ndcg_burges@{K}"])[order]
+    elif tool == "trec":
+        from metrics.runfiles.read import read_files
+        from metrics.runfiles.trec import evaluate_runs
+
+        t0 = time.perf_counter()
+        q, (r,) = read_files(qrels_path, [run_path])
+        t_read = time.perf_counter() - t0
+        res = evaluate_runs(q.table, [r.table], ["common"])
+        text = res.text()  # trec_eval's summary lines
+        result["seconds"] = time.perf_counter() - t0
+        result["read_seconds"] = t_read
+        result["lines"] = len(text.splitlines())
+        run = res.runs[0]
+        for name, v in run.values.items():
+            if not name.startswith("gm_"):
+                per_query[name] = v[run.present]
+        result["mean_linear"] = float(res.summary(run)["ndcg_cut_10"])
+        per_query["linear"] = per_query["ndcg_cut_10"]
+    elif tool == "pytrec_eval_common":
+        import pytrec_eval
+
+        from metrics.runfiles.measures import NICKNAMES
+
+        t0 = time.perf_counter()
+        with open(qrels_path) as f:
+            qrels = pytrec_eval.parse_qrel(f)
+        with open(run_path) as f:
+            run = pytrec_eval.parse_run(f)
+        res = pytrec_eval.RelevanceEvaluator(qrels, set(NICKNAMES["common"])).evaluate(run)
+        qids = sorted(res)
+        keys = [k for k in res[qids[0]] if k not in ("runid", "num_q") and not k.startswith("gm_")]
+        means = {k: pytrec_eval.compute_aggregated_measure(k, [res[q][k] for q in qids]) for k in res[qids[0]]}
+        result["seconds"] = time.perf_counter() - t0
+        result["mean_linear"] = float(means["ndcg_cut_10"])
+        for k in keys:
+            per_query[k] = np.array([res[q][k] for q in qids])
+        per_query["linear"] = per_query["ndcg_cut_10"]
     elif tool == "pytrec_eval":
         import pytrec_eval
 
@@ -179,7 +226,7 @@ def _child(tool: str, qrels_path: str, run_path: str, out: str) -> None:
     # Warm-up on the small files: imports, numba compilation (ranx; ours: metrics.runfiles._kernels.warm_up,
     # since the 1,000-query files are below the size where our numba kernels are used), first-call
     # costs; not timed.
-    if tool.startswith("ours"):
+    if tool.startswith("ours") or tool == "trec":
         from metrics.runfiles._kernels import warm_up
 
         t0 = time.perf_counter()
@@ -188,13 +235,13 @@ def _child(tool: str, qrels_path: str, run_path: str, out: str) -> None:
     warm_q, warm_r = DATA / f"qrels_{WARMUP}.txt", DATA / f"run_{WARMUP}.txt"
     _measure(tool, str(warm_q), str(warm_r))
     gc.collect()
-    rss_before = _rss_mb()
+    rss_before = _status_mb("VmRSS")
     result, per_query = _measure(tool, qrels_path, run_path)
     result["tool"] = tool
-    if tool.startswith("ours"):
+    if tool.startswith("ours") or tool == "trec":
         result["numba_warm_up_seconds"] = compile_seconds
     result["rss_after_imports_mb"] = rss_before
-    result["peak_rss_mb"] = _rss_mb()
+    result["peak_rss_mb"] = _status_mb("VmHWM")
     if per_query:
         np.savez(out + ".npz", **per_query)
     Path(out + ".json").write_text(json.dumps(result))
@@ -231,27 +278,37 @@ def bench(n_queries: int, tools: list[str]) -> list[dict]:
     return results
 
 
+def _max_diff(mine: dict, other: dict, keys) -> str:
+    keys = [k for k in keys if k in mine and k in other]
+    if not keys:
+        return ""
+    return f"{max(float(np.max(np.abs(mine[k] - other[k]), initial=0.0)) for k in keys):.1e}"
+
+
 def table(results: list[dict]) -> str:
     by = {(r["n_queries"], r["tool"]): r for r in results}
-    lines = ["| queries × docs | tool | time (s) | vs ours | peak RSS (MB) | RSS before (MB) | "
-             "max \\|diff\\| vs pytrec_eval (linear) | max \\|diff\\| vs ranx (exp) |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
-    names = {"ours": "metrics (ours), 2 variants", "ours_all": "metrics (ours), all 24 variants",
-             "ranx": "ranx 0.3 (ndcg, ndcg_burges)", "pytrec_eval": "pytrec_eval-terrier (ndcg_cut)",
-             "pyarrow": "pyarrow.csv read only"}
+    lines = ["| queries × docs | tool | time (s) | vs ours | vs pyarrow | peak RSS (MB) | RSS before (MB) | "
+             "max \\|diff\\| vs pytrec_eval | max \\|diff\\| vs ranx (exp) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    names = {"ours": "metrics (ours) NDCG@10, 2 variants", "ours_all": "metrics (ours) NDCG@10, all 24 variants",
+             "ranx": "ranx 0.3 (ndcg, ndcg_burges)", "pytrec_eval": "pytrec_eval-terrier (ndcg_cut.10)",
+             "pyarrow": "pyarrow.csv read only", "trec": "metrics (ours), -m common (21 measures, 60 values)",
+             "pytrec_eval_common": "pytrec_eval-terrier, the same 21 measures"}
     for r in results:
         n = r["n_queries"]
-        ours = by.get((n, "ours"))
+        ours = by.get((n, "trec" if r["tool"] in ("trec", "pytrec_eval_common") else "ours"))
         ratio = f"{r['seconds'] / ours['seconds']:.1f}×" if ours else ""
+        arrow = by.get((n, "pyarrow"))
+        vs_arrow = f"{r['seconds'] / arrow['seconds']:.2f}×" if arrow else ""
         diffs = []
-        for ref, gain in (("pytrec_eval", "linear"), ("ranx", "exponential")):
+        refs = [("pytrec_eval", ["linear"]), ("ranx", ["exponential"])]
+        if r["tool"] == "trec":
+            refs = [("pytrec_eval_common", list(r["per_query"])), ("none", [])]
+        for ref, keys in refs:
             other = by.get((n, ref))
-            mine = r["per_query"].get(gain)
-            if other is None or mine is None or gain not in other["per_query"] or r["tool"] == ref:
-                diffs.append("")
-            else:
-                diffs.append(f"{np.max(np.abs(mine - other['per_query'][gain])):.1e}")
-        lines.append(f"| {n:,} × {DOCS_PER_QUERY} | {names[r['tool']]} | {r['seconds']:.2f} | {ratio} | "
+            same = other is None or r["tool"] == ref
+            diffs.append("" if same else _max_diff(r["per_query"], other["per_query"], keys))
+        lines.append(f"| {n:,} × {DOCS_PER_QUERY} | {names[r['tool']]} | {r['seconds']:.2f} | {ratio} | {vs_arrow} | "
                      f"{r['peak_rss_mb']:.0f} | {r['rss_after_imports_mb']:.0f} | {diffs[0]} | {diffs[1]} |")
     return "\n".join(lines)
 
@@ -259,7 +316,8 @@ def table(results: list[dict]) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
-    p.add_argument("--tools", nargs="+", default=["pyarrow", "ours", "ours_all", "ranx", "pytrec_eval"])
+    p.add_argument("--tools", nargs="+", default=["pyarrow", "trec", "pytrec_eval_common", "ours", "ours_all", "ranx",
+                                                  "pytrec_eval"])
     p.add_argument("--child", nargs=4, metavar=("TOOL", "QRELS", "RUN", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
@@ -268,7 +326,9 @@ def main(argv=None) -> int:
     results = []
     for n in args.sizes:
         results += bench(n, args.tools)
-    print(f"Machine: {os.cpu_count()} CPUs (shared), Python {sys.version.split()[0]}; NDCG@{K}, one run.")
+    load = os.getloadavg()[0]
+    print(f"Machine: {os.cpu_count()} CPUs (shared; load average {load:.1f} at the end), Python "
+          f"{sys.version.split()[0]}; one run.")
     print()
     print(table(results))
     return 0
