@@ -86,6 +86,7 @@ def test_every_library_is_inside_a_match():
     for m in r.libraries:
         s = LIBRARIES[m.key].convention.settings()
         s["grades"] = "as_is"  # integer grades: every reading (integer only, truncated, >= 1) is the grades as given
+        s["ties"], s["scores_as"] = "stable", "float64"  # no scores: no ties to order
         if LIBRARIES[m.key].convention.default_k is None:
             assert tuple(s[d] for d in DIMENSIONS) in combos, m.key
 
@@ -123,7 +124,7 @@ def test_gain_map_matches_and_the_ideal_order_matters():
     r = match_number("1.1632", [2, 4, 0], k=3, gain_map={0: 0, 1: 1, 2: 9, 3: 3, 4: 4.5})
     assert any(m.settings["gain"] == ("map",) and m.settings["ideal_order"] == ("grade",) for m in r.matches)
     r1 = match_number("1.0000", [2, 4, 0], k=3, gain_map={0: 0, 1: 1, 2: 9, 3: 3, 4: 4.5})
-    assert any(m.settings["gain"] == ("map",) and (m.settings["ideal_order"] is None
+    assert any("map" in m.settings["gain"] and (m.settings["ideal_order"] is None
                                                   or "gain" in m.settings["ideal_order"]) for m in r1.matches)
 
 
