@@ -43,10 +43,17 @@ def big_number(pg) -> str:
     return pg.inner_text('[data-testid="nl-number"]').strip()
 
 
+def wait_keys(pg) -> None:
+    """Until the key listener is attached to the page's document."""
+    pg.wait_for_function("() => window.__ndcgLabKeys && window.__ndcgLabKeys.handler", timeout=30_000)
+
+
 def open_present(make_page, app_url, query: str):
     pg = make_page(viewport=PROJECTOR)
     pg.goto(f"{app_url}/present?{query}")
     wait_for_app(pg)
+    pg.wait_for_function("() => new URLSearchParams(location.search).has('step')", timeout=30_000)
+    wait_keys(pg)
     return pg
 
 
@@ -191,7 +198,7 @@ def test_present_button_from_the_playground_and_back(make_page, app_url):
     pg = make_page(viewport={"width": 1280, "height": 900})
     pg.goto(f"{app_url}/playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=6")
     wait_for_app(pg)
-    pg.get_by_role("link", name="Present").click()
+    pg.get_by_role("link", name="Present", exact=True).click()
     pg.wait_for_url(re.compile(r".*/present\?.*step=1.*"), timeout=30_000)
     wait_for_app(pg)
     assert title(pg) == "A ranked list"

@@ -309,3 +309,48 @@ def test_handout_buttons_and_playground_link():
     assert {b.proto.label for b in at.get("download_button")} == {t("present.handout_a4"), t("present.handout_letter")}
     (link,) = [x for x in at.get("page_link") if x.proto.label == t("common.open_in_playground")]
     assert "discount=jarvelin" in link.proto.page or "jarvelin" in str(link.proto)
+
+
+# ---- the "Present" links of the other pages open the same state ----------------------------------
+
+def lecture_of(at) -> P.Lecture:
+    return P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
+
+
+def test_present_links_on_the_worked_examples():
+    from urllib.parse import parse_qsl
+
+    at = open_page("pages/worked_examples.py")
+    no_exceptions(at)
+    links = [x.proto for x in at.get("page_link") if x.proto.label == t("present.open")]
+    assert len(links) == sum(len(e.variants) for e in EXAMPLES.values())  # one per example and variant
+    assert all(link.page == "present" for link in links)
+    seen = []
+    for link in links:
+        at = open_page(PAGE, query=dict(parse_qsl(link.query_string)))
+        no_exceptions(at)
+        assert warnings(at) == [] and query(at)["step"] == "1"
+        lecture = lecture_of(at)
+        ex = EXAMPLES[lecture.doc]
+        assert lecture.rels == ex.relevances and lecture.k == ex.k
+        assert sorted(lecture.pool or lecture.rels) == sorted(ex.pool or ex.relevances)
+        seen.append((lecture.doc, lecture.gain))
+    assert ("001-book", "linear") in seen and ("001-book", "exponential") in seen
+
+
+def test_present_link_on_the_playground():
+    from urllib.parse import parse_qsl
+
+    at = open_page("pages/playground.py", query={"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6",
+                                                 "gain": "exponential"})
+    no_exceptions(at)
+    (link,) = [x.proto for x in at.get("page_link") if x.proto.label == t("present.open")]
+    at = open_page(PAGE, query=dict(parse_qsl(link.query_string)))
+    no_exceptions(at)
+    lecture = lecture_of(at)
+    assert (lecture.rels, lecture.unretrieved) == ((3, 2, 3, 0, 1, 2), (3, 0))
+    assert (lecture.k, lecture.gain) == (6, "exponential")
+    ndcg_step = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ndcg")
+    at = go(at, ndcg_step, 1)
+    assert big_number(at) == show_trimmed(ndcg([3, 2, 3, 0, 1, 2], k=6, gain="exponential",
+                                                pool=[3, 2, 3, 0, 1, 2, 3, 0]))
