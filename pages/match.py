@@ -1,0 +1,101 @@
+"""Which convention gives my number?  Paste a ranking and the NDCG you got; see every library and setting.
+
+Layout and wiring only: the search is metrics.lessons.match.match_number, the wording and fields are in
+ui/match_view.py, state and link through ui.state.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from metrics.lessons.libraries import LIBRARIES, NotApplicable
+from metrics.lessons.match import match_number
+from ui import escape
+from ui import match_view as V
+from ui import state as S
+from ui.i18n import t
+from ui.numbers import show
+from ui.shell import through_app
+from ui.widgets import copy_link, link_for
+
+through_app()
+st.title(t("common.nav.match"))
+st.caption(t("match.intro"))
+page = S.PageState(V.PAGE, V.FIELDS)
+page.show_link_problems()
+
+c1, c2 = st.columns(2)
+with c1:
+    st.text_area(t("match.rels"), key=V.K_RELS, height=68, help=t("match.rels_help"))
+    rels = list(page.typed(V.K_RELS))
+    st.text_area(t("match.unretrieved"), key=V.K_UNRET, height=68, help=t("match.unretrieved_help"))
+    unretrieved = list(page.typed(V.K_UNRET))
+with c2:
+    st.text_input(t("match.scores"), key=V.K_SCORES, help=t("match.scores_help"))
+    scores = list(page.typed(V.K_SCORES))
+    st.text_input(t("match.docnos"), key=V.K_DOCNOS, help=t("match.docnos_help"))
+    docnos = V.parse_docnos(page.value(V.K_DOCNOS))
+c3, c4 = st.columns(2)
+with c3:
+    st.text_input(t("match.value"), key=V.K_VALUE, help=t("match.value_help"))
+    value = page.typed(V.K_VALUE)
+with c4:
+    k = st.number_input(t("match.k"), min_value=1, max_value=10_000, step=1, key=V.K_K,
+                        placeholder=t("match.k_none"), help=t("match.k_help"))
+    k = None if k is None else int(k)
+
+if scores and len(scores) != len(rels):
+    st.warning(t("match.scores_mismatch", n_scores=len(scores), n_items=len(rels)), icon=":material/warning:")
+    scores = []
+if docnos and len(docnos) != len(rels):
+    st.warning(t("match.docnos_mismatch", n_docnos=len(docnos), n_items=len(rels)), icon=":material/warning:")
+    docnos = []
+
+try:
+    result = match_number(value, rels, scores=scores or None, docnos=docnos or None,
+                          pool=rels + unretrieved if unretrieved else None, k=k)
+except (ValueError, NotApplicable) as exc:
+    st.error(escape.markdown(str(exc), 200))
+    result = None
+
+if result is not None:
+    digits = max(result.target.scale + 2, 4)
+    st.caption(t("match.precision", value=escape.markdown(value), decimals=result.target.scale,
+                 lo=show(result.target.value - result.target.tolerance, result.target.scale + 1),
+                 hi=show(result.target.value + result.target.tolerance, result.target.scale + 1)))
+    note = V.ranx_note(result, len(rels), scores)
+    if note:
+        st.info(note, icon=":material/shuffle:")
+
+    st.header(t("match.libraries"))
+    if result.libraries:
+        for m in result.libraries:
+            link = V.library_link(m.key, rels, unretrieved, k)
+            st.markdown("- " + V.library_sentence(m.key, m.value, m.k, digits) + f" — [{t('match.open')}]({link})")
+    else:
+        st.info(t("match.no_library"), icon=":material/search_off:")
+
+    st.header(t("match.settings"))
+    st.caption(t("match.settings_help", n=len(result.matches)))
+    for m in result.matches[:V.SHOWN_MATCHES]:
+        st.markdown("- " + V.match_sentence(m, digits)
+                    + f" — [{t('match.open')}]({V.open_link(rels, unretrieved, k, m.settings)})")
+    if len(result.matches) > V.SHOWN_MATCHES:
+        st.caption(t("match.more", n=len(result.matches) - V.SHOWN_MATCHES))
+    if not result.matches:
+        st.info(t("match.no_setting"), icon=":material/search_off:")
+
+    st.header(t("match.near"))
+    st.caption(t("match.near_help"))
+    for m in result.near_misses:
+        st.markdown("- " + V.near_miss_sentence(m, digits))
+    if result.not_applicable:
+        names = ", ".join(LIBRARIES[key].short for key in result.not_applicable)
+        st.caption(t("match.not_applicable", libraries=escape.markdown(names, 0)))
+
+    with st.expander(t("match.sources")):
+        for key in LIBRARIES:
+            st.markdown(V.source_text(key))
+
+page.finish()
+st.subheader(t("common.link_title"))
+copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)

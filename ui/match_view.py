@@ -1,0 +1,172 @@
+"""Page logic of "Which convention gives my number?" (pages/match.py): fields, sentences, links.
+
+Link parameters (:data:`FIELDS`): ``rels`` (grades, ranked order, or any order with ``scores``),
+``scores``, ``docnos`` (comma-separated document ids), ``unretrieved`` (grades of judged items not in
+the list), ``k``, ``value`` (the number as written: its decimals are its precision).
+Every number comes from :func:`metrics.lessons.match.match_number`; this module only words it.
+"""
+from __future__ import annotations
+
+import math
+
+from metrics.lessons.diagnose import MISTAKES
+from metrics.lessons.libraries import (
+    CUTOFFS,
+    DIMENSIONS,
+    GRADE_READINGS,
+    IDEAL_ORDERS,
+    IDEAL_SOURCES,
+    LIBRARIES,
+    QUANTITIES,
+    SCORE_TYPES,
+)
+from metrics.lessons.match import Match, MatchResult, NearMiss
+from metrics.ndcg import NUMBA_SMALL_QUICKSORT
+from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
+from ui import escape
+from ui import state as S
+from ui.i18n import registry_text, t
+from ui.links import format_base, playground_url
+from ui.numbers import show
+
+__all__ = ["PAGE", "FIELDS", "K_RELS", "K_SCORES", "K_DOCNOS", "K_UNRET", "K_K", "K_VALUE", "MAX_ITEMS",
+           "parse_docnos", "choice_name", "settings_text", "library_sentence", "match_sentence",
+           "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES"]
+
+PAGE = "match"
+MAX_ITEMS = 500
+SHOWN_MATCHES = 12
+K_RELS, K_SCORES, K_DOCNOS, K_UNRET, K_K, K_VALUE = ("mt_rels", "mt_scores", "mt_docnos", "mt_unretrieved",
+                                                    "mt_k", "mt_value")
+
+
+def _value_text(raw) -> str:
+    value = S.text(40, allow_empty=False)(raw)
+    from metrics.lessons.match import read_value
+
+    try:
+        read_value(value)
+    except ValueError as exc:
+        raise S.BadValue(value, "invalid", str(exc), message=escape.markdown(str(exc), 80)) from None
+    return value
+
+
+FIELDS = (
+    S.Field(K_RELS, "rels", default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0), parse=S.grades(max_items=MAX_ITEMS),
+            encode=S.list_encoder(","), text=S.list_encoder(", "), label="match.rels_name"),
+    S.Field(K_SCORES, "scores", default=(), parse=S.numbers(max_items=MAX_ITEMS, allow_empty=True),
+            encode=S.list_encoder(","), text=S.list_encoder(", "), label="match.scores_name"),
+    S.Field(K_DOCNOS, "docnos", default="", parse=S.text(4_000)),
+    S.Field(K_UNRET, "unretrieved", default=(3.0, 0.0), parse=S.grades(max_items=MAX_ITEMS, allow_empty=True),
+            encode=S.list_encoder(","), text=S.list_encoder(", "), label="match.unretrieved_name"),
+    S.Field(K_K, "k", default=6, parse=S.optional(S.integer(1, 10_000))),
+    S.Field(K_VALUE, "value", default="0.8184", parse=_value_text),
+)
+
+
+def parse_docnos(text: str) -> list[str]:
+    """Comma-separated document ids, blanks dropped.
+
+    >>> parse_docnos(" a, b ,,c ")
+    ['a', 'b', 'c']
+    """
+    return [p.strip() for p in (text or "").split(",") if p.strip()]
+
+
+_ENTRIES = {"cutoff": CUTOFFS, "idcg_source": IDEAL_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
+            "scores_as": SCORE_TYPES, "quantity": QUANTITIES, "gain": GAINS, "discount": DISCOUNTS, "ties": TIES,
+            "zero_idcg": ZERO_IDCG}
+
+
+def choice_name(dimension: str, choice) -> str:
+    """The translated name of one choice of a dimension (a gain, a cutoff meaning, a log base, ...)."""
+    if dimension == "log_base":
+        return t("match.log_base", base=format_base(float(choice)))
+    if dimension == "gain" and choice == "map":
+        return t("match.gain_map")
+    return escape.markdown(registry_text(dimension, _ENTRIES[dimension][choice], "name"), 0)
+
+
+def settings_text(settings: dict) -> str:
+    """The settings that matter, in calculation order: "Exponential gain · standard discount · ..."."""
+    parts = []
+    for d in DIMENSIONS:
+        choices = settings.get(d)
+        if choices is None:
+            continue
+        parts.append(t("match.or").join(choice_name(d, c) for c in choices))
+    return " · ".join(parts) or t("match.any_setting")
+
+
+def _k_text(k) -> str:
+    return t("match.with_k", k=k) if k is not None else ""
+
+
+def library_sentence(key: str, value: float, k, digits: int) -> str:
+    """"scikit-learn's ndcg_score with k=5 gives 0.8123"."""
+    lib = LIBRARIES[key]
+    return t("match.lib_sentence", library=escape.markdown(lib.short, 0), k=_k_text(k), value=show(value, digits))
+
+
+def match_sentence(m: Match, digits: int) -> str:
+    return t("match.setting_sentence", settings=settings_text(m.settings), value=show(m.value, digits))
+
+
+def near_miss_sentence(m: NearMiss, digits: int) -> str:
+    lib = LIBRARIES[m.key]
+    value = show(m.value, digits) if math.isfinite(m.value) else "–"
+    if m.dimension is None:
+        return t("match.near_rounding", library=escape.markdown(lib.short, 0), value=value,
+                 kind=registry_text("mistake", MISTAKES[m.mistake], "name"))
+    dim = DIMENSIONS[m.dimension]
+    needed = t("match.or").join(choice_name(m.dimension, c) for c in m.needed)
+    return t("match.near_sentence", library=escape.markdown(lib.short, 0), value=value,
+             step=registry_text("dimension", dim, "name"), theirs=choice_name(m.dimension, m.theirs), needed=needed)
+
+
+def open_link(rels, unretrieved, k, settings: dict) -> str:
+    """A playground link for this list under the first choice of each playground setting in ``settings``."""
+    opts = {}
+    gain = (settings.get("gain") or ("linear",))[0]
+    if gain in ("linear", "exponential"):
+        opts["gain"] = gain
+    discount = (settings.get("discount") or ("standard",))[0]
+    opts["discount"] = discount
+    base = (settings.get("log_base") or (2.0,))[0]
+    opts["base"] = float(base)
+    source = (settings.get("idcg_source") or ("list",))[0]
+    cutoff = (settings.get("cutoff") or ("both",))[0]
+    if source in ("list", "judged"):
+        opts["idcg"] = source
+    return playground_url(list(rels), unretrieved=list(unretrieved) or None,
+                          k=k if cutoff in ("both", "hits") else None, **opts)
+
+
+def library_link(key: str, rels, unretrieved, k) -> str:
+    """A playground link for this list under a library's gain, discount, base, IDCG source and cutoff."""
+    c = LIBRARIES[key].convention
+    return open_link(rels, unretrieved, k, {"gain": (c.gain,), "discount": (c.discount,), "log_base": (c.log_base,),
+                                            "idcg_source": (c.idcg_source,), "cutoff": (c.cutoff,)})
+
+
+def source_text(key: str) -> str:
+    """A library's call, notes, source (file, function, version) and version notes, as Markdown."""
+    lib = LIBRARIES[key]
+    text = (f"**{escape.markdown(lib.name, 0)}** — `{lib.call}`  \n"
+            f"{escape.markdown(registry_text('library', lib, 'notes'), 0)}  \n"
+            f"{t('match.source')}: {escape.markdown(lib.source, 0)}")
+    if lib.versions:
+        text += f"  \n{t('match.versions')}: {escape.markdown(registry_text('library', lib, 'versions'), 0)}"
+    return text
+
+
+def ranx_note(result: MatchResult, n_items: int, scores) -> str | None:
+    """When ranx's tie order is not the input order (16 tied items and more), say so."""
+    if not scores or n_items <= NUMBA_SMALL_QUICKSORT:
+        return None
+    from collections import Counter
+
+    biggest = max(Counter(scores).values())
+    if biggest <= 1:
+        return None
+    return t("match.ranx_note", n=NUMBA_SMALL_QUICKSORT)
