@@ -213,8 +213,9 @@ class NullDistribution:
     """What a statistic looks like when the two systems are interchangeable, ready to draw.
 
     ``kind`` is ``"density"`` (a curve: columns ``x``, ``density``, ``extreme``) or ``"bars"``
-    (columns ``x_low``, ``x_high``, ``probability``, ``extreme``; a bar per value or per bin, split
-    in two when part of a bin is at least as extreme as the observation).  ``observed`` holds the
+    (columns ``x_low``, ``x_high``, ``probability``, ``extreme``, ``bottom``, ``top``; a bar per value
+    or per bin, split in two when part of a bin is at least as extreme as the observation: that part
+    is stacked on the other, from ``bottom`` to ``top``).  ``observed`` holds the
     values marking "as extreme" on the x axis (both tails); ``statistic`` names the x axis
     (``"t"``, ``"W+"`` or ``"mean difference"``).
     """
@@ -223,6 +224,19 @@ class NullDistribution:
     statistic: str
     frame: pd.DataFrame
     observed: tuple[float, ...]
+
+
+def _split_histogram(values: np.ndarray, extreme: np.ndarray, edges: np.ndarray) -> pd.DataFrame:
+    """Histogram rows per bin and part (extreme or not), the extreme part stacked on the other."""
+    total = values.size
+    other, _ = np.histogram(values[~extreme], bins=edges)
+    ext, _ = np.histogram(values[extreme], bins=edges)
+    rows = []
+    for flag, counts, bottom in ((False, other, np.zeros(other.size)), (True, ext, other)):
+        rows.append(pd.DataFrame({"x_low": edges[:-1], "x_high": edges[1:], "probability": counts / total,
+                                  "extreme": flag, "bottom": bottom / total, "top": (bottom + counts) / total}))
+    frame = pd.concat(rows, ignore_index=True)
+    return frame[frame["probability"] > 0].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------- t-test
@@ -418,7 +432,7 @@ class Wilcoxon:
             w = w + base
             tol = 1e-9
             frame = pd.DataFrame({"x_low": w - 0.25, "x_high": w + 0.25, "probability": p,
-                                  "extreme": (w <= lo + tol) | (w >= hi - tol)})
+                                  "extreme": (w <= lo + tol) | (w >= hi - tol), "bottom": 0.0, "top": p})
             return NullDistribution("bars", "W+", frame, (lo, hi))
         half = max(4 * self.sd_w, abs(self.w_plus - self.mean_w) * 1.15)
         x = np.linspace(self.mean_w - half, self.mean_w + half, int(points))
@@ -633,14 +647,7 @@ class Randomization:
         edge = float(max(np.max(np.abs(null)), abs(self.observed))) or 1.0
         cut = abs(self.observed) - self.tolerance
         edges = np.linspace(-edge, edge, int(bins) + 1)
-        rows = []
-        extreme = np.abs(null) >= cut
-        for flag in (False, True):
-            counts, _ = np.histogram(null[extreme == flag], bins=edges)
-            rows.append(pd.DataFrame({"x_low": edges[:-1], "x_high": edges[1:],
-                                      "probability": counts / null.size, "extreme": flag}))
-        frame = pd.concat(rows, ignore_index=True)
-        frame = frame[frame["probability"] > 0].reset_index(drop=True)
+        frame = _split_histogram(null, np.abs(null) >= cut, edges)
         return NullDistribution("bars", "mean difference", frame, (-abs(self.observed), abs(self.observed)))
 
 
@@ -793,14 +800,7 @@ class BootstrapCI:
         if hi <= lo:
             lo, hi = lo - 0.5, hi + 0.5
         edges = np.linspace(lo, hi, int(bins) + 1)
-        outside = (m < self.low) | (m > self.high)
-        rows = []
-        for flag in (False, True):
-            counts, _ = np.histogram(m[outside == flag], bins=edges)
-            rows.append(pd.DataFrame({"x_low": edges[:-1], "x_high": edges[1:],
-                                      "probability": counts / m.size, "extreme": flag}))
-        frame = pd.concat(rows, ignore_index=True)
-        frame = frame[frame["probability"] > 0].reset_index(drop=True)
+        frame = _split_histogram(m, (m < self.low) | (m > self.high), edges)
         return NullDistribution("bars", "mean difference", frame, (self.low, self.high))
 
 

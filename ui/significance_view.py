@@ -458,7 +458,7 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
                  rf"q_{{{show(hi, 1)}\%}}\,] = [{_num(boot.low)},\; {_num(boot.high)}]")
         ci_nd = boot.null_distribution()
         st.altair_chart(null_chart(ci_nd, x_title=t(f"{P}.axis_null_randomization"),
-                                   y_title=t(f"{P}.axis_probability"), extreme_label=t(f"{P}.outside_ci"),
+                                   y_title=t(f"{P}.axis_share_resamples"), extreme_label=t(f"{P}.outside_ci"),
                                    other_label=t(f"{P}.inside_ci"), legend_title=t(f"{P}.legend_ci"),
                                    observed_title=t(f"{P}.ci_end")), width="stretch")
         st.caption(t(f"{P}.teach_b_read", low=_num(boot.low), high=_num(boot.high), r=f"{boot.n_resamples:,}"))

@@ -69,7 +69,8 @@ def null_chart(null: NullDistribution, *, x_title: str, y_title: str, extreme_la
     """The null distribution: grey where less extreme than observed, red where at least as extreme,
     dashed rules at the observed values (both tails).
 
-    ``kind="bars"``: one bar per value or bin (stacked where a bin holds both parts); ``kind="density"``:
+    ``kind="bars"``: one bar per value or bin, from ``bottom`` to ``top`` (a bin holding both parts
+    shows the extreme one stacked on the other); ``kind="density"``:
     the curve, filled piece by piece.  For a bootstrap distribution
     (:meth:`metrics.significance.BootstrapCI.null_distribution`) "extreme" is the part outside the
     interval and the rules are its ends: pass labels that say so.
@@ -77,7 +78,7 @@ def null_chart(null: NullDistribution, *, x_title: str, y_title: str, extreme_la
     frame = null.frame.assign(part=np.where(null.frame["extreme"], extreme_label, other_label))
     color = alt.Color("part:N", title=legend_title,
                       scale=alt.Scale(domain=[other_label, extreme_label], range=[NULL_COLOR, EXTREME_COLOR]),
-                      legend=alt.Legend(orient="top", labelLimit=0))
+                      legend=alt.Legend(orient="top", direction="vertical", labelLimit=0))
     if null.kind == "density":
         # One filled piece per run of equal "extreme", so the two tails are not joined across the middle.
         frame["segment"] = (frame["extreme"] != frame["extreme"].shift()).cumsum()
@@ -88,7 +89,7 @@ def null_chart(null: NullDistribution, *, x_title: str, y_title: str, extreme_la
     else:
         base = alt.Chart(frame).mark_bar().encode(
             x=alt.X("x_low:Q", title=x_title), x2="x_high:Q",
-            y=alt.Y("probability:Q", title=y_title, stack=True), color=color,
+            y=alt.Y("top:Q", title=y_title), y2="bottom:Q", color=color,
             tooltip=[alt.Tooltip("x_low:Q", title=x_title, format=".4g"), alt.Tooltip("x_high:Q", format=".4g"),
                      alt.Tooltip("probability:Q", title=y_title, format=".4f")])
     marks = pd.DataFrame({"observed": [float(v) for v in null.observed if np.isfinite(v)]})
@@ -109,7 +110,7 @@ def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, signi
         "ci_low": table["ci_low"].to_numpy(), "ci_high": table["ci_high"].to_numpy(),
         "verdict": np.where(table["significant"].to_numpy(), significant_label, not_significant_label),
     })
-    y = alt.Y("pair:N", sort=pair_labels, title=None, axis=alt.Axis(labelLimit=0))
+    y = alt.Y("pair:N", sort=pair_labels, title=None, axis=alt.Axis(labelLimit=0, labelOverlap=False))
     color = alt.Color("verdict:N", title=legend_title,
                       scale=alt.Scale(domain=[significant_label, not_significant_label],
                                       range=[SIGNIFICANT_COLOR, NULL_COLOR]),
@@ -122,4 +123,5 @@ def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, signi
     lines = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q")
     points = base.mark_point(filled=True, size=80).encode(x="mean_difference:Q")
     zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#111827", strokeDash=[4, 4]).encode(x="x:Q")
-    return (zero + lines + points).properties(height=height_per_pair * max(len(data), 1) + 40)
+    # A height per row (a fixed total would be squeezed by the legend and the axis title).
+    return (zero + lines + points).properties(height=alt.Step(height_per_pair))
