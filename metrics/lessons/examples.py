@@ -55,6 +55,7 @@ __all__ = [
     "findings",
     "position_table",
     "code_004_ndcg",
+    "explanation_values",
 ]
 
 
@@ -720,6 +721,29 @@ def findings(example: WorkedExample) -> list[Verdict]:
                 "ndcg_code": code_004_ndcg(example.labels) if example.doc == "004" else None,
             }
         out.append(Verdict(kinds=(kind,), values=values))
+    return out
+
+
+def explanation_values(example: WorkedExample) -> dict[str, float]:
+    """Numbers an example's explanation cites besides its own printed, exact and finding values: 001's
+    question on the two DCG formulas (3, 2 against 2, 3), and for 004 the other system and the post's code.
+
+    >>> v = explanation_values(EXAMPLES["001-main"])
+    >>> round(v["jar_a"], 4), round(v["std_a"], 4), round(v["std_b"], 4)  # 3 + 2/1; 3 + 2/1.585; 2 + 3/1.585
+    (5.0, 4.2619, 3.8928)
+    >>> sorted(explanation_values(EXAMPLES["004-recsys2"]))
+    ['code_1', 'dcg_ln', 'dcg_log2', 'ndcg_log2', 'other_code', 'other_graded']
+    """
+    out: dict[str, float] = {}
+    if example.key == "001-main":
+        out = {"jar_a": dcg([3, 2], discount="jarvelin"), "std_a": dcg([3, 2]), "std_b": dcg([2, 3])}
+    if example.doc == "004":
+        other = EXAMPLES["004-recsys1" if example.key == "004-recsys2" else "004-recsys2"]
+        values = {k: v for f in findings(other) for k, v in f.values.items()}
+        out.update(other_graded=values["ndcg_graded"], other_code=values["ndcg_code"])
+        if example.key == "004-recsys2":
+            out["code_1"] = code_004_ndcg(other.labels)
+            out.update({k: values[k] for k in ("dcg_log2", "dcg_ln", "ndcg_log2")})
     return out
 
 

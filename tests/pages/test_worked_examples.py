@@ -1,91 +1,156 @@
-"""Worked examples page (AppTest) in every language: headline figures, verdicts, tables, charts, links."""
+"""Worked examples page (AppTest, through app.py) in every language: headline figures, verdicts, tables,
+charts, playground links; the open document in the link; printed numbers only from metrics.lessons.examples."""
 from __future__ import annotations
 
 import json
 import re
+from urllib.parse import parse_qs
 
 import pytest
 
-from metrics.lessons.examples import EXAMPLES, judge
+from metrics.lessons.examples import DOCUMENTS, EXAMPLES, VERDICTS, examples_for, judge
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui.i18n import t
+from ui.i18n import catalogue, t
 
 PAGE = "pages/worked_examples.py"
-
-
-@pytest.fixture(scope="module", params=LANGS)
-def page(request):
-    return request.param, open_page(PAGE, lang=request.param)
+OWN_SECTIONS = ("worked_examples.", "check.", "playground.", "diagnose.", "variants.", "practice.")
 
 
 def charts(at):
     return at.get("vega_lite_chart") + at.get("arrow_vega_lite_chart")
 
 
+def verdict_name(lang: str, kind: str) -> str:
+    return VERDICTS[kind].name if lang == "en" else catalogue(lang)[f"registry.verdict.{kind}.name"]
+
+
+def tables_text(at) -> str:
+    return " ".join(x.value.to_string() for x in list(at.dataframe) + list(at.table))
+
+
+def query(at) -> dict[str, str]:
+    return {k: at.query_params[k] if isinstance(at.query_params[k], str) else at.query_params[k][-1]
+            for k in at.query_params}
+
+
+@pytest.fixture(scope="module", params=[(lang, doc) for lang in LANGS for doc in DOCUMENTS],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def page(request):
+    lang, doc = request.param
+    return lang, doc, open_page(PAGE, lang=lang, query={"doc": doc})
+
+
 def test_renders_without_errors(page):
-    lang, at = page
+    lang, doc, at = page
     no_exceptions(at)
-    assert not at.error
+    assert not at.error and not at.warning
+    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # through app.py
     assert at.title[0].value == t("common.nav.worked_examples", lang=lang)
-    assert len(at.tabs) == 5
+    assert query(at).get("doc", "000") == doc
 
 
-def test_headline_figures_visible_with_exact_values(page):
-    lang, at = page
+def test_headline_figures_from_the_examples(page):
+    lang, _, at = page
     values = [m.value for m in at.metric]
-    assert values == ["7.99 / 8.69", "6.86 / 8.37", "0.961"]
-    deltas = " ".join(str(m.proto.delta) for m in at.metric)
-    # the exact values, computed (not typed): 7.9923 / 8.6925, 6.8611 / 8.3841, 0.9608
+    printed = {k: {p.quantity: p.text for p in EXAMPLES[k].printed if not p.variant}
+               for k in ("000-graded", "001-main", "003-blog", "002-wiki")}
+    # 001's correct DCG / IDCG large; 003's truncated IDCG beside it, as the document's printed value
+    assert values == [f"{printed['000-graded']['dcg']} / {printed['000-graded']['idcg']}",
+                      f"{printed['001-main']['dcg']} / {printed['001-main']['idcg']}", printed["002-wiki"]["ndcg"]]
+    deltas = [str(m.proto.delta) for m in at.metric]
+    assert printed["003-blog"]["idcg"] in deltas[1] and "003" in deltas[1]
+    # the exact values, computed (not typed)
     for key in ("dcg", "idcg"):
-        assert f"{judge(EXAMPLES['000-graded'], key).exact:.4f}" in deltas
-        assert f"{judge(EXAMPLES['003-blog'], key).exact:.4f}" in deltas
-    assert f"{judge(EXAMPLES['002-wiki'], 'ndcg').exact:.4f}" in deltas
+        assert f"{judge(EXAMPLES['000-graded'], key).exact:.4f}" in deltas[0]
+    assert f"{judge(EXAMPLES['002-wiki'], 'ndcg').exact:.4f}" in deltas[2]
+    captions = " ".join(c.value for c in at.caption)
+    assert f"{judge(EXAMPLES['003-blog'], 'idcg_term_6').exact:.4f}" in captions
 
 
-def test_every_verdict_kind_named_in_the_tables(page):
-    lang, at = page
-    text = " ".join(df.value.to_string() for df in at.dataframe)
-    for kind in ("exact", "truncation", "rounding_drift", "self_inconsistent_sum", "mislabelled_formula",
-                 "different_idcg_items"):
-        assert t(f"worked_examples.verdict.{kind}.name", lang=lang) in text, kind
-    findings = " ".join(m.value for m in at.markdown)
-    for kind in ("log_base", "binary_gain", "text_inconsistency"):
-        assert t(f"worked_examples.verdict.{kind}.name", lang=lang) in findings, kind
-
-
-def test_one_chart_and_playground_link_per_table(page):
-    _, at = page
-    n_tables = sum(len(e.variants) for e in EXAMPLES.values())
+def test_only_the_open_document_is_built(page):
+    lang, doc, at = page
+    n_tables = sum(len(e.variants) for e in examples_for(doc))
     assert len(charts(at)) == n_tables
-    links = at.get("page_link")
-    assert len(links) == n_tables
-    # the 001 link carries the two unretrieved judged items and k = 6
-    lang = page[0]
-    queries = [link.proto.query_string.replace(f"&lang={lang}", "") for link in links]
-    assert "rels=3%2C2%2C3%2C0%2C1%2C2&unretrieved=3%2C0&k=6" in queries
-    # 000's second formula opens with the formula its numbers follow: linear (no gain parameter)
-    assert "rels=3%2C2%2C1%2C3%2C2&labels=A%2CD%2CE%2CG%2CF&idcg=list" in queries
+    assert len(at.get("page_link")) == n_tables
+    assert len(at.table) == len(examples_for(doc))  # one verdict table per example
+
+
+def test_verdicts_named_for_every_printed_number(page):
+    lang, doc, at = page
+    text = tables_text(at)
+    for ex in examples_for(doc):
+        for p in ex.printed:
+            for kind in judge(ex, p).kinds:
+                assert verdict_name(lang, kind) in text, (p.key, kind)
+        for kind in ex.notes:
+            assert verdict_name(lang, kind) in " ".join(m.value for m in at.markdown), kind
+
+
+def test_playground_links_reproduce_each_example(page):
+    lang, doc, at = page
+    from ui.worked_examples import playground_query
+
+    links = [parse_qs(link.proto.query_string) for link in at.get("page_link")]
+    expected = [playground_query(ex, v, lang) for ex in examples_for(doc) for v in ex.variants]
+    assert [{k: v[-1] for k, v in q.items()} for q in links] == expected
+    if doc == "001":
+        assert {"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6"}.items() <= expected[0].items()
+    if doc == "004":  # the ground-truth items left out of the list are named by the document
+        assert expected[0]["labels"] == "A,E,C,D,F,B,G" and expected[0]["unretrieved"] == "3,0"
+
+
+def test_explanations_use_numbers_from_the_data(page):
+    lang, doc, at = page
+    infos = " ".join(i.value for i in at.info)
+    assert not re.findall(r"\{[a-z_0-9]+\}", infos)  # every placeholder was filled
+    if doc == "000":
+        assert "0.9194" in infos  # 7.9923 / 8.6925
+    if doc == "003":
+        assert "6.8500" in infos and "81.84%" in infos  # its own terms add to 6.85; exact NDCG
 
 
 def test_chart_is_discounted_gain_by_position(page):
-    _, at = page
+    _, _, at = page
     spec = json.loads(charts(at)[0].proto.spec)
     assert "position" in json.dumps(spec["encoding"]["x"])
 
 
-def test_quotes_are_the_documents_words(page):
-    lang, at = page
+@pytest.mark.parametrize("lang", LANGS)
+def test_quotes_are_the_documents_words(lang):
+    at = open_page(PAGE, lang=lang)
     text = " ".join(m.value for m in at.markdown)
     assert "nDCG=7.99/8.69=0.91" in text  # 000, Chinese, always shown
-    assert "IDCG@5는 5번째까지 잘라서" in text  # 004, Korean
     if lang != "zh":  # translations appear when the UI language is not the document's
-        assert t('worked_examples.ex.000-graded.quote', lang=lang)[:20] in text
+        assert t("worked_examples.ex.000-graded.quote", lang=lang)[:20] in text
+    at = open_page(PAGE, lang=lang, query={"doc": "004"})
+    assert "IDCG@5는 5번째까지 잘라서" in " ".join(m.value for m in at.markdown)  # 004, Korean
 
 
-def test_explanations_use_computed_numbers(page):
-    lang, at = page
-    infos = " ".join(i.value for i in at.info)
-    assert "0.9194" in infos  # 000: 7.9923 / 8.6925
-    assert "6.8500" in infos  # 003: its own terms add to 6.85
-    assert "81.84%" in infos  # 001/003 exact NDCG, rounded
-    assert not re.findall(r"\{[a-z_0-9]+\}", infos)  # every placeholder was filled
+def test_no_printed_number_is_typed_into_the_explanations():
+    # Printed numbers reach the text through placeholders filled from metrics.lessons.examples; the
+    # quotes (translations of the documents' own words) are the only place they are written out.
+    printed = {p.text for ex in EXAMPLES.values() for p in ex.printed
+               if p.quantity in ("dcg", "idcg", "ndcg") and len(p.text) >= 4}
+    for lang in LANGS:
+        for key, text in catalogue(lang).items():
+            if key.startswith(OWN_SECTIONS) and not key.endswith(".quote"):
+                assert not [x for x in printed if x in text], (lang, key)
+
+
+def test_the_open_document_is_kept_and_linked():
+    at = open_page(PAGE, query={"doc": "003"})
+    assert query(at) == {"doc": "003"}
+    assert "worked_examples?doc=003" in at.code[-1].value  # the copy-link box
+    at.switch_page("pages/check.py").run()
+    at.switch_page(PAGE).run()
+    no_exceptions(at)
+    assert at.session_state["we_doc"] == "003"
+
+
+@pytest.mark.parametrize("doc", ["005", "![](//evil.example/x)", ""])
+def test_bad_document_warns_and_opens_the_first(doc):
+    at = open_page(PAGE, query={"doc": doc})
+    no_exceptions(at)
+    assert len(at.warning) == 1
+    assert not any("![](" in w.value for w in at.warning)
+    assert at.session_state["we_doc"] == "000"
