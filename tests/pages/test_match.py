@@ -1,0 +1,87 @@
+"""/match page (AppTest through app.py) in every language: sentences from match_number, link parameters good and bad."""
+from __future__ import annotations
+
+import pytest
+
+from metrics.lessons.libraries import LIBRARIES
+from metrics.lessons.match import match_number
+from tests.conftest import LANGS, no_exceptions, open_page
+from ui.i18n import t
+
+PAGE = "pages/match.py"
+
+
+def text(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+@pytest.fixture(scope="module", params=LANGS)
+def page(request):
+    return request.param, open_page(PAGE, lang=request.param)
+
+
+def test_default_is_document_001_number(page):
+    lang, at = page
+    no_exceptions(at)
+    assert not at.error
+    assert at.title[0].value == t("common.nav.match", lang=lang)
+    body = text(at)
+    # 3,2,3,0,1,2 with 3,0 judged but not retrieved, k = 6, "0.8184": trec_eval ndcg_cut and ranx give it
+    expected = match_number("0.8184", [3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0], k=6)
+    for key in ("trec_eval_ndcg_cut", "ranx_ndcg"):
+        assert key in expected.library_keys
+        assert LIBRARIES[key].short.replace("_", "\\_") in body
+    assert "0.818354" in body
+    assert "playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=6" in body
+    headers = [h.value for h in at.header]
+    assert t("match.near", lang=lang) in headers
+
+
+def test_link_parameters_are_read():
+    at = open_page(PAGE, query={"rels": "3,2,1", "scores": "0.5,0.5,0.1", "docnos": "a,b,c", "k": "2",
+                                "value": "0.6399"})
+    no_exceptions(at)
+    assert not at.error and not at.warning
+    expected = match_number("0.6399", [3, 2, 1], scores=[0.5, 0.5, 0.1], docnos=["a", "b", "c"], k=2)
+    body = text(at)
+    for key in expected.library_keys:
+        assert LIBRARIES[key].short.replace("_", "\\_") in body, key
+
+
+@pytest.mark.parametrize("query,param", [
+    ({"rels": "3,x,1"}, "rels"),
+    ({"k": "①"}, "k"),
+    ({"value": "abc"}, "value"),
+    ({"scores": "1,inf"}, "scores"),
+    ({"unretrieved": "-1"}, "unretrieved"),
+])
+def test_bad_link_parameters_warn_and_use_defaults(query, param):
+    at = open_page(PAGE, query=query)
+    no_exceptions(at)
+    assert any(param in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "0.818354" in text(at)  # the defaults are used
+
+
+def test_bad_typed_value_keeps_last_valid_and_hostile_text_is_inert():
+    at = open_page(PAGE)
+    at.text_input(key="mt_value").set_value("![x](http://example.invalid/a.png)").run()
+    no_exceptions(at)
+    assert at.error  # named, escaped
+    assert "![x](http" not in " ".join(e.value for e in at.error)
+    assert "0.818354" in text(at)  # last valid number kept
+
+
+def test_mismatched_scores_are_ignored_with_a_warning():
+    at = open_page(PAGE)
+    at.text_input(key="mt_scores").set_value("1, 2").run()
+    no_exceptions(at)
+    assert any("2" in w.value and "6" in w.value for w in at.warning)
+
+
+def test_no_match_shows_near_misses_in_every_language():
+    for lang in LANGS:
+        at = open_page(PAGE, lang=lang, query={"rels": "3,2,1", "value": "0.1234"})
+        no_exceptions(at)
+        infos = " ".join(i.value for i in at.info)
+        assert t("match.no_library", lang=lang) in infos
+        assert t("match.near", lang=lang) in [h.value for h in at.header]
