@@ -342,8 +342,9 @@ def present_query(lecture: Lecture, *, step: int | None = None, theme: str = "li
 def playground_query(lecture: Lecture, *, lang: str | None = None) -> dict[str, str]:
     """The playground's link parameters for the lecture's ranking and settings (its own encoder).
 
-    >>> playground_query(lecture_from_example("000-graded"))
-    {'rels': '3,2,1,3,2', 'labels': 'A,D,E,G,F', 'discount': 'jarvelin', 'idcg': 'list'}
+    >>> q = playground_query(lecture_from_example("002-wiki"))
+    >>> q["rels"], q["labels"], q["k"], q["idcg"]
+    ('3,2,3,0,1,2', 'M1,M2,M3,M4,M5,M6', '6', 'list')
     """
     return playground_query_for(lecture.rels, labels=list(lecture.labels), unretrieved=list(lecture.unretrieved),
                                 k=lecture.k, gain=lecture.gain, discount=lecture.discount, base=lecture.base,
