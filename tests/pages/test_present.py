@@ -359,3 +359,29 @@ def test_present_link_on_the_playground():
     at = go(at, ndcg_step, 1)
     assert big_number(at) == show_trimmed(ndcg([3, 2, 3, 0, 1, 2], k=6, gain="exponential",
                                                 pool=[3, 2, 3, 0, 1, 2, 3, 0]))
+
+
+@pytest.mark.parametrize("params", [
+    {"rels": "0,0,0"},  # no relevant item: IDCG 0, NDCG taken as 0
+    {"rels": "2"},  # one result
+    {"rels": "3,1", "k": "5"},  # k past the end of the list
+    {"rels": "1.5,0.25,3", "base": "10", "discount": "jarvelin"},  # fractional grades, ranks below b undiscounted
+    {"rels": ",".join(str(i % 5) for i in range(40)), "unretrieved": "4,4", "idcg": "list"},  # 40 cards: capped
+])
+def test_edge_rankings_every_step(params):
+    at = open_page(PAGE, query=params)
+    no_exceptions(at)
+    lecture = lecture_of(at)
+    nums = P.numbers(lecture)
+    for i, step in enumerate(P.steps(lecture), start=1):
+        at = go(at, i, i)
+        no_exceptions(at)
+        assert query(at)["step"] == str(i)
+        if step.kind == "ndcg":
+            assert big_number(at) == show_trimmed(ndcg(list(lecture.rels), k=lecture.k, gain=lecture.gain,
+                                                       discount=lecture.discount, log_base=lecture.base,
+                                                       pool=lecture.pool))
+            assert big_number(at) == show_trimmed(nums["ndcg"])
+        if step.kind == "dcg":
+            capped = t("present.more_cards", m=len(lecture.rels) - P.CARD_CAP)
+            assert (capped in html(at)) == (len(lecture.rels) > P.CARD_CAP)  # cards capped, numbers use all
