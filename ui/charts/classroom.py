@@ -9,17 +9,17 @@ from ui.escape import shorten
 RIGHT, WRONG = "#16a34a", "#dc2626"
 
 
-def spread_chart(rows: pd.DataFrame, *, answer: str, students: str, right: str, wrong: str,
-                 height_per_bar: int = 26) -> alt.Chart:
+def spread_chart(rows: pd.DataFrame, *, students: str, right: str, wrong: str, bar: int = 30) -> alt.Chart:
     """Horizontal bars: one per distinct answer (``rows``: ``answer, students, ok`` from
-    :func:`classroom.stats.spread` for one field), longest first, green when right, red when wrong.
+    :func:`classroom.stats.spread` for one field), most frequent first; green and ✓ when right, red and ✗
+    when wrong (the mark, not only the colour, tells them apart; no legend to squeeze the plot).
 
-    Answers are user text: Vega draws them as SVG text (never HTML); they are shortened to 28 characters.
-    ``answer``/``students``/``right``/``wrong`` are the translated axis and legend titles.
+    Answers are user text: Vega draws them as SVG text (never HTML); they are shortened to 24 characters.
+    ``students`` is the translated axis title, ``right``/``wrong`` the tooltip words.
     """
     data = pd.DataFrame({
-        "answer": [shorten(a, 28) for a in rows["answer"]],
-        "students": rows["students"].astype(int),
+        "answer": [f"{shorten(a, 24)} {'✓' if ok else '✗'}" for a, ok in zip(rows["answer"], rows["ok"])],
+        "students": rows["students"].astype(int).to_numpy(),
         "verdict": [right if ok else wrong for ok in rows["ok"]],
         "order": range(len(rows)),
     })
@@ -27,13 +27,14 @@ def spread_chart(rows: pd.DataFrame, *, answer: str, students: str, right: str, 
         alt.Chart(data)
         .mark_bar()
         .encode(
-            y=alt.Y("answer:N", title=answer, sort=alt.EncodingSortField("order", order="ascending"),
-                    axis=alt.Axis(labelLimit=180)),
+            y=alt.Y("answer:N", title=None, sort=alt.EncodingSortField("order", order="ascending"),
+                    axis=alt.Axis(labelLimit=120)),
             x=alt.X("students:Q", title=students, axis=alt.Axis(tickMinStep=1, format="d")),
-            color=alt.Color("verdict:N", title=None, scale=alt.Scale(domain=[right, wrong], range=[RIGHT, WRONG]),
-                            legend=alt.Legend(orient="bottom")),
-            tooltip=[alt.Tooltip("answer:N", title=answer), alt.Tooltip("students:Q", title=students),
+            color=alt.Color("verdict:N", legend=None, scale=alt.Scale(domain=[right, wrong], range=[RIGHT, WRONG])),
+            tooltip=[alt.Tooltip("answer:N", title=" "), alt.Tooltip("students:Q", title=students),
                      alt.Tooltip("verdict:N", title=" ")],
         )
-        .properties(height=max(60, height_per_bar * len(data)))
+        # One band of ``bar`` pixels per answer; "fit-x" fits the width only, so the axes add to the height
+        # instead of squeezing the bands (Streamlit's default "fit" fits axes and bars into one height).
+        .properties(height=alt.Step(bar), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
     )

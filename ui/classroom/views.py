@@ -36,7 +36,7 @@ from ui.charts.classroom import spread_chart
 from ui.diagnosis import kind_name, number, render_findings, render_steps_table, variant_label
 from ui.escape import markdown
 from ui.i18n import registry_text, t
-from ui.numbers import show
+from ui.numbers import show_trimmed as show
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: Seconds between two refreshes of the teacher's live panel and of a student's check for changes.
@@ -176,7 +176,7 @@ def qr_png(text: str) -> bytes:
 def exercise_panel(task: Task, *, key: str) -> None:
     """The exercise as the Practice page shows it: items, formula, cutoff, unretrieved items, decimals."""
     ex = task.exercise()
-    left, right = st.columns([3, 2], gap="large")
+    left, right = st.columns(2, gap="large")  # the formula needs half the width on a projector
     with left:
         items = {t("common.label"): list(ex.labels)}
         if ex.scores is not None:
@@ -348,7 +348,7 @@ def dashboard(page: S.PageState, teacher: Teacher) -> None:
         else:
             st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
     with qr:
-        st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width=200)
+        st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width="stretch")
     with st.expander(t("classroom.private_link"), icon=":material/key:"):
         st.caption(t("classroom.private_link_help"))
         st.code(teacher_url(info.code, token), language=None)
@@ -414,7 +414,7 @@ def live_panel(code: str, token: str, round_no: int) -> None:
 
     summary = stats.field_summary(frame, fields).set_index("field")
     spread = stats.spread(frame)
-    per_row = 3 if len(fields) > 4 else min(len(fields), 3) or 1
+    per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
     for start in range(0, len(fields), per_row):
         cols = st.columns(per_row)
         for col, f in zip(cols, fields[start:start + per_row]):
@@ -428,8 +428,7 @@ def live_panel(code: str, token: str, round_no: int) -> None:
                 if rows.empty:
                     st.caption(t("classroom.no_answers_yet"))
                 else:
-                    st.altair_chart(spread_chart(rows, answer=t("classroom.chart.answer"),
-                                                 students=t("classroom.chart.students"),
+                    st.altair_chart(spread_chart(rows, students=t("classroom.chart.students"),
                                                  right=t("classroom.chart.right"), wrong=t("classroom.chart.wrong")),
                                     key=f"class_chart_{f}")
 
@@ -522,13 +521,15 @@ def student_view(seat: Seat) -> None:
     st.caption(t("classroom.answers_help"))
     mine = seat.latest(n)
     saved = _saved()
-    cols = st.columns(2)
-    for i, f in enumerate(seat.info.fields):
-        key = f"join_{f}_{n}"
-        if key not in st.session_state:  # a new exercise, a reload or a restarted server: the stored answer
-            st.session_state[key] = mine.get(f, "")
-            saved[(n, f)] = mine.get(f, "")
-        cols[i % 2].text_input(t(f"check.{f}"), key=key, help=t(f"check.{f}_help"), max_chars=300)
+    fields = seat.info.fields
+    for start in range(0, len(fields), 2):  # two a row; on a phone the rows stack in step order
+        cols = st.columns(2)
+        for col, f in zip(cols, fields[start:start + 2]):
+            key = f"join_{f}_{n}"
+            if key not in st.session_state:  # a new exercise, a reload or a restarted server: the stored answer
+                st.session_state[key] = mine.get(f, "")
+                saved[(n, f)] = mine.get(f, "")
+            col.text_input(t(f"check.{f}"), key=key, help=t(f"check.{f}_help"), max_chars=300)
     problems = []
     for f in seat.info.fields:
         text = st.session_state.get(f"join_{f}_{n}", "")
