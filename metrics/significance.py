@@ -1013,12 +1013,13 @@ def _frame(per_query, name: str = "per_query") -> tuple[np.ndarray, list[str], p
 
 
 def _test_columns(xa: np.ndarray, xb: np.ndarray, test: str, n_resamples: int, seed: int):
-    """statistic, p, method label per column pair (columns of xa vs xb)."""
+    """statistic, p, method label, relabellings used and counts as extreme (randomization) per column pair."""
     d = xa - xb
     P = d.shape[1]
     if test == "randomization":
         method, used, counts, _ = _flip_test(d, n_resamples, seed, keep=False)
-        return np.sum(d, axis=0) / d.shape[0], _flip_p(counts, used, method == "exact"), [method] * P, used
+        return (_column_sums(d) / d.shape[0], _flip_p(counts, used, method == "exact"), [method] * P, used,
+                counts)
     stat, p, how = np.empty(P), np.empty(P), []
     for j in range(P):
         if test == "t":
@@ -1029,7 +1030,7 @@ def _test_columns(xa: np.ndarray, xb: np.ndarray, test: str, n_resamples: int, s
             r = wilcoxon(xa[:, j], xb[:, j])
             stat[j], p[j] = r.statistic, r.p_value
             how.append(r.method)
-    return stat, p, how, None
+    return stat, p, how, None, None
 
 
 def _cis(d: np.ndarray, confidence: float, n_resamples: int, seed: int, method: str):
@@ -1074,7 +1075,8 @@ def all_pairs(per_query, *, test="randomization", confidence=0.95, correction="h
         ``p_corrected``, ``significant``, ``wins_a`` (queries where A > B), ``wins_b``, ``ties``,
         ``better`` (the system with the higher mean; None when equal), ``d_z``, ``test``, ``method``
         (``t``; ``exact``/``permutation``/``normal``; ``exact``/``monte_carlo``), ``n_resamples``
-        (relabellings used; 0 for t and Wilcoxon) and ``correction``.
+        (relabellings used; 0 for t and Wilcoxon), ``n_extreme`` (relabellings at least as extreme;
+        missing for t and Wilcoxon) and ``correction``.
 
     Examples
     --------
@@ -1107,7 +1109,7 @@ def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot) -> pd.
         raise ValueError(f"the difference {systems[ia[j]]!r} - {systems[ib[j]]!r} at query row {i + 1} is not a "
                          "finite float; the scores are too large to subtract")
     n = d.shape[0]
-    stat, p, method, used = _test_columns(xa, xb, test, R, seed)
+    stat, p, method, used, extreme = _test_columns(xa, xb, test, R, seed)
     alpha = _alpha_of(conf)
     adjusted = correct(p, method=corr, alpha=alpha).adjusted
     low, high = _cis(d, conf, R, seed, boot)
@@ -1124,7 +1126,9 @@ def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot) -> pd.
         "wins_a": np.count_nonzero(d > 0, axis=0), "wins_b": np.count_nonzero(d < 0, axis=0),
         "ties": np.count_nonzero(d == 0, axis=0), "better": pd.Series(better, dtype=object),
         "d_z": [_dz(m, sd) for m, sd in zip(mean_d, sds)], "test": test, "method": method,
-        "n_resamples": used or 0, "correction": corr,
+        "n_resamples": used or 0,
+        "n_extreme": pd.array(extreme if extreme is not None else [pd.NA] * len(p), dtype="Int64"),
+        "correction": corr,
     })
 
 

@@ -160,15 +160,18 @@ def _pair_sentence(row, *, test: str, alpha: float, m: int, correction: str) -> 
     """One pair in plain words: who beats whom on how many queries, how often chance does as well."""
     a, b = markdown(row.system_a, 60), markdown(row.system_b, 60)
     if row.wins_a == 0 and row.wins_b == 0:
-        return t(f"{P}.sentence_identical", a=a, b=b, n=int(row.n))
+        return t(f"{P}.sentence_identical", a=a, b=b, n=f"{int(row.n):,}")
     if row.better is None or (isinstance(row.better, float) and np.isnan(row.better)):
-        head = t(f"{P}.sentence_level", a=a, b=b, wins_a=int(row.wins_a), wins_b=int(row.wins_b), n=int(row.n))
+        head = t(f"{P}.sentence_level", a=a, b=b, wins_a=f"{int(row.wins_a):,}", wins_b=f"{int(row.wins_b):,}",
+                 n=f"{int(row.n):,}")
     else:
         first = row.better == row.system_a
         head = t(f"{P}.sentence_beats", winner=a if first else b, loser=b if first else a,
-                 wins=int(row.wins_a if first else row.wins_b), n=int(row.n), ties=int(row.ties),
+                 wins=f"{int(row.wins_a if first else row.wins_b):,}", n=f"{int(row.n):,}", ties=f"{int(row.ties):,}",
                  diff=show(abs(row.mean_difference), 4))
-    if test == "randomization":
+    if test == "randomization" and row.method != "exact" and row.n_extreme == 0:
+        chance = t(f"{P}.sentence_chance_none", r=f"{int(row.n_resamples):,}", p=show(row.p_value, 6))
+    elif test == "randomization":
         key = "sentence_chance_exact" if row.method == "exact" else "sentence_chance_mc"
         chance = t(f"{P}.{key}", pct=_pct(row.p_value), r=f"{int(row.n_resamples):,}")
     elif test == "t":

@@ -478,6 +478,8 @@ def test_all_pairs_equals_the_single_pair_functions(test, discrete_values):
         single = {"t": paired_t(a, b), "wilcoxon": wilcoxon(a, b),
                   "randomization": randomization(a, b, n_resamples=800, seed=4)}[test]
         assert close(row.p_value, single.p_value)
+        if test == "randomization":
+            assert row.n_extreme == single.n_extreme
         ci = bootstrap_ci(a, b, n_resamples=800, seed=4, method="bca")
         assert math.isclose(row.ci_low, ci.low, abs_tol=1e-12) and math.isclose(row.ci_high, ci.high, abs_tol=1e-12)
         assert close(row.mean_difference, a.mean() - b.mean(), 1e-12)
@@ -493,7 +495,9 @@ def test_all_pairs_columns_and_corrections():
     t = all_pairs(frame, test="t", correction="bonferroni", n_resamples=100)
     assert list(t.columns) == ["system_a", "system_b", "n", "mean_a", "mean_b", "mean_difference", "ci_low",
                                "ci_high", "statistic", "p_value", "p_corrected", "significant", "wins_a",
-                               "wins_b", "ties", "better", "d_z", "test", "method", "n_resamples", "correction"]
+                               "wins_b", "ties", "better", "d_z", "test", "method", "n_resamples", "n_extreme",
+                               "correction"]
+    assert t["n_extreme"].isna().all()
     assert np.allclose(t["p_corrected"], np.minimum(3 * t["p_value"], 1))
     none = all_pairs(frame, test="randomization", correction="none", n_resamples=100)
     assert (none["p_value"] == none["p_corrected"]).all() and (none["method"] == "monte_carlo").all()

@@ -164,6 +164,16 @@ def test_settings_ride_in_the_link_with_ui_state():
     assert bad.selectbox(key="sig_test").value == "randomization"  # the default, no crash
 
 
+def test_no_relabelling_as_extreme_is_said_in_words():
+    frame = _frame(40)
+    frame["hybrid"] = frame["bm25"] + 0.3  # far beyond anything a relabelling gives
+    at = _run(_section_app, args=(frame,))
+    row = all_pairs(frame).iloc[1]
+    assert row["n_extreme"] == 0 and row["p_value"] == 1 / 10_001
+    words = [m.value for m in at.markdown if m.value.startswith("- ")][0]
+    assert "None of 10,000 random relabellings gives a difference this large: p = 0.000100" in words
+
+
 def test_missing_scores_are_left_out_and_bad_tables_do_not_crash():
     frame = _frame(12)
     frame.iloc[3, 1] = np.nan
