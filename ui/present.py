@@ -6,7 +6,7 @@ items, k, gain, discount, log base, IDCG source), optionally a source document's
 
 * :data:`FIELDS`: the page's link parameters for :class:`ui.state.PageState` (the playground's names,
   parsed by the same parsers, plus ``doc``, ``step`` and ``theme``); :func:`lecture_from_values` puts
-  them together with the playground's own model builder; :func:`present_query` / :func:`present_url`
+  them together (the playground's defaults and label rules); :func:`present_query` / :func:`present_url`
   write links (the "Present" buttons of the playground and the worked examples use them);
 * :func:`steps`: the order of the lecture (ranking, gains, discounts, one step per position,
   DCG, the ideal order, IDCG, NDCG, the other variants);
@@ -48,11 +48,9 @@ from ui.links import (
     IDCG_CHOICES,
     MAX_LABEL_CHARS,
     PLAYGROUND_PARAMS,
-    PlaygroundLink,
     playground_query_for,
 )
 from ui.numbers import exact, show_trimmed
-from ui.playground_state import DEFAULT_RELS, from_link
 
 __all__ = [
     "PRESENT_PAGE", "PRESENT_PATH", "PAGE_ID", "FIELDS", "THEMES", "DOCS", "TERM_STEPS_CAP", "CARD_CAP",
@@ -70,6 +68,8 @@ DOCS = ("000", "001", "002", "003", "004")
 MAX_STEP = 1_000_000  # a larger step in a link shows the last step, as any step past the end does
 MAX_ITEMS = 5_000  # grades accepted from a link
 MAX_LABEL_TEXT = 20_000
+#: The ranking presented when the link gives none: document 000's example, as on the playground.
+DEFAULT_RELS = EXAMPLES["000-graded"].relevances
 TERM_STEPS_CAP = 10  # positions stepped through one by one; the others join the sum in one step
 CARD_CAP = 16  # cards drawn per row; the numbers use every item
 
@@ -219,48 +219,58 @@ class BuildProblem:
 
 
 def lecture_from_values(values) -> tuple[Lecture, list[BuildProblem]]:
-    """The lecture for the page's field values (keys as in :data:`FIELDS`), built by the playground's
-    own model builder (:func:`ui.playground_state.from_link`): default ranking, labels, overflow check.
+    """The lecture for the page's field values (keys as in :data:`FIELDS`).
+
+    What the link does not give comes from the worked example (``doc``), else the playground's defaults
+    (document 000's ranking, linear gain, standard discount, log base 2, IDCG from all judged items).
+    Labels default to D1, D2, ... and are made unique by the playground's de-duplicator
+    (:func:`metrics.parse.parse_labels`); grades that overflow a metric (2^rel for huge grades) are
+    refused with a problem and the default ranking is shown, as on the playground.
 
     >>> lec, problems = lecture_from_values({"present_doc": "000-graded", "present_gain": "exponential"})
     >>> lec.rels, lec.labels, lec.gain, lec.discount, problems
     ((3.0, 2.0, 1.0, 3.0, 2.0), ('A', 'D', 'E', 'G', 'F'), 'exponential', 'jarvelin', [])
+    >>> lecture_from_values({"present_rels": (1.0, 1.0), "present_labels": "x,x"})[0].labels
+    ('x', 'x (2)')
     """
     v = {f.key: values.get(f.key, f.default) for f in FIELDS}
     doc = v["present_doc"]
     ex = _example_fields(EXAMPLES[doc]) if doc else {}
-    rels = v["present_rels"]
-    own_ranking = rels is not None
-    if not own_ranking:
-        rels = ex.get("rels")
+    own_ranking = v["present_rels"] is not None
+    rels = tuple(v["present_rels"] if own_ranking else ex.get("rels", DEFAULT_RELS))
     unretrieved = v["present_unretrieved"]
     if unretrieved is None:
         unretrieved = () if own_ranking else ex.get("unretrieved", ())
+    unretrieved = tuple(unretrieved)
     problems: list[BuildProblem] = []
-    labels = None if own_ranking else ex.get("labels")
+    labels_text = ""
     if v["present_labels"] is not None:
-        n_items = len(rels if rels is not None else DEFAULT_RELS) + len(unretrieved)
-        given = v["present_labels"].split(",")
+        labels_text = v["present_labels"]
+        n_items = len(rels) + len(unretrieved)
+        given = labels_text.split(",")
         if len(given) > n_items:
-            problems.append(BuildProblem("labels", "labels_extra", v["present_labels"],
+            problems.append(BuildProblem("labels", "labels_extra", labels_text,
                                          f"{len(given)} labels for {n_items} items"))
-        labels = [x[:MAX_LABEL_CHARS] for x in parse_labels(v["present_labels"], n_items)]
+    elif not own_ranking and ex.get("labels"):
+        labels_text = ",".join(ex["labels"])
 
-    def pick(name: str):
+    def pick(name: str, default):
         value = v[f"present_{name}"]
-        return value if value is not None else ex.get(name)
+        if value is None:
+            value = ex.get(name)
+        return default if value is None else value
 
-    link = PlaygroundLink(rels=list(rels) if rels is not None else None, labels=list(labels) if labels else None,
-                          unretrieved=list(unretrieved), k=pick("k"), gain=pick("gain"), discount=pick("discount"),
-                          base=pick("base"), idcg=pick("idcg"))
-    model = from_link(link)
-    for p in model.problems:
-        problems.append(BuildProblem(p.name, p.kind, p.value, p.message))
-    lecture = Lecture(
-        rels=tuple(model.grades()), unretrieved=tuple(model.unretrieved_grades()),
-        labels=tuple(it.label for it in model.all_items()), k=model.k, gain=model.gain,
-        discount=model.discount, base=model.base, idcg=model.idcg, doc=doc,
-    )
+    k, gain, discount = pick("k", None), pick("gain", "linear"), pick("discount", "standard")
+    base, idcg_source = pick("base", 2.0), pick("idcg", "judged")
+    try:  # every variant, so that no step can fail later (2^rel overflows float64 for huge grades)
+        all_variants(list(rels), log_base=base, pool=list(rels) + list(unretrieved))
+    except ValueError as exc:
+        problems.append(BuildProblem("rels", "overflow", ",".join(exact(x) for x in rels)[:40], str(exc)))
+        rels, unretrieved, labels_text = DEFAULT_RELS, (), ""
+    n_items = len(rels) + len(unretrieved)
+    labels = tuple(x[:MAX_LABEL_CHARS] for x in parse_labels(labels_text, n_items))
+    lecture = Lecture(rels=tuple(float(x) for x in rels), unretrieved=tuple(float(x) for x in unretrieved),
+                      labels=labels, k=k, gain=gain, discount=discount, base=float(base), idcg=idcg_source, doc=doc)
     return lecture, problems
 
 
