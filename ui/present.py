@@ -196,7 +196,8 @@ FIELDS = (
     S.Field("present_labels", "labels", default=None, parse=S.text(MAX_LABEL_TEXT), encode=str, widget=False),
     S.Field("present_unretrieved", "unretrieved", default=None,
             parse=S.grades(max_items=MAX_ITEMS, allow_empty=True), encode=S.list_encoder(","), widget=False),
-    S.Field("present_k", "k", default=None, parse=S.integer(1, 1_000_000), widget=False),
+    # k: "all" (or nothing) is the whole list, as on the playground.
+    S.Field("present_k", "k", default=None, parse=S.optional(S.integer(1, 1_000_000)), widget=False),
     S.Field("present_gain", "gain", default=None, parse=S.choice(GAIN_CHOICES), widget=False),
     S.Field("present_discount", "discount", default=None, parse=S.choice(DISCOUNT_CHOICES), widget=False),
     S.Field("present_base", "base", default=None, parse=_base, encode=_encode_base, widget=False),
