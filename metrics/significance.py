@@ -1043,7 +1043,7 @@ def _cis(d: np.ndarray, confidence: float, n_resamples: int, seed: int, method: 
 
 
 def all_pairs(per_query, *, test="randomization", confidence=0.95, correction="holm", n_resamples=10_000,
-              seed=0, bootstrap="percentile") -> pd.DataFrame:
+              seed=0, bootstrap="percentile", intervals=True) -> pd.DataFrame:
     r"""Every pair of systems: mean difference, bootstrap CI, p-value, corrected p-value, wins and losses.
 
     One row per pair (A, B) with A before B in the column order; the difference is A - B.  All pairs
@@ -1066,6 +1066,8 @@ def all_pairs(per_query, *, test="randomization", confidence=0.95, correction="h
         For the randomization test and the bootstrap.
     bootstrap : {"percentile", "bca"}, keyword-only
         The bootstrap interval (see :func:`bootstrap_ci`).
+    intervals : bool, keyword-only
+        False skips the bootstrap (``ci_low`` and ``ci_high`` are NaN): the test alone, faster.
 
     Returns
     -------
@@ -1097,10 +1099,16 @@ def all_pairs(per_query, *, test="randomization", confidence=0.95, correction="h
     pairs = list(combinations(range(len(systems)), 2))
     ia = np.array([i for i, _ in pairs])
     ib = np.array([j for _, j in pairs])
-    return _pair_table(values, systems, ia, ib, how, conf, corr, R, s, boot)
+    return _pair_table(values, systems, ia, ib, how, conf, corr, R, s, boot, _check_flag(intervals, "intervals"))
 
 
-def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot) -> pd.DataFrame:
+def _check_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {describe(value)}")
+    return bool(value)
+
+
+def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot, intervals=True) -> pd.DataFrame:
     xa, xb = values[:, ia], values[:, ib]
     d = xa - xb
     bad = np.argwhere(~np.isfinite(d))
@@ -1112,7 +1120,7 @@ def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot) -> pd.
     stat, p, method, used, extreme = _test_columns(xa, xb, test, R, seed)
     alpha = _alpha_of(conf)
     adjusted = correct(p, method=corr, alpha=alpha).adjusted
-    low, high = _cis(d, conf, R, seed, boot)
+    low, high = _cis(d, conf, R, seed, boot) if intervals else (np.full(d.shape[1], np.nan),) * 2
     mean_a = np.array([math.fsum(values[:, i]) / n for i in ia])
     mean_b = np.array([math.fsum(values[:, j]) / n for j in ib])
     mean_d = _column_sums(d) / n
@@ -1133,19 +1141,22 @@ def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot) -> pd.
 
 
 def winners(per_query: Mapping, *, test="randomization", confidence=0.95, correction="holm", n_resamples=10_000,
-            seed=0, bootstrap="percentile") -> pd.DataFrame:
+            seed=0, bootstrap="percentile", intervals=True) -> pd.DataFrame:
     """For each variant (or measure): is the winner significantly better than every other system?
 
     The winner is the system with the highest mean (the first one on a tie).  It is compared with
     each of the k - 1 others (k - 1 tests, corrected together); the win is ``significant`` when every
     corrected p-value is at most 1 - ``confidence`` and the winner's mean is strictly the highest.
-    ``closest`` is the system the winner is least clearly ahead of (largest corrected p-value).
+    ``closest`` is the system the winner is least clearly ahead of (largest corrected p-value; the
+    smallest lead among equal ones).  Variants with the same number of queries share one draw of
+    relabellings and resamples (one matrix product for all of them), so each comparison equals
+    :func:`all_pairs` on the same two columns.
 
     Parameters
     ----------
     per_query : mapping of str to pandas.DataFrame
         For each variant, one row per query and one column per system (as :func:`all_pairs`).
-    test, confidence, correction, n_resamples, seed, bootstrap : keyword-only
+    test, confidence, correction, n_resamples, seed, bootstrap, intervals : keyword-only
         As :func:`all_pairs`.
 
     Returns
@@ -1171,15 +1182,35 @@ def winners(per_query: Mapping, *, test="randomization", confidence=0.95, correc
     R = _check_resamples(n_resamples)
     s = _check_seed(seed)
     boot = _choice(bootstrap, BOOTSTRAP_METHODS, "bootstrap")
-    rows = []
+    with_ci = _check_flag(intervals, "intervals")
+    alpha = _alpha_of(conf)
+    prepared = []
     for name, frame in per_query.items():
         values, systems, _ = _frame(frame, f"per_query[{name!r}]")
         n = values.shape[0]
         means = np.array([math.fsum(values[:, j]) / n for j in range(values.shape[1])])
         w = int(np.argmax(means))
         others = np.array([j for j in range(len(systems)) if j != w])
-        table = _pair_table(values, systems, np.full(others.size, w), others, how, conf, corr, R, s, boot)
-        # The least clear comparison: largest corrected p; among equal ones the smallest lead.
+        prepared.append((name, values, systems, w, others, means))
+    tables = {}
+    for n in dict.fromkeys(v.shape[0] for _, v, *_ in prepared):
+        group = [item for item in prepared if item[1].shape[0] == n]
+        offsets = np.cumsum([0] + [item[1].shape[1] for item in group])
+        values = np.hstack([item[1] for item in group])
+        systems = [name for item in group for name in item[2]]
+        ia = np.concatenate([np.full(item[4].size, off + item[3]) for item, off in zip(group, offsets)])
+        ib = np.concatenate([item[4] + off for item, off in zip(group, offsets)])
+        table = _pair_table(values, systems, ia, ib, how, conf, "none", R, s, boot, with_ci)
+        start = 0
+        for item in group:
+            part = table.iloc[start:start + item[4].size].reset_index(drop=True)
+            start += item[4].size
+            part["p_corrected"] = correct(part["p_value"].to_numpy(), method=corr, alpha=alpha).adjusted
+            part["significant"] = part["p_corrected"] <= alpha
+            tables[item[0]] = part
+    rows = []
+    for name, _, systems, w, others, means in prepared:
+        table = tables[name]
         k = int(np.lexsort((table["mean_difference"].to_numpy(), -table["p_corrected"].to_numpy()))[0])
         strictly = bool(np.all(means[others] < means[w]))
         rows.append({

@@ -142,7 +142,7 @@ def _detail(a: np.ndarray, b: np.ndarray, test: str):
 @st.cache_data(max_entries=32, show_spinner=False)
 def _winners(frames: dict, test: str, confidence: float, correction: str, bootstrap: str) -> pd.DataFrame:
     return winners(frames, test=test, confidence=confidence, correction=correction, n_resamples=N_RESAMPLES,
-                   seed=SEED, bootstrap=bootstrap)
+                   seed=SEED, bootstrap=bootstrap, intervals=False)  # the column shows p, not intervals
 
 
 # ------------------------------------------------------------------------------------------ words

@@ -517,6 +517,15 @@ def test_winners():
     pairs = all_pairs(clear[["s2", "s0", "s1"]], n_resamples=2000, correction="none")
     vs = pairs[(pairs["system_a"] == "s2") & (pairs["system_b"] == "s1")].iloc[0]
     assert close(table["p_value"].iloc[0], vs["p_value"])  # same relabellings
+    assert math.isclose(table["ci_low"].iloc[0], vs["ci_low"], abs_tol=1e-12)
+    # Variants of different lengths, and without intervals: each as if alone.
+    short = close_call.iloc[:30]
+    mixed = winners({"clear": clear, "short": short, "close": close_call}, n_resamples=2000, intervals=False)
+    alone = winners({"short": short}, n_resamples=2000)
+    assert mixed["p_value"].tolist()[0::2] == table["p_value"].tolist()
+    assert mixed["p_value"].iloc[1] == alone["p_value"].iloc[0] and mixed["ci_low"].isna().all()
+    no_ci = all_pairs(clear, n_resamples=500, intervals=False)
+    assert no_ci["ci_low"].isna().all() and (no_ci["p_value"] == all_pairs(clear, n_resamples=500)["p_value"]).all()
 
 
 # -------------------------------------------------------------------------------------------------- ranx
@@ -601,6 +610,7 @@ def test_ranx_compare_on_the_same_per_query_values():
     (lambda: all_pairs(_systems(5, 2), correction="fdr"), ["correction", "'fdr'"]),
     (lambda: all_pairs(_systems(5, 2), bootstrap="basic"), ["bootstrap", "'basic'"]),
     (lambda: winners({}), ["non-empty mapping"]),
+    (lambda: all_pairs(_systems(5, 2), intervals="no"), ["intervals", "'no'"]),
     (lambda: winners({"v": pd.DataFrame({"a": [1.0, 2.0]})}), ["per_query['v']", "1 system column"]),
 ])
 def test_bad_input_raises_value_error_naming_it(call, words):
