@@ -52,6 +52,7 @@ P = "significance"
 CONFIDENCES = ("90", "95", "99")  # percent, as the widget shows them
 N_RESAMPLES = 10_000
 SEED = 0
+MAX_CHART_PAIRS = 45  # intervals drawn (10 systems); the table always has every pair
 DEFAULTS = {"test": "randomization", "conf": "95", "corr": "holm", "ci": "percentile", "pair": 0}
 
 __all__ = ["significance_fields", "significance_section", "winner_significance", "teaching_section",
@@ -272,10 +273,14 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
     })
     st.caption(_method_caption(table, test, correction, m, alpha, conf_names[conf], ci_names[interval]))
 
-    st.altair_chart(ci_chart(table, pair_labels=labels, x_title=t(f"{P}.axis_difference"),
+    shown_pairs = min(m, MAX_CHART_PAIRS)
+    st.altair_chart(ci_chart(table.iloc[:shown_pairs], pair_labels=labels[:shown_pairs],
+                             x_title=t(f"{P}.axis_difference"),
                              significant_label=t(f"{P}.significant"), not_significant_label=t(f"{P}.not_significant"),
                              legend_title=t(f"{P}.legend_verdict"), pair_title=t(f"{P}.col_pair"),
                              low_title=t(f"{P}.ci_low"), high_title=t(f"{P}.ci_high")), width="stretch")
+    if shown_pairs < m:
+        st.caption(t(f"{P}.chart_pairs_cut", shown=shown_pairs, m=m))
 
     if m > 1:
         with st.expander(t(f"{P}.all_sentences"), expanded=m <= 3):

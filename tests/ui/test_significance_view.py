@@ -174,6 +174,14 @@ def test_no_relabelling_as_extreme_is_said_in_words():
     assert "None of 10,000 random relabellings gives a difference this large: p = 0.000100" in words
 
 
+def test_many_systems_chart_is_cut_the_table_is_not():
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(rng.random((8, 11)), columns=[f"s{i}" for i in range(11)])  # 55 pairs
+    at = _run(_section_app, args=(frame,))
+    assert len(_table(at)) == 55
+    assert "The chart shows the first 45 of the 55 pairs; the table above has them all." in _texts(at)
+
+
 def test_missing_scores_are_left_out_and_bad_tables_do_not_crash():
     frame = _frame(12)
     frame.iloc[3, 1] = np.nan
