@@ -48,7 +48,9 @@ st.caption(V.bounds_caption(tot))
 
 st.subheader(t("rating.why_header"))
 st.markdown(t("rating.why"))
+st.markdown(f"**{t('rating.errors_title')}**")
 st.altair_chart(errors_chart(table), width="stretch", height=300)
+st.markdown(f"**{t('rating.share_title')}**")
 st.altair_chart(share_chart(error_shares(true, pred)), width="stretch")
 if tot["n"] > ERROR_BARS:
     st.caption(t("rating.bars_cut", shown=ERROR_BARS, total=tot["n"]))
@@ -61,6 +63,7 @@ if page.value(V.K_PAIR) != pair:
 pair = int(st.number_input(t("rating.sweep_pair"), min_value=1, max_value=tot["n"], step=1, key=V.K_PAIR,
                            help=t("rating.sweep_help")))
 what_if = V.sweep(true, pred, pair, table["abs_error"])
+st.markdown(f"**{t('rating.sweep_title')}**")
 st.altair_chart(sweep_chart(what_if), width="stretch", height=320)
 st.caption(V.sweep_caption(what_if, pair))
 

@@ -47,6 +47,7 @@ step = st.slider(t("roc.slider"), min_value=0, max_value=max(last, 1), key=V.K_S
 row = steps.iloc[min(step, last)]
 left, right = st.columns([3, 2])
 with left:
+    st.markdown(f"**{t('roc.chart_title')}**")
     st.altair_chart(roc_chart(steps, step), width="stretch")
 with right:
     st.info(V.explain(row))
@@ -61,12 +62,12 @@ pair_auc = auc(scores, labels, method="rank_loss")
 counts = pair_counts(scores, labels)
 with st.container(border=True):
     st.markdown(f"**{V.method_name('trapezoid')}**")
-    st.latex(AUC_METHODS["trapezoid"].latex)
+    st.latex(V.method_latex("trapezoid"))
     st.latex(V.area_latex(steps, area_auc))
     st.caption(t("roc.area_note"))
 with st.container(border=True):
     st.markdown(f"**{V.method_name('rank_loss')}**")
-    st.latex(AUC_METHODS["rank_loss"].latex)
+    st.latex(V.method_latex("rank_loss"))
     st.latex(V.rank_loss_latex(counts, rank_loss(scores, labels), pair_auc))
     st.caption(registry_text("auc_method", AUC_METHODS["rank_loss"], "help") + " " + V.pairs_caption(counts))
 if area_auc == pair_auc:
@@ -75,6 +76,7 @@ else:  # never expected: both are exact integer ratios
     st.error(t("roc.not_equal", area=exact(area_auc), pairs=exact(pair_auc)))
 
 if counts["pairs"] <= V.MAX_PAIR_GRID:
+    st.markdown(f"**{t('roc.pairs_title')}**")
     st.altair_chart(pair_chart(rank_pairs(scores, labels)), width="stretch")
 else:
     st.caption(t("roc.too_many_pairs", pairs=counts["pairs"], limit=V.MAX_PAIR_GRID))

@@ -35,6 +35,7 @@ hr_mode = page.value(V.K_HR)
 arhr_mode = page.value(V.K_ARHR)
 r = V.compute(runs, n, prec, hr_mode, arhr_mode)
 
+st.markdown(f"**{t('topn.grid_title', n=n)}**")
 st.altair_chart(hit_grid(runs, n), width="stretch")
 if len(runs) > GRID_USERS or n > GRID_POSITIONS:
     st.caption(t("topn.grid_cut", users=min(len(runs), GRID_USERS), positions=min(n, GRID_POSITIONS)))
@@ -98,6 +99,7 @@ st.latex(V.loo_mean_latex(r))
 if multi:
     st.caption(V.ndcg_multi_caption(r))
 
+st.markdown(f"**{t('topn.per_user_chart')}**")
 st.altair_chart(per_user_chart(r.table), width="stretch", height=340)
 if len(r.users) > USER_BARS:
     st.caption(t("topn.bars_cut", shown=USER_BARS, total=len(r.users)))

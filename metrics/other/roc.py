@@ -199,16 +199,18 @@ AUC_METHODS: dict[str, AucMethod] = {
     "trapezoid": AucMethod(
         "trapezoid",
         "As the area under the curve (trapezoids)",
-        "\\mathrm{AUC} = \\frac{1}{2} \\sum_{i=1}^{m-1} (x_{i+1} - x_{i})(y_{i} + y_{i+1})",
+        "\\begin{aligned}\\mathrm{AUC} &= \\frac{1}{2} \\sum_{i=1}^{m-1} (x_{i+1} - x_{i}) \\\\ "
+        "&\\qquad \\times (y_{i} + y_{i+1})\\end{aligned}",
         "Add up the trapezoids between consecutive ROC points (x = FPR, y = TPR).",
         _trapezoid,
     ),
     "rank_loss": AucMethod(
         "rank_loss",
         "As 1 minus the rank loss (pairs)",
-        "\\mathrm{AUC} = 1 - \\ell_{rank}, \\quad \\ell_{rank} = \\frac{1}{m^{+} m^{-}} \\sum_{x^{+} \\in D^{+}} "
-        "\\sum_{x^{-} \\in D^{-}} \\left( \\mathbb{I}(f(x^{+}) < f(x^{-})) "
-        "+ \\frac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-})) \\right)",
+        "\\begin{aligned}\\mathrm{AUC} &= 1 - \\ell_{rank} \\\\ "
+        "\\ell_{rank} &= \\frac{1}{m^{+} m^{-}} \\sum_{x^{+} \\in D^{+}} \\sum_{x^{-} \\in D^{-}} c \\\\ "
+        "c &= \\mathbb{I}(f(x^{+}) < f(x^{-})) \\\\ "
+        "&\\quad + \\tfrac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-}))\\end{aligned}",
         "Count the (positive, negative) pairs ranked the wrong way, a tie counting one half.",
         _from_rank_loss,
     ),

@@ -37,8 +37,11 @@ def test_default_page_every_language(lang):
     # sizes 0.5 + 0.5 + 0 + 2 + 0 = 3, MAE = 3 / 5 = 0.6
     assert metrics_shown(at) == ["0.9487", "0.6"]
     body = latex(at)
-    assert "\\sqrt{\\frac{0.25 + 0.25 + 0 + 4 + 0}{5}} = \\sqrt{\\frac{4.5}{5}} = 0.9487" in body
-    assert "\\frac{0.5 + 0.5 + 0 + 2 + 0}{5} = \\frac{3}{5} = 0.6" in body
+    # the sums wrap after three terms (a phone's width)
+    assert "(r - \\hat{r})^2 &= 0.25 + 0.25 + 0 \\\\ &\\quad + 4 + 0 = 4.5" in body
+    assert "\\mathrm{RMSE} &= \\sqrt{\\frac{4.5}{5}} = 0.9487" in body
+    assert "|r - \\hat{r}| &= 0.5 + 0.5 + 0 \\\\ &\\quad + 2 + 0 = 3" in body
+    assert "\\mathrm{MAE} &= \\frac{3}{5} = 0.6" in body
     assert len(at.dataframe[0].value) == 5
     charts = at.get("vega_lite_chart")
     assert len(charts) == 3 and all("tooltip" in c.proto.spec for c in charts)
@@ -59,7 +62,7 @@ def test_huge_ratings_no_overflow():
     no_exceptions(at)
     assert metrics_shown(at) == ["1e200", "1e200"]
     # Σe² = 1e400 is beyond float64: the working shows RMSE = M × sqrt(Σ(e/M)² / n) with M = 1e200
-    assert "= 1e200 \\times \\sqrt{\\frac{1}{1}} = 1e200" in latex(at)
+    assert "&= 1e200 \\times \\sqrt{\\frac{1}{1}} \\\\ &= 1e200" in latex(at)
     assert at.dataframe[0].value.iloc[0].tolist()[-1] == "(1e200)²"
     # /rating?true=1e308&pred=0 crashed (its what-if sweep overflowed)
     at = open_page(PAGE, query={"true": "1e308,0", "pred": "0,0"})

@@ -1,8 +1,9 @@
 """Altair charts of the documents' other metrics: the Top-N, Rating and ROC & AUC pages.
 
-Every chart is built from a table that :mod:`metrics.other` computes; titles, axes and
-legends are translated here.  Long inputs are drawn in part (``limit`` arguments): the
-pages say so in a caption, and every number on the page still uses all the data.
+Every chart is built from a table that :mod:`metrics.other` computes; axes and legends are
+translated here.  Charts carry no title: the pages write it above the chart as text, which wraps on
+a phone (a chart title is cut with "…" when it is wider than the chart).  Long inputs are drawn in
+part (``limit`` arguments): the pages say so in a caption, and every number still uses all the data.
 """
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GR
                  alt.Tooltip("precision:Q", title="Precision@k", format=".4f")],
     )
     labels = base.mark_text(fontSize=13).encode(text="item:N")
-    return (rects + labels).properties(height=alt.Step(34), title=t("topn.grid_title", n=n))
+    return (rects + labels).properties(height=alt.Step(34))
 
 
 PER_USER_METRICS = {"precision": "Precision@N", "recall": "Recall@N", "ap": "AP@N", "rr": "RR",
@@ -70,10 +71,11 @@ def per_user_chart(table: pd.DataFrame, *, users: int = USER_BARS) -> alt.Chart:
                 axis=alt.Axis(labelAngle=0, labelLimit=90)),
         xOffset=alt.XOffset("metric:N", sort=list(names.values())),
         y=alt.Y("value:Q", title=t("topn.value"), scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("metric:N", title=None, sort=list(names.values()), legend=alt.Legend(orient="top")),
+        color=alt.Color("metric:N", title=None, sort=list(names.values()),
+                        legend=alt.Legend(orient="top", columns=3)),
         tooltip=[alt.Tooltip("user:N", title=t("topn.user")), alt.Tooltip("metric:N", title=t("topn.metric")),
                  alt.Tooltip("value:Q", title=t("topn.value"), format=".4f")],
-    ).properties(height=320, title=t("topn.per_user_chart"))
+    ).properties(height=320)
 
 
 # --- Rating ------------------------------------------------------------------------------------
@@ -94,13 +96,14 @@ def errors_chart(table: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
         x=alt.X("pair:O", title=t("rating.pair"), axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("kind:N", sort=[abs_name, sq_name]),
         y=alt.Y("value:Q", title=t("rating.value")),
-        color=alt.Color("kind:N", title=None, sort=[abs_name, sq_name], legend=alt.Legend(orient="top", labelLimit=0),
+        color=alt.Color("kind:N", title=None, sort=[abs_name, sq_name],
+                        legend=alt.Legend(orient="top", columns=1, labelLimit=0),
                         scale=alt.Scale(range=[MAE_COLOR, RMSE_COLOR])),
         tooltip=[alt.Tooltip("pair:O", title=t("rating.pair")),
                  alt.Tooltip("error:Q", title=t("rating.error"), format=".4g"),
                  alt.Tooltip("kind:N", title=t("rating.kind")),
                  alt.Tooltip("value:Q", title=t("rating.value"), format=".4g")],
-    ).properties(height=260, title=t("rating.errors_title"))
+    ).properties(height=260)
 
 
 def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
@@ -127,7 +130,7 @@ def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
         order=alt.Order("order:Q"),
         tooltip=[alt.Tooltip("metric:N", title=t("rating.metric")), alt.Tooltip("pair:N", title=t("rating.pair")),
                  alt.Tooltip("share:Q", title=t("rating.share_axis"), format=".1%")],
-    ).properties(height=alt.Step(44), title=t("rating.share_title"))
+    ).properties(height=alt.Step(44))
 
 
 def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:
@@ -142,7 +145,7 @@ def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:
         tooltip=[alt.Tooltip("error:Q", title=t("rating.sweep_x"), format=".3g"),
                  alt.Tooltip("metric:N", title=t("rating.metric")),
                  alt.Tooltip("value:Q", title=t("rating.value"), format=".4g")],
-    ).properties(height=280, title=t("rating.sweep_title"))
+    ).properties(height=280)
 
 
 # --- ROC ---------------------------------------------------------------------------------------
@@ -183,7 +186,7 @@ def roc_chart(steps: pd.DataFrame, current: int) -> alt.LayerChart:
         x=x, y=y, order="step:Q", tooltip=tips)
     now = base.transform_filter(alt.datum.step == current).mark_point(
         size=220, color=RMSE_COLOR, filled=True).encode(x=x, y=y, tooltip=tips)
-    return alt.layer(chance, future, area, line, now).properties(height=420, title=t("roc.chart_title"))
+    return alt.layer(chance, future, area, line, now).properties(height=420)
 
 
 def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
@@ -195,7 +198,7 @@ def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
         y=alt.Y("positive:O", title=t("roc.positive_sample")),
         color=alt.Color("result:N", title=t("roc.outcome"),
                         scale=alt.Scale(domain=list(names.values()), range=[HIT, "#f59e0b", RMSE_COLOR]),
-                        legend=alt.Legend(orient="top", labelLimit=0)),
+                        legend=alt.Legend(orient="top", columns=1, labelLimit=0)),
         tooltip=[
             alt.Tooltip("positive:O", title=t("roc.positive_sample")),
             alt.Tooltip("score_pos:Q", title=t("roc.score_pos"), format=".4g"),
@@ -204,4 +207,4 @@ def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
             alt.Tooltip("result:N", title=t("roc.outcome")),
             alt.Tooltip("loss:Q", title=t("roc.loss"), format="g"),
         ],
-    ).properties(height=alt.Step(22), title=t("roc.pairs_title"))
+    ).properties(height=alt.Step(22))

@@ -14,12 +14,13 @@ from metrics.other.rating import ErrorBeyondFloat, as_ratings, error_sweep
 from ui import state as S
 from ui.i18n import t
 from ui.numbers import show_trimmed as num
-from ui.other import join_terms
+from ui.other import aligned, sum_lines
 
 __all__ = [
     "PAGE", "FIELDS", "DEFAULT_TRUE", "DEFAULT_PRED", "MAX_PAIRS", "SWEEP_STEPS",
     "K_TRUE", "K_PRED", "K_PAIR", "K_LAST",
-    "pair_problem", "consistent", "pick_pair", "pairs_table", "rmse_latex", "mae_latex", "bounds_caption",
+    "pair_problem", "consistent", "pick_pair", "pairs_table", "RMSE_DEFINITION", "MAE_DEFINITION", "rmse_latex",
+    "mae_latex", "bounds_caption",
     "sweep", "sweep_caption",
 ]
 
@@ -111,29 +112,38 @@ def pairs_table(table: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+RMSE_DEFINITION = "\\sqrt{\\frac{\\sum_{(u,i) \\in Test} (r_{ui} - \\hat{r}_{ui})^2}{|Test|}}"
+MAE_DEFINITION = "\\frac{\\sum_{(u,i) \\in Test} |r_{ui} - \\hat{r}_{ui}|}{|Test|}"
+DECIMAL_ROW = 3   # terms per formula line (a phone's width)
+
+
 def rmse_latex(table: pd.DataFrame, tot: dict) -> str:
     """Formula (1) with the squares and their sum; when Σe² is beyond float64, scaled by the largest |e|."""
     n = tot["n"]
-    head = "\\mathrm{RMSE} = \\sqrt{\\frac{\\sum_{(u,i) \\in Test} (r_{ui} - \\hat{r}_{ui})^2}{|Test|}}"
     if np.isfinite(tot["sum_squared"]):
-        terms = join_terms(num(v) for v in table["squared_error"])
-        return (f"{head} = \\sqrt{{\\frac{{{terms}}}{{{n}}}}} = \\sqrt{{\\frac{{{num(tot['sum_squared'])}}}{{{n}}}}} = "
-                f"{num(tot['rmse'])}")
-    m = num(tot["max_abs"])
-    return (f"{head} = M \\sqrt{{\\frac{{\\sum (e / M)^2}}{{|Test|}}}} = {m} \\times "
-            f"\\sqrt{{\\frac{{{num(tot['scaled_sum_squared'])}}}{{{n}}}}} = {num(tot['rmse'])}")
+        return aligned([f"\\mathrm{{RMSE}} &= {RMSE_DEFINITION}",
+                        *sum_lines("\\textstyle\\sum (r - \\hat{r})^2", (num(v) for v in table["squared_error"]),
+                                   num(tot["sum_squared"]), per_row=DECIMAL_ROW),
+                        f"\\mathrm{{RMSE}} &= \\sqrt{{\\frac{{{num(tot['sum_squared'])}}}{{{n}}}}} = "
+                        f"{num(tot['rmse'])}"])
+    return aligned([f"\\mathrm{{RMSE}} &= {RMSE_DEFINITION}",
+                    "&= M \\sqrt{\\frac{\\sum (e / M)^2}{|Test|}}, \\quad M = \\max |e|",
+                    f"&= {num(tot['max_abs'])} \\times \\sqrt{{\\frac{{{num(tot['scaled_sum_squared'])}}}{{{n}}}}}",
+                    f"&= {num(tot['rmse'])}"])
 
 
 def mae_latex(table: pd.DataFrame, tot: dict) -> str:
     """Formula (2) with the sizes and their sum; when Σ|e| is beyond float64, scaled by the largest |e|."""
     n = tot["n"]
-    head = "\\mathrm{MAE} = \\frac{\\sum_{(u,i) \\in Test} |r_{ui} - \\hat{r}_{ui}|}{|Test|}"
     if np.isfinite(tot["sum_abs"]):
-        terms = join_terms(num(v) for v in table["abs_error"])
-        return f"{head} = \\frac{{{terms}}}{{{n}}} = \\frac{{{num(tot['sum_abs'])}}}{{{n}}} = {num(tot['mae'])}"
-    m = num(tot["max_abs"])
-    return (f"{head} = M \\frac{{\\sum |e| / M}}{{|Test|}} = "
-            f"{m} \\times \\frac{{{num(tot['scaled_sum_abs'])}}}{{{n}}} = {num(tot['mae'])}")
+        return aligned([f"\\mathrm{{MAE}} &= {MAE_DEFINITION}",
+                        *sum_lines("\\textstyle\\sum |r - \\hat{r}|", (num(v) for v in table["abs_error"]),
+                                   num(tot["sum_abs"]), per_row=DECIMAL_ROW),
+                        f"\\mathrm{{MAE}} &= \\frac{{{num(tot['sum_abs'])}}}{{{n}}} = {num(tot['mae'])}"])
+    return aligned([f"\\mathrm{{MAE}} &= {MAE_DEFINITION}",
+                    "&= M \\frac{\\sum |e| / M}{|Test|}, \\quad M = \\max |e|",
+                    f"&= {num(tot['max_abs'])} \\times \\frac{{{num(tot['scaled_sum_abs'])}}}{{{n}}}",
+                    f"&= {num(tot['mae'])}"])
 
 
 def bounds_caption(tot: dict) -> str:

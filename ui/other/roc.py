@@ -12,13 +12,13 @@ from metrics.parse import ParseError
 from ui import state as S
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
-from ui.other import join_terms
+from ui.other import aligned, sum_lines
 
 __all__ = [
     "PAGE", "FIELDS", "DEFAULT_SCORES", "DEFAULT_LABELS", "MAX_SAMPLES", "MAX_PAIR_GRID",
     "K_SCORES", "K_LABELS", "K_STEP", "K_LAST",
     "parse_labels", "sample_problem", "consistent", "pick_step", "samples_text", "draw_how", "explain",
-    "point_latex", "steps_table", "method_name", "area_latex", "rank_loss_latex", "pairs_caption",
+    "point_latex", "steps_table", "method_name", "method_latex", "area_latex", "rank_loss_latex", "pairs_caption",
 ]
 
 PAGE = "roc"
@@ -27,6 +27,7 @@ DEFAULT_LABELS = (1, 1, 0, 1, 1, 0, 0, 1, 0, 0)
 MAX_SAMPLES = 1000      # samples (each box: at most 32 characters per value)
 MAX_PAIR_GRID = 900     # (positive, negative) pairs drawn one cell each
 MAX_SAMPLES_SHOWN = 12  # sample positions listed in one sentence
+DECIMAL_ROW = 3         # terms per formula line (a phone's width)
 
 K_SCORES, K_LABELS, K_STEP, K_LAST = "roc_scores", "roc_labels", "roc_step", "roc_last_samples"
 
@@ -151,8 +152,9 @@ def explain(row) -> str:
 
 def point_latex(row, m_pos: int, m_neg: int) -> str:
     """(FPR, TPR) of one step as fractions of the class sizes."""
-    return (f"(\\mathrm{{FPR}}, \\mathrm{{TPR}}) = \\left(\\frac{{{int(row['fp'])}}}{{{m_neg}}}, "
-            f"\\frac{{{int(row['tp'])}}}{{{m_pos}}}\\right) = ({num(row['fpr'])}, {num(row['tpr'])})")
+    return aligned([f"(\\mathrm{{FPR}}, \\mathrm{{TPR}}) &= \\left(\\frac{{{int(row['fp'])}}}{{{m_neg}}}, "
+                    f"\\frac{{{int(row['tp'])}}}{{{m_pos}}}\\right)",
+                    f"&= ({num(row['fpr'])}, {num(row['tpr'])})"])
 
 
 def steps_table(steps: pd.DataFrame, upto: int) -> pd.DataFrame:
@@ -178,17 +180,22 @@ def method_name(key: str) -> str:
     return registry_text("auc_method", AUC_METHODS[key], "name")
 
 
+def method_latex(key: str) -> str:
+    """An AUC method's formula from the registry, with the thin space :func:`ui.other.aligned` adds."""
+    return AUC_METHODS[key].latex + "\\;"
+
+
 def area_latex(steps: pd.DataFrame, value: float) -> str:
     """AUC as the sum of the trapezoids the moves right (and diagonals) add."""
     moves = steps[steps["area"] > 0]
-    return f"\\mathrm{{AUC}} = {join_terms(num(a) for a in moves['area'])} = {num(value)}"
+    return aligned(sum_lines("\\mathrm{AUC}", (num(a) for a in moves["area"]), num(value), per_row=DECIMAL_ROW))
 
 
 def rank_loss_latex(counts: dict, loss: float, value: float) -> str:
     """ℓ_rank from the pair counts and AUC = 1 − ℓ_rank."""
-    return (f"\\ell_{{rank}} = \\frac{{{counts['wrong']} + \\frac{{1}}{{2}} \\times {counts['ties']}}}"
-            f"{{{counts['positives']} \\times {counts['negatives']}}} = {num(loss)}, \\quad "
-            f"\\mathrm{{AUC}} = 1 - {num(loss)} = {num(value)}")
+    return aligned([f"\\ell_{{rank}} &= \\frac{{{counts['wrong']} + \\frac{{1}}{{2}} \\times {counts['ties']}}}"
+                    f"{{{counts['positives']} \\times {counts['negatives']}}} = {num(loss)}",
+                    f"\\mathrm{{AUC}} &= 1 - {num(loss)} = {num(value)}"])
 
 
 def pairs_caption(counts: dict) -> str:

@@ -7,6 +7,7 @@ registries of :mod:`metrics.other.topn` (English written once there, translated 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pandas as pd
@@ -26,7 +27,7 @@ from ui import state as S
 from ui.escape import katex_text, markdown
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
-from ui.other import join_terms
+from ui.other import aligned, sum_lines
 
 __all__ = [
     "PAGE", "FIELDS", "DEFAULT_USERS", "DEFAULT_N", "MAX_N", "MAX_CHARS", "MAX_USERS", "MAX_ITEMS", "MAX_LOO_LINES",
@@ -49,6 +50,8 @@ MAX_USERS = 300        # users
 MAX_ITEMS = 1000       # items in one recommended list or one set of test items
 MAX_NAME = 200         # characters of a user name in the link's ``user``
 MAX_LOO_LINES = 10     # users whose leave-one-out NDCG is worked out line by line
+NAME_CHARS = 12        # characters of a user name inside a formula (a phone's width)
+INT_ROW, DECIMAL_ROW, FRACTION_ROW = 5, 3, 4   # terms per formula line
 
 K_USERS, K_N, K_PREC, K_HR, K_ARHR, K_USER = "topn_users", "topn_n", "topn_prec", "topn_hr", "topn_arhr", "topn_user"
 
@@ -182,20 +185,24 @@ def _ints(values) -> list[str]:
 
 
 def pooled_latex(r: Result) -> list[str]:
-    """Formulas (3), (4) and (5) of document 002 with the counts added over users."""
+    """Formulas (3), (4) and (5) of document 002 with the counts added over users (one step per line)."""
     s, n, table = r.summary, r.n, r.table
-    hits = join_terms(_ints(table["hits"]))
     den_terms = table["recommended"] if r.prec == "list" else [n] * len(table)
     den_latex = PRECISION_DENOMINATORS[r.prec].latex
     p, rec, f1 = num(s["precision"]), num(s["recall"]), num(s["f1"])
+    hits_lhs = "\\textstyle\\sum_u |R(u) \\cap T(u)|"
+    hits = sum_lines(hits_lhs, _ints(table["hits"]), str(s["hits"]), per_row=INT_ROW)
     return [
-        f"\\mathrm{{Recall}}@{n} = \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u |T(u)|}} = "
-        f"\\frac{{{hits}}}{{{join_terms(_ints(table['relevant']))}}} = "
-        f"\\frac{{{s['hits']}}}{{{s['relevant']}}} = {rec}",
-        f"\\mathrm{{Precision}}@{n} = \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u {den_latex}}} = "
-        f"\\frac{{{hits}}}{{{join_terms(_ints(den_terms))}}} = "
-        f"\\frac{{{s['hits']}}}{{{s['precision_denominator']}}} = {p}",
-        f"F_1 = \\frac{{2 \\times {p} \\times {rec}}}{{{p} + {rec}}} = {f1}",
+        aligned([f"\\mathrm{{Recall}}@{n} &= \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u |T(u)|}}", *hits,
+                 *sum_lines("\\textstyle\\sum_u |T(u)|", _ints(table["relevant"]), str(s["relevant"]),
+                            per_row=INT_ROW),
+                 f"\\mathrm{{Recall}}@{n} &= \\frac{{{s['hits']}}}{{{s['relevant']}}} = {rec}"]),
+        aligned([f"\\mathrm{{Precision}}@{n} &= \\frac{{\\sum_u |R(u) \\cap T(u)|}}{{\\sum_u {den_latex}}}", *hits,
+                 *sum_lines(f"\\textstyle\\sum_u {den_latex}", _ints(den_terms), str(s["precision_denominator"]),
+                            per_row=INT_ROW),
+                 f"\\mathrm{{Precision}}@{n} &= \\frac{{{s['hits']}}}{{{s['precision_denominator']}}} = {p}"]),
+        aligned(["F_1 &= \\frac{2 \\times P \\times R}{P + R}",
+                 f"&= \\frac{{2 \\times {p} \\times {rec}}}{{{p} + {rec}}} = {f1}"]),
     ]
 
 
@@ -206,8 +213,9 @@ def mean_latex(r: Result) -> list[str]:
     for column, name, key in (("recall", "\\mathrm{Recall}_u", "recall_mean"),
                               ("precision", "\\mathrm{Precision}_u", "precision_mean"),
                               ("f1", "F_{1,u}", "f1_mean")):
-        terms = join_terms(num(v) for v in table[column])
-        out.append(f"\\frac{{1}}{{|U|}} \\sum_u {name} = \\frac{{{terms}}}{{{u}}} = {num(s[key])}")
+        out.append(aligned(sum_lines(f"\\frac{{1}}{{|U|}} \\sum_u {name}", (num(v) for v in table[column]),
+                                     num(s[key]), per_row=DECIMAL_ROW, open_=f"\\tfrac{{1}}{{{u}}}\\big(",
+                                     close="\\big)")))
     return out
 
 
@@ -244,10 +252,11 @@ def counts_table(r: Result) -> pd.DataFrame:
 # --- AP / MAP --------------------------------------------------------------------------------------
 
 def ap_definition_latex() -> str:
-    """Formula (6) and (7): AP@N and MAP@N, the denominator named in words."""
-    return (f"\\mathrm{{AP}}@N = \\frac{{\\sum_{{k=1}}^{{N}} \\mathrm{{Precision}}@k \\times \\mathrm{{rel}}(k)}}"
-            f"{{\\text{{{katex_text(t('topn.denominator_word'), 40)}}}}}, \\qquad "
-            f"\\mathrm{{MAP}}@N = \\frac{{1}}{{|U|}} \\sum_{{u \\in U}} \\mathrm{{AP}}@N")
+    """Formulas (6) and (7): AP@N and MAP@N, the denominator named in words."""
+    word = katex_text(t("topn.denominator_word"), 40)
+    return aligned([f"\\mathrm{{AP}}@N &= \\frac{{S}}{{\\text{{{word}}}}}",
+                    "S &= \\sum_{k=1}^{N} \\mathrm{Precision}@k \\times \\mathrm{rel}(k)",
+                    "\\mathrm{MAP}@N &= \\frac{1}{|U|} \\sum_{u \\in U} \\mathrm{AP}@N"])
 
 
 def ap_working_table(r: Result, who: str) -> pd.DataFrame:
@@ -265,17 +274,20 @@ def ap_working_table(r: Result, who: str) -> pd.DataFrame:
 
 
 def ap_latex(r: Result, who: str) -> dict[str, str]:
-    """AP denominator key -> AP@N of ``who`` with the numerator's terms and that denominator."""
+    """AP denominator key -> AP@N of ``who``: the sum of the terms, then divided by that denominator."""
     rec, rel = r.runs[who]
     working = ap_breakdown(rec, rel, n=r.n)
-    numerator = join_terms(num(v) for v in working["term"] if v > 0)
+    positive = [v for v in working["term"] if v > 0]
+    total = num(math.fsum(positive))
+    terms = sum_lines("S", (num(v) for v in positive), total, per_row=DECIMAL_ROW, total_row=len(positive) > 1)
     n_rel, n_hits = len(set(rel)), int(working["rel"].sum())
+    name = f"\\mathrm{{AP}}@{r.n}(\\text{{{katex_text(who, NAME_CHARS)}}})"
     out = {}
     for key, choice in AP_DENOMINATORS.items():
         den = choice.func(r.n, n_rel, n_hits)
         value = float(r.ap[key].loc[r.ap[key]["user"] == who, "ap"].iloc[0])
-        out[key] = (f"\\mathrm{{AP}}@{r.n}(\\text{{{katex_text(who)}}}) = \\frac{{{numerator}}}{{{choice.latex}}} = "
-                    f"\\frac{{{numerator}}}{{{den}}} = {num(value)}")
+        out[key] = aligned([*terms, f"{name} &= \\frac{{{total}}}{{{choice.latex}}}",
+                            f"&= \\frac{{{total}}}{{{den}}} = {num(value)}"])
     return out
 
 
@@ -298,35 +310,43 @@ def hr_latex(r: Result, hr: str) -> str:
         frac = f"\\frac{{{s['hit_users']}}}{{{s['users']}}}"
     else:
         frac = f"\\frac{{{s['hits']}}}{{{s['relevant']}}}"
-    return f"\\mathrm{{HR}}@{n} = {HIT_RATES[hr].latex} = {frac} = {num(s['hr'])}"
+    return aligned([f"\\mathrm{{HR}}@{n} &= {HIT_RATES[hr].latex}", f"&= {frac} = {num(s['hr'])}"])
+
+
+def _reciprocals(positions) -> list[str]:
+    return [f"\\tfrac{{1}}{{{j}}}" for j in positions]
 
 
 def arhr_latex(r: Result, arhr: str) -> str:
     """Formula (9) in the chosen reading: the reciprocal positions of the hits."""
     recips = []
     for positions in r.table["hit_positions"]:
-        chosen = positions[:1] if arhr == "first" else positions
-        recips += [f"\\frac{{1}}{{{j}}}" for j in chosen]
-    return (f"\\mathrm{{ARHR}}@{r.n} = {ARHR_MODES[arhr].latex} = \\frac{{1}}{{{r.summary['users']}}}\\left("
-            f"{join_terms(recips)}\\right) = {num(r.summary['arhr'])}")
+        recips += _reciprocals(positions[:1] if arhr == "first" else positions)
+    u = r.summary["users"]
+    return aligned([f"\\mathrm{{ARHR}}@{r.n} &= {ARHR_MODES[arhr].latex}",
+                    *sum_lines("", recips, num(r.summary["arhr"]), per_row=FRACTION_ROW,
+                               open_=f"\\tfrac{{1}}{{{u}}}\\big(", close="\\big)")])
 
 
 def mrr_latex(r: Result) -> str:
     """MRR@N: the mean reciprocal position of each user's first hit."""
-    firsts = [f"\\frac{{1}}{{{p[0]}}}" if p else "0" for p in r.table["hit_positions"]]
-    return (f"\\mathrm{{MRR}}@{r.n} = \\frac{{1}}{{|U|}} \\sum_u \\frac{{1}}{{\\mathrm{{rank}}_u}} = "
-            f"\\frac{{1}}{{{r.summary['users']}}}\\left({join_terms(firsts)}\\right) = {num(r.summary['mrr'])}")
+    firsts = [_reciprocals(p[:1])[0] if p else "0" for p in r.table["hit_positions"]]
+    u = r.summary["users"]
+    return aligned(["\\mathrm{MRR}@" + str(r.n) + " &= \\frac{1}{|U|} \\sum_u \\frac{1}{\\mathrm{rank}_u}",
+                    *sum_lines("", firsts, num(r.summary["mrr"]), per_row=FRACTION_ROW,
+                               open_=f"\\tfrac{{1}}{{{u}}}\\big(", close="\\big)")])
 
 
-LOO_DEFINITION = ("\\mathrm{NDCG}@N = \\frac{\\mathrm{DCG}@N}{\\mathrm{IDCG}@N} = "
-                  "\\frac{1 / \\log_2(j + 1)}{1 / \\log_2(1 + 1)} = \\frac{\\log 2}{\\log(j + 1)}")
+LOO_DEFINITION = aligned(["\\mathrm{NDCG}@N &= \\frac{\\mathrm{DCG}@N}{\\mathrm{IDCG}@N}",
+                          "&= \\frac{1 / \\log_2(j + 1)}{1 / \\log_2(1 + 1)}",
+                          "&= \\frac{\\log 2}{\\log(j + 1)}"])
 
 
 def loo_lines(r: Result, *, limit: int = MAX_LOO_LINES) -> list[str]:
     """Formula (15) for the first ``limit`` users: their first hit j and log 2 / log(j + 1)."""
     out = []
     for _, row in r.table.head(limit).iterrows():
-        name = f"\\text{{{katex_text(row['user'])}}}"
+        name = f"\\text{{{katex_text(row['user'], NAME_CHARS)}}}"
         j = row["first_hit"]
         if j == j:  # a hit (NaN otherwise)
             out.append(f"{name}: j = {int(j)}, \\quad \\frac{{\\log 2}}{{\\log({int(j)} + 1)}} = "
