@@ -50,7 +50,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .join import match_rows
-from .measures import MIN_GEO_MEAN, NONPOOL, UNJUDGED, Lists, Requested, block_positions, parse_measures
+from .measures import MIN_GEO_MEAN, UNJUDGED, Lists, Requested, block_positions, parse_measures
 from .read import Parsed, Problem, Table, id_strings
 
 __all__ = ["MeasureResult", "RunValues", "evaluate_measures", "evaluate_runs", "format_value", "trec_order"]
@@ -94,9 +94,16 @@ def _qrels_index(qrels: Table) -> _Qrels:
     q = rank[qrels.qid.indices.to_numpy().astype(np.int64)]
     judged = grade >= 0
     if judged.any():
-        key, counts = np.unique(np.stack([q[judged], grade[judged]], axis=1), axis=0, return_counts=True)
-        levels = (key[:, 0], key[:, 1], counts.astype(np.int64))
         gmax = float(grade[judged].max())
+        width = int(gmax) + 1
+        key = q[judged] * width + grade[judged]  # < 2^62 / ... for any real qrels; counted without sorting
+        if len(names) * width <= 4 * qrels.n_rows + 1_000_000:
+            counts = np.bincount(key, minlength=len(names) * width)
+            key = np.flatnonzero(counts)
+            counts = counts[key]
+        else:
+            key, counts = np.unique(key, return_counts=True)
+        levels = (key // width, key % width, counts.astype(np.int64))
     else:
         levels, gmax = (np.zeros(0, np.int64),) * 3, 0.0
     return _Qrels(queries, rank, (code + 3).astype(np.float64), levels, gmax, problems)
@@ -120,7 +127,8 @@ def trec_order(q: np.ndarray, score: np.ndarray, docrank) -> np.ndarray | None:
     brk = q[1:] != q[:-1]
     blocks = int(brk.sum()) + 1
     order = None
-    if blocks != np.unique(q).size or not bool(np.all((score[1:] <= score[:-1]) | brk)):
+    distinct = int(np.count_nonzero(np.bincount(q)))
+    if blocks != distinct or not bool(np.all((score[1:] <= score[:-1]) | brk)):
         order = np.lexsort((-score, q))
         q, score = q[order], score[order]
         brk = q[1:] != q[:-1]
@@ -305,24 +313,35 @@ def _check_whole(value, name: str, *, minimum: int, allow_none: bool = False):
 
 
 def _lists(qi: _Qrels, qrels: Table, run: Table, *, level, max_docs, judged_only, num_docs, gmax):
+    """The run's ranked lists as trec_eval forms them, keeping only the documents the qrels list."""
     m = match_rows(qrels, run, values=qi.code_plus3)
-    code = np.where(m.value == 0, NONPOOL, m.value - 3).astype(np.int64)
-    q = qi.rank[m.q]
+    q_all = qi.rank[m.q]
+    value = m.value
     score = run.value if m.kept is None else run.value[m.kept]
-    order = trec_order(q, score, _docrank(run, m.kept))
+    order = trec_order(q_all, score, _docrank(run, m.kept))
     if order is not None:
-        q, code = q[order], code[order]
+        q_all, value = q_all[order], value[order]
     nq = qi.queries.size
-    present = np.bincount(q, minlength=nq)[:nq] > 0
-    pos = block_positions(q)
+    n = q_all.size
+    bstart = np.flatnonzero(np.r_[True, q_all[1:] != q_all[:-1]]) if n else np.zeros(0, np.int64)
+    bq = q_all[bstart]
+    num_ret = np.zeros(nq, dtype=np.int64)
+    num_ret[bq] = np.diff(np.r_[bstart, n])
+    present = num_ret > 0
+    rows = np.flatnonzero(value != 0)  # documents in the qrels; the others only count in num_ret
+    code = value[rows].astype(np.int64) - 3
+    block = np.searchsorted(bstart, rows, side="right") - 1
+    q, pos = bq[block], rows - bstart[block] + 1
     if max_docs is not None:
         keep = pos <= max_docs
-        q, code, pos = q[keep], code[keep], pos[keep]
+        q, pos, code = q[keep], pos[keep], code[keep]
+        num_ret = np.minimum(num_ret, max_docs)
     if judged_only:
         keep = code >= 0
         q, code = q[keep], code[keep]
         pos = block_positions(q)
-    lists = Lists(q=q, pos=pos, code=code, n=nq, levels=qi.levels, relevance_level=level,
+        num_ret = np.bincount(q, minlength=nq)[:nq].astype(np.int64)
+    lists = Lists(q=q, pos=pos, code=code, n=nq, levels=qi.levels, num_ret=num_ret, relevance_level=level,
                   num_docs_in_coll=num_docs, gmax=gmax)
     return lists, present, m
 

@@ -8,10 +8,13 @@ import math
 from math import log2
 from pathlib import Path
 
+import numba  # noqa: F401  (pinned: a broken install must fail, not skip)
 import numpy as np
 import pytest
+import ranx
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats as scipy_stats
 
 from metrics.ndcg import ndcg_from_scores
 from metrics.registry import DISCOUNTS, GAINS, TIES
@@ -42,7 +45,6 @@ def engine(request, monkeypatch):
     import metrics.runfiles.read as runs
 
     if request.param == "numba":
-        pytest.importorskip("numba")
         monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
         monkeypatch.setattr(runs, "_PACK_MIN_ROWS", 0)
     else:
@@ -247,7 +249,6 @@ def _check_trec_eval(qt, rts, ks=(None, 1, 5, 10, 20)):
 
 
 def _check_ranx(qt, rts, ks=(None, 1, 5, 10)):
-    ranx = pytest.importorskip("ranx")
     for k in ks:
         v = make_variants(gains=["linear", "exponential"], discounts=["standard"], idcg=["judged"],
                           ties=["trec_eval"])
@@ -273,8 +274,8 @@ def test_equal_to_pytrec_eval_on_generated_runs_with_ties(seed, engine):
     _check_trec_eval(*tables(qrels, runs))
 
 
-@pytest.mark.skipif(not SAMPLE_RUNS, reason="sample data not generated yet")
 def test_equal_to_pytrec_eval_on_sample_data():
+    assert SAMPLE_RUNS, f"the sample runs travel with the repository ({SAMPLES}); they are missing"
     qt = read_qrels(SAMPLES / "qrels.txt").table
     _check_trec_eval(qt, [read_run(p).table for p in SAMPLE_RUNS])
 
@@ -288,8 +289,8 @@ def test_equal_to_ranx_on_generated_runs(seed):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SAMPLE_RUNS, reason="sample data not generated yet")
 def test_equal_to_ranx_on_sample_data_where_ties_do_not_matter():
+    assert SAMPLE_RUNS, f"the sample runs travel with the repository ({SAMPLES}); they are missing"
     qt = read_qrels(SAMPLES / "qrels.txt").table
     rts = [read_run(p).table for p in SAMPLE_RUNS]
     ev = evaluate(qt, rts, variants=make_variants(discounts=["standard"], idcg=["judged"]))
@@ -298,7 +299,6 @@ def test_equal_to_ranx_on_sample_data_where_ties_do_not_matter():
     same = np.isclose(per["linear/standard/judged/trec_eval"], per["linear/standard/judged/average"], rtol=0,
                       atol=1e-15)
     assert same.any()
-    ranx = pytest.importorskip("ranx")
     for rt in rts:
         qrels, run = _as_dicts(qt, rt)
         got = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), ["ndcg", "ndcg_burges"], return_mean=False,
@@ -356,7 +356,6 @@ def test_orders_winner_tau_and_disagreements():
 
 
 def test_kendall_tau_matches_scipy():
-    scipy_stats = pytest.importorskip("scipy.stats")
     rng = np.random.default_rng(0)
     for _ in range(50):
         n = int(rng.integers(2, 12))
@@ -425,8 +424,6 @@ def test_query_lists_ranks_like_trec_eval_and_gives_the_pool(engine):
 def test_kernels_agree_with_plain_python(engine_name, monkeypatch):
     import metrics.runfiles._kernels as kernels
 
-    if engine_name == "numba":
-        pytest.importorskip("numba")
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0 if engine_name == "numba" else 10**15)
     rng = np.random.default_rng(5)
     keys = rng.integers(0, 50, 20_000).astype(np.uint64) * np.uint64(2**40)  # large keys, many repeats

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
+import numba  # noqa: F401  (pinned: a broken install must fail, not skip)
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -256,7 +257,6 @@ _ids = st.sampled_from(["a", "b", "ab", "ba", "abcdefgh", "abcdefgi", "abcdefgh1
 @PROPERTY
 @given(st.lists(st.lists(_ids, min_size=1, max_size=12), min_size=1, max_size=8))
 def test_first_duplicate_string_finds_the_first_repeat_within_a_block(blocks):
-    pytest.importorskip("numba")
     from metrics.runfiles._kernels import first_duplicate_string
     from metrics.runfiles.read import string_buffers
 
@@ -278,7 +278,6 @@ def test_first_duplicate_string_finds_the_first_repeat_within_a_block(blocks):
 @given(st.lists(st.tuples(st.integers(-1, 4), _ids), min_size=1, max_size=40),
        st.dictionaries(st.tuples(st.integers(0, 4), _ids), st.integers(1, 3), max_size=30))
 def test_lookup_grades_by_string_equals_a_dictionary_lookup(rows, judged):
-    pytest.importorskip("numba")
     from metrics.runfiles._kernels import lookup_grades_by_string
     from metrics.runfiles.read import string_buffers
 
@@ -316,7 +315,6 @@ def test_string_buffers_and_query_blocks(monkeypatch):
 
 def test_large_files_keep_document_ids_as_strings_with_the_same_problems(monkeypatch):
     """Above NUMBA_MIN_ROWS document ids stay plain strings; duplicates are found all the same."""
-    pytest.importorskip("numba")
     import metrics.runfiles._kernels as kernels
 
     clean = b"q1 Q0 d1 1 2.5 x\nq1 Q0 d2 2 1.5 x\nq2 Q0 d1 1 1 x\n"
@@ -331,3 +329,41 @@ def test_large_files_keep_document_ids_as_strings_with_the_same_problems(monkeyp
         assert [p.message for p in got.problems] == [p.message for p in want[name].problems]
     assert pa.types.is_string(read_run(clean, name="r").table.docno.type)
     assert [p.line for p in read_run(split, name="r").problems] == [3]
+
+
+# ------------------------------------------------------------------------------------------ trec_eval 10 input
+def test_comment_lines_and_extra_run_fields_as_trec_eval_10(tmp_path):
+    text = "# ir_metadata:\n#   run: x\nq1 Q0 d1 1 2.5 first more fields\nq1 Q0 d2 2 1.5 last more fields\n"
+    for source in (text.encode(), tmp_path / "run.txt"):
+        if isinstance(source, type(tmp_path)):
+            source.write_text(text)
+        r = read_run(source, name="r")
+        assert r.ok and r.format == "trec" and r.problems == []
+        assert as_lists(r.table) == (["q1", "q1"], ["d1", "d2"], [2.5, 1.5])
+        assert r.table.tag == "last"  # trec_eval reports the last line's tag
+        assert r.table.line_of(0) == 3
+    # a comment further down goes line by line, with the same rows and line numbers
+    r = read_run(b"q1 Q0 d1 1 2.5 a\n# a comment with six fields x\nq1 Q0 d2 2 1.5 b\n", name="r")
+    assert r.ok and as_lists(r.table)[1] == ["d1", "d2"] and r.table.line_of(1) == 3
+    q = read_qrels(b"# judged by x\nq1 0 d1 2\n   # indented comment\nq1 0 d2 0\n", name="q")
+    assert q.ok and as_lists(q.table) == (["q1", "q1"], ["d1", "d2"], [2.0, 0.0])
+    # a qrels line keeps exactly 4 fields; a run line needs at least 6
+    assert read_qrels(b"q1 0 d1 2 extra\n", name="q").problems[0].kind == "fields"
+    assert read_run(b"q1 Q0 d1 1 2.5\nq1 Q0 d2 1 2.5 x\n", name="r").problems[0].kind == "fields"
+
+
+def test_large_file_with_a_metadata_header_stays_on_the_fast_path(tmp_path, monkeypatch):
+    import metrics.runfiles.read as read
+
+    calls = []
+    monkeypatch.setattr(read, "_slow_read", lambda *a, **k: calls.append(a) or None)
+    lines = "#h1\n# h2\n" + "".join(f"q{i // 10} Q0 d{i} {i} {1e6 - i} t{i} extra\n" for i in range(5000))
+    (tmp_path / "r.txt").write_text(lines)
+    r = read_run(tmp_path / "r.txt")
+    assert not calls and r.ok and r.table.n_rows == 5000 and r.table.tag == "t4999" and r.table.line_of(0) == 3
+
+
+def test_negative_grade_message_names_its_line():
+    p = read_qrels(b"q1 0 a 1\nq1 0 b -1\nq1 0 c -2\n", name="q")
+    (problem,) = p.problems
+    assert problem.message == "q: 2 negative grade(s), first at line 2; they count as 0, as in trec_eval"
