@@ -17,6 +17,13 @@ from ui import state as S
 from ui.charts.runfiles import flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
+from ui.significance_view import (
+    per_query_frames,
+    significance_section,
+    teaching_section,
+    winner_significance,
+    winner_significance_title,
+)
 
 P = V.P
 state = st.session_state
@@ -129,7 +136,11 @@ def verdict(ev, k):
             st.warning(t(f"{P}.winner_changes", detail=detail))
         else:
             st.success(t(f"{P}.winner_same", run=markdown(counts.index[0]), n=len(ev.variants)))
-    st.dataframe(V.means_table(ev), hide_index=True, width="stretch",
+    significance, title = None, ""
+    if len(ev.runs) >= 2:
+        significance = winner_significance(per_query_frames(ev.per_query(), ev.labels), key_prefix="rf_sig")
+        title = winner_significance_title(key_prefix="rf_sig")
+    st.dataframe(V.means_table(ev, significance, title), hide_index=True, width="stretch",
                  column_config={run: st.column_config.NumberColumn(run, format="%.4f") for run in ev.runs})
     st.caption(t(f"{P}.means_help"))
     st.caption(t(f"{P}.n_queries", detail=t(f"{P}.list_sep").join(
@@ -188,7 +199,7 @@ def two_variants(ev, qrels, usable, k):
     return per
 
 
-def downloads(ev, per):
+def ndcg_downloads(ev, per):
     with st.expander(t(f"{P}.per_query_title")):
         st.dataframe(per, hide_index=True, width="stretch",
                      column_config={lab: st.column_config.NumberColumn(V.variant_name(lab), format="%.4f")
@@ -198,6 +209,55 @@ def downloads(ev, per):
                        mime="text/csv", key="rf_dl_per")
     d2.download_button(t(f"{P}.download_means"), V.csv_bytes(ev.means().T, index=True), file_name="ndcg_means.csv",
                        mime="text/csv", key="rf_dl_means")
+
+
+def measures_section(qrels, qrels_src, usable):
+    """trec_eval's measures, chosen from a list: the summary per run, per-query values, downloads.
+
+    Returns the per-query table (run, qid, one column per measure), or None when no measure is chosen."""
+    st.subheader(t(f"{P}.measures_title"))
+    st.caption(t(f"{P}.measures_intro"))
+    c1, c2 = st.columns([3, 2])
+    c1.pills(t(f"{P}.measures"), list(V.MEASURE_CHOICES), selection_mode="multi", key="rf_measures", wrap=True,
+             help=t(f"{P}.measures_help"))
+    c2.pills(t(f"{P}.cutoffs"), list(V.CUTOFF_CHOICES), selection_mode="multi", key="rf_cutoffs", wrap=True,
+             help=t(f"{P}.cutoffs_help"))
+    measures = state["rf_measures"]
+    if not measures:
+        st.info(t(f"{P}.pick_measure"))
+        return None
+    specs = V.measure_specs(measures, state["rf_cutoffs"] or [])
+    frame = V.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
+    means, per = V.measure_tables(frame, specs)
+    numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
+    st.dataframe(means.rename(columns={"run": t(f"{P}.col_run")}), hide_index=True, width="stretch",
+                 column_config=numbers)
+    st.caption(t(f"{P}.measures_specs", specs=markdown(" ".join(f"-m {x}" for x in specs), 300)))
+    with st.expander(t(f"{P}.measures_what")):
+        st.markdown("\n".join(f"* **{name}** — {V.measure_help(name)}" for name in measures))
+    with st.expander(t(f"{P}.measures_per_query_title")):
+        st.dataframe(per, hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in per.columns[2:]})
+    d1, d2 = st.columns(2)
+    d1.download_button(t(f"{P}.download_measures_per_query"), V.csv_bytes(per), file_name="measures_per_query.csv",
+                       mime="text/csv", key="rf_dl_measures_per")
+    d2.download_button(t(f"{P}.download_measures_means"), V.csv_bytes(means), file_name="measures_means.csv",
+                       mime="text/csv", key="rf_dl_measures_means")
+    return per
+
+
+def significance(ev, per_ndcg, per_measures, k):
+    """Is the difference real?  Every pair of systems under the chosen measure (issue 18's section)."""
+    measure_names = [c for c in per_measures.columns[2:]] if per_measures is not None else []
+    options = measure_names + ev.labels
+    at = "" if k is None else f"@{k}"
+    names = {**{m: m for m in measure_names}, **{lab: f"NDCG{at} · {V.variant_name(lab)}" for lab in ev.labels}}
+    V.pick_variant("rf_sig_measure", options, V.SIG_DEFAULT)
+    chosen = st.selectbox(t(f"{P}.sig_measure"), options, key="rf_sig_measure", format_func=names.__getitem__,
+                          help=t(f"{P}.sig_measure_help"))
+    long = per_measures if chosen in measure_names else per_ndcg
+    wide = per_query_frames(long, [chosen])[chosen]
+    significance_section(wide, measure_name=names[chosen], key_prefix="rf_sig")
 
 
 def body():
@@ -232,13 +292,16 @@ def body():
         st.caption("⚠️ " + V.problem_text(p, markdown_text=True))
     verdict(ev, k)
     per = two_variants(ev, qrels, usable, k)
-    downloads(ev, per)
+    ndcg_downloads(ev, per)
+    per_measures = measures_section(qrels, qrels_src, usable)
+    significance(ev, per, per_measures, k)
 
 
 st.title(t(f"{P}.title"))
 page.show_link_problems()
 st.markdown(t(f"{P}.intro"))
 body()
+teaching_section(key_prefix="rf_teach")
 with st.expander(t(f"{P}.about_title")):
     st.markdown(t(f"{P}.about"))
     st.code("python -m metrics.runfiles data/samples/qrels.txt data/samples/*.run --k 10", language="bash")

@@ -31,6 +31,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -40,13 +41,16 @@ from metrics import safe_csv
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import (
     IDCG,
+    MEASURES,
     MISSING,
     Evaluation,
     Parsed,
     Problem,
     RunVariant,
     evaluate,
+    evaluate_measures,
     make_variants,
+    measure_names,
     query_lists,
     read_qrels,
     read_run,
@@ -55,6 +59,7 @@ from ui import state as S
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
+from ui.significance_view import significance_fields
 
 P = "run_files"
 
@@ -102,6 +107,27 @@ def choices(options: Sequence[str], *, allow_empty: bool = False):
     return parse
 
 
+def cutoffs(options: Sequence[int]):
+    """A :mod:`ui.state` parser for a comma-separated list of cutoffs, each one of ``options``.
+
+    >>> cutoffs((5, 10, 20))("20, 5,5")
+    [20, 5]
+    >>> cutoffs((5, 10))("7")
+    Traceback (most recent call last):
+    ui.state.BadValue: '7' is not one of: 5, 10
+    """
+    words = choices([str(c) for c in options], allow_empty=True)
+
+    def parse(raw) -> list[int]:
+        for part in str(raw).split(","):
+            if part.strip():
+                S.integer(1, max(options))(part)  # ASCII digits only, bounded (its message names what is wrong)
+        return [int(x) for x in words(raw)]
+
+    parse.allowed = ("choice", {"options": ", ".join(str(c) for c in options)})
+    return parse
+
+
 def all_variant_labels() -> list[str]:
     """Every variant the page can evaluate (the x and y axes of the comparison may name any of them)."""
     return [v.label for v in make_variants(gains=list(GAINS), discounts=list(DISCOUNTS), idcg=list(IDCG),
@@ -109,9 +135,29 @@ def all_variant_labels() -> list[str]:
 
 
 DEFAULT_TIES = ["trec_eval", "average"]
+#: trec_eval's measures a visitor can pick (numeric ones: not runid or relstring), in trec_eval's order.
+MEASURE_CHOICES = tuple(name for name, m in MEASURES.items() if m.summary not in ("runid", "none"))
+DEFAULT_MEASURES = ["ndcg_cut", "map", "P", "recall", "recip_rank"]
+#: Cutoffs offered for the measures taking them (P, recall, ndcg_cut, map_cut, success, judged, err, ...).
+CUTOFF_CHOICES = (1, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000)
+DEFAULT_CUTOFFS = [10]
+SIG_DEFAULT = "ndcg_cut_10"
 X_DEFAULT = "linear/standard/judged/trec_eval"
 Y_DEFAULT = "exponential/standard/judged/trec_eval"
 SAMPLE_RUNS = [n for n in sample_files() if n.endswith(".run")]
+
+def comparable_names() -> list[str]:
+    """Everything the significance section may compare: each per-query measure under every cutoff offered
+    (and trec_eval's defaults), and every NDCG variant."""
+    names: list[str] = []
+    every_cut = ",".join(str(c) for c in sorted({*CUTOFF_CHOICES, *itertools.chain.from_iterable(
+        m.defaults for m in MEASURES.values() if m.params == "cutoffs")}))
+    for name in MEASURE_CHOICES:
+        m = MEASURES[name]
+        if m.per_query:
+            names += measure_names([name] + ([f"{name}.{every_cut}"] if m.params == "cutoffs" else []))
+    return list(dict.fromkeys(names)) + all_variant_labels()
+
 
 #: Every setting of the page, its link parameter and default.  Files are never in links.
 FIELDS = (
@@ -127,12 +173,17 @@ FIELDS = (
     S.Field("rf_x", "x", default=X_DEFAULT, parse=S.choice(all_variant_labels())),
     S.Field("rf_y", "y", default=Y_DEFAULT, parse=S.choice(all_variant_labels())),
     S.Field("rf_top", "top", default=10, parse=S.integer(1, 50)),
+    S.Field("rf_measures", "measures", default=list(DEFAULT_MEASURES),
+            parse=choices(MEASURE_CHOICES, allow_empty=True)),
+    S.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
+    S.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=S.choice(comparable_names())),
+    *significance_fields("rf_sig"),
 )
 
 
 def pick_variant(key: str, labels: list[str], fallback: str) -> None:
-    """Make the selectbox ``key`` hold one of ``labels`` (call before drawing it): a variant from a link
-    or an earlier choice that is no longer evaluated gives way to ``fallback``."""
+    """Make the selectbox ``key`` hold one of ``labels`` (call before drawing it): a variant (or measure)
+    from a link or an earlier choice that is no longer evaluated gives way to ``fallback``."""
     if st.session_state.get(key) not in labels:
         st.session_state[key] = fallback if fallback in labels else labels[0]
 
@@ -371,11 +422,15 @@ def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parse
 
 
 # --------------------------------------------------------------------------------------- the verdict
-def means_table(ev: Evaluation) -> pd.DataFrame:
-    """One row per variant: the winner first, the four choices in words, every run's mean, the order."""
+def means_table(ev: Evaluation, significance: pd.DataFrame | None = None, title: str = "") -> pd.DataFrame:
+    """One row per variant: the winner first (and, given :func:`ui.significance_view.winner_significance`'s
+    table, whether it wins significantly, in a column headed ``title``), the four choices in words, every
+    run's mean, the order of runs."""
     means = ev.means()
     orders = ev.orders().set_index("variant")
     table = {t(f"{P}.col_winner"): orders["winner"].to_numpy()}
+    if significance is not None:
+        table[title] = significance.set_index("variant").loc[ev.labels, "text"].to_numpy()
     for choice in CHOICES:
         table[t(f"{P}.choice.{choice}")] = [option_name(choice, getattr(v, choice), short=True) for v in ev.variants]
     table.update({run: means.loc[run].to_numpy() for run in ev.runs})
@@ -447,6 +502,67 @@ def flips_table(flips: pd.DataFrame) -> pd.DataFrame:
 
 def _others_in_words(same: str) -> str:
     return " · ".join(option_name(c, v) for c, v in zip(CHOICES, same.split("/")) if v != "*")
+
+
+# --------------------------------------------------------------------------------------- trec_eval's measures
+def measure_specs(measures: Sequence[str], cuts: Sequence[int]) -> list[str]:
+    """trec_eval ``-m`` specs for the chosen measures: the chosen cutoffs go to measures that take cutoffs,
+    the others use trec_eval's defaults.
+
+    >>> measure_specs(["map", "P", "ndcg_cut"], [5, 10])
+    ['map', 'P.5,10', 'ndcg_cut.5,10']
+    """
+    cut_text = ",".join(str(c) for c in sorted(set(cuts)))
+    return [f"{m}.{cut_text}" if MEASURES[m].params == "cutoffs" and cut_text else m for m in measures]
+
+
+def measure_help(name: str) -> str:
+    """A measure's help in the page's language (English from :data:`metrics.runfiles.MEASURES`)."""
+    m = MEASURES[name]
+    return registry_text("measure", SimpleNamespace(key=name, help=m.help), "help")
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
+def _measures_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
+                     complete: bool) -> pd.DataFrame:
+    out = evaluate_measures(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
+    release_memory()
+    return out
+
+
+def measures_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *,
+                    specs: Sequence[str], complete: bool) -> pd.DataFrame:
+    """trec_eval's measures for every run (``run, measure, qid, value``; ``qid == "all"``: the summary),
+    computed once per files and settings."""
+    key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
+    return _measures_cached(key, qrels, tuple(p for p, _ in runs), tuple(specs), bool(complete))
+
+
+def measure_tables(frame: pd.DataFrame, specs: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """trec_eval's long output as two tables: the summary (one row per run, one column per printed measure,
+    in the order trec_eval prints ``specs``) and the per-query values (``run``, ``qid``, one column per
+    measure printed per query).
+
+    >>> f = pd.DataFrame({"run": ["r"] * 3, "measure": ["map", "map", "map"], "qid": ["1", "2", "all"],
+    ...                   "value": [0.5, 1.0, 0.75]})
+    >>> means, per = measure_tables(f)
+    >>> means.to_dict("records"), per.to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    ([{'run': 'r', 'map': 0.75}],
+     [{'run': 'r', 'qid': '1', 'map': 0.5}, {'run': 'r', 'qid': '2', 'map': 1.0}])
+    """
+    order = list(dict.fromkeys([*measure_names(list(specs)), *frame["measure"]]))
+    runs = list(dict.fromkeys(frame["run"]))
+    summary = frame[frame["qid"] == "all"]
+    means = summary.pivot(index="run", columns="measure", values="value").reindex(index=runs)
+    means = means[[m for m in order if m in means.columns]].reset_index()
+    means.columns.name = None
+    rows = frame[frame["qid"] != "all"]
+    per = rows.pivot_table(index=["run", "qid"], columns="measure", values="value", aggfunc="first", sort=False)
+    if not len(per):
+        return means, pd.DataFrame(columns=["run", "qid"])
+    per = per[[m for m in order if m in per.columns]].reset_index()
+    per.columns.name = None
+    return means, per
 
 
 # --------------------------------------------------------------------------------------- queries

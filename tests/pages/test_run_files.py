@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 from metrics.registry import TIES
-from metrics.runfiles import evaluate, make_variants, read_qrels, read_run
+from metrics.runfiles import evaluate, evaluate_measures, make_variants, read_qrels, read_run
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui import runfiles_view as V
 from ui.escape import markdown
@@ -43,6 +43,17 @@ def frames(at) -> list[pd.DataFrame]:
 
 def table_with(at, column: str) -> pd.DataFrame:
     return next(d for d in frames(at) if column in d.columns)
+
+
+def run_columns(table: pd.DataFrame) -> list[str]:
+    """The runs' mean columns of the verdict table (between the tie rule and the order of runs)."""
+    cols = list(table.columns)
+    return cols[cols.index("Tie rule") + 1: cols.index("Order of runs")]
+
+
+def has_results(at) -> bool:
+    """Whether the page evaluated anything (the verdict table is drawn)."""
+    return any("Winner" in d.columns for d in frames(at))
 
 
 def chart_specs(at) -> list[dict]:
@@ -75,9 +86,10 @@ def test_sample_data_shows_the_verdict_the_flips_and_the_comparison():
     no_exceptions(at)
     assert at.title[0].value.startswith("Run files")
     assert any("The winner changes" in w.value for w in at.warning)  # the samples are built so that it does
-    charts = at.get("vega_lite_chart")
-    assert len(charts) == 2  # which choice flips the winner (bars), two variants query by query (points)
+    # which choice flips the winner (bars), two variants query by query (points), then the significance
+    # section's and the lesson's charts
     specs = chart_specs(at)
+    assert len(specs) >= 4
     assert '"bar"' in json.dumps(specs[0]) and '"circle"' in json.dumps(specs[1])
     assert all("tooltip" in json.dumps(s) for s in specs)
     assert not at.get("progress")  # the progress bars are gone once everything is read and evaluated
@@ -180,7 +192,7 @@ def test_empty_choice_asks_for_one_of_each():
     at.run()
     no_exceptions(at)
     assert any("at least one gain" in w.value for w in at.warning)
-    assert not at.get("vega_lite_chart")
+    assert not has_results(at)
 
 
 # ----------------------------------------------------------------------------------------- links
@@ -198,6 +210,16 @@ GOOD_LINKS = [
     ({"x": "binary/standard/list/average"}, "rf_x", "binary/standard/list/average"),
     ({"y": "linear/jarvelin/judged/trec_eval"}, "rf_y", "linear/jarvelin/judged/trec_eval"),
     ({"top": "3"}, "rf_top", 3),
+    ({"measures": "map,P,err"}, "rf_measures", ["map", "P", "err"]),
+    ({"measures": ""}, "rf_measures", []),
+    ({"cutoffs": "5,20"}, "rf_cutoffs", [5, 20]),
+    ({"sig_measure": "map"}, "rf_sig_measure", "map"),
+    ({"sig_measure": "exponential/standard/judged/trec_eval"}, "rf_sig_measure",
+     "exponential/standard/judged/trec_eval"),
+    ({"sig_test": "t"}, "rf_sig_test", "t"),
+    ({"sig_conf": "99"}, "rf_sig_conf", "99"),
+    ({"sig_corr": "bonferroni"}, "rf_sig_corr", "bonferroni"),
+    ({"sig_ci": "bca"}, "rf_sig_ci", "bca"),
 ]
 
 
@@ -209,9 +231,11 @@ def test_every_link_parameter_is_read_and_written_back(query, key, value):
     assert not at.warning or "winner" in at.warning[0].value  # no complaint about the link
     assert at.session_state[key] == value
     written = link(at)
-    # the address bar keeps it, exactly; x and y join it when the default variants are no longer evaluated
-    assert {k: v for k, v in written.items() if k not in ("x", "y") or k in query} == query
-    assert set(written) - set(query) <= {"x", "y"}
+    # the address bar keeps it, exactly; x, y and the compared measure join it when their defaults are no
+    # longer evaluated
+    followers = ("x", "y", "sig_measure")
+    assert {k: v for k, v in written.items() if k not in followers or k in query} == query
+    assert set(written) - set(query) <= set(followers)
 
 
 def test_link_settings_drive_the_numbers():
@@ -221,28 +245,31 @@ def test_link_settings_drive_the_numbers():
     variant = make_variants(gains="exponential", discounts="jarvelin", idcg="list", ties="average")
     want = want_means(variant, k=5)
     table = table_with(at, "Winner")
-    assert list(table.columns[5:7]) == ["bm25.run", "dense.run"] and "hybrid.run" not in table.columns
+    assert run_columns(table) == ["bm25.run", "dense.run"]
     assert table["dense.run"].iloc[0] == pytest.approx(want.loc["dense.run"].iloc[0], rel=1e-12)
     assert len(table_with(at, "Playground")) == 3
     assert "Mean NDCG@5 under each variant" in texts(at, "subheader")
 
 
-BAD_LINKS = [
+BAD_LINKS = [  # (parameter, link text); for lists the message quotes the bad item (after "|")
     ("k", "①"), ("k", "0"), ("k", "10001"), ("k", "9" * 400), ("gain", "cubic"), ("gain", ""),
     ("discount", "linear"), ("idcg", "pool"), ("ties", "random"), ("missing", "maybe"), ("runs", "../qrels.txt"),
     ("data", "url"), ("accept", "perhaps"), ("x", "linear/standard"), ("y", "![x](//example.invalid/a.png)"),
-    ("top", "51"), ("top", "-1"), ("k", "$\\huge PWN$"),
+    ("top", "51"), ("top", "-1"), ("k", "$\\huge PWN$"), ("measures", "map,ndcg@10|ndcg@10"), ("cutoffs", "7"),
+    ("cutoffs", "①"), ("sig_measure", "P_7"), ("sig_measure", "=HYPERLINK(1)"), ("sig_test", "z"),
+    ("sig_conf", "50"),
 ]
 
 
 @pytest.mark.parametrize(("name", "bad"), BAD_LINKS, ids=[f"{n}={b[:12]}" for n, b in BAD_LINKS])
 def test_a_bad_link_parameter_is_named_with_its_value_and_the_default_used(name, bad):
+    bad, _, item = bad.partition("|")
     at = open_page(PAGE, query={name: bad})
     no_exceptions(at)
     field = next(f for f in V.FIELDS if f.param == name)
     assert at.session_state[field.key] == field.default
-    message = next(w.value for w in at.warning if f"**{name}**" in w.value)
-    assert markdown(bad, 40) in message  # escaped: shown as typed, never acting as Markdown
+    message = next(w.value for w in at.warning if f"**{markdown(name)}**" in w.value)
+    assert markdown(item or bad, 40) in message  # escaped: shown as typed, never acting as Markdown
     assert name not in link(at)  # the bad value leaves the address bar
 
 
@@ -268,6 +295,90 @@ def test_settings_survive_a_visit_to_another_page():
     assert link(at) == {"k": "3", "gain": "exponential", "top": "4", "x": "exponential/standard/judged/trec_eval"}
 
 
+# ----------------------------------------------------------------------------------------- measures, significance
+def sample_measures(specs, **kw) -> pd.DataFrame:
+    q = read_qrels(QRELS, name="qrels.txt").table
+    return evaluate_measures(q, [read_run(data, name=name).table for name, data in RUNS.items()], specs, **kw)
+
+
+def test_trec_eval_measures_equal_the_metrics_package():
+    at = open_page(PAGE)
+    no_exceptions(at)
+    want = sample_measures(["ndcg_cut.10", "map", "P.10", "recall.10", "recip_rank"])
+    means = table_with(at, "recip_rank")
+    assert list(means.columns) == ["Run", "map", "recip_rank", "P_10", "recall_10", "ndcg_cut_10"]  # trec_eval's order
+    summary = want[want["qid"] == "all"].pivot(index="run", columns="measure", values="value")
+    for _, row in means.iterrows():
+        for m in means.columns[1:]:
+            assert row[m] == pytest.approx(summary.loc[row["Run"], m], rel=1e-12)
+    per = next(d for d in frames(at) if "qid" in d.columns and "map" in d.columns)
+    assert len(per) == 3 * 6
+    got = per.set_index(["run", "qid"])["map"]
+    rows = want[(want["measure"] == "map") & (want["qid"] != "all")].set_index(["run", "qid"])["value"]
+    assert got.sort_index().tolist() == pytest.approx(rows.sort_index().tolist(), rel=1e-12)
+    # trec_eval's ndcg_cut_10 is the NDCG variant linear / standard / judged / trec_eval at k = 10
+    verdict = table_with(at, "Winner").set_index(CHOICE_COLUMNS)
+    first = verdict.loc[("Linear gain", "Standard discount", "all judged documents", TIES["trec_eval"].name)]
+    for _, row in means.iterrows():
+        assert row["ndcg_cut_10"] == pytest.approx(first[row["Run"]], rel=1e-12)
+    assert "-m ndcg_cut.10 -m map -m P.10 -m recall.10 -m recip_rank" in texts(at, "caption").replace("\\", "")
+
+
+def test_measures_and_cutoffs_from_the_link_and_missing_queries_as_zero():
+    at = open_page(PAGE, query={"measures": "P,err,gm_map,num_q", "cutoffs": "5,20", "missing": "zero"})
+    no_exceptions(at)
+    means = table_with(at, "err_5")
+    assert list(means.columns) == ["Run", "num_q", "gm_map", "P_5", "P_20", "err_5", "err_20"]
+    want = sample_measures(["P.5,20", "err.5,20", "gm_map", "num_q"], complete=True)
+    summary = want[want["qid"] == "all"].pivot(index="run", columns="measure", values="value")
+    assert means.set_index("Run")["err_20"].tolist() == pytest.approx(summary.loc[list(RUNS), "err_20"].tolist())
+    assert "-c" in texts(at, "caption")
+
+
+def test_no_measure_chosen_says_so_and_the_rest_of_the_page_works():
+    at = open_page(PAGE, query={"measures": ""})
+    no_exceptions(at)
+    assert any("Pick at least one measure" in i.value for i in at.info)
+    assert len(table_with(at, "Winner")) == 24
+    assert at.selectbox(key="rf_sig_measure").value == "linear/standard/judged/trec_eval"  # an NDCG variant
+
+
+def test_significance_compares_every_pair_under_the_chosen_measure():
+    at = open_page(PAGE, query={"sig_measure": "map", "sig_test": "t"})
+    no_exceptions(at)
+    pairs = table_with(at, "Pair (A vs B)")
+    assert len(pairs) == 3  # three runs: three pairs
+    means = table_with(at, "recip_rank").set_index("Run")["map"]
+    from scipy.stats import ttest_rel
+
+    per = next(d for d in frames(at) if "qid" in d.columns and "map" in d.columns)
+    wide = per.pivot(index="qid", columns="run", values="map")
+    for _, row in pairs.iterrows():
+        a, b = (name.strip() for name in row["Pair (A vs B)"].split(" vs "))
+        assert row["Mean A"] == pytest.approx(means[a], rel=1e-12) and row["Mean B"] == pytest.approx(means[b])
+        assert row["p"] == pytest.approx(ttest_rel(wide[a], wide[b]).pvalue, rel=1e-9)
+    assert at.get("vega_lite_chart")  # the per-query differences and the null distribution are drawn
+    assert link(at) == {"sig_measure": "map", "sig_test": "t"}
+
+
+def test_winner_significance_is_shown_for_every_variant():
+    at = open_page(PAGE)
+    no_exceptions(at)
+    table = table_with(at, "Winner")
+    column = next(c for c in table.columns if c.startswith("Winner significant?"))
+    assert "0.05" in column
+    for text in table[column]:
+        mark, p = text.split()[0], float(text.split("p = ")[1].split()[0])
+        assert (mark == "✓") == (p < 0.05)  # corrected p against the closest rival
+
+
+def test_the_teaching_example_is_on_the_page_in_every_language():
+    for lang in LANGS:
+        at = open_page(PAGE, lang=lang)
+        no_exceptions(at)
+        assert any("A" in d.columns and "B" in d.columns and len(d) == 10 for d in frames(at))
+
+
 # ----------------------------------------------------------------------------------------- uploads
 def test_real_uploads_through_the_widgets_are_kept_after_a_page_switch():
     at = open_page(PAGE, query={"data": "upload"})
@@ -279,7 +390,7 @@ def test_real_uploads_through_the_widgets_are_kept_after_a_page_switch():
     uploaders[1].set_value([(n, d, "text/plain") for n, d in RUNS.items()])
     at.run()
     no_exceptions(at)
-    assert list(table_with(at, "Winner").columns[5:8]) == list(RUNS)
+    assert run_columns(table_with(at, "Winner")) == list(RUNS)
     kept = at.session_state["rf_files"]
     assert kept["qrels"][0] == "qrels.txt" and kept["qrels"][2] == V.digest_of(QRELS)
     at.switch_page("pages/worked_examples.py").run()
@@ -287,10 +398,10 @@ def test_real_uploads_through_the_widgets_are_kept_after_a_page_switch():
     no_exceptions(at)
     assert at.radio(key="rf_source").value == "upload"
     assert any("Still using the files you uploaded earlier" in i.value for i in at.info)
-    assert list(table_with(at, "Winner").columns[5:8]) == list(RUNS)
+    assert run_columns(table_with(at, "Winner")) == list(RUNS)
     at.button(key="rf_forget").click().run()
     no_exceptions(at)
-    assert any("Upload a qrels file" in i.value for i in at.info) and not at.get("vega_lite_chart")
+    assert any("Upload a qrels file" in i.value for i in at.info) and not has_results(at)
 
 
 def test_uploader_limit_and_config_state_the_same_cap():
@@ -311,7 +422,7 @@ def test_files_over_the_total_cap_are_refused_before_anything_is_read(monkeypatc
     no_exceptions(at)
     error = " ".join(e.value for e in at.error)
     assert "These 4 files hold" in error and f"the limit is {V.UPLOAD_CAP_MB} MB" in error
-    assert not at.get("vega_lite_chart")
+    assert not has_results(at)
 
 
 def test_the_same_file_added_again_is_evaluated_once_and_said_so():
@@ -323,7 +434,7 @@ def test_the_same_file_added_again_is_evaluated_once_and_said_so():
     assert "bm25.run was added twice: it is evaluated once." in info
     assert "copy.run has the same content as dense.run" in info
     table = table_with(at, "Winner")
-    assert list(table.columns[5:-1]) == ["bm25.run", "dense.run"]  # no "bm25.run (2)", no copy.run
+    assert run_columns(table) == ["bm25.run", "dense.run"]  # no "bm25.run (2)", no copy.run
 
 
 def test_two_different_files_with_one_name_are_both_evaluated_and_said_so():
@@ -332,7 +443,7 @@ def test_two_different_files_with_one_name_are_both_evaluated_and_said_so():
     info = texts(at, "info").replace("\\", "")  # (Markdown-escaped)
     assert "Two different files are named bm25.run; the second one is shown as bm25.run (2)" in info
     table = table_with(at, "Winner")
-    assert list(table.columns[5:-1]) == ["bm25.run", "bm25.run (2)"]
+    assert run_columns(table) == ["bm25.run", "bm25.run (2)"]
     assert table["bm25.run (2)"].tolist() == pytest.approx(want_means().loc["dense.run"].tolist(), rel=1e-12)
 
 
@@ -404,12 +515,17 @@ def test_downloads_neutralise_formula_like_names_and_ids(monkeypatch):
     run = RUNS["bm25.run"].replace(b"101 ", b"=1+1 ")
     at = uploaded(qrels=("qrels.txt", qrels), runs={"@SUM(1).run": run, "+cmd.run": RUNS["dense.run"]})
     no_exceptions(at)
-    per_query, means = (w.decode() for w in written[-2:])
-    assert "\"'=1+1\"" in per_query and "\"=1+1\"" not in per_query
-    assert "\"'@SUM(1).run\"" in per_query and "\"'+cmd.run\"" in means
-    assert not any(line.startswith(("=", "+", "@", "-")) for line in per_query.splitlines())
+    assert len(written) == 4  # NDCG per query and means, trec_eval's measures per query and summary
+    per_query, means, measures_per_query, measures_means = (w.decode() for w in written)
+    for csv_text in (per_query, measures_per_query):
+        assert "\"'=1+1\"" in csv_text and "\"=1+1\"" not in csv_text
+        assert "\"'@SUM(1).run\"" in csv_text
+    assert "\"'+cmd.run\"" in means and "\"'+cmd.run\"" in measures_means
+    for csv_text in written:
+        assert not any(line.startswith(("=", "+", "@", "-")) for line in csv_text.decode().splitlines())
     values = pd.read_csv(io.StringIO(per_query))
     assert values.select_dtypes("number").shape[1] == 24  # numbers stay numbers
+    assert pd.read_csv(io.StringIO(measures_per_query)).select_dtypes("number").shape[1] == 5
 
 
 # ----------------------------------------------------------------------------------------- languages, big files
