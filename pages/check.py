@@ -36,7 +36,7 @@ sheet_labels = {k: f"{t(f'check.presets.{k}')}: {C.sheet_numbers(k)}" for k in C
 st.selectbox(t("check.preset"), list(sheet_labels), key="check_sheet", index=None, on_change=_on_sheet,
              format_func=sheet_labels.get, placeholder=t("check.preset_placeholder"), help=t("check.preset_help"))
 
-left, right = st.columns([2, 3], gap="large")
+left, right = st.columns([1, 1], gap="large")
 with left:
     st.subheader(t("check.list_header"))
     st.text_area(t("common.grades"), key="check_grades", help=t("common.grades_help"), height=68)

@@ -53,14 +53,15 @@ with right:
     st.text_input(t("playground.unretrieved"), key="pg_unret", help=t("playground.unretrieved_help"),
                   placeholder=t("playground.unretrieved_placeholder"))
     page.typed("pg_unret")
-s1, s2, s3, s4 = st.columns(4)
-gain = gain_select(key="pg_gain", options=GAIN_CHOICES, container=s1)
-discount = discount_select(key="pg_discount", container=s2)
-base_texts = list(dict.fromkeys(["2", "e", "10", state.get("pg_base", "2")]))
-s3.selectbox(t("common.log_base"), base_texts, key="pg_base", accept_new_options=True, help=t("playground.base_help"))
-with s3:
-    base = page.typed("pg_base")
-k = k_select(key="pg_k", n=len(ranking), container=s4)
+# Fixed widths in a wrapping row: whole names on a projector, one per line on a phone, in this order.
+with st.container(horizontal=True, key="pg_settings", gap="medium"):
+    gain = gain_select(key="pg_gain", options=GAIN_CHOICES, width=200)
+    discount = discount_select(key="pg_discount", width=270)
+    base_texts = list(dict.fromkeys(["2", "e", "10", state.get("pg_base", "2")]))
+    st.selectbox(t("common.log_base"), base_texts, key="pg_base", accept_new_options=True,
+                 help=t("playground.base_help"), width=130)
+    k = k_select(key="pg_k", n=len(ranking), width=190)
+base = page.typed("pg_base")
 idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
 idcg = st.radio(t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
                 format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))

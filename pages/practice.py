@@ -59,7 +59,7 @@ exercise_id = f"{difficulty}:{seed}"
 
 # --- the exercise ---------------------------------------------------------------------------------
 st.subheader(t("practice.exercise", seed=seed, level=level_names[difficulty]))
-left, right = st.columns([3, 2], gap="large")
+left, right = st.columns([1, 1], gap="large")
 with left:
     items = {t("common.label"): list(ex.labels)}
     if ex.scores is not None:

@@ -45,15 +45,16 @@ page.show_link_problems()
 st.header(t(f"{P}.formulas"))
 st.caption(t(f"{P}.formulas_help"))
 base = BASES[st.selectbox(t("common.log_base"), list(BASES), key="va_base", help=t("common.log_base_help"))]
-head = st.columns([1, 2, 2])
-for col, d in zip(head[1:], DISCOUNTS.values()):
-    col.markdown(f"**{registry_text('discount', d, 'name')}**")
-for g in GAINS.values():
-    row = st.columns([1, 2, 2], vertical_alignment="center")
-    row[0].markdown(f"**{registry_text('gain', g, 'name')}**", help=registry_text("gain", g, "help"))
-    for col, d in zip(row[1:], DISCOUNTS.values()):
-        with col:
-            st.latex(dcg_latex(g.key, d.key, base))
+with st.container(key="compact_va_formulas"):
+    head = st.columns([1, 2, 2])
+    for col, d in zip(head[1:], DISCOUNTS.values()):
+        col.markdown(f"**{registry_text('discount', d, 'name')}**")
+    for g in GAINS.values():
+        row = st.columns([1, 2, 2], vertical_alignment="center")
+        row[0].markdown(f"**{registry_text('gain', g, 'name')}**", help=registry_text("gain", g, "help"))
+        for col, d in zip(row[1:], DISCOUNTS.values()):
+            with col:
+                st.latex(dcg_latex(g.key, d.key, base))
 st.markdown(f"**{t(f'{P}.code_004')}**")
 st.latex(dcg_latex("binary", "standard", math.e))
 
@@ -177,15 +178,14 @@ if cmp is not None:
         st.caption(t(f"{P}.no_flip"))
 
 st.subheader(t(f"{P}.flip"))
-fc = st.columns(3)
 variant_names = {key: V.variant_label(key) for key in VARIANTS}  # bound now, in this run's language
-first = fc[0].selectbox(t(f"{P}.flip_first"), list(VARIANTS), format_func=variant_names.__getitem__,
-                        key="va_flip_first")
-second = fc[1].selectbox(t(f"{P}.flip_second"), list(VARIANTS), format_func=variant_names.__getitem__,
-                         key="va_flip_second")
-with fc[2]:
-    st.text_input(t(f"{P}.flip_grades", n=V.FLIP_MAX), key="va_flip_grades")
-    flip_grades = list(page.typed("va_flip_grades"))
+with st.container(horizontal=True, key="va_flip_choice"):  # whole variant names: wide selects that wrap
+    first = st.selectbox(t(f"{P}.flip_first"), list(VARIANTS), format_func=variant_names.__getitem__,
+                         key="va_flip_first", width=420)
+    second = st.selectbox(t(f"{P}.flip_second"), list(VARIANTS), format_func=variant_names.__getitem__,
+                          key="va_flip_second", width=420)
+st.text_input(t(f"{P}.flip_grades", n=V.FLIP_MAX), key="va_flip_grades")
+flip_grades = list(page.typed("va_flip_grades"))
 pair = find_flip(first, second, grades=flip_grades)
 if pair is None:
     st.caption(t(f"{P}.flip_none"))

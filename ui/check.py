@@ -11,6 +11,7 @@ from metrics.lessons.diagnose import EXAMPLE_SHEETS, example_sheet, hand_number,
 from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
 from ui import state as S
+from ui.widgets import K_ALL, k_parser
 
 __all__ = ["PAGE", "AUTO", "HAND_FIELDS", "LIST_FIELDS", "DEFAULT_SHEET", "BASES", "MAX_GRADES", "MAX_HAND_CHARS",
            "FIELDS", "SHEETS", "sheet_values", "sheet_numbers", "count_values", "load_sheet"]
@@ -69,7 +70,7 @@ def sheet_values(key: str) -> dict:
     out = {
         "check_grades": tuple(float(g) for g in sheet["grades"]),
         "check_unretrieved": tuple(float(g) for g in sheet["unretrieved"]),
-        "check_k": sheet["k"],
+        "check_k": K_ALL if sheet["k"] is None else sheet["k"],
         "check_gain": sheet["gain"],
         "check_discount": sheet["discount"],
         "check_base": next(k for k, v in BASES.items() if v == sheet["log_base"]),
@@ -99,7 +100,7 @@ FIELDS = (
     S.Field("check_unretrieved", "unretrieved", default=_DEFAULTS["check_unretrieved"],
             parse=S.grades(MAX_GRADES, allow_empty=True), encode=S.list_encoder(","), text=S.list_encoder(", "),
             label="check.unretrieved"),
-    S.Field("check_k", "k", default=_DEFAULTS["check_k"], parse=S.optional(S.integer(1, 10 * MAX_GRADES))),
+    S.Field("check_k", "k", default=_DEFAULTS["check_k"], parse=k_parser(10 * MAX_GRADES)),
     *(S.Field(f"check_{name}", name, default=_DEFAULTS[f"check_{name}"],
               parse=_hand_list if name in LIST_FIELDS else _hand_one, encode=_same, text=_same,
               label=f"check.{name}") for name in HAND_FIELDS),

@@ -126,22 +126,24 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
         if not reveal and not r.theirs_text:
             continue
         scale = int(r.scale) if r.scale is not None and not (isinstance(r.scale, float) and math.isnan(r.scale)) else 4
+        mark = "" if r.ok is None else ("✓" if r.ok else "✗")
+        # what the reader compares first (visible without scrolling on a projector): step, theirs, mark
         row = {
             t("diagnose.col.step"): step_label(r.step, r.position),
             t("diagnose.col.theirs"): r.theirs_text,
+            t("diagnose.col.mark"): mark,
         }
         if reveal:
-            row[t("diagnose.col.correct")] = number(r.correct, 4)
             if r.theirs_text.strip().endswith("%"):
                 rounded = number(r.correct * 100, max(0, scale - 2)) + "%"
             else:
                 rounded = number(r.correct, scale) if r.theirs_text else ""
             row[t("diagnose.col.correct_rounded")] = rounded
+        row[t("diagnose.col.finding")] = ", ".join(kind_name(k) for k in r.kinds.split(",") if k)
+        if reveal:
+            row[t("diagnose.col.correct")] = number(r.correct, 4)
         if show_followed:
             row[t("diagnose.col.followed")] = number(r.followed, 4)
-        mark = "" if r.ok is None else ("✓" if r.ok else "✗")
-        row[t("diagnose.col.mark")] = mark
-        row[t("diagnose.col.finding")] = ", ".join(kind_name(k) for k in r.kinds.split(",") if k)
         rows.append(row)
     return pd.DataFrame(rows)
 

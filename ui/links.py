@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from ui import state as S
 from ui.numbers import exact
 from ui.ranking import MAX_LABEL_CHARS, clean_label
+from ui.widgets import K_ALL, k_parser
 
 __all__ = [
     "PLAYGROUND_PAGE", "PLAYGROUND_PATH", "PLAYGROUND_PARAMS", "GAIN_CHOICES", "DISCOUNT_CHOICES", "IDCG_CHOICES",
@@ -95,7 +96,7 @@ FIELDS = (
     S.Field("pg_discount", "discount", default="standard", parse=S.choice(DISCOUNT_CHOICES)),
     S.Field("pg_base", "base", default=2.0, parse=parse_base, encode=format_base, text=format_base,
             label="common.log_base"),
-    S.Field("pg_k", "k", default=None, parse=S.optional(S.integer(1, 2 * MAX_ITEMS))),
+    S.Field("pg_k", "k", default=K_ALL, parse=k_parser(2 * MAX_ITEMS)),
     S.Field("pg_idcg", "idcg", default="judged", parse=S.choice(IDCG_CHOICES)),
 )
 _BY_PARAM = {f.param: f for f in FIELDS}
@@ -117,7 +118,7 @@ def playground_query_for(rels, *, labels=None, unretrieved=None, k=None, gain=No
 
     ranking = Ranking.from_fields(rels, unretrieved or (), labels or ())
     values = dict(zip(("rels", "unretrieved", "labels"), ranking.fields()))
-    values.update(k=None if k is None else int(k), gain=gain or "linear", discount=discount or "standard",
+    values.update(k=K_ALL if k is None else int(k), gain=gain or "linear", discount=discount or "standard",
                   base=2.0 if base is None else float(base), idcg=idcg or "judged")
     q = {f.param: f.to_link(values[f.param]) for f in FIELDS if values[f.param] != f.default}
     if lang and lang != "en":
@@ -195,6 +196,8 @@ def read_playground_query(params) -> PlaygroundLink:
             continue
         if f.param in ("rels", "unretrieved", "labels"):
             value = list(value)
+        if value == K_ALL:
+            value = None
         setattr(out, f.param, value)
     if out.rels is None:
         out.labels = None  # names belong to the ranking that was ignored (or not given)

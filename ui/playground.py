@@ -20,6 +20,7 @@ from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
 from ui.numbers import exact_list
 from ui.playground_explain import variants_wide
 from ui.ranking import Ranking, RankingProblem
+from ui.widgets import K_ALL, k_value
 
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
@@ -51,7 +52,8 @@ def example_values(key: str) -> dict:
     ranking = Ranking.from_fields(s["rels"], s["unretrieved"], s["labels"] or ())
     rels, unret, labels = ranking.fields()
     return {"pg_rels": rels, "pg_unret": unret, "pg_labels": labels, "pg_gain": s["gain"],
-            "pg_discount": s["discount"], "pg_base": s["base"], "pg_k": s["k"], "pg_idcg": s["idcg"]}
+            "pg_discount": s["discount"], "pg_base": s["base"], "pg_k": K_ALL if s["k"] is None else s["k"],
+            "pg_idcg": s["idcg"]}
 
 
 def _groups() -> list[tuple[str, ...]]:
@@ -181,7 +183,7 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
                 errors["cards"] = exc
     if ranking != before or typed:
         _set_ranking(page, ranking, texts=not typed)
-    state[_VIEW] = (ranking, page.value("pg_k"))
+    state[_VIEW] = (ranking, k_value(page.value("pg_k")))
     shown = state.get(_SHOWN)
     if ranking != shown:
         if not dragged:

@@ -60,12 +60,15 @@ def variants_display(wide: pd.DataFrame, gain: str, discount: str, idcg: str) ->
     ordered = pd.concat([wide[chosen], wide[~chosen]], ignore_index=True)
     names = [("★ " if i == 0 else "") + variant_name(g, d) for i, (g, d) in
              enumerate(zip(ordered["gain"], ordered["discount"]))]
-    headers = {c: t(f"playground.col_{c}") for c in VARIANT_COLUMNS}
+    other = "list" if idcg == "judged" else "judged"
+    # the chosen IDCG source's NDCG first (visible on a projector without scrolling), the other source last
+    columns = [f"ndcg_{idcg}", f"idcg_{idcg}", "dcg", "cg", f"ndcg_{other}", f"idcg_{other}"]
+    headers = {c: t(f"playground.col_{c}") for c in columns}
     headers[f"ndcg_{idcg}"] += " ★"
     variant = t("playground.col_variant")
-    frame = pd.DataFrame({variant: names, **{headers[c]: ordered[c].astype(float) for c in VARIANT_COLUMNS}})
+    frame = pd.DataFrame({variant: names, **{headers[c]: ordered[c].astype(float) for c in columns}})
     config = {variant: st.column_config.TextColumn(pinned=True),
-              **{headers[c]: st.column_config.NumberColumn(format="%.4f") for c in VARIANT_COLUMNS}}
+              **{headers[c]: st.column_config.NumberColumn(format="%.4f") for c in columns}}
     return frame, config
 
 

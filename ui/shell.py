@@ -56,10 +56,16 @@ APP_CSS = """
 [data-testid="stMetricDelta"] > div { white-space: normal; overflow: visible; text-overflow: clip; }
 [data-testid="stBaseButton-secondary"] p, [data-testid="stBaseButton-primary"] p,
 [data-testid="stBaseButton-tertiary"] p { white-space: normal; overflow: visible; text-overflow: clip; }
-[data-baseweb="select"] [data-testid="stSelectboxVirtualDropdown"] div,
-[data-baseweb="select"] > div > div:first-child > div { white-space: normal; overflow: visible;
-  text-overflow: clip; overflow-wrap: anywhere; }
 [data-testid="stWidgetLabel"] p { white-space: normal; }
-.katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 2px; }
+[data-testid="stSidebarNavLink"] span, [data-testid="stSidebarNavLink"] .stMarkdownEllipsis,
+[data-testid="stSidebarNavLink"] .stMarkdownEllipsis p { white-space: normal; overflow: visible; text-overflow: clip; }
+[data-testid="stSidebarNavLink"] { height: auto; min-height: 2rem; }
+/* a formula block spans its column (Streamlit shrinks it to the formula's width): a long one scrolls in it */
+[data-testid="stMarkdown"] > div:has(.katex-display),
+[data-testid="stMarkdown"] > div:has(.katex-display) > [data-testid="stMarkdownContainer"] { width: 100%; min-width: 0; }
+.katex-display { overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
+/* formulas side by side in narrow columns (a container keyed compact_...): text size instead of display size */
+[class*="st-key-compact_"] .katex-display > .katex { font-size: 1em; }
+@media (max-width: 640px) { .katex-display > .katex { font-size: 1.05em; } }
 </style>
 """

@@ -18,6 +18,7 @@ from ui import state as S
 from ui.i18n import registry_text, t
 from ui.links import MAX_GRADE, format_base
 from ui.numbers import show
+from ui.widgets import K_ALL, k_parser
 
 __all__ = ["PAGE", "FLIP_MAX", "FIELDS", "variant_label", "library_table", "use_playground"]
 
@@ -61,7 +62,7 @@ FIELDS = (
             **_LIST),
     S.Field("va_unretrieved", "unretrieved", default=(3.0, 0.0), parse=_grades(allow_empty=True),
             label="variants.unretrieved", **_LIST),
-    S.Field("va_k", "k", default=6, parse=S.optional(S.integer(1, 10 * MAX_ITEMS))),
+    S.Field("va_k", "k", default=6, parse=k_parser(10 * MAX_ITEMS)),
     S.Field("va_scores", "scores", default=(), parse=S.numbers(MAX_ITEMS, allow_empty=True), label="variants.scores",
             **_LIST),
     S.Field("va_docnos", "docnos", default=(), parse=_ids, encode=",".join, text=_ids_text, label="variants.docnos"),
@@ -76,7 +77,7 @@ FIELDS = (
     S.Field("va_rank_b", "b", default=EXAMPLES["004-recsys2"].relevances, parse=_grades(), label="variants.ranking_b",
             **_LIST),
     S.Field("va_pool", "pool", default=GROUND_TRUTH_004, parse=_grades(), label="variants.pool", **_LIST),
-    S.Field("va_matter_k", "matter_k", default=5, parse=S.optional(S.integer(1, 10 * MAX_ITEMS))),
+    S.Field("va_matter_k", "matter_k", default=5, parse=k_parser(10 * MAX_ITEMS)),
     S.Field("va_flip_first", "first", default="linear/standard/list", parse=S.choice(tuple(VARIANTS))),
     S.Field("va_flip_second", "second", default="exponential/standard/list", parse=S.choice(tuple(VARIANTS))),
     S.Field("va_flip_grades", "flip", default=(3.0, 2.0, 2.0, 1.0, 0.0), parse=_grades(FLIP_MAX),
@@ -96,7 +97,7 @@ def use_playground(state, view) -> None:
     ranking, k = view
     state["va_grades"] = S.list_encoder(", ")(ranking.grades())
     state["va_unretrieved"] = S.list_encoder(", ")(ranking.unretrieved_grades())
-    state["va_k"] = k
+    state["va_k"] = K_ALL if k is None else k
     state["va_docnos"] = _ids_text(ranking.labels())
     state["va_scores"] = ""
 
@@ -118,6 +119,6 @@ def library_table(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         col["dcg"]: [show(x) for x in table["dcg"]],
         col["idcg"]: [show(x) for x in table["idcg"]],
     })
-    config = {col["library"]: st.column_config.TextColumn(pinned=True, width="medium"),
+    config = {col["library"]: st.column_config.TextColumn(pinned=True, width=250),
               col["idcg_source"]: st.column_config.TextColumn(width="medium")}
     return frame, config

@@ -13,11 +13,13 @@ import streamlit as st
 
 from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
+from ui import state as S
 from ui.escape import markdown
 from ui.i18n import registry_text, t
 
 __all__ = [
-    "BASES", "K_OPTIONS_CAP", "error_text", "gain_select", "discount_select", "base_select", "k_options",
+    "BASES", "K_OPTIONS_CAP", "K_ALL", "k_parser", "k_value", "error_text", "gain_select", "discount_select",
+    "base_select", "k_options",
     "k_select", "base_url", "link_for", "copy_link", "keep_or_restore",
 ]
 
@@ -33,20 +35,22 @@ def error_text(exc: ValueError) -> str:
     return t("common.invalid_input", message=markdown(exc, 200))
 
 
-def _registry_select(kind: str, registry: dict, options, *, key: str, label: str, container=st) -> str:
+def _registry_select(kind: str, registry: dict, options, *, key: str, label: str, container=st,
+                     width="stretch") -> str:
     names = {k: registry_text(kind, registry[k], "name") for k in options}
     help_text = "\n\n".join(f"**{names[k]}**: {registry_text(kind, registry[k], 'help')}" for k in options)
-    return container.selectbox(label, list(options), key=key, format_func=names.__getitem__, help=help_text)
+    return container.selectbox(label, list(options), key=key, format_func=names.__getitem__, help=help_text,
+                               width=width)
 
 
-def gain_select(*, key: str, options=None, container=st) -> str:
+def gain_select(*, key: str, options=None, container=st, width="stretch") -> str:
     return _registry_select("gain", GAINS, list(options or GAINS), key=key, label=t("common.gain"),
-                            container=container)
+                            container=container, width=width)
 
 
-def discount_select(*, key: str, container=st) -> str:
+def discount_select(*, key: str, container=st, width="stretch") -> str:
     return _registry_select("discount", DISCOUNTS, list(DISCOUNTS), key=key, label=t("common.discount"),
-                            container=container)
+                            container=container, width=width)
 
 
 def base_select(*, key: str, container=st) -> float:
@@ -54,25 +58,50 @@ def base_select(*, key: str, container=st) -> float:
     return BASES[choice]
 
 
+#: The cutoff select's value for "the whole list" (a select cannot show None as a choice).
+K_ALL = "all"
+
+
+def k_parser(hi: int):
+    """The parser of a cutoff field: ``all`` (or empty) for the whole list, or a whole number from 1 to ``hi``.
+
+    >>> k_parser(10)("all"), k_parser(10)("3")
+    ('all', 3)
+    """
+    inner = S.integer(1, hi)
+
+    def parse(raw):
+        return K_ALL if str(raw).strip().lower() in ("", K_ALL) else inner(raw)
+
+    parse.allowed = inner.allowed
+    return parse
+
+
+def k_value(choice) -> int | None:
+    """The cutoff for :mod:`metrics`: None for the whole list."""
+    return None if choice in (None, K_ALL) else int(choice)
+
+
 def k_options(n: int, current=None) -> list:
-    """Choices of a cutoff select: ``None`` (the whole list) first, then 1..n (capped), and ``current``.
+    """Choices of a cutoff select: the whole list first, then 1..n (capped), and ``current``.
 
     >>> k_options(3), k_options(3, 7)
-    ([None, 1, 2, 3], [None, 1, 2, 3, 7])
+    (['all', 1, 2, 3], ['all', 1, 2, 3, 7])
     """
-    out: list = [None, *range(1, min(max(int(n), 1), K_OPTIONS_CAP) + 1)]
-    if current is not None and current not in out:
+    out: list = [K_ALL, *range(1, min(max(int(n), 1), K_OPTIONS_CAP) + 1)]
+    if current not in (None, K_ALL) and current not in out:
         out.append(int(current))
     return out
 
 
-def k_select(*, key: str, n: int, label: str | None = None, help: str | None = None, container=st):
+def k_select(*, key: str, n: int, label: str | None = None, help: str | None = None, container=st,
+             width="stretch") -> int | None:
     """Cutoff k: "the whole list" is its own choice (never a 0), then k = 1, 2, ... n.  Returns None or k."""
-    whole = t("common.k_whole", n=n)
-    names = {None: whole}
+    names = {K_ALL: t("common.k_whole", n=n)}
     options = k_options(n, st.session_state.get(key))
-    return container.selectbox(label or t("common.k"), options, key=key,
-                               format_func=lambda k: names.get(k, f"k = {k}"), help=help or t("common.k_help"))
+    choice = container.selectbox(label or t("common.k"), options, key=key, width=width,
+                                 format_func=lambda k: names.get(k, f"k = {k}"), help=help or t("common.k_help"))
+    return k_value(choice)
 
 
 def base_url() -> str:

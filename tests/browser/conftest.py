@@ -166,6 +166,8 @@ OVERFLOW_JS = r"""
     '[data-baseweb="tab"]', '[data-testid="stRadio"] label', '[data-testid="stCheckbox"] label',
     '[data-testid="stMarkdownContainer"] p', '[data-testid="stCaptionContainer"]', 'h1, h2, h3',
     '.katex-display', '[data-testid="stAlertContentInfo"], [data-testid="stAlertContentWarning"]',
+    // Streamlit 1.67 selects are comboboxes: the chosen option is the value of an <input> (it cannot wrap).
+    '[data-testid="stSelectbox"] input', '[data-testid="stSidebarNavLink"] span',
   ].join(',');
   const out = [];
   const vw = document.documentElement.clientWidth;
@@ -182,7 +184,7 @@ OVERFLOW_JS = r"""
       if (scrollable && scroller.scrollWidth > scroller.clientWidth) { scrolls = true; break; }
       scroller = scroller.parentElement;
     }
-    const text = (el.innerText || '').trim().slice(0, 60);
+    const text = ((el.tagName === 'INPUT' ? el.value : el.innerText) || '').trim().slice(0, 60);
     if (!text) continue;
     if (scrolls) continue;
     if (el.scrollWidth > el.clientWidth + 1) out.push(`clipped: ${text} (${el.scrollWidth} > ${el.clientWidth})`);
