@@ -101,17 +101,55 @@ def _cut(rel: np.ndarray, k: int | None) -> np.ndarray:
 def ideal_ranking(relevances, *, pool=None, gain="linear") -> np.ndarray:
     """The grades an ideal system would rank: ``pool`` (or the list) sorted by gain, highest first.
 
-    ``pool`` holds the grades of every judged item for the query, retrieved or
-    not, the list's own grades included.  Items of grade 0 in the list may be
+    IDCG is the DCG of this ranking.  ``pool`` holds the grades of every judged item for the
+    query, retrieved or not, the list's own grades included.  Items of grade 0 in the list may be
     unjudged (trec_eval counts them as 0), so only grades > 0 must be in the pool.
     The order is by *gain*, as trec_eval sorts its levels (``m_ndcg.c``, ``setup_gains``):
     with a gain map that does not keep the grades' order, grade 2 (gain 9) comes before
     grade 4 (gain 4.5).  Equal gains are ordered by grade, highest first.
 
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades of the ranked list, position 1 first (list, tuple or 1-d array; not empty).
+    pool : sequence of float >= 0, optional
+        Grades of every judged item for the query; it must contain at least as many items of
+        each grade > 0 as ``relevances`` does.  Default ``None``: the list is its own pool.
+    gain : {"linear", "exponential", "binary"}, mapping, Gain or callable, default "linear"
+        Decides the order only; the grades themselves are returned (see :func:`dcg`).
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The grades of the pool (or of the list) in ideal order, one per item.
+
+    Raises
+    ------
+    ValueError
+        If a grade is negative, not a finite number, or the pool lacks a grade of the list.
+
+    See Also
+    --------
+    idcg : the DCG of this ranking.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_ndcg.c``, ``setup_gains`` (levels sorted by gain).
+
+    Examples
+    --------
+    The list sorted, highest first:
+
     >>> ideal_ranking([3, 2, 3, 0, 1, 2]).tolist()
     [3.0, 3.0, 2.0, 2.0, 1.0, 0.0]
+
+    Two judged items were not retrieved (grades 3 and 0): the ideal ranking has 8 items, three 3s:
+
     >>> ideal_ranking([3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0]).tolist()
     [3.0, 3.0, 3.0, 2.0, 2.0, 1.0, 0.0, 0.0]
+
+    With gains {2: 9, 4: 4.5} grade 2 is worth more, so it comes first:
+
     >>> ideal_ranking([4, 2], gain={2: 9, 4: 4.5}).tolist()
     [2.0, 4.0]
     """
@@ -154,8 +192,48 @@ def _ideal_dcg(rel: np.ndarray, pool, k: int | None, g: Gain, d: Discount, b: fl
 def cg(relevances, *, k=None, gain="linear") -> float:
     """Cumulative gain: the sum of the gains of the first ``k`` results, position ignored.
 
+    CG is DCG without the discount: moving a relevant item from position 1 to position 5
+    does not change it, which is why Järvelin & Kekäläinen added the discount.
+
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades in ranked order, position 1 first (list, tuple or 1-d array; not empty).
+    k : int >= 1, optional
+        Only the first ``k`` positions count; ``k`` may exceed the list length.  Default ``None``:
+        the whole list.
+    gain : {"linear", "exponential", "binary"}, mapping, Gain or callable, default "linear"
+        ``rel``, ``2**rel - 1`` or ``rel > 0``; a mapping grade -> gain as in :func:`ndcg`.
+
+    Returns
+    -------
+    float
+        The exact (``math.fsum``) sum of the gains.
+
+    Raises
+    ------
+    ValueError
+        If a grade is negative or not a finite number, ``k`` is not a whole number >= 1, the gain
+        is unknown, or the sum overflows float64.
+
+    See Also
+    --------
+    dcg : the same sum with each gain divided by the position's discount.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+       ACM TOIS 20(4), 422-446, 2002.
+
+    Examples
+    --------
+    Document 000's list: 3 + 2 + 1 + 3 + 2 = 11.
+
     >>> cg([3, 2, 1, 3, 2])
     11.0
+
+    The first two with exponential gain: (2**3 - 1) + (2**2 - 1) = 7 + 3 = 10.
+
     >>> cg([3, 2, 1, 3, 2], k=2, gain="exponential")
     10.0
     """
@@ -167,22 +245,52 @@ def cg(relevances, *, k=None, gain="linear") -> float:
 def dcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2) -> float:
     """Discounted cumulative gain of a ranked list.
 
+    Each result's gain is divided by a discount that grows with its position, so a relevant
+    item counts less the further down it is ranked: DCG = sum over i of gain(rel_i) / discount(i).
+
     Parameters
     ----------
     relevances : sequence of float >= 0
-        Grades in ranked order, position 1 first.
+        Grades in ranked order, position 1 first (list, tuple or 1-d array; not empty).
     k : int >= 1, optional
-        Only the first ``k`` positions count; ``k`` may exceed the list length.
-    gain : {"linear", "exponential", "binary"} or callable
-        ``rel`` or ``2**rel - 1`` (or ``rel > 0``), see :data:`metrics.registry.GAINS`.
-    discount : {"standard", "jarvelin"} or callable
+        Only the first ``k`` positions count; ``k`` may exceed the list length.  Default ``None``:
+        the whole list.
+    gain : {"linear", "exponential", "binary"}, mapping, Gain or callable, default "linear"
+        ``rel`` or ``2**rel - 1`` (or ``rel > 0``), see :data:`metrics.registry.GAINS`; a mapping
+        grade -> gain is trec_eval's ``-m ndcg.L=G`` (:func:`metrics.registry.gain_map`).
+    discount : {"standard", "jarvelin"}, Discount or callable, default "standard"
         Divide by ``log_b(i + 1)``, or by ``max(1, log_b(i))`` (Järvelin & Kekäläinen 2002).
-    log_base : float > 0, != 1
+    log_base : float > 0, != 1, default 2
         The base ``b`` of the logarithm in the discount.
+
+    Returns
+    -------
+    float
+        The exact (``math.fsum``) sum of the discounted gains.
+
+    Raises
+    ------
+    ValueError
+        If a grade is negative or not a finite number, ``k`` is not a whole number >= 1,
+        ``log_base`` is not finite, > 0 and != 1, a gain or discount is unknown, or a term overflows.
+
+    See Also
+    --------
+    idcg : the DCG of the ideal ranking.
+    ndcg : DCG / IDCG.
+    breakdown : the same sum position by position.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+       ACM TOIS 20(4), 422-446, 2002.
+    .. [2] C. Burges et al., "Learning to rank using gradient descent", ICML 2005 (2**rel - 1,
+       log2(i + 1)).
 
     Examples
     --------
     Document 002 (Wikipedia's example): 3/log2(2) + 2/log2(3) + 3/log2(4) + 0 + 1/log2(6) + 2/log2(7)
+    = 3 + 1.26186 + 1.5 + 0 + 0.38685 + 0.71241 = 6.86113:
 
     >>> round(dcg([3, 2, 3, 0, 1, 2]), 3)
     6.861
@@ -201,10 +309,56 @@ def dcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2) -
 def idcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, pool=None) -> float:
     """Ideal DCG: the DCG of the ideal ranking (the list re-sorted, or all judged items in ``pool``).
 
-    With a ``pool`` and no ``k`` the ideal ranking covers the whole pool (trec_eval ``ndcg``).
+    IDCG is the best DCG any system could reach for the query, the denominator of NDCG.  It is
+    the DCG of :func:`ideal_ranking`, cut at the same ``k`` as the list.  With a ``pool`` and no
+    ``k`` the ideal ranking covers the whole pool (trec_eval ``ndcg``).  Negative gains (possible
+    with a gain map) count 0 in the ideal, as trec_eval's ideal stops at the first gain <= 0.
 
-    >>> round(idcg([3, 2, 3, 0, 1, 2]), 3)
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades in ranked order, position 1 first (list, tuple or 1-d array; not empty).
+    k : int >= 1, optional
+        The ideal ranking is cut at ``k``.  Default ``None``: not cut.
+    gain, discount, log_base
+        As for :func:`dcg`.
+    pool : sequence of float >= 0, optional
+        Grades of every judged item, the list's own included (see :func:`ideal_ranking`).
+        Default ``None``: the list re-sorted.
+
+    Returns
+    -------
+    float
+        The DCG of the ideal ranking.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`dcg`, and if ``pool`` lacks a grade the list has.
+
+    See Also
+    --------
+    ideal_ranking : the ranking whose DCG this is.
+    ndcg : DCG / IDCG.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+       ACM TOIS 20(4), 422-446, 2002.
+    .. [2] trec_eval 9.0.8, ``m_ndcg.c`` and ``m_ndcg_cut.c`` (ideal from all judged documents).
+
+    Examples
+    --------
+    The list re-sorted is 3, 3, 2, 2, 1, 0:
+    3/log2(2) + 3/log2(3) + 2/log2(4) + 2/log2(5) + 1/log2(6) + 0
+    = 3 + 1.89279 + 1 + 0.86135 + 0.38685 = 7.14099, about 7.141.
+
+    >>> round(idcg([3, 2, 3, 0, 1, 2]), 4)
     7.141
+
+    Document 001: a third judged 3 was not retrieved, so the ideal top 6 is 3, 3, 3, 2, 2, 1:
+    3 + 1.89279 + 1.5 + 0.86135 + 0.77371 + 0.35621 = 8.38406, about 8.3841.
+
     >>> round(idcg([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0]), 4)
     8.3841
     """
@@ -233,13 +387,44 @@ def ndcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2, 
     Returns
     -------
     float
+        DCG / IDCG: 1.0 for an ideal ranking, lower the further the relevant items sink; with
+        ``zero_idcg`` when IDCG is 0.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`idcg`, and if ``zero_idcg`` is not one of the three names.
+
+    See Also
+    --------
+    ndcg_from_scores : rank by scores first, with a tie rule.
+    all_variants : every gain, discount and IDCG source at once.
+    sklearn.metrics.ndcg_score : scikit-learn's version (linear gain, standard discount, ties averaged).
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+       ACM TOIS 20(4), 422-446, 2002.
+    .. [2] C. Burges et al., "Learning to rank using gradient descent", ICML 2005.
+    .. [3] trec_eval 9.0.8, ``m_ndcg.c`` (gain maps ``-m ndcg.L=G``, ideal from every judged document).
 
     Examples
     --------
+    Document 002: DCG = 6.86113 (see :func:`dcg`), IDCG = 7.14100 (see :func:`idcg`),
+    NDCG = 6.86113 / 7.14100 = 0.9608.
+
     >>> round(ndcg([3, 2, 3, 0, 1, 2]), 4)
     0.9608
+
+    Document 000 with Järvelin & Kekäläinen's discount: DCG = 7.99228 (see :func:`dcg`), IDCG of
+    3, 3, 2, 2, 1 = 3/1 + 3/1 + 2/log2(3) + 2/log2(4) + 1/log2(5) = 3 + 3 + 1.26186 + 1 + 0.43068
+    = 8.69254, NDCG = 7.99228 / 8.69254 = 0.9194.
+
     >>> round(ndcg([3, 2, 1, 3, 2], discount="jarvelin"), 4)
     0.9194
+
+    Nothing relevant: IDCG = 0, and the policy decides.
+
     >>> ndcg([0, 0, 0]), ndcg([0, 0, 0], zero_idcg="one"), ndcg([0, 0, 0], zero_idcg="nan")
     (0.0, 1.0, nan)
 
@@ -264,6 +449,34 @@ def _zero_policy(zero_idcg) -> str:
 def ratio(dcg_value: float, idcg_value: float, *, zero_idcg="zero") -> float:
     """DCG / IDCG, with the policy ``zero_idcg`` when IDCG is 0 (:data:`metrics.registry.ZERO_IDCG`).
 
+    The last step of NDCG, for callers that computed DCG and IDCG themselves.  When no item has
+    a positive gain, IDCG is 0 and 0/0 has no value: libraries disagree on what to return, and
+    ``zero_idcg`` names the choice.
+
+    Parameters
+    ----------
+    dcg_value : float
+        The list's DCG (:func:`dcg`).
+    idcg_value : float
+        The ideal DCG (:func:`idcg`).
+    zero_idcg : {"zero", "one", "nan"}, default "zero"
+        The result when ``idcg_value`` is 0: 0.0 (scikit-learn, trec_eval, ranx), 1.0 (LightGBM,
+        XGBoost) or nan (left out of a mean).
+
+    Returns
+    -------
+    float
+        ``dcg_value / idcg_value``, or the policy's value when ``idcg_value`` is 0.
+
+    Raises
+    ------
+    ValueError
+        If ``zero_idcg`` is not one of the three names (only checked when IDCG is 0).
+
+    Examples
+    --------
+    3 / 4 = 0.75; 0 / 0 follows the policy:
+
     >>> ratio(3.0, 4.0), ratio(0.0, 0.0), ratio(0.0, 0.0, zero_idcg="one")
     (0.75, 0.0, 1.0)
     """
@@ -279,9 +492,53 @@ def _ratio(top: float, best: float, zero_idcg: str = "zero") -> float:
 def rank_by_scores(relevances, scores, *, ties="stable", docnos=None) -> np.ndarray:
     """Indices that sort items by descending score, ties broken by ``ties``.
 
-    ``"average"`` has no single order; it is ranked like ``"stable"`` here.
+    A system returns scores, not a ranking; the ranking is the items by descending score.  Items
+    with equal scores can be put in any order, and each library picks one: this function applies
+    the rule ``ties``.  ``"average"`` has no single order; it is ranked like ``"stable"`` here.
+
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades of the items, in input order (used by the optimistic and pessimistic rules).
+    scores : sequence of float
+        One finite score per item, same length as ``relevances``; higher is ranked first.
+    ties : {"stable", "average", "optimistic", "pessimistic", "trec_eval", "ranx"}, default "stable"
+        The tie rule, see :data:`metrics.registry.TIES`.
+    docnos : sequence of str, optional
+        Document ids, one per item; required by ``ties="trec_eval"`` (ties by docno, descending).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Positions into the input, best first: ``relevances[order]`` is the ranked list.
+
+    Raises
+    ------
+    ValueError
+        If lengths differ, a score is not finite, ``ties`` is unknown, or ``docnos`` is missing
+        or of the wrong length for ``ties="trec_eval"``.
+
+    See Also
+    --------
+    numba_quicksort_argsort : the order ranx gives.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``form_res_rels.c``, ``comp_sim_docno`` (score, then docno, descending).
+
+    Examples
+    --------
+    Item 2 (score 0.9) is first; items 0 and 1 tie at 0.5.  Optimistic puts the grade-3 item 1
+    before the grade-1 item 0; pessimistic (and input order) the other way round:
 
     >>> rank_by_scores([1, 3, 2], [0.5, 0.5, 0.9], ties="optimistic").tolist()
+    [2, 1, 0]
+    >>> rank_by_scores([1, 3, 2], [0.5, 0.5, 0.9], ties="pessimistic").tolist()
+    [2, 0, 1]
+
+    trec_eval: docno "b" sorts after "a", so it comes first among the ties:
+
+    >>> rank_by_scores([1, 3, 2], [0.5, 0.5, 0.9], ties="trec_eval", docnos=["a", "b", "c"]).tolist()
     [2, 1, 0]
     """
     rel = as_grades(relevances)
@@ -323,6 +580,27 @@ def numba_quicksort_argsort(keys) -> np.ndarray:
     insertion-sorted, which keeps ties in input order.  This is a line-by-line port (pure Python,
     so the metrics do not import numba); the tests compare it with numba's own and with ranx.
 
+    Parameters
+    ----------
+    keys : sequence of float
+        The sort keys (ranx sorts the negated scores), any length; NaN sorts last.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        The indices that sort ``keys`` ascending, tied keys in numba's (unstable) order.
+
+    See Also
+    --------
+    rank_by_scores : ``ties="ranx"`` ranks with this order.
+
+    References
+    ----------
+    .. [1] ranx 0.3.21, ``ranx/data_structures/common.py``, ``sort_dict_by_value``.
+    .. [2] numba 0.68, ``numba/misc/quicksort.py``, ``run_quicksort1``, ``partition``, ``insertion_sort``.
+
+    Examples
+    --------
     >>> numba_quicksort_argsort([0.0] * 5).tolist()  # short: insertion sort keeps input order
     [0, 1, 2, 3, 4]
     >>> numba_quicksort_argsort([0.0] * 16).tolist()  # 16 ties: the partition reverses most of them
@@ -398,11 +676,52 @@ def ndcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="sta
     descending; ``"ranx"`` reproduces ranx's numba quicksort (input order up to 15 items).
     ``zero_idcg`` is as for :func:`ndcg`.
 
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades of the items in input order (not ranked).
+    scores : sequence of float
+        One finite score per item (any sign); the ranking is by descending score.
+    k, gain, discount, log_base, pool, zero_idcg
+        As for :func:`ndcg`; IDCG does not depend on the scores.
+    ties : {"average", "optimistic", "pessimistic", "stable", "trec_eval", "ranx"}, default "average"
+        How tied scores are ordered, see :data:`metrics.registry.TIES`.
+    docnos : sequence of str, optional
+        Document ids, one per item; needed by ``ties="trec_eval"`` only.
+
+    Returns
+    -------
+    float
+        DCG of the scored ranking / IDCG (``zero_idcg`` when IDCG is 0).
+
+    Raises
+    ------
+    ValueError
+        As for :func:`ndcg` and :func:`rank_by_scores`.
+
+    See Also
+    --------
+    dcg_from_scores : the numerator alone.
+    sklearn.metrics.ndcg_score : scikit-learn's NDCG, ``ignore_ties=False`` averages ties.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork, "Computing information retrieval performance measures
+       efficiently in the presence of tied scores", ECIR 2008.
+    .. [2] scikit-learn 1.x, ``sklearn/metrics/_ranking.py``, ``_tie_averaged_dcg``.
+
+    Examples
+    --------
     Items 1 and 2 tie: they share the mean gain (3 + 0) / 2 over positions 1 and 2,
-    so DCG = 1.5 * (1 + 1/log2(3)) + 1/log2(4) = 2.9464 and IDCG = 3 + 1/log2(3) = 3.6309:
+    so DCG = 1.5 * (1 + 1/log2(3)) + 1/log2(4) = 2.9464 and IDCG = 3 + 1/log2(3) = 3.6309,
+    NDCG = 2.9464 / 3.6309 = 0.8115:
 
     >>> round(ndcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1]), 4)
     0.8115
+
+    Pessimistic puts the 0 first: DCG = 0 + 3/log2(3) + 1/log2(4) = 1.8928 + 0.5 = 2.3928,
+    NDCG = 2.3928 / 3.6309 = 0.6590:
+
     >>> round(ndcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1], ties="pessimistic"), 4)
     0.659
     """
@@ -420,6 +739,37 @@ def dcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="stan
                     ties="average", docnos=None) -> float:
     """DCG of the items ranked by descending ``scores``, ties as in :func:`ndcg_from_scores`.
 
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades of the items in input order (not ranked).
+    scores : sequence of float
+        One finite score per item; the ranking is by descending score.
+    k, gain, discount, log_base
+        As for :func:`dcg`.
+    ties : {"average", "optimistic", "pessimistic", "stable", "trec_eval", "ranx"}, default "average"
+        How tied scores are ordered (:data:`metrics.registry.TIES`).
+    docnos : sequence of str, optional
+        Document ids, one per item; needed by ``ties="trec_eval"`` only.
+
+    Returns
+    -------
+    float
+        The DCG of the scored ranking; with ``"average"`` each tied group contributes its mean gain
+        times the sum of its positions' 1/discount.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`dcg` and :func:`rank_by_scores`.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork, "Computing information retrieval performance measures
+       efficiently in the presence of tied scores", ECIR 2008.
+
+    Examples
+    --------
     Items 1 and 2 tie: 1.5 * (1 + 1/log2(3)) + 1/log2(4) = 2.9464 on average; 3 + 0 + 0.5 optimistic:
 
     >>> round(dcg_from_scores([3, 0, 1], [0.5, 0.5, 0.1]), 4)
@@ -460,6 +810,28 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     ranking.  ``discount`` is the divisor; ``dcg``/``idcg`` are running sums and
     ``ndcg`` is their running ratio.  Positions past the end of the list have no
     relevance (NaN) and carry the final DCG.
+
+    Parameters
+    ----------
+    relevances, k, gain, discount, log_base, pool
+        As for :func:`ndcg`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``position``, ``relevance``, ``gain``, ``discount`` (the divisor),
+        ``discounted_gain``, ``dcg`` (running), ``ideal_relevance``, ``ideal_gain``,
+        ``ideal_discounted_gain``, ``idcg`` (running) and ``ndcg`` (running ratio, 0 while IDCG is 0).
+
+    Raises
+    ------
+    ValueError
+        As for :func:`ndcg`.
+
+    Examples
+    --------
+    Document 000 with Järvelin & Kekäläinen's discount max(1, log2 i): positions 1 and 2 are not
+    discounted, position 3 is divided by log2(3) = 1.58, so 1 / 1.58 = 0.63:
 
     >>> t = breakdown([3, 2, 1, 3, 2], discount="jarvelin")
     >>> t[["position", "relevance", "discount", "discounted_gain"]].round(2).values.tolist()[:3]
@@ -511,10 +883,43 @@ def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, disco
     IDCG source ``"list"`` re-sorts the list itself; ``"judged"`` ranks all judged
     items (``pool``); without a pool the two coincide and only ``"list"`` is given.
     ``gains`` may hold registry names and gain maps (dicts); ``zero_idcg`` is as for :func:`ndcg`.
+    The table answers "does the choice matter?": the same list gets a different NDCG under each
+    convention.
+
+    Parameters
+    ----------
+    relevances, k, log_base, pool, zero_idcg
+        As for :func:`ndcg`.
+    gains : sequence of str or mapping, optional
+        Gains to try (names from :data:`metrics.registry.GAINS` or gain maps).  Default ``None``:
+        ``("linear", "exponential")``.
+    discounts : sequence of str, optional
+        Discounts to try.  Default ``None``: every discount in :data:`metrics.registry.DISCOUNTS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per gain × discount × IDCG source with columns ``gain``, ``discount``,
+        ``idcg_source`` ("list" or "judged"), ``cg``, ``dcg``, ``idcg``, ``ndcg``.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`ndcg`.
+
+    Examples
+    --------
+    Document 001 with two unretrieved judged items: 2 gains × 2 discounts × 2 IDCG sources = 8 rows.
 
     >>> t = all_variants([3, 2, 3, 0, 1, 2], k=6, pool=[3, 2, 3, 0, 1, 2, 3, 0])
     >>> len(t), sorted(t.columns)[:3]
     (8, ['cg', 'dcg', 'discount'])
+
+    Linear gain, standard discount: DCG 6.8611 over the list's own IDCG 7.1410 = 0.9608, over the
+    judged items' IDCG 8.3841 = 0.8184.
+
+    >>> t[(t.gain == "linear") & (t.discount == "standard")][["idcg_source", "ndcg"]].round(4).values.tolist()
+    [['list', 0.9608], ['judged', 0.8184]]
     """
     k = check_k(k)
     rel = as_grades(relevances)
