@@ -62,7 +62,8 @@ APP_CSS = """
 [data-testid="stSidebarNavLink"] { height: auto; min-height: 2rem; }
 /* a formula block spans its column (Streamlit shrinks it to the formula's width): a long one scrolls in it */
 [data-testid="stMarkdown"] > div:has(.katex-display),
-[data-testid="stMarkdown"] > div:has(.katex-display) > [data-testid="stMarkdownContainer"] { width: 100%; min-width: 0; }
+[data-testid="stMarkdown"] > div:has(.katex-display) > [data-testid="stMarkdownContainer"] {
+  width: 100%; min-width: 0; }
 .katex-display { overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
 /* formulas side by side in narrow columns (a container keyed compact_...): text size instead of display size */
 [class*="st-key-compact_"] .katex-display > .katex { font-size: 1em; }
