@@ -187,7 +187,29 @@ ZERO_IDCG: dict[str, ZeroIdcgPolicy] = {
 
 
 def log_latex(base: float) -> str:
-    """LaTeX for a logarithm of the given base: ``\\log_{2}``, ``\\ln``, ``\\log_{10}``."""
+    """LaTeX for a logarithm of the given base: ``\\log_{2}``, ``\\ln``, ``\\log_{10}``.
+
+    The discount's formula is written with the base the user chose; base e is the natural
+    logarithm and is written ``\\ln``.
+
+    Parameters
+    ----------
+    base : float
+        The logarithm's base (already validated, see :func:`metrics._validation.check_log_base`);
+        ``math.e`` exactly gives ``\\ln``, any other value is written in ``%g`` form.
+
+    Returns
+    -------
+    str
+        A LaTeX fragment to put before the argument, e.g. ``\\log_{2}``.
+
+    Examples
+    --------
+    >>> print(log_latex(2), log_latex(10), log_latex(1.5))
+    \\log_{2} \\log_{10} \\log_{1.5}
+    >>> print(log_latex(math.e))
+    \\ln
+    """
     if base == math.e:
         return "\\ln"
     text = f"{base:g}"
@@ -230,6 +252,31 @@ def gain_map(mapping) -> Gain:
     Grades in the map get its gain; any other grade keeps its own value as gain (trec_eval's
     default gain is the relevance level, ``m_ndcg.c`` ``setup_gains``).  Gains may be 0 or negative.
     The ideal ranking is sorted by gain, not by grade (:func:`metrics.ndcg.ideal_ranking`).
+
+    Parameters
+    ----------
+    mapping : mapping of float >= 0 to float
+        Grade (relevance level) -> gain, e.g. ``{1: 1, 2: 3, 3: 7}`` (exponential gain written
+        out).  Not empty; levels are finite numbers >= 0, gains any finite numbers.
+
+    Returns
+    -------
+    Gain
+        ``key="map"``, a name listing the pairs, and ``levels``: the (grade, gain) pairs sorted by grade.
+
+    Raises
+    ------
+    ValueError
+        If ``mapping`` is not a mapping, is empty, or holds a negative, non-finite or non-numeric
+        level or gain.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_ndcg.c``, ``setup_gains`` (``-m ndcg.L=G``; default gain = level).
+
+    Examples
+    --------
+    Grades 2 and 4 are mapped; 0, 1 and 3 keep their own value as gain:
 
     >>> g = gain_map({2: 9, 4: 4.5})
     >>> g.func(np.array([0.0, 1.0, 2.0, 3.0, 4.0])).tolist()
@@ -281,7 +328,39 @@ def _resolve(value, kind: type, registry: dict, wrap: Callable, name: str):
 
 
 def resolve_gain(gain) -> Gain:
-    """A registered gain by name, a :class:`Gain`, a mapping grade -> gain (:func:`gain_map`), or a callable."""
+    """A registered gain by name, a :class:`Gain`, a mapping grade -> gain (:func:`gain_map`), or a callable.
+
+    Every metric accepts all four forms for its ``gain`` option and calls this once.
+
+    Parameters
+    ----------
+    gain : str, Gain, mapping or callable
+        A key of :data:`GAINS` ("linear", "exponential", "binary"); a :class:`Gain` (returned as
+        is); a mapping grade -> gain; or a function from a float64 array of grades to one finite
+        gain per grade.
+
+    Returns
+    -------
+    Gain
+        The registry entry, or a new one wrapping the mapping or function (a function's gains are
+        checked when it is called).
+
+    Raises
+    ------
+    ValueError
+        If the name is unknown (the message lists the valid names) or the mapping is invalid.
+
+    Examples
+    --------
+    >>> resolve_gain("exponential").func(np.array([0.0, 1.0, 3.0])).tolist()  # 2**rel - 1
+    [0.0, 1.0, 7.0]
+    >>> resolve_gain({3: 10}).func(np.array([1.0, 3.0])).tolist()  # 3 -> 10, 1 keeps its value
+    [1.0, 10.0]
+    >>> resolve_gain("quadratic")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown gain 'quadratic'; valid names are 'linear', 'exponential', 'binary'
+    """
     from collections.abc import Mapping
 
     if isinstance(gain, Mapping):
@@ -290,17 +369,104 @@ def resolve_gain(gain) -> Gain:
 
 
 def resolve_discount(discount) -> Discount:
-    """A registered discount by name, a :class:`Discount`, or a callable (positions, base) -> divisors."""
+    """A registered discount by name, a :class:`Discount`, or a callable (positions, base) -> divisors.
+
+    Parameters
+    ----------
+    discount : str, Discount or callable
+        A key of :data:`DISCOUNTS` ("standard", "jarvelin"); a :class:`Discount` (returned as is);
+        or a function ``(positions, log_base) -> divisors`` giving one finite divisor > 0 per
+        1-based position.
+
+    Returns
+    -------
+    Discount
+        The registry entry or a new one wrapping the function.
+
+    Raises
+    ------
+    ValueError
+        If the name is unknown (the message lists the valid names).
+
+    Examples
+    --------
+    The standard discount divides position i by log2(i + 1): 1, log2(3) = 1.585, 2:
+
+    >>> resolve_discount("standard").func(np.array([1, 2, 3]), 2.0).round(3).tolist()
+    [1.0, 1.585, 2.0]
+
+    A discount of your own, here 1/i (no logarithm):
+
+    >>> resolve_discount(lambda pos, base: pos).func(np.array([1, 2, 3]), 2.0).tolist()
+    [1.0, 2.0, 3.0]
+    """
     return _resolve(discount, Discount, DISCOUNTS, _custom_discount, "discount")
 
 
 def term_latex(gain="linear", discount="standard", log_base: float = 2.0, position: str = "i") -> str:
-    """The i-th DCG term in LaTeX, e.g. ``\\frac{rel_{i}}{\\log_{2}(i+1)}``."""
+    """The i-th DCG term in LaTeX, e.g. ``\\frac{rel_{i}}{\\log_{2}(i+1)}``.
+
+    The gain's LaTeX over the discount's LaTeX, both read from the registry, so the formula shown
+    is the one computed.
+
+    Parameters
+    ----------
+    gain : str, Gain, mapping or callable, default "linear"
+        As for :func:`resolve_gain`.
+    discount : str, Discount or callable, default "standard"
+        As for :func:`resolve_discount`.
+    log_base : float, default 2.0
+        The logarithm's base (:func:`log_latex`).
+    position : str, default "i"
+        The LaTeX symbol of the position, e.g. ``"3"`` to write the third term.
+
+    Returns
+    -------
+    str
+        A LaTeX ``\\frac``.
+
+    Raises
+    ------
+    ValueError
+        If the gain or discount is unknown.
+
+    Examples
+    --------
+    >>> print(term_latex())
+    \\frac{rel_{i}}{\\log_{2}(i+1)}
+    >>> print(term_latex("exponential", "jarvelin", 10, position="j"))
+    \\frac{2^{rel_{j}} - 1}{\\max(1, \\log_{10} j)}
+    """
     g = resolve_gain(gain)
     d = resolve_discount(discount)
     return f"\\frac{{{g.latex.replace('_{i}', '_{' + position + '}')}}}{{{d.latex(log_base, position)}}}"
 
 
 def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str = "k") -> str:
-    """The whole DCG formula in LaTeX."""
+    """The whole DCG formula in LaTeX.
+
+    Parameters
+    ----------
+    gain, discount, log_base
+        As for :func:`term_latex`.
+    k : str, default "k"
+        The upper limit of the sum as LaTeX, e.g. ``"5"`` or ``"n"``.
+
+    Returns
+    -------
+    str
+        ``\\mathrm{DCG}@k = \\sum_{i=1}^{k}`` followed by :func:`term_latex`.
+
+    Raises
+    ------
+    ValueError
+        If the gain or discount is unknown.
+
+    Examples
+    --------
+    >>> print(dcg_latex())
+    \\mathrm{DCG}@k = \\sum_{i=1}^{k} \\frac{rel_{i}}{\\log_{2}(i+1)}
+    >>> print(dcg_latex("exponential", k="5"))
+    \\mathrm{DCG}@5 = \\sum_{i=1}^{5} \\frac{2^{rel_{i}} - 1}{\\log_{2}(i+1)}
+    """
     return f"\\mathrm{{DCG}}@{k} = \\sum_{{i=1}}^{{{k}}} {term_latex(gain, discount, log_base)}"
