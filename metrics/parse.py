@@ -35,8 +35,33 @@ class ParseError(ValueError):
 def split_tokens(text: str) -> list[str]:
     """Split typed or pasted text into tokens.
 
+    The text is folded with Unicode NFKC first, so full-width digits and commas typed on a Chinese
+    or Korean keyboard become ASCII; then it is split at any run of spaces, tabs, newlines,
+    commas, semicolons, ``|`` or the enumeration comma ``、``.  Nothing is converted to a number.
+
+    Parameters
+    ----------
+    text : str
+        What was typed or pasted.
+
+    Returns
+    -------
+    list of str
+        The non-empty tokens in order (empty for blank text).
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not a string.
+
+    Examples
+    --------
+    Full-width ``３，２，１`` (a Chinese keyboard) becomes 3, 2, 1; tabs and semicolons separate too:
+
     >>> split_tokens("３，２，１\\t0 ; 2")
     ['3', '2', '1', '0', '2']
+    >>> split_tokens("3|2、1")
+    ['3', '2', '1']
     """
     if not isinstance(text, str):
         raise ValueError(f"expected text, got {type(text).__name__}")
@@ -58,8 +83,41 @@ def _number(token: str, position: int, *, allow_percent: bool) -> float:
 def parse_numbers(text: str, *, allow_percent: bool = False, allow_empty: bool = False) -> list[float]:
     """Parse a list of finite numbers of any sign (scores, hand-computed values).
 
+    Tokens are split as by :func:`split_tokens`; each must be a plain decimal number (``3``,
+    ``-0.5``, ``.25``, ``1e3``).  Nothing is evaluated: ``1/2`` or ``sqrt(2)`` is refused.
+
+    Parameters
+    ----------
+    text : str
+        The numbers as typed.
+    allow_percent : bool, default False
+        Accept a trailing ``%`` and divide by 100 (``81.86%`` -> 0.8186), as people write NDCG.
+    allow_empty : bool, default False
+        Return ``[]`` for blank text instead of raising.
+
+    Returns
+    -------
+    list of float
+        The numbers in order.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) naming the first token that is not a number, its 1-based position and its
+        ``kind`` ("not_a_number" or "too_large").
+    ValueError
+        If the text is blank and ``allow_empty`` is False, or not a string.
+
+    Examples
+    --------
     >>> parse_numbers("0.9, 81.86%", allow_percent=True)
     [0.9, 0.8186]
+    >>> parse_numbers("1e3 -2 .5")
+    [1000.0, -2.0, 0.5]
+    >>> parse_numbers("0.5 1/2")
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: '1/2' at position 2 is not a number
     """
     tokens = split_tokens(text)
     if not tokens and not allow_empty:
@@ -70,6 +128,32 @@ def parse_numbers(text: str, *, allow_percent: bool = False, allow_empty: bool =
 def parse_grades(text: str, *, allow_empty: bool = False) -> list[float]:
     """Parse relevance grades (finite numbers >= 0), e.g. pasted from a spreadsheet.
 
+    Parameters
+    ----------
+    text : str
+        Grades separated as in :func:`split_tokens`; fractional grades are allowed.
+    allow_empty : bool, default False
+        Return ``[]`` for blank text instead of raising.
+
+    Returns
+    -------
+    list of float
+        The grades in ranked order.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) naming the first bad token and its position: ``kind`` "not_a_number",
+        "too_large" or "negative".
+    ValueError
+        If the text is blank and ``allow_empty`` is False.
+
+    See Also
+    --------
+    metrics._validation.as_grades : the same rules for numbers that are already numbers.
+
+    Examples
+    --------
     >>> parse_grades("3 2 1 3 2")
     [3.0, 2.0, 1.0, 3.0, 2.0]
     >>> parse_grades("3,x,1")
@@ -94,10 +178,34 @@ def parse_labels(text: str, n: int) -> list[str]:
     """Labels for ``n`` items from comma-separated text; missing ones default to D1, D2, ...
 
     Labels are made unique (a repeated label gets a suffix), since drag-and-drop
-    needs distinct items.
+    needs distinct items.  Only commas separate (a label may contain spaces); labels are folded
+    with NFKC and stripped; extra labels beyond ``n`` are dropped.
+
+    Parameters
+    ----------
+    text : str or None
+        Comma-separated labels, e.g. from a link's ``labels`` parameter; empty or None gives the
+        defaults.
+    n : int
+        How many items need a label.
+
+    Returns
+    -------
+    list of str
+        Exactly ``n`` distinct labels: given ones, with ``" (2)"``, ``" (3)"``... appended to
+        repeats, and ``D<i>`` (1-based) where none (or an empty one) was given.
+
+    Examples
+    --------
+    The second ``A`` becomes ``A (2)``; the fourth item has no label and gets ``D4``:
 
     >>> parse_labels("A,B,A", 4)
     ['A', 'B', 'A (2)', 'D4']
+
+    An empty label between commas is a missing one:
+
+    >>> parse_labels("x, ,z", 3)
+    ['x', 'D2', 'z']
     """
     parts = [p.strip() for p in unicodedata.normalize("NFKC", text or "").split(",")] if text else []
     out: list[str] = []
@@ -116,6 +224,24 @@ def parse_labels(text: str, n: int) -> list[str]:
 def parse_base(text) -> float:
     """A logarithm base from text: ``"2"``, ``"10"``, ``"e"`` or any number > 0 and != 1.
 
+    Parameters
+    ----------
+    text : str or number
+        The base as typed (full-width digits are folded, case and surrounding spaces ignored);
+        ``"e"`` means ``math.e``.
+
+    Returns
+    -------
+    float
+        The base, finite, > 0 and != 1.
+
+    Raises
+    ------
+    ValueError
+        If the text is not a plain number (or ``e``), or the number is <= 0, 1 or not finite.
+
+    Examples
+    --------
     >>> parse_base("e") == math.e, parse_base("10")
     (True, 10.0)
     >>> parse_base("1")
@@ -147,6 +273,34 @@ def parse_gain_map(text: str, *, allow_empty: bool = False) -> dict[float, float
     included, as trec_eval allows ("Gains are allowed to be 0 or negative, and relevance level 0 can
     be given a gain", ``m_ndcg.c``).  Grades not in the map keep their own value as gain
     (:func:`metrics.registry.gain_map`).
+
+    Parameters
+    ----------
+    text : str
+        Pairs ``level=gain``, e.g. ``"0=0,1=1,2=3,3=7"``.
+    allow_empty : bool, default False
+        Return ``{}`` for blank text instead of raising.
+
+    Returns
+    -------
+    dict of float to float
+        Level -> gain, in the order typed.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) naming the bad pair and its 1-based number: ``kind`` "not_a_pair",
+        "not_a_number", "too_large", "negative" (level) or "duplicate" (level given twice).
+    ValueError
+        If ``text`` is not a string, or blank when ``allow_empty`` is False.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_ndcg.c`` (``-m ndcg.L=G``; gains may be 0 or negative).
+
+    Examples
+    --------
+    Exponential gain 2**level - 1 written out (0, 1, 3, 7), as trec_eval takes it:
 
     >>> parse_gain_map("0=0,1=1,2=3,3=7")
     {0.0: 0.0, 1.0: 1.0, 2.0: 3.0, 3.0: 7.0}
