@@ -16,6 +16,27 @@ __all__ = ["as_reals"]
 def as_reals(values, name: str) -> np.ndarray:
     """Finite float64 numbers, any sign; empty allowed (callers decide).
 
+    Parameters
+    ----------
+    values : sequence of real numbers
+        A list/tuple of int and float or a 1-d numeric numpy array take the fast path; anything
+        else is checked value by value.
+    name : str
+        What the values are called in error messages.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The numbers, in order.
+
+    Raises
+    ------
+    ValueError
+        Naming the first value that is not a finite real number and its 1-based position, or the
+        wrong container type.
+
+    Examples
+    --------
     >>> as_reals([1, 2.5], "x").tolist()
     [1.0, 2.5]
     >>> as_reals([1, True], "x")

@@ -57,8 +57,31 @@ def as_real(value, name: str, position: int) -> float:
 def as_grades(values, *, name: str = "relevances", allow_empty: bool = False) -> np.ndarray:
     """Return ``values`` as a float64 array of finite grades >= 0.
 
-    Positions in messages are 1-based, as ranks are.
+    Positions in messages are 1-based, as ranks are.  Every metric that takes grades calls this
+    first, so they all accept and refuse the same things.
 
+    Parameters
+    ----------
+    values : sequence of real numbers
+        A list, tuple, 1-d numpy array or other ordered iterable of int/float (numpy scalars too).
+        Refused: strings, sets, mappings, booleans, NaN, infinities, negative numbers.
+    name : str, default "relevances"
+        What the values are called in error messages.
+    allow_empty : bool, default False
+        Accept an empty sequence (an empty array is returned).
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The grades, in order.
+
+    Raises
+    ------
+    ValueError
+        Naming the first bad value and its 1-based position, or the wrong container type.
+
+    Examples
+    --------
     >>> as_grades([3, 2, 1]).tolist()
     [3.0, 2.0, 1.0]
     >>> as_grades([3, -1])
@@ -79,7 +102,37 @@ def as_grades(values, *, name: str = "relevances", allow_empty: bool = False) ->
 
 
 def as_scores(values, *, n: int, name: str = "scores") -> np.ndarray:
-    """Return ``values`` as a float64 array of ``n`` finite scores (any sign)."""
+    """Return ``values`` as a float64 array of ``n`` finite scores (any sign).
+
+    Parameters
+    ----------
+    values : sequence of real numbers
+        Scores of the items in input order; negative scores are fine, booleans, NaN and infinities
+        are not.
+    n : int
+        The number of items (the length of the relevances) the scores must match.
+    name : str, default "scores"
+        What the values are called in error messages.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The scores, in order.
+
+    Raises
+    ------
+    ValueError
+        If the length is not ``n`` or a value is not a finite real number (named with its position).
+
+    Examples
+    --------
+    >>> as_scores([0.5, -1], n=2).tolist()
+    [0.5, -1.0]
+    >>> as_scores([0.5], n=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: scores has 1 values but relevances has 2; they must have the same length
+    """
     items = as_list(values, name)
     if len(items) != n:
         raise ValueError(f"{name} has {len(items)} values but relevances has {n}; they must have the same length")
@@ -87,7 +140,36 @@ def as_scores(values, *, n: int, name: str = "scores") -> np.ndarray:
 
 
 def check_k(k, *, name: str = "k") -> int | None:
-    """Return ``k`` (None or an int >= 1)."""
+    """Return ``k`` (None or an int >= 1).
+
+    ``k`` is a cutoff: only the first ``k`` positions count.  It may exceed the list's length.
+
+    Parameters
+    ----------
+    k : int >= 1 or None
+        Python or numpy integers; not booleans, not floats (``2.0`` is refused rather than guessed).
+    name : str, default "k"
+        What the value is called in error messages.
+
+    Returns
+    -------
+    int or None
+        ``k`` as a Python int, or None (no cutoff).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a whole number or is < 1.
+
+    Examples
+    --------
+    >>> check_k(None), check_k(3)
+    (None, 3)
+    >>> check_k(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be >= 1, got 0
+    """
     if k is None:
         return None
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
@@ -98,7 +180,36 @@ def check_k(k, *, name: str = "k") -> int | None:
 
 
 def check_log_base(base, *, name: str = "log_base") -> float:
-    """Return ``base`` as a float; it must be finite, > 0 and != 1."""
+    """Return ``base`` as a float; it must be finite, > 0 and != 1.
+
+    log_1 is undefined (division by log(1) = 0) and a base <= 0 has no real logarithm.
+
+    Parameters
+    ----------
+    base : real number
+        The logarithm's base, e.g. 2, 10 or ``math.e``; not a boolean.
+    name : str, default "log_base"
+        What the value is called in error messages.
+
+    Returns
+    -------
+    float
+        The base.
+
+    Raises
+    ------
+    ValueError
+        If ``base`` is not a finite real number > 0 and != 1.
+
+    Examples
+    --------
+    >>> check_log_base(10)
+    10.0
+    >>> check_log_base(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: log_base must be a finite number > 0 and != 1, got 1.0
+    """
     if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
         raise ValueError(f"{name} must be a number > 0 and != 1, got {describe(base)}")
     try:
@@ -111,7 +222,36 @@ def check_log_base(base, *, name: str = "log_base") -> float:
 
 
 def check_choice(value, choices: Mapping, *, name: str):
-    """Return ``choices[value]``, or raise naming the valid keys."""
+    """Return ``choices[value]``, or raise naming the valid keys.
+
+    Parameters
+    ----------
+    value : str
+        The name asked for (case-sensitive).
+    choices : mapping of str to object
+        A registry such as :data:`metrics.registry.TIES`.
+    name : str
+        What the option is called in error messages.
+
+    Returns
+    -------
+    object
+        The registry entry.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a key of ``choices``; the message lists the valid keys.
+
+    Examples
+    --------
+    >>> check_choice("b", {"a": 1, "b": 2}, name="letter")
+    2
+    >>> check_choice("c", {"a": 1, "b": 2}, name="letter")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown letter 'c'; valid names are 'a', 'b'
+    """
     if isinstance(value, str) and value in choices:
         return choices[value]
     valid = ", ".join(repr(c) for c in choices)
