@@ -66,7 +66,36 @@ _TIE_RULES = ("pessimistic", "optimistic")
 
 
 def check_seed(seed) -> int:
-    """A seed: a whole number from 0 to :data:`MAX_SEED`."""
+    """A seed: a whole number from 0 to :data:`MAX_SEED`.
+
+    Parameters
+    ----------
+    seed : int
+        A Python or numpy integer from 0 to 2**32 - 1 = 4294967295 (not a boolean, not a float).
+
+    Returns
+    -------
+    int
+        ``seed`` as a Python int.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not a whole number or out of range.
+
+    See Also
+    --------
+    parse_seed : the same from text.
+
+    Examples
+    --------
+    >>> check_seed(42)
+    42
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be from 0 to 4294967295, got -1
+    """
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
         raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {str(seed)[:20]!r}")
     if not 0 <= int(seed) <= MAX_SEED:
@@ -77,6 +106,26 @@ def check_seed(seed) -> int:
 def parse_seed(text) -> int:
     """A seed from a link or a text box: digits only.
 
+    Only ASCII digits are accepted (no sign, no ``²`` or full-width digits), so a link's
+    ``seed`` means one thing everywhere.
+
+    Parameters
+    ----------
+    text : str
+        The seed as typed; surrounding spaces are ignored.
+
+    Returns
+    -------
+    int
+        The seed, 0 to :data:`MAX_SEED`.
+
+    Raises
+    ------
+    ValueError
+        If the text is not ASCII digits or the number is out of range.
+
+    Examples
+    --------
     >>> parse_seed(" 42 ")
     42
     >>> parse_seed("4x2")
@@ -162,13 +211,41 @@ class Exercise:
 def make_exercise(seed, difficulty="easy") -> Exercise:
     """The exercise for ``seed`` at ``difficulty`` (deterministic).
 
+    The same ``(seed, difficulty)`` gives the same exercise on every machine, so a teacher can
+    hand out a link and everyone works on the same numbers.
+
     Parameters
     ----------
     seed : int, 0 <= seed <= 2**32 - 1
-    difficulty : {"easy", "medium", "hard"}
+        Picks the exercise (see :func:`check_seed`).
+    difficulty : {"easy", "medium", "hard"}, default "easy"
+        See :data:`DIFFICULTIES`: list length, gains, discounts, log bases, and how often a cutoff,
+        unretrieved judged items and tied scores appear.
+
+    Returns
+    -------
+    Exercise
+        The exercise; ``.solution()`` gives the worked answer, ``.check(...)`` diagnoses an answer.
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` or ``difficulty`` is invalid.
 
     Examples
     --------
+    Seed 1, easy: grades 2, 3, 3, 0 in ranked order, linear gain, log2(i + 1).
+    DCG = 2/1 + 3/log2(3) + 3/2 + 0 = 2 + 1.8928 + 1.5 = 5.3928; the ideal 3, 3, 2, 0 gives
+    IDCG = 3 + 1.8928 + 1 = 5.8928; NDCG = 5.3928 / 5.8928 = 0.9152.
+
+    >>> ex = make_exercise(1, "easy")
+    >>> ex.ranked_grades, ex.gain, ex.discount, ex.log_base
+    ([2.0, 3.0, 3.0, 0.0], 'linear', 'standard', 2.0)
+    >>> round(ex.solution()["ndcg"], 4)
+    0.9152
+
+    Hard exercises rank by system scores with a tie and cut the list:
+
     >>> ex = make_exercise(3, "hard")
     >>> ex.scores is not None and len(set(ex.scores)) < len(ex.scores)  # at least one tie
     True
