@@ -196,6 +196,47 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     ValueError) when the library would refuse the input (fractional grades, a grade above its
     maximum, a single document for scikit-learn).
 
+    Parameters
+    ----------
+    convention : Convention
+        Every choice that changes the number (see :data:`DIMENSIONS`).
+    relevances : sequence of float >= 0
+        Grades, in ranked order unless ``scores`` are given.
+    scores : sequence of float, optional
+        One score per item; the list is ranked by descending score with ``convention.ties``.
+    docnos : sequence of str, optional
+        Document ids for trec_eval's tie order.  Default: ``D1``, ``D2``, ...
+    pool : sequence of float >= 0, optional
+        Every judged item's grade, the list's own included, in the order given.  Default ``None``:
+        the list only.
+    k : int >= 1, optional
+        The cutoff; what it cuts is ``convention.cutoff``.  Default ``None``: the convention's
+        ``default_k`` (often none).
+    gain_map : mapping or Gain, optional
+        Grade -> gain, used when ``convention.gain == "map"``.
+
+    Returns
+    -------
+    dict
+        ``dcg``, ``idcg``, ``value`` (NDCG, or DCG when ``convention.quantity == "dcg"``), ``k`` (the
+        run's cutoff) and ``ideal_k`` (the ideal's cutoff).
+
+    Raises
+    ------
+    NotApplicable
+        (a ValueError) when the library would refuse the input; ``reason`` is "too_few",
+        "fractional", "too_large" or "no_map".
+    ValueError
+        For invalid grades, scores or ``k`` (as :func:`metrics.ndcg.ndcg`).
+
+    Examples
+    --------
+    The default convention is scikit-learn's on a ranked list: DCG 6.8611 / IDCG 7.1410 = 0.9608
+    (see :func:`metrics.ndcg.ndcg`):
+
+    >>> round(convention_value(Convention(), [3, 2, 3, 0, 1, 2])["value"], 4)
+    0.9608
+
     Elasticsearch's default (normalize off): plain DCG with 2^rel - 1, 7 + 3/log2(3) + 7/2 = 12.39:
 
     >>> es = Convention(gain="exponential", cutoff="hits", idcg_source="judged", quantity="dcg", default_k=10)
@@ -490,7 +531,33 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
 
 
 def library_pool(relevances, unretrieved=()) -> list[float]:
-    """Grades of every judged item: the list's own plus the unretrieved ones."""
+    """Grades of every judged item: the list's own plus the unretrieved ones.
+
+    Libraries whose IDCG comes from every judged item (trec_eval, Recommenders, ...) need this
+    pool; the others see only the list.
+
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades of the ranked list (not empty).
+    unretrieved : sequence of float >= 0, default ()
+        Grades of judged items the system did not return.
+
+    Returns
+    -------
+    list of float
+        The list's grades followed by the unretrieved ones.
+
+    Raises
+    ------
+    ValueError
+        If a grade is negative or not a finite number.
+
+    Examples
+    --------
+    >>> library_pool([3, 2], [3, 0])
+    [3.0, 2.0, 3.0, 0.0]
+    """
     rel = as_grades(relevances)
     extra = as_grades(list(unretrieved), name="unretrieved", allow_empty=True)
     return rel.tolist() + extra.tolist()
@@ -507,6 +574,46 @@ def evaluate_library(library, relevances, *, scores=None, docnos=None, unretriev
     library does (:class:`NotApplicable`): scikit-learn on a single document, LightGBM on a
     fractional grade, ...  ``ndcg`` is the library's number (plain DCG for Elasticsearch's default).
 
+    Parameters
+    ----------
+    library : str or Library
+        A key of :data:`LIBRARIES` (e.g. "sklearn", "trec_eval_ndcg", "ranx_ndcg_burges") or a Library.
+    relevances : sequence of float >= 0
+        Grades, in ranked order unless ``scores`` are given.
+    scores : sequence of float, optional
+        One score per item; ties are broken as the library does.
+    docnos : sequence of str, optional
+        Document ids for trec_eval's tie order.
+    unretrieved : sequence of float >= 0, default ()
+        Grades of judged items missing from the list.
+    k : int >= 1, optional
+        The cutoff as passed to the library.  Default ``None``: the library's default.
+    gain_map : mapping, optional
+        Grade -> gain for libraries that take one (trec_eval ``-m ndcg.L=G``, LightGBM ``label_gain``).
+
+    Returns
+    -------
+    dict
+        ``key``, ``dcg``, ``idcg``, ``ndcg`` (the library's number) and ``k`` (the cutoff used).
+
+    Raises
+    ------
+    NotApplicable
+        (a ValueError) where the library refuses the input.
+    ValueError
+        For an unknown library or invalid input.
+
+    See Also
+    --------
+    evaluate_libraries : every library at once, as a table.
+
+    References
+    ----------
+    .. [1] Each :class:`Library`'s ``source``: file, function and version, e.g. scikit-learn 1.9
+       ``sklearn/metrics/_ranking.py``: ``ndcg_score``; trec_eval 9.0.8 ``m_ndcg.c``.
+
+    Examples
+    --------
     >>> r = evaluate_library("trec_eval_ndcg", [3, 2, 3, 0, 1, 2], unretrieved=[3, 0])
     >>> round(r["idcg"], 4), round(r["ndcg"], 4)  # IDCG over all eight judged: 3,3,3,2,2,1,0,0
     (8.3841, 0.8184)
@@ -527,7 +634,29 @@ def evaluate_libraries(relevances, *, scores=None, docnos=None, unretrieved=(), 
     """One row per library: its conventions and the DCG / IDCG / NDCG it would return.
 
     A library that refuses the input (scikit-learn on one document, LightGBM on 2.5) gets NaN and
-    its reason in ``error``.  Document 000's list: linear 6.8276 / 7.1411 (ideal 3,3,2,2,1); TF-Ranking's
+    its reason in ``error``.
+
+    Parameters
+    ----------
+    relevances, scores, docnos, unretrieved, k
+        As for :func:`evaluate_library`.
+    libraries : sequence of str, optional
+        Keys of :data:`LIBRARIES` to evaluate.  Default ``None``: all of them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per library with ``key``, ``name``, ``gain``, ``discount``, ``log_base``,
+        ``idcg_source``, ``ties``, ``k``, ``dcg``, ``idcg``, ``ndcg`` and ``error`` ("" when it applies).
+
+    Raises
+    ------
+    ValueError
+        For invalid grades or an unknown library key (a library's refusal is a row, not an error).
+
+    Examples
+    --------
+    Document 000's list: linear 6.8276 / 7.1411 (ideal 3,3,2,2,1); TF-Ranking's
     2^rel - 1 gives (7 + 3/1.585 + 1/2 + 7/2.322 + 3/2.585) / (7 + 7/1.585 + 3/2 + 3/2.322 + 1/2.585)
     = 13.568 / 14.595:
 
@@ -557,6 +686,27 @@ def zero_idcg_means(values, idcgs) -> pd.DataFrame:
     """The mean NDCG of several lists under each zero-IDCG policy, and how many lists it counts.
 
     ``values`` are the per-list NDCGs where IDCG > 0 (anything where IDCG = 0); ``idcgs`` the IDCGs.
+
+    Parameters
+    ----------
+    values : sequence of float
+        One NDCG per list; the entries of lists with IDCG 0 are ignored.
+    idcgs : sequence of float
+        One IDCG per list, same length as ``values`` (not empty).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per policy of :data:`metrics.registry.ZERO_IDCG` ("zero", "one", "nan") with
+        ``mean`` and ``counted`` (the number of lists in the mean).
+
+    Raises
+    ------
+    ValueError
+        If the two are empty or of different lengths.
+
+    Examples
+    --------
     Two lists score 0.8 and 0.6, a third has no relevant item: its 0 pulls the mean to 0.4667, its 1
     pushes it to 0.8, skipping it leaves 0.7 over two lists:
 
@@ -581,6 +731,33 @@ def tie_spread(relevances, scores, *, docnos=None, k=None, gain="linear", discou
                pool=None, rules=("average", "optimistic", "pessimistic", "trec_eval", "stable")) -> pd.DataFrame:
     """NDCG of a scored list under each tie rule, and the spread (max - min) they leave.
 
+    A large spread means the reported number depends on an arbitrary choice the system never made.
+
+    Parameters
+    ----------
+    relevances : sequence of float >= 0
+        Grades in input order.
+    scores : sequence of float
+        One score per item.
+    docnos : sequence of str, optional
+        Document ids for the trec_eval rule.  Default: ``D1``, ``D2``, ...
+    k, gain, discount, log_base, pool
+        As for :func:`metrics.ndcg.ndcg`.
+    rules : sequence of str, default ("average", "optimistic", "pessimistic", "trec_eval", "stable")
+        Keys of :data:`metrics.registry.TIES`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``ties`` and ``ndcg``, one row per rule; ``attrs["spread"]`` is max - min.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`metrics.ndcg.ndcg_from_scores`.
+
+    Examples
+    --------
     Two items tie at the top; IDCG = 3 + 1/log2(3) = 3.6309.  Optimistic puts the grade-3 one
     first: (3 + 0 + 1/2) / 3.6309; pessimistic: (0 + 3/log2(3) + 1/2) / 3.6309:
 
@@ -630,11 +807,43 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
     ``a`` and ``b`` are grades in ranked order; ``pool`` holds the grades of every judged
     item (for IDCG source "judged"; None: the lists themselves).  ``winner`` is "a", "b" or "tie".
 
-    Document 004: rec_sys_2 wins with graded gain, rec_sys_1 with binary gain (all five hit):
+    Parameters
+    ----------
+    a, b : sequence of float >= 0
+        Two rankings' grades, in ranked order.
+    pool : sequence of float >= 0, optional
+        Every judged item's grade (both lists' grades must be in it).
+    k : int >= 1, optional
+        The cutoff for every variant and library.
+    variants : sequence of str, optional
+        Keys of :data:`VARIANTS` ("gain/discount/idcg_source").  Default ``None``: all.
+    libraries : sequence of str, optional
+        Keys of :data:`LIBRARIES`.  Default ``None``: all; ``()`` for none.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant and library: ``variant``, ``kind`` ("variant" or "library"), ``gain``,
+        ``discount``, ``idcg_source``, ``ndcg_a``, ``ndcg_b``, ``winner``.
+
+    Raises
+    ------
+    ValueError
+        For invalid grades, an unknown key, a grade missing from the pool, or a library that refuses
+        the lists.
+
+    Examples
+    --------
+    Document 004: rec_sys_2 wins with graded gain, rec_sys_1 with binary gain (all five hit).
+    Binary, judged pool (six relevant items, top 5 all hits): a hits 5 of 5, NDCG = 1; b misses
+    position 4: (1 + 0.6309 + 0.5 + 0 + 0.3869) / (1 + 0.6309 + 0.5 + 0.4307 + 0.3869)
+    = 2.5178 / 2.9485 = 0.8539.
 
     >>> t = compare_rankings([3, 1, 2, 2, 1], [3, 3, 2, 0, 1], pool=[3, 3, 2, 2, 1, 1, 0], k=5)
     >>> t.set_index("variant").loc[["linear/standard/judged", "binary/standard/judged"], "winner"].tolist()
     ['b', 'a']
+    >>> round(float(t.set_index("variant").loc["binary/standard/judged", "ndcg_b"]), 4)
+    0.8539
     """
     k = check_k(k)
     ra, rb = as_grades(a, name="a"), as_grades(b, name="b")
@@ -682,6 +891,27 @@ def find_flip(first: str, second: str, *, grades=(3, 2, 2, 1, 0), k=None):
     pair ``(a, b)`` with ``a`` better under ``first`` and ``b`` better under ``second``,
     or None if no such pair exists.
 
+    Parameters
+    ----------
+    first, second : str
+        Keys of :data:`VARIANTS`, e.g. "linear/standard/list".
+    grades : sequence of float >= 0, default (3, 2, 2, 1, 0)
+        The items to permute (keep it short: all distinct permutations are tried).
+    k : int >= 1, optional
+        The cutoff for both variants.
+
+    Returns
+    -------
+    tuple of two lists of float, or None
+        ``(a, b)``: ``a`` wins under ``first``, ``b`` under ``second``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown variant, invalid grades or ``k``.
+
+    Examples
+    --------
     >>> a, b = find_flip("linear/standard/list", "exponential/standard/list")
     >>> ndcg(a) > ndcg(b), ndcg(a, gain="exponential") < ndcg(b, gain="exponential")
     (True, True)
@@ -705,9 +935,43 @@ def coincidences(n: int = 10, log_base: float = 2.0) -> dict:
     rank 1; Järvelin gives ranks 1 and 2 the same weight.  Gains 2^rel - 1 and rel agree on
     grades 0 and 1 only, so binary grades make linear = exponential.
 
+    Parameters
+    ----------
+    n : int >= 1, default 10
+        Positions 1..n are compared.
+    log_base : float > 0, != 1, default 2.0
+        The base of both discounts.
+
+    Returns
+    -------
+    dict
+        ``same_weight_positions`` (where the two discounts are equal),
+        ``jarvelin_equal_weight_positions`` (positions Järvelin weighs like position 1) and
+        ``same_gain_grades`` (grades 0..5 where 2^rel - 1 = rel).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a whole number >= 1 or the base is invalid.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+       ACM TOIS 20(4), 422-446, 2002.
+
+    Examples
+    --------
+    Base 2: log2(1 + 1) = 1 = max(1, log2 1) at rank 1; at rank 2 max(1, log2 2) = 1 but
+    log2(3) = 1.585.  2^0 - 1 = 0 and 2^1 - 1 = 1, but 2^2 - 1 = 3 != 2:
+
     >>> c = coincidences(6)
     >>> c["same_weight_positions"], c["jarvelin_equal_weight_positions"], c["same_gain_grades"]
     ([1], [1, 2], [0, 1])
+
+    Base 10: log10(i) < 1 up to rank 9, so Järvelin gives ranks 1 to 6 the same weight:
+
+    >>> coincidences(6, log_base=10)["jarvelin_equal_weight_positions"]
+    [1, 2, 3, 4, 5, 6]
     """
     from .._validation import check_log_base
 
