@@ -135,6 +135,35 @@ class MatchResult:
 def read_value(value) -> HandNumber:
     """The typed value and its precision: text, :class:`decimal.Decimal`, float (its ``repr``) or int.
 
+    A number matches a convention when the convention's exact value rounds to it at the precision
+    it was written with, so the precision must be read from what was typed: ``"0.80"`` claims two
+    decimals, ``0.80`` as a float has forgotten its trailing zero.
+
+    Parameters
+    ----------
+    value : str, Decimal, float or int
+        The number as written: text keeps every decimal (``"81.86%"`` is the fraction 0.8186 with
+        4 decimals), a Decimal keeps its exponent, a float is read at its ``repr``, an int has
+        0 decimals.  Booleans are refused.
+
+    Returns
+    -------
+    HandNumber
+        ``value`` (float), ``decimals``, ``percent``, ``text``; ``scale`` is the number of decimals
+        of the fraction and ``tolerance`` half a unit of the last one.
+
+    Raises
+    ------
+    ValueError
+        If the value is not a finite number (text that is not a number, NaN, infinity, a boolean or
+        another type).
+
+    See Also
+    --------
+    metrics.lessons.diagnose.hand_number : the reader used for hand calculations.
+
+    Examples
+    --------
     >>> read_value("0.80").scale, read_value(Decimal("0.80")).scale, read_value(0.80).scale
     (2, 2, 1)
     >>> read_value("81.86%").value, read_value("81.86%").scale
@@ -409,10 +438,23 @@ def match_number(value, relevances, *, scores=None, docnos=None, pool=None, k=No
     MatchResult
         ``libraries`` (named library matches), ``matches`` (merged setting families), ``near_misses``.
 
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite number, or the grades, scores, docnos, pool or ``k`` are invalid
+        (as for :func:`metrics.ndcg.ndcg_from_scores`).
+
+    See Also
+    --------
+    match_number_naive : the same search, one combination at a time.
+    metrics.lessons.libraries.evaluate_libraries : the forward question (what each library returns).
+
     Examples
     --------
-    3, 2, 3, 0, 1, 2 with 2^rel - 1 gains: DCG 13.848... / IDCG 14.951... = 0.9262 (ranx's ndcg_burges,
-    TF-Ranking); linear gives 0.9608 (scikit-learn):
+    3, 2, 3, 0, 1, 2 with 2^rel - 1 gains: DCG = 7 + 3/log2(3) + 7/2 + 0 + 1/log2(6) + 3/log2(7)
+    = 7 + 1.8928 + 3.5 + 0.3869 + 1.0686 = 13.8483, IDCG (3, 3, 2, 2, 1, 0) = 7 + 4.4165 + 1.5
+    + 1.2920 + 0.3869 = 14.5954, NDCG = 0.9488 (ranx's ndcg_burges, TF-Ranking); linear gives
+    6.8611 / 7.1410 = 0.9608 (scikit-learn):
 
     >>> r = match_number("0.9608", [3, 2, 3, 0, 1, 2])
     >>> "sklearn" in r.library_keys, "ranx_ndcg_burges" in r.library_keys
@@ -437,8 +479,35 @@ def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None
     Returns the matching settings as dicts (one per combination, unmerged), for tests and the
     benchmark; :func:`match_number` must find the same ones.
 
-    >>> len(match_number_naive("0.9608", [3, 2, 3, 0, 1, 2])) > 0
-    True
+    Parameters
+    ----------
+    value, relevances, scores, docnos, pool, k, gain_map
+        As for :func:`match_number`.
+
+    Returns
+    -------
+    list of dict
+        One dict per matching combination: every key of
+        :data:`~metrics.lessons.libraries.DIMENSIONS` and ``value`` (the exact number).
+        Combinations the convention refuses (:class:`~metrics.lessons.libraries.NotApplicable`)
+        are skipped.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`match_number`.
+
+    Examples
+    --------
+    Scikit-learn's 0.9608 for 3, 2, 3, 0, 1, 2 (6.8611 / 7.1410) needs linear gain and the
+    standard discount, but any log base gives it: log_b(x) = log2(x) / log2(b), so every term of
+    DCG and of IDCG is multiplied by the same log2(b) and the ratio does not change:
+
+    >>> found = match_number_naive("0.9608", [3, 2, 3, 0, 1, 2])
+    >>> sorted({(m["gain"], m["discount"]) for m in found})
+    [('linear', 'standard')]
+    >>> sorted({round(m["log_base"], 3) for m in found})
+    [2.0, 2.718, 10.0]
     """
     h = read_value(value)
     rel, sc, names, judged, k = _inputs(relevances, scores, docnos, pool, k)
