@@ -24,6 +24,7 @@ HIT, MISS = "#16a34a", "#e5e7eb"
 MAE_COLOR, RMSE_COLOR = "#2563eb", "#dc2626"
 GRID_USERS = 30       # users drawn in the hit grid
 GRID_POSITIONS = 30   # positions drawn per user in the hit grid
+GRID_TEXT_POSITIONS, GRID_TEXT_CHARS = 10, 4   # item names written in the cells only up to these sizes
 USER_BARS = 30        # users drawn in the per-user bar chart
 ERROR_BARS = 60       # pairs drawn in the error and share charts
 
@@ -31,7 +32,8 @@ ERROR_BARS = 60       # pairs drawn in the error and share charts
 # --- Top-N -------------------------------------------------------------------------------------
 
 def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GRID_POSITIONS) -> alt.Chart:
-    """Each user's top ``n`` as a row of cells, hits green: the first ``users`` users, ``positions`` places."""
+    """Each user's top ``n`` as a row of cells, hits green: the first ``users`` users, ``positions`` places;
+    item names are written in the cells when they fit (short names, few positions), else shown on hover."""
     shown = list(runs)[:users]
     width = min(n, positions)
     frames = [ap_breakdown(runs[u][0], runs[u][1], n=width).assign(user=u) for u in shown]
@@ -42,7 +44,7 @@ def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GR
                        item=data["item"].map(lambda x: str(x)[:12]))
     base = alt.Chart(data).encode(
         x=alt.X("position:O", title=t("topn.position"), axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("user:N", title=t("topn.user"), sort=shown, axis=alt.Axis(labelLimit=120)),
+        y=alt.Y("user:N", title=t("topn.user"), sort=shown, axis=alt.Axis(labelLimit=90)),
     )
     rects = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color("result:N", title=None,
@@ -52,6 +54,8 @@ def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GR
                  alt.Tooltip("item:N", title=t("topn.item")), alt.Tooltip("result:N", title=t("topn.result")),
                  alt.Tooltip("precision:Q", title="Precision@k", format=".4f")],
     )
+    if width > GRID_TEXT_POSITIONS or data["item"].str.len().max() > GRID_TEXT_CHARS:
+        return rects.properties(height=alt.Step(34))  # cells too narrow for names: colours, names in tooltips
     labels = base.mark_text(fontSize=13).encode(text="item:N")
     return (rects + labels).properties(height=alt.Step(34))
 

@@ -151,9 +151,9 @@ def explain(row) -> str:
 
 
 def point_latex(row, m_pos: int, m_neg: int) -> str:
-    """(FPR, TPR) of one step as fractions of the class sizes."""
-    return aligned([f"(\\mathrm{{FPR}}, \\mathrm{{TPR}}) &= \\left(\\frac{{{int(row['fp'])}}}{{{m_neg}}}, "
-                    f"\\frac{{{int(row['tp'])}}}{{{m_pos}}}\\right)",
+    """(FPR, TPR) of one step as fractions of the class sizes (three short lines: a narrow column)."""
+    return aligned(["&(\\mathrm{FPR}, \\mathrm{TPR})",
+                    f"&= \\left(\\frac{{{int(row['fp'])}}}{{{m_neg}}}, \\frac{{{int(row['tp'])}}}{{{m_pos}}}\\right)",
                     f"&= ({num(row['fpr'])}, {num(row['tpr'])})"])
 
 

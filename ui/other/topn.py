@@ -52,6 +52,7 @@ MAX_NAME = 200         # characters of a user name in the link's ``user``
 MAX_LOO_LINES = 10     # users whose leave-one-out NDCG is worked out line by line
 NAME_CHARS = 12        # characters of a user name inside a formula (a phone's width)
 INT_ROW, DECIMAL_ROW, FRACTION_ROW = 5, 3, 4   # terms per formula line
+MEAN_ROW = 2           # terms per line after the wide left side of a mean
 
 K_USERS, K_N, K_PREC, K_HR, K_ARHR, K_USER = "topn_users", "topn_n", "topn_prec", "topn_hr", "topn_arhr", "topn_user"
 
@@ -214,7 +215,7 @@ def mean_latex(r: Result) -> list[str]:
                               ("precision", "\\mathrm{Precision}_u", "precision_mean"),
                               ("f1", "F_{1,u}", "f1_mean")):
         out.append(aligned(sum_lines(f"\\frac{{1}}{{|U|}} \\sum_u {name}", (num(v) for v in table[column]),
-                                     num(s[key]), per_row=DECIMAL_ROW, open_=f"\\tfrac{{1}}{{{u}}}\\big(",
+                                     num(s[key]), per_row=MEAN_ROW, open_=f"\\tfrac{{1}}{{{u}}}\\big(",
                                      close="\\big)")))
     return out
 
