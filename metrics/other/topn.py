@@ -183,6 +183,31 @@ def _as_item(value, name: str, position: int):
 def as_items(values, *, name: str = "recommended", allow_empty: bool = True) -> list:
     """Validate a list of item ids (text or whole numbers), each at most once.
 
+    A repeated item is refused because document 002's formulas count ``|R(u) ∩ T(u)|`` with sets:
+    a repeat would silently vanish from the intersection but not from ``|R(u)|``.
+
+    Parameters
+    ----------
+    values : sequence of str or int
+        Item ids in order: non-blank strings or whole numbers (numpy integers become int).
+        Refused: booleans, floats, blank strings, a string or mapping instead of a list.
+    name : str, default "recommended"
+        What the list is called in error messages.
+    allow_empty : bool, default True
+        Accept an empty list.
+
+    Returns
+    -------
+    list
+        The ids, in order.
+
+    Raises
+    ------
+    ValueError
+        Naming the first bad or repeated id and its 1-based position.
+
+    Examples
+    --------
     >>> as_items(["A", "B", 7])
     ['A', 'B', 7]
     >>> as_items(["A", "B", "A"])
@@ -218,6 +243,24 @@ def as_runs(runs) -> list[tuple[str, list, list]]:
     Returns ``(user, recommended, test_items)`` triples; users given as a list
     are named ``u1, u2, ...``.
 
+    Parameters
+    ----------
+    runs : mapping or sequence
+        ``{user: (recommended, test_items)}``, or a list of ``(recommended, test_items)`` pairs; each
+        side is validated by :func:`as_items`.  Not empty.
+
+    Returns
+    -------
+    list of tuple
+        ``(user, recommended, test_items)``, users as text.
+
+    Raises
+    ------
+    ValueError
+        If ``runs`` is empty or not a mapping/list, a user's value is not a pair, or a list is invalid.
+
+    Examples
+    --------
     >>> as_runs({"alice": (["A", "B"], ["B"])})
     [('alice', ['A', 'B'], ['B'])]
     >>> as_runs([(["A"], ["A"]), (["B", "C"], ["C"])])[1]
@@ -257,6 +300,32 @@ def _prepare(recommended, relevant, n) -> tuple[list, set, int | None]:
 def hits(recommended, relevant, *, n=None) -> np.ndarray:
     """``rel(k)`` of document 002: 1.0 where the k-th recommended item is a test item, else 0.0.
 
+    Every top-N metric below is built from these flags: precision counts them, AP weights them by
+    the precision at their position, NDCG discounts them.
+
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u), any order.
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        One flag per position of the (cut) list.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    Examples
+    --------
+    A is a test item, B is not, C is; D is past N = 3:
+
     >>> hits(["A", "B", "C", "D"], ["C", "A", "Z"], n=3).tolist()
     [1.0, 0.0, 1.0]
     """
@@ -284,6 +353,24 @@ def precision_at_n(recommended, relevant, *, n=None, denominator="list") -> floa
         (document 002); ``"n"`` always divides by N (trec_eval ``P_N``).
         See :data:`PRECISION_DENOMINATORS`.
 
+    Returns
+    -------
+    float
+        Hits / denominator, in [0, 1]; 0.0 for an empty list.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, ``n`` is not a whole number >= 1, or ``denominator`` is unknown.
+
+    See Also
+    --------
+    recall_at_n, f1_at_n, summary : the other list metrics and the pooled means over users.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_P.c`` (P_N divides by N).
+
     Examples
     --------
     Top 3 of A B C D is A B C; A and C are test items: 2 hits / 3 items.
@@ -307,6 +394,29 @@ def recall_at_n(recommended, relevant, *, n=None) -> float:
 
     0.0 when the user has no test item (as trec_eval).
 
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u).
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    float
+        Test items found in the top N / |T(u)|, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    Examples
+    --------
+    A and C of {A, C, Z} are in the top 3: 2/3.  D is at position 4, past N = 3: 0/1.
+
     >>> round(recall_at_n(["A", "B", "C", "D"], ["A", "C", "Z"], n=3), 4)
     0.6667
     >>> recall_at_n(["A", "B", "C", "D"], ["D"], n=3)
@@ -318,6 +428,30 @@ def recall_at_n(recommended, relevant, *, n=None) -> float:
 
 def f1_score(precision, recall) -> float:
     """Harmonic mean 2PR / (P + R) of document 002's formula (5); 0.0 when P = R = 0.
+
+    The harmonic mean is pulled towards the smaller of the two, so a list cannot score well by
+    maximising precision or recall alone.
+
+    Parameters
+    ----------
+    precision : float in [0, 1]
+        P, e.g. from :func:`precision_at_n`.
+    recall : float in [0, 1]
+        R, e.g. from :func:`recall_at_n`.
+
+    Returns
+    -------
+    float
+        2PR / (P + R).
+
+    Raises
+    ------
+    ValueError
+        If either is not a real number between 0 and 1 (booleans refused).
+
+    Examples
+    --------
+    P = 0.5, R = 1: 2 × 0.5 × 1 / 1.5 = 2/3.
 
     >>> f1_score(0.5, 1.0)
     0.6666666666666666
@@ -336,6 +470,23 @@ def f1_score(precision, recall) -> float:
 def f1_at_n(recommended, relevant, *, n=None, denominator="list") -> float:
     """F1 of :func:`precision_at_n` and :func:`recall_at_n` for one list.
 
+    Parameters
+    ----------
+    recommended, relevant, n, denominator
+        As for :func:`precision_at_n` (recall ignores ``denominator``).
+
+    Returns
+    -------
+    float
+        :func:`f1_score` of the list's precision and recall.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`precision_at_n`.
+
+    Examples
+    --------
     P = 2/3 and R = 2/3 give F1 = 2/3:
 
     >>> round(f1_at_n(["A", "B", "C", "D"], ["A", "C", "Z"], n=3), 4)
@@ -350,6 +501,31 @@ def ap_breakdown(recommended, relevant, *, n=None) -> pd.DataFrame:
 
     Columns: ``position`` k, ``item``, ``rel`` = rel(k), ``hits`` so far,
     ``precision`` = Precision@k = hits/k, ``term`` = Precision@k × rel(k).
+    AP@N is the sum of ``term`` over the denominator (:func:`average_precision`).
+
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u).
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``position``, ``item``, ``rel``, ``hits``, ``precision``, ``term``; no rows for an
+        empty list.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    Examples
+    --------
+    A B C against {A, C}: hits at 1 and 3, terms 1/1 and 2/3:
 
     >>> t = ap_breakdown(["A", "B", "C"], ["A", "C"])
     >>> t[["position", "rel", "hits", "term"]].values.tolist()
@@ -383,6 +559,25 @@ def average_precision(recommended, relevant, *, n=None, denominator="min_n_relev
         ``min(N, |T(u)|)`` as document 002; ``|T(u)|`` as trec_eval and
         scikit-learn; the number of hits.  See :data:`AP_DENOMINATORS`.
         AP is 0.0 when the denominator is 0.
+
+    Returns
+    -------
+    float
+        AP@N in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, ``n`` is not a whole number >= 1, or ``denominator`` is unknown.
+
+    See Also
+    --------
+    ap_breakdown : the terms of the sum, position by position.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_map.c`` (divides by the number of relevant documents).
+    .. [2] scikit-learn, ``sklearn/metrics/_ranking.py``: ``average_precision_score``.
 
     Examples
     --------
@@ -418,6 +613,29 @@ def _ap_value(positions: list[int], cutoff: int, n_relevant: int, d: Choice) -> 
 def first_hit(recommended, relevant, *, n=None) -> int | None:
     """1-based position of the first test item in the top N, or None if there is none.
 
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u).
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    int or None
+        The position (1 = top), or None without a hit.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    Examples
+    --------
+    B (position 2) comes before C: 2.  With N = 2, C at position 3 is not counted:
+
     >>> first_hit(["A", "B", "C"], ["C", "B"])
     2
     >>> first_hit(["A", "B", "C"], ["C"], n=2) is None
@@ -430,8 +648,39 @@ def first_hit(recommended, relevant, *, n=None) -> int | None:
 def reciprocal_rank(recommended, relevant, *, n=None) -> float:
     """1 / (position of the first test item), 0.0 if none is in the top N (trec_eval recip_rank).
 
+    The mean of this over users is MRR.
+
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u).
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    float
+        In (0, 1], or 0.0 without a hit.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_recip_rank.c``.
+
+    Examples
+    --------
+    The first test item, B, is at position 2: 1/2.  No test item at all: 0.
+
     >>> reciprocal_rank(["A", "B", "C"], ["C", "B"])
     0.5
+    >>> reciprocal_rank(["A", "B", "C"], ["Z"])
+    0.0
     """
     pos = first_hit(recommended, relevant, n=n)
     return 0.0 if pos is None else 1.0 / pos
@@ -445,6 +694,31 @@ def loo_ndcg(recommended, held_out, *, n=None) -> tuple[float, int | None]:
     top N; 0 if it is not there.  Returns ``(ndcg, j)`` with ``j`` None when missed.
     The divisor log2(j + 1) is the standard discount of :mod:`metrics.registry`.
 
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    held_out : str or int
+        The one item left out of the user's training data.
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    tuple of (float, int or None)
+        ``(ndcg, j)``: 1/log2(j + 1) and the held-out item's position, or ``(0.0, None)``.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    See Also
+    --------
+    binary_ndcg : the same with several test items.
+
+    Examples
+    --------
     >>> loo_ndcg(["A", "B", "C"], "A")
     (1.0, 1)
     >>> value, j = loo_ndcg(["A", "B", "C"], "C")   # log 2 / log 4 = 1/2
@@ -472,10 +746,42 @@ def binary_ndcg(recommended, relevant, *, n=None) -> float:
     the test items as the judged pool, so a test item missing from the list still
     counts in IDCG.
 
-    T = {A, C}: DCG = 1 + 1/log2(4) = 1.5, IDCG = 1 + 1/log2(3) = 1.6309
+    Parameters
+    ----------
+    recommended : sequence of item ids
+        The recommended list R(u), position 1 first.
+    relevant : sequence of item ids
+        The test items T(u).
+    n : int >= 1, optional
+        Cutoff N for DCG and IDCG.  Default ``None``: the whole list.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0.0 when there is no test item or no recommended item.
+
+    Raises
+    ------
+    ValueError
+        If an id is invalid or repeated, or ``n`` is not a whole number >= 1.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques",
+       ACM TOIS 20(4), 422-446, 2002.
+
+    Examples
+    --------
+    T = {A, C}: DCG = 1 + 1/log2(4) = 1.5, IDCG = 1 + 1/log2(3) = 1.6309, NDCG = 1.5 / 1.6309:
 
     >>> round(binary_ndcg(["A", "B", "C"], ["A", "C"]), 4)
     0.9197
+
+    T = {A, C, Z}: Z was never recommended but still counts in IDCG
+    = 1 + 0.6309 + 0.5 = 2.1309, so NDCG = 1.5 / 2.1309:
+
+    >>> round(binary_ndcg(["A", "B", "C"], ["A", "C", "Z"]), 4)
+    0.7039
     """
     top, rel, k = _prepare(recommended, relevant, n)
     return _binary_ndcg(_positions(top, rel), len(top), len(rel), k)
@@ -504,6 +810,31 @@ def per_user(runs, *, n=None, precision_denominator="list", ap_denominator="min_
     (list), ``ndcg`` (binary NDCG, :func:`binary_ndcg`), ``loo_ndcg`` (formula 15,
     1/log2(j + 1) at the first hit j: with one test item per user, the held-out
     item's position; 0 without a hit).
+
+    Parameters
+    ----------
+    runs : mapping or sequence
+        Users' ``(recommended, test_items)``, see :func:`as_runs`.
+    n : int >= 1, optional
+        Cutoff N for every user.  Default ``None``: each whole list.
+    precision_denominator : {"list", "n"}, default "list"
+        See :func:`precision_at_n`.
+    ap_denominator : {"min_n_relevant", "relevant", "hits"}, default "min_n_relevant"
+        See :func:`average_precision`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per user, columns as above.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_runs`, or for an unknown denominator or invalid ``n``.
+
+    Examples
+    --------
+    User a finds B at position 2 (P = 1/2, R = 1/1, RR = 1/2); user b finds nothing:
 
     >>> t = per_user({"a": (["A", "B"], ["B"]), "b": (["C", "D"], ["X"])}, n=2)
     >>> t[["user", "hits", "precision", "recall", "rr"]].values.tolist()
@@ -554,6 +885,38 @@ def summary(runs, *, n=None, precision_denominator="list", ap_denominator="min_n
     Pooled recall = (1 + 1) / (1 + 4) = 0.4, mean recall = (1 + 1/4) / 2 = 0.625.
     HR = 2/2 users; ARHR = (1/1 + 1/3) / 2 = 0.6667.
 
+    Parameters
+    ----------
+    runs : mapping or sequence
+        Users' ``(recommended, test_items)``, see :func:`as_runs`.
+    n : int >= 1, optional
+        Cutoff N.  Default ``None``: each whole list.
+    precision_denominator : {"list", "n"}, default "list"
+        See :func:`precision_at_n`; pooled precision divides by Σ|R| or by |U| × N.
+    ap_denominator : {"min_n_relevant", "relevant", "hits"}, default "min_n_relevant"
+        See :func:`average_precision`.
+    hit_rate : {"users", "items"}, default "users"
+        See :data:`HIT_RATES`.
+    arhr : {"first", "all"}, default "first"
+        See :data:`ARHR_MODES`.
+
+    Returns
+    -------
+    dict
+        The keys above, plus ``hit_users`` and ``precision_denominator`` (the pooled denominator).
+
+    Raises
+    ------
+    ValueError
+        As for :func:`per_user`, or for an unknown hit-rate or ARHR mode.
+
+    References
+    ----------
+    .. [1] M. Deshpande and G. Karypis, "Item-based top-N recommendation algorithms", ACM TOIS
+       22(1), 143-177, 2004 (HR and ARHR).
+
+    Examples
+    --------
     >>> s = summary({"alice": (["A", "B", "C"], ["A"]), "bob": (["D", "E", "F"], ["F", "G", "H", "I"])}, n=3)
     >>> s["recall"], s["recall_mean"], s["hr"], round(s["arhr"], 4)
     (0.4, 0.625, 1.0, 0.6667)
@@ -624,6 +987,32 @@ def parse_runs(text: str) -> dict[str, tuple[list[str], list[str]]]:
     the ``name:`` prefix is optional (lines without one are named ``u<line>``);
     empty lines and lines starting with ``#`` are skipped.  Nothing is evaluated.
 
+    Parameters
+    ----------
+    text : str
+        One user per line.
+
+    Returns
+    -------
+    dict of str to (list of str, list of str)
+        User -> (recommended, test items), in the order typed.
+
+    Raises
+    ------
+    RunsParseError
+        (a ValueError) naming the line and why: "empty", "missing_bar", "extra_bar",
+        "duplicate_item", "duplicate_user".
+    ValueError
+        If ``text`` is not a string.
+
+    See Also
+    --------
+    format_runs : the inverse.
+
+    Examples
+    --------
+    The second line has no name and becomes ``u2``:
+
     >>> parse_runs("alice: A B C | C X\\nD E | D")
     {'alice': (['A', 'B', 'C'], ['C', 'X']), 'u2': (['D', 'E'], ['D'])}
     >>> parse_runs("alice: A B A | A")
@@ -679,6 +1068,23 @@ def parse_runs(text: str) -> dict[str, tuple[list[str], list[str]]]:
 def format_runs(runs) -> str:
     """The text :func:`parse_runs` reads back, one user per line.
 
+    Parameters
+    ----------
+    runs : mapping or sequence
+        Users' ``(recommended, test_items)``, see :func:`as_runs`.
+
+    Returns
+    -------
+    str
+        ``user: recommended | test items`` lines joined by newlines.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_runs`.
+
+    Examples
+    --------
     >>> format_runs({"alice": (["A", "B"], ["B"])})
     'alice: A B | B'
     """
