@@ -45,6 +45,28 @@ class AucMethod:
 def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
     """Validate finite scores and 0/1 labels of equal length with both classes present.
 
+    A ROC curve needs at least one positive and one negative: its axes are TP / m⁺ and FP / m⁻.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        One finite score per sample (any sign); higher means "more likely positive".
+    labels : sequence of {0, 1}
+        One label per score, 1 for a positive sample (0.0 and 1.0 accepted; booleans refused).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(scores, labels)`` as float64 and int64 arrays.
+
+    Raises
+    ------
+    ValueError
+        If a list is empty, the lengths differ, a value is not a finite number, a label is not 0 or
+        1, or a class is missing.
+
+    Examples
+    --------
     >>> as_roc_input([0.9, 0.1], [1, 0])[1].tolist()
     [1, 0]
     >>> as_roc_input([0.9, 0.1], [1, 2])
@@ -78,6 +100,25 @@ def parse_binary_labels(text: str) -> list[int]:
 
     ``kind`` is "not_a_number" for a non-number and "not_a_label" for another number.
 
+    Parameters
+    ----------
+    text : str
+        Labels separated as in :func:`metrics.parse.split_tokens`.
+
+    Returns
+    -------
+    list of int
+        The labels, 0 or 1.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) naming the first bad token and its position.
+    ValueError
+        If the text is blank.
+
+    Examples
+    --------
     >>> parse_binary_labels("1 0, 1")
     [1, 0, 1]
     >>> parse_binary_labels("1 0 2")
@@ -99,6 +140,26 @@ def pair_counts(scores, labels) -> dict:
     """Counts over all (positive, negative) pairs: ``correct`` (f⁺ > f⁻), ``wrong`` (f⁺ < f⁻), ``ties``.
 
     Sorting-based, O(m log m), so it works for large inputs.
+
+    Parameters
+    ----------
+    scores, labels
+        As for :func:`as_roc_input`.
+
+    Returns
+    -------
+    dict
+        ``positives`` m⁺, ``negatives`` m⁻, ``pairs`` m⁺ × m⁻, and ``correct`` + ``wrong`` +
+        ``ties`` = ``pairs``.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_roc_input`.
+
+    Examples
+    --------
+    Positives 0.9 and 0.4, negatives 0.4 and 0.2: 0.9 beats both, 0.4 beats 0.2 and ties 0.4:
 
     >>> pair_counts([0.9, 0.4, 0.4, 0.2], [1, 1, 0, 0])
     {'positives': 2, 'negatives': 2, 'pairs': 4, 'correct': 3, 'wrong': 0, 'ties': 1}
@@ -128,6 +189,30 @@ def roc_steps(scores, labels) -> pd.DataFrame:
     up, right.  Only the moves right add area: at height 1/2 (width 1/2, area 0.25)
     and at height 1 (width 1/2, area 0.5), so AUC = 0.75.
 
+    Parameters
+    ----------
+    scores, labels
+        As for :func:`as_roc_input`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per distinct score plus the start row, columns as above.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_roc_input`.
+
+    References
+    ----------
+    .. [1] Zhou Zhihua, *Machine Learning* ("the watermelon book"), Tsinghua University Press 2016,
+       section 2.3.3 (ROC, AUC and the rank loss).
+    .. [2] T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+       861-874, 2006.
+
+    Examples
+    --------
     >>> t = roc_steps([0.9, 0.7, 0.6, 0.2], [1, 0, 1, 0])
     >>> t["move"].tolist()
     ['start', 'up', 'right', 'up', 'right']
@@ -167,6 +252,30 @@ def roc_points(scores, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(fpr, tpr, thresholds)`` at every distinct score, starting from (0, 0) at +inf.
 
     The same points as ``sklearn.metrics.roc_curve(labels, scores, drop_intermediate=False)``.
+
+    Parameters
+    ----------
+    scores, labels
+        As for :func:`as_roc_input`.
+
+    Returns
+    -------
+    tuple of three numpy.ndarray
+        False positive rates, true positive rates and thresholds, one per point.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_roc_input`.
+
+    See Also
+    --------
+    roc_steps : the same points with the moves and areas.
+    sklearn.metrics.roc_curve : scikit-learn's version.
+
+    Examples
+    --------
+    The tied 0.8 pair (one positive, one negative) passes together: a diagonal step to (1/2, 1):
 
     >>> fpr, tpr, thr = roc_points([0.8, 0.8, 0.3], [1, 0, 0])
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
@@ -226,8 +335,31 @@ def auc(scores, labels, *, method="trapezoid") -> float:
         Higher means "more likely positive".
     labels : sequence of {0, 1}
         1 for a positive sample.
-    method : {"trapezoid", "rank_loss"}
+    method : {"trapezoid", "rank_loss"}, default "trapezoid"
         See :data:`AUC_METHODS`.
+
+    Returns
+    -------
+    float
+        AUC in [0, 1]: the chance that a random positive scores above a random negative, a tie
+        counting one half.  Both methods compute the same fraction of integers, so they agree exactly.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_roc_input`, or for an unknown method.
+
+    See Also
+    --------
+    rank_loss : 1 - AUC.
+    sklearn.metrics.roc_auc_score : scikit-learn's AUC.
+
+    References
+    ----------
+    .. [1] Zhou Zhihua, *Machine Learning* ("the watermelon book"), Tsinghua University Press 2016,
+       section 2.3.3 (ROC, AUC and the rank loss).
+    .. [2] T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+       861-874, 2006.
 
     Examples
     --------
@@ -248,6 +380,32 @@ def auc(scores, labels, *, method="trapezoid") -> float:
 def rank_loss(scores, labels) -> float:
     """ℓ_rank of document 001: the share of (positive, negative) pairs ranked wrongly, a tie = 1/2.
 
+    Parameters
+    ----------
+    scores, labels
+        As for :func:`as_roc_input`.
+
+    Returns
+    -------
+    float
+        (wrong + ties / 2) / pairs, in [0, 1]; equal to 1 - :func:`auc`.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_roc_input`.
+
+    References
+    ----------
+    .. [1] Zhou Zhihua, *Machine Learning* ("the watermelon book"), Tsinghua University Press 2016,
+       section 2.3.3 (ROC, AUC and the rank loss).
+    .. [2] T. Fawcett, "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+       861-874, 2006.
+
+    Examples
+    --------
+    4 pairs, none wrong, one tie: (0 + 1/2) / 4 = 1/8.
+
     >>> rank_loss([0.9, 0.4, 0.4, 0.2], [1, 1, 0, 0])
     0.125
     """
@@ -261,6 +419,28 @@ def rank_pairs(scores, labels, *, limit=None) -> pd.DataFrame:
     Columns ``positive`` and ``negative`` (1-based input positions),
     ``score_pos``, ``score_neg``, ``outcome`` ("correct", "tie", "wrong"), ``loss``.
     ``limit`` (an int >= 1) keeps only the first rows, for display.
+
+    Parameters
+    ----------
+    scores, labels
+        As for :func:`as_roc_input`.
+    limit : int >= 1, optional
+        At most this many rows (positives in input order, each against every negative).  Default
+        ``None``: all m⁺ × m⁻ pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair, columns as above.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`as_roc_input`, or if ``limit`` is not a whole number >= 1.
+
+    Examples
+    --------
+    Positives at 1 (0.9) and 3 (0.4), the negative at 2 (0.4): 0.9 > 0.4 is correct, 0.4 = 0.4 a tie:
 
     >>> t = rank_pairs([0.9, 0.4, 0.4], [1, 0, 1])
     >>> t[["positive", "negative", "outcome"]].values.tolist(), t["loss"].tolist()
