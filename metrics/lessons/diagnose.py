@@ -215,7 +215,33 @@ def hand_number(value, *, name: str = "value", position: int | None = None) -> H
     """One hand-written number from text (``"0.91"``, ``"81.86%"``, ``"８.３７"``) or a number.
 
     A float keeps the decimals of its shortest representation (``0.91`` -> 2).
+    The number of decimals matters: a hand calculation is right when the exact value rounds to
+    what was written, so ``0.91`` allows 0.905 to 0.915 and ``0.9`` allows 0.85 to 0.95.
 
+    Parameters
+    ----------
+    value : str, float, int or HandNumber
+        Text as written (full-width digits folded; a trailing ``%`` divides by 100 and is
+        remembered), or a number (an int has 0 decimals).  A HandNumber is returned as it is.
+    name : str, default "value"
+        What the value is called in error messages.
+    position : int, optional
+        Its 1-based position, for messages about a list.
+
+    Returns
+    -------
+    HandNumber
+        ``value`` (always a fraction), ``decimals`` (as written), ``percent``, ``text``.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) for text that is not one number (or holds a second one).
+    ValueError
+        For a boolean, NaN, infinity, blank text or another type.
+
+    Examples
+    --------
     >>> hand_number("0.91")
     HandNumber(value=0.91, decimals=2, percent=False, text='0.91')
     >>> hand_number(7.99).decimals
@@ -257,6 +283,30 @@ def hand_number(value, *, name: str = "value", position: int | None = None) -> H
 def hand_numbers(values, *, name: str = "terms") -> list[HandNumber | None]:
     """A list of hand-written numbers; ``?``, ``_`` or ``-`` (or None) marks a blank.
 
+    A blank is a step the learner skipped; it is not checked.
+
+    Parameters
+    ----------
+    values : str or sequence
+        Text with numbers separated as in :func:`metrics.parse.split_tokens`, or a sequence of
+        numbers, strings and None; see :data:`BLANKS` for the blank marks.
+    name : str, default "terms"
+        What the list is called in error messages.
+
+    Returns
+    -------
+    list of HandNumber or None
+        One entry per token, None for a blank.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) naming the position of the first token that is not a number.
+    ValueError
+        If ``values`` is neither text nor a sequence.
+
+    Examples
+    --------
     >>> [h and h.value for h in hand_numbers("3, 1.26, ?, 0")]
     [3.0, 1.26, None, 0.0]
     >>> hand_numbers("3 x 1")
@@ -371,9 +421,47 @@ def _ideal_for(rel: np.ndarray, unretrieved: np.ndarray, source: str, order: str
 def variant_values(grades, variant: HandVariant, *, unretrieved=None, k=None) -> _Values:
     """Exact terms, DCG, ideal terms, IDCG and NDCG under one variant (slips included).
 
+    A :class:`HandVariant` can describe the slips people make by hand (log_b(i) for log_b(i + 1),
+    k on one side only, an ideal ranking left unsorted), so :func:`diagnose` can find the one a
+    hand calculation followed.
+
+    Parameters
+    ----------
+    grades : sequence of float >= 0
+        Grades in ranked order.
+    variant : HandVariant
+        Gain, discount (including ``"log_i"``), log base, IDCG source, ``k_mode`` and ideal order.
+    unretrieved : sequence of float >= 0, optional
+        Grades of judged items not in the list (used when ``variant.idcg_source == "judged"``).
+    k : int >= 1, optional
+        The cutoff, applied as ``variant.k_mode`` says.
+
+    Returns
+    -------
+    object
+        With ``terms`` and ``ideal_terms`` (arrays of discounted gains), ``dcg``, ``idcg`` and
+        ``ndcg`` (0 when IDCG is 0).
+
+    Raises
+    ------
+    ValueError
+        For invalid grades or ``k``, or a sum that overflows.
+
+    Examples
+    --------
+    Document 000 with Järvelin & Kekäläinen's discount: terms 3, 2, 1/log2(3), 3/log2(4),
+    2/log2(5) = 3 + 2 + 0.6309 + 1.5 + 0.8614 = 7.9923; ideal 3, 3, 2, 2, 1 gives
+    3 + 3 + 1.2619 + 1 + 0.4307 = 8.6925:
+
     >>> v = variant_values([3, 2, 1, 3, 2], HandVariant(discount="jarvelin"))
     >>> round(v.dcg, 4), round(v.idcg, 4), round(v.ndcg, 5)
     (7.9923, 8.6925, 0.91944)
+
+    The slip "ideal ranking left in ranked order": IDCG is then the list's own DCG, and every
+    list looks perfect:
+
+    >>> variant_values([1, 3, 2], HandVariant(ideal_order="as_ranked")).ndcg
+    1.0
     """
     rel = as_grades(grades, name="grades")
     extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
@@ -812,6 +900,27 @@ def example_sheet(key: str) -> dict:
 
     The unretrieved grades are the document's judged items minus its list; the
     formula the document *names* is the intended one.
+
+    Parameters
+    ----------
+    key : str
+        One of :data:`EXAMPLE_SHEETS`, keys of :data:`metrics.lessons.examples.EXAMPLES`.
+
+    Returns
+    -------
+    dict
+        ``grades``, ``unretrieved``, ``k``, the printed ``terms``, ``dcg``, ``ideal_terms``, ``idcg``
+        and ``ndcg`` as text (``"?"`` for a term the document does not print), and the named
+        formula's ``gain``, ``discount`` and ``log_base``.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is not one of :data:`EXAMPLE_SHEETS`.
+
+    Examples
+    --------
+    Document 003 prints its terms truncated to two decimals (0.38 for 1/log2(6) = 0.3869):
 
     >>> s = example_sheet("003-blog")
     >>> s["terms"], s["unretrieved"], s["idcg"], s["ndcg"]
