@@ -384,8 +384,8 @@ def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",)
     >>> from metrics.runfiles.read import read_qrels, read_run
     >>> qrels = read_qrels(b"q 0 a 1\\nq 0 b 1\\n").table
     >>> run = read_run(b"q Q0 x 1 2 r\\nq Q0 a 2 1 r\\n").table
-    >>> evaluate_runs(qrels, [run], ["P.1", "recall.2"]).summary(
-    ...     evaluate_runs(qrels, [run], ["P.1", "recall.2"]).runs[0])
+    >>> result = evaluate_runs(qrels, [run], ["P.1", "recall.2"])
+    >>> result.summary(result.runs[0])
     {'P_1': 0.0, 'recall_2': 0.5}
     """
     requested = parse_measures(measures)
