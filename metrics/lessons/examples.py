@@ -352,6 +352,23 @@ def setup(example: WorkedExample, formula: str | None = None) -> dict:
     Keys: ``rels``, ``unretrieved``, ``labels`` (ranked items first, then unretrieved ones; None for
     D1, D2, ...), ``k``, ``gain``, ``discount``, ``base``, ``idcg``.
 
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+    formula : str, optional
+        A key of :data:`FORMULAS` to use instead of the one the numbers follow (e.g. the one the
+        document names).  Default ``None``: ``example.implied``.
+
+    Returns
+    -------
+    dict
+        The keys above, in the playground's terms (``base`` is the log base, ``idcg`` "judged" or "list").
+
+    Examples
+    --------
+    Document 004's rec_sys_1 (A, E, C, D, F) leaves B (grade 3) and G (grade 0) unretrieved:
+
     >>> s = setup(EXAMPLES["004-recsys1"])
     >>> s["rels"], s["unretrieved"], s["labels"], s["k"], s["idcg"]
     ((3.0, 1.0, 2.0, 2.0, 1.0), (3.0, 0.0), ('A', 'E', 'C', 'D', 'F', 'B', 'G'), 5, 'judged')
@@ -374,6 +391,19 @@ def setup(example: WorkedExample, formula: str | None = None) -> dict:
 def printed_totals(example: WorkedExample) -> dict[str, Printed]:
     """The totals the document prints for ``example`` (``cg``, ``dcg``, ``idcg``, ``ndcg``; one formula).
 
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+
+    Returns
+    -------
+    dict of str to Printed
+        Quantity -> the printed total, for those the document prints (columns of a table with several
+        formulas, ``variant`` set, are left out).
+
+    Examples
+    --------
     >>> {q: p.text for q, p in printed_totals(EXAMPLES["003-blog"]).items()}
     {'dcg': '6.86', 'idcg': '8.37', 'ndcg': '81.96%'}
     """
@@ -384,6 +414,23 @@ def printed_totals(example: WorkedExample) -> dict[str, Printed]:
 def examples_for(doc: str) -> list[WorkedExample]:
     """The examples of one document, in the order it gives them.
 
+    Parameters
+    ----------
+    doc : str
+        The document's number: "000", "001", "002", "003" or "004" (keys of :data:`DOCUMENTS`).
+
+    Returns
+    -------
+    list of WorkedExample
+        Its examples.
+
+    Raises
+    ------
+    ValueError
+        If ``doc`` is not one of the documents.
+
+    Examples
+    --------
     >>> [e.key for e in examples_for("000")]
     ['000-graded', '000-formula2', '000-binary']
     """
@@ -462,6 +509,21 @@ class Verdict:
 def printed_places(text: str) -> int:
     """Decimal places of a printed number, as a fraction (a percent adds two).
 
+    A printed number claims the precision it is written with: the judge rounds the exact value to
+    this many places before comparing.
+
+    Parameters
+    ----------
+    text : str
+        The number as printed, e.g. ``"7.99"`` or ``"81.86%"``.
+
+    Returns
+    -------
+    int
+        Digits after the point, plus 2 for a percent (81.86% = 0.8186).
+
+    Examples
+    --------
     >>> printed_places("7.99"), printed_places("81.86%"), printed_places("3")
     (2, 4, 0)
     """
@@ -473,6 +535,26 @@ def printed_places(text: str) -> int:
 def printed_decimal(text: str) -> Decimal:
     """The printed number as an exact decimal fraction ("81.86%" -> 0.8186).
 
+    A :class:`decimal.Decimal`, so that 6.86 is exactly 6.86 (a float would be 6.8600000000000003...)
+    and the judge's comparisons of rounded digits are exact.
+
+    Parameters
+    ----------
+    text : str
+        The number as printed.
+
+    Returns
+    -------
+    decimal.Decimal
+        The value as a fraction.
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not a number.
+
+    Examples
+    --------
     >>> printed_decimal("81.86%")
     Decimal('0.8186')
     """
@@ -505,6 +587,34 @@ def exact_value(example: WorkedExample, printed: Printed | str, *, formula: str 
 
     ``formula`` defaults to the one the number follows (``printed.implied``); for an NDCG
     with ``formula="named"`` the DCG and IDCG each use the formula the document writes.
+
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+    printed : Printed or str
+        One of ``example.printed``, or its key (``"dcg"``, ``"idcg_term_5"``, ``"ndcg_linear"``...).
+    formula : str, optional
+        A key of :data:`FORMULAS`, or ``"named"``.  Default ``None``: the formula the number follows.
+    idcg_items : IdcgItems, optional
+        Another set of items for the ideal ranking (e.g. ``example.alt_idcg_items``).  Default
+        ``None``: the document's own.
+
+    Returns
+    -------
+    float
+        The exact value (a divisor, a term, CG, DCG, IDCG or NDCG).
+
+    Raises
+    ------
+    ValueError
+        If the key is not printed by the example, the formula is unknown, or the quantity is a list.
+
+    Examples
+    --------
+    Document 003's IDCG (all eight recalled items, top 6: 3, 3, 3, 2, 2, 1) is
+    3 + 1.8928 + 1.5 + 0.8614 + 0.7737 + 0.3562 = 8.3841; document 000's second DCG, under the
+    2^rel - 1 formula it names, is 7 + 3/1.585 + 1/2 + 7/2.322 + 3/2.585 = 13.568:
 
     >>> round(exact_value(EXAMPLES["003-blog"], "idcg"), 4)
     8.3841
@@ -559,6 +669,25 @@ def recomputed_value(example: WorkedExample, printed: Printed | str) -> float | 
     A total is the sum of its printed terms; an NDCG is the printed DCG over the printed IDCG;
     a term is its gain over the printed divisor.
 
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+    printed : Printed or str
+        One of ``example.printed``, or its key (``"dcg"``, ``"idcg_term_5"``, ``"ndcg_linear"``...).
+
+    Returns
+    -------
+    float or None
+        The value redone from the printed numbers, or None when the document prints none to redo it from.
+
+    Raises
+    ------
+    ValueError
+        If the key is not printed by the example.
+
+    Examples
+    --------
     >>> recomputed_value(EXAMPLES["003-blog"], "dcg")  # 3+1.26+1.5+0+0.38+0.71, printed as 6.86
     6.85
     """
@@ -620,6 +749,34 @@ def _judge_list(example: WorkedExample, p: Printed) -> Verdict:
 def judge(example: WorkedExample, printed: Printed | str) -> Verdict:
     """The verdict on one printed number of ``example``: which kinds apply and the values that show it.
 
+    The printed value is compared with the exact value rounded (and truncated) to the printed
+    digits, with the value redone from the document's own rounded numbers, with the formula the
+    document names and with the other IDCG item set; every explanation that fits is listed.
+
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+    printed : Printed or str
+        One of ``example.printed``, or its key (``"dcg"``, ``"idcg_term_5"``, ``"ndcg_linear"``...).
+
+    Returns
+    -------
+    Verdict
+        ``kinds`` (keys of :data:`VERDICTS`, the arithmetic one first), ``exact``, ``rounded``,
+        ``truncated``, ``named_value``, ``recomputed``, ``alt_value``.
+
+    Raises
+    ------
+    ValueError
+        If the key is not printed by the example.
+
+    Examples
+    --------
+    Document 000's second DCG prints 6.82: the exact 6.8276 would round to 6.83, but its own
+    terms 3 + 1.26 + 0.5 + 1.29 + 0.77 add to 6.82 (rounding drift), and it names 2^rel - 1,
+    which would give 13.568 (mislabelled formula):
+
     >>> v = judge(EXAMPLES["000-formula2"], "dcg")
     >>> v.kinds, v.rounded, round(v.named_value, 3)
     (('rounding_drift', 'mislabelled_formula'), '6.83', 13.568)
@@ -655,7 +812,26 @@ def judge(example: WorkedExample, printed: Printed | str) -> Verdict:
 
 
 def judge_all(example: WorkedExample) -> list[Verdict]:
-    """A verdict for every number ``example`` prints, in the document's order."""
+    """A verdict for every number ``example`` prints, in the document's order.
+
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+
+    Returns
+    -------
+    list of Verdict
+        One per entry of ``example.printed`` (see :func:`judge`).
+
+    Examples
+    --------
+    Document 000 gets every term and total right, but prints NDCG = 7.99 / 8.69 = 0.91945 as 0.91:
+    cut off, not rounded (0.92):
+
+    >>> [(v.printed.key, v.kind) for v in judge_all(EXAMPLES["000-graded"])][-3:]
+    [('idcg_term_5', 'exact'), ('idcg', 'exact'), ('ndcg', 'truncation')]
+    """
     return [judge(example, p) for p in example.printed]
 
 
@@ -668,10 +844,32 @@ def code_004_ndcg(items, *, ground_truth=None, cap: int = 100) -> float:
     the ideal ranking holds every ground-truth item, cut at 100, not at the list length.
 
     ``items`` are labels of :data:`ITEMS_004`; the ground truth is every item of grade > 0.
+    Parameters
+    ----------
+    items : sequence of str
+        Recommended item labels in ranked order (keys of :data:`ITEMS_004`).
+    ground_truth : set of str, optional
+        The relevant items.  Default ``None``: every item of :data:`ITEMS_004` with grade > 0.
+    cap : int >= 1, default 100
+        The code's cutoff of the ideal ranking.
+
+    Returns
+    -------
+    float
+        The code's NDCG (the natural log cancels in the ratio).
+
+    Examples
+    --------
     rec_sys_1 hits all five, but six items are relevant, so DCG@5 / IDCG@6:
 
     >>> round(code_004_ndcg(REC_SYS_004["rec_sys_1"]), 4)  # (1+.6309+.5+.4307+.3869) / (... + .3562)
     0.8922
+
+    rec_sys_2 (A, B, C, G, E) misses at position 4 (G has grade 0):
+    (1 + 0.6309 + 0.5 + 0 + 0.3869) / 3.3047 = 2.5178 / 3.3047:
+
+    >>> round(code_004_ndcg(REC_SYS_004["rec_sys_2"]), 4)
+    0.7619
     """
     gt = ground_truth if ground_truth is not None else {i for i, g in ITEMS_004.items() if g > 0}
     hits = [1.0 if i in gt else 0.0 for i in items]
@@ -680,6 +878,28 @@ def code_004_ndcg(items, *, ground_truth=None, cap: int = 100) -> float:
 
 def findings(example: WorkedExample) -> list[Verdict]:
     """Verdicts about the example as a whole (``example.notes``), with the numbers that show them.
+
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+
+    Returns
+    -------
+    list of Verdict
+        One per note, with ``values``: IDCG and NDCG under both item sets (different_idcg_items), DCG
+        and NDCG with log2 and ln (log_base), graded, binary and the post's code (binary_gain).
+
+    Raises
+    ------
+    ValueError
+        If a note is not a key of :data:`VERDICTS`.
+
+    Examples
+    --------
+    Document 004's code uses the natural log: ln(i + 1) = log2(i + 1) × ln 2, so every term and DCG
+    itself is divided by ln 2, and DCG with log2 / DCG with ln = ln 2 = 0.6931; in NDCG the
+    factor cancels:
 
     >>> f = {v.kind: v.values for v in findings(EXAMPLES["004-recsys1"])}
     >>> round(f["log_base"]["dcg_log2"] / f["log_base"]["dcg_ln"], 4)  # = ln 2
@@ -728,6 +948,18 @@ def explanation_values(example: WorkedExample) -> dict[str, float]:
     """Numbers an example's explanation cites besides its own printed, exact and finding values: 001's
     question on the two DCG formulas (3, 2 against 2, 3), and for 004 the other system and the post's code.
 
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+
+    Returns
+    -------
+    dict of str to float
+        Named values (empty for an example whose explanation cites none).
+
+    Examples
+    --------
     >>> v = explanation_values(EXAMPLES["001-main"])
     >>> round(v["jar_a"], 4), round(v["std_a"], 4), round(v["std_b"], 4)  # 3 + 2/1; 3 + 2/1.585; 2 + 3/1.585
     (5.0, 4.2619, 3.8928)
@@ -752,6 +984,25 @@ def position_table(example: WorkedExample, *, variant: str = "") -> pd.DataFrame
     """Per position: grade, divisor, DCG term and ideal term, printed beside exact, with each term's verdict.
 
     Printed columns hold the document's text ('' where it prints nothing).
+
+    Parameters
+    ----------
+    example : WorkedExample
+        One of :data:`EXAMPLES`, e.g. ``EXAMPLES["003-blog"]``.
+    variant : str, default ""
+        For a table with several formulas (001's book example): "linear" or "exponential".
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``position``, ``label``, ``relevance``, ``divisor``, ``dcg_term``, ``ideal_relevance``,
+        ``idcg_term``, and for each of divisor / dcg_term / idcg_term a ``printed_...`` text and a
+        ``..._verdict`` kind.
+
+    Examples
+    --------
+    Document 003's sixth row: log2(7) = 2.807 printed as 2.8, and the ideal term 1/log2(7) = 0.3562
+    printed as 0.35 (cut off, not rounded to 0.36):
 
     >>> t = position_table(EXAMPLES["003-blog"])
     >>> t.loc[5, ["printed_divisor", "printed_idcg_term", "idcg_term_verdict"]].tolist()
