@@ -718,6 +718,20 @@ def resample_batch(n: int) -> int:
     :func:`all_pairs` use the same value, and so can anyone reproducing them with
     :func:`scipy.stats.bootstrap`.
 
+    Parameters
+    ----------
+    n : int >= 1
+        The number of queries (the length of each resample).
+
+    Returns
+    -------
+    int
+        ``max(1, 2**22 // n)``: one block holds about 2**22 = 4,194,304 numbers (32 MB as float64).
+
+    Examples
+    --------
+    4194304 // 10 = 419430; 4194304 // 10000 = 419:
+
     >>> resample_batch(10), resample_batch(10_000)
     (419430, 419)
     """
@@ -967,14 +981,71 @@ def correct(pvalues, *, method="holm", alpha=0.05) -> Correction:
 def holm(pvalues, *, alpha=0.05) -> Correction:
     """Holm's step-down correction; see :func:`correct`.
 
+    Sort the p-values, multiply the smallest by m, the next by m - 1, ..., the largest by 1, then
+    take the running maximum (an adjusted p may not be below the one before it) and cap at 1.
+
+    Parameters
+    ----------
+    pvalues : sequence of float
+        One p-value per comparison, each in [0, 1].
+    alpha : float, default 0.05
+        Level at which ``rejected`` is decided (0 < alpha < 1).
+
+    Returns
+    -------
+    Correction
+        As :func:`correct` with ``method="holm"``.
+
+    Raises
+    ------
+    ValueError
+        If ``pvalues`` is empty or holds a value outside [0, 1], or ``alpha`` is not in (0, 1).
+
+    References
+    ----------
+    .. [1] S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian
+       Journal of Statistics 6(2), 65-70, 1979.
+
+    Examples
+    --------
+    m = 3.  Sorted: 0.01, 0.03, 0.04, multiplied by 3, 2, 1: 0.03, 0.06, 0.04; the running maximum
+    lifts 0.04 to 0.06.  In input order (0.01, 0.04, 0.03):
+
     >>> holm([0.01, 0.04, 0.03]).adjusted.round(4).tolist()   # 0.01×3, 0.03×2, max(0.04×1, 0.06)
     [0.03, 0.06, 0.06]
+    >>> holm([0.01, 0.04, 0.03]).rejected.tolist()            # only 0.03 <= 0.05
+    [True, False, False]
     """
     return correct(pvalues, method="holm", alpha=alpha)
 
 
 def bonferroni(pvalues, *, alpha=0.05) -> Correction:
     """Bonferroni's correction (every p times m, capped at 1); see :func:`correct`.
+
+    Parameters
+    ----------
+    pvalues : sequence of float
+        One p-value per comparison, each in [0, 1].
+    alpha : float, default 0.05
+        Level at which ``rejected`` is decided (0 < alpha < 1).
+
+    Returns
+    -------
+    Correction
+        As :func:`correct` with ``method="bonferroni"``.
+
+    Raises
+    ------
+    ValueError
+        If ``pvalues`` is empty or holds a value outside [0, 1], or ``alpha`` is not in (0, 1).
+
+    See Also
+    --------
+    holm : as safe and never less powerful.
+
+    Examples
+    --------
+    m = 3: 0.01 × 3 = 0.03, 0.04 × 3 = 0.12, 0.5 × 3 = 1.5 capped at 1:
 
     >>> bonferroni([0.01, 0.04, 0.5]).adjusted.round(4).tolist()
     [0.03, 0.12, 1.0]
