@@ -59,6 +59,31 @@ def numba_from(rows: int):
     """Inside the block, use numba only for inputs of at least ``rows`` rows (the old limit is restored).
 
     For one-shot processes: numba's start (~1.4 s, see README) is paid on every run there.
+
+    Parameters
+    ----------
+    rows : int >= 0
+        The new threshold (:data:`NUMBA_MIN_ROWS`); 0 makes every input use numba, a huge number none.
+
+    Returns
+    -------
+    contextmanager
+        Use it in a ``with`` statement; it yields nothing.
+
+    Raises
+    ------
+    ValueError
+        If ``rows`` is not a whole number >= 0.
+
+    Examples
+    --------
+    >>> use_numba(10)                 # 10 rows < 1,000,000: numpy
+    False
+    >>> with numba_from(0):
+    ...     use_numba(10)
+    True
+    >>> use_numba(10)                 # the old threshold is back
+    False
     """
     global NUMBA_MIN_ROWS
     if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 0:
@@ -71,6 +96,28 @@ def numba_from(rows: int):
 
 
 def use_numba(n: int) -> bool:
+    """Whether an input of ``n`` rows goes to the numba kernels.
+
+    True when ``n >= NUMBA_MIN_ROWS`` and numba imports; numba is imported on the first such call.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows of the input.
+
+    Returns
+    -------
+    bool
+
+    See Also
+    --------
+    numba_from : change the threshold for a block of code.
+
+    Examples
+    --------
+    >>> use_numba(10), NUMBA_MIN_ROWS
+    (False, 1000000)
+    """
     return n >= NUMBA_MIN_ROWS and _numba_module() is not None
 
 
@@ -161,6 +208,33 @@ def first_duplicate_string(starts: np.ndarray, data: np.ndarray, offsets: np.nda
     """The first row whose string already occurred in its block, or -1 (numba only).
 
     Row ``i`` is ``data[offsets[i]:offsets[i + 1]]``; blocks are ``starts[b]:starts[b + 1]``.
+    A run may list a document only once per query: this finds the first repeat without building a
+    dictionary of millions of document ids.
+
+    Parameters
+    ----------
+    starts : numpy.ndarray of int64
+        Block boundaries: the start of each block (query) and, last, the number of rows.
+    data : numpy.ndarray of uint8
+        The UTF-8 bytes of all rows, back to back (a pyarrow string array's data buffer).
+    offsets : numpy.ndarray of int32 or int64
+        ``n + 1`` offsets into ``data`` (the string array's offsets buffer).
+
+    Returns
+    -------
+    int
+        The 0-based row of the first repeat within its block, or -1.
+
+    Examples
+    --------
+    Rows "d1", "d2", "d1", "d1".  As two blocks (0-1 and 2-3) the repeat is row 3; as one block of
+    the first three rows it is row 2:
+
+    >>> data, offsets = np.frombuffer(b"d1d2d1d1", np.uint8), np.array([0, 2, 4, 6, 8], np.int32)
+    >>> first_duplicate_string(np.array([0, 2, 4]), data, offsets)
+    3
+    >>> first_duplicate_string(np.array([0, 3]), data, offsets)
+    2
     """
     if starts.size < 2:
         return -1
@@ -213,6 +287,41 @@ def lookup_grades_by_string(q: np.ndarray, rdata: np.ndarray, roffsets: np.ndarr
     Run row ``i`` is query ``q[i]`` and document ``rdata[roffsets[i]:roffsets[i + 1]]``; judged row
     ``j`` is query ``jq[j]``, document ``jdata[joffsets[j]:joffsets[j + 1]]`` and grade ``jgrade[j]``;
     (query, document) pairs of the judged rows are distinct.
+
+    Parameters
+    ----------
+    q : numpy.ndarray of int
+        Query code of each run row (-1: a query without judgments); rows of a query are adjacent.
+    rdata, roffsets : numpy.ndarray
+        The run's document ids as UTF-8 bytes and offsets (see :func:`first_duplicate_string`).
+    jq : numpy.ndarray of int
+        Query code of each judged row, in ``0 .. nq - 1``.
+    jdata, joffsets : numpy.ndarray
+        The judged document ids as bytes and offsets.
+    jgrade : numpy.ndarray of float
+        The grade of each judged row.
+    nq : int
+        The number of query codes.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        One grade per run row.
+
+    See Also
+    --------
+    lookup_grades : the same on integer codes, with numpy.
+
+    Examples
+    --------
+    Run rows (query 0, "a"), (0, "b"), (1, "a"); judged (0, "b") = 2 and (1, "a") = 1.  Document "a"
+    is judged for query 1 only, so the first row gets 0:
+
+    >>> run, run_offsets = np.frombuffer(b"aba", np.uint8), np.array([0, 1, 2, 3], np.int32)
+    >>> judged, judged_offsets = np.frombuffer(b"ba", np.uint8), np.array([0, 1, 2], np.int32)
+    >>> lookup_grades_by_string(np.array([0, 0, 1]), run, run_offsets, np.array([0, 1]), judged,
+    ...                         judged_offsets, np.array([2.0, 1.0]), 2).tolist()
+    [0.0, 2.0, 1.0]
     """
     n = q.size
     out = np.empty(n, np.float64)
@@ -242,7 +351,29 @@ def _block_starts(codes: np.ndarray) -> np.ndarray:
 
 
 def query_blocks(qcodes: np.ndarray) -> np.ndarray | None:
-    """Start of each block of equal query codes, and the end; None when a query has several blocks."""
+    """Start of each block of equal query codes, and the end; None when a query has several blocks.
+
+    Run files usually list each query's lines together; then each query is one block and the
+    kernels can work block by block.
+
+    Parameters
+    ----------
+    qcodes : numpy.ndarray of int
+        The query code of each row.
+
+    Returns
+    -------
+    numpy.ndarray of int64 or None
+        Block starts followed by the number of rows (``[0]`` when empty), or None when some query's
+        rows are not adjacent.
+
+    Examples
+    --------
+    >>> query_blocks(np.array([0, 0, 1, 1, 1, 2])).tolist()   # blocks 0-1, 2-4, 5
+    [0, 2, 5, 6]
+    >>> query_blocks(np.array([0, 1, 0])) is None             # query 0 comes back after query 1
+    True
+    """
     starts = _block_starts(qcodes)
     if starts.size - 1 != np.unique(qcodes[starts[:-1]]).size:
         return None
@@ -292,7 +423,27 @@ def _factorize_py(keys, bits):  # numba source: open addressing, multiply-shift 
 
 
 def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes 0.. in order of first appearance, and the index of each code's first row."""
+    """Codes 0.. in order of first appearance, and the index of each code's first row.
+
+    Parameters
+    ----------
+    keys : numpy.ndarray of uint64
+        Ids packed into integers (converted to contiguous uint64).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``codes`` (int32, one per key) and ``first`` (the row where each code first appears);
+        ``keys[first][codes] == keys``.
+
+    Examples
+    --------
+    7 is the first distinct key (code 0, row 0), 3 the second (code 1, row 1), 9 the third (row 3):
+
+    >>> codes, first = factorize_u64(np.array([7, 3, 7, 9, 3], dtype=np.uint64))
+    >>> codes.tolist(), first.tolist()
+    ([0, 1, 0, 2, 1], [0, 1, 3])
+    """
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     if use_numba(keys.size):
         # Start near the size a sample suggests (capped: a sample overestimates distinct keys when
@@ -309,7 +460,30 @@ def factorize_u64(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 # ------------------------------------------------------------------------------------------ codes (numpy)
 def has_duplicate_pairs(qcodes: np.ndarray, dcodes: np.ndarray, ndocs: int) -> bool:
-    """True when some (query, document) pair occurs twice."""
+    """True when some (query, document) pair occurs twice.
+
+    Each pair becomes one integer ``q * ndocs + d``; after sorting, a repeat sits next to itself.
+
+    Parameters
+    ----------
+    qcodes : numpy.ndarray of int
+        Query code of each row.
+    dcodes : numpy.ndarray of int
+        Document code of each row, in ``0 .. ndocs - 1``.
+    ndocs : int
+        The number of document codes.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> has_duplicate_pairs(np.array([0, 0, 1]), np.array([5, 6, 5]), 10)   # (0,5) (0,6) (1,5)
+    False
+    >>> has_duplicate_pairs(np.array([0, 0, 1]), np.array([5, 5, 5]), 10)   # (0,5) twice
+    True
+    """
     n = qcodes.size
     if n < 2:
         return False
@@ -323,6 +497,33 @@ def lookup_grades(q: np.ndarray, docs: np.ndarray, ndocs: int, jq: np.ndarray, j
     """Grade of each (q, doc) row from the judged (jq, jdoc, jgrade) rows; 0 when not judged.
 
     ``jdoc`` holds codes in the rows' document space (all >= 0); (jq, jdoc) pairs are distinct.
+
+    Parameters
+    ----------
+    q, docs : numpy.ndarray of int
+        Query and document code of each run row.
+    ndocs : int
+        The number of document codes.
+    jq, jdoc : numpy.ndarray of int
+        Query and document code of each judged row.
+    jgrade : numpy.ndarray of float
+        The grade of each judged row.
+    nq : int
+        The number of query codes.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        One grade per run row.
+
+    Examples
+    --------
+    Run rows (0, 1), (0, 2), (1, 1); judged (0, 2) = 3 and (1, 1) = 1.  Document 1 is judged for
+    query 1 only:
+
+    >>> lookup_grades(np.array([0, 0, 1]), np.array([1, 2, 1]), 3, np.array([0, 1]), np.array([2, 1]),
+    ...               np.array([3.0, 1.0]), 2).tolist()
+    [0.0, 3.0, 1.0]
     """
     n = q.size
     qkey = jq.astype(np.int64) * int(ndocs) + jdoc
@@ -343,7 +544,20 @@ def lookup_grades(q: np.ndarray, docs: np.ndarray, ndocs: int, jq: np.ndarray, j
 
 
 def warm_up() -> bool:
-    """Compile (or load from numba's cache) every kernel now, on tiny inputs; False without numba."""
+    """Compile (or load from numba's cache) every kernel now, on tiny inputs; False without numba.
+
+    A server calls it at start-up so that the first large upload does not wait for compilation.
+
+    Returns
+    -------
+    bool
+        True when numba is installed and the kernels are ready.
+
+    Examples
+    --------
+    >>> warm_up()
+    True
+    """
     if _numba_module() is None:
         return False
     _jit("factorize", _factorize_py)(np.arange(3, dtype=np.uint64), 16)
