@@ -220,11 +220,34 @@ def decode(data: bytes, *, name: str = "input") -> tuple[str | None, str | None,
     """Decode file bytes: UTF-8 (a BOM is dropped), else GBK.
 
     Returns ``(text, encoding, problem)``; ``text`` is None when neither works.
+    UTF-16 and UTF-32 (recognised by their byte-order marks) are reported, not guessed.
+
+    Parameters
+    ----------
+    data : bytes
+        The whole file.
+    name : str, default "input"
+        The file name used in the problem.
+
+    Returns
+    -------
+    tuple
+        ``(text, encoding, problem)``: the text and "utf-8", "utf-8-sig" or "gbk" with problem None,
+        or ``(None, None, Problem)`` of kind "encoding" naming the first undecodable line.
+
+    Examples
+    --------
+    Chinese document ids saved as GBK, and a UTF-8 file with a byte-order mark:
 
     >>> decode("q1 0 文档 1".encode("gbk"))[1]
     'gbk'
     >>> decode(codecs.BOM_UTF8 + b"q1 0 d1 1")[:2]
     ('q1 0 d1 1', 'utf-8-sig')
+
+    Bytes 0x80 are neither UTF-8 nor GBK; the problem names line 2:
+
+    >>> decode(b"ok\\n\\x80\\x80\\x80")[2].message
+    'input is neither UTF-8 nor GBK: undecodable byte at line 2'
     """
     data = bytes(data)
     for bom, _encoding in _UNSUPPORTED_BOMS:
@@ -315,9 +338,49 @@ def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
     ``source`` is a path or the file's bytes.  Grades may be any finite number;
     negative grades are kept but count as 0 (as trec_eval does), with a warning.
 
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        A path to the file, or the file's bytes (an upload).
+    name : str, optional
+        The file name used in problems.  Default: the path's name, or "input" for bytes.
+    max_bytes : int >= 1, optional
+        Refuse a larger file with a fatal "too_large" problem (the app's upload limit).  Default
+        ``None``: no limit.
+    on_progress : callable, optional
+        Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+
+    Returns
+    -------
+    Parsed
+        ``table`` (None when the file cannot be used), ``problems`` (file, 1-based line, kind, text),
+        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace").
+
+    Raises
+    ------
+    ValueError
+        For a bad argument only (a path that is not a file, ``max_bytes`` < 1, a source that is
+        neither a path nor bytes); a bad file gives problems instead.
+
+    See Also
+    --------
+    read_run, read_files
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``get_qrels.c`` (the qrels format ``qid iter docno rel``).
+
+    Examples
+    --------
     >>> p = read_qrels(b"q1 0 d1 2\\nq1 0 d2 0\\nq2 0 d1 1\\n", name="qrels.txt")
     >>> p.ok, p.table.n_rows, p.table.value.tolist()
     (True, 3, [2.0, 0.0, 1.0])
+
+    A CSV file with a header; the negative grade is kept, with a warning:
+
+    >>> p = read_qrels(b"qid,docno,rel\\nq1,d1,2\\nq1,d2,-1\\n", name="q.csv")
+    >>> p.format, p.ok, [x.message for x in p.problems]
+    ('csv', True, ['q.csv: 1 negative grade(s), first at line 3; they count as 0, as in trec_eval'])
     """
     return read_table(source, kind="qrels", name=name, max_bytes=max_bytes, on_progress=on_progress)
 
@@ -327,8 +390,39 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
     """Read a run file (TREC ``qid Q0 docno rank score tag`` or CSV/TSV with a header).
 
     A document listed twice for one query is reported (trec_eval refuses such
-    files); the first line is kept.
+    files); the first line is kept.  Only the score orders documents; the rank column is ignored,
+    as trec_eval does.
 
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        A path to the file, or the file's bytes (an upload).
+    name : str, optional
+        The file name used in problems.  Default: the path's name, or "input" for bytes.
+    max_bytes : int >= 1, optional
+        Refuse a larger file with a fatal "too_large" problem (the app's upload limit).  Default
+        ``None``: no limit.
+    on_progress : callable, optional
+        Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+
+    Returns
+    -------
+    Parsed
+        ``table`` (None when the file cannot be used), ``problems`` (file, 1-based line, kind, text),
+        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace").
+
+    Raises
+    ------
+    ValueError
+        For a bad argument only (a path that is not a file, ``max_bytes`` < 1, a source that is
+        neither a path nor bytes); a bad file gives problems instead.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``get_trec_results.c`` (the run format ``qid Q0 docno rank score tag``).
+
+    Examples
+    --------
     >>> p = read_run(b"q1 Q0 d1 1 0.9 x\\nq1 Q0 d1 2 0.5 x\\n", name="r")
     >>> p.table.n_rows, p.problems[0].kind, p.problems[0].line
     (1, 'duplicate', 2)
@@ -345,6 +439,30 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
     another: on 2 cores, 10^7 run lines and 2 x 10^6 qrels lines are read in about 0.5 s less
     (``benchmarks/run_files.py``).  ``threads`` defaults to the CPU count (at most 4).
 
+    Parameters
+    ----------
+    qrels : str, os.PathLike or bytes
+        The qrels file (path or bytes).
+    runs : sequence of str, os.PathLike or bytes
+        The run files; a single path or bytes (not in a list) is refused.
+    max_bytes : int >= 1, optional
+        As for :func:`read_qrels`, for every file.
+    threads : int >= 1, optional
+        Files read at once.  Default ``None``: the CPU count, at most 4.
+
+    Returns
+    -------
+    tuple
+        ``(qrels, runs)``: a :class:`Parsed` and a list of Parsed in the order given.
+
+    Raises
+    ------
+    ValueError
+        If ``runs`` is a single file, ``threads`` or ``max_bytes`` is invalid, or a source is
+        neither a path nor bytes.
+
+    Examples
+    --------
     >>> q, (r,) = read_files(b"q1 0 d1 1\\n", [b"q1 Q0 d1 1 0.5 x\\n"])
     >>> q.table.n_rows, r.table.n_rows, r.name
     (1, 1, 'input')
@@ -377,7 +495,47 @@ def _check_max_bytes(max_bytes) -> int | None:
 
 def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | None = None,
                on_progress: Callable[[float], None] | None = None) -> Parsed:
-    """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file; see :func:`read_qrels`."""
+    """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file; see :func:`read_qrels`.
+
+    Clean files take pyarrow's multi-threaded reader; a file with any irregularity is re-read line
+    by line so that every problem names its line.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        A path to the file, or the file's bytes (an upload).
+    kind : {"qrels", "run"}
+        What the file is.
+    name : str, optional
+        The file name used in problems.  Default: the path's name, or "input" for bytes.
+    max_bytes : int >= 1, optional
+        Refuse a larger file with a fatal "too_large" problem (the app's upload limit).  Default
+        ``None``: no limit.
+    on_progress : callable, optional
+        Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+
+    Returns
+    -------
+    Parsed
+        ``table`` (None when the file cannot be used), ``problems`` (file, 1-based line, kind, text),
+        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace").
+
+    Raises
+    ------
+    ValueError
+        For a bad argument only (a path that is not a file, ``max_bytes`` < 1, a source that is
+        neither a path nor bytes); a bad file gives problems instead.
+        Also for an unknown ``kind``.
+
+    Examples
+    --------
+    >>> read_table(b"q1 0 d1 1\\n", kind="qrels").ok
+    True
+    >>> read_table(b"q1 0 d1 1\\n", kind="judgments")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown kind 'judgments'; valid kinds are 'qrels', 'run'
+    """
     if not isinstance(kind, str) or kind not in KINDS:
         valid = ", ".join(repr(k) for k in KINDS)
         raise ValueError(f"unknown kind {kind!r}; valid kinds are {valid}")
@@ -592,6 +750,20 @@ def _count_lines(source) -> int:
 def as_dictionary(values: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
     """Ids dictionary-encoded (unchanged when they already are).
 
+    Parameters
+    ----------
+    values : pyarrow.Array or pyarrow.ChunkedArray
+        Ids (chunks are combined first).
+
+    Returns
+    -------
+    pyarrow.DictionaryArray
+        ``.indices`` are integer codes in order of first appearance, ``.dictionary`` the distinct ids.
+
+    Examples
+    --------
+    "b" is seen first (code 0), then "a" (code 1):
+
     >>> as_dictionary(pa.array(["b", "a", "b"])).indices.to_pylist()
     [0, 1, 0]
     """
@@ -644,6 +816,17 @@ def _checked_docnos(qid: pa.DictionaryArray, docno: pa.Array) -> pa.Array | None
 def id_strings(values: pa.Array | pa.ChunkedArray) -> pa.StringArray:
     """Ids as one plain string array, whether dictionary-encoded or not.
 
+    Parameters
+    ----------
+    values : pyarrow.Array or pyarrow.ChunkedArray
+        Ids, dictionary-encoded or not; non-string ids are cast to strings.
+
+    Returns
+    -------
+    pyarrow.StringArray
+
+    Examples
+    --------
     >>> id_strings(pa.array(["b", "a", "b"]).dictionary_encode()).to_pylist()
     ['b', 'a', 'b']
     """
@@ -660,6 +843,25 @@ def string_buffers(values: pa.StringArray) -> tuple[np.ndarray, np.ndarray]:
 
     Always read-only, whatever the buffer: numba compiles (and loads from its cache) one
     version per array type, and a second version costs ~0.2 s at its first use.
+
+    Parameters
+    ----------
+    values : pyarrow.StringArray
+        Plain (not dictionary-encoded) strings.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(data, offsets)``: string ``i`` is ``data[offsets[i]:offsets[i + 1]]``.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not a pyarrow string array.
+
+    Examples
+    --------
+    "ab" is bytes 0-2, "" is empty (2-2), "c" is 2-3:
 
     >>> data, offsets = string_buffers(pa.array(["ab", "", "c"]))
     >>> bytes(data[offsets[0]:offsets[1]]), offsets.tolist()
