@@ -72,6 +72,20 @@ INFAP_EPSILON = 0.00001
 def block_positions(q: np.ndarray) -> np.ndarray:
     """1-based position of each row within its block of equal adjacent values.
 
+    The rank of each document in its query's list, when rows are grouped by query in rank order.
+
+    Parameters
+    ----------
+    q : array-like of int
+        The query of each row; rows of a query are adjacent.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        1, 2, ... restarting at each new value.
+
+    Examples
+    --------
     >>> block_positions(np.array([4, 4, 4, 1, 1, 7])).tolist()
     [1, 2, 3, 1, 2, 1]
     """
@@ -117,6 +131,27 @@ def trec_sort_gains(entries: Sequence[tuple[int, float]]) -> list[tuple[int, flo
     For whole-number gains this is a stable sort by gain.  Gains closer than 1 compare equal and
     keep their order (trec_eval's ``-m ndcg.1=0.5,2=0.7``: level 2 is *not* put first; level 0,
     listed last, ends the ideal ranking at once and ndcg is 0, as pytrec_eval computes).
+
+    Parameters
+    ----------
+    entries : sequence of (int, float)
+        (relevance level, gain) pairs in the order trec_eval holds them.
+
+    Returns
+    -------
+    list of (int, float)
+        The pairs in ascending order as trec_eval's comparator sees it (the ideal ranking walks
+        them from the end).
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``m_ndcg.c``, ``setup_gains`` and ``comp_rel_gain`` (returns the gain
+       difference as an int); trec_eval 10 moved both to ``gain_init.c``.
+
+    Examples
+    --------
+    Whole-number gains sort by gain; 0.7 - 0.5 = 0.2 truncates to 0, so 0.7 and 0.5 count as equal
+    and keep their order:
 
     >>> trec_sort_gains([(1, 3.0), (2, 1.0), (0, 0.0)])
     [(0, 0.0), (2, 1.0), (1, 3.0)]
@@ -968,12 +1003,40 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
     ``extras``).  As in trec_eval, a measure named twice keeps the parameters it was first given
     (``-m P.5 -m P.10`` prints P_5 only) and a set marks its measures with their defaults.
 
+    Parameters
+    ----------
+    specs : str or iterable of str
+        One spec or several, as given to ``-m``.
+
+    Returns
+    -------
+    list of Requested
+        One per measure, in :data:`MEASURES` order, with ``info``, ``params`` and ``names`` (what it
+        prints).
+
+    Raises
+    ------
+    ValueError
+        Naming the bad spec: an unknown measure (with a "did you mean"), bad parameters (a cutoff
+        that is not a whole number, a persistence outside (0, 1), ...), parameters for a set, or a
+        set trec_eval needs other qrels formats for.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``trec_eval.c`` (``-m`` parsing) and ``measures.c`` (the sets).
+
+    Examples
+    --------
+    Cutoffs are sorted, and measures come out in trec_eval's order (map before ndcg_cut):
+
     >>> [r.names for r in parse_measures(["ndcg_cut.10,5", "map"])]
     [('map',), ('ndcg_cut_5', 'ndcg_cut_10')]
     >>> parse_measures(["P_5"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: unknown measure 'P_5' (did you mean 'P.5'?); measures are runid, num_q, ...
+    >>> [r.names for r in parse_measures(["P.5", "P.10"])]  # the first parameters win, as in trec_eval
+    [('P_5',)]
     """
     if isinstance(specs, str):
         specs = [specs]
@@ -1025,6 +1088,23 @@ def _unknown(spec: str) -> str:
 def measure_names(specs: Iterable[str]) -> list[str]:
     """The names the measures print, in output order (what the result's ``measure`` column holds).
 
+    Parameters
+    ----------
+    specs : str or iterable of str
+        As for :func:`parse_measures`.
+
+    Returns
+    -------
+    list of str
+        ``P_5``, ``ndcg_cut_10``, ... as trec_eval prints them.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`parse_measures`.
+
+    Examples
+    --------
     >>> measure_names(["P.10,5", "ndcg.1=0,2=1", "rbp"])
     ['P_5', 'P_10', 'ndcg_1=0,2=1', 'rbp']
     """
@@ -1033,6 +1113,31 @@ def measure_names(specs: Iterable[str]) -> list[str]:
 
 def evaluate_one(lists: Lists, spec: str) -> np.ndarray:
     """The per-query values of one measure (its first printed name) on hand-built :class:`Lists`.
+
+    For teaching and tests: build a query's list by hand with :meth:`Lists.from_codes` and see what
+    a trec_eval measure gives.
+
+    Parameters
+    ----------
+    lists : Lists
+        The ranked lists of one run.
+    spec : str
+        One measure, as for ``-m`` (``"map"``, ``"P.5"``, ``"ndcg_cut.2"``); not a set.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        One value per query, for the measure's first printed name (``P.5,10`` gives ``P_5``).
+
+    Raises
+    ------
+    ValueError
+        If ``spec`` is not one valid measure.
+
+    Examples
+    --------
+    Grades 0, 3 in ranked order, and a judged 2 that was not retrieved: DCG = 0 + 3/log2(3) = 1.8928,
+    ideal 3, 2: IDCG = 3 + 2/log2(3) = 4.2619:
 
     >>> lists = Lists.from_codes([[0, 3]], judged=[[0, 3, 2]])
     >>> [round(float(v), 4) for v in evaluate_one(lists, "ndcg")]   # (3/log2 3) / (3 + 2/log2 3)
