@@ -49,6 +49,23 @@ class Matched:
 def lookup_ids(needles: pa.Array, haystack: pa.Array) -> np.ndarray:
     """Index of each needle in haystack (distinct ids), -1 when absent.
 
+    Short ids (at most 8 bytes) are packed into integers and looked up with a pandas index;
+    longer ones with pyarrow's ``index_in``.
+
+    Parameters
+    ----------
+    needles : pyarrow.Array
+        The ids to find.
+    haystack : pyarrow.Array
+        Distinct ids.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One index per needle.
+
+    Examples
+    --------
     >>> lookup_ids(pa.array(["b", "z"]), pa.array(["a", "b"])).tolist()
     [1, -1]
     """
@@ -62,6 +79,40 @@ def match_rows(qrels: Table, run: Table, *, values: np.ndarray) -> Matched:
     """Match a run's rows to the qrels; ``values`` holds one number per qrels row (0 = "not judged").
 
     Rows of the qrels whose value is 0 are left out of the lookup (they would give 0 anyway).
+
+    Parameters
+    ----------
+    qrels : Table
+        The qrels (:func:`metrics.runfiles.read.read_qrels`).
+    run : Table
+        One run (:func:`metrics.runfiles.read.read_run`).
+    values : numpy.ndarray of float
+        One number per qrels row (its grade, or a code): what each matched run row gets.
+
+    Returns
+    -------
+    Matched
+        ``q`` (qrels query code of each kept row), ``value``, ``kept`` (None: every row kept) and
+        ``foreign`` (rows of queries the qrels lack).
+
+    Raises
+    ------
+    ValueError
+        If ``values`` does not hold one number per qrels row.
+
+    Examples
+    --------
+    Run rows: (q1, b), (q1, x), (q9, a).  q9 is not in the qrels (foreign); b is judged 0, x not
+    at all: both get 0.  Grade 2 for (q1, a) would be found if the run had it:
+
+    >>> from metrics.runfiles.read import read_qrels, read_run
+    >>> qrels = read_qrels(b"q1 0 a 2\\nq1 0 b 0\\n").table
+    >>> run = read_run(b"q1 Q0 b 1 0.9 r\\nq1 Q0 x 2 0.5 r\\nq9 Q0 a 1 0.5 r\\n").table
+    >>> m = match_rows(qrels, run, values=qrels.value)
+    >>> m.value.tolist(), m.kept.tolist(), m.foreign.tolist()
+    ([0.0, 0.0], [0, 1], [2])
+    >>> match_rows(qrels, read_run(b"q1 Q0 a 1 0.9 r\\n").table, values=qrels.value).value.tolist()
+    [2.0]
     """
     values = np.asarray(values, dtype=np.float64)
     if values.shape != (qrels.n_rows,):
