@@ -117,6 +117,31 @@ def _choices(values, registry, name: str, default) -> list[str]:
 def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[RunVariant]:
     """Every combination of the given names (None = all registered; ties default trec_eval and average).
 
+    Parameters
+    ----------
+    gains : str or sequence of str, optional
+        Keys of :data:`metrics.registry.GAINS`.  Default ``None``: all three.
+    discounts : str or sequence of str, optional
+        Keys of :data:`metrics.registry.DISCOUNTS`.  Default ``None``: both.
+    idcg : str or sequence of str, optional
+        Keys of :data:`IDCG` ("judged", "list").  Default ``None``: both.
+    ties : str or sequence of str, optional
+        Keys of :data:`metrics.registry.TIES`.  Default ``None``: "trec_eval" and "average".
+
+    Returns
+    -------
+    list of RunVariant
+        The product, gains varying slowest; repeated names are given once.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the valid ones) or an empty list.
+
+    Examples
+    --------
+    3 gains × 2 discounts × 2 IDCG sources × 2 tie rules = 24:
+
     >>> len(make_variants()), make_variants(gains="exponential", discounts="standard",
     ...                                     idcg="judged", ties="trec_eval")[0].label
     (24, 'exponential/standard/judged/trec_eval')
@@ -336,14 +361,38 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
     idcg : {"list", "judged"}
         Ideal ranking from the list itself or from the pool.
 
+    n_queries : int, optional
+        How many queries there are.  Default ``None``: the largest query index + 1.
+    relevance_level : float, optional
+        Grades below it count as 0 (ranx's ``rel_lvl``).  Default ``None``: every grade > 0 counts.
+
     Returns
     -------
-    float64 array of length ``n_queries``; NaN for a query without items.
+    numpy.ndarray of float64
+        Length ``n_queries``; NaN for a query without items.
 
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, a query index is negative or not whole, a grade or score is
+        not finite, ``docnos`` / ``pool`` are missing where needed, or an option is invalid.
+
+    See Also
+    --------
+    metrics.ndcg.ndcg_from_scores : one list at a time (the tests compare the two).
+
+    Examples
+    --------
     Two queries: q0 ranks grades 0, 3 (ideal 3, 0): 3/log2(3) / 3 = 0.6309; q1 is perfect.
 
     >>> ndcg_per_query([0, 0, 1], [0, 3, 1], [0.9, 0.1, 0.5]).round(4).tolist()
     [0.6309, 1.0]
+
+    Tied scores averaged: q0's two items share (0 + 3) / 2 over positions 1 and 2,
+    1.5 × (1 + 1/log2(3)) / 3 = 0.8155; query 2 has no items:
+
+    >>> ndcg_per_query([0, 0, 1], [0, 3, 1], [0.5, 0.5, 0.5], n_queries=3).round(4).tolist()
+    [0.8155, 1.0, nan]
     """
     k = check_k(k)
     b = check_log_base(log_base)
@@ -392,9 +441,37 @@ def kendall_tau(x, y) -> float:
     """Kendall's tau-b between two score vectors (NaN when either is constant or too short).
 
     tau-b = (concordant - discordant) / sqrt(pairs untied in x * pairs untied in y).
+    Used to say how much two NDCG variants agree on the order of the systems: 1 is the same order,
+    -1 the reverse.
+
+    Parameters
+    ----------
+    x, y : sequence of float
+        Two scores per item (e.g. each system's mean NDCG under two variants), same length.
+
+    Returns
+    -------
+    float
+        In [-1, 1], or NaN.
+
+    Raises
+    ------
+    ValueError
+        If the two are not one-dimensional and of the same length.
+
+    References
+    ----------
+    .. [1] M. G. Kendall, "The treatment of ties in ranking problems", Biometrika 33(3), 239-251,
+       1945 (tau-b).
+
+    Examples
+    --------
+    Pairs (1,2), (1,3) agree, (2,3) is swapped: (2 - 1) / sqrt(3 × 3) = 1/3.
 
     >>> kendall_tau([1, 2, 3], [1, 3, 2])
     0.3333333333333333
+    >>> kendall_tau([1, 2, 3, 4], [4, 3, 2, 1])
+    -1.0
     """
     a = np.asarray(x, dtype=np.float64)
     b = np.asarray(y, dtype=np.float64)
@@ -561,6 +638,52 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     ``qrels`` and ``runs`` come from :func:`metrics.runfiles.read.read_qrels` /
     :func:`metrics.runfiles.read.read_run` (``parsed.table``).  Run names must be distinct.
     Problems found here (queries missing on either side) are in ``Evaluation.problems``.
+
+    Parameters
+    ----------
+    qrels : Table
+        ``read_qrels(...).table``.
+    runs : sequence of Table
+        ``read_run(...).table`` for each run, with distinct names.
+    k : int >= 1, optional
+        Cut the list and the ideal at k (``ndcg_cut.k``).  Default ``None``: the whole list and, for
+        "judged", the whole pool (trec_eval ``ndcg``).
+    variants : sequence of RunVariant, optional
+        Default ``None``: :func:`make_variants` with its defaults (24 variants).
+    log_base : float > 0, != 1, default 2
+        The logarithm's base in the discount.
+    relevance_level : float, optional
+        Grades below it count as 0 (ranx's ``rel_lvl``).
+    missing : {"skip", "zero"}, default "skip"
+        A qrels query the run did not answer: left out of its mean, or counted as 0
+        (:data:`MISSING`).
+    on_progress : callable, optional
+        Called with (fraction done, run name).
+
+    Returns
+    -------
+    Evaluation
+        ``values[run, variant, query]`` and ``means()``, ``per_query()``, ``orders()``, ``tau()``,
+        ``disagreements()``, ``problems``.
+
+    Raises
+    ------
+    ValueError
+        For tables of the wrong kind, repeated run names, empty or wrong variants, or an invalid option.
+
+    Examples
+    --------
+    Two runs on one query judged a = 3, b = 1.  Run "ab" is ideal; run "ba" gives
+    (1 + 3/log2(3)) / (3 + 1/log2(3)) = 2.8928 / 3.6309 = 0.7967 with linear gain:
+
+    >>> from metrics.runfiles.read import read_qrels, read_run
+    >>> qrels = read_qrels(b"q1 0 a 3\\nq1 0 b 1\\n").table
+    >>> ab = read_run(b"q1 Q0 a 1 2 r\\nq1 Q0 b 2 1 r\\n", name="ab").table
+    >>> ba = read_run(b"q1 Q0 b 1 2 r\\nq1 Q0 a 2 1 r\\n", name="ba").table
+    >>> ev = evaluate(qrels, [ab, ba], variants=make_variants(gains="linear", discounts="standard",
+    ...                                                      idcg="judged", ties="trec_eval"))
+    >>> ev.means().round(4)["linear/standard/judged/trec_eval"].to_dict()
+    {'ab': 1.0, 'ba': 0.7967}
     """
     k = check_k(k)
     b = check_log_base(log_base)
@@ -645,6 +768,41 @@ def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", 
     ``"average"`` ranked like ``"stable"``), ``scores``, ``docnos``, ``pool`` (the grades of
     every judged document of the query, descending) and ``unretrieved`` / ``unretrieved_docnos``
     (the judged documents the run did not retrieve).
+
+    Parameters
+    ----------
+    qrels : Table
+        ``read_qrels(...).table``.
+    run : Table
+        ``read_run(...).table``.
+    qid : str
+        The query id.
+    ties : str, default "trec_eval"
+        A key of :data:`metrics.registry.TIES`.
+    relevance_level : float, optional
+        Grades below it count as 0.
+
+    Returns
+    -------
+    dict
+        ``qid``, ``grades``, ``scores``, ``docnos``, ``pool``, ``unretrieved``, ``unretrieved_docnos``
+        (empty arrays when the run or the qrels lack the query).
+
+    Raises
+    ------
+    ValueError
+        For an unknown tie rule or an invalid relevance level.
+
+    Examples
+    --------
+    The run ranks b (grade 2), x (not judged: 0), a (3); c (grade 1) was not retrieved:
+
+    >>> from metrics.runfiles.read import read_qrels, read_run
+    >>> qrels = read_qrels(b"q1 0 a 3\\nq1 0 b 2\\nq1 0 c 1\\n").table
+    >>> run = read_run(b"q1 Q0 b 1 0.9 r\\nq1 Q0 x 2 0.5 r\\nq1 Q0 a 3 0.1 r\\n").table
+    >>> lists = query_lists(qrels, run, "q1")
+    >>> lists["docnos"], lists["grades"].tolist(), lists["unretrieved_docnos"], lists["pool"].tolist()
+    (['b', 'x', 'a'], [2.0, 0.0, 3.0], ['c'], [3.0, 2.0, 1.0])
     """
     check_choice(ties, TIES, name="ties")
     level = _check_level(relevance_level)
