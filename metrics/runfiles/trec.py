@@ -116,6 +116,29 @@ def trec_order(q: np.ndarray, score: np.ndarray, docrank) -> np.ndarray | None:
     Queries need not be in order, only contiguous.  ``docrank(rows)`` gives the byte-order rank of the
     document ids of the given rows (only tied rows are asked).
 
+    Parameters
+    ----------
+    q : numpy.ndarray of int
+        The query code of each row; a query's rows are contiguous.
+    score : numpy.ndarray of float
+        The score of each row.
+    docrank : callable or None
+        ``docrank(rows) -> int array``: the byte-order rank of those rows' document ids; only called
+        when there are ties (None is fine when there are none).
+
+    Returns
+    -------
+    numpy.ndarray of int or None
+        Row indices in trec_eval's order, or None when the rows are already in it.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``form_res_rels.c``, ``comp_sim_docno``.
+
+    Examples
+    --------
+    Query 0's rows are swapped (0.9 before 0.5); query 1 stays:
+
     >>> trec_order(np.array([0, 0, 1]), np.array([0.5, 0.9, 0.1]), None).tolist()
     [1, 0, 2]
     >>> trec_order(np.array([0, 0]), np.array([0.5, 0.5]), lambda rows: np.array([0, 1])).tolist()  # "a", "b"
@@ -173,6 +196,26 @@ class RunValues:
 def format_value(value, kind: str = "float", *, digits: int = 4) -> str:
     """A value as trec_eval prints it: ``%6.4f`` for measures, ``%ld`` for counts (NaN as glibc: nan / -nan).
 
+    Parameters
+    ----------
+    value : float, int or str
+        The value.
+    kind : {"float", "long", "text"}, default "float"
+        A measure, a count (num_ret, ...) or text (runid, relstring).
+    digits : int, default 4
+        Decimals of a float (trec_eval prints 4).
+
+    Returns
+    -------
+    str
+        The text trec_eval prints (a float is at least 6 characters wide).
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8, ``meas_print_single.c`` and ``meas_print_final.c`` (``%6.4f``, ``%ld``).
+
+    Examples
+    --------
     >>> format_value(0.25), format_value(12.0, "long"), format_value(float("nan"))
     ('0.2500', '12', '   nan')
     """
@@ -379,6 +422,23 @@ def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",)
         ``.frame()`` (the DataFrame of :func:`evaluate_measures`), ``.text(per_query=...)`` (trec_eval's
         output), ``.summary(run)``, ``.runs`` (per-query arrays), ``.problems``.
 
+    Raises
+    ------
+    ValueError
+        For an unknown or malformed measure, tables of the wrong kind, a single run not in a list,
+        repeated run names, or an invalid option (naming it and the value).
+
+    See Also
+    --------
+    evaluate_measures : the same as a DataFrame.
+
+    References
+    ----------
+    .. [1] trec_eval 9.0.8: ``trec_eval.c`` (options), ``form_res_rels.c`` (ranking), ``meas_avg.c``
+       (the "all" line), and each measure's ``m_*.c`` (see :data:`metrics.runfiles.measures.MEASURES`).
+
+    Examples
+    --------
     Two documents retrieved, one relevant at rank 2 of the 2 relevant ones: P@1 = 0, recall@2 = 1/2.
 
     >>> from metrics.runfiles.read import read_qrels, read_run
@@ -449,6 +509,25 @@ def evaluate_measures(qrels, runs: Sequence, measures: Sequence[str] = ("officia
     ``measure`` is the name trec_eval prints (``P_5``, ``ndcg_cut_10``, ``map``); rows with
     ``qid == "all"`` hold the summary (mean, sum for num_*, geometric mean for gm_*), as trec_eval's
     ``all`` lines.  Options as for :func:`evaluate_runs` (trec_eval's -l, -c, -J, -M, -N).
+
+    Parameters
+    ----------
+    qrels, runs, measures, relevance_level, complete, judged_only, max_docs, num_docs_in_coll, err_gmax
+        As for :func:`evaluate_runs`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run``, ``measure``, ``qid``, ``value``.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`evaluate_runs`.
+
+    Examples
+    --------
+    q1's relevant a is first (1/1); q2's relevant b comes after x (1/2); the mean is 0.75:
 
     >>> from metrics.runfiles.read import read_qrels, read_run
     >>> qrels = read_qrels(b"q1 0 a 1\\nq2 0 b 1\\n").table
