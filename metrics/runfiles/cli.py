@@ -69,6 +69,21 @@ trec_eval does (1) with a warning; the preference measures and formats (-R, -T, 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A plain-text table with a rule under the header.
 
+    Parameters
+    ----------
+    headers : sequence of str
+        Column titles.
+    rows : sequence of sequences
+        One sequence of cells per row, as many as ``headers``; cells are printed with ``str`` (None
+        as empty).
+
+    Returns
+    -------
+    str
+        The lines, columns left-aligned two spaces apart, trailing spaces removed.
+
+    Examples
+    --------
     >>> print(format_table(["a", "n"], [["x", 1.5], ["yy", 10.25]]))
     a   n
     --  -----
@@ -245,6 +260,40 @@ def _variant_mode(args) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line ``python -m metrics.runfiles QRELS RUN...``: trec_eval's options and output.
+
+    By default it prints what trec_eval prints (``-m``, ``-q``, ``-c``, ``-M``, ``-l``, ``-J``,
+    ``-N``); the NDCG-variants table with ``--variants`` (or any variant option); ``--compare
+    MEASURE`` tests the runs' differences.  ``--help`` lists every option and
+    :data:`HELP_DIFFERENCES`.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments without the program name.  Default ``None``: ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 when a file cannot be read or evaluated (the reason is
+        printed on standard error).  A bad option exits with status 2 (``SystemExit``, from argparse),
+        naming the option and the value.
+
+    Examples
+    --------
+    The relevant document a is ranked second: P@1 = 0, reciprocal rank = 1/2.  Measures print in
+    trec_eval's order, whatever the order of ``-m``:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "qrels").write_text("q1 0 a 1\\nq1 0 b 0\\n")
+    ...     _ = Path(d, "run").write_text("q1 Q0 b 1 0.9 bm25\\nq1 Q0 a 2 0.5 bm25\\n")
+    ...     main(["-m", "P.1", "-m", "recip_rank", str(Path(d, "qrels")), str(Path(d, "run"))])
+    recip_rank            \tall\t0.5000
+    P_1                   \tall\t0.0000
+    0
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     if args.runs.count("-") > 1:
@@ -417,7 +466,30 @@ def _fmt(value, digits: int) -> str:
 
 
 def run_as_script() -> int:
-    """The console entry point: :func:`main`, quiet when the output pipe closes early."""
+    """The console entry point: :func:`main`, quiet when the output pipe closes early.
+
+    The ``ndcg-lab-eval`` console script and ``python -m metrics.runfiles`` call it with the
+    process's ``sys.argv``.
+
+    Returns
+    -------
+    int
+        :func:`main`'s exit status, or 1 when standard output was closed early (``| head``).
+
+    Examples
+    --------
+    >>> import sys, tempfile
+    >>> from pathlib import Path
+    >>> saved = sys.argv
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "qrels").write_text("q1 0 a 1\\n")
+    ...     _ = Path(d, "run").write_text("q1 Q0 a 1 0.9 bm25\\n")
+    ...     sys.argv = ["ndcg-lab-eval", "-m", "recip_rank", str(Path(d, "qrels")), str(Path(d, "run"))]
+    ...     run_as_script()
+    recip_rank            \tall\t1.0000
+    0
+    >>> sys.argv = saved
+    """
     try:
         code = main()
         sys.stdout.flush()
