@@ -22,6 +22,7 @@ import pandas as pd
 
 from .._numbers import as_reals
 from .._validation import as_list, as_real, describe
+from .inputs import as_sequence
 
 __all__ = ["ErrorBeyondFloat", "as_ratings", "errors", "totals", "error_shares", "rmse", "mae", "error_sweep"]
 
@@ -68,14 +69,14 @@ def as_ratings(true, predicted) -> tuple[np.ndarray, np.ndarray]:
     ...     print(exc.pair, exc)
     1 pair 1: the error 1e+308 - (-1e+308) is beyond the largest float (about 1.8e308)
     """
-    t = as_list(true, "true")
-    p = as_list(predicted, "predicted")
-    if not t:
+    t = as_sequence(true, "true")
+    p = as_sequence(predicted, "predicted")
+    if not len(t):
         raise ValueError("true is empty; give at least one rating")
     if len(p) != len(t):
         raise ValueError(f"predicted has {len(p)} values but true has {len(t)}; give one prediction per true rating")
-    ta = as_reals(true if isinstance(true, np.ndarray) else t, "true")
-    pa = as_reals(predicted if isinstance(predicted, np.ndarray) else p, "predicted")
+    ta = as_reals(t, "true")
+    pa = as_reals(p, "predicted")
     with np.errstate(over="ignore"):
         bad = np.flatnonzero(~np.isfinite(ta - pa))
     if bad.size:

@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from .._numbers import as_reals
-from .._validation import as_list, check_choice
+from .._validation import check_choice
 from ..parse import ParseError, parse_numbers, split_tokens
+from .inputs import as_sequence
 
 __all__ = ["parse_binary_labels", "AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss",
            "pair_counts", "rank_pairs"]
@@ -74,14 +75,14 @@ def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
     ...
     ValueError: labels at position 2 is 2.0; a label must be 0 (negative) or 1 (positive)
     """
-    s_items = as_list(scores, "scores")
-    l_items = as_list(labels, "labels")
-    if not s_items:
+    s_items = as_sequence(scores, "scores")
+    l_items = as_sequence(labels, "labels")
+    if not len(s_items):
         raise ValueError("scores is empty; give one score per sample")
     if len(l_items) != len(s_items):
         raise ValueError(f"labels has {len(l_items)} values but scores has {len(s_items)}; give one label per score")
-    s = as_reals(scores if isinstance(scores, np.ndarray) else s_items, "scores")
-    raw = as_reals(labels if isinstance(labels, np.ndarray) else l_items, "labels")
+    s = as_reals(s_items, "scores")
+    raw = as_reals(l_items, "labels")
     bad = np.flatnonzero((raw != 0.0) & (raw != 1.0))
     if bad.size:
         i = int(bad[0]) + 1
