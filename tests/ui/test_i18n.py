@@ -84,3 +84,31 @@ def test_english_registry_text_is_not_repeated_in_the_english_catalogue(kind):
     english = {getattr(entry, f) for entry in reg.values() for f in fields if len(getattr(entry, f)) > 12}
     repeated = sorted(k for k, v in catalogue("en").items() if v in english)
     assert repeated == []
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_library_version_notes_translated(lang):
+    # ``versions`` is shown on /match beside the source; only some libraries have one.
+    cat = catalogue(lang)
+    missing = [key for key, lib in LIBRARIES.items()
+               if lib.versions and not cat.get(f"registry.library.{key}.versions")]
+    assert missing == []
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_library_translations_keep_the_numbers_of_the_english(lang):
+    # A translation that lacks a number its English has is stale: when the English gained "up to 15 items;
+    # from 16 ..." (ranx) or "2.5 -> 2" (trec_eval), translations still said "ties keep insertion order".
+    cat = catalogue(lang)
+    stale = {}
+    for key, lib in LIBRARIES.items():
+        for field in ("ties_note", "idcg_zero", "notes", "versions"):
+            english = getattr(lib, field)
+            translated = cat.get(f"registry.library.{key}.{field}", "")
+            lacking = set(_NUMBER.findall(english)) - set(_NUMBER.findall(translated))
+            if english and lacking:
+                stale[f"{key}.{field}"] = sorted(lacking)
+    assert stale == {}
