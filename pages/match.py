@@ -59,9 +59,10 @@ except (ValueError, NotApplicable) as exc:
 
 if result is not None:
     digits = max(result.target.scale + 2, 4)
-    st.caption(t("match.precision", value=escape.markdown(value), decimals=result.target.scale,
-                 lo=show(result.target.value - result.target.tolerance, result.target.scale + 1),
-                 hi=show(result.target.value + result.target.tolerance, result.target.scale + 1)))
+    st.caption(V.counted("match.precision", result.target.scale, value=escape.markdown(value),
+                         decimals=result.target.scale,
+                         lo=show(result.target.value - result.target.tolerance, result.target.scale + 1),
+                         hi=show(result.target.value + result.target.tolerance, result.target.scale + 1)))
     note = V.ranx_note(result, len(rels), scores)
     if note:
         st.info(note, icon=":material/shuffle:")
@@ -75,12 +76,13 @@ if result is not None:
         st.info(t("match.no_library"), icon=":material/search_off:")
 
     st.header(t("match.settings"))
-    st.caption(t("match.settings_help", n=len(result.matches)))
+    st.caption(V.counted("match.settings_help", len(result.matches), n=len(result.matches)))
     for m in result.matches[:V.SHOWN_MATCHES]:
         st.markdown("- " + V.match_sentence(m, digits)
                     + f" — [{t('match.open')}]({V.open_link(rels, unretrieved, k, m.settings)})")
     if len(result.matches) > V.SHOWN_MATCHES:
-        st.caption(t("match.more", n=len(result.matches) - V.SHOWN_MATCHES))
+        hidden = len(result.matches) - V.SHOWN_MATCHES
+        st.caption(V.counted("match.more", hidden, n=hidden))
     if not result.matches:
         st.info(t("match.no_setting"), icon=":material/search_off:")
 
@@ -90,7 +92,7 @@ if result is not None:
         st.markdown("- " + V.near_miss_sentence(m, digits))
     if result.not_applicable:
         names = ", ".join(LIBRARIES[key].short for key in result.not_applicable)
-        st.caption(t("match.not_applicable", libraries=escape.markdown(names, 0)))
+        st.caption(V.counted("match.not_applicable", len(result.not_applicable), libraries=escape.markdown(names, 0)))
 
     with st.expander(t("match.sources")):
         for key in LIBRARIES:

@@ -31,7 +31,7 @@ from ui.numbers import show
 
 __all__ = ["PAGE", "FIELDS", "K_RELS", "K_SCORES", "K_DOCNOS", "K_UNRET", "K_K", "K_VALUE", "MAX_ITEMS",
            "parse_docnos", "choice_name", "settings_text", "library_sentence", "match_sentence",
-           "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES"]
+           "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES", "counted"]
 
 PAGE = "match"
 MAX_ITEMS = 500
@@ -62,6 +62,18 @@ FIELDS = (
     S.Field(K_K, "k", default=6, parse=S.optional(S.integer(1, 10_000))),
     S.Field(K_VALUE, "value", default="0.8184", parse=_value_text),
 )
+
+
+def counted(key: str, count: int, /, **fmt) -> str:
+    """``t(key, **fmt)`` for a sentence about ``count`` things, or ``t(key + "_one", **fmt)`` when it is 1.
+
+    English has two forms ("1 family", "2 families", "0 families"); Chinese and Korean have one, so their
+    ``_one`` entries repeat the other sentence.  ``fmt`` goes to :func:`ui.i18n.t` (``lang`` included).
+
+    >>> counted("match.more", 1, n=1, lang="en"), counted("match.more", 3, n=3, lang="en")
+    ('…and 1 more family of settings.', '…and 3 more families of settings.')
+    """
+    return t(f"{key}_one" if count == 1 else key, **fmt)
 
 
 def parse_docnos(text: str) -> list[str]:

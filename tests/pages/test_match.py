@@ -85,3 +85,29 @@ def test_no_match_shows_near_misses_in_every_language():
         infos = " ".join(i.value for i in at.info)
         assert t("match.no_library", lang=lang) in infos
         assert t("match.near", lang=lang) in [h.value for h in at.header]
+
+
+def test_counts_of_one_are_singular_in_english():
+    # 1, 0, 1 with "0.9197": one family of settings (linear/binary gain, standard discount); "0.9" has 1 decimal.
+    at = open_page(PAGE, query={"rels": "1,0,1", "unretrieved": "", "k": "", "value": "0.9197"})
+    no_exceptions(at)
+    assert len(match_number("0.9197", [1, 0, 1]).matches) == 1
+    captions = " ".join(c.value for c in at.caption)
+    assert "1 family of settings;" in captions and "families" not in captions
+    at = open_page(PAGE, query={"rels": "3,0,1", "unretrieved": "", "k": "", "value": "0.9"})
+    no_exceptions(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "has 1 decimal:" in captions and "2 families of settings" in captions
+    # a single document: only scikit-learn refuses it
+    at = open_page(PAGE, query={"rels": "3", "unretrieved": "", "k": "", "value": "1"})
+    no_exceptions(at)
+    assert list(match_number("1", [3]).not_applicable) == ["sklearn"]
+    captions = " ".join(c.value for c in at.caption)
+    assert "this library refuses it" in captions and "has 0 decimals" in captions
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_singular_counts_in_every_language(lang):
+    at = open_page(PAGE, lang=lang, query={"rels": "1,0,1", "unretrieved": "", "k": "", "value": "0.9197"})
+    no_exceptions(at)
+    assert t("match.settings_help_one", lang=lang, n=1) in [c.value for c in at.caption]
