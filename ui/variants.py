@@ -104,9 +104,10 @@ def use_playground(state, view) -> None:
 
 def library_table(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     """The libraries' values with translated conventions: library (pinned), NDCG, where IDCG comes from and k
-    first (what a reader compares), then the formula's parts and the totals.  And its column_config."""
+    first (what a reader compares), then the formula's parts, the totals and the source the convention was read
+    from (file, function, version).  And its column_config."""
     col = {name: t(f"variants.col.{name}") for name in
-           ("library", "ndcg", "idcg_source", "k", "gain", "discount", "base", "ties", "dcg", "idcg")}
+           ("library", "ndcg", "idcg_source", "k", "gain", "discount", "base", "ties", "dcg", "idcg", "source")}
     frame = pd.DataFrame({
         col["library"]: [LIBRARIES[key].name for key in table["key"]],
         col["ndcg"]: [show(x) for x in table["ndcg"]],
@@ -118,6 +119,7 @@ def library_table(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         col["ties"]: [registry_text("ties", TIES[x], "name") for x in table["ties"]],
         col["dcg"]: [show(x) for x in table["dcg"]],
         col["idcg"]: [show(x) for x in table["idcg"]],
+        col["source"]: [LIBRARIES[key].source for key in table["key"]],
     })
     config = {col["library"]: st.column_config.TextColumn(pinned=True, width=250),
               col["idcg_source"]: st.column_config.TextColumn(width="medium")}

@@ -67,6 +67,14 @@ def test_library_table_puts_what_a_reader_compares_first(page):
     assert columns[:3] == [t(f"variants.col.{c}", lang=lang) for c in ("library", "ndcg", "idcg_source")]
 
 
+def test_every_library_row_cites_its_source(page):
+    # the file, function and version each convention was read from, as metrics.lessons.libraries records it
+    lang, at = page
+    table = at.dataframe[0].value
+    assert list(table[t("variants.col.source", lang=lang)]) == [lib.source for lib in LIBRARIES.values()]
+    assert "sklearn/metrics/_ranking.py: ndcg_score" in LIBRARIES["sklearn"].source
+
+
 def test_curves_and_coincidences_text(page):
     lang, at = page
     spec = json.loads(charts(at)[0].proto.spec)
