@@ -84,12 +84,14 @@ def engine_for(url: str) -> Engine:
                 args = {"check_same_thread": False, "timeout": 15}
                 if parsed.database and parsed.database != ":memory:":
                     Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-                    engine = create_engine(url, connect_args=args, pool_size=8, max_overflow=16)
+                    # A pool as large as the busiest class needs at once (a connection is held only for
+                    # one short transaction); new connections run the PRAGMAs below once.
+                    engine = create_engine(url, connect_args=args, pool_size=16, max_overflow=48, pool_timeout=20)
                 else:  # one shared in-memory database (examples and quick tests)
                     engine = create_engine(url, connect_args=args, poolclass=StaticPool)
                 _sqlite_setup(engine)
             else:
-                engine = create_engine(url, pool_size=8, max_overflow=16, pool_pre_ping=True)
+                engine = create_engine(url, pool_size=16, max_overflow=48, pool_timeout=20, pool_pre_ping=True)
             upgrade(engine)
             _engines[url] = engine
         return engine

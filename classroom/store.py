@@ -182,6 +182,7 @@ class Store:
         self.engine = db.engine_for(self.url)
         self.limits = limits or Limits()
         self.clock = clock
+        self._pulses: dict[int, tuple[float, tuple[int, bool]]] = {}
 
     # ------------------------------------------------------------------ teacher
     def create(self, task: Task, *, fields: Sequence[str] = FIELDS) -> tuple[ClassInfo, str]:
@@ -280,13 +281,24 @@ class Store:
         return Seat(self, _info(row), st.id, st.number, st.nickname)
 
     # ------------------------------------------------------------------ shared reads
-    def pulse(self, session_id: int) -> tuple[int, bool]:
-        """(current round number, solution revealed): what a student's page polls for."""
+    def pulse(self, session_id: int, *, max_age: float = 1.0) -> tuple[int, bool]:
+        """(current round number, solution revealed): what a student's page polls for.
+
+        A class of 30 polls ten times a second; the answer is read from the database at most once per
+        ``max_age`` seconds per session and process (a teacher's reveal or next exercise in this process
+        updates it at once; one in another process is seen within ``max_age``).
+        """
+        now = time.monotonic()
+        cached = self._pulses.get(session_id)
+        if cached is not None and now - cached[0] < max_age:
+            return cached[1]
         with db.read(self.engine) as conn:
             row = conn.execute(select(sessions.c.round_no, rounds.c.revealed_at).join(
                 rounds, (rounds.c.session_id == sessions.c.id) & (rounds.c.number == sessions.c.round_no)).where(
                 sessions.c.id == session_id)).one()
-        return row.round_no, row.revealed_at is not None
+        value = (row.round_no, row.revealed_at is not None)
+        self._pulses[session_id] = (now, value)
+        return value
 
     def round(self, session_id: int, number: int | None = None) -> RoundInfo:
         """Round ``number`` (default: the current one) of a session."""
@@ -419,6 +431,7 @@ class Teacher:
             number = conn.execute(select(sessions.c.round_no).where(sessions.c.id == self.info.id)).scalar_one()
             conn.execute(update(rounds).where(rounds.c.session_id == self.info.id, rounds.c.number == number,
                                               rounds.c.revealed_at.is_(None)).values(revealed_at=self.store.clock()))
+        self.store._pulses.pop(self.info.id, None)
 
     def next_round(self, task: Task) -> RoundInfo:
         """Start the next exercise (every student's page follows)."""
@@ -432,8 +445,21 @@ class Teacher:
             rid = conn.execute(rounds.insert().values(session_id=self.info.id, number=number + 1,
                                                       task=task.to_json(), created_at=now)).inserted_primary_key[0]
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(round_no=number + 1))
+        self.store._pulses.pop(self.info.id, None)
         self.refresh()
         return RoundInfo(rid, number + 1, task, False)
+
+    def version(self, round_no: int) -> tuple[int, int, int, int]:
+        """(students, answers in round ``round_no``, newest answer id, revealed): changes whenever what the
+        dashboard shows changes, so its summaries can be reused until then (one cheap query)."""
+        with db.read(self.store.engine) as conn:
+            n_students = conn.execute(select(func.count(students.c.id)).where(
+                students.c.session_id == self.info.id)).scalar_one()
+            n, newest, revealed = conn.execute(
+                select(func.count(answers.c.id), func.max(answers.c.id), func.max(rounds.c.revealed_at))
+                .select_from(rounds.outerjoin(answers, answers.c.round_id == rounds.c.id))
+                .where(rounds.c.session_id == self.info.id, rounds.c.number == round_no)).one()
+        return int(n_students), int(n), int(newest or 0), int(revealed is not None)
 
     def students(self) -> pd.DataFrame:
         """One row per student: number, nickname, joined_at."""

@@ -25,6 +25,7 @@ import json
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 from metrics.lessons.diagnose import EXAMPLE_SHEETS as EXAMPLE_KEYS
 from metrics.lessons.diagnose import Diagnosis, example_sheet
@@ -81,9 +82,11 @@ class Task:
         """Diagnose a set of answers (field -> text; blank or missing fields are not answered).
 
         Raises ValueError (from :func:`metrics.lessons.diagnose.diagnose`) for text that is not numbers.
+        The same task and answers are diagnosed once per process (a class sends many identical sets);
+        the result is shared, so treat it as read-only.
         """
-        given = {f: (answers.get(f) if answers.get(f) and str(answers.get(f)).strip() else None) for f in FIELDS}
-        return self.exercise().check(**given)
+        given = tuple((f, str(answers[f])) for f in FIELDS if answers.get(f) and str(answers[f]).strip())
+        return _check(self, given)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True, allow_nan=False)
@@ -96,6 +99,11 @@ class Task:
         if data["scores"] is not None:
             data["scores"] = tuple(data["scores"])
         return cls(**data)
+
+
+@lru_cache(maxsize=1024)
+def _check(task: Task, given: tuple[tuple[str, str], ...]) -> Diagnosis:
+    return task.exercise().check(**dict(given))
 
 
 def _from_exercise(ex: Exercise, origin: str, ref: str) -> Task:
