@@ -136,13 +136,14 @@ def verdict(ev, k):
             st.warning(t(f"{P}.winner_changes", detail=detail))
         else:
             st.success(t(f"{P}.winner_same", run=markdown(counts.index[0]), n=len(ev.variants)))
-    significance, title = None, ""
+    significance = None
     if len(ev.runs) >= 2:
         significance = winner_significance(per_query_frames(ev.per_query(), ev.labels), key_prefix="rf_sig")
-        title = winner_significance_title(key_prefix="rf_sig")
-    st.dataframe(V.means_table(ev, significance, title), hide_index=True, width="stretch",
+    st.dataframe(V.means_table(ev, significance), hide_index=True, width="stretch",
                  column_config={run: st.column_config.NumberColumn(run, format="%.4f") for run in ev.runs})
     st.caption(t(f"{P}.means_help"))
+    if significance is not None:
+        st.caption(t(f"{P}.significant_help", title=markdown(winner_significance_title(key_prefix="rf_sig"), 120)))
     st.caption(t(f"{P}.n_queries", detail=t(f"{P}.list_sep").join(
         f"{markdown(r)}: {n}" for r, n in ev.n_queries().items())))
 
@@ -173,8 +174,11 @@ def two_variants(ev, qrels, usable, k):
     labels = ev.labels
     V.pick_variant("rf_x", labels, V.X_DEFAULT)
     V.pick_variant("rf_y", labels, V.y_fallback(labels, state["rf_x"]))
-    x_label = st.selectbox(t(f"{P}.variant_x"), labels, key="rf_x", format_func=V.variant_name)
-    y_label = st.selectbox(t(f"{P}.variant_y"), labels, key="rf_y", format_func=V.variant_name)
+    cx, cy = st.columns(2)
+    with cx:
+        x_label = V.variant_picker("x", labels, t(f"{P}.variant_x"))
+    with cy:
+        y_label = V.variant_picker("y", labels, t(f"{P}.variant_y"))
     st.markdown(t(f"{P}.axes", x=V.variant_name(x_label), y=V.variant_name(y_label)))
     per = V.per_query_table(ev)
     data = pd.DataFrame({"run": per["run"], "qid": per["qid"], "x": per[x_label], "y": per[y_label]})
@@ -232,7 +236,8 @@ def measures_section(qrels, qrels_src, usable):
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
     st.dataframe(means.rename(columns={"run": t(f"{P}.col_run")}), hide_index=True, width="stretch",
                  column_config=numbers)
-    st.caption(t(f"{P}.measures_specs", specs=markdown(" ".join(f"-m {x}" for x in specs), 300)))
+    options = " ".join([*(f"-m {x}" for x in specs), *(["-c"] if state["rf_missing"] == "zero" else [])])
+    st.caption(t(f"{P}.measures_specs", options=markdown(options, 300)))
     with st.expander(t(f"{P}.measures_what")):
         st.markdown("\n".join(f"* **{name}** — {V.measure_help(name)}" for name in measures))
     with st.expander(t(f"{P}.measures_per_query_title")):
@@ -247,17 +252,22 @@ def measures_section(qrels, qrels_src, usable):
 
 
 def significance(ev, per_ndcg, per_measures, k):
-    """Is the difference real?  Every pair of systems under the chosen measure (issue 18's section)."""
-    measure_names = [c for c in per_measures.columns[2:]] if per_measures is not None else []
-    options = measure_names + ev.labels
+    """Is the difference real?  Every pair of systems under the chosen measure (issue 18's section): one of
+    trec_eval's measures above, or NDCG under the variant on the x or the y axis."""
+    measure_names = list(per_measures.columns[2:]) if per_measures is not None else []
     at = "" if k is None else f"@{k}"
-    names = {**{m: m for m in measure_names}, **{lab: f"NDCG{at} · {V.variant_name(lab)}" for lab in ev.labels}}
-    V.pick_variant("rf_sig_measure", options, V.SIG_DEFAULT)
-    chosen = st.selectbox(t(f"{P}.sig_measure"), options, key="rf_sig_measure", format_func=names.__getitem__,
+    names = {**{m: m for m in measure_names},
+             **{axis: t(f"{P}.sig_variant_{axis}", at=at) for axis in ("x", "y")}}
+    V.pick_variant("rf_sig_measure", list(names), V.SIG_DEFAULT)
+    chosen = st.selectbox(t(f"{P}.sig_measure"), list(names), key="rf_sig_measure", format_func=names.__getitem__,
                           help=t(f"{P}.sig_measure_help"))
-    long = per_measures if chosen in measure_names else per_ndcg
-    wide = per_query_frames(long, [chosen])[chosen]
-    significance_section(wide, measure_name=names[chosen], key_prefix="rf_sig")
+    if chosen in ("x", "y"):
+        label = state[f"rf_{chosen}"]
+        wide = per_query_frames(per_ndcg, [label])[label]
+        name = f"NDCG{at} · {V.variant_name(label)}"
+    else:
+        wide, name = per_query_frames(per_measures, [chosen])[chosen], chosen
+    significance_section(wide, measure_name=name, key_prefix="rf_sig")
 
 
 def body():

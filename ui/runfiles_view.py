@@ -148,7 +148,7 @@ SAMPLE_RUNS = [n for n in sample_files() if n.endswith(".run")]
 
 def comparable_names() -> list[str]:
     """Everything the significance section may compare: each per-query measure under every cutoff offered
-    (and trec_eval's defaults), and every NDCG variant."""
+    (and trec_eval's defaults), and NDCG under the variant on the x or the y axis (``"x"``, ``"y"``)."""
     names: list[str] = []
     every_cut = ",".join(str(c) for c in sorted({*CUTOFF_CHOICES, *itertools.chain.from_iterable(
         m.defaults for m in MEASURES.values() if m.params == "cutoffs")}))
@@ -156,7 +156,7 @@ def comparable_names() -> list[str]:
         m = MEASURES[name]
         if m.per_query:
             names += measure_names([name] + ([f"{name}.{every_cut}"] if m.params == "cutoffs" else []))
-    return list(dict.fromkeys(names)) + all_variant_labels()
+    return list(dict.fromkeys(names)) + ["x", "y"]
 
 
 #: Every setting of the page, its link parameter and default.  Files are never in links.
@@ -170,8 +170,9 @@ FIELDS = (
     S.Field("rf_ties", "ties", default=list(DEFAULT_TIES), parse=choices(list(TIES))),
     S.Field("rf_missing", "missing", default="skip", parse=S.choice(list(MISSING))),
     S.Field("rf_accept_bad", "accept", default=False, parse=S.boolean()),
-    S.Field("rf_x", "x", default=X_DEFAULT, parse=S.choice(all_variant_labels())),
-    S.Field("rf_y", "y", default=Y_DEFAULT, parse=S.choice(all_variant_labels())),
+    # The variants compared query by query: four selects each (see variant_picker), the label kept here.
+    S.Field("rf_x", "x", default=X_DEFAULT, parse=S.choice(all_variant_labels()), widget=False),
+    S.Field("rf_y", "y", default=Y_DEFAULT, parse=S.choice(all_variant_labels()), widget=False),
     S.Field("rf_top", "top", default=10, parse=S.integer(1, 50)),
     S.Field("rf_measures", "measures", default=list(DEFAULT_MEASURES),
             parse=choices(MEASURE_CHOICES, allow_empty=True)),
@@ -186,6 +187,27 @@ def pick_variant(key: str, labels: list[str], fallback: str) -> None:
     from a link or an earlier choice that is no longer evaluated gives way to ``fallback``."""
     if st.session_state.get(key) not in labels:
         st.session_state[key] = fallback if fallback in labels else labels[0]
+
+
+def _compose(axis: str) -> None:
+    """A picker's callback: the four selects of ``axis`` make its variant label."""
+    st.session_state[f"rf_{axis}"] = "/".join(str(st.session_state[f"rf_{axis}_{c}"]) for c in CHOICES)
+
+
+def variant_picker(axis: str, labels: list[str], label: str) -> str:
+    """The variant on one axis as four selects (gain, discount, IDCG source, tie rule), each offering the
+    options evaluated, so every name shows whole on a projector and a phone.  The variant's label lives
+    in ``st.session_state["rf_<axis>"]`` (a page field); returns it."""
+    current = RunVariant.parse(st.session_state[f"rf_{axis}"])
+    st.markdown(f"**{label}**")
+    for choice in CHOICES:
+        options = list(dict.fromkeys(getattr(RunVariant.parse(lab), choice) for lab in labels))
+        key = f"rf_{axis}_{choice}"
+        st.session_state[key] = getattr(current, choice)
+        names = {o: option_name(choice, o) for o in options}
+        st.selectbox(t(f"{P}.choice.{choice}"), options, key=key, format_func=names.__getitem__,
+                     on_change=_compose, args=(axis,))
+    return st.session_state[f"rf_{axis}"]
 
 
 def y_fallback(labels: list[str], x_label: str) -> str:
@@ -422,17 +444,17 @@ def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parse
 
 
 # --------------------------------------------------------------------------------------- the verdict
-def means_table(ev: Evaluation, significance: pd.DataFrame | None = None, title: str = "") -> pd.DataFrame:
-    """One row per variant: the winner first (and, given :func:`ui.significance_view.winner_significance`'s
-    table, whether it wins significantly, in a column headed ``title``), the four choices in words, every
+def means_table(ev: Evaluation, significance: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per variant: the winner first, the four choices in words, (given
+    :func:`ui.significance_view.winner_significance`'s table) whether the winner wins significantly, every
     run's mean, the order of runs."""
     means = ev.means()
     orders = ev.orders().set_index("variant")
     table = {t(f"{P}.col_winner"): orders["winner"].to_numpy()}
-    if significance is not None:
-        table[title] = significance.set_index("variant").loc[ev.labels, "text"].to_numpy()
     for choice in CHOICES:
         table[t(f"{P}.choice.{choice}")] = [option_name(choice, getattr(v, choice), short=True) for v in ev.variants]
+    if significance is not None:
+        table[t(f"{P}.col_significant")] = significance.set_index("variant").loc[ev.labels, "text"].to_numpy()
     table.update({run: means.loc[run].to_numpy() for run in ev.runs})
     table[t(f"{P}.col_order")] = orders["order"].to_numpy()
     return pd.DataFrame(table)

@@ -46,8 +46,8 @@ def table_with(at, column: str) -> pd.DataFrame:
 
 
 def run_columns(table: pd.DataFrame) -> list[str]:
-    """The runs' mean columns of the verdict table (between the tie rule and the order of runs)."""
-    cols = list(table.columns)
+    """The runs' mean columns of the verdict table (between the choices and the order of runs)."""
+    cols = [c for c in table.columns if c != "Significant?"]
     return cols[cols.index("Tie rule") + 1: cols.index("Order of runs")]
 
 
@@ -214,8 +214,7 @@ GOOD_LINKS = [
     ({"measures": ""}, "rf_measures", []),
     ({"cutoffs": "5,20"}, "rf_cutoffs", [5, 20]),
     ({"sig_measure": "map"}, "rf_sig_measure", "map"),
-    ({"sig_measure": "exponential/standard/judged/trec_eval"}, "rf_sig_measure",
-     "exponential/standard/judged/trec_eval"),
+    ({"sig_measure": "y"}, "rf_sig_measure", "y"),
     ({"sig_test": "t"}, "rf_sig_test", "t"),
     ({"sig_conf": "99"}, "rf_sig_conf", "99"),
     ({"sig_corr": "bonferroni"}, "rf_sig_corr", "bonferroni"),
@@ -276,8 +275,25 @@ def test_a_bad_link_parameter_is_named_with_its_value_and_the_default_used(name,
 def test_a_link_naming_a_variant_that_is_not_evaluated_falls_back():
     at = open_page(PAGE, query={"x": "binary/jarvelin/list/optimistic", "gain": "linear"})
     no_exceptions(at)
-    assert at.selectbox(key="rf_x").value == "linear/standard/judged/trec_eval"
-    assert at.selectbox(key="rf_y").value != at.selectbox(key="rf_x").value
+    assert at.session_state["rf_x"] == "linear/standard/judged/trec_eval"
+    assert at.session_state["rf_y"] != at.session_state["rf_x"]
+    assert [at.selectbox(key=f"rf_x_{c}").value for c in V.CHOICES] == ["linear", "standard", "judged", "trec_eval"]
+
+
+def test_the_four_selects_of_an_axis_make_its_variant():
+    at = open_page(PAGE)
+    at.selectbox(key="rf_x_gain").set_value("binary").run()
+    at.selectbox(key="rf_x_ties").set_value("average").run()
+    no_exceptions(at)
+    assert at.session_state["rf_x"] == "binary/standard/judged/average"
+    assert link(at) == {"x": "binary/standard/judged/average"}
+    assert "**x** = Binary gain · Standard discount · IDCG from all judged documents · Average over ties" in \
+        texts(at, "markdown")
+    scatter = chart_data(at.get("vega_lite_chart")[1])
+    points = next(d for d in scatter if "qid" in d.columns)
+    want = evaluate(read_qrels(QRELS, name="q").table, [read_run(RUNS["bm25.run"], name="bm25.run").table], k=10,
+                    variants=make_variants(gains="binary", discounts="standard", idcg="judged", ties="average"))
+    assert points[points["run"] == "bm25.run"]["x"].tolist() == pytest.approx(want.values[0, 0].tolist(), rel=1e-12)
 
 
 def test_settings_survive_a_visit_to_another_page():
@@ -332,7 +348,8 @@ def test_measures_and_cutoffs_from_the_link_and_missing_queries_as_zero():
     want = sample_measures(["P.5,20", "err.5,20", "gm_map", "num_q"], complete=True)
     summary = want[want["qid"] == "all"].pivot(index="run", columns="measure", values="value")
     assert means.set_index("Run")["err_20"].tolist() == pytest.approx(summary.loc[list(RUNS), "err_20"].tolist())
-    assert "-c" in texts(at, "caption")
+    captions = texts(at, "caption").replace("\\", "")  # (Markdown-escaped)
+    assert "trec_eval -m P.5,20 -m err.5,20 -m gm_map -m num_q -c qrels run" in captions
 
 
 def test_no_measure_chosen_says_so_and_the_rest_of_the_page_works():
@@ -340,7 +357,7 @@ def test_no_measure_chosen_says_so_and_the_rest_of_the_page_works():
     no_exceptions(at)
     assert any("Pick at least one measure" in i.value for i in at.info)
     assert len(table_with(at, "Winner")) == 24
-    assert at.selectbox(key="rf_sig_measure").value == "linear/standard/judged/trec_eval"  # an NDCG variant
+    assert at.selectbox(key="rf_sig_measure").value == "x"  # NDCG under the x-axis variant
 
 
 def test_significance_compares_every_pair_under_the_chosen_measure():
@@ -365,9 +382,9 @@ def test_winner_significance_is_shown_for_every_variant():
     at = open_page(PAGE)
     no_exceptions(at)
     table = table_with(at, "Winner")
-    column = next(c for c in table.columns if c.startswith("Winner significant?"))
-    assert "0.05" in column
-    for text in table[column]:
+    captions = texts(at, "caption").replace("\\", "")  # (Markdown-escaped)
+    assert "Winner significant? (Randomization (sign flips), 0.05)" in captions  # the test and the level
+    for text in table["Significant?"]:
         mark, p = text.split()[0], float(text.split("p = ")[1].split()[0])
         assert (mark == "✓") == (p < 0.05)  # corrected p against the closest rival
 
