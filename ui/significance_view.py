@@ -228,7 +228,9 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
     _init(keys["conf"], DEFAULTS["conf"], CONFIDENCES)
     _init(keys["corr"], DEFAULTS["corr"], CORRECTIONS)
     _init(keys["ci"], DEFAULTS["ci"], BOOTSTRAP_METHODS)
-    c1, c2, c3, c4 = st.columns(4)
+    # two by two: four side by side are cut off at a projector's 1024x768 with the sidebar open
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns(2)
     test = c1.selectbox(t(f"{P}.test"), list(TESTS), key=keys["test"], format_func=test_names.__getitem__,
                         help=t(f"{P}.test_help"))
     conf = c2.selectbox(t(f"{P}.confidence"), list(CONFIDENCES), key=keys["conf"],
