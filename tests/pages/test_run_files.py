@@ -352,6 +352,18 @@ def test_measures_and_cutoffs_from_the_link_and_missing_queries_as_zero():
     assert "trec_eval -m P.5,20 -m err.5,20 -m gm_map -m num_q -c qrels run" in captions
 
 
+@pytest.mark.parametrize("lang", ["zh", "ko"])
+def test_every_measure_is_explained_in_every_language(lang):
+    from ui.i18n import catalogue
+
+    helps = {m: catalogue(lang).get(f"registry.measure.{m}.help") for m in V.MEASURE_CHOICES}
+    assert all(helps.values()), [m for m, h in helps.items() if not h]
+    at = open_page(PAGE, lang=lang, query={"measures": "map,bpref,err"})
+    no_exceptions(at)
+    shown = texts(at, "markdown")
+    assert all(helps[m].split("（")[0].split("(")[0][:12] in shown for m in ("map", "bpref", "err"))
+
+
 def test_no_measure_chosen_says_so_and_the_rest_of_the_page_works():
     at = open_page(PAGE, query={"measures": ""})
     no_exceptions(at)
