@@ -2,8 +2,9 @@
 
 Layout and wiring only.  Files, caching, names and flips: ui/runfiles_view.py; charts:
 ui/charts/runfiles.py; numbers: metrics/runfiles.  The settings are ui.state fields (kept across page
-switches, in the link); the files are not in links.  AppTest cannot drive st.file_uploader, so tests
-put ``(name, bytes)`` pairs into ``st.session_state["rf_files"]``, as the uploaders' callback does.
+switches, in the link); the files are not in links.  The uploaders' callbacks keep the files in
+``st.session_state["rf_files"]`` (no copy), so they survive a visit to another page; tests drive the
+uploaders (AppTest's ``file_uploader.set_value``) or put ``(name, bytes)`` pairs there directly.
 """
 from __future__ import annotations
 
@@ -271,6 +272,8 @@ def significance(ev, per_ndcg, per_measures, k):
 
 
 def body():
+    # Memory that expired sessions and evicted cache entries freed goes back to the system (< 1 ms usually).
+    V.release_memory()
     qrels_src, run_srcs = choose_files()
     choose_variants()
     k = state["rf_k"]

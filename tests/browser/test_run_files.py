@@ -91,6 +91,23 @@ def test_adding_the_same_run_again_does_not_make_another_system(page, app_url):
     assert page.locator('[data-testid="stProgress"]').count() == 0
 
 
+def test_uploaded_files_are_still_used_after_a_visit_to_another_page(page, app_url):
+    inputs = _open_uploaders(page, app_url)
+    inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
+    wait_for_app(page)
+    inputs.nth(1).set_input_files([str(SAMPLES / "bm25.run"), str(SAMPLES / "hybrid.run")])
+    _wait_for_results(page, "2 run(s) × 24 variant(s)")
+    _navigate(page, "roc")
+    wait_for_app(page)
+    _navigate(page, "run_files")
+    _wait_for_results(page, "2 run(s) × 24 variant(s)")
+    body = _body(page)
+    assert "Still using the files you uploaded earlier: qrels.txt, bm25.run, hybrid.run" in body
+    assert page_problems(page) == []
+    page.get_by_role("button", name="Forget these files").click()
+    page.get_by_text("Upload a qrels file and at least one run file").wait_for(timeout=120_000)
+
+
 def test_a_bad_upload_is_reported_with_its_line(page, app_url):
     inputs = _open_uploaders(page, app_url)
     inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
