@@ -60,7 +60,7 @@ with st.sidebar:
     st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)
     st.caption(t("common.about"))
 
-if st.session_state.get("_bad_lang"):
+if st.session_state.get("_bad_lang") and navigation is not start:  # "/" forwards: warn on the page itself
     st.warning(t("common.bad_lang", value=markdown(st.session_state["_bad_lang"], 20)))
     st.session_state["_bad_lang"] = None
 

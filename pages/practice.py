@@ -72,8 +72,9 @@ with left:
         st.caption(t("practice.already_ranked"))
 with right:
     st.markdown(f"**{t('practice.formula')}**")
-    st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
-    st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
+    with st.container(key="compact_practice_formula"):
+        st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
+        st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
     facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
     if ex.unretrieved:
         facts.append(t("practice.unretrieved", grades=exact_list(ex.unretrieved)))

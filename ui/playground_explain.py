@@ -143,11 +143,13 @@ def _sum_lines(grades, terms, total: float, name: str, n_total: int, *, gain: st
     if n_total > shown:
         symbolic.append("\\cdots")
         values.append(f"\\cdots_{{({n_total - shown})}}")
-    return [head, *_wrapped(symbolic, TERMS_PER_LINE), *_wrapped(values, 2 * TERMS_PER_LINE), f"= {short(total)}"]
+    per_line = TERMS_PER_LINE.get(discount, 3)
+    return [head, *_wrapped(symbolic, per_line), *_wrapped(values, 6), f"= {short(total)}"]
 
 
-#: Substituted terms per line: three fractions fit a phone's width (390 px), so no formula runs off it.
-TERMS_PER_LINE = 3
+#: Substituted terms per line, by discount: what fits a phone's width (390 px), so no formula runs off it
+#: (three ``gain / log(i + 1)`` fractions, two of the wider ``gain / max(1, log i)``; other discounts three).
+TERMS_PER_LINE = {"standard": 3, "jarvelin": 2}
 
 
 def _wrapped(terms: list[str], per_line: int) -> list[str]:

@@ -53,7 +53,8 @@ APP_CSS = """
 [data-testid="stMetricValue"] { font-size: clamp(1.35rem, 1rem + 1.2vw, 2.1rem); line-height: 1.2; }
 [data-testid="stMetricLabel"] p, [data-testid="stMetricLabel"] > div { white-space: normal; overflow: visible;
   text-overflow: clip; }
-[data-testid="stMetricDelta"] > div { white-space: normal; overflow: visible; text-overflow: clip; }
+[data-testid="stMetricDelta"], [data-testid="stMetricDelta"] > div, [data-testid="stMetricDelta"] p {
+  white-space: normal; overflow: visible; text-overflow: clip; height: auto; max-width: 100%; }
 [data-testid="stBaseButton-secondary"] p, [data-testid="stBaseButton-primary"] p,
 [data-testid="stBaseButton-tertiary"] p { white-space: normal; overflow: visible; text-overflow: clip; }
 [data-testid="stWidgetLabel"] p { white-space: normal; }
@@ -66,7 +67,7 @@ APP_CSS = """
   width: 100%; min-width: 0; }
 .katex-display { overflow-x: auto; overflow-y: hidden; padding: 2px 0; }
 /* formulas side by side in narrow columns (a container keyed compact_...): text size instead of display size */
-[class*="st-key-compact_"] .katex-display > .katex { font-size: 1em; }
+[class*="st-key-compact_"] .katex-display > .katex { font-size: 0.95em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1.05em; } }
 </style>
 """

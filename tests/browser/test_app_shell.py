@@ -1,34 +1,72 @@
-"""The app shell in a real browser: it renders, and the language switch changes the page."""
+"""The app shell in a real browser: every page's own path opens for the first and every later visitor (no
+"Page not found" dialog, no exception, always inside app.py), ``/`` forwards to ``/playground``, the language
+switch, and markup from a link shown as text without fetching anything outside the app."""
 from __future__ import annotations
 
-from tests.browser.conftest import wait_for_app
+from urllib.parse import parse_qs, urlparse
+
+from tests.browser.conftest import page_problems, wait_for_app
+from tests.browser.journey import done, visit
+
+PATHS = {  # page path -> its title in English
+    "playground?rels=3,2,1,3,2&discount=jarvelin": "Playground",
+    "worked_examples?doc=002": "Worked examples",
+    "variants?rels=3,2": "Variants & libraries",
+    "check?dcg=7": "Check my hand calculation",
+    "practice?seed=7&difficulty=medium": "Practice",
+}
+
+
+def test_a_shared_link_as_the_first_and_every_later_request(make_page, fresh_app_url):
+    # The first visitor of a fresh server opens a page's own path (Streamlit's legacy pages/ mode would run
+    # the script without app.py); then later visitors open every page's path and "/".
+    first = make_page()
+    visit(first, f"{fresh_app_url}/playground?rels=3,2&lang=zh")
+    assert first.locator("h1").first.inner_text() == "实验台"
+    # inside app.py: its language select in the sidebar (the legacy mode would show a file-name menu)
+    assert first.get_by_test_id("stSidebar").get_by_role("combobox", name="语言").count() == 1
+    for visitor in range(2):  # later visitors, every page, twice
+        for path, title in PATHS.items():
+            pg = make_page()
+            visit(pg, f"{fresh_app_url}/{path}")
+            assert pg.locator("h1").first.inner_text() == title, (visitor, path)
+            assert pg.get_by_test_id("stSidebar").get_by_role("combobox", name="Language").count() == 1
+            assert urlparse(pg.url).path == "/" + path.split("?")[0]
+            pg.context.close()
+    root = make_page()
+    visit(root, f"{fresh_app_url}/?rels=3,2,1")
+    assert urlparse(root.url).path == "/playground" and parse_qs(urlparse(root.url).query)["rels"] == ["3,2,1"]
 
 
 def test_opens_on_playground_and_switches_language(page, app_url):
-    page.goto(app_url)
-    wait_for_app(page)
+    visit(page, app_url)
     assert page.get_by_role("heading", name="Playground").count() >= 1
-    page.goto(f"{app_url}/?lang=ko")
-    wait_for_app(page)
+    assert urlparse(page.url).path == "/playground"
+    visit(page, f"{app_url}/?lang=ko")
     assert page.get_by_role("heading", name="플레이그라운드").count() >= 1
 
 
 def test_bad_language_in_link_warns_and_falls_back(page, app_url):
-    page.goto(f"{app_url}/?lang=xx")
-    wait_for_app(page)
+    visit(page, f"{app_url}/?lang=xx")
     assert page.get_by_text("Unknown language 'xx'").count() == 1
     assert page.get_by_role("heading", name="Playground").count() >= 1
 
 
-def test_shared_link_as_first_request_of_a_fresh_server(page, fresh_app_url):
-    # Streamlit's legacy pages/ mode would run pages/variants.py without app.py here (no language,
-    # file-name sidebar); ui/shell.py reroutes it through app.py's navigation.
-    page.goto(f"{fresh_app_url}/variants?lang=zh")
-    wait_for_app(page)
-    assert page.locator("h1").first.inner_text() == "公式变体与库"
-    sidebar = page.get_by_test_id("stSidebar").inner_text()
-    assert "实验台" in sidebar and "worked examples" not in sidebar.lower()
-    # ...and later sessions are not left in the legacy mode either.
-    page.goto(f"{fresh_app_url}/worked_examples")
-    wait_for_app(page)
-    assert page.locator("h1").first.inner_text() == "Worked examples"
+def test_markup_from_a_link_is_text_and_nothing_outside_the_app_is_fetched(page, app_url):
+    own = urlparse(app_url).netloc
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url) if urlparse(r.url).netloc not in (own, "") else None)
+    for path in ("?lang=![](//evil.example/x.png)", "playground?labels=![](//evil.example/y.png),B&rels=1,2",
+                 "practice?difficulty=[x](//evil.example)&seed=$\\huge PWN$", "check?dcg=![](//evil.example/z.png)",
+                 "worked_examples?doc=<img src=//evil.example/w.png>", "variants?docnos=![](//evil.example/v.png)"):
+        page.goto(f"{app_url}/{path}")
+        wait_for_app(page)
+        done(page)
+        assert page_problems(page) == []
+        # no image or link to another host (links to the app's own pages may carry the text in their query)
+        hosts = page.evaluate("() => [...document.querySelectorAll('img[src], a[href]')]"
+                              ".map(e => new URL(e.src || e.href, location.href).host)")
+        assert [h for h in hosts if h != own] == [], hosts
+        assert page.locator(".katex .sizing.reset-size6.size10").count() == 0  # no \huge maths rendered
+    page.wait_for_timeout(500)
+    assert outside == []

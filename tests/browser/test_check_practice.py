@@ -1,15 +1,9 @@
-"""Check and Practice pages in a real browser: they render the diagnosis and the exercise; screenshots."""
+"""Check and Practice in a real browser: each page's journey (a later visitor's link, a change, leave and come
+back, the copied link in a fresh context), Practice's reload, and screenshots."""
 from __future__ import annotations
 
-from tests.browser.conftest import screenshot, wait_for_app
-
-
-def open_path(page, app_url: str, path: str) -> None:
-    """Open the app at its root first (app.py sets up st.navigation), then the page's own URL."""
-    page.goto(app_url)
-    wait_for_app(page)
-    page.goto(f"{app_url}/{path}")
-    wait_for_app(page)
+from tests.browser.conftest import screenshot
+from tests.browser.journey import choose, copied_link, done, fill, go_via_sidebar, query, settle, visit, warm
 
 
 def full_height(page) -> None:
@@ -19,32 +13,67 @@ def full_height(page) -> None:
     page.wait_for_timeout(1200)
 
 
-def test_check_page_shows_document_003_diagnosis(page, app_url):
-    open_path(page, app_url, "check")
-    assert page.get_by_role("heading", name="Check my hand calculation").count() >= 1
-    # the first wrong step of document 003's sheet
+def test_check_journey(browser, make_page, app_url):
+    warm(browser, app_url)
+    page = make_page()
+    visit(page, f"{app_url}/check?dcg=6.9&gain=exponential")
+    assert page.get_by_label("DCG", exact=True).input_value() == "6.9"
+    # change something: the typed value reaches the link exactly as typed
+    fill(page, "IDCG", "8.380")
+    assert query(page) == {"dcg": "6.9", "idcg": "8.380", "gain": "exponential"}
+    first = page.get_by_text("First wrong step").first.inner_text()
+    # leave and come back: the typed values are still there (the reported bug: they were forgotten)
+    go_via_sidebar(page, "Practice")
+    go_via_sidebar(page, "Check my calculation")
+    assert page.get_by_label("IDCG", exact=True).input_value() == "8.380"
+    assert page.get_by_label("DCG", exact=True).input_value() == "6.9"
+    # the copied link in a fresh context: the same diagnosis
+    link = copied_link(page)
+    other = make_page()
+    visit(other, link)
+    assert other.get_by_label("IDCG", exact=True).input_value() == "8.380"
+    assert other.get_by_text("First wrong step").first.inner_text() == first
+
+
+def test_check_page_shows_document_003_diagnosis_in_two_languages(page, app_url):
+    visit(page, f"{app_url}/check")
     assert page.get_by_text("First wrong step: DCG term at position 5").count() == 1
+    assert page.get_by_text("Sum disagrees with its own terms").count() >= 1  # 6.86 beside terms adding to 6.85
     page.wait_for_selector('[data-testid="stDataFrame"]')
     full_height(page)
-    path = screenshot(page, "check")
-    assert path.stat().st_size > 10_000
-
-
-def test_check_page_in_chinese(page, app_url):
-    open_path(page, app_url, "check?lang=zh")
+    assert screenshot(page, "check").stat().st_size > 10_000
+    visit(page, f"{app_url}/check?lang=zh")
     assert page.get_by_text("第一个出错的步骤").count() == 1
 
 
-def test_practice_link_opens_the_same_exercise(page, app_url):
-    open_path(page, app_url, "practice?seed=42&difficulty=hard")
-    assert page.get_by_role("heading", name="Exercise 42 (Hard)").count() == 1
+def test_practice_journey_and_reload(browser, make_page, app_url):
+    warm(browser, app_url)
+    page = make_page()
+    visit(page, f"{app_url}/practice?seed=42&difficulty=hard&lang=ko")
+    assert page.get_by_role("heading", name="문제 42 (어려움)").count() == 1
+    choose(page, "난이도", "보통")
+    assert query(page)["difficulty"] == "medium" and query(page)["seed"] == "42"
     box = page.get_by_label("DCG", exact=True)
     box.fill("0.5")
-    box.press("Enter")
-    page.wait_for_timeout(500)
-    wait_for_app(page)
-    assert page.get_by_text("First wrong step: DCG").count() == 1
-    assert "seed=42" in page.url and "difficulty=hard" in page.url
-    full_height(page)
-    path = screenshot(page, "practice")
-    assert path.stat().st_size > 10_000
+    box.press("Tab")
+    settle(page)
+    score = page.locator('[data-testid="stMetricValue"]').first.inner_text()
+    assert score == "0 / 1" and query(page)["score"] == "0-1-0" and query(page)["lang"] == "ko"
+    # leave and come back: difficulty, answer and score still there (the reported KeyError)
+    go_via_sidebar(page, "플레이그라운드")
+    go_via_sidebar(page, "연습")
+    assert page.get_by_label("DCG", exact=True).input_value() == "0.5"
+    assert page.locator('[data-testid="stMetricValue"]').first.inner_text() == "0 / 1"
+    # a reload keeps the exercise and the score
+    page.reload()
+    done(page)
+    assert query(page)["seed"] == "42" and page.locator('[data-testid="stMetricValue"]').first.inner_text() == "0 / 1"
+    # the copied link (for a class): the same exercise, in the same language, without this visitor's score
+    link = copied_link(page)
+    assert "seed=42" in link and "difficulty=medium" in link and "lang=ko" in link and "score" not in link
+    other = make_page()
+    visit(other, link)
+    assert other.locator("h3").filter(has_text="42").count() >= 1
+    assert other.locator('[data-testid="stMetricValue"]').first.inner_text() == "0 / 0"
+    full_height(other)
+    assert screenshot(other, "practice").stat().st_size > 10_000

@@ -1,0 +1,48 @@
+"""Nothing a teacher points at is cut off: the five NDCG pages on a projector (1024×768, sidebar open), at
+1280×800 zoomed to 150 % (853×533 CSS pixels, sidebar open) and on a phone (390×844), in English, Chinese
+and Korean.  Every metric, button, select value, label, heading, formula and message fits its box
+(``overflowing``: scrollWidth against clientWidth), with no exception and no dialog.  A screenshot of
+each view goes to test-artifacts/screenshots (look at them)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot
+from tests.browser.journey import visit, warm
+
+ZOOMED = {"width": 853, "height": 533}  # 1280×800 at 150 %
+VIEWPORTS = {"projector": PROJECTOR, "zoomed": ZOOMED, "phone": PHONE}
+# Each page with what a teacher shows: the documents' setups, a sheet with findings, an exercise.
+PAGES = {
+    "playground": "playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=6&discount=jarvelin",
+    "worked_examples": "worked_examples?doc=003",
+    "variants": "variants?flip_first=linear/jarvelin/judged",
+    "check": "check?discount=jarvelin&gain=exponential",
+    "practice": "practice?seed=42&difficulty=hard",
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm(browser, app_url):
+    warm(browser, app_url)  # every view below is a later visitor's
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+def test_nothing_is_cut_off(make_page, app_url, viewport, lang):
+    page = make_page(viewport=VIEWPORTS[viewport])
+    problems = {}
+    for name, path in PAGES.items():
+        visit(page, f"{app_url}/{path}&lang={lang}")
+        if viewport != "phone":  # the sidebar is open (it takes its share of the width)
+            assert page.get_by_test_id("stSidebar").bounding_box()["width"] > 200
+        found = overflowing(page)
+        if found:
+            problems[name] = [x.replace("\n", "")[:120] for x in found]
+        assert page_problems(page) == []
+        height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+        page.set_viewport_size({"width": VIEWPORTS[viewport]["width"], "height": int(min(height + 40, 6000))})
+        page.wait_for_timeout(1500)
+        screenshot(page, f"layout_{name}_{viewport}_{lang}")
+        page.set_viewport_size(VIEWPORTS[viewport])
+    assert problems == {}
