@@ -278,7 +278,7 @@ def body():
     choose_variants()
     k = state["rf_k"]
     if qrels_src is None or not run_srcs:
-        st.info(t(f"{P}.need_files"))
+        st.info(t(f"{P}.need_files" if state["rf_source"] == "upload" else f"{P}.pick_sample_run"))
         return
     if not (state["rf_gains"] and state["rf_discounts"] and state["rf_idcg"] and state["rf_ties"]):
         st.warning(t(f"{P}.pick_one_each"))

@@ -186,6 +186,13 @@ def test_changing_the_options_recomputes_and_reaches_the_link():
                         "y": "linear/standard/judged/trec_eval"}
 
 
+def test_no_sample_run_asks_for_one():
+    at = open_page(PAGE, query={"runs": ""})
+    no_exceptions(at)
+    assert any("Pick at least one sample run" in i.value for i in at.info) and not has_results(at)
+    assert link(at) == {"runs": ""}  # an empty choice is a choice: the link keeps it
+
+
 def test_empty_choice_asks_for_one_of_each():
     at = open_page(PAGE)
     at.session_state["rf_gains"] = []
