@@ -10,17 +10,25 @@ import streamlit as st
 from streamlit_sortables import sort_items
 
 from metrics.ndcg import breakdown
+from metrics.registry import ZERO_IDCG
 from ui import playground as PG
 from ui import state as S
 from ui.escape import markdown
 from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
-from ui.i18n import current_language, t
-from ui.links import GAIN_CHOICES, IDCG_CHOICES, format_base
+from ui.i18n import current_language, registry_text, t
+from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base
 from ui.numbers import exact, show
-from ui.playground_explain import chosen_values, formula_latex, observations, variant_name, variants_display
+from ui.playground_explain import (
+    chosen_values,
+    formula_latex,
+    gain_name,
+    observations,
+    variant_name,
+    variants_display,
+)
 from ui.present import PRESENT_PAGE, present_query_from_playground
 from ui.shell import through_app
-from ui.widgets import copy_link, discount_select, gain_select, k_select, link_for
+from ui.widgets import copy_link, discount_select, k_select, link_for
 
 through_app()
 state = st.session_state
@@ -54,21 +62,33 @@ with right:
                   placeholder=t("playground.unretrieved_placeholder"))
     page.typed("pg_unret")
 # Fixed widths in a wrapping row: whole names on a projector, one per line on a phone, in this order.
+gain_names = {g: gain_name(g) for g in PLAYGROUND_GAINS}  # bound now, in this run's language
 with st.container(horizontal=True, key="pg_settings", gap="medium"):
-    gain = gain_select(key="pg_gain", options=GAIN_CHOICES, width=200)
+    gain = st.selectbox(t("common.gain"), PLAYGROUND_GAINS, key="pg_gain", format_func=gain_names.__getitem__,
+                        help=t("playground.gain_help"), width=200)
     discount = discount_select(key="pg_discount", width=270)
     base_texts = list(dict.fromkeys(["2", "e", "10", state.get("pg_base", "2")]))
     st.selectbox(t("common.log_base"), base_texts, key="pg_base", accept_new_options=True,
                  help=t("playground.base_help"), width=130)
     k = k_select(key="pg_k", n=len(ranking), width=190)
 base = page.typed("pg_base")
+if gain == "map":  # trec_eval's -m ndcg.L=G: grade L gets gain G, grades not listed keep their value
+    st.text_input(t("playground.gain_map"), key="pg_gain_map", help=t("playground.gain_map_help"))
+gain_map = page.typed("pg_gain_map") if gain == "map" else page.value("pg_gain_map")
 idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
-idcg = st.radio(t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
-                format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
+zero_names = {z: registry_text("zero_idcg", ZERO_IDCG[z], "name") for z in ZERO_IDCG_CHOICES}
+with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
+    idcg = st.radio(t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
+                    format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
+    zero = st.selectbox(t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
+                        format_func=zero_names.__getitem__,
+                        help="\n\n".join(f"**{zero_names[z]}**: {registry_text('zero_idcg', ZERO_IDCG[z], 'help')}"
+                                           for z in ZERO_IDCG_CHOICES))
+metric_gain = PG.gain_of(gain, gain_map)
 
 # ---- the numbers ------------------------------------------------------------------------------
 grades, unretrieved = tuple(ranking.grades()), tuple(ranking.unretrieved_grades())
-wide, bd = PG.compute(grades, unretrieved, k, gain, discount, base, idcg, PG.TABLE_CAP)
+wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
 values = chosen_values(wide, gain, discount, idcg)
 documents = PG.matching_examples({f.key: page.value(f.key) for f in PG.FIELDS})
 printed = PG.printed_beside(documents)
@@ -134,8 +154,8 @@ st.subheader(t("playground.steps_title"))
 n_ideal_items = len(grades) + len(unretrieved) if idcg == "judged" else len(grades)
 n_actual = min(k, len(grades)) if k else len(grades)
 n_ideal = min(k, n_ideal_items) if k else n_ideal_items
-formulas = formula_latex(bd, values=values, n_actual=n_actual, n_ideal=n_ideal, gain=gain, discount=discount,
-                         log_base=base, k=k)
+formulas = formula_latex(bd, values=values, n_actual=n_actual, n_ideal=n_ideal, gain=metric_gain,
+                         discount=discount, log_base=base, k=k)
 with st.container(key="pg_formulas"):
     st.latex(formulas["dcg"])
     st.latex(formulas["idcg"])
@@ -160,7 +180,7 @@ pool = list(grades) + list(unretrieved) if idcg == "judged" else None
 
 
 def _full_breakdown():
-    return breakdown(list(grades), k=k, gain=gain, discount=discount, log_base=base, pool=pool)
+    return breakdown(list(grades), k=k, gain=metric_gain, discount=discount, log_base=base, pool=pool)
 
 
 st.caption(t("playground.export_help", title=title))

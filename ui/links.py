@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from metrics.parse import ParseError, parse_gain_map
+from metrics.registry import ZERO_IDCG
 from ui import state as S
 from ui.numbers import exact
 from ui.ranking import MAX_LABEL_CHARS, clean_label
@@ -22,13 +24,22 @@ __all__ = [
     "PLAYGROUND_PAGE", "PLAYGROUND_PATH", "PLAYGROUND_PARAMS", "GAIN_CHOICES", "DISCOUNT_CHOICES", "IDCG_CHOICES",
     "MAX_LABEL_CHARS", "MAX_ITEMS", "MAX_GRADE", "BASE_RANGE", "DEFAULT_RELS", "FIELDS", "parse_base",
     "format_base", "parse_labels_field", "playground_query", "playground_query_for", "playground_url",
-    "LinkProblem", "PlaygroundLink", "read_playground_query",
+    "LinkProblem", "PlaygroundLink", "read_playground_query", "PLAYGROUND_GAINS", "DEFAULT_GAIN_MAP",
+    "ZERO_IDCG_CHOICES", "parse_map", "format_map",
 ]
 
 PLAYGROUND_PAGE = "pages/playground.py"
 PLAYGROUND_PATH = "playground"
-PLAYGROUND_PARAMS = ("rels", "labels", "unretrieved", "k", "gain", "discount", "base", "idcg")
+PLAYGROUND_PARAMS = ("rels", "labels", "unretrieved", "k", "gain", "discount", "base", "idcg", "gain_map",
+                     "zero_idcg")
 GAIN_CHOICES = ("linear", "exponential")
+#: The playground's gains: the two of the documents, and a gain map in trec_eval's ``-m ndcg.L=G`` form.
+PLAYGROUND_GAINS = (*GAIN_CHOICES, "map")
+#: The map the editor starts with: 2^rel - 1 written out for grades 0-3, as trec_eval would be given it.
+DEFAULT_GAIN_MAP = ((0.0, 0.0), (1.0, 1.0), (2.0, 3.0), (3.0, 7.0))
+#: A map's gains are bounded so no sum over MAX_ITEMS positions can overflow.
+MAX_MAP_GAIN = 1e295
+ZERO_IDCG_CHOICES = tuple(ZERO_IDCG)
 DISCOUNT_CHOICES = ("standard", "jarvelin")
 IDCG_CHOICES = ("list", "judged")
 DEFAULT_RELS = (3.0, 2.0, 1.0, 3.0, 2.0)  # document 000's example
@@ -86,24 +97,54 @@ def parse_labels_field(raw) -> tuple[str, ...]:
     return tuple(clean_label(x) for x in text.split(",")) if text.strip() else ()
 
 
+def parse_map(raw) -> tuple[tuple[float, float], ...]:
+    """A gain map (``0=0,1=1,2=3,3=7``, trec_eval's ``-m ndcg.L=G``) as sorted (level, gain) pairs.
+
+    >>> parse_map("-m ndcg.2=3, 0=0")
+    ((0.0, 0.0), (2.0, 3.0))
+    """
+    text = S.text(20_000)(raw)
+    try:
+        pairs = parse_gain_map(text)
+    except ParseError as exc:
+        raise S.BadValue(text, "playground.bad_gain_map", str(exc), token=exc.token, position=exc.position) from None
+    except ValueError as exc:
+        raise S.BadValue(text, "empty", str(exc)) from None
+    for i, (level, gain) in enumerate(pairs.items(), start=1):
+        if level > MAX_GRADE or abs(gain) > MAX_MAP_GAIN:
+            raise S.BadValue(text, "playground.bad_gain_map", f"pair {i} is too large", token=f"{exact(level)}="
+                             f"{exact(gain)}", position=i)
+    return tuple(sorted(pairs.items()))
+
+
+def format_map(pairs, sep: str = ", ") -> str:
+    """>>> format_map(((0.0, 0.0), (2.0, 3.5)), sep=",")
+    '0=0,2=3.5'
+    """
+    return sep.join(f"{exact(level)}={exact(gain)}" for level, gain in pairs)
+
+
 FIELDS = (
     S.Field("pg_rels", "rels", default=DEFAULT_RELS, parse=_grades(False), encode=S.list_encoder(","),
             text=S.list_encoder(", "), label="common.grades"),
     S.Field("pg_unret", "unretrieved", default=(), parse=_grades(True), encode=S.list_encoder(","),
             text=S.list_encoder(", "), label="playground.unretrieved"),
     S.Field("pg_labels", "labels", default=(), parse=parse_labels_field, encode=",".join, widget=False),
-    S.Field("pg_gain", "gain", default="linear", parse=S.choice(GAIN_CHOICES)),
+    S.Field("pg_gain", "gain", default="linear", parse=S.choice(PLAYGROUND_GAINS)),
+    S.Field("pg_gain_map", "gain_map", default=DEFAULT_GAIN_MAP, parse=parse_map, encode=lambda m: format_map(m, ","),
+            text=format_map, label="playground.gain_map"),
     S.Field("pg_discount", "discount", default="standard", parse=S.choice(DISCOUNT_CHOICES)),
     S.Field("pg_base", "base", default=2.0, parse=parse_base, encode=format_base, text=format_base,
             label="common.log_base"),
     S.Field("pg_k", "k", default=K_ALL, parse=k_parser(2 * MAX_ITEMS)),
     S.Field("pg_idcg", "idcg", default="judged", parse=S.choice(IDCG_CHOICES)),
+    S.Field("pg_zero", "zero_idcg", default="zero", parse=S.choice(ZERO_IDCG_CHOICES)),
 )
 _BY_PARAM = {f.param: f for f in FIELDS}
 
 
 def playground_query_for(rels, *, labels=None, unretrieved=None, k=None, gain=None, discount=None, base=None,
-                         idcg=None, lang=None) -> dict[str, str]:
+                         idcg=None, gain_map=None, zero_idcg=None, lang=None) -> dict[str, str]:
     """The playground's query for these settings (defaults omitted), written by its own encoders.
 
     ``labels`` name the ranked items, then the unretrieved ones; they are omitted when they are the
@@ -119,7 +160,9 @@ def playground_query_for(rels, *, labels=None, unretrieved=None, k=None, gain=No
     ranking = Ranking.from_fields(rels, unretrieved or (), labels or ())
     values = dict(zip(("rels", "unretrieved", "labels"), ranking.fields()))
     values.update(k=K_ALL if k is None else int(k), gain=gain or "linear", discount=discount or "standard",
-                  base=2.0 if base is None else float(base), idcg=idcg or "judged")
+                  base=2.0 if base is None else float(base), idcg=idcg or "judged",
+                  gain_map=DEFAULT_GAIN_MAP if gain_map is None else tuple(sorted(dict(gain_map).items())),
+                  zero_idcg=zero_idcg or "zero")
     q = {f.param: f.to_link(values[f.param]) for f in FIELDS if values[f.param] != f.default}
     if lang and lang != "en":
         q["lang"] = lang
@@ -163,6 +206,8 @@ class PlaygroundLink:
     discount: str | None = None
     base: float | None = None
     idcg: str | None = None
+    gain_map: tuple[tuple[float, float], ...] | None = None
+    zero_idcg: str | None = None
     problems: list[LinkProblem] = field(default_factory=list)
 
 

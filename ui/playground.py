@@ -26,7 +26,7 @@ __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label",
     "request_example", "request_move", "sort_key", "last_view",
-    "table_key", "ranking_of", "absorb", "compute", "chart_specs",
+    "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of",
 ]
 
 PAGE = PLAYGROUND_PATH
@@ -51,9 +51,11 @@ def example_values(key: str) -> dict:
     s = setup(EXAMPLES[key])
     ranking = Ranking.from_fields(s["rels"], s["unretrieved"], s["labels"] or ())
     rels, unret, labels = ranking.fields()
-    return {"pg_rels": rels, "pg_unret": unret, "pg_labels": labels, "pg_gain": s["gain"],
-            "pg_discount": s["discount"], "pg_base": s["base"], "pg_k": K_ALL if s["k"] is None else s["k"],
-            "pg_idcg": s["idcg"]}
+    values = {f.key: f.default for f in FIELDS}  # what the example does not set (gain map, zero-IDCG) is default
+    values.update({"pg_rels": rels, "pg_unret": unret, "pg_labels": labels, "pg_gain": s["gain"],
+                   "pg_discount": s["discount"], "pg_base": s["base"], "pg_k": K_ALL if s["k"] is None else s["k"],
+                   "pg_idcg": s["idcg"]})
+    return values
 
 
 def _groups() -> list[tuple[str, ...]]:
@@ -193,18 +195,24 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
     return ranking, errors
 
 
+def gain_of(gain: str, gain_map) -> str | dict:
+    """What :mod:`metrics` takes as the gain: a registry key, or the map's dict for ``"map"``."""
+    return dict(gain_map) if gain == "map" else gain
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def compute(grades: tuple, unretrieved: tuple, k, gain: str, discount: str, base: float, idcg: str,
-            rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, discount: str, base: float,
+            idcg: str, zero: str, rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(wide variant table, breakdown of the first positions) for the chosen variant: the only call of
-    ``all_variants`` per distinct input."""
+    ``all_variants`` per distinct input.  With a gain map the table has a third gain, ``"map"``."""
     pool = list(grades) + list(unretrieved)
-    wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool))
+    gains = ["linear", "exponential"] + ([dict(gain_map)] if gain == "map" else [])
+    wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool, gains=gains, zero_idcg=zero))
     n_list = len(grades)
     n_ideal = len(pool) if idcg == "judged" else n_list
     longest = min(k, max(n_list, n_ideal)) if k else max(n_list, n_ideal)
     cut = min(k or rows_cap, rows_cap) if longest > rows_cap else k
-    bd = breakdown(list(grades), k=cut, gain=gain, discount=discount, log_base=base,
+    bd = breakdown(list(grades), k=cut, gain=gain_of(gain, gain_map), discount=discount, log_base=base,
                    pool=pool if idcg == "judged" else None)
     return wide, bd
 

@@ -43,8 +43,13 @@ def chosen_values(wide: pd.DataFrame, gain: str, discount: str, idcg: str) -> di
             "ndcg": float(row[f"ndcg_{idcg}"])}
 
 
+def gain_name(gain: str) -> str:
+    """A gain's name in this run's language; ``"map"`` is the playground's gain map."""
+    return t("playground.gain_map_name") if gain == "map" else registry_text("gain", GAINS[gain], "name")
+
+
 def variant_name(gain: str, discount: str, idcg: str | None = None) -> str:
-    text = f"{registry_text('gain', GAINS[gain], 'name')} · {registry_text('discount', DISCOUNTS[discount], 'name')}"
+    text = f"{gain_name(gain)} · {registry_text('discount', DISCOUNTS[discount], 'name')}"
     if idcg:
         text += f" · {t('playground.idcg_' + idcg)}"
     return text

@@ -425,3 +425,40 @@ def test_playground_then_another_page_in_another_language(lang):
     at.switch_page("pages/playground.py").run()
     no_exceptions(at)
     through_app(at)
+
+
+# ---- gain map (trec_eval's -m ndcg.L=G) and the zero-IDCG policy -----------------------------------
+
+def test_gain_map_from_the_link_and_typed():
+    # grades 3,2,0,1 with the map 0=0,1=1,2=3,3=7 (2^rel - 1 written out) equal the exponential gain
+    at = open_page(query={"rels": "3,2,0,1", "gain": "map", "gain_map": "0=0,1=1,2=3,3=7"})
+    no_exceptions(at)
+    assert shown(at) == numbers([3, 2, 0, 1], gain="exponential")
+    table = frame(at, "Variant")
+    assert len(table) == 6 and table.iloc[0, 0].startswith("★ Gain map")
+    # a map that does not keep the grades' order: grade 2 gains 9, grade 3 gains 4.5 -> the ideal puts 2 first
+    at.text_input(key="pg_gain_map").input("-m ndcg.2=9, 3=4.5").run()
+    no_exceptions(at)
+    gains = {2.0: 9.0, 3.0: 4.5}
+    assert shown(at)["NDCG"] == f"{ndcg([3, 2, 0, 1], gain=gains):.4f}"
+    assert query(at)["gain_map"] == "2=9,3=4.5"
+    # a bad map: named, the last valid one kept
+    at.text_input(key="pg_gain_map").input("2=9, 3=x").run()
+    assert any("3=x" in e for e in errors(at)) and query(at)["gain_map"] == "2=9,3=4.5"
+
+
+def test_bad_gain_map_in_a_link_warns():
+    at = open_page(query={"rels": "3,2", "gain": "map", "gain_map": "2=9,2=3"})
+    no_exceptions(at)
+    (msg,) = warnings(at)
+    assert "gain\\_map" in msg and "2=9,2=3" in msg  # the parameter (escaped for Markdown) and its value
+    assert shown(at) == numbers([3, 2], gain="exponential")  # the default map is 2^rel - 1 for 0..3
+
+
+@pytest.mark.parametrize("policy, shown_ndcg", [("zero", "0.0000"), ("one", "1.0000"), ("nan", "–")])
+def test_zero_idcg_policy(policy, shown_ndcg):
+    # nothing relevant: IDCG = 0, NDCG is what the policy says (0, 1 or undefined)
+    at = open_page(query={"rels": "0,0,0", "zero_idcg": policy})
+    no_exceptions(at)
+    assert shown(at)["IDCG"] == "0.0000" and shown(at)["NDCG"] == shown_ndcg
+    assert query(at).get("zero_idcg", "zero") == policy
