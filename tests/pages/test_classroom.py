@@ -69,7 +69,7 @@ def test_teacher_starts_a_class_and_gets_a_private_link(lang):
     assert _metrics(at)[cat["classroom.joined"]] == "0"
     assert any(q["code"] in x.value for x in at.markdown)  # the join code, big
     assert any(f"code={q['code']}" in c.value and f"key={q['key']}" in c.value for c in at.code)
-    assert at.session_state["lang"] == lang  # app.py ran (it owns the language)
+    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # drawn through app.py
 
 
 def test_a_wrong_teacher_key_shows_nothing_of_the_class():
