@@ -49,7 +49,7 @@ def grades(n: int) -> list[int]:
 def playground(n: int, repeat: int) -> tuple[float, float]:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.session_state["lang"] = "en"
-    at.query_params["rels"] = ",".join(map(str, grades(n)))
+    at.query_params["rels"] = ",".join(map(str, grades(n)))  # up to 10,000: the link holds them (MAX_ITEMS)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     rerun = timed(at.run, repeat)
@@ -58,7 +58,7 @@ def playground(n: int, repeat: int) -> tuple[float, float]:
 
     def edit():
         state["i"] += 1
-        at.text_area(key="pg_text").input(texts[state["i"] % 2]).run()
+        at.text_area(key="pg_rels").input(texts[state["i"] % 2]).run()
 
     return rerun, timed(edit, repeat)
 

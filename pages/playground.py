@@ -45,6 +45,24 @@ st.title(t("common.nav.playground"))
 st.caption(t("playground.intro"))
 page.show_link_problems()
 
+# ---- the numbers first (the first screen shows them; a card drop gets its new NDCG at once): computed from
+# the fields' current values, which the widgets below then show ------------------------------------------
+k, gain, gain_map, discount, base, idcg, zero = PG.settings(page)
+grades, unretrieved = tuple(ranking.grades()), tuple(ranking.unretrieved_grades())
+wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
+values = chosen_values(wide, gain, discount, idcg)
+documents = PG.matching_examples({f.key: page.value(f.key) for f in PG.FIELDS})
+printed = PG.printed_beside(documents)
+
+st.caption(t("playground.chosen", name=variant_name(gain, discount, idcg)))
+for col, name in zip(st.columns(4), ("cg", "dcg", "idcg", "ndcg")):
+    col.metric(t(f"playground.metric_{name}"), show(values[name]),
+               t("playground.printed", text=printed[name]) if name in printed else None,
+               delta_color="off", delta_arrow="off", border=True,
+               help=t("playground.printed_help") if name in printed else None)
+if documents:
+    st.caption(t("playground.documents_note", docs=", ".join(PG.docs(documents))))
+
 # ---- examples: each reproduces a document exactly (formula, k, items, IDCG source) -------------
 st.markdown(f"**{t('playground.examples')}**")
 with st.container(horizontal=True, key="pg_examples"):
@@ -64,44 +82,27 @@ with right:
 # Fixed widths in a wrapping row: whole names on a projector, one per line on a phone, in this order.
 gain_names = {g: gain_name(g) for g in PLAYGROUND_GAINS}  # bound now, in this run's language
 with st.container(horizontal=True, key="pg_settings", gap="medium"):
-    gain = st.selectbox(t("common.gain"), PLAYGROUND_GAINS, key="pg_gain", format_func=gain_names.__getitem__,
-                        help=t("playground.gain_help"), width=200)
-    discount = discount_select(key="pg_discount", width=270)
+    st.selectbox(t("common.gain"), PLAYGROUND_GAINS, key="pg_gain", format_func=gain_names.__getitem__,
+                 help=t("playground.gain_help"), width=200)
+    discount_select(key="pg_discount", width=270)
     base_texts = list(dict.fromkeys(["2", "e", "10", state.get("pg_base", "2")]))
     st.selectbox(t("common.log_base"), base_texts, key="pg_base", accept_new_options=True,
                  help=t("playground.base_help"), width=130)
-    k = k_select(key="pg_k", n=len(ranking), width=190)
-base = page.typed("pg_base")
+    k_select(key="pg_k", n=len(ranking), width=190)
+page.typed("pg_base")  # a bad base: its message here (the numbers above use the last valid one)
 if gain == "map":  # trec_eval's -m ndcg.L=G: grade L gets gain G, grades not listed keep their value
     st.text_input(t("playground.gain_map"), key="pg_gain_map", help=t("playground.gain_map_help"))
-gain_map = page.typed("pg_gain_map") if gain == "map" else page.value("pg_gain_map")
+    page.typed("pg_gain_map")
 idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
 zero_names = {z: registry_text("zero_idcg", ZERO_IDCG[z], "name") for z in ZERO_IDCG_CHOICES}
 with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
-    idcg = st.radio(t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
-                    format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
-    zero = st.selectbox(t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
+    st.radio(t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
+             format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
+    st.selectbox(t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
                         format_func=zero_names.__getitem__,
                         help="\n\n".join(f"**{zero_names[z]}**: {registry_text('zero_idcg', ZERO_IDCG[z], 'help')}"
                                            for z in ZERO_IDCG_CHOICES))
 metric_gain = PG.gain_of(gain, gain_map)
-
-# ---- the numbers ------------------------------------------------------------------------------
-grades, unretrieved = tuple(ranking.grades()), tuple(ranking.unretrieved_grades())
-wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
-values = chosen_values(wide, gain, discount, idcg)
-documents = PG.matching_examples({f.key: page.value(f.key) for f in PG.FIELDS})
-printed = PG.printed_beside(documents)
-
-st.subheader(t("playground.results_title"))
-st.caption(t("playground.chosen", name=variant_name(gain, discount, idcg)))
-for col, name in zip(st.columns(4), ("cg", "dcg", "idcg", "ndcg")):
-    col.metric(t(f"playground.metric_{name}"), show(values[name]),
-               t("playground.printed", text=printed[name]) if name in printed else None,
-               delta_color="off", delta_arrow="off", border=True,
-               help=t("playground.printed_help") if name in printed else None)
-if documents:
-    st.caption(t("playground.documents_note", docs=", ".join(PG.docs(documents))))
 
 # ---- cards: drag, or move with the keyboard -----------------------------------------------------
 st.subheader(t("playground.cards_title"))

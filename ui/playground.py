@@ -26,7 +26,7 @@ __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label",
     "request_example", "request_move", "sort_key", "last_view",
-    "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of",
+    "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings",
 ]
 
 PAGE = PLAYGROUND_PATH
@@ -193,6 +193,13 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
         state[_TABLE_REV] = state.get(_TABLE_REV, 0) + 1
         state[_SHOWN] = ranking
     return ranking, errors
+
+
+def settings(page: S.PageState) -> tuple:
+    """``(k, gain, gain_map, discount, base, idcg, zero_idcg)``: the current valid settings, read before their
+    widgets are drawn (the numbers come first on the page); bad typed text keeps the last valid value."""
+    return (k_value(page.value("pg_k")), page.value("pg_gain"), page.parse_typed("pg_gain_map"),
+            page.value("pg_discount"), page.parse_typed("pg_base"), page.value("pg_idcg"), page.value("pg_zero"))
 
 
 def gain_of(gain: str, gain_map) -> str | dict:
