@@ -9,7 +9,6 @@ the ``registry`` section in the other languages.
 """
 from __future__ import annotations
 
-import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -87,30 +86,3 @@ def registry_text(kind: str, entry, field: str) -> str:
         if text:
             return text
     return getattr(entry, field)
-
-
-# Active anywhere in a line; "#", "+", "-" and "1." only start headings and lists.
-_MARKDOWN_ACTIVE = re.compile(r"([\\`*_{}\[\]()!|<>~$:])")
-_LINE_START = re.compile(r"^(#{1,6}|[+\-]|\d+[.)])(?=\s|$)")
-
-
-def plain(text, limit: int = 40) -> str:
-    r"""User text made safe to format into a message that Streamlit renders as Markdown.
-
-    Backslash-escapes every Markdown-active character (so ``![x](http://...)`` shows as
-    typed instead of becoming an image the browser would fetch), folds line breaks and
-    shortens long text.  Use it for tokens, labels, file names and anything else a
-    user typed or uploaded; not for widget labels or table headers (they are not Markdown).
-
-    >>> print(plain("![x](http://h/a.png)"))
-    \!\[x\]\(http\://h/a.png\)
-    >>> print(plain("-2"), plain("# big"), plain("- item"))
-    -2 \# big \- item
-    >>> print(plain("a\nb" + "c" * 50, limit=10))
-    a bcccccc…
-    """
-    folded = " ".join(str(text).split())
-    if len(folded) > limit:
-        folded = folded[: limit - 1] + "…"
-    escaped = _MARKDOWN_ACTIVE.sub(r"\\\1", folded)
-    return _LINE_START.sub(lambda m: "\\" + m.group(1), escaped)

@@ -256,5 +256,5 @@ def _grade_cell(value, row: int, max_grade: float) -> float:
                              row=row, token=str(value)[:20]) from None
     if not math.isfinite(grade) or grade < 0 or grade > max_grade:
         raise RankingProblem("playground.table_bad", f"row {row}: {str(value)[:20]!r} is not a grade from 0 to "
-                             f"{max_grade:g}", row=row, token=str(value)[:20])
+                             f"{_number(max_grade)}", row=row, token=str(value)[:20])
     return grade

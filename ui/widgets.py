@@ -20,7 +20,7 @@ from ui.i18n import registry_text, t
 __all__ = [
     "BASES", "K_OPTIONS_CAP", "K_ALL", "k_parser", "k_value", "error_text", "gain_select", "discount_select",
     "base_select", "k_options",
-    "k_select", "base_url", "link_for", "copy_link", "keep_or_restore",
+    "k_select", "base_url", "link_for", "copy_link",
 ]
 
 BASES = {"2": 2.0, "e": math.e, "10": 10.0}
@@ -132,48 +132,3 @@ def copy_link(url: str, *, too_long: bool = False, help: str | None = None) -> N
         return
     st.caption(help or t("common.link_help"))
     st.code(url, language=None, wrap_lines=True)
-
-
-def k_input(*, key: str, n: int) -> int | None:
-    """Deprecated (the playground until it moves to :mod:`ui.state`): cutoff k, 0 for the whole list."""
-    value = st.number_input(t("common.k"), min_value=0, max_value=max(n, 1) * 10 + 100, step=1, key=key,
-                            help=t("common.k_help"))
-    return int(value) or None
-
-
-def grades_input(*, key: str, default: str, label: str | None = None, height: int = 80,
-                 allow_empty: bool = False) -> list[float]:
-    """Deprecated: a text area of grades with a ``__last_valid`` shadow key (until Check and Variants
-    move to :mod:`ui.state`)."""
-    from metrics.parse import parse_grades
-
-    last_key = f"{key}__last_valid"
-    if key not in st.session_state:
-        st.session_state[key] = default
-    if last_key not in st.session_state:
-        st.session_state[last_key] = parse_grades(default, allow_empty=True)
-    text = st.text_area(label or t("common.grades"), key=key, help=t("common.grades_help"), height=height)
-    try:
-        grades = parse_grades(text, allow_empty=allow_empty)
-    except ValueError as exc:
-        st.error(error_text(exc))
-        st.caption(t("common.kept_last_valid"))
-        return list(st.session_state[last_key])
-    st.session_state[last_key] = grades
-    return grades
-
-
-def keep_or_restore(first_key: str, saved_key: str, from_link) -> None:
-    """Deprecated (the Rating and ROC pages still call it until they move to :mod:`ui.state`).
-
-    Initialise a page's widget values once: keep them while the page is shown; after a visit to
-    another page restore the snapshot in ``st.session_state[saved_key]``; on the first visit call
-    ``from_link()``.
-    """
-    if first_key in st.session_state:
-        return
-    saved = st.session_state.get(saved_key)
-    if saved:
-        st.session_state.update(saved)
-        return
-    from_link()
