@@ -20,21 +20,15 @@ through_app()
 page = S.PageState(C.PAGE, C.FIELDS)
 
 
-def _on_sheet() -> None:
-    key = st.session_state.get("check_sheet")
-    if key:
-        C.load_sheet(st.session_state, key)
-    st.session_state["check_sheet"] = None  # an action, not a setting: the select shows its prompt again
-
-
 st.title(t("check.title"))
 st.caption(t("check.intro"))
 page.show_link_problems()
 
 # Labels are computed here, in the script's language: a format_func must not look the language up later.
 sheet_labels = {k: f"{t(f'check.presets.{k}')}: {C.sheet_numbers(k)}" for k in C.SHEETS}
-st.selectbox(t("check.preset"), list(sheet_labels), key="check_sheet", index=None, on_change=_on_sheet,
-             format_func=sheet_labels.get, placeholder=t("check.preset_placeholder"), help=t("check.preset_help"))
+st.selectbox(t("check.preset"), list(sheet_labels), key="check_sheet", index=None, on_change=C.on_sheet,
+             args=(st.session_state,), format_func=sheet_labels.get, placeholder=t("check.preset_placeholder"),
+             help=t("check.preset_help"))
 
 left, right = st.columns([1, 1], gap="large")
 with left:

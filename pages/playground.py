@@ -9,11 +9,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit_sortables import sort_items
 
-from metrics.ndcg import breakdown
 from metrics.registry import ZERO_IDCG
 from ui import playground as PG
 from ui import state as S
-from ui.escape import markdown
 from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base
@@ -35,10 +33,6 @@ state = st.session_state
 lang = current_language()
 page = S.PageState(PG.PAGE, PG.FIELDS)
 ranking, errors = PG.absorb(page, state, lang)
-
-
-def problem_text(exc: Exception) -> str:
-    return t(exc.key, **{k: markdown(v, 40) if isinstance(v, str) else v for k, v in exc.fmt.items()})
 
 
 st.title(t("common.nav.playground"))
@@ -124,12 +118,12 @@ with st.container(horizontal=True, key="pg_move_buttons"):
         st.button(t(f"playground.move_{action}"), key=f"pg_move_{action}", icon=f":material/{icon}:",
                   on_click=PG.request_move, args=(state, action))
 if "cards" in errors:
-    st.error(problem_text(errors["cards"]), icon=":material/error:")
+    st.error(PG.problem_text(errors["cards"]), icon=":material/error:")
 
 with st.expander(t("playground.table_title"), icon=":material/table_edit:"):
     st.caption(t("playground.table_help"))
     if "table" in errors:
-        st.error(problem_text(errors["table"]), icon=":material/error:")
+        st.error(PG.problem_text(errors["table"]), icon=":material/error:")
         st.caption(t("common.kept_last_valid"))
     fits = len(ranking) <= PG.TABLE_CAP
     if not fits:
@@ -177,11 +171,11 @@ if max(n_actual, n_ideal) > len(bd):
 variant = Variant(gain, discount, base, k, idcg)
 title = t("playground.export_title", name=variant_name(gain, discount, idcg), base=format_base(base),
           k=t("common.k_whole", n=len(grades)) if k is None else f"k = {k}")
-pool = list(grades) + list(unretrieved) if idcg == "judged" else None
+full = {"k": k, "gain": metric_gain, "discount": discount, "base": base, "idcg": idcg}
 
 
 def _full_breakdown():
-    return breakdown(list(grades), k=k, gain=metric_gain, discount=discount, log_base=base, pool=pool)
+    return PG.full_breakdown(grades, unretrieved, **full)
 
 
 st.caption(t("playground.export_help", title=title))

@@ -31,16 +31,6 @@ state.setdefault("practice_revealed", set())
 state.setdefault("practice_solved_ids", set())
 
 
-def _clear_answers() -> None:
-    for name in P.ANSWERS:
-        state[f"practice_{name}"] = ""
-
-
-def _new_exercise() -> None:
-    state["practice_seed"] = P.new_seed()
-    _clear_answers()
-
-
 st.title(t("practice.title"))
 st.caption(t("practice.intro"))
 page.show_link_problems()
@@ -48,9 +38,9 @@ page.show_link_problems()
 level_names = {k: registry_text("difficulty", DIFFICULTIES[k], "name") for k in DIFFICULTIES}
 c1, c2, c3 = st.columns([2, 1, 2], vertical_alignment="bottom")
 difficulty = c1.selectbox(t("practice.difficulty"), list(level_names), key="practice_difficulty",
-                          format_func=level_names.__getitem__, on_change=_clear_answers,
+                          format_func=level_names.__getitem__, on_change=P.clear_answers, args=(state,),
                           help=registry_text("difficulty", DIFFICULTIES[state["practice_difficulty"]], "help"))
-c2.button(t("practice.new"), key="practice_new", on_click=_new_exercise, icon=":material/refresh:")
+c2.button(t("practice.new"), key="practice_new", on_click=P.new_exercise, args=(state,), icon=":material/refresh:")
 score_slot = c3.empty()  # filled at the end, after this run's answers are scored
 
 seed = state["practice_seed"]

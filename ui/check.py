@@ -14,7 +14,7 @@ from ui import state as S
 from ui.widgets import K_ALL, k_parser
 
 __all__ = ["PAGE", "AUTO", "HAND_FIELDS", "LIST_FIELDS", "DEFAULT_SHEET", "BASES", "MAX_GRADES", "MAX_HAND_CHARS",
-           "FIELDS", "SHEETS", "sheet_values", "sheet_numbers", "count_values", "load_sheet"]
+           "FIELDS", "SHEETS", "sheet_values", "sheet_numbers", "count_values", "load_sheet", "on_sheet"]
 
 PAGE = "check"
 AUTO = "auto"
@@ -121,6 +121,15 @@ def count_values(text: str) -> int:
     while values and values[-1] is None:
         values.pop()
     return len(values)
+
+
+def on_sheet(state) -> None:
+    """The sheet select's callback: load the chosen document's sheet; the select shows its prompt again
+    (loading is an action, not a setting)."""
+    key = state.get("check_sheet")
+    if key:
+        load_sheet(state, key)
+    state["check_sheet"] = None
 
 
 def load_sheet(state, key: str) -> None:

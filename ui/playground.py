@@ -24,9 +24,9 @@ from ui.widgets import K_ALL, k_value
 
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
-    "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label",
+    "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label", "problem_text",
     "request_example", "request_move", "sort_key", "last_view",
-    "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings",
+    "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings", "full_breakdown",
 ]
 
 PAGE = PLAYGROUND_PATH
@@ -105,6 +105,14 @@ def verdicts_beside(keys) -> dict[str, list]:
         for quantity, printed in printed_totals(EXAMPLES[key]).items():
             out.setdefault(quantity, []).append((EXAMPLES[key].doc, judge(EXAMPLES[key], printed)))
     return out
+
+
+def problem_text(exc: RankingProblem) -> str:
+    """The translated message of a refused edit (its values escaped for Markdown)."""
+    from ui.escape import markdown
+    from ui.i18n import t
+
+    return t(exc.key, **{k: markdown(v, 40) if isinstance(v, str) else v for k, v in exc.fmt.items()})
 
 
 def docs(keys) -> list[str]:
@@ -222,6 +230,12 @@ def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, di
     bd = breakdown(list(grades), k=cut, gain=gain_of(gain, gain_map), discount=discount, log_base=base,
                    pool=pool if idcg == "judged" else None)
     return wide, bd
+
+
+def full_breakdown(grades, unretrieved, *, k, gain, discount, base, idcg) -> pd.DataFrame:
+    """Every position of the chosen variant (the downloads hold them all; the page shows the first ones)."""
+    pool = list(grades) + list(unretrieved) if idcg == "judged" else None
+    return breakdown(list(grades), k=k, gain=gain, discount=discount, log_base=base, pool=pool)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

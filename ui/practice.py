@@ -14,7 +14,7 @@ from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from ui import state as S
 
 __all__ = ["PAGE", "ANSWERS", "FIELDS", "MAX_ANSWER_CHARS", "Score", "new_seed", "parse_score", "encode_score",
-           "score_steps", "share_query"]
+           "score_steps", "share_query", "clear_answers", "new_exercise"]
 
 PAGE = "practice"
 ANSWERS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
@@ -90,6 +90,18 @@ def score_steps(score: Score, scored: set, steps: pd.DataFrame, *, revealed: boo
         tried += 1
         right += int(bool(row.ok))
     return right, tried, solved
+
+
+def clear_answers(state) -> None:
+    """Widget callback: a new exercise starts with no answers."""
+    for name in ANSWERS:
+        state[f"practice_{name}"] = ""
+
+
+def new_exercise(state) -> None:
+    """Widget callback: deal a new exercise (a fresh seed), answers cleared."""
+    state["practice_seed"] = new_seed()
+    clear_answers(state)
 
 
 def share_query(query: dict[str, str]) -> dict[str, str]:
