@@ -138,7 +138,7 @@ if len(tie_scores) != len(tie_grades) or len(tie_ids) != len(tie_grades):
 else:
     spread = tie_spread(tie_grades, tie_scores, docnos=tie_ids)
     spread["name"] = [registry_text("ties", TIES[x], "name") for x in spread["ties"]]
-    tcols = st.columns([2, 3])
+    tcols = st.columns(2)
     tcols[0].dataframe(pd.DataFrame({t(f"{P}.col.rule"): spread["name"],
                                      t(f"{P}.col.ndcg"): [show(x) for x in spread["ndcg"]]}),
                        hide_index=True, width="stretch")
@@ -162,14 +162,14 @@ except ValueError as exc:
 if cmp is not None:
     names = [V.variant_label(v) if kind == "variant" else LIBRARIES[v].name for v, kind in zip(cmp["variant"],
                                                                                                 cmp["kind"])]
-    st.dataframe(pd.DataFrame({
+    # a wrapping table: every variant's whole name and its winner readable on a projector and a phone
+    st.table(pd.DataFrame({
         t(f"{P}.col.variant"): names,
-        t(f"{P}.col.kind"): [t(f"{P}.kind.{x}") for x in cmp["kind"]],
+        t(f"{P}.col.winner"): [t(f"{P}.winner.{w}") for w in cmp["winner"]],
         t(f"{P}.col.ndcg_a"): [show(x) for x in cmp["ndcg_a"]],
         t(f"{P}.col.ndcg_b"): [show(x) for x in cmp["ndcg_b"]],
-        t(f"{P}.col.winner"): [t(f"{P}.winner.{w}") for w in cmp["winner"]],
-    }), hide_index=True, width="stretch", height=35 * (len(cmp) + 1) + 3,
-        column_config={t(f"{P}.col.variant"): st.column_config.TextColumn(pinned=True, width="large")})
+        t(f"{P}.col.kind"): [t(f"{P}.kind.{x}") for x in cmp["kind"]],
+    }), hide_index=True)
     counts = cmp["winner"].value_counts()
     st.markdown(t(f"{P}.wins", a=int(counts.get("a", 0)), b=int(counts.get("b", 0)), tie=int(counts.get("tie", 0))))
     if counts.get("a", 0) and counts.get("b", 0):

@@ -27,7 +27,7 @@ def expected_column(table) -> list[str]:
 
 
 def frame_text(at) -> str:
-    return " ".join(df.value.to_string() for df in at.dataframe)
+    return " ".join(df.value.to_string() for df in list(at.dataframe) + list(at.table))
 
 
 def query(at) -> dict[str, str]:
