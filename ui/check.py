@@ -107,7 +107,7 @@ FIELDS = (
     S.Field("check_gain", "gain", default=_DEFAULTS["check_gain"], parse=S.choice((AUTO, *GAINS))),
     S.Field("check_discount", "discount", default=_DEFAULTS["check_discount"], parse=S.choice((AUTO, *DISCOUNTS))),
     S.Field("check_base", "base", default=_DEFAULTS["check_base"], parse=S.choice((AUTO, *BASES))),
-    S.Field("check_source", "idcg", default=AUTO, parse=S.choice((AUTO, "list", "judged"))),
+    S.Field("check_source", "source", default=AUTO, parse=S.choice((AUTO, "list", "judged"))),
 )
 
 

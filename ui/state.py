@@ -442,6 +442,13 @@ class PageState:
 
     def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None):
         self.page = page
+        params = [f.param for f in fields if f.param is not None]
+        repeated = sorted({p for p in params if params.count(p) > 1})
+        keys = [f.key for f in fields]
+        if repeated or len(set(keys)) != len(keys):
+            raise ValueError(f"page {page!r} declares link parameter(s) {repeated} or a key twice; "
+                             "every field needs its own key and parameter")
+        self.page = page
         self.fields = {f.key: f for f in fields}
         self.problems: list[LinkProblem] = []
         self.errors: dict[str, BadValue] = {}

@@ -218,3 +218,10 @@ def test_inside_streamlit():
     at.text_area(key="s_rels").input("3, x").run()
     assert len(at.error) == 1 and "x" in at.error[0].value
     assert any("rels=(2.1234567, 3.0)" in m.value for m in at.markdown)
+
+
+def test_a_parameter_declared_twice_is_refused():
+    twice = (S.Field("a_value", "idcg", default=None, parse=S.optional(S.number())),
+             S.Field("a_source", "idcg", default="judged", parse=S.choice(("list", "judged"))))
+    with pytest.raises(ValueError, match="idcg"):
+        S.PageState("twice", twice, session={}, query={})
