@@ -174,7 +174,8 @@ def test_every_input_is_in_the_link_exactly_as_typed_and_comes_back():
     no_exceptions(at)
     q = _query(at)
     assert q["rels"] == "2.1234567,3,0" and q["unretrieved"] == "1" and q["k"] == "2"
-    assert q["terms"] == "2.12 ? " and q["dcg"] == "4.00" and q["ndcg"] == "81.0%" and q["source"] == "judged" and q["idcg"] == ""
+    assert q["terms"] == "2.12 ? " and q["dcg"] == "4.00" and q["ndcg"] == "81.0%" and q["idcg"] == ""
+    assert q["source"] == "judged"
     assert q["gain"] == "auto"
     # a later visitor opening this link sees the same inputs
     other = open_page(PAGE, query=q)
