@@ -17,6 +17,7 @@ from ui.links import (
     playground_url,
     read_playground_query,
 )
+from ui.ranking import Ranking
 
 
 def test_documents_examples_decode():
@@ -89,15 +90,18 @@ def test_choice_message_lists_the_valid_names():
     assert all(name in problem.message for name in GAIN_CHOICES)
 
 
-def test_labels_cover_ranked_then_unretrieved_items():
-    from ui.playground_state import from_link
+def _labels(link) -> list[str]:
+    ranking = Ranking.from_fields(link.rels, link.unretrieved or (), link.labels or ())
+    return [it.label for it in ranking.ranked + ranking.unretrieved]
 
+
+def test_labels_cover_ranked_then_unretrieved_items():
     link = read_playground_query({"rels": "3,2", "unretrieved": "1", "labels": "A,B,C"})
     assert link.labels == ["A", "B", "C"]
     link = read_playground_query({"rels": "3,2", "unretrieved": "1", "labels": "A"})
-    assert [it.label for it in from_link(link).all_items()] == ["A", "D2", "D3"]  # missing: D<n>
+    assert _labels(link) == ["A", "D2", "D3"]  # missing: D<n>
     link = read_playground_query({"rels": "3,2", "labels": "A,A"})
-    assert [it.label for it in from_link(link).all_items()] == ["A", "A (2)"]  # unique: cards need distinct strings
+    assert _labels(link) == ["A", "A (2)"]  # unique: cards need distinct strings
 
 
 def test_extra_labels_warn():
