@@ -375,7 +375,7 @@ def setup(example: WorkedExample, formula: str | None = None) -> dict:
     >>> setup(EXAMPLES["000-graded"])["discount"], setup(EXAMPLES["001-main"])["unretrieved"]
     ('jarvelin', (3.0, 0.0))
     """
-    f = FORMULAS[formula or example.implied]
+    f = check_choice(formula or example.implied, FORMULAS, name="formula")
     left = example.unretrieved
     labels = None
     if example.labels:

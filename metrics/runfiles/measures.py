@@ -1143,5 +1143,8 @@ def evaluate_one(lists: Lists, spec: str) -> np.ndarray:
     >>> [round(float(v), 4) for v in evaluate_one(lists, "ndcg")]   # (3/log2 3) / (3 + 2/log2 3)
     [0.4441]
     """
-    (requested,) = [r for r in parse_measures([spec]) if r.info.name == spec.split(".")[0]]
-    return requested.compute(lists)[0]
+    found = [r for r in parse_measures([spec]) if r.info.name == str(spec).split(".")[0]]
+    if len(found) != 1:
+        raise ValueError(f"evaluate_one takes one measure (such as 'map' or 'P.10'), got {str(spec)[:40]!r}; "
+                         "use evaluate_measures for a set such as 'official'")
+    return found[0].compute(lists)[0]

@@ -292,3 +292,10 @@ def test_setup_reproduces_every_printed_total(key):
         assert values[quantity] == pytest.approx(judge(example, printed).exact, abs=1e-12), quantity
     if s["labels"] is not None:
         assert len(s["labels"]) == len(s["rels"]) + len(s["unretrieved"])
+
+
+def test_setup_names_a_bad_formula():
+    from metrics.lessons.examples import setup
+
+    with pytest.raises(ValueError, match="unknown formula 'bad'; valid names are"):
+        setup(EXAMPLES["000-graded"], formula="bad")

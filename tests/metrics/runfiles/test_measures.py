@@ -362,3 +362,9 @@ def test_fractional_grades_are_read_as_trec_eval_reads_them():
     (problem,) = result.problems
     assert problem.kind == "whole_grades" and "first 1.7 at line 1" in problem.message and "as 1" in problem.message
     assert result.runs[0].values["ndcg"][0] == approx((1 + 2 / log2(3)) / (2 + 1 / log2(3)))
+
+
+def test_evaluate_one_refuses_a_measure_set_by_name():
+    lists = Lists.from_codes([[0, 3]], judged=[[0, 3, 2]])
+    with pytest.raises(ValueError, match="takes one measure .* got 'official'"):
+        evaluate_one(lists, "official")
