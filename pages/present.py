@@ -17,6 +17,7 @@ from ui.escape import markdown
 from ui.i18n import current_language, t
 from ui.links import PLAYGROUND_PAGE
 from ui.shell import through_app
+from ui.widgets import copy_link, link_for
 
 through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
 # Collapsed here only; app.py asks for "auto" on every other page, so leaving this page restores it.
@@ -88,4 +89,6 @@ else:
 
 keys(key=P.KEYS_KEY, step=step, last=total, seen=state.get(P.SEEN_KEY, 0),
      on_go=lambda: P.take_keys(state, state.get(P.KEYS_KEY)))
+with st.expander(t("common.link_title"), icon=":material/link:"):  # closed: the slide stays on one screen
+    copy_link(link_for(P.PAGE_ID, page.query()), too_long=page.link_too_long)
 page.finish()

@@ -25,6 +25,7 @@ from ui.significance_view import (
     winner_significance,
     winner_significance_title,
 )
+from ui.widgets import copy_link, link_for
 
 P = V.P
 state = st.session_state
@@ -318,4 +319,6 @@ teaching_section(key_prefix="rf_teach")
 with st.expander(t(f"{P}.about_title")):
     st.markdown(t(f"{P}.about"))
     st.code("python -m metrics.runfiles data/samples/qrels.txt data/samples/*.run --k 10", language="bash")
+# The settings' complete address (files are never in links: said above the uploaders).
+copy_link(link_for("run_files", page.query()), too_long=page.link_too_long)
 page.finish()
