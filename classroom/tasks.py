@@ -46,37 +46,20 @@ MAX_ITEMS = 20
 
 @dataclass(frozen=True)
 class Task:
-    """One class exercise.  The fields after ``ref`` are those of :class:`~metrics.lessons.exercises.Exercise`.
+    """One class exercise: where it came from and the :class:`~metrics.lessons.exercises.Exercise` itself.
 
     ``origin`` is ``"practice"`` (``ref`` = ``"<difficulty>:<seed>"``), ``"example"`` (``ref`` = a key
-    of :data:`EXAMPLE_KEYS`) or ``"ranking"`` (``ref`` = ``""``).
+    of :data:`EXAMPLE_KEYS`) or ``"ranking"`` (``ref`` = ``""``).  For examples and rankings the
+    exercise's ``seed`` 0 and ``difficulty`` "easy" are placeholders nothing reads.
     """
 
     origin: str
     ref: str
-    labels: tuple[str, ...]
-    grades: tuple[float, ...]
-    scores: tuple[float, ...] | None
-    ties: str | None
-    unretrieved: tuple[float, ...]
-    k: int | None
-    gain: str
-    discount: str
-    log_base: float
-    decimals: int
+    ex: Exercise
 
     def exercise(self) -> Exercise:
-        """The :class:`Exercise` that checks answers and gives the solution.
-
-        For a practice task it is ``make_exercise(seed, difficulty)``; otherwise an exercise with the
-        task's own numbers (its ``seed`` 0 and ``difficulty`` "easy" are placeholders nothing reads).
-        """
-        if self.origin == "practice":
-            level, seed = self.ref.split(":")
-            return make_exercise(int(seed), level)
-        return Exercise(seed=0, difficulty="easy", labels=self.labels, grades=self.grades, scores=self.scores,
-                        ties=self.ties, unretrieved=self.unretrieved, k=self.k, gain=self.gain,
-                        discount=self.discount, log_base=self.log_base, decimals=self.decimals)
+        """The :class:`Exercise` that checks answers and gives the solution."""
+        return self.ex
 
     def check(self, answers: dict[str, str | None]) -> Diagnosis:
         """Diagnose a set of answers (field -> text; blank or missing fields are not answered).
@@ -89,16 +72,21 @@ class Task:
         return _check(self, given)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, allow_nan=False)
+        """One flat JSON object: ``origin``, ``ref`` and the exercise's fields."""
+        return json.dumps({"origin": self.origin, "ref": self.ref, **asdict(self.ex)}, sort_keys=True,
+                          allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> Task:
         data = json.loads(text)
+        origin, ref = data.pop("origin"), data.pop("ref")
+        data.setdefault("seed", 0)  # rows stored before the exercise's own fields were kept
+        data.setdefault("difficulty", "easy")
         for name in ("labels", "grades", "unretrieved"):
             data[name] = tuple(data[name])
         if data["scores"] is not None:
             data["scores"] = tuple(data["scores"])
-        return cls(**data)
+        return cls(origin, ref, Exercise(**data))
 
 
 @lru_cache(maxsize=1024)
@@ -106,10 +94,6 @@ def _check(task: Task, given: tuple[tuple[str, str], ...]) -> Diagnosis:
     return task.exercise().check(**dict(given))
 
 
-def _from_exercise(ex: Exercise, origin: str, ref: str) -> Task:
-    return Task(origin=origin, ref=ref, labels=ex.labels, grades=ex.grades, scores=ex.scores, ties=ex.ties,
-                unretrieved=ex.unretrieved, k=ex.k, gain=ex.gain, discount=ex.discount, log_base=ex.log_base,
-                decimals=ex.decimals)
 
 
 def practice_task(seed, difficulty: str = "easy") -> Task:
@@ -117,13 +101,13 @@ def practice_task(seed, difficulty: str = "easy") -> Task:
     seed = check_seed(seed)
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {str(difficulty)[:20]!r}")
-    return _from_exercise(make_exercise(seed, difficulty), "practice", f"{difficulty}:{seed}")
+    return Task("practice", f"{difficulty}:{seed}", make_exercise(seed, difficulty))
 
 
 def example_task(key: str) -> Task:
     """A document's worked example (:data:`EXAMPLE_KEYS`) with the formula the document names.
 
-    >>> t = example_task("003-blog")
+    >>> t = example_task("003-blog").exercise()
     >>> t.grades, t.unretrieved, t.k, t.gain
     ((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), (3.0, 0.0), 6, 'linear')
     """
@@ -131,9 +115,10 @@ def example_task(key: str) -> Task:
         raise ValueError(f"example must be one of {', '.join(EXAMPLE_KEYS)}, got {str(key)[:20]!r}")
     sheet = example_sheet(key)
     grades = tuple(float(g) for g in sheet["grades"])
-    return Task(origin="example", ref=key, labels=tuple(f"D{i + 1}" for i in range(len(grades))), grades=grades,
-                scores=None, ties=None, unretrieved=tuple(float(g) for g in sheet["unretrieved"]), k=sheet["k"],
-                gain=sheet["gain"], discount=sheet["discount"], log_base=float(sheet["log_base"]), decimals=2)
+    return Task("example", key, Exercise(
+        seed=0, difficulty="easy", labels=tuple(f"D{i + 1}" for i in range(len(grades))), grades=grades,
+        scores=None, ties=None, unretrieved=tuple(float(g) for g in sheet["unretrieved"]), k=sheet["k"],
+        gain=sheet["gain"], discount=sheet["discount"], log_base=float(sheet["log_base"]), decimals=2))
 
 
 def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="standard", log_base=2.0,
@@ -142,9 +127,9 @@ def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="sta
 
     With ``idcg="list"`` the ideal ranking is the list's own grades, so ``unretrieved`` grades are dropped.
 
-    >>> ranking_task("3 2 3 0 1 2", unretrieved="3 0", k=6).unretrieved
+    >>> ranking_task("3 2 3 0 1 2", unretrieved="3 0", k=6).exercise().unretrieved
     (3.0, 0.0)
-    >>> ranking_task([3, 2, 1], unretrieved=[3], idcg="list").unretrieved
+    >>> ranking_task([3, 2, 1], unretrieved=[3], idcg="list").exercise().unretrieved
     ()
     >>> ranking_task([])
     Traceback (most recent call last):
@@ -172,9 +157,7 @@ def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="sta
                      unretrieved=tuple(extra), k=None if k is None else int(k), gain=gain, discount=discount,
                      log_base=float(log_base), decimals=int(decimals))
     probe.solution()  # validates gain, discount and log base with metrics' own messages
-    return Task(origin="ranking", ref="", labels=labels, grades=tuple(rel),
-                scores=None, ties=None, unretrieved=tuple(extra), k=probe.k, gain=gain, discount=discount,
-                log_base=float(log_base), decimals=int(decimals))
+    return Task("ranking", "", probe)
 
 
 def step_verdict(d: Diagnosis, field: str) -> tuple[bool, tuple[str, ...]]:

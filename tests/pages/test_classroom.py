@@ -195,7 +195,8 @@ def test_a_playground_link_starts_from_its_ranking():
     q = _query(at)
     store = Store()
     task = store.teacher(q["code"], q["key"]).round().task
-    assert task.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and task.discount == "jarvelin" and task.k == 4
+    ex = task.exercise()
+    assert ex.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and ex.discount == "jarvelin" and ex.k == 4
 
 
 def test_bad_link_parameters_are_warnings():
