@@ -12,7 +12,7 @@ from metrics.lessons.exercises import DIFFICULTIES, make_exercise
 from metrics.registry import dcg_latex
 from ui import practice as P
 from ui import state as S
-from ui.diagnosis import number, render_findings, render_steps_table, variant_label
+from ui.diagnosis import number, render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
 from ui.numbers import exact_list
 from ui.shell import through_app
@@ -113,24 +113,7 @@ score_slot.metric(t("practice.score"), t("practice.score_value", right=score[0],
 # --- the solution on request ----------------------------------------------------------------------
 if st.toggle(t("practice.show_solution"), key=f"practice_show_{exercise_id}", help=t("practice.show_solution_help")):
     state["practice_revealed"].add(exercise_id)
-    sol = ex.solution()
-    places = ex.decimals
-    order = " › ".join(f"{lab} ({exact_list([g])})" for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))
-    st.markdown(t("practice.solution_ranked", order=order))
-    st.markdown(t("practice.solution_ideal", ideal=exact_list(sol["ideal"])))
-    bd = sol["breakdown"]
-    table = pd.DataFrame({
-        t("common.position"): bd["position"],
-        t("common.relevance"): [number(x, 0) for x in bd["relevance"]],
-        t("practice.col.gain"): [number(x, places) for x in bd["gain"]],
-        t("practice.col.divisor"): [number(x, places) for x in bd["discount"]],
-        t("practice.col.term"): [number(x, places) for x in bd["discounted_gain"]],
-        t("practice.col.ideal_grade"): [number(x, 0) for x in bd["ideal_relevance"]],
-        t("practice.col.ideal_term"): [number(x, places) for x in bd["ideal_discounted_gain"]],
-    })
-    st.dataframe(table, hide_index=True, key="practice_solution")
-    st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
-                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))
+    render_solution(ex, key="practice")
 
 page.finish()
 st.subheader(t("practice.share"))

@@ -170,3 +170,25 @@ def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.Dat
                        finding_col: st.column_config.TextColumn(width="large")},
     )
     return frame
+
+
+def render_solution(ex, *, key: str) -> None:
+    """The worked solution of an exercise (:class:`metrics.lessons.exercises.Exercise`): the ranked and the
+    ideal order, one row per position, the totals — as the Practice page and the classroom show it."""
+    sol = ex.solution()
+    places = ex.decimals
+    order = " › ".join(f"{lab} ({exact(g)})" for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))
+    st.markdown(t("practice.solution_ranked", order=order))
+    st.markdown(t("practice.solution_ideal", ideal=", ".join(exact(g) for g in sol["ideal"])))
+    bd = sol["breakdown"]
+    st.dataframe(pd.DataFrame({
+        t("common.position"): bd["position"],
+        t("common.relevance"): [number(x, 0) for x in bd["relevance"]],
+        t("practice.col.gain"): [number(x, places) for x in bd["gain"]],
+        t("practice.col.divisor"): [number(x, places) for x in bd["discount"]],
+        t("practice.col.term"): [number(x, places) for x in bd["discounted_gain"]],
+        t("practice.col.ideal_grade"): [number(x, 0) for x in bd["ideal_relevance"]],
+        t("practice.col.ideal_term"): [number(x, places) for x in bd["ideal_discounted_gain"]],
+    }), hide_index=True, key=f"{key}_solution")
+    st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
+                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))

@@ -73,18 +73,7 @@ def format_base(base: float) -> str:
 
 
 def _grades(allow_empty: bool):
-    inner = S.grades(MAX_ITEMS, allow_empty=allow_empty)
-
-    def parse(raw) -> tuple[float, ...]:
-        out = inner(raw)
-        for i, g in enumerate(out, start=1):
-            if g > MAX_GRADE:
-                raise S.BadValue(str(raw), "item_range", f"{exact(g)} at position {i} is outside 0 to {MAX_GRADE}",
-                                 token=exact(g), position=i, lo="0", hi=exact(MAX_GRADE))
-        return out
-
-    parse.allowed = inner.allowed
-    return parse
+    return S.grades(MAX_ITEMS, allow_empty=allow_empty, max_value=MAX_GRADE)
 
 
 def parse_labels_field(raw) -> tuple[str, ...]:

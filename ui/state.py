@@ -213,16 +213,20 @@ def _from_parse_error(value: str, exc: ValueError) -> BadValue:
     return BadValue(value, "invalid", str(exc), message=str(exc))
 
 
-def grades(max_items: int = 1_000, *, allow_empty: bool = False) -> Parser:
+def grades(max_items: int = 1_000, *, allow_empty: bool = False, max_value: float | None = None) -> Parser:
     """Relevance grades as people type them (``3 2 1``, ``3,2,1``, ``３，２，１``): a tuple of floats.
 
-    Text longer than ``32 × max_items`` characters is refused before parsing.
+    Text longer than ``32 × max_items`` characters is refused before parsing; with ``max_value`` a
+    grade above it is refused too (e.g. 1024: 2^1025 − 1 would overflow the exponential gain).
 
     >>> grades()("3, 2.5, 0")
     (3.0, 2.5, 0.0)
     >>> grades(max_items=2)("1 2 3")
     Traceback (most recent call last):
     ui.state.BadValue: 3 values; at most 2 are accepted
+    >>> grades(max_value=1024)("3 2000")
+    Traceback (most recent call last):
+    ui.state.BadValue: 2000 at position 2 is outside 0 to 1024
     """
     from metrics.parse import parse_grades
 
@@ -238,6 +242,10 @@ def grades(max_items: int = 1_000, *, allow_empty: bool = False) -> Parser:
         if len(out) > max_items:
             raise BadValue(value, "too_many", f"{len(out)} values; at most {max_items} are accepted",
                            n=len(out), max=max_items)
+        for i, g in enumerate(out, start=1):
+            if max_value is not None and g > max_value:
+                raise BadValue(value, "item_range", f"{exact(g)} at position {i} is outside 0 to {exact(max_value)}",
+                               token=exact(g), position=i, lo="0", hi=exact(max_value))
         return out
 
     parse.allowed = ("grades", {"max": max_items})

@@ -34,7 +34,7 @@ from metrics.registry import dcg_latex
 from metrics.safe_csv import to_csv
 from ui import state as S
 from ui.charts.classroom import spread_chart
-from ui.diagnosis import kind_name, number, render_findings, render_steps_table, variant_label
+from ui.diagnosis import kind_name, render_findings, render_solution, render_steps_table, variant_label
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.numbers import show_trimmed as show
@@ -212,24 +212,7 @@ def exercise_panel(task: Task, *, key: str) -> None:
 
 def solution_panel(task: Task, *, key: str) -> None:
     """The worked solution (the Practice page's "show the full solution")."""
-    ex = task.exercise()
-    sol = ex.solution()
-    places = ex.decimals
-    st.markdown(t("practice.solution_ranked", order=" › ".join(
-        f"{lab} ({show(g)})" for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))))
-    st.markdown(t("practice.solution_ideal", ideal=", ".join(show(g) for g in sol["ideal"])))
-    bd = sol["breakdown"]
-    st.dataframe(pd.DataFrame({
-        t("common.position"): bd["position"],
-        t("common.relevance"): [number(x, 0) for x in bd["relevance"]],
-        t("practice.col.gain"): [number(x, places) for x in bd["gain"]],
-        t("practice.col.divisor"): [number(x, places) for x in bd["discount"]],
-        t("practice.col.term"): [number(x, places) for x in bd["discounted_gain"]],
-        t("practice.col.ideal_grade"): [number(x, 0) for x in bd["ideal_relevance"]],
-        t("practice.col.ideal_term"): [number(x, places) for x in bd["ideal_discounted_gain"]],
-    }), hide_index=True, key=f"{key}_solution")
-    st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
-                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))
+    render_solution(task.exercise(), key=key)
 
 
 def origin_text(task: Task) -> str:
