@@ -189,6 +189,10 @@ def qrels_and_run(draw):
     for i in range(draw(st.integers(1, 4))):
         q = f"q{i}"
         qrels[q] = draw(st.dictionaries(docs, grades, min_size=1, max_size=10))
+        if all(g < 0 for g in qrels[q].values()):
+            # pytrec_eval-terrier 0.5.11 crashes (segfault, or a hang inside the test process) on a query
+            # whose judged documents are all negative: give the query one grade-0 judgment.
+            qrels[q][next(iter(qrels[q]))] = 0
         if draw(st.booleans()) or i == 0:
             run[q] = draw(st.dictionaries(docs, st.integers(0, 4).map(lambda x: x / 2), min_size=1, max_size=12))
     return qrels, run
@@ -368,3 +372,16 @@ def test_evaluate_one_refuses_a_measure_set_by_name():
     lists = Lists.from_codes([[0, 3]], judged=[[0, 3, 2]])
     with pytest.raises(ValueError, match="takes one measure .* got 'official'"):
         evaluate_one(lists, "official")
+
+
+def test_a_query_judged_only_negative_scores_zero():
+    # pytrec_eval crashes on this input (see qrels_and_run); trec_eval's definitions give 0 for every
+    # averaged measure when no document is relevant (map = sum of precisions / R with R = 0 -> 0).
+    from metrics.runfiles import read_qrels, read_run
+    from metrics.runfiles.trec import evaluate_runs
+
+    qrels = read_qrels(b"q0 0 d11 -1\n", name="qrels").table
+    run = read_run(b"q0 Q0 d2 1 1.5 tag\n", name="run").table
+    text = evaluate_runs(qrels, [run], ["map", "P.5", "ndcg", "num_rel", "bpref"]).text()
+    lines = {line.split("\t")[0].strip(): line.split("\t")[2] for line in text.splitlines()}
+    assert lines == {"num_rel": "0", "map": "0.0000", "bpref": "0.0000", "P_5": "0.0000", "ndcg": "0.0000"}
