@@ -59,14 +59,22 @@ def current_language() -> str:
     return _last_language
 
 
+#: Keys asked for that no catalogue holds (a visitor would read the raw key); the page tests fail on any.
+MISSING_KEYS: set[str] = set()
+
+
 def t(key: str, /, lang: str | None = None, **fmt) -> str:
     """The string for ``key`` in the current language, formatted with ``fmt``.
 
-    A missing key shows as the key itself (tests catch missing keys), never crashes.
+    A missing key shows as the key itself and is recorded in :data:`MISSING_KEYS` (the page tests fail
+    on it), never crashes.
     """
     text = catalogue(lang or current_language()).get(key)
     if text is None:
-        text = catalogue(DEFAULT_LANGUAGE).get(key, key)
+        text = catalogue(DEFAULT_LANGUAGE).get(key)
+        if text is None:
+            MISSING_KEYS.add(key)
+            text = key
     if fmt:
         try:
             return text.format(**fmt)

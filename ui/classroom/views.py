@@ -218,7 +218,7 @@ def solution_panel(task: Task, *, key: str) -> None:
 def origin_text(task: Task) -> str:
     if task.origin == "practice":
         level, seed = task.ref.split(":")
-        return t("classroom.origin.practice", seed=seed, level=t(f"practice.level.{level}"))
+        return t("classroom.origin.practice", seed=seed, level=registry_text("difficulty", DIFFICULTIES[level], "name"))
     if task.origin == "example":
         return t("classroom.origin.example", example=t(f"classroom.example.{task.ref.replace('-', '_')}"))
     return t("classroom.origin.ranking")
@@ -233,7 +233,7 @@ def source_form(page: S.PageState, *, prefix: str) -> Task | None:
     try:
         if source == "practice":
             c1, c2 = st.columns(2)
-            levels = {k: t(f"practice.level.{k}") for k in DIFFICULTIES}
+            levels = {k: registry_text("difficulty", DIFFICULTIES[k], "name") for k in DIFFICULTIES}
             level = c1.selectbox(t("practice.difficulty"), list(levels), key="class_difficulty",
                                  format_func=levels.get)
             c2.text_input(t("classroom.seed"), key="class_seed", help=t("classroom.seed_help"))
