@@ -193,11 +193,24 @@ def _readonly(x) -> np.ndarray:
     return out
 
 
+_SQUARE_SAFE = (2.0**-500, 2.0**500)  # magnitudes whose squares (and sums of 12,000 of them) stay normal
+
+
 def _mean_sd(d: np.ndarray) -> tuple[float, float]:
+    """Mean and sample sd (n - 1), computed on ``d`` scaled by a power of two so that its largest
+    magnitude lies in [0.5, 1): exact scaling, so ordinary values give the textbook result bit for bit,
+    while squares of tiny differences (1e-311) no longer underflow to an sd of 0 and huge ones no
+    longer overflow."""
     n = d.size
-    mean = math.fsum(d) / n
-    dev = d - mean
-    return mean, math.sqrt(math.fsum(dev * dev) / (n - 1))
+    top = float(np.max(np.abs(d))) if n else 0.0
+    if top == 0 or not math.isfinite(top):
+        mean = math.fsum(d) / n
+        return mean, (0.0 if top == 0 else math.nan)
+    e = math.frexp(top)[1]
+    ds = np.ldexp(d, -e)
+    mean = math.fsum(ds) / n
+    dev = ds - mean
+    return math.ldexp(mean, e), math.ldexp(math.sqrt(math.fsum(dev * dev) / (n - 1)), e)
 
 
 def _dz(mean: float, sd: float) -> float:
@@ -376,7 +389,15 @@ def paired_t(a, b, *, confidence=0.95) -> PairedT:
         warnings.simplefilter("ignore", RuntimeWarning)
         res = stats.ttest_rel(xa, xb)
         t_value, p_value = float(res.statistic), float(res.pvalue)
-        if sd > 0:
+        top = float(np.max(np.abs(d)))
+        if sd > 0 and not _SQUARE_SAFE[0] < top < _SQUARE_SAFE[1]:
+            # scipy squares the differences: below ~1e-154 the squares underflow (t = ±inf, p = 0 for
+            # differences that vary), above ~1e154 they overflow (t = 0). The textbook formula on the
+            # scaled sd instead.
+            t_value = mean / se
+            p_value = float(2 * stats.t.sf(abs(t_value), df))
+            low, high = mean - t_crit * se, mean + t_crit * se
+        elif sd > 0:
             ci = res.confidence_interval(confidence_level=conf)
             low, high = float(ci.low), float(ci.high)
         else:

@@ -3,8 +3,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
 from streamlit.testing.v1 import AppTest
+
+# Hypothesis: random exploration on a developer's machine (failures are saved in .hypothesis/ and
+# replayed); on CI (CI=true, a clean clone) the same derandomized examples every run, so a red build is
+# reproducible and never a new random draw. Loaded before the test modules build their settings objects,
+# which inherit it.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh", "ko")

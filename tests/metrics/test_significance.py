@@ -134,11 +134,26 @@ def test_paired_t_equals_scipy(pair, confidence):
     d = np.subtract(a, b)
     assume(np.ptp(d) > 0)
     r = paired_t(a, b, confidence=confidence)
+    assert math.isclose(r.t, r.mean / r.se, rel_tol=1e-9, abs_tol=1e-12)  # the hand formula
     ref = stats.ttest_rel(a, b)
+    if not 2.0**-500 < np.max(np.abs(d)) < 2.0**500:
+        # scipy's squares underflow (differences below ~1e-154, e.g. 2.2e-311): it says ±inf, p = 0.
+        # Ours keeps the textbook value; see test_paired_t_extreme_differences.
+        assert math.isfinite(r.t) and r.note == ""
+        return
     ci = ref.confidence_interval(confidence_level=confidence)
     assert close(r.t, ref.statistic) and close(r.p_value, ref.pvalue) and r.df == ref.df
     assert close(r.ci_low, ci.low) and close(r.ci_high, ci.high)
-    assert math.isclose(r.t, r.mean / r.se, rel_tol=1e-9, abs_tol=1e-12)  # the hand formula
+
+
+def test_paired_t_extreme_differences():
+    # Differences 0 and -x: mean -x/2, sd x/sqrt(2), se x/2, t = -1 on 1 df, p = 0.5, whatever x is.
+    # scipy 1.x squares x = 2.225e-311 to 0 (t = -inf, p = 0) and 1e300 to inf (t = 0); ours is scale-free.
+    for x in (0.5, 1e-200, 2.225073858507e-311, 1e300):
+        r = paired_t([0.0, 0.0], [0.0, x])
+        assert close(r.t, -1.0, 1e-9) and close(r.p_value, 0.5, 1e-9) and r.note == ""
+        assert math.isclose(r.sd, x / math.sqrt(2), rel_tol=1e-9) and r.se > 0
+        assert math.isclose(cohens_dz([0.0, 0.0], [0.0, x]).d_z, -1 / math.sqrt(2), rel_tol=1e-9)
 
 
 def test_paired_t_degenerate():
