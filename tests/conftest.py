@@ -1,9 +1,8 @@
 """Shared fixtures: AppTest helpers for pages."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import settings

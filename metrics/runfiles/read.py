@@ -600,11 +600,20 @@ def _head_utf8(head: bytes) -> tuple[str | None, str | None]:
 
 
 # ----------------------------------------------------------------------------- fast path
+# pyarrow's CSV reader. Bytes (an upload on the shared server): one thread over 1 MiB blocks, a 90 MB run
+# peaks at ~1.6x its size while read (~2.4x on two threads over 16 MiB blocks). Files on disk (the CLI):
+# two threads over 16 MiB blocks, twice as fast at 10^7 lines (benchmarks/upload_memory.py,
+# benchmarks/run_files.py).
+_ARROW_READ_BYTES = dict(use_threads=False, block_size=1 << 20)
+_ARROW_READ_FILE = dict(use_threads=True, block_size=1 << 24)
+
+
 def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | None:
     """pyarrow read of a clean UTF-8 file, or None when anything is irregular."""
     if fmt == "whitespace":
         return None
     is_path = isinstance(source, Path)
+    arrow_read = _ARROW_READ_FILE if is_path else _ARROW_READ_BYTES
     if fmt == "trec":
         spec = _trec_spec(kind)
         head = _read_head(source)
@@ -614,7 +623,7 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
         names = list(spec["names"])
         if kind == "run":  # extra fields after the tag (trec_eval 10 ignores them)
             names += [f"extra{i}" for i in range(max(0, len(first.split()) - len(names)))]
-        read = pacsv.ReadOptions(column_names=names, use_threads=True, block_size=1 << 24, skip_rows=comments)
+        read = pacsv.ReadOptions(column_names=names, skip_rows=comments, **arrow_read)
         parse = dict(delimiter=delimiter, quote_char=False, escape_char=False, double_quote=False,
                      newlines_in_values=False)
         types, keep, header_lines = spec["types"], spec["keep"], comments
@@ -622,11 +631,15 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
         roles = _header_roles(header, kind)
         if isinstance(roles, Problem) or len({f.lower() for f in header}) != len(header):
             return None
-        read = pacsv.ReadOptions(use_threads=True, block_size=1 << 24)
+        read = pacsv.ReadOptions(**arrow_read)
         parse = dict(delimiter=delim, newlines_in_values=False)
         types = {header[i]: (pa.float64() if role in ("rel", "score", "rank") else pa.string())
                  for role, i in roles.items()}
         keep, header_lines = list(types), 1
+    # Query ids come as dictionary codes straight from the parser: ~10 bytes a row of strings (and their
+    # concatenation) never exist.
+    qid_name = "qid" if fmt == "trec" else header[roles["qid"]]
+    types = {**types, qid_name: pa.dictionary(pa.int32(), pa.string())}
     convert = pacsv.ConvertOptions(column_types=types, include_columns=keep, null_values=[],
                                    strings_can_be_null=False, quoted_strings_can_be_null=False)
     # First without skipping blank lines: a blank line then fails to convert, so success means every line
@@ -643,7 +656,8 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
             continue
     if table is None:
         return None
-    if table.num_rows == 0:
+    n_rows = table.num_rows
+    if n_rows == 0:
         return None
     if fmt == "trec":
         qid, docno, value = table.column("qid"), table.column("docno"), table.column(spec["value"])
@@ -654,25 +668,30 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
         value = cols["rel"] if kind == "qrels" else cols.get("score")
         if value is None:
             value = pc.negate(cols["rank"])
+        del cols
+    del table  # each column is freed once it is combined below
     values = np.ascontiguousarray(value.to_numpy(), dtype=np.float64)
+    del value
     # Irregularities that need line numbers go to the slow path.
     if not np.isfinite(values).all() or (kind == "qrels" and (values < 0).any()):
         return None
     qid, docno = _combine(qid), _combine(docno)
     # An empty field changes the field count of a TREC line (caught above); in CSV it does not.
-    if fmt != "trec" and (pc.min(pc.utf8_length(qid)).as_py() == 0 or pc.min(pc.utf8_length(docno)).as_py() == 0):
+    if fmt != "trec" and (pc.min(pc.utf8_length(qid.dictionary)).as_py() == 0
+                          or pc.min(pc.utf8_length(docno)).as_py() == 0):
         return None
-    qid = _encode_runs(qid)
+    if not isinstance(qid, pa.DictionaryArray):
+        qid = _encode_runs(qid)
     if fmt == "trec" and pc.any(pc.starts_with(qid.dictionary, "#")).as_py():
         return None  # a comment line further down: read line by line
     docno = _checked_docnos(qid, docno)
     if docno is None:
         return None
     # When pyarrow skipped blank lines, rows are lines only if all of them were at the end.
-    if blank_lines_skipped and _count_lines(source) != table.num_rows + header_lines:
+    if blank_lines_skipped and _count_lines(source) != n_rows + header_lines:
         return None
     out = Table(name, kind, qid, docno, values, None, header_lines, tag)
-    return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=table.num_rows + header_lines)
+    return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=n_rows + header_lines)
 
 
 def _combine(values) -> pa.Array:
