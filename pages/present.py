@@ -35,6 +35,10 @@ palette = P.PALETTES[theme]
 s = P.slide(lecture, step, lang)
 
 st.html(P.page_css(theme))
+# The key listener first, at a place no other element can shift: it is re-sent before anything a newer key
+# press could interrupt, and never remounted (hidden by page_css; it draws nothing).
+keys(key=P.KEYS_KEY, step=step, last=total, seen=state.get(P.SEEN_KEY, 0),
+     on_go=lambda: P.take_keys(state, state.get(P.KEYS_KEY)))
 head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
 head.title(s.title)
 nav = nav.container(horizontal=True, vertical_alignment="center", horizontal_alignment="right", key="present_nav")
@@ -87,8 +91,6 @@ if problem is None:
 else:
     st.info(t("present.handout_unavailable", reason=markdown(problem, 200)))
 
-keys(key=P.KEYS_KEY, step=step, last=total, seen=state.get(P.SEEN_KEY, 0),
-     on_go=lambda: P.take_keys(state, state.get(P.KEYS_KEY)))
 with st.expander(t("common.link_title"), icon=":material/link:"):  # closed: the slide stays on one screen
     copy_link(link_for(P.PAGE_ID, page.query()), too_long=page.link_too_long)
 page.finish()

@@ -781,6 +781,7 @@ def page_css(theme: str) -> str:
 .stApp [data-testid="stAlertContainer"] p {{ color: {p['text']}; }}
 .nl {{ color: {p['text']}; font-family: "Source Sans", "Source Sans Pro", "Noto Sans CJK SC", "Noto Sans CJK KR",
   sans-serif; line-height: 1.3; }}
+.stApp .st-key-{KEYS_KEY} {{ display: none; }}
 .nl-step {{ font-size: 20px; font-weight: 700; color: {p['text']}; white-space: nowrap; }}
 .nl-say {{ font-size: 24px; margin: 0 0 6px 0; }}
 .nl-rowname {{ font-size: 17px; color: {p['muted']}; margin: 4px 0 3px 0; font-weight: 600; }}

@@ -29,8 +29,14 @@ def step_in_url(pg) -> int:
     return int(parse_qs(urlparse(pg.url).query)["step"][0])
 
 
+KEYS_STATE_JS = "() => JSON.stringify({url: location.search, keys: window.__ndcgLabKeys || null})"
+
+
 def wait_step(pg, n: int) -> None:
-    pg.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{n}'", timeout=30_000)
+    try:
+        pg.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{n}'", timeout=30_000)
+    except Exception as exc:  # say where the page is instead: which press was lost or counted twice
+        raise AssertionError(f"step {n} never reached: {pg.evaluate(KEYS_STATE_JS)}") from exc
     pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
     pg.wait_for_timeout(250)
 
