@@ -196,21 +196,26 @@ def _readonly(x) -> np.ndarray:
 _SQUARE_SAFE = (2.0**-500, 2.0**500)  # magnitudes whose squares (and sums of 12,000 of them) stay normal
 
 
-def _mean_sd(d: np.ndarray) -> tuple[float, float]:
-    """Mean and sample sd (n - 1), computed on ``d`` scaled by a power of two so that its largest
-    magnitude lies in [0.5, 1): exact scaling, so ordinary values give the textbook result bit for bit,
-    while squares of tiny differences (1e-311) no longer underflow to an sd of 0 and huge ones no
-    longer overflow."""
+def _moments(d: np.ndarray) -> tuple[float, float, float]:
+    """Mean, sample sd (n - 1) and sum of squared deviations, computed on ``d`` scaled by a power of two so
+    that its largest magnitude lies in [0.5, 1): exact scaling, so ordinary values give the textbook result
+    bit for bit, while squares of tiny differences (1e-311) no longer underflow to an sd of 0 and huge ones
+    no longer overflow."""
     n = d.size
     top = float(np.max(np.abs(d))) if n else 0.0
     if top == 0 or not math.isfinite(top):
         mean = math.fsum(d) / n
-        return mean, (0.0 if top == 0 else math.nan)
+        return (mean, 0.0, 0.0) if top == 0 else (mean, math.nan, math.nan)
     e = math.frexp(top)[1]
     ds = np.ldexp(d, -e)
     mean = math.fsum(ds) / n
     dev = ds - mean
-    return math.ldexp(mean, e), math.ldexp(math.sqrt(math.fsum(dev * dev) / (n - 1)), e)
+    squares = math.fsum(dev * dev)
+    try:
+        total_squares = math.ldexp(squares, 2 * e)
+    except OverflowError:  # the true sum of squares is past the largest float (differences near 1e300)
+        total_squares = math.inf
+    return math.ldexp(mean, e), math.ldexp(math.sqrt(squares / (n - 1)), e), total_squares
 
 
 def _dz(mean: float, sd: float) -> float:
@@ -294,7 +299,7 @@ def cohens_dz(a, b) -> EffectSize:
     (0.2, 0.216, 0.9258)
     """
     _, _, d = _pair(a, b)
-    mean, sd = _mean_sd(d)
+    mean, sd, _ = _moments(d)
     return EffectSize(_readonly(d), d.size, mean, sd, _dz(mean, sd))
 
 
@@ -380,7 +385,7 @@ def paired_t(a, b, *, confidence=0.95) -> PairedT:
     xa, xb, d = _pair(a, b)
     conf = _check_confidence(confidence)
     n = d.size
-    mean, sd = _mean_sd(d)
+    mean, sd, squares = _moments(d)
     se = sd / math.sqrt(n)
     df = n - 1
     t_crit = float(stats.t.ppf(0.5 + conf / 2, df))
@@ -407,7 +412,6 @@ def paired_t(a, b, *, confidence=0.95) -> PairedT:
     elif sd == 0:
         note = "constant"
     total = math.fsum(d)
-    squares = math.fsum((d - mean) ** 2)
     return PairedT(_readonly(d), n, total, squares, mean, sd, se, t_value, df, p_value, conf, t_crit, low, high,
                    _dz(mean, sd), note)
 
@@ -1216,7 +1220,7 @@ def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot, interv
     mean_a = np.array([math.fsum(values[:, i]) / n for i in ia])
     mean_b = np.array([math.fsum(values[:, j]) / n for j in ib])
     mean_d = _column_sums(d) / n
-    sds = [_mean_sd(d[:, j])[1] for j in range(d.shape[1])]
+    sds = [_moments(d[:, j])[1] for j in range(d.shape[1])]
     better = [systems[i] if ma > mb else systems[j] if mb > ma else None
               for i, j, ma, mb in zip(ia, ib, mean_a, mean_b)]
     return pd.DataFrame({

@@ -449,7 +449,6 @@ class PageState:
     """
 
     def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None):
-        self.page = page
         params = [f.param for f in fields if f.param is not None]
         repeated = sorted({p for p in params if params.count(p) > 1})
         keys = [f.key for f in fields]

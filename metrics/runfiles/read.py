@@ -680,8 +680,6 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
     if fmt != "trec" and (pc.min(pc.utf8_length(qid.dictionary)).as_py() == 0
                           or pc.min(pc.utf8_length(docno)).as_py() == 0):
         return None
-    if not isinstance(qid, pa.DictionaryArray):
-        qid = _encode_runs(qid)
     if fmt == "trec" and pc.any(pc.starts_with(qid.dictionary, "#")).as_py():
         return None  # a comment line further down: read line by line
     docno = _checked_docnos(qid, docno)
@@ -696,20 +694,6 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
 
 def _combine(values) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-
-
-def _encode_runs(values: pa.Array) -> pa.DictionaryArray:
-    """Dictionary-encode ids that come in runs of equal values (query ids): hash one value per run."""
-    n = len(values)
-    if n < 2:
-        return as_dictionary(values)
-    change = pc.not_equal(values.slice(1), values.slice(0, n - 1)).to_numpy(zero_copy_only=False)
-    heads = np.flatnonzero(np.r_[True, change])
-    if heads.size > n // 4:
-        return as_dictionary(values)
-    head_codes = pc.dictionary_encode(values.take(pa.array(heads)))
-    indices = np.repeat(head_codes.indices.to_numpy(), np.diff(np.r_[heads, n]))
-    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), head_codes.dictionary)
 
 
 def pack8(values: pa.Array) -> np.ndarray | None:

@@ -35,6 +35,7 @@ from metrics.safe_csv import to_csv
 from ui import state as S
 from ui.charts.classroom import spread_chart
 from ui.diagnosis import kind_name, render_findings, render_solution, render_steps_table, variant_label
+from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.numbers import show_trimmed as show
@@ -334,7 +335,7 @@ def dashboard(page: S.PageState, teacher: Teacher) -> None:
     with head:
         st.markdown(t("classroom.join_at", url=markdown(join_url(info.code), 200)))
         st.markdown(f"<p class='class-code' style='font-size:4rem;font-weight:700;letter-spacing:.3em;margin:0'>"
-                    f"{info.code}</p>", unsafe_allow_html=True)  # the code: only CODE_ALPHABET characters
+                    f"{html_escape(info.code)}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only; escaped all the same
         if expired:
             st.warning(t("classroom.expired_teacher"), icon=":material/timer_off:")
         else:
