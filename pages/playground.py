@@ -1,61 +1,79 @@
 """Playground: type, edit or drag a ranking and see every NDCG variant step by step.
 
 Layout and wiring only.  Fields and edits: ui/playground.py (state and link through ui/state.py, the link
-format in ui/links.py, the ranking in ui/ranking.py); wording of the numbers: ui/playground_explain.py;
-exports: ui/export.py; charts: ui/charts/ndcg.py; every number comes from metrics/.
+format in ui/links.py, the ranking in ui/ranking.py); the numbers and cards: ui/components/cards (they
+update in the browser while a card moves); wording of the numbers: ui/playground_explain.py; exports:
+ui/export.py; charts: ui/charts/ndcg.py; every number comes from metrics/.
 """
 from __future__ import annotations
 
 import streamlit as st
-from streamlit_sortables import sort_items
 
-from metrics.registry import ZERO_IDCG
 from ui import playground as PG
 from ui import state as S
-from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
-from ui.i18n import current_language, registry_text, t
-from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base
-from ui.numbers import exact, show
-from ui.playground_explain import (
-    chosen_values,
-    formula_latex,
-    gain_name,
-    observations,
-    variant_name,
-    variants_display,
-)
-from ui.present import PRESENT_PAGE, present_query_from_playground
+from ui.components.cards import cards
+from ui.i18n import current_language, t
+from ui.playground_explain import variant_name
 from ui.shell import through_app
-from ui.widgets import copy_link, discount_select, k_select, link_for
 
 through_app()
 state = st.session_state
 lang = current_language()
 page = S.PageState(PG.PAGE, PG.FIELDS)
-ranking, errors = PG.absorb(page, state, lang)
+ranking, errors = PG.absorb(page, state)
 
 
 st.title(t("common.nav.playground"))
 st.caption(t("playground.intro"))
 page.show_link_problems()
 
-# ---- the numbers first (the first screen shows them; a card drop gets its new NDCG at once): computed from
-# the fields' current values, which the widgets below then show ------------------------------------------
+# ---- the numbers and the cards first: the component draws them (and recomputes them while a card
+# moves); computed from the fields' current values, which the widgets below then show.  Nothing before
+# this point imports pandas or Altair (the tables and charts below do). -------------------------------
 k, gain, gain_map, discount, base, idcg, zero = PG.settings(page)
 grades, unretrieved = tuple(ranking.grades()), tuple(ranking.unretrieved_grades())
-wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
-values = chosen_values(wide, gain, discount, idcg)
+values = PG.headline(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero)
 documents = PG.matching_examples({f.key: page.value(f.key) for f in PG.FIELDS})
 printed = PG.printed_beside(documents)
-
 st.caption(t("playground.chosen", name=variant_name(gain, discount, idcg)))
-for col, name in zip(st.columns(4), ("cg", "dcg", "idcg", "ndcg")):
-    col.metric(t(f"playground.metric_{name}"), show(values[name]),
-               t("playground.printed", text=printed[name]) if name in printed else None,
-               delta_color="off", delta_arrow="off", border=True,
-               help=t("playground.printed_help") if name in printed else None)
+cards(PG.cards_data(state, ranking, values, printed, k=k, gain=gain, gain_map=gain_map, discount=discount,
+                    base=base, idcg_source=idcg, zero=zero), key=PG.CARDS_KEY)
 if documents:
     st.caption(t("playground.documents_note", docs=", ".join(PG.docs(documents))))
+if len(ranking.ranked) > PG.CARD_CAP or len(ranking.unretrieved) > PG.CARD_CAP:
+    st.info(t("playground.cards_capped", shown=PG.CARD_CAP, n=len(ranking.ranked), m=len(ranking.unretrieved)))
+if "cards" in errors:
+    st.error(PG.problem_text(errors["cards"]), icon=":material/error:")
+
+# ---- the rest of the page (imported here: a first visit has its numbers before these load) ----------
+from metrics.registry import ZERO_IDCG  # noqa: E402
+from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown  # noqa: E402
+from ui.i18n import registry_text  # noqa: E402
+from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base  # noqa: E402
+from ui.numbers import exact  # noqa: E402
+from ui.playground_explain import (  # noqa: E402
+    formula_latex,
+    gain_name,
+    observations,
+    variants_display,
+)
+from ui.present import PRESENT_PAGE, present_query_from_playground  # noqa: E402
+from ui.widgets import copy_link, discount_select, k_select, link_for  # noqa: E402
+
+wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
+
+# ---- moving an item without dragging ------------------------------------------------------------
+movable = {it.label: it for it in ranking.ranked[: PG.CARD_CAP] + ranking.unretrieved[: PG.CARD_CAP]}
+if state.get("pg_move_item") not in movable:
+    state["pg_move_item"] = next(iter(movable))
+item_names = {label: f"{label} ({exact(it.grade)})" for label, it in movable.items()}
+st.selectbox(t("playground.move_item"), sorted(movable), key="pg_move_item", format_func=item_names.__getitem__,
+             help=t("playground.move_help"))
+with st.container(horizontal=True, key="pg_move_buttons"):
+    for action, icon in (("up", "arrow_upward"), ("down", "arrow_downward"), ("top", "vertical_align_top"),
+                         ("toggle", "swap_vert")):
+        st.button(t(f"playground.move_{action}"), key=f"pg_move_{action}", icon=f":material/{icon}:",
+                  on_click=PG.request_move, args=(state, action))
 
 # ---- examples: each reproduces a document exactly (formula, k, items, IDCG source) -------------
 st.markdown(f"**{t('playground.examples')}**")
@@ -97,28 +115,6 @@ with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
                         help="\n\n".join(f"**{zero_names[z]}**: {registry_text('zero_idcg', ZERO_IDCG[z], 'help')}"
                                            for z in ZERO_IDCG_CHOICES))
 metric_gain = PG.gain_of(gain, gain_map)
-
-# ---- cards: drag, or move with the keyboard -----------------------------------------------------
-st.subheader(t("playground.cards_title"))
-st.caption(t("playground.cards_help"))
-if len(ranking.ranked) > PG.CARD_CAP or len(ranking.unretrieved) > PG.CARD_CAP:
-    st.info(t("playground.cards_capped", shown=PG.CARD_CAP, n=len(ranking.ranked), m=len(ranking.unretrieved)))
-sort_items(ranking.cards(t("playground.ranked_header"), t("playground.unretrieved_header"), PG.CARD_CAP),
-           multi_containers=True, direction="horizontal", key=PG.sort_key(state, lang))
-
-movable = {it.label: it for it in ranking.ranked[: PG.CARD_CAP] + ranking.unretrieved[: PG.CARD_CAP]}
-if state.get("pg_move_item") not in movable:
-    state["pg_move_item"] = next(iter(movable))
-item_names = {label: f"{label} ({exact(it.grade)})" for label, it in movable.items()}
-st.selectbox(t("playground.move_item"), sorted(movable), key="pg_move_item", format_func=item_names.__getitem__,
-             help=t("playground.move_help"))
-with st.container(horizontal=True, key="pg_move_buttons"):
-    for action, icon in (("up", "arrow_upward"), ("down", "arrow_downward"), ("top", "vertical_align_top"),
-                         ("toggle", "swap_vert")):
-        st.button(t(f"playground.move_{action}"), key=f"pg_move_{action}", icon=f":material/{icon}:",
-                  on_click=PG.request_move, args=(state, action))
-if "cards" in errors:
-    st.error(PG.problem_text(errors["cards"]), icon=":material/error:")
 
 with st.expander(t("playground.table_title"), icon=":material/table_edit:"):
     st.caption(t("playground.table_help"))

@@ -5,27 +5,33 @@ State is :mod:`ui.state`'s, with the link fields of :mod:`ui.links` (``rels``, `
 :class:`ui.ranking.Ranking` built from those fields on every run; the four ways to change it (typing,
 dragging cards, the move buttons, the table) and the example buttons are folded into the fields here,
 before any widget is drawn (:func:`absorb`).  Numbers come from :mod:`metrics` once per distinct input
-(:func:`compute`, Streamlit's cache): ``all_variants`` runs at most once per rerun.
+(:func:`compute`, Streamlit's cache): ``all_variants`` runs at most once per rerun.  The four headline
+numbers and the cards come first (:func:`headline`, :func:`cards_data`): this module imports neither
+pandas nor Altair, which only the tables and charts below them need (imported there, when first used).
 """
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
-from metrics.ndcg import all_variants, breakdown
+from metrics.ndcg import cg, dcg, idcg, ndcg
 from ui import state as S
-from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart
+from ui.components import cards as C
+from ui.i18n import t
 from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
-from ui.numbers import exact_list
-from ui.playground_explain import variants_wide
+from ui.numbers import exact_list, show
 from ui.ranking import Ranking, RankingProblem
 from ui.widgets import K_ALL, k_value
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label", "problem_text",
-    "request_example", "request_move", "sort_key", "last_view",
+    "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data",
     "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings", "full_breakdown",
 ]
 
@@ -35,7 +41,10 @@ TABLE_CAP = 200  # rows drawn in the editable table and the per-position table
 CHART_CAP = 100  # positions drawn in the charts
 EXPORT_PREVIEW_ROWS = 20  # rows of the Markdown / LaTeX preview (downloads hold every row)
 
-_SORT_REV, _TABLE_REV, _SHOWN = "pg_sort_rev", "pg_table_rev", "pg_shown"
+#: Widget key of the cards (ui.components.cards); its last consumed drop is kept under _DROP_SEEN.
+CARDS_KEY = "pg_cards"
+_DROP_SEEN = "pg_drop_seen"
+_TABLE_REV, _SHOWN = "pg_table_rev", "pg_shown"
 _PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
 _VIEW = "pg_view"
 
@@ -110,7 +119,6 @@ def verdicts_beside(keys) -> dict[str, list]:
 def problem_text(exc: RankingProblem) -> str:
     """The translated message of a refused edit (its values escaped for Markdown)."""
     from ui.escape import markdown
-    from ui.i18n import t
 
     return t(exc.key, **{k: markdown(v, 40) if isinstance(v, str) else v for k, v in exc.fmt.items()})
 
@@ -136,11 +144,6 @@ def request_move(state, action: str) -> None:
         state[_PENDING_MOVE] = (label, action)
 
 
-def sort_key(state, lang: str) -> str:
-    """Widget key of the drag areas: a new one whenever the ranking changed by other means than a drag."""
-    return f"pg_sort_{state.get(_SORT_REV, 0)}_{lang}"
-
-
 def table_key(state) -> str:
     """Widget key of the editable table: a new one whenever the ranking changed (its edits start afresh)."""
     return f"pg_table_{state.get(_TABLE_REV, 0)}"
@@ -159,7 +162,7 @@ def _set_ranking(page: S.PageState, ranking: Ranking, *, texts: bool) -> None:
     page.set("pg_labels", labels)
 
 
-def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exception]]:
+def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
     """Fold what the user did since the last run into the fields; return the ranking and refused edits.
 
     Call it after the :class:`~ui.state.PageState` is made and before any of the page's widgets is drawn.
@@ -172,14 +175,15 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
     before = ranking_of(page)  # the last run's ranking (or the example's)
     ranking = before.regrade(page.parse_typed("pg_rels"), page.parse_typed("pg_unret"))
     typed = ranking != before
-    dragged = False
+    drop = C.read_drop(state.get(CARDS_KEY), state.get(_DROP_SEEN, 0))
+    if drop is not None:
+        state[_DROP_SEEN] = drop[2]  # seen, applied or not: the cards then take the server's order
     if not typed and example is None:
-        try:
-            new = ranking.drag(state.get(sort_key(state, lang)), CARD_CAP)
-            dragged, ranking = new is not ranking, new
-        except RankingProblem as exc:
-            errors["cards"] = exc
-            state[_SORT_REV] = state.get(_SORT_REV, 0) + 1  # redraw the cards from the last valid ranking
+        if drop is not None:
+            try:
+                ranking = ranking.drag(drop[0], drop[1], CARD_CAP)
+            except RankingProblem as exc:
+                errors["cards"] = exc
         try:
             ranking = ranking.edit_table(state.get(table_key(state)), TABLE_CAP, max_grade=MAX_GRADE)
         except RankingProblem as exc:
@@ -196,8 +200,6 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
     state[_VIEW] = (ranking, k_value(page.value("pg_k")))
     shown = state.get(_SHOWN)
     if ranking != shown:
-        if not dragged:
-            state[_SORT_REV] = state.get(_SORT_REV, 0) + 1
         state[_TABLE_REV] = state.get(_TABLE_REV, 0) + 1
         state[_SHOWN] = ranking
     return ranking, errors
@@ -220,6 +222,9 @@ def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, di
             idcg: str, zero: str, rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(wide variant table, breakdown of the first positions) for the chosen variant: the only call of
     ``all_variants`` per distinct input.  With a gain map the table has a third gain, ``"map"``."""
+    from metrics.ndcg import all_variants, breakdown
+    from ui.playground_explain import variants_wide
+
     pool = list(grades) + list(unretrieved)
     gains = ["linear", "exponential"] + ([dict(gain_map)] if gain == "map" else [])
     wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool, gains=gains, zero_idcg=zero))
@@ -234,6 +239,8 @@ def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, di
 
 def full_breakdown(grades, unretrieved, *, k, gain, discount, base, idcg) -> pd.DataFrame:
     """Every position of the chosen variant (the downloads hold them all; the page shows the first ones)."""
+    from metrics.ndcg import breakdown
+
     pool = list(grades) + list(unretrieved) if idcg == "judged" else None
     return breakdown(list(grades), k=k, gain=gain, discount=discount, log_base=base, pool=pool)
 
@@ -241,7 +248,49 @@ def full_breakdown(grades, unretrieved, *, k, gain, discount, base, idcg) -> pd.
 @st.cache_data(max_entries=32, show_spinner=False)
 def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tuple[dict, dict, dict]:
     """Vega-Lite specs of the three charts (built once per ranking and language; not re-validated)."""
+    from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart
+
     n_curve = max(len(bd), 10)
     return (discounted_gain_chart(bd, list(labels)).to_dict(validate=False),
             running_chart(bd).to_dict(validate=False),
             discount_curves_chart(n_curve, base).to_dict(validate=False))
+
+
+def headline(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, discount: str, base: float,
+             idcg_source: str, zero: str) -> dict[str, float]:
+    """CG, DCG, IDCG and NDCG of the chosen variant (:mod:`metrics.ndcg`; the same numbers as the
+    variant's row of :func:`compute`'s table, without building it).
+
+    >>> v = headline((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), (3.0, 0.0), 6, "linear", (), "standard", 2.0, "judged", "zero")
+    >>> {name: round(x, 4) for name, x in v.items()}
+    {'cg': 11.0, 'dcg': 6.8611, 'idcg': 8.3841, 'ndcg': 0.8184}
+    """
+    rel = list(grades)
+    pool = rel + list(unretrieved) if idcg_source == "judged" else None
+    opts = {"k": k, "gain": gain_of(gain, gain_map)}
+    shape = {"discount": discount, "log_base": base}
+    return {"cg": cg(rel, **opts), "dcg": dcg(rel, **opts, **shape), "idcg": idcg(rel, **opts, **shape, pool=pool),
+            "ndcg": ndcg(rel, **opts, **shape, pool=pool, zero_idcg=zero)}
+
+
+#: The component's words (``playground.*`` keys): its own key -> catalogue key.
+_CARD_TEXTS = {
+    "region": "cards_region", "numbers": "numbers_region", "help": "cards_help",
+    "ranked_title": "ranked_header", "unretrieved_title": "unretrieved_header", "empty": "empty_list",
+    "discount": "card_discount", "beyond_k": "card_beyond_k", "not_retrieved": "card_not_retrieved",
+    "card_ranked": "card_ranked", "card_beyond": "card_beyond", "card_unretrieved": "card_unretrieved",
+    "where_ranked": "where_ranked", "where_beyond": "where_beyond", "where_unretrieved": "where_unretrieved",
+    "lifted": "drag_lifted", "preview": "drag_preview", "dropped": "drag_dropped", "cancelled": "drag_cancelled",
+}
+
+
+def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[str, str], *, k, gain: str,
+               gain_map: tuple, discount: str, base: float, idcg_source: str, zero: str) -> dict:
+    """The cards component's data (:func:`ui.components.cards.payload`): the ranking, the variant, the
+    four numbers as shown (:func:`ui.numbers.show`) with what documents print beside them, the words."""
+    numbers = {name: {"label": t(f"playground.metric_{name}"), "text": show(values[name]),
+                      "printed": t("playground.printed", text=printed[name]) if name in printed else None}
+               for name in ("cg", "dcg", "idcg", "ndcg")}
+    texts = {key: t(f"playground.{catalogue_key}") for key, catalogue_key in _CARD_TEXTS.items()}
+    return C.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
+                     idcg=idcg_source, zero=zero, numbers=numbers, texts=texts, seq=state.get(_DROP_SEEN, 0))
