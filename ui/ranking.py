@@ -25,10 +25,9 @@ from metrics.parse import parse_grades, parse_labels
 if TYPE_CHECKING:  # pandas only for the editable table, drawn after the numbers
     import pandas as pd
 
-__all__ = ["MAX_LABEL_CHARS", "SEPARATOR", "Item", "Ranking", "RankingProblem", "clean_label"]
+__all__ = ["MAX_LABEL_CHARS", "Item", "Ranking", "RankingProblem", "clean_label"]
 
 MAX_LABEL_CHARS = 60
-SEPARATOR = " · "  # between a card's label and its grade
 
 
 class RankingProblem(ValueError):
@@ -59,11 +58,6 @@ def _number(x: float) -> str:
 class Item:
     label: str
     grade: float
-
-    @property
-    def card(self) -> str:
-        """The text of the item's card (label and grade), unique because labels are."""
-        return f"{self.label}{SEPARATOR}{_number(self.grade)}"
 
 
 @dataclass(frozen=True)

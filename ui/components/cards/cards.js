@@ -348,13 +348,12 @@ class Cards {
     const t = m.t;
     this.cardsIn(this.lists.ranked).forEach((li, i) => {
       const counted = m.k == null || i < m.k;
-      const disc = counted ? fill(t.discount, { d: show(m.divisors[i], 3) }) : (t.beyond_k || "");
+      const d = show(m.divisors[i], 3);
+      const words = { label: li.dataset.label, grade: m.items.get(li.dataset.label).grade, rank: i + 1, d };
       setText(li.querySelector(".rank"), String(i + 1));
-      setText(li.querySelector(".disc"), disc);
+      setText(li.querySelector(".disc"), counted ? fill(t.discount, { d }) : (t.beyond_k || ""));
       li.classList.toggle("is-beyond", !counted);
-      li.querySelector(".card-body").setAttribute("aria-label", fill(t.card_ranked, {
-        label: li.dataset.label, grade: m.items.get(li.dataset.label).grade, rank: i + 1, disc,
-      }));
+      li.querySelector(".card-body").setAttribute("aria-label", fill(counted ? t.card_ranked : t.card_beyond, words));
     });
     this.cardsIn(this.lists.unretrieved).forEach((li) => {
       setText(li.querySelector(".rank"), "");
@@ -394,7 +393,7 @@ class Cards {
     let where;
     if (pos.area !== "ranked") where = fill(m.t.where_unretrieved, { label });
     else if (m.k == null || pos.index < m.k) {
-      where = fill(m.t.where_ranked, { label, rank: pos.index + 1, disc: show(m.divisors[pos.index], 3) });
+      where = fill(m.t.where_ranked, { label, rank: pos.index + 1, d: show(m.divisors[pos.index], 3) });
     } else where = fill(m.t.where_beyond, { label, rank: pos.index + 1 });
     return { values, text: fill(m.t[action], { where, ndcg: show(values.ndcg) }) };
   }
