@@ -30,7 +30,7 @@ export function fsum(values) {
       x = hi;
     }
     partials.length = i;
-    partials.push(x);
+    if (x !== 0) partials.push(x); // as CPython: a zero is no partial (so the sum of zeros is +0.0)
   }
   let n = partials.length;
   if (n === 0) return 0;
@@ -302,6 +302,7 @@ class Cards {
     this.box.classList.remove("is-preview");
     setText(this.status, "");
     this.box.setAttribute("data-seq", String(this.seq));
+    this.box.setAttribute("data-server-seq", String(this.seq)); // the server's numbers are on screen
     this.box.setAttribute("data-cards-ready", "1");
   }
 
