@@ -35,9 +35,10 @@ grades, unretrieved = tuple(ranking.grades()), tuple(ranking.unretrieved_grades(
 values = PG.headline(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero)
 documents = PG.matching_examples({f.key: page.value(f.key) for f in PG.FIELDS})
 printed = PG.printed_beside(documents)
+rest_later = PG.defer_rest(state)  # a browser's first run: the tables and charts once the numbers are painted
 st.caption(t("playground.chosen", name=variant_name(gain, discount, idcg)))
 cards(PG.cards_data(state, ranking, values, printed, k=k, gain=gain, gain_map=gain_map, discount=discount,
-                    base=base, idcg_source=idcg, zero=zero), key=PG.CARDS_KEY)
+                    base=base, idcg_source=idcg, zero=zero, rest_pending=rest_later), key=PG.CARDS_KEY)
 if documents:
     st.caption(t("playground.documents_note", docs=", ".join(PG.docs(documents))))
 if len(ranking.ranked) > PG.CARD_CAP or len(ranking.unretrieved) > PG.CARD_CAP:
@@ -45,7 +46,11 @@ if len(ranking.ranked) > PG.CARD_CAP or len(ranking.unretrieved) > PG.CARD_CAP:
 if "cards" in errors:
     st.error(PG.problem_text(errors["cards"]), icon=":material/error:")
 
-# ---- the rest of the page (imported here: a first visit has its numbers before these load) ----------
+# ---- the rest of the page.  A browser's first run stops here (PG.defer_rest): its numbers and cards are
+# painted before the browser starts on anything else, and the component then asks for the rest (one more
+# run).  Imported here for the same reason: nothing the numbers do not need loads before them. --------
+if rest_later:
+    PG.stop_for_now(page, state)
 from metrics.registry import ZERO_IDCG  # noqa: E402
 from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown  # noqa: E402
 from ui.i18n import registry_text  # noqa: E402
@@ -59,8 +64,6 @@ from ui.playground_explain import (  # noqa: E402
 )
 from ui.present import PRESENT_PAGE, present_query_from_playground  # noqa: E402
 from ui.widgets import copy_link, discount_select, k_select, link_for  # noqa: E402
-
-wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
 
 # ---- moving an item without dragging ------------------------------------------------------------
 movable = {it.label: it for it in ranking.ranked[: PG.CARD_CAP] + ranking.unretrieved[: PG.CARD_CAP]}
@@ -115,6 +118,8 @@ with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
                         help="\n\n".join(f"**{zero_names[z]}**: {registry_text('zero_idcg', ZERO_IDCG[z], 'help')}"
                                            for z in ZERO_IDCG_CHOICES))
 metric_gain = PG.gain_of(gain, gain_map)
+
+wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
 
 with st.expander(t("playground.table_title"), icon=":material/table_edit:"):
     st.caption(t("playground.table_help"))

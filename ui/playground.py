@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label", "problem_text",
-    "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data",
+    "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data", "defer_rest", "stop_for_now",
     "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings", "full_breakdown",
 ]
 
@@ -45,6 +45,7 @@ EXPORT_PREVIEW_ROWS = 20  # rows of the Markdown / LaTeX preview (downloads hold
 CARDS_KEY = "pg_cards"
 _DROP_SEEN = "pg_drop_seen"
 _TABLE_REV, _SHOWN = "pg_table_rev", "pg_shown"
+_RAN = "pg_ran"
 _PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
 _VIEW = "pg_view"
 
@@ -285,12 +286,45 @@ _CARD_TEXTS = {
 
 
 def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[str, str], *, k, gain: str,
-               gain_map: tuple, discount: str, base: float, idcg_source: str, zero: str) -> dict:
+               gain_map: tuple, discount: str, base: float, idcg_source: str, zero: str,
+               rest_pending: bool = False) -> dict:
     """The cards component's data (:func:`ui.components.cards.payload`): the ranking, the variant, the
-    four numbers as shown (:func:`ui.numbers.show`) with what documents print beside them, the words."""
+    four numbers as shown (:func:`ui.numbers.show`) with what documents print beside them, the words;
+    ``rest_pending``: the page stopped after them (:func:`defer_rest`), the component asks for the rest."""
     numbers = {name: {"label": t(f"playground.metric_{name}"), "text": show(values[name]),
                       "printed": t("playground.printed", text=printed[name]) if name in printed else None}
                for name in ("cg", "dcg", "idcg", "ndcg")}
     texts = {key: t(f"playground.{catalogue_key}") for key, catalogue_key in _CARD_TEXTS.items()}
-    return C.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
+    data = C.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
                      idcg=idcg_source, zero=zero, numbers=numbers, texts=texts, seq=state.get(_DROP_SEEN, 0))
+    data["rest_pending"] = bool(rest_pending)
+    return data
+
+
+def defer_rest(state) -> bool:
+    """True on the session's first run of the playground in a browser: the page then stops after its
+    numbers, cards and settings, and the cards component asks for the rest (tables, formulas, charts)
+    once the browser has painted the numbers.  A first visit's numbers so appear before the browser starts
+    on the heavy elements (measured: benchmarks/drag_latency.py).  Every later run draws the whole page;
+    a session without a browser (AppTest; no request headers) gets the whole page at once, since nothing
+    would ask for the rest."""
+    first = not state.get(_RAN)
+    state[_RAN] = True
+    if not first:
+        return False
+    try:
+        return bool(st.context.headers.get("User-Agent"))
+    except Exception:  # no request behind this session
+        return False
+
+
+def stop_for_now(page: S.PageState, state) -> None:
+    """End a first run after the numbers and cards (:func:`defer_rest`): write the address bar, and leave
+    the widget fields out of the session so the next run draws their widgets from what the page state
+    keeps (a value set by code for a widget not drawn in that run would outlive the widget's own: seen
+    as the typed grades coming back after a visit to another page)."""
+    page.finish()
+    for f in FIELDS:
+        if f.widget:
+            state.pop(f.key, None)
+    st.stop()

@@ -141,5 +141,8 @@ def read_drop(value, seen: int) -> tuple[list[str] | None, list[str] | None, int
 
 
 def cards(data: dict, *, key: str, on_order=None) -> None:
-    """Draw the numbers and the cards (``data`` from :func:`payload`)."""
-    _mount()(key=key, data=data, on_order_change=on_order or (lambda: None), width="stretch")
+    """Draw the numbers and the cards (``data`` from :func:`payload`).  With ``data["rest_pending"]`` the
+    component sends the trigger ``painted`` once its numbers are on screen (a rerun: the page draws the
+    rest, see :func:`ui.playground.defer_rest`)."""
+    _mount()(key=key, data=data, on_order_change=on_order or (lambda: None), on_painted_change=lambda: None,
+             width="stretch")

@@ -174,9 +174,11 @@ function modelOf(data) {
 }
 
 class Cards {
-  constructor(root, setStateValue) {
+  constructor(root, setStateValue, setTriggerValue) {
     this.root = root;
     this.setStateValue = setStateValue;
+    this.setTriggerValue = setTriggerValue;
+    this.askedForRest = false;
     this.seq = 0;
     this.model = null;
     this.committed = null; // {ranked, unretrieved} the server has (or will have, after the last drop)
@@ -254,6 +256,11 @@ class Cards {
     if (this.drag) { this.pending = data; return; }
     this.seq = seq;
     this.adopt(modelOf(data));
+    if (data.rest_pending && !this.askedForRest) {
+      // The page stopped after the numbers (a first visit): ask for the rest once they are painted.
+      this.askedForRest = true;
+      requestAnimationFrame(() => requestAnimationFrame(() => this.setTriggerValue("painted", true)));
+    }
   }
 
   adopt(model) {
@@ -564,13 +571,14 @@ class Cards {
 }
 
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { data, parentElement, setStateValue, setTriggerValue } = component;
   let cards = BOXES.get(parentElement);
   if (!cards) {
-    cards = new Cards(parentElement, setStateValue);
+    cards = new Cards(parentElement, setStateValue, setTriggerValue);
     BOXES.set(parentElement, cards);
   }
   cards.setStateValue = setStateValue;
+  cards.setTriggerValue = setTriggerValue;
   cards.receive(data);
   // Streamlit keeps only the last render's cleanup and runs it when the element goes away.
   return () => {
