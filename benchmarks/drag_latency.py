@@ -312,7 +312,7 @@ def visits(browser, app_script: Path, bare_script: Path, rels: str, rounds: int,
     return out
 
 
-def import_times() -> dict[str, float]:
+def import_times(repeat: int = 5) -> dict[str, float]:
     """Seconds of imports (python -X importtime, a fresh process each): what the playground imports before
     its first number, and everything its script imports."""
     before = ("import streamlit; import ui.escape, ui.i18n, ui.shell; from ui import playground, state; "
@@ -322,11 +322,14 @@ def import_times() -> dict[str, float]:
     out = {}
     for name, code in (("streamlit alone", "import streamlit"), ("before the first number", before),
                        ("the whole page", everything)):
-        res = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT, capture_output=True,
-                             text=True, check=True)
-        top = [int(m.group(1)) for m in re.finditer(r"import time:\s+\d+ \|\s+(\d+) \|\s?(\S.*)$",
-                                                       res.stderr, re.M) if not m.group(2).startswith(" ")]
-        out[name] = sum(top) / 1e6
+        runs = []
+        for _ in range(repeat):  # the median of fresh processes (a shared machine varies a lot)
+            res = subprocess.run([sys.executable, "-X", "importtime", "-c", code], cwd=ROOT, capture_output=True,
+                                 text=True, check=True)
+            top = [int(m.group(1)) for m in re.finditer(r"import time:\s+\d+ \|\s+(\d+) \|\s?(\S.*)$",
+                                                           res.stderr, re.M) if not m.group(2).startswith(" ")]
+            runs.append(sum(top) / 1e6)
+        out[name] = statistics.median(runs)
     heavy = subprocess.run([sys.executable, "-c", before + "; import sys; print(sorted(m for m in ('pandas', "
                             "'altair', 'scipy', 'pyarrow', 'sqlalchemy', 'fpdf', 'numba') if m in sys.modules))"],
                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()

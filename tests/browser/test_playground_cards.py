@@ -359,9 +359,36 @@ def test_keyboard_only_with_a_visible_focus_ring(page, app_url):
     assert state(page)["serverSeq"] == one["serverSeq"]
 
 
+AXE_RUN = """async (host) => {
+  const r = await axe.run(host, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+  return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`);
+}"""
+
+
+def test_axe_finds_nothing_in_the_component_resting_lifted_or_previewing(page, app_url):
+    # axe-core as pinned by axe-playwright-python (requirements-dev.txt), read from disk: nothing fetched
+    from pathlib import Path
+
+    import axe_playwright_python
+
+    open_cards(page, f"{app_url}/playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=3&labels=A,B")
+    page.add_script_tag(content=(Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text())
+    host = page.locator('[data-testid="stBidiComponentIsolated"]')
+    assert host.evaluate(AXE_RUN) == []
+    focus_card(page, "D4")
+    page.keyboard.press("Space")
+    page.keyboard.press("Home")  # lifted, the numbers previewing rank 1
+    assert state(page)["preview"] and host.evaluate(AXE_RUN) == []
+    page.keyboard.press("Escape")
+
+
 def test_names_for_the_lists_and_numbers_and_labels_are_text(page, app_url):
     hostile = "<img src=x onerror=alert(1)>"
-    open_cards(page, f"{app_url}/playground?" + urlencode({"rels": "3,2", "labels": f"{hostile},B"}))
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    labels = f"{hostile},![](//evil.example/y)"
+    open_cards(page, f"{app_url}/playground?" + urlencode({"rels": "3,2", "labels": labels}))
+    assert not [u for u in requests if not u.startswith((app_url, "data:", "blob:"))]
     snapshot = page.locator(".cards").aria_snapshot()
     assert 'group "Ranking: the numbers and the cards"' in snapshot
     assert 'list "Ranked list (rank 1 first)"' in snapshot and 'list "Not retrieved"' in snapshot
