@@ -86,6 +86,23 @@ st.metric("NDCG", f"{{ndcg(order):.4f}}")
 
 BARE_METRIC = 'import streamlit as st\nst.metric("NDCG", "0.9561")\n'
 
+# Where a visit's time goes: the cards page inside a menu like app.py's (13 pages with icons, a language select).
+WITH_SIDEBAR = '''
+import streamlit as st
+
+def body():
+    exec(open({cards!r}, encoding="utf-8").read(), {{"__name__": "__main__"}})
+
+pages = [st.Page(body, title="Playground", url_path="pg", icon=":material/tune:", default=True)]
+pages += [st.Page(lambda: None, title=f"Page {{i}}", url_path=f"p{{i}}", icon=":material/menu_book:")
+          for i in range(12)]
+nav = st.navigation(pages)
+with st.sidebar:
+    st.selectbox("Language", ["English", "中文", "한국어"], key="lang")
+    st.caption("About")
+nav.run()
+'''
+
 # ---- in-page probes ------------------------------------------------------------------------------
 PAINTED = "(f) => requestAnimationFrame(() => requestAnimationFrame(f))"
 
@@ -296,19 +313,25 @@ def first_number(browser, url: str, wait_for: str) -> float:
         context.close()
 
 
-def visits(browser, app_script: Path, bare_script: Path, rels: str, rounds: int, later: int) -> dict:
-    out = {"play_first": [], "bare_first": [], "play_later": [], "bare_later": []}
+def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int) -> dict[str, dict[str, list]]:
+    """First number on screen: each round starts fresh servers (the playground, a bare ``st.metric`` page,
+    the bare cards page, the cards page inside app.py-like menus); their first visit, then ``later`` new
+    sessions each."""
+    pages = {"playground": (ROOT / "app.py", f"/playground?rels={rels}", ".cards"),
+             "metric": (scripts["bare_metric"], "", '[data-testid="stMetric"]'),
+             "cards": (scripts["bare_cards"], "", ".cards"),
+             "cards_sidebar": (scripts["with_sidebar"], "", ".cards")}
+    out = {name: {"first": [], "later": []} for name in pages}
     for _ in range(rounds):
-        app, app_url = serve(app_script)
-        bare, bare_url = serve(bare_script)
+        servers = {name: serve(script) for name, (script, _, _) in pages.items()}
         try:
-            out["play_first"].append(first_number(browser, f"{app_url}/playground?rels={rels}", ".cards"))
-            out["bare_first"].append(first_number(browser, bare_url, '[data-testid="stMetric"]'))
+            for name, (_, path, selector) in pages.items():
+                out[name]["first"].append(first_number(browser, servers[name][1] + path, selector))
             for _ in range(later):
-                out["play_later"].append(first_number(browser, f"{app_url}/playground?rels={rels}", ".cards"))
-                out["bare_later"].append(first_number(browser, bare_url, '[data-testid="stMetric"]'))
+                for name, (_, path, selector) in pages.items():
+                    out[name]["later"].append(first_number(browser, servers[name][1] + path, selector))
         finally:
-            stop(app, bare)
+            stop(*(proc for proc, _ in servers.values()))
     return out
 
 
@@ -357,9 +380,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         scripts = {}
         for name, source in (("bare_cards", BARE_CARDS), ("bare_sortables", BARE_SORTABLES),
-                             ("bare_metric", BARE_METRIC)):
+                             ("bare_metric", BARE_METRIC), ("with_sidebar", WITH_SIDEBAR)):
             scripts[name] = Path(tmp) / f"{name}.py"
-            scripts[name].write_text(source.format(root=str(ROOT), grades=grades))
+            cards_script = str(Path(tmp) / "bare_cards.py")
+            scripts[name].write_text(source.format(root=str(ROOT), grades=grades, cards=cards_script))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         app, app_url = serve(ROOT / "app.py")
         bare, bare_url = serve(scripts["bare_cards"])
@@ -377,8 +401,7 @@ def main() -> None:
         finally:
             stop(app, bare, old)
         if not args.skip_visits:
-            results["visits"] = visits(browser, ROOT / "app.py", scripts["bare_metric"], rels, args.rounds,
-                                       args.later)
+            results["visits"] = visits(browser, scripts, rels, args.rounds, args.later)
             print(f"load average after the visits: {load()}")
         browser.close()
     results["imports"] = import_times()
@@ -400,12 +423,15 @@ def main() -> None:
     print(f"  playground: {quartiles(results['play_hover'])}; bare cards page: {quartiles(results['bare_hover'])}")
     if "visits" in results:
         v = results["visits"]
-        print("first number on screen after navigation start")
-        print(f"  first visit (fresh server): playground {quartiles(v['play_first'])}; "
-              f"bare st.metric page {quartiles(v['bare_first'])}; ratio {ratio(v['play_first'], v['bare_first'])}"
-              " (aim <= 2x)")
-        print(f"  later visits: playground {quartiles(v['play_later'])}; bare {quartiles(v['bare_later'])}; "
-              f"ratio {ratio(v['play_later'], v['bare_later'])} (aim <= 1.3x)")
+        print("first number on screen after navigation start (first visit = a fresh server's first page)")
+        for name, label in (("playground", "playground"), ("metric", "bare page, one st.metric"),
+                            ("cards", "bare page, the cards component"),
+                            ("cards_sidebar", "the cards page in app.py-like menus")):
+            print(f"  {label}: first {quartiles(v[name]['first'])}; later {quartiles(v[name]['later'])}")
+        for when, aim in (("first", "2x"), ("later", "1.3x")):
+            print(f"  {when} visits, playground / st.metric page: {ratio(v['playground'][when], v['metric'][when])}"
+                  f" (aim <= {aim}); playground / cards page in menus: "
+                  f"{ratio(v['playground'][when], v['cards_sidebar'][when])}")
     print("imports (python -X importtime, seconds, fresh processes)")
     for name, value in results["imports"].items():
         print(f"  {name}: {value if isinstance(value, str) else f'{value:.2f} s'}")
