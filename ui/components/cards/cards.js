@@ -408,6 +408,7 @@ class Cards {
 
   // ---- a move: started, previewed, ended ----
   startMove(label, keyboard) {
+    if (this.drag && this.drag.keyboard && !keyboard) this.endMove(false); // a pointer takes over a lifted card
     this.drag = { label, origin: this.order(), keyboard };
     const li = this.cardEls.get(label);
     if (li) li.classList.add("is-moving");
