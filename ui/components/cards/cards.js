@@ -255,11 +255,15 @@ class Cards {
     if (seq < this.seq) return; // an older run's output: a newer drop is on its way to the server
     if (this.drag) { this.pending = data; return; }
     this.seq = seq;
-    this.adopt(modelOf(data));
-    if (data.rest_pending && !this.askedForRest) {
-      // The page stopped after the numbers (a first visit): ask for the rest once they are painted.
-      this.askedForRest = true;
-      requestAnimationFrame(() => requestAnimationFrame(() => this.setTriggerValue("painted", true)));
+    try {
+      this.adopt(modelOf(data));
+    } finally {
+      if (data.rest_pending && !this.askedForRest) {
+        // The page stopped after the numbers (a first visit): ask for the rest once they are painted
+        // (asked even if drawing failed: the rest of the page must never wait for this component).
+        this.askedForRest = true;
+        requestAnimationFrame(() => requestAnimationFrame(() => this.setTriggerValue("painted", true)));
+      }
     }
   }
 
