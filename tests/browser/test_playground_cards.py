@@ -402,3 +402,35 @@ def test_names_for_the_lists_and_numbers_and_labels_are_text(page, app_url):
     open_cards(page, f"{app_url}/playground?rels=3,2&lang=zh")
     snapshot = page.locator(".cards").aria_snapshot()
     assert 'list "排序列表（第 1 名在前）"' in snapshot and "NDCG（归一化 DCG） 1.0000" in snapshot
+
+
+# Every order the ranked list shows from now on (to prove an older rerun never moves the cards back).
+RECORD_ORDER_JS = """(box) => {
+  const ul = box.getRootNode().querySelector('ul[data-area="ranked"]');
+  const order = () => [...ul.children].filter((li) => !li.classList.contains('sortable-fallback'))
+    .map((li) => li.dataset.label).join(',');
+  window.__orders = [order()];
+  new MutationObserver(() => window.__orders.push(order())).observe(ul, {childList: true});
+}"""
+
+
+def test_two_quick_drops_never_go_back(page, app_url):
+    v = {"rels": [3, 2, 1, 3, 2], "unret": [], "gain": "linear", "discount": "standard", "base": 2.0,
+         "k": None, "idcg": "judged", "zero": "zero"}
+    grades = grades_of(v)
+    s = open_cards(page, f"{app_url}/playground?rels=3,2,1,3,2")
+    for _ in range(2):  # D1 one place right, twice, the second before the first rerun has (likely) arrived
+        focus_card(page, "D1")
+        page.keyboard.press("Space")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Space")
+    cards_box(page).evaluate(RECORD_JS)
+    cards_box(page).evaluate(RECORD_ORDER_JS)
+    final = ["D2", "D3", "D1", "D4", "D5"]
+    want = expected(v, grades, final, [])
+    assert state(page)["ranked"] == final and state(page)["numbers"] == want
+    after = wait_server(page, s["serverSeq"] + 2)
+    assert after["ranked"] == final and after["numbers"] == want
+    assert set(page.evaluate("() => window.__orders")) == {",".join(final)}
+    assert set(page.evaluate("() => window.__ndcgSeen")) == {want["ndcg"]}
+    assert query(page)["rels"] == "2,1,3,3,2"
