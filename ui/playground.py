@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label", "problem_text",
-    "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data", "defer_rest", "stop_for_now",
+    "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data", "defer_rest",
+    "stop_for_now", "carry_problems",
     "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings", "full_breakdown",
 ]
 
@@ -46,6 +47,7 @@ CARDS_KEY = "pg_cards"
 _DROP_SEEN = "pg_drop_seen"
 _TABLE_REV, _SHOWN = "pg_table_rev", "pg_shown"
 _RAN = "pg_ran"
+_PROBLEMS = "pg_link_problems"  # a deferred first run's link problems, shown again with the rest
 _PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
 _VIEW = "pg_view"
 
@@ -324,7 +326,16 @@ def stop_for_now(page: S.PageState, state) -> None:
     keeps (a value set by code for a widget not drawn in that run would outlive the widget's own: seen
     as the typed grades coming back after a visit to another page)."""
     page.finish()
+    state[_PROBLEMS] = list(page.problems)
     for f in FIELDS:
         if f.widget:
             state.pop(f.key, None)
     st.stop()
+
+
+def carry_problems(page: S.PageState, state) -> None:
+    """After a deferred first run (:func:`stop_for_now`) the page state still has that run's link problems,
+    so their warnings stay on screen when the rest is drawn (call it right after making the page state)."""
+    carried = state.pop(_PROBLEMS, None)
+    if carried and not page.problems:
+        page.problems = carried
