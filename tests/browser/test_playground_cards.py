@@ -444,3 +444,36 @@ def test_a_first_visits_warnings_stay_when_the_rest_arrives(page, app_url):
     warnings = page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
     assert any("abc" in w and "k" in w for w in warnings), warnings
     assert any("Unknown language 'xx'" in w for w in warnings), warnings
+
+
+COMPONENT_OVERFLOW_JS = """(box) => {
+  const width = document.documentElement.clientWidth;
+  return [...box.getRootNode().querySelectorAll('.num .lab, .num .val, .num .printed, li.card, .card-body > span, '
+                                                + '.status, .help, .area-title')]
+    .filter((e) => e.getBoundingClientRect().width > 0)
+    .filter((e) => e.getBoundingClientRect().right > width + 1 || e.scrollWidth > e.clientWidth + 1)
+    .map((e) => e.textContent.slice(0, 50));
+}"""
+
+
+def test_the_component_fits_a_projector_a_zoomed_screen_and_a_phone_in_every_language(make_page, app_url):
+    from tests.browser.conftest import PROJECTOR
+
+    page = make_page(viewport=PROJECTOR)
+    problems = {}
+    for lang in ("en", "zh", "ko"):
+        open_cards(page, f"{app_url}/playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=6&discount=jarvelin"
+                         f"&labels=A,B,C,D,E,F,G,H&lang={lang}")
+        focus_card(page, "C")
+        page.keyboard.press("Space")
+        page.keyboard.press("ArrowLeft")  # previewing: the status line holds the longest sentence
+        for name, viewport in (("projector", PROJECTOR), ("zoomed", {"width": 853, "height": 533}), ("phone", PHONE)):
+            page.set_viewport_size(viewport)
+            page.wait_for_function("(w) => document.documentElement.clientWidth <= w", arg=viewport["width"])
+            found = cards_box(page).evaluate(COMPONENT_OVERFLOW_JS)
+            if found:
+                problems[(lang, name)] = found
+            screenshot(page, f"playground_cards_{name}_{lang}")
+        page.keyboard.press("Escape")
+        page.set_viewport_size(PROJECTOR)
+    assert problems == {}
