@@ -578,15 +578,23 @@ class Cards {
 export default function (component) {
   const { data, parentElement, setStateValue, setTriggerValue } = component;
   let cards = BOXES.get(parentElement);
-  if (!cards) {
-    cards = new Cards(parentElement, setStateValue, setTriggerValue);
-    BOXES.set(parentElement, cards);
+  try {
+    if (!cards) {
+      cards = new Cards(parentElement, setStateValue, setTriggerValue);
+      BOXES.set(parentElement, cards);
+    }
+    cards.setStateValue = setStateValue;
+    cards.setTriggerValue = setTriggerValue;
+    cards.receive(data);
+  } catch (error) {
+    // Streamlit would show a thrown error with its stack to the visitor: the console only, and the rest
+    // of a first visit still comes (see receive).
+    console.error("ndcg_lab.ranking_cards:", error);
+    if (data && data.rest_pending && !(cards && cards.askedForRest)) setTriggerValue("painted", true);
   }
-  cards.setStateValue = setStateValue;
-  cards.setTriggerValue = setTriggerValue;
-  cards.receive(data);
   // Streamlit keeps only the last render's cleanup and runs it when the element goes away.
   return () => {
+    if (!cards) return;
     if (BOXES.get(parentElement) === cards) BOXES.delete(parentElement);
     cards.destroy();
   };
