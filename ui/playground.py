@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
-from metrics.ndcg import cg, dcg, idcg, ndcg
+from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
 from ui import state as S
 from ui.components import cards as C
 from ui.i18n import t
 from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
 from ui.numbers import exact_list, show
+from ui.playground_explain import variants_wide
 from ui.ranking import Ranking, RankingProblem
 from ui.widgets import K_ALL, k_value
 
@@ -225,9 +226,6 @@ def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, di
             idcg: str, zero: str, rows_cap: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(wide variant table, breakdown of the first positions) for the chosen variant: the only call of
     ``all_variants`` per distinct input.  With a gain map the table has a third gain, ``"map"``."""
-    from metrics.ndcg import all_variants, breakdown
-    from ui.playground_explain import variants_wide
-
     pool = list(grades) + list(unretrieved)
     gains = ["linear", "exponential"] + ([dict(gain_map)] if gain == "map" else [])
     wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool, gains=gains, zero_idcg=zero))
@@ -242,8 +240,6 @@ def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, di
 
 def full_breakdown(grades, unretrieved, *, k, gain, discount, base, idcg) -> pd.DataFrame:
     """Every position of the chosen variant (the downloads hold them all; the page shows the first ones)."""
-    from metrics.ndcg import breakdown
-
     pool = list(grades) + list(unretrieved) if idcg == "judged" else None
     return breakdown(list(grades), k=k, gain=gain, discount=discount, log_base=base, pool=pool)
 
@@ -251,7 +247,7 @@ def full_breakdown(grades, unretrieved, *, k, gain, discount, base, idcg) -> pd.
 @st.cache_data(max_entries=32, show_spinner=False)
 def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tuple[dict, dict, dict]:
     """Vega-Lite specs of the three charts (built once per ranking and language; not re-validated)."""
-    from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart
+    from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart  # Altair: only here
 
     n_curve = max(len(bd), 10)
     return (discounted_gain_chart(bd, list(labels)).to_dict(validate=False),

@@ -57,3 +57,26 @@ def test_the_stopped_runs_link_problems_come_back_once(monkeypatch):
     later = S.PageState("playground", PG.FIELDS, session=session, query=query)
     PG.carry_problems(later, session)
     assert later.problems == []
+
+
+def test_nothing_heavy_is_imported_before_the_numbers():
+    # What app.py and the playground import at module level is all that loads before the first number (the
+    # page imports the rest after its numbers and cards): none of the heavy libraries may be among it.
+    import ast
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    modules = []
+    for script in ("app.py", "pages/playground.py"):
+        for node in ast.parse((root / script).read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                modules.append(node.module)
+            elif isinstance(node, ast.Import):
+                modules += [alias.name for alias in node.names]
+    heavy = ("pandas", "pyarrow", "altair", "scipy", "sqlalchemy", "fpdf", "numba", "sklearn", "segno", "vl_convert")
+    code = "; ".join(f"import {m}" for m in dict.fromkeys(modules))
+    code += f"; import sys; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", (modules, out.stdout)
