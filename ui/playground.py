@@ -49,6 +49,8 @@ _DROP_SEEN = "pg_drop_seen"
 _TABLE_REV, _SHOWN = "pg_table_rev", "pg_shown"
 _RAN = "pg_ran"
 _PROBLEMS = "pg_link_problems"  # a deferred first run's link problems, shown again with the rest
+_REPLACED = "pg_replaced_texts"  # texts of the grade boxes that code replaced (what a lagging browser may send)
+_TEXT_KEYS = ("pg_rels", "pg_unret")
 _PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
 _VIEW = "pg_view"
 
@@ -158,12 +160,26 @@ def ranking_of(page: S.PageState) -> Ranking:
     return Ranking.from_fields(page.value("pg_rels"), page.value("pg_unret"), page.value("pg_labels"))
 
 
-def _set_ranking(page: S.PageState, ranking: Ranking, *, texts: bool) -> None:
+def _set_ranking(page: S.PageState, state, ranking: Ranking, *, texts: bool) -> None:
     rels, unret, labels = ranking.fields()
     if texts:  # the change came from elsewhere: the text boxes show it (typed text is left as typed)
-        page.set("pg_rels", rels)
-        page.set("pg_unret", unret)
+        replaced = state.setdefault(_REPLACED, {})
+        for key, value in zip(_TEXT_KEYS, (rels, unret)):
+            old = state.get(key)
+            if isinstance(old, str):
+                replaced[key] = ([old] + [x for x in replaced.get(key, []) if x != old])[:8]
+            page.set(key, value)
     page.set("pg_labels", labels)
+
+
+def _ignore_lagging_texts(page: S.PageState, state) -> None:
+    """A card moved (a drop, a move button) while the browser still showed the grade boxes' text from
+    before an earlier move: the rerun it sent carries that old text, which is not typing.  It would undo
+    the earlier move and give the items other grades; the boxes get their current text back instead."""
+    replaced = state.get(_REPLACED, {})
+    for key in _TEXT_KEYS:
+        if state.get(key) in replaced.get(key, ()):
+            page.set(key, page.value(key))
 
 
 def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
@@ -176,12 +192,14 @@ def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
     if example in EXAMPLES:
         for key, value in example_values(example).items():
             page.set(key, value)
-    before = ranking_of(page)  # the last run's ranking (or the example's)
-    ranking = before.regrade(page.parse_typed("pg_rels"), page.parse_typed("pg_unret"))
-    typed = ranking != before
     drop = C.read_drop(state.get(CARDS_KEY), state.get(_DROP_SEEN, 0))
     if drop is not None:
         state[_DROP_SEEN] = drop[2]  # seen, applied or not: the cards then take the server's order
+    if example is None and ((drop is not None and drop[0] is not None) or _PENDING_MOVE in state):
+        _ignore_lagging_texts(page, state)
+    before = ranking_of(page)  # the last run's ranking (or the example's)
+    ranking = before.regrade(page.parse_typed("pg_rels"), page.parse_typed("pg_unret"))
+    typed = ranking != before
     if not typed and example is None:
         if drop is not None:
             try:
@@ -200,7 +218,7 @@ def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
             except RankingProblem as exc:
                 errors["cards"] = exc
     if ranking != before or typed:
-        _set_ranking(page, ranking, texts=not typed)
+        _set_ranking(page, state, ranking, texts=not typed)
     state[_VIEW] = (ranking, k_value(page.value("pg_k")))
     shown = state.get(_SHOWN)
     if ranking != shown:

@@ -20,7 +20,7 @@ PAGE = "pages/playground.py"
 def card_data(at) -> dict:
     """What the numbers-and-cards component was given (ui.components.cards.payload)."""
     (element,) = [e for e in at.get("bidi_component") if e.proto.component_name == CARDS_NAME]
-    return json.loads(element.proto.json)
+    return json.loads(json.loads(element.proto.json)["payload"])  # one JSON text (see ui.components.cards.cards)
 
 
 def shown(at) -> dict[str, str]:
@@ -275,6 +275,28 @@ def test_drag_cannot_empty_the_list():
     no_exceptions(at)
     assert errors(at) and shown(at) == numbers([3, 2])
     assert card_data(at)["seq"] == 1 and cards(at)[0]["items"] == ["D1 · 3", "D2 · 2"]  # the cards go back
+
+
+def test_a_drop_sent_before_the_last_one_reached_the_browser():
+    # Two quick drops: the browser sends the second with every widget's value, and its grade box may still
+    # hold the text from before the first drop.  That text is not typing: the second drop applies, and every
+    # item keeps its grade (regrading by position would give D2 grade 3 and D1 grade 2).
+    at = open_page(query={"rels": "3,2,1,3,2"})
+    drop(at, ["D2", "D1", "D3", "D4", "D5"], [], 1)
+    assert at.text_area(key="pg_rels").value == "2, 3, 1, 3, 2"
+    at.session_state["pg_rels"] = "3, 2, 1, 3, 2"  # what the lagging browser still shows
+    drop(at, ["D2", "D3", "D1", "D4", "D5"], [], 2)
+    no_exceptions(at)
+    assert query(at)["labels"] == "D2,D3,D1,D4,D5" and query(at)["rels"] == "2,1,3,3,2"
+    assert at.text_area(key="pg_rels").value == "2, 1, 3, 3, 2" and shown(at) == numbers([2, 1, 3, 3, 2])
+    # the same with the move buttons (two quick clicks)
+    at.session_state["pg_rels"] = "2, 3, 1, 3, 2"
+    at.selectbox(key="pg_move_item").set_value("D1")
+    at.button(key="pg_move_up").click().run()
+    assert query(at)["labels"] == "D2,D1,D3,D4,D5" and query(at)["rels"] == "2,3,1,3,2"
+    # typing is still typing
+    at.text_area(key="pg_rels").input("1 1 1 1 1").run()
+    assert query(at)["rels"] == "1,1,1,1,1"
 
 
 @pytest.mark.parametrize("value", [

@@ -143,6 +143,12 @@ def read_drop(value, seen: int) -> tuple[list[str] | None, list[str] | None, int
 def cards(data: dict, *, key: str, on_order=None) -> None:
     """Draw the numbers and the cards (``data`` from :func:`payload`).  With ``data["rest_pending"]`` the
     component sends the trigger ``painted`` once its numbers are on screen (a rerun: the page draws the
-    rest, see :func:`ui.playground.defer_rest`)."""
-    _mount()(key=key, data=data, on_order_change=on_order or (lambda: None), on_painted_change=lambda: None,
-             width="stretch")
+    rest, see :func:`ui.playground.defer_rest`).
+
+    The data travel as one JSON text (``{"payload": "..."}``): Streamlit asks of every first-level value of
+    a dict whether it is a data frame, and that question imports pandas and pyarrow (0.5 s and more on a
+    first visit, before the numbers); a string is answered at once."""
+    import json
+
+    _mount()(key=key, data={"payload": json.dumps(data, allow_nan=False)}, on_order_change=on_order or (lambda: None),
+             on_painted_change=lambda: None, width="stretch")

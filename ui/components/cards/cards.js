@@ -576,7 +576,15 @@ class Cards {
 }
 
 export default function (component) {
-  const { data, parentElement, setStateValue, setTriggerValue } = component;
+  const { parentElement, setStateValue, setTriggerValue } = component;
+  // One JSON text (see cards() in __init__.py): parsed here.
+  let data = component.data;
+  try {
+    if (data && typeof data.payload === "string") data = JSON.parse(data.payload);
+  } catch (error) {
+    console.error("ndcg_lab.ranking_cards: unreadable data", error);
+    data = null;
+  }
   let cards = BOXES.get(parentElement);
   try {
     if (!cards) {
@@ -592,10 +600,15 @@ export default function (component) {
     console.error("ndcg_lab.ranking_cards:", error);
     if (data && data.rest_pending && !(cards && cards.askedForRest)) setTriggerValue("painted", true);
   }
-  // Streamlit keeps only the last render's cleanup and runs it when the element goes away.
+  // Streamlit runs the last render's cleanup when the element goes away, but also the cleanup of a render
+  // that a newer one overtook while its module was loading (two reruns in quick succession): so the cards
+  // go only once the element has really left the page, never while a card is being carried.
   return () => {
-    if (!cards) return;
-    if (BOXES.get(parentElement) === cards) BOXES.delete(parentElement);
-    cards.destroy();
+    setTimeout(() => {
+      const host = parentElement.host || parentElement;
+      if (!cards || host.isConnected) return;
+      if (BOXES.get(parentElement) === cards) BOXES.delete(parentElement);
+      cards.destroy();
+    }, 0);
   };
 }
