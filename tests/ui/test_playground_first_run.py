@@ -80,3 +80,28 @@ def test_nothing_heavy_is_imported_before_the_numbers():
     code += f"; import sys; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", (modules, out.stdout)
+
+
+def test_the_components_data_do_not_make_streamlit_import_pandas():
+    # Streamlit asks of each first-level value of a component's dict whether it is a data frame, and the
+    # question imports pandas and pyarrow; the cards send one JSON text, which it answers at once.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import json, sys
+from streamlit.components.v2.bidi_component.serialization import serialize_mixed_data
+from streamlit.proto.BidiComponent_pb2 import BidiComponent
+from ui.components.cards import payload
+from ui.ranking import Ranking
+data = payload(Ranking.from_fields((3, 2, 1), (1,)), cap=40, k=None, gain="linear", discount="standard",
+               base=2.0, idcg="judged", zero="zero", numbers={}, texts={}, seq=0)
+proto = BidiComponent()
+serialize_mixed_data({"payload": json.dumps(data)}, proto)
+assert json.loads(json.loads(proto.json)["payload"]) == data
+print(sorted(m for m in ("pandas", "pyarrow") if m in sys.modules))
+"""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
