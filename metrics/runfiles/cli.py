@@ -47,10 +47,12 @@ Compatibility. The measures and their output follow trec_eval 9.0.8 (the version
 values agree with it to 1e-9 (tested) and the printed lines are the same. Where trec_eval 9 and 10 differ:
   input     '#' lines are comments and fields after a run line's tag are ignored (trec_eval 10; trec_eval 9
             calls both malformed). The run's name (runid) is the tag of its last line, as in both.
-  -c        trec_eval 9 (followed here) only divides the means by the number of qrels queries: queries the
-            run did not answer count 0 (0.00001 in gm_map/gm_bpref), get no per-query lines, and num_q,
-            num_rel, num_ret stay over the answered queries. trec_eval 10 evaluates them as empty rankings,
-            prints their lines and counts their relevant documents in num_rel.
+  -c        Both count every qrels query: the means are divided by the number of qrels queries (queries
+            the run did not answer count 0, 0.00001 in gm_map/gm_bpref), num_q is that number, and num_rel
+            counts the relevant documents of every qrels query. trec_eval 9 (followed here) prints no
+            per-query lines for the missing queries and its num_rel counts the qrels lines with a grade
+            > 0 whatever -l (m_num_q.c, m_num_rel.c); trec_eval 10 evaluates them as empty rankings,
+            prints their lines, and counts grades >= -l.
   iprec_at_recall, 11pt_avg
             trec_eval 9 (followed here) stops at (long)(f * R + 0.9) relevant documents; trec_eval 10
             rounds f * R (lround), which can differ when f * R has a fraction below 0.1 or at .5.
@@ -143,6 +145,8 @@ def _measure_help() -> str:
             params = ".L=G,... [gain = grade]"
         elif m.params == "persistence":
             params = f".p={dict(m.defaults)['p']:g}"
+        elif m.params == "variant":
+            params = "(gain=...,discount=...,idcg=...,ties=...)@k"
         extra = " (extra)" if m.origin == "extra" else ""
         lines.append(f"  {m.name}{params}{extra}: {m.help} [{m.source}]")
     lines.append("Sets: " + "; ".join(f"{k} = {' '.join(v)}" for k, v in NICKNAMES.items()))
