@@ -302,6 +302,7 @@ def bench(n_queries: int, tools: list[str]) -> list[dict]:
     for tool in tools:
         print(f"  {tool} ...", file=sys.stderr, flush=True)
         res = _run_child(tool, qrels, run)
+        res["tool"] = tool  # with its @base
         res["n_queries"] = n_queries
         res["sizes"] = sizes
         results.append(res)

@@ -1170,6 +1170,10 @@ _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
+def _power(n: int) -> str:
+    return f"10^{len(str(n)) - 1}"
+
+
 def _bad(spec: str, why: str) -> ValueError:
     return ValueError(f"measure '{spec}': {why}")
 
@@ -1196,6 +1200,10 @@ def _params(info: MeasureInfo, spec: str, text: str | None):
                     if not _NUMBER.fullmatch(tok) or not math.isfinite(float(tok)):
                         raise _bad(spec, f"parameter '{tok[:20]}' is not a number")
                     value = float(tok)
+                    limit = 10**9 if name == "relstring" else 10**6 if info.params == "fractions" else 10**15
+                    if abs(value) > limit or (name == "relstring" and value < 0):
+                        low = 0 if name == "relstring" else f"-{_power(limit)}"
+                        raise _bad(spec, f"parameter {tok[:20]} must be between {low} and {_power(limit)}")
             else:
                 value = tok
             values.append(value)
