@@ -221,3 +221,66 @@ def test_variant_spec_errors_name_the_spec_and_the_problem(spec, message):
     with pytest.raises(ValueError, match="measure 'nDCG") as exc:
         parse_variant(spec)
     assert message in str(exc.value)
+
+
+# ------------------------------------------------------------------------------------------ numba optional
+_NO_NUMBA = """
+import json, sys
+sys.modules["numba"] = None  # as if numba were not installed: `import numba` raises ImportError
+import metrics.runfiles._kernels as kernels
+import metrics.runfiles.read as read
+kernels.NUMBA_MIN_ROWS = 0  # every input asks for numba, and gets the numpy path
+read._PACK_MIN_ROWS = 0
+from metrics.runfiles import evaluate, evaluate_runs, make_variants, read_qrels, read_run
+from tests.metrics.runfiles.reference import generate, qrels_bytes, run_bytes
+qrels, run = generate(11, ties=True, n_queries=40)
+qt = read_qrels(qrels_bytes(qrels), name="qrels").table
+rt = read_run(run_bytes(run), name="run").table
+per = evaluate_runs(qt, [rt], ["all_trec", "extras"], err_gmax=3.0).per_query()
+ev = evaluate(qt, [rt], k=10, variants=make_variants(ties=["trec_eval", "average", "ranx"]))
+print(json.dumps({"numba_loaded": kernels._numba_module() is not None, "per": per.value.map(float.hex).tolist(),
+                  "ev": [float.hex(float(x)) for x in ev.values.ravel()]}))
+"""
+
+
+def test_without_numba_the_engine_gives_the_same_values(monkeypatch):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import metrics.runfiles._kernels as kernels
+    import metrics.runfiles.read as read
+    from metrics.runfiles import read_qrels, read_run
+    from tests.metrics.runfiles.reference import qrels_bytes, run_bytes
+
+    root = Path(__file__).resolve().parents[3]
+    proc = subprocess.run([sys.executable, "-c", _NO_NUMBA], cwd=root, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    without = json.loads(proc.stdout)
+    assert without["numba_loaded"] is False
+    monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)  # here: numba's kernels for every input
+    monkeypatch.setattr(read, "_PACK_MIN_ROWS", 0)
+    assert kernels.use_numba(1)
+    qrels, run = generate(11, ties=True, n_queries=40)
+    qt = read_qrels(qrels_bytes(qrels), name="qrels").table
+    rt = read_run(run_bytes(run), name="run").table
+    per = evaluate_runs(qt, [rt], ["all_trec", "extras"], err_gmax=3.0).per_query()
+    ev = evaluate(qt, [rt], k=10, variants=make_variants(ties=["trec_eval", "average", "ranx"]))
+    assert without["per"] == per.value.map(float.hex).tolist()  # bit for bit
+    assert without["ev"] == [float.hex(float(x)) for x in ev.values.ravel()]
+
+
+def test_the_app_and_the_engine_import_without_numba():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "import metrics, metrics.runfiles, metrics.runfiles.cli, ui.runfiles_view\n"
+            "from metrics.runfiles.cli import main\n"
+            "sys.exit(main(['-m', 'map', 'data/samples/qrels.txt', 'data/samples/bm25.run']))")
+    root = Path(__file__).resolve().parents[3]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("map                   \tall\t")
