@@ -63,6 +63,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._numbers import safe_divide
 from ..ndcg import numba_quicksort_argsort
 from .join import Matched, match_rows
 from .measures import (
@@ -585,10 +586,10 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
         rv = RunValues(run.name, _run_tag(run), ranked.present)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             for r in requested:
-                if r.info.compute is None:
+                if r.info.func is None:
                     continue
                 for name, v in zip(r.names, r.compute(ranked.lists)):
-                    (rv.texts if r.info.value == "text" else rv.values)[name] = v
+                    (rv.texts if r.info.output == "text" else rv.values)[name] = v
         out.append(rv)
     problems += _huge_grades(qi, requested)
     progress(1.0, "")
@@ -645,7 +646,7 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     Parameters
     ----------
     kind : {"mean", "sum", "count", "gm"}
-        The measure's summary (:attr:`metrics.runfiles.measures.MeasureInfo.summary`).
+        The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.MEASURE_FACTS`).
     name : str
         The printed name (``num_rel`` has its own rule under ``-c``).
     values : numpy.ndarray of float
@@ -692,9 +693,9 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     if kind == "gm":
         if complete:
             total += (den - n) * math.log(MIN_GEO_MEAN)
-        return math.exp(total / den) if den else float("nan")
+        return math.exp(safe_divide(total, den, default=float("nan")))
     if kind == "mean":
-        return total / den if den else float("nan")
+        return safe_divide(total, den, default=float("nan"))
     raise ValueError(f"unknown summary kind {kind!r}; kinds are 'mean', 'sum', 'count', 'gm'")
 
 
@@ -921,7 +922,7 @@ def per_query_frame(queries: np.ndarray, requested: Sequence[Requested], runs: S
     for run in runs:
         qids = queries[run.present]
         for r in requested:
-            if r.info.value == "text" or (printed_only and not r.info.per_query):
+            if r.info.output == "text" or (printed_only and not r.info.per_query):
                 continue
             for name in r.names:
                 parts.append(pd.DataFrame({"run": run.name, "measure": name, "qid": qids,
