@@ -48,7 +48,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_choice, check_k, check_log_base, check_real
+from .._validation import check_choice, check_k, check_log_base, check_real, check_whole
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES
 from .engine import QrelsIndex, TieOrder, evaluate_tables, trec_order
 from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, NdcgVariant, Requested, effective_grades
@@ -414,8 +414,7 @@ class Evaluation:
         Columns: run, qid, the compared values and ``difference`` (|a - b|, or
         max - min over all variants), largest first.
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+        n = check_whole(n, name="n", minimum=1)
         vals = self._filled()
         rows = []
         ia = self._index(a)

@@ -157,6 +157,12 @@ class QrelsIndex:
         return np.arange(1, self.table.n_rows + 1, dtype=np.float64)
 
     @cached_property
+    def positive_row_plus1(self) -> np.ndarray:
+        """:attr:`row_plus1` for the rows graded > 0, 0 for the others: all the NDCG variants need from the
+        join (a document graded 0 or less counts as one the qrels do not list), and fewer rows to look up."""
+        return np.where(self.grade > 0, self.row_plus1, 0.0)
+
+    @cached_property
     def _trunc(self) -> np.ndarray:
         return np.trunc(self.grade)
 
@@ -314,17 +320,22 @@ class TieOrder:
     """The tie rules of :data:`metrics.registry.TIES` on one ranked list: which rows tie and where each
     rule puts them.  Built by the ranker from the whole list (documents outside the qrels too: they
     take places in tie groups); ``positions`` and ``groups`` answer for the rows handed to the measures.
+    Nothing is computed until a rule is asked for, and a list without tied scores costs one comparison.
 
     Parameters
     ----------
     q, score : numpy.ndarray
         Query and score of every row of the list, in trec_eval's order.
-    file_row : numpy.ndarray of int
-        Each row's place in the input (the file's line order: "stable" and "ranx" follow it).
-    grade : numpy.ndarray of float
-        Each row's grade (0 outside the qrels; the optimistic and pessimistic rules sort by it).
+    file_row : numpy.ndarray of int or None
+        Each row's place in the input (the file's line order: "stable" and "ranx" follow it); None: the
+        rows are in file order.
+    grade : callable or numpy.ndarray of float
+        Each row's grade (0 outside the qrels; the optimistic and pessimistic rules sort by it), or a
+        function giving the grades of the rows asked for.
     rows : numpy.ndarray of int
         The rows the measures see (indices into the list).
+    row_pos : numpy.ndarray of int, optional
+        Their 1-based ranks in the list (computed when not given).
 
     Examples
     --------
@@ -337,11 +348,15 @@ class TieOrder:
     ([3, 1, 2], [1, 3, 2], [3, 3, 3])
     """
 
-    def __init__(self, q, score, file_row, grade, rows):
-        self._q, self._score, self._file, self._grade = q, score, file_row, np.where(grade > 0, grade, 0.0)
+    def __init__(self, q, score, file_row, grade, rows, row_pos=None):
+        self._q, self._score, self._file, self._grade = q, score, file_row, grade
         self._rows = rows
-        self._pos = block_positions(q)
+        self._row_pos = row_pos
         self._cache: dict = {}
+
+    @cached_property
+    def _pos(self) -> np.ndarray:
+        return block_positions(self._q)
 
     @cached_property
     def _groups(self):
@@ -355,34 +370,41 @@ class TieOrder:
         start = self._pos[np.flatnonzero(new)][gid]
         return gid, start, start + size[gid] - 1, np.flatnonzero(size[gid] > 1)
 
+    def _plain(self) -> np.ndarray:
+        """The rows' ranks in the list (every rule's, when nothing ties)."""
+        if self._row_pos is None:
+            self._row_pos = self._pos[self._rows]
+        return self._row_pos
+
     def groups(self) -> tuple[np.ndarray, np.ndarray]:
         """The first and last 1-based rank of each row's group of equal scores."""
         g = self._groups
         if g is None:
-            p = self._pos[self._rows]
-            return p, p
+            return self._plain(), self._plain()
         return g[1][self._rows], g[2][self._rows]
 
     def positions(self, rule: str) -> np.ndarray:
         """Each row's 1-based rank with ties ordered by ``rule``."""
+        if self._groups is None or rule == "trec_eval":
+            return self._plain()
         if rule not in self._cache:
             self._cache[rule] = self._positions(rule)[self._rows]
         return self._cache[rule]
 
     def _positions(self, rule: str) -> np.ndarray:
-        g = self._groups
-        if g is None or rule == "trec_eval":
-            return self._pos
-        gid, _, _, tie_rows = g
+        gid, _, _, tie_rows = self._groups
         if rule == "ranx":
             return self._ranx(tie_rows)
-        f = self._file[tie_rows]
+        f = tie_rows if self._file is None else self._file[tie_rows]
+        if rule in ("optimistic", "pessimistic"):
+            grade = self._grade(tie_rows) if callable(self._grade) else self._grade[tie_rows]
+            grade = np.where(grade > 0, grade, 0.0)
         if rule in ("stable", "average"):
             perm = np.lexsort((f, gid[tie_rows]))
         elif rule == "optimistic":
-            perm = np.lexsort((f, -self._grade[tie_rows], gid[tie_rows]))
+            perm = np.lexsort((f, -grade, gid[tie_rows]))
         elif rule == "pessimistic":
-            perm = np.lexsort((f, self._grade[tie_rows], gid[tie_rows]))
+            perm = np.lexsort((f, grade, gid[tie_rows]))
         else:
             raise ValueError(f"unknown tie rule {rule!r}")
         out = self._pos.copy()
@@ -397,7 +419,7 @@ class TieOrder:
         ends = np.r_[starts[1:], q.size]
         for b in np.unique(np.searchsorted(starts, tie_rows, side="right") - 1):
             rows = np.arange(starts[b], ends[b])
-            in_file = rows[np.argsort(self._file[rows], kind="stable")]
+            in_file = rows if self._file is None else rows[np.argsort(self._file[rows], kind="stable")]
             out[in_file[numba_quicksort_argsort(-self._score[in_file])]] = np.arange(1, rows.size + 1)
         return out
 
@@ -422,7 +444,7 @@ def _docrank(run: Table, kept: np.ndarray | None):
 
 def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int | None = None,
          judged_only: bool = False, num_docs_in_coll: int = 0, gmax: float | None = None,
-         ties: Sequence[str] = ()) -> Ranked:
+         ties: Sequence[str] = (), graded_only: bool = False) -> Ranked:
     """The ranker: a run's documents matched to the qrels and ranked as trec_eval ranks them.
 
     Parameters
@@ -440,6 +462,9 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     ties : sequence of str
         The tie rules the NDCG variants will ask for besides trec_eval's (keys of
         :data:`metrics.registry.TIES`); none: no tie information is kept.
+    graded_only : bool, default False
+        Look up only the qrels documents graded > 0 (enough for the NDCG variants, not for trec_eval's
+        measures, which tell a document judged 0 from one outside the qrels).
 
     Returns
     -------
@@ -455,7 +480,7 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     >>> r.lists.pos.tolist(), r.lists.code.tolist(), r.lists.num_ret.tolist()  # a, b tie: b (docno desc) first
     ([2, 3], [0, 2], [3])
     """
-    m = match_rows(qi.table, run, values=qi.row_plus1)
+    m = match_rows(qi.table, run, values=qi.positive_row_plus1 if graded_only else qi.row_plus1)
     q = qi.rank[m.q]
     score = run.value if m.kept is None else run.value[m.kept]
     idx = m.value.astype(np.int64) - 1  # the qrels row of each run row, -1 outside the qrels
@@ -498,15 +523,25 @@ def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, nu
     ties = None
     if tie_input is not None:
         score, order = tie_input
-        in_list = np.ones(n, dtype=bool)
-        if max_docs is not None:
-            in_list &= (np.arange(n) - np.repeat(bstart, np.diff(np.r_[bstart, n]))) < max_docs
-        if judged_only:
-            in_list &= np.where(idx >= 0, qi.code[np.maximum(idx, 0)] >= 0, False)
-        listed = np.flatnonzero(in_list)
-        file_row = listed if order is None else order[listed]
-        lgrade = np.where(idx[listed] >= 0, qi.grade[np.maximum(idx[listed], 0)], 0.0)
-        ties = TieOrder(q[listed], score[listed], file_row, lgrade, np.searchsorted(listed, rows))
+        if max_docs is None and not judged_only:  # the list is every row: no copies
+            listed, lq, lscore, lidx, file_row = None, q, score, idx, order
+            list_rows, row_pos = rows, pos
+        else:
+            in_list = np.ones(n, dtype=bool)
+            if max_docs is not None:
+                in_list &= (np.arange(n) - np.repeat(bstart, np.diff(np.r_[bstart, n]))) < max_docs
+            if judged_only:
+                in_list &= np.where(idx >= 0, qi.code[np.maximum(idx, 0)] >= 0, False)
+            listed = np.flatnonzero(in_list)
+            lq, lscore, lidx = q[listed], score[listed], idx[listed]
+            file_row = listed if order is None else order[listed]
+            list_rows, row_pos = np.searchsorted(listed, rows), pos
+
+        def grade_of(sub: np.ndarray, lidx=lidx) -> np.ndarray:
+            at = lidx[sub]
+            return np.where(at >= 0, qi.grade[np.maximum(at, 0)], 0.0)
+
+        ties = TieOrder(lq, lscore, file_row, grade_of, list_rows, row_pos)
     lists = Lists(q=rq, pos=pos, code=code, n=nq, levels=qi.levels, num_ret=num_ret, relevance_level=relevance_level,
                   num_docs_in_coll=num_docs_in_coll, gmax=qi.gmax if gmax is None else gmax,
                   grade=qi.grade[qrow], ties=ties, judged=qi.judged)
@@ -581,7 +616,8 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
     for i, run in enumerate(runs):
         progress(i / max(len(runs), 1), run.name)
         ranked = rank(qi, run, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
-                      num_docs_in_coll=num_docs_in_coll, gmax=err_gmax, ties=ties)
+                      num_docs_in_coll=num_docs_in_coll, gmax=err_gmax, ties=ties,
+                      graded_only=not trec and not judged_only)
         problems += _run_problems(qi, run, ranked, policy or ("zero (-c)" if complete else "skip"))
         rv = RunValues(run.name, _run_tag(run), ranked.present)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

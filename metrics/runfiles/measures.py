@@ -39,7 +39,7 @@ from functools import cached_property
 import numpy as np
 
 from .._numbers import safe_divide
-from .._validation import check_choice
+from .._validation import check_choice, check_whole
 from ..parse import ParseError, parse_gain_map
 from ..registry import DISCOUNTS, GAINS, VARIANT_CHOICES, Choice
 
@@ -305,10 +305,7 @@ class Lists:
         lq, lg, lc = (np.ascontiguousarray(a, dtype=np.int64) for a in levels)
         keep = lc > 0
         self.levels = (lq[keep], lg[keep], lc[keep])
-        if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) \
-                or relevance_level < 0:
-            raise ValueError(f"relevance_level must be a whole number >= 0, got {relevance_level!r}")
-        self.level = int(relevance_level)
+        self.level = check_whole(relevance_level, name="relevance_level", minimum=0)
         self.num_docs_in_coll = int(num_docs_in_coll)
         self.gmax = float(gmax) if gmax is not None else (float(lg.max()) if lg.size else 0.0)
 
