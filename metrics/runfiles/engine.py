@@ -65,7 +65,7 @@ import pyarrow.compute as pc
 
 from .._numbers import safe_divide
 from ..ndcg import numba_quicksort_argsort
-from .join import Matched, match_rows
+from .join import match_rows
 from .measures import (
     MIN_GEO_MEAN,
     UNJUDGED,
@@ -430,7 +430,7 @@ class Ranked:
 
     lists: Lists
     present: np.ndarray  # bool[n queries]: the run has at least one document for the query
-    matched: Matched | None = None
+    foreign: np.ndarray | None = None  # run rows of queries the qrels lack (for the report)
 
 
 def _docrank(run: Table, kept: np.ndarray | None):
@@ -470,7 +470,8 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     -------
     Ranked
         ``lists`` (:class:`metrics.runfiles.measures.Lists`, the documents the qrels list, in rank
-        order), ``present`` (queries the run answered) and ``matched`` (the join, for the report).
+        order), ``present`` (queries the run answered) and ``foreign`` (run rows of queries the qrels
+        lack, for the report).
 
     Examples
     --------
@@ -483,15 +484,18 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     m = match_rows(qi.table, run, values=qi.positive_row_plus1 if graded_only else qi.row_plus1)
     q = qi.rank[m.q]
     score = run.value if m.kept is None else run.value[m.kept]
-    idx = m.value.astype(np.int64) - 1  # the qrels row of each run row, -1 outside the qrels
-    order = trec_order(q, score, _docrank(run, m.kept))
+    idx = m.value.astype(np.int64)
+    idx -= 1  # the qrels row of each run row, -1 outside the qrels
+    kept, foreign = m.kept, m.foreign
+    del m  # the join's arrays are not needed any more (a run of 10^7 lines: 160 MB)
+    order = trec_order(q, score, _docrank(run, kept))
     if order is not None:
         q, idx = q[order], idx[order]
     ties = [t for t in dict.fromkeys(ties) if t != "trec_eval"]
     lists, present = _lists(qi, q, idx, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                             num_docs_in_coll=num_docs_in_coll, gmax=gmax,
                             tie_input=(score if order is None else score[order], order) if ties else None)
-    return Ranked(lists, present, m)
+    return Ranked(lists, present, foreign)
 
 
 def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, num_docs_in_coll, gmax,
@@ -634,11 +638,11 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
 
 def _run_problems(qi: QrelsIndex, run: Table, ranked: Ranked, policy: str) -> list[Problem]:
     out = []
-    m, present = ranked.matched, ranked.present
-    if m is not None and m.foreign.size:
-        first = int(m.foreign[0])
+    foreign, present = ranked.foreign, ranked.present
+    if foreign is not None and foreign.size:
+        first = int(foreign[0])
         qid = run.qid.dictionary[run.qid.indices[first].as_py()].as_py()
-        count = int(np.unique(run.qid.indices.to_numpy()[m.foreign]).size)
+        count = int(np.unique(run.qid.indices.to_numpy()[foreign]).size)
         out.append(Problem(run.name, run.line_of(first), "missing_in_qrels", {"count": count, "example": qid}))
     if not present.any():
         out.append(Problem(run.name, None, "no_queries", {}))
@@ -662,9 +666,11 @@ def _huge_grades(qi: QrelsIndex, requested) -> list[Problem]:
             continue
         seen.add((r.params.gain, r.params.level))
         grade = effective_grades(qi.grade, r.params.level)
-        top = np.zeros(qi.n)
-        np.maximum.at(top, qi.q, grade)
         with np.errstate(over="ignore", invalid="ignore"):
+            if np.isfinite(GAINS[r.params.gain].func(grade)).all():  # the usual case: nothing to say
+                continue
+            top = np.zeros(qi.n)
+            np.maximum.at(top, qi.q, grade)
             bad = ~np.isfinite(GAINS[r.params.gain].func(top))
         if bad.any():
             row = int(np.flatnonzero(grade == top[bad].max())[0])

@@ -962,11 +962,12 @@ def _ndcg_variant(lists: Lists, v: NdcgVariant) -> list[np.ndarray]:
                 cache[bkey] = _qsum(jq, gain(jg) / div[jp], lists.n)
             value = safe_divide(cache[tkey], cache[bkey], where=cache[bkey] > 0)
             hkey = ("huge", v.gain, v.level)
-            if hkey not in cache:  # a grade whose gain is beyond float64 (2^1100 - 1): n/a, not 0 or 1
-                top = np.zeros(lists.n)
-                for qq, gg in ((jq, jg), (q, g)):
-                    np.maximum.at(top, qq, gg)
-                cache[hkey] = ~np.isfinite(gain(top))
+            if hkey not in cache:  # a query graded beyond its gain's float64 range (2^1100 - 1): n/a, not 0 or 1
+                huge = np.zeros(lists.n, dtype=bool)
+                huge[q[~np.isfinite(gains)]] = True
+                aq, ag, _ = lists.judged.ideal(v.level)  # every judged grade, whichever ideal this variant uses
+                huge[aq[~np.isfinite(gain(ag))]] = True
+                cache[hkey] = huge
             value[cache[hkey]] = np.nan
             out.append(value)
     return out
