@@ -397,7 +397,7 @@ def _check(parser: argparse.ArgumentParser, args) -> list | None:
         if not found:
             parser.error(f"argument --compare: {_typed(args.compare)} is not a measure name such as map, P_10 or "
                          "ndcg_cut_10")
-        if not found[0].info.per_query or found[0].info.output == "text":
+        if not found[0].info.per_query or found[0].info.value == "text":
             parser.error(f"argument --compare: {_typed(args.compare)} has no per-query values (choose a measure "
                          "printed per query, e.g. map, P_10, ndcg_cut_10)")
     requested = _try_parse(parser, measures)

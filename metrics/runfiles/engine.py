@@ -629,7 +629,7 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
                 if r.info.func is None:
                     continue
                 for name, v in zip(r.names, r.compute(ranked.lists)):
-                    (rv.texts if r.info.output == "text" else rv.values)[name] = v
+                    (rv.texts if r.info.value == "text" else rv.values)[name] = v
         out.append(rv)
     problems += _huge_grades(qi, requested)
     progress(1.0, "")
@@ -964,7 +964,7 @@ def per_query_frame(queries: np.ndarray, requested: Sequence[Requested], runs: S
     for run in runs:
         qids = queries[run.present]
         for r in requested:
-            if r.info.output == "text" or (printed_only and not r.info.per_query):
+            if r.info.value == "text" or (printed_only and not r.info.per_query):
                 continue
             for name in r.names:
                 parts.append(pd.DataFrame({"run": run.name, "measure": name, "qid": qids,

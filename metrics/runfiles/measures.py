@@ -997,13 +997,13 @@ def _relstring(lists, params) -> list[np.ndarray]:
 #: ``"gains"`` (``ndcg.1=0,2=1``), ``"persistence"`` (``rbp.p=0.8``) or ``"variant"`` (``nDCG(gain=...,
 #: ties=...)@k``, :func:`parse_variant`); ``defaults`` the values used without parameters.  ``summary``:
 #: ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean), ``"runid"`` or ``"none"``.
-#: ``per_query``: printed per query by ``-q``.  ``output``: ``"float"``, ``"long"`` (printed as a whole
-#: number) or ``"text"``.  ``origin``: ``"trec_eval"``, ``"extra"`` or ``"variant"``.  ``count``: the exact
-#: number of parameters, when fixed.  The choice's ``func(lists, params)`` returns one array of per-query
+#: ``per_query``: printed per query by ``-q``.  ``origin``: ``"trec_eval"``, ``"extra"`` or ``"variant"``.
+#: ``count``: the exact number of parameters, when fixed.  The choice's ``value`` is what it prints:
+#: ``"float"``, ``"long"`` (a whole number) or ``"text"``.  Its ``func(lists, params)`` returns one array of per-query
 #: values per printed name; a query's values must depend on its own rows only (blocks of queries are
 #: evaluated apart, :mod:`metrics.runfiles.engine`).
-MEASURE_FACTS = {"params": None, "defaults": (), "summary": "mean", "per_query": True, "output": "float",
-                 "origin": "trec_eval", "count": None}
+MEASURE_FACTS = {"params": None, "defaults": (), "summary": "mean", "per_query": True, "origin": "trec_eval",
+                 "count": None}
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -1012,11 +1012,14 @@ _TE = "trec_eval 9.0.8 "
 
 
 def _m(name, help, source, compute, *, value: str = "float", **facts) -> Choice:
-    """A measure as a :class:`~metrics.registry.Choice`: key and name as trec_eval spells it (:data:`MEASURE_FACTS`)."""
+    """A measure as a :class:`~metrics.registry.Choice`: key and name as trec_eval spells it, ``value`` the kind
+    of value it prints ("float", "long" or "text"), ``func`` (also ``compute``) what computes it, and the
+    :data:`MEASURE_FACTS`."""
     unknown = set(facts) - set(MEASURE_FACTS)
     if unknown:
         raise ValueError(f"measure {name!r}: unknown facts {sorted(unknown)}; known: {sorted(MEASURE_FACTS)}")
-    return Choice(name, name, help, func=compute, source=source, facts={**MEASURE_FACTS, **facts, "output": value})
+    return Choice(name, name, help, func=compute, source=source, value=value,
+                  facts={**MEASURE_FACTS, **facts, "compute": compute})
 
 
 #: Every measure, in trec_eval's output order (its ``measures.c``), then the extras.

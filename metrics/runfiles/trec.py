@@ -182,9 +182,9 @@ class MeasureResult:
                     continue
                 for name in r.names:
                     head = name.ljust(_NAME_WIDTH) + "\t"
-                    if r.info.output == "text":
+                    if r.info.value == "text":
                         cells = [f"'{s}'" for s in run.texts[name][where]]
-                    elif r.info.output == "long":
+                    elif r.info.value == "long":
                         cells = [str(int(v)) for v in run.values[name][where]]
                     else:
                         cells = [format_value(v, digits=digits) for v in run.values[name][where].tolist()]
@@ -198,7 +198,7 @@ class MeasureResult:
             for r in self.requested:
                 for name in r.names:
                     if name in values:
-                        text = format_value(values[name], r.info.output, digits=digits)
+                        text = format_value(values[name], r.info.value, digits=digits)
                         lines.append(f"{name.ljust(_NAME_WIDTH)}\tall\t{text}")
         return lines
 

@@ -222,7 +222,7 @@ def test_property_left_out_unjudged_rows_change_nothing(data, level):
         if r.info.func is None:  # runid: the run's tag, not computed from the lists
             continue
         for a, b, name in zip(r.compute(full), r.compute(sparse), r.names):
-            if r.info.output == "text":
+            if r.info.value == "text":
                 assert a.tolist() == b.tolist(), name
             else:
                 np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15, err_msg=name)
