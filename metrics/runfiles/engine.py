@@ -484,23 +484,22 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     m = match_rows(qi.table, run, values=qi.positive_row_plus1 if graded_only else qi.row_plus1)
     q = qi.rank[m.q]
     score = run.value if m.kept is None else run.value[m.kept]
-    idx = m.value.astype(np.int64)
-    idx -= 1  # the qrels row of each run row, -1 outside the qrels
+    row = m.value  # the qrels row + 1 of each run row (float), 0 outside the qrels
     kept, foreign = m.kept, m.foreign
     del m  # the join's arrays are not needed any more (a run of 10^7 lines: 160 MB)
     order = trec_order(q, score, _docrank(run, kept))
     if order is not None:
-        q, idx = q[order], idx[order]
+        q, row = q[order], row[order]
     ties = [t for t in dict.fromkeys(ties) if t != "trec_eval"]
-    lists, present = _lists(qi, q, idx, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
+    lists, present = _lists(qi, q, row, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                             num_docs_in_coll=num_docs_in_coll, gmax=gmax,
                             tie_input=(score if order is None else score[order], order) if ties else None)
     return Ranked(lists, present, foreign)
 
 
-def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, num_docs_in_coll, gmax,
+def _lists(qi: QrelsIndex, q, row, *, relevance_level, max_docs, judged_only, num_docs_in_coll, gmax,
            tie_input) -> tuple[Lists, np.ndarray]:
-    """Lists from ranked rows (query, qrels row or -1), keeping only the documents the qrels list."""
+    """Lists from ranked rows (query, qrels row + 1 or 0), keeping only the documents the qrels list."""
     nq = qi.n
     n = q.size
     bstart = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if n else np.zeros(0, np.int64)
@@ -508,8 +507,8 @@ def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, nu
     num_ret = np.zeros(nq, dtype=np.int64)
     num_ret[bq] = np.diff(np.r_[bstart, n])
     present = num_ret > 0
-    rows = np.flatnonzero(idx >= 0)  # documents in the qrels; the others only count in num_ret (and ties)
-    qrow = idx[rows]
+    rows = np.flatnonzero(row != 0)  # documents in the qrels; the others only count in num_ret (and ties)
+    qrow = row[rows].astype(np.int64) - 1
     code = qi.code[qrow]
     block = np.searchsorted(bstart, rows, side="right") - 1
     rq, pos = bq[block], rows - bstart[block] + 1
@@ -528,21 +527,21 @@ def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, nu
     if tie_input is not None:
         score, order = tie_input
         if max_docs is None and not judged_only:  # the list is every row: no copies
-            listed, lq, lscore, lidx, file_row = None, q, score, idx, order
+            listed, lq, lscore, lrow, file_row = None, q, score, row, order
             list_rows, row_pos = rows, pos
         else:
             in_list = np.ones(n, dtype=bool)
             if max_docs is not None:
                 in_list &= (np.arange(n) - np.repeat(bstart, np.diff(np.r_[bstart, n]))) < max_docs
             if judged_only:
-                in_list &= np.where(idx >= 0, qi.code[np.maximum(idx, 0)] >= 0, False)
+                in_list &= np.where(row != 0, qi.code[np.maximum(row.astype(np.int64) - 1, 0)] >= 0, False)
             listed = np.flatnonzero(in_list)
-            lq, lscore, lidx = q[listed], score[listed], idx[listed]
+            lq, lscore, lrow = q[listed], score[listed], row[listed]
             file_row = listed if order is None else order[listed]
             list_rows, row_pos = np.searchsorted(listed, rows), pos
 
-        def grade_of(sub: np.ndarray, lidx=lidx) -> np.ndarray:
-            at = lidx[sub]
+        def grade_of(sub: np.ndarray, lrow=lrow) -> np.ndarray:
+            at = lrow[sub].astype(np.int64) - 1
             return np.where(at >= 0, qi.grade[np.maximum(at, 0)], 0.0)
 
         ties = TieOrder(lq, lscore, file_row, grade_of, list_rows, row_pos)
