@@ -40,6 +40,7 @@ st.html(markup.page_css(theme))
 # press could interrupt, and never remounted (hidden by page_css; it draws nothing).
 keys(key=navigation.KEYS_KEY, step=step, last=total, seen=session.get(navigation.SEEN_KEY, 0),
      on_go=lambda: navigation.take_keys(session, session.get(navigation.KEYS_KEY)))
+navigation.slow_rerun()  # a no-op unless a test slows the server down
 head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
 head.title(s.title)
 nav = nav.container(horizontal=True, vertical_alignment="center", horizontal_alignment="right", key="present_nav")
