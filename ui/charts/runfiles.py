@@ -56,6 +56,7 @@ def scatter_points(data: pd.DataFrame, *, limit: int = SCATTER_POINTS) -> pd.Dat
         return data
     gap = (data["x"] - data["y"]).abs().to_numpy()
     far = np.argsort(-gap, kind="stable")[: limit // 2]
+    far = far[gap[far] > 0]
     rest = np.setdiff1d(np.arange(len(data)), far)
     spaced = rest[np.unique(np.linspace(0, rest.size - 1, limit - far.size).round().astype(int))]
     return data.iloc[np.sort(np.concatenate([far, spaced]))]
