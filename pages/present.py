@@ -24,25 +24,29 @@ through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) rer
 st.set_page_config(initial_sidebar_state="collapsed")
 session = st.session_state
 lang = current_language()
-page = state.PageState(link.PAGE_ID, link.FIELDS)
+# A run started by a press or a click carries the browser's address of that moment, maybe a run behind:
+# not a new link.
+page = state.PageState(link.PAGE_ID, link.FIELDS, own_rerun=navigation.own_rerun(session))
 
 lecture, build_problems = link.lecture_from_values(link.field_values(session))
 total = len(slides.steps(lecture))
-# Before anything is drawn: the listener gets the step shown.
-navigation.take_keys(session, session.get(navigation.KEYS_KEY))
+# Every key press not taken yet, in order, one step each (before anything is drawn: the listener gets the step
+# shown).
+navigation.take_keys(session, total)
 step = session[link.STEP_KEY] = slides.clamp_step(session.get(link.STEP_KEY), lecture)
 theme = session.get(link.THEME_KEY) if session.get(link.THEME_KEY) in link.THEMES else "light"
 palette = markup.PALETTES[theme]
 s = slides.slide(lecture, step, lang)
 
 st.html(markup.page_css(theme))
-# The key listener first, at a place no other element can shift: it is re-sent before anything a newer key
-# press could interrupt, and never remounted (hidden by page_css; it draws nothing).
-keys(key=navigation.KEYS_KEY, step=step, last=total, seen=session.get(navigation.SEEN_KEY, 0),
-     on_go=lambda: navigation.take_keys(session, session.get(navigation.KEYS_KEY)))
+# The key listener first, at a place no other element can shift, never remounted (hidden by page_css; it draws
+# nothing but the live region that announces each step).
+keys(key=navigation.KEYS_KEY, token=navigation.token(session), step=step, last=total,
+     seen=session.get(navigation.SEEN_KEY, 0), announce=slides.announcement(s, lang),
+     lang=navigation.REGION_LANG.get(lang, "en"))
 navigation.slow_rerun()  # a no-op unless a test slows the server down
 head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
-head.title(s.title)
+head.title(s.title, anchor=False)
 nav = nav.container(horizontal=True, vertical_alignment="center", horizontal_alignment="right", key="present_nav")
 nav.button(t("present.back"), key="present_back", icon=":material/arrow_back:", disabled=step <= 1,
            on_click=navigation.move, args=(session, -1, total))

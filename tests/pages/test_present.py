@@ -46,9 +46,20 @@ def steps_of(**values) -> list[slides.Step]:
     return slides.steps(link.lecture_from_values(values)[0])
 
 
-def go(at, step: int, seq: int):
-    """A key press as the listener sends it."""
-    at.session_state[navigation.KEYS_KEY] = {"go": {"step": step, "seq": seq}}
+def presses(at, *deltas: int) -> None:
+    """Key presses as the listener sends them: numbered after the last one the server took, with every
+    earlier press it already took still in the list (the listener drops them only when the server says so)."""
+    seen = at.session_state[navigation.SEEN_KEY] if navigation.SEEN_KEY in at.session_state else 0
+    old = [[seq, 1] for seq in range(max(1, seen - 2), seen + 1)] if seen else []
+    new = [[seen + i, d] for i, d in enumerate(deltas, start=1)]
+    at.session_state[navigation.KEYS_KEY] = {"go": {"token": at.session_state[navigation.TOKEN_KEY],
+                                                    "presses": old + new}}
+
+
+def go(at, step: int):
+    """Key presses from the step shown to ``step`` (→ or ←, one press per step), sent at once as a burst."""
+    current = at.session_state[link.STEP_KEY]
+    presses(at, *([1 if step > current else -1] * abs(step - current)))
     return at.run()
 
 
@@ -68,7 +79,7 @@ def test_every_step_of_document_000():
     assert len(all_steps) == 13
     for i, step in enumerate(all_steps, start=1):
         if i > 1:
-            at = go(at, i, i)
+            at = go(at, i)
         no_exceptions(at)
         assert query(at)["step"] == str(i) and query(at)["doc"] == "000"
         assert title(at) == t(f"present.title_{step.kind}", position=step.position, n=5)
@@ -102,7 +113,7 @@ def test_printed_numbers_beside_exact_never_fixed():
     # 001's 81.86 %: written like the document, the exact percent beside it
     at = open_page(PAGE, query={"doc": "001"})
     last = len(slides.steps(link.lecture_from_example("001-main")))
-    at = go(at, last - 1, 1)
+    at = go(at, last - 1)
     ex = EXAMPLES["001-main"]
     exact = ndcg(list(ex.relevances), k=6, pool=ex.pool)
     assert ">81.86%<" in html(at) and f">{show_trimmed(exact * 100)}%<" in html(at)
@@ -173,7 +184,7 @@ def test_good_parameters_give_the_metrics_ndcg(params, expect):
     assert warnings(at) == []
     lecture = link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0]
     ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
-    at = go(at, ndcg_step, 1)
+    at = go(at, ndcg_step)
     assert big_number(at) == show_trimmed(ndcg([float(r) for r in rels], **expect))
     for name in params:  # the address keeps what the link gave (canonical form)
         assert name in query(at)
@@ -186,7 +197,7 @@ def test_labels_and_unretrieved_labels_on_cards():
     assert query(at)["labels"] == "Alpha,<b>B</b>,Gamma"
     ideal = next(i for i, s in enumerate(steps_of(present_rels=(3.0, 2.0), present_unretrieved=(3.0,)), start=1)
                  if s.kind == "ideal")
-    at = go(at, ideal, 1)
+    at = go(at, ideal)
     assert "Gamma" in html(at)
 
 
@@ -265,19 +276,63 @@ def test_extra_labels_are_reported():
 
 def test_keys_are_taken_once_and_malformed_ones_ignored():
     at = open_page(PAGE, query={"doc": "000"})
-    at = go(at, 4, 1)
+    at = go(at, 4)
     assert query(at)["step"] == "4"
     at.button(key="present_back").click().run()
     assert query(at)["step"] == "3"
-    at.run()  # the listener still holds seq 1: not taken again
+    at.run()  # the listener still holds presses 1-3: not taken again
     assert query(at)["step"] == "3"
-    at = go(at, 50, 2)  # past the end: the last step
+    at = go(at, 50)  # past the end: the last step
     assert query(at)["step"] == "13"
-    for bad in ({"go": {"step": "x", "seq": 3}}, {"go": None}, "junk", {"go": {"step": 2, "seq": True}}):
+    token = at.session_state[navigation.TOKEN_KEY]
+    seen = at.session_state[navigation.SEEN_KEY]
+    for bad in ({"go": {"token": token, "presses": "x"}}, {"go": None}, "junk",
+                {"go": {"token": token, "presses": [[seen + 1, -2], [True, -1], [str(seen + 2), -1]]}},
+                {"go": {"token": "another session", "presses": [[seen + 1, -1]]}},
+                {"go": {"presses": [[seen + 1, -1]]}}):
         at.session_state[navigation.KEYS_KEY] = bad
         at.run()
         no_exceptions(at)
         assert query(at)["step"] == "13"
+
+
+def test_a_burst_of_presses_moves_one_step_per_press_in_order():
+    """Presses the server had not taken yet arrive together (it was busy): each moves one step, in order,
+    never past an end, and a click of Next in the same run counts in its place (the click first: its
+    callback runs before the page)."""
+    at = open_page(PAGE, query={"doc": "000", "step": "3"})
+    presses(at, 1, 1, -1, 1, 1)  # 3 -> 4 -> 5 -> 4 -> 5 -> 6
+    at.run()
+    assert query(at)["step"] == "6" and at.session_state[navigation.SEEN_KEY] == 5
+    presses(at, -1, -1, -1, -1, -1, -1, -1, 1)  # back to 1 (two presses hit the first step), then forward one
+    at.run()
+    assert query(at)["step"] == "2"
+    presses(at, 1, 1)
+    at.button(key="present_next").click().run()  # Next (2 -> 3) and two presses (-> 5)
+    assert query(at)["step"] == "5"
+
+
+def test_a_press_on_a_slow_server_is_not_undone_by_the_address_it_carries():
+    """A press sent before the browser had applied the previous run's address carries that older address
+    (``step=2`` while the page shows 5): it is the browser lagging, not a new link, and must not put step 2
+    back (this lost key presses on a loaded machine)."""
+    at = open_page(PAGE, query={"doc": "000", "step": "2"})
+    at = go(at, 5)
+    assert query(at)["step"] == "5"
+    at.query_params["step"] = "2"  # the address the browser still showed when the press was made
+    presses(at, 1)
+    at.run()
+    assert query(at)["step"] == "6" and warnings(at) == []
+    at.query_params["step"] = "5"
+    at.button(key="present_next").click().run()  # a click carries the lagging address too
+    assert query(at)["step"] == "7"
+    at.query_params["theme"] = "light"  # was never dark: a toggle carried a lagging address
+    at.button(key="present_theme_toggle").click().run()
+    assert query(at).get("theme") == "dark" and query(at)["step"] == "7"
+    # Without a press or a click of this page, an address is a link (the browser's history, a pasted link).
+    at.query_params["step"] = "3"
+    at.run()
+    assert query(at)["step"] == "3"
 
 
 def test_buttons_stop_at_both_ends():
@@ -285,7 +340,7 @@ def test_buttons_stop_at_both_ends():
     assert at.button(key="present_back").disabled
     at.button(key="present_next").click().run()
     assert query(at)["step"] == "2"
-    at = go(at, 13, 1)
+    at = go(at, 13)
     assert at.button(key="present_next").disabled
 
 
@@ -356,7 +411,7 @@ def test_present_link_on_the_playground():
     assert (lecture.rels, lecture.unretrieved) == ((3, 2, 3, 0, 1, 2), (3, 0))
     assert (lecture.k, lecture.gain) == (6, "exponential")
     ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
-    at = go(at, ndcg_step, 1)
+    at = go(at, ndcg_step)
     assert big_number(at) == show_trimmed(ndcg([3, 2, 3, 0, 1, 2], k=6, gain="exponential",
                                                 pool=[3, 2, 3, 0, 1, 2, 3, 0]))
 
@@ -374,7 +429,7 @@ def test_edge_rankings_every_step(params):
     lecture = lecture_of(at)
     nums = slides.numbers(lecture)
     for i, step in enumerate(slides.steps(lecture), start=1):
-        at = go(at, i, i)
+        at = go(at, i)
         no_exceptions(at)
         assert query(at)["step"] == str(i)
         if step.kind == "ndcg":

@@ -14,11 +14,15 @@ __all__ = ["PALETTES", "contrast", "page_css", "cards_html", "number_html", "pri
 PALETTES = {
     "light": {"bg": "#ffffff", "text": "#111827", "muted": "#374151", "number": "#1e3a8a", "card": "#f1f5f9",
               "border": "#64748b", "accent": "#7c2d12", "actual": "#1e40af", "ideal": "#78350f",
-              "beyond": "#e5e7eb"},
+              "beyond": "#e5e7eb", "focus": "#1d4ed8"},
     "dark": {"bg": "#0b1220", "text": "#f8fafc", "muted": "#cbd5e1", "number": "#fcd34d", "card": "#1e293b",
              "border": "#94a3b8", "accent": "#fdba74", "actual": "#93c5fd", "ideal": "#fbbf24",
-             "beyond": "#111827"},
+             "beyond": "#111827", "focus": "#f8fafc"},
 }
+#: Colours that must stand out from the background by at least 3:1 (WCAG 1.4.11: chart marks, the focus ring,
+#: borders of the cards); text colours need 7:1 (tests/ui/test_present_markup.py checks both).
+MARKS = ("actual", "ideal", "accent", "focus", "border", "number")
+TEXTS = ("text", "muted", "number", "accent")
 
 
 def contrast(a: str, b: str) -> float:
@@ -60,6 +64,16 @@ def page_css(theme: str) -> str:
 .stApp button[data-testid^="stBaseButton"] p {{ font-size: 1.1rem; color: {p['text']}; }}
 .stApp button[data-testid="stBaseButton-primary"] {{ background: {p['number']}; border-color: {p['number']}; }}
 .stApp button[data-testid="stBaseButton-primary"] p {{ color: {p['bg']}; }}
+.stApp button[data-testid^="stBaseButton"]:disabled {{ background: {p['bg']}; border: 2px dashed {p['border']};
+  cursor: not-allowed; }}
+.stApp button[data-testid^="stBaseButton"]:disabled p {{ color: {p['muted']}; }}
+/* Keyboard focus: a 3 px ring in the theme's focus colour, 2 px away from the control, over a halo of the page's
+   background, so the ring keeps >= 3:1 against what surrounds it on either theme.  The slide's title takes the
+   focus when the focused Back / Next button is disabled at an end of the lecture. */
+.stApp {{ --nl-focus: {p['focus']}; --nl-focus-halo: {p['bg']}; }}
+.stApp :is(button, a[href], summary, [role="button"]):focus-visible, .stApp h1[tabindex="-1"]:focus-visible {{
+  outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
+  box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; border-radius: 4px; }}
 .stApp [data-testid="stPageLink"] a, .stApp [data-testid="stPageLink"] p {{ color: {p['text']}; }}
 .stApp [data-testid="stAlertContainer"] {{ background: {p['card']}; border: 1px solid {p['border']}; }}
 .stApp [data-testid="stAlertContainer"] p {{ color: {p['text']}; }}
