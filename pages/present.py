@@ -100,3 +100,6 @@ else:
 with st.expander(t("common.link_title"), icon=":material/link:"):  # closed: the slide stays on one screen
     copy_link(link_for(link.PAGE_ID, page.query()), too_long=page.link_too_long)
 page.finish()
+# Test-only again, after the address is written: presses made now carry the address the browser has, which can
+# be a run behind (the run is not interrupted any more; a request sent now waits for it to end).
+navigation.slow_rerun()

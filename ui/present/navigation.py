@@ -28,9 +28,9 @@ TOKEN_KEY = "present_keys_token"  # names this session to the listener (a window
 OWN_KEY = "present_own_rerun"  # set by the page's button callbacks: this run was started by the page itself
 #: ``lang`` of the live region per interface language (BCP 47).
 REGION_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
-#: Test-only: seconds every run of the Present page sleeps after drawing the key listener (at most
-#: ``SLOW_CAP``), so that a browser test can press keys faster than the server answers.  Read from the
-#: server's environment only; no link or visitor can set it.
+#: Test-only: seconds every run of the Present page sleeps (at most ``SLOW_CAP``), once after drawing the key
+#: listener and once after writing the address, so that a browser test can press keys faster than the server
+#: answers.  Read from the server's environment only; no link or visitor can set it.
 SLOW_ENV = "NDCG_LAB_PRESENT_SLOW"
 SLOW_CAP = 5.0
 
