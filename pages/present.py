@@ -20,8 +20,7 @@ from ui.shell import through_app
 from ui.widgets import copy_link, link_for
 
 through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
-# Collapsed here only; app.py asks for "auto" on every other page, so leaving this page restores it.
-st.set_page_config(initial_sidebar_state="collapsed")
+# The sidebar is collapsed on this page by app.py (one sidebar state per run).
 session = st.session_state
 lang = current_language()
 # A run started by a press or a click carries the browser's address of that moment, maybe a run behind:

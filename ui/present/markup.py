@@ -55,18 +55,24 @@ def page_css(theme: str) -> str:
   background: {p['bg']} !important; color: {p['text']}; }}
 .stApp [data-testid="stMainBlockContainer"] {{ padding: 4.2rem 2rem 1rem 2rem; max-width: none; }}
 .stApp [data-testid="stMainBlockContainer"] h1 {{ font-size: 2rem; color: {p['text']}; padding: 0; }}
-.stApp [data-testid="stMarkdownContainer"], .stApp [data-testid="stMarkdownContainer"] p,
-.stApp [data-testid="stWidgetLabel"] {{ color: {p['text']}; }}
-.stApp [data-testid="stCaptionContainer"] {{ color: {p['muted']}; font-size: 1rem; opacity: 1; }}
+.stApp [data-testid="stMain"] [data-testid="stMarkdownContainer"],
+.stApp [data-testid="stMain"] [data-testid="stMarkdownContainer"] p,
+.stApp [data-testid="stMain"] [data-testid="stWidgetLabel"] {{ color: {p['text']}; }}
+.stApp [data-testid="stMain"] [data-testid="stCaptionContainer"] {{ color: {p['muted']}; font-size: 1rem;
+  opacity: 1; }}
+/* The sidebar (collapsed here, opened by the visitor) keeps Streamlit's light colours in both themes. */
+.stApp [data-testid="stSidebar"] {{ color: #31333f; }}
 .stApp [data-testid="stHeader"] button, .stApp [data-testid="stHeader"] span {{ color: {p['text']}; }}
-.stApp button[data-testid^="stBaseButton"], .stApp [data-testid="stDownloadButton"] button {{
+.stApp [data-testid="stMain"] button[data-testid^="stBaseButton"],
+.stApp [data-testid="stMain"] [data-testid="stDownloadButton"] button {{
   background: {p['card']}; color: {p['text']}; border: 2px solid {p['border']}; }}
-.stApp button[data-testid^="stBaseButton"] p {{ font-size: 1.1rem; color: {p['text']}; }}
-.stApp button[data-testid="stBaseButton-primary"] {{ background: {p['number']}; border-color: {p['number']}; }}
-.stApp button[data-testid="stBaseButton-primary"] p {{ color: {p['bg']}; }}
-.stApp button[data-testid^="stBaseButton"]:disabled {{ background: {p['bg']}; border: 2px dashed {p['border']};
-  cursor: not-allowed; }}
-.stApp button[data-testid^="stBaseButton"]:disabled p {{ color: {p['muted']}; }}
+.stApp [data-testid="stMain"] button[data-testid^="stBaseButton"] p {{ font-size: 1.1rem; color: {p['text']}; }}
+.stApp [data-testid="stMain"] button[data-testid="stBaseButton-primary"] {{ background: {p['number']};
+  border-color: {p['number']}; }}
+.stApp [data-testid="stMain"] button[data-testid="stBaseButton-primary"] p {{ color: {p['bg']}; }}
+.stApp [data-testid="stMain"] button[data-testid^="stBaseButton"]:disabled {{ background: {p['bg']};
+  border: 2px dashed {p['border']}; cursor: not-allowed; }}
+.stApp [data-testid="stMain"] button[data-testid^="stBaseButton"]:disabled p {{ color: {p['muted']}; }}
 /* Keyboard focus: a 3 px ring in the theme's focus colour, 2 px away from the control, over a halo of the page's
    background, so the ring keeps >= 3:1 against what surrounds it on either theme.  The slide's title takes the
    focus when the focused Back / Next button is disabled at an end of the lecture. */
@@ -74,7 +80,8 @@ def page_css(theme: str) -> str:
 .stApp :is(button, a[href], summary, [role="button"]):focus-visible, .stApp h1[tabindex="-1"]:focus-visible {{
   outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
   box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; border-radius: 4px; }}
-.stApp [data-testid="stPageLink"] a, .stApp [data-testid="stPageLink"] p {{ color: {p['text']}; }}
+.stApp [data-testid="stMain"] [data-testid="stPageLink"] a,
+.stApp [data-testid="stMain"] [data-testid="stPageLink"] p {{ color: {p['text']}; }}
 .stApp [data-testid="stAlertContainer"] {{ background: {p['card']}; border: 1px solid {p['border']}; }}
 .stApp [data-testid="stAlertContainer"] p {{ color: {p['text']}; }}
 .nl {{ color: {p['text']}; font-family: "Source Sans", "Source Sans Pro", "Noto Sans CJK SC", "Noto Sans CJK KR",
