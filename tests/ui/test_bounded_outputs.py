@@ -125,8 +125,12 @@ def lectures(draw):
     rels = draw(values(extreme(), link.MAX_ITEMS))
     values_ = {"present_rels": parsed(PRESENT["present_rels"].parse, rels)}
     if draw(st.booleans()):
-        unretrieved = draw(values(extreme(), 50, min_size=0))
+        unretrieved = draw(values(extreme(), link.MAX_ITEMS, min_size=0))
         values_["present_unretrieved"] = tuple(float(x) for x in unretrieved)
+    if draw(st.booleans()):  # labels as a link gives them: any text, up to the cap, commas between labels
+        labels = draw(st.one_of(st.text(max_size=200),
+                                st.text(min_size=1, max_size=40).map(lambda x: (x + ",") * 600)))
+        values_["present_labels"] = PRESENT["present_labels"].parse(labels[: link.MAX_LABEL_TEXT])
     values_["present_k"] = draw(st.one_of(st.none(), st.integers(1, 30), st.just(1_000_000)))
     values_["present_gain"] = draw(st.sampled_from(["linear", "exponential"]))
     values_["present_discount"] = draw(st.sampled_from(["standard", "jarvelin"]))
@@ -311,7 +315,9 @@ def test_roc_charts_in_bounded_time(samples, at):
 
 def per_query(draw, n_systems: int) -> pd.DataFrame:
     n = draw(st.one_of(st.integers(2, 12), st.just(5_000)))
-    element = extreme(signed=True, max_value=draw(st.sampled_from([1.0, 1e300, BIG / 4])))
+    # Per-query values are a run file's measures: NDCG-like in [0, 1] or counts (num_ret, num_rel) up to the
+    # number of lines an upload can hold; subnormal differences included.
+    element = extreme(signed=True, max_value=draw(st.sampled_from([1.0, 1e7])))
     pattern = draw(st.lists(element, min_size=n_systems, max_size=n_systems * 7))
     data = np.resize(np.asarray(pattern, dtype=float), (n, n_systems))
     data[:, 1:] += np.linspace(0, 1, n)[:, None] * (data[:, 1:] == data[:, :1])  # not all ties
