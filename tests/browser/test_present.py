@@ -260,11 +260,11 @@ FOCUSED_JS = r"""
   const e = document.activeElement;
   if (!e || e === document.body || e === document.documentElement) return {tag: 'BODY', visible: false};
   const r = e.getBoundingClientRect();
-  const cs = getComputedStyle(e);
   const inView = r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0
     && r.left < innerWidth && r.top < innerHeight;
   return {tag: e.tagName, text: (e.getAttribute('aria-label') || e.innerText || '').trim().slice(0, 40),
-          visible: inView && cs.visibility !== 'hidden' && parseFloat(cs.opacity) > 0,
+          // on screen, and neither it nor an ancestor hidden, transparent or display:none
+          visible: inView && e.checkVisibility({checkOpacity: true, checkVisibilityCSS: true}),
           key: (e.closest('[class*="st-key-present_"]') || {className: ''}).className.match(/st-key-(\S+)/)?.[1] || ''};
 }
 """
@@ -285,13 +285,14 @@ def wait_said(pg, text: str) -> None:
 
 
 def tab_to(pg, key: str, *, back: bool = False, limit: int = 40) -> list[dict]:
-    """Tab (or Shift+Tab) until the control in the container keyed ``key`` has the focus; every stop on the way
-    is returned (each must be visible)."""
+    """Tab (or Shift+Tab) until the control in the container keyed ``key`` has the focus, each stop on the way
+    visible on screen (nothing invisible takes the focus); the stops are returned."""
     stops = []
     for _ in range(limit):
         pg.keyboard.press("Shift+Tab" if back else "Tab")
         now = focused(pg)
         stops.append(now)
+        assert now["visible"], f"an invisible tab stop on the way to {key}: {stops}"
         if now["key"] == key:
             return stops
     raise AssertionError(f"no tab stop reaches {key}: {stops}")
@@ -362,7 +363,7 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
         wait_said(pg, said[i - 1])
     # Tab from the top of the page to Next: every stop is on screen (the collapsed sidebar takes none).
     stops = tab_to(pg, "present_next")
-    assert all(stop["visible"] for stop in stops), stops
+    assert [stop["tag"] for stop in stops].count("A") <= 2, stops  # skip link at most: no sidebar links
     assert ring_contrast(pg, ".st-key-present_next button") >= 3
     screenshot(pg, "present_keyboard_next_focused")
     # Next pressed with Space and Enter: the focus stays on it.

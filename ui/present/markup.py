@@ -77,6 +77,8 @@ def page_css(theme: str) -> str:
    background, so the ring keeps >= 3:1 against what surrounds it on either theme.  The slide's title takes the
    focus when the focused Back / Next button is disabled at an end of the lecture. */
 .stApp {{ --nl-focus: {p['focus']}; --nl-focus-halo: {p['bg']}; }}
+/* A chart's toolbar (Show data, full screen) shows itself to the keyboard too, not only on hover. */
+.stApp [data-testid="stElementToolbar"]:focus-within {{ opacity: 1 !important; z-index: 1000 !important; }}
 .stApp :is(button, a[href], summary, [role="button"]):focus-visible, .stApp h1[tabindex="-1"]:focus-visible {{
   outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
   box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; border-radius: 4px; }}
