@@ -121,6 +121,18 @@ def test_buttons_move_and_space_on_a_focused_button_presses_it(make_page, app_ur
     assert step_in_url(pg) == 5
     bd = breakdown(list(EXAMPLES["001-main"].relevances), k=6, pool=EXAMPLES["001-main"].pool)
     assert big_number(pg) == show_trimmed(float(bd["dcg"].iloc[1]))  # position 2: DCG so far
+    # A click with the mouse leaves the keys to the slide (a presenter's clicker after a click on Next).
+    pg.get_by_role("button", name="Next").click()
+    wait_step(pg, 6)
+    pg.keyboard.press("PageDown")
+    wait_step(pg, 7)
+    # Back pressed with Space down to the first step: Back is disabled under the focus, which moves to the
+    # slide's title (never to the page body).
+    pg.get_by_role("button", name="Back").focus()
+    for n in range(6, 0, -1):
+        pg.keyboard.press(" ")
+        wait_step(pg, n)
+    pg.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'H1'", timeout=30_000)
 
 
 def _luminance(rgb) -> float:
@@ -369,9 +381,14 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
     # Next pressed with Space and Enter: the focus stays on it.
     pg.keyboard.press(" ")
     wait_step(pg, 2)
+    # → with the keyboard on a control is the control's (a button: nothing), not the slide's: not counted.
+    presses_before = pg.evaluate("() => window.__ndcgLabKeys.seq")
+    pg.keyboard.press("ArrowRight")
+    assert pg.evaluate("() => window.__ndcgLabKeys.seq") == presses_before
     pg.keyboard.press("Enter")
     wait_step(pg, 3)
-    assert focused(pg)["key"] == "present_next"
+    wait_keys_idle(pg)
+    assert step_in_url(pg) == 3 and focused(pg)["key"] == "present_next"
     for i in range(4, N_STEPS + 1):
         pg.keyboard.press(" ")
         wait_step(pg, i)

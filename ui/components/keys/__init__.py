@@ -9,12 +9,14 @@ a burst of presses made while the server is busy moves exactly as many steps as 
 taken twice, and a button clicked between two presses is counted in its place.  ``token`` names the
 server session: a window that outlives its session (a restarted server) drops its old presses.
 
-Keys act on the slide only when no control needs them: Space on a focused button or link presses that
-button (the listener leaves it alone); arrows and Page keys in a text field, select, slider, radio group
-or tab list stay there.  The same script keeps a polite live region (``role="status"``) with the text of
-the step shown, so a screen reader announces every step, and when the focused Back or Next button is
-disabled at either end of the lecture it moves the focus to the slide's title instead of letting it fall
-to the page body.
+Keys act on the slide only when no control has the keyboard's focus: on a button or link reached with the
+keyboard every key is the control's (Space presses it); in a text field, select, slider, radio group or tab
+list arrows and Page keys stay there.  A button the mouse just clicked keeps Space only, so a presenter's
+clicker (→ / PageDown) still moves the slide after a click on Next.
+
+The same script keeps a polite live region (``role="status"``) with the text of the step shown, so a screen
+reader announces every step, and when the focused Back or Next button is disabled at either end of the
+lecture it moves the focus to the slide's title instead of letting it fall to the page body.
 
 Tests drive it like any widget: ``at.session_state[KEY] = {"go": {"token": t, "presses": [[1, 1]]}}``.
 """

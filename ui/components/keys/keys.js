@@ -76,9 +76,10 @@ export default function (component) {
     if (!delta) return;
     const focused = document.activeElement;
     if (usesKeys(e.target) || usesKeys(focused)) return;
-    if (e.key === " " || e.key === "Spacebar") {
-      if (isControl(e.target) || isControl(focused)) return;  // Space presses the focused control
-    }
+    // A control the keyboard is on keeps every key (Space presses it; → and ← do what it does, here nothing);
+    // one the mouse just clicked keeps only Space, so a presenter's clicker works after a click on Next.
+    const control = isControl(focused) ? focused : (isControl(e.target) ? e.target : null);
+    if (control && (e.key === " " || e.key === "Spacebar" || box.keyboardFocus !== false)) return;
     e.preventDefault();  // our key: no page scroll
     box.seq += 1;
     box.presses.push([box.seq, delta]);
@@ -87,6 +88,14 @@ export default function (component) {
   };
   box.handler = handler;
   document.addEventListener("keydown", handler, true);
+  // How the focus got where it is: with the keyboard (Tab, a script after a key) or with the pointer.  (A key
+  // pressed on a clicked button makes it :focus-visible before this listener runs, so that cannot tell.)
+  if (!box.modality) {
+    box.modality = true;
+    document.addEventListener("keydown", () => { box.lastInput = "key"; }, true);
+    document.addEventListener("pointerdown", () => { box.lastInput = "pointer"; }, true);
+    document.addEventListener("focusin", () => { box.keyboardFocus = box.lastInput !== "pointer"; }, true);
+  }
 
   // ---- focus: never dropped to the page body when Back / Next is disabled under it -------------------
   if (box.focusHandler) document.removeEventListener("focusout", box.focusHandler, true);
