@@ -31,7 +31,7 @@ from ui.present.link import Lecture, present_url
 from ui.present.slides import base_text, numbers, printed_numbers, shown, variant_label
 
 __all__ = ["PAPERS", "FONT_ENV", "HandoutError", "Rendered", "font_problem", "build", "render", "file_name",
-           "ROWS_CAP", "CHART_CAP", "TERMS_CAP"]
+           "ROWS_CAP", "CHART_CAP", "TERMS_CAP", "AXIS_STEPS", "ChartAxis"]
 
 PAPERS = ("A4", "Letter")
 FONT_ENV = "NDCG_LAB_FONT"
@@ -283,7 +283,7 @@ class _Writer:
 
 
 @dataclass(frozen=True)
-class _Axis:
+class ChartAxis:
     """A value axis from 0 to ``count`` steps of ``unit`` × 10^``exponent`` (``unit`` 1, 2, 2.5 or 5, at most
     :data:`AXIS_STEPS` steps), for any finite top from a subnormal to float64's largest number.
 
@@ -291,11 +291,11 @@ class _Axis:
     10^288 grid lines for grades of 1e-300), and values are scaled with :mod:`decimal`, so neither 10^-330
     nor 10^310 has to be a float.
 
-    >>> [_Axis.for_top(x).ticks() for x in (3.2, 0.0)]
+    >>> [ChartAxis.for_top(x).ticks() for x in (3.2, 0.0)]
     [[(0.0, '0'), (0.25, '1'), (0.5, '2'), (0.75, '3'), (1.0, '4')], [(0.0, '0'), (1.0, '1')]]
-    >>> a = _Axis.for_top(1e-300); [label for _, label in a.ticks()], a.fraction(1e-300)
+    >>> a = ChartAxis.for_top(1e-300); [label for _, label in a.ticks()], a.fraction(1e-300)
     (['0', '2.5e-301', '5e-301', '7.5e-301', '1e-300'], 1.0)
-    >>> [label for _, label in _Axis.for_top(5e-324).ticks()][-1], _Axis.for_top(1.7e308).ticks()[-1][1]
+    >>> [label for _, label in ChartAxis.for_top(5e-324).ticks()][-1], ChartAxis.for_top(1.7e308).ticks()[-1][1]
     ('6e-324', '2e308')
     """
 
@@ -304,7 +304,7 @@ class _Axis:
     count: int
 
     @classmethod
-    def for_top(cls, top: float) -> _Axis:
+    def for_top(cls, top: float) -> ChartAxis:
         if not (math.isfinite(top) and top > 0):
             return cls(0, Decimal(1), 1)
         raw = Decimal(repr(top)) / 4  # the shortest decimal of the float (1e-300, not 1.0000000000000000262e-300)
@@ -350,7 +350,7 @@ def _chart(w: _Writer, bd, lang: str, height: float) -> None:
     part = bd.iloc[:CHART_CAP]
     actual = [0.0 if v != v else float(v) for v in part["discounted_gain"]]
     ideal = [0.0 if v != v else float(v) for v in part["ideal_discounted_gain"]]
-    axis = _Axis.for_top(max(actual + ideal + [0.0]))
+    axis = ChartAxis.for_top(max(actual + ideal + [0.0]))
     left, bottom = w.x0 + 12, w.y + height - 7
     plot_w, plot_h = w.width - 14, height - 14
     w.font(8)

@@ -192,7 +192,7 @@ def test_handout_of_tiny_grades_is_quick_and_draws_a_few_grid_lines(rels):
         pdf = handout.build(lecture, "en")
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     top = max(slides.numbers(lecture)["breakdown"][["discounted_gain", "ideal_discounted_gain"]].max())
-    axis = handout._Axis.for_top(float(top))
+    axis = handout.ChartAxis.for_top(float(top))
     assert 2 <= len(axis.ticks()) <= handout.AXIS_STEPS + 1
     for _, label in axis.ticks():
         assert label in text
