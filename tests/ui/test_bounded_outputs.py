@@ -16,6 +16,7 @@ import math
 import signal
 import string
 import sys
+import time
 from contextlib import contextmanager
 
 import numpy as np
@@ -30,7 +31,7 @@ from metrics.other import rating as rating_metrics
 from metrics.other import roc as roc_metrics
 from metrics.other import topn as topn_metrics
 from metrics.significance import all_pairs, bootstrap_ci, paired_t, randomization, wilcoxon
-from ui import handout, playground
+from ui import export, handout, playground
 from ui.charts import classroom as classroom_charts
 from ui.charts import ndcg as ndcg_charts
 from ui.charts import other as other_charts
@@ -69,12 +70,15 @@ def time_limit(seconds: float, what: str):
         raise TimeLimitExceeded(f"{what} took more than {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.monotonic()
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)  # an enclosing alarm (pytest-timeout's) is put back
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 0.001))
 
 
 def spec(chart) -> dict:
@@ -209,9 +213,10 @@ def test_handout_of_tiny_grades_is_quick_and_draws_a_few_grid_lines(rels):
        gain=st.sampled_from(["linear", "exponential"]), discount=st.sampled_from(["standard", "jarvelin"]),
        base=st.one_of(st.sampled_from([2.0, math.e, 10.0]), extreme(zero=False).filter(lambda b: b != 1.0)),
        k=st.one_of(st.none(), st.integers(1, PLAYGROUND_MAX_ITEMS)))
-def test_ndcg_charts_in_bounded_time(rels, labels, gain, discount, base, k):
-    """The playground's three charts (its first CHART_CAP positions, as the page draws them)."""
-    with time_limit(LIMIT, f"ndcg charts of {rels[:4]}… ({len(rels)} grades)"):
+def test_playground_charts_and_exports_in_bounded_time(rels, labels, gain, discount, base, k):
+    """The playground's three charts (its first CHART_CAP positions, as the page draws them) and its three
+    downloads (every position)."""
+    with time_limit(LIMIT, f"playground charts and exports of {rels[:4]}… ({len(rels)} grades)"):
         try:
             bd = breakdown(rels, k=k, gain=gain, discount=discount, log_base=base)
         except ValueError:  # the playground refuses it with a message (2^rel beyond float64)
@@ -221,6 +226,11 @@ def test_ndcg_charts_in_bounded_time(rels, labels, gain, discount, base, k):
         spec(ndcg_charts.running_chart(part))
         assert len(ndcg_charts.gains_long(part, labels)) <= 2 * len(part)
         spec(ndcg_charts.discount_curves_chart(max(len(part), 10), base))
+        variant = export.Variant(gain, discount, base, k, "list")
+        csv = export.to_csv(bd, labels, variant)
+        assert csv.count("\n") >= len(bd) and export.file_name(variant, "csv").endswith(".csv")
+        assert export.to_markdown(bd, labels, title="t").count("\n") >= len(bd)
+        assert export.to_latex(bd, labels, title="t").count("\n") >= len(bd)
 
 
 @BOUNDED
