@@ -1,9 +1,8 @@
 """Present: NDCG one step per click or key, large type, light or dark, with a one-page handout.
 
-Layout and wiring only: the lecture and its link, its steps, their HTML and
-the moves between steps are in the ui/present package, the charts in
-ui/charts/present.py, the key listener in ui/components/keys, the handout in ui/handout.py; every number
-comes from metrics/.
+Layout and wiring only: the ui/present package holds the lecture and its link (link), its steps (slides), their
+HTML (markup) and the moves between steps (navigation); the charts are in ui/charts/present.py, the key listener
+in ui/components/keys, the handout in ui/handout.py; every number comes from metrics/.
 """
 from __future__ import annotations
 
