@@ -317,6 +317,7 @@ def test_roc_charts_in_bounded_time(samples, at):
     with time_limit(LIMIT, f"ROC charts of {len(scores)} samples"):
         steps = roc_metrics.roc_steps(scores, labels)
         spec(other_charts.roc_chart(steps, min(at, len(steps) - 1)))
+        assert all(other_charts.threshold_text(x) for x in steps["threshold"])
         if roc_metrics.pair_counts(scores, labels)["pairs"] <= roc_view.MAX_PAIR_GRID:
             spec(other_charts.pair_chart(roc_metrics.rank_pairs(scores, labels)))
 
@@ -369,6 +370,10 @@ def test_runfiles_charts_in_bounded_time(data):
                                                        min_size=1, max_size=40)),
                           "flips": data.draw(st.booleans())})
     with time_limit(LIMIT, f"run-file charts of {n} points"):
+        drawn = runfiles_charts.scatter_points(points)
+        assert len(drawn) == min(n, runfiles_charts.SCATTER_POINTS)
+        gap = (points["x"] - points["y"]).abs()
+        assert gap.max() == 0 or gap.idxmax() in drawn.index  # the largest disagreement is always drawn
         spec(runfiles_charts.scatter_chart(points, x_title=["x", "variant"], y_title="y", run_title="run",
                                            query_title="query"))
         summary = flip_summary(flips)
@@ -399,3 +404,16 @@ def test_time_limit_interrupts_a_runaway_loop():
             v = 0.0
             while v <= 1.0:
                 v += 1e-300
+
+
+def test_every_chart_builder_is_driven_here():
+    """A chart builder added to ui/charts/ without a bounded-time property here fails this test."""
+    import inspect
+    from pathlib import Path
+
+    source = Path(__file__).read_text(encoding="utf-8")
+    modules = (ndcg_charts, other_charts, present_charts, runfiles_charts, significance_charts, classroom_charts)
+    missing = [f"{module.__name__}.{name}" for module in modules
+               for name, fn in inspect.getmembers(module, inspect.isfunction)
+               if fn.__module__ == module.__name__ and not name.startswith("_") and f".{name}(" not in source]
+    assert missing == []
