@@ -41,7 +41,7 @@ st.html(markup.page_css(theme))
 # nothing but the live region that announces each step).
 keys(key=navigation.KEYS_KEY, token=navigation.token(session), step=step, last=total,
      seen=session.get(navigation.SEEN_KEY, 0), announce=slides.announcement(s, lang),
-     lang=navigation.REGION_LANG.get(lang, "en"))
+     label=t("present.status_region"), lang=navigation.REGION_LANG.get(lang, "en"))
 navigation.slow_rerun()  # a no-op unless a test slows the server down
 head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
 head.title(s.title, anchor=False)

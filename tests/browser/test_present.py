@@ -371,6 +371,9 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
             found = run_axe(pg)
             assert found == [], "\n".join(found)
     assert len(set(said)) == N_STEPS
+    region = pg.locator(STATUS)
+    assert (region.get_attribute("role"), region.get_attribute("aria-live")) == ("status", "polite")
+    assert region.get_attribute("aria-label") == "Lecture step" and region.get_attribute("lang") == "en"
     # ... and back with ← / PageUp.
     for i in range(N_STEPS - 1, 0, -1):
         pg.keyboard.press("ArrowLeft" if i % 2 else "PageUp")

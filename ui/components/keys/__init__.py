@@ -71,13 +71,13 @@ def read_presses(value, token: str, seen: int) -> list[tuple[int, int]]:
     return sorted(out.items())
 
 
-def keys(*, key: str, token: str, step: int, last: int, seen: int, announce: str = "", lang: str = "en",
-         on_go=None) -> None:
+def keys(*, key: str, token: str, step: int, last: int, seen: int, announce: str = "", label: str = "",
+         lang: str = "en", on_go=None) -> None:
     """Draw the (invisible) key listener for a page at ``step`` of ``last``.
 
     ``token`` names the server session, ``seen`` is the last press taken, ``announce`` the live region's
-    text for this step and ``lang`` its language (a BCP 47 tag).
+    text for this step, ``label`` the region's name and ``lang`` their language (a BCP 47 tag).
     """
     _mount()(key=key, data={"token": str(token), "step": int(step), "last": int(last), "seq": int(seen),
-                            "announce": str(announce), "lang": str(lang)},
+                            "announce": str(announce), "label": str(label), "lang": str(lang)},
              on_go_change=on_go or (lambda: None), height=0)

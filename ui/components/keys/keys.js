@@ -38,6 +38,7 @@ export default function (component) {
   }
   const said = String(data.announce || "");
   if (data.lang) region.setAttribute("lang", String(data.lang));
+  if (data.label) region.setAttribute("aria-label", String(data.label));
   if (region.textContent !== said) {
     // A region created just now is not yet known to screen readers: give them a moment to find it.
     const fresh = !region.dataset.ready;
