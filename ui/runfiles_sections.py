@@ -14,7 +14,7 @@ import streamlit as st
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
 from ui import runfiles_view as V
-from ui.charts.runfiles import flip_chart, scatter_chart
+from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
 from ui.significance_view import (
@@ -183,6 +183,8 @@ def two_variants(ev, qrels, usable, k):
     st.altair_chart(scatter_chart(data, x_title="x", y_title="y", run_title=t(f"{P}.col_run"),
                                   query_title=t(f"{P}.col_qid")), width="stretch")
     st.caption(t(f"{P}.scatter_help"))
+    if len(data) > SCATTER_POINTS:
+        st.caption(t(f"{P}.scatter_sample", shown=SCATTER_POINTS, total=len(data)))
 
     top_n = st.slider(t(f"{P}.top_n"), min_value=1, max_value=50, key="rf_top")
     worst = ev.disagreements(x_label, y_label, n=int(top_n))
