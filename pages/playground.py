@@ -68,7 +68,7 @@ def playground() -> None:
         observations,
         variants_display,
     )
-    from ui.present import PRESENT_PAGE, present_query_from_playground
+    from ui.present.link import PRESENT_PAGE, present_query_from_playground
     from ui.widgets import copy_link, discount_select, k_select, link_for
 
     # ---- moving an item without dragging ------------------------------------------------------------
