@@ -1,20 +1,72 @@
-"""Shared fixtures: AppTest helpers for pages."""
+"""Shared test machinery: Hypothesis profiles, per-worker isolation under pytest-xdist, AppTest helpers.
+
+Conventions (docs/TEAM_BRIEF.md, "Tests", says the same for newcomers):
+
+* **Hypothesis profiles** — ``dev`` (the default on a developer's machine: random, failures saved in
+  .hypothesis/, a quarter of the examples), ``ci`` (scripts/test.sh and CI: derandomized, the full counts,
+  so a red build is reproducible and never a new random draw) and ``thorough`` (ten times the counts, for
+  a deliberate hunt).  Choose with ``HYPOTHESIS_PROFILE=...``; ``CI=true`` means ``ci``.  A test that needs
+  a count of its own writes ``max_examples=examples(40)`` (40 under ``ci``, scaled by the profile), never
+  a bare number, so every profile can raise or lower it.
+* **Workers** — scripts/test.sh runs pytest-xdist (``-n``, ``--dist loadgroup``).  Everything a test starts
+  is per worker (servers on free ports, temp folders, its own classroom database, below); tests that must
+  share one process (Spark's JVM session) carry the ``spark`` marker, which puts them in one xdist group.
+"""
 from __future__ import annotations
 
+import math
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 from streamlit.testing.v1 import AppTest
 
-# Hypothesis: random exploration on a developer's machine (failures are saved in .hypothesis/ and
-# replayed); on CI (CI=true, a clean clone) the same derandomized examples every run, so a red build is
-# reproducible and never a new random draw. Loaded before the test modules build their settings objects,
-# which inherit it.
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-    settings.load_profile("ci")
+_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+#: Each profile's number of examples as a multiple of the ``ci`` count.
+PROFILE_SCALE = {"dev": 0.25, "ci": 1.0, "thorough": 10.0}
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "dev")
+if PROFILE not in PROFILE_SCALE:
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}; the profiles are {', '.join(PROFILE_SCALE)}")
+
+
+def examples(n: int) -> int:
+    """``n`` examples under the ``ci`` profile, scaled by the active one (at least 1).
+
+    >>> examples(40) == max(1, math.ceil(40 * PROFILE_SCALE[PROFILE]))
+    True
+    """
+    return max(1, math.ceil(n * PROFILE_SCALE[PROFILE]))
+
+
+# Loaded before the test modules build their settings objects, which inherit it.
+settings.register_profile("dev", max_examples=examples(100))
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, max_examples=examples(100))
+settings.register_profile("thorough", max_examples=examples(100))
+settings.load_profile(PROFILE)
+
+# The classroom's database: one SQLite file per test process (each xdist worker, and the Streamlit servers
+# the browser tests start, which inherit the environment) instead of the repository's data/classroom, which
+# parallel workers would otherwise migrate and fill at the same time.  A URL set by the caller is kept.
+_OWN_DB_DIR = None
+if not os.environ.get("NDCG_LAB_DB_URL"):
+    _OWN_DB_DIR = Path(tempfile.mkdtemp(prefix="ndcg-lab-classroom-"))
+    os.environ["NDCG_LAB_DB_URL"] = f"sqlite:///{_OWN_DB_DIR / 'classroom.sqlite3'}"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _OWN_DB_DIR is not None:
+        shutil.rmtree(_OWN_DB_DIR, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    # Spark tests share one JVM session: the same worker runs them all (scripts/test.sh: --dist loadgroup).
+    for item in items:
+        if item.get_closest_marker("spark") is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group("spark"))
+
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh", "ko")

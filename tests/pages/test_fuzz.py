@@ -7,8 +7,9 @@ soon as it is in ``PAGES``.  A page that does not declare its fields through :mo
 the global ``lang`` parameter, an unknown parameter and its text boxes (found in the rendered page).
 
 Each hypothesis example opens one page with one to three hostile link parameters, then types one
-hostile value into one of its text boxes: two script runs.  ``FUZZ_EXAMPLES`` (environment, default 6)
-sets the examples per page; the examples are derandomized, so CI runs the same cases every time.
+hostile value into one of its text boxes: two script runs.  ``FUZZ_EXAMPLES`` (environment; default 6
+under the ``ci`` Hypothesis profile, scaled by the profile) sets the examples per page; the examples are
+derandomized, so CI runs the same cases every time.
 """
 from __future__ import annotations
 
@@ -23,13 +24,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, examples
 from tests.gfm import links
 from ui import state as S
 from ui.escape import WORD_JOINER, markdown, shorten
 from ui.i18n import LANGUAGES
 
-FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES") or examples(6))
 
 
 def app_pages() -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exercise, parse_seed
 from metrics.ndcg import dcg, idcg, ndcg, rank_by_scores
+from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY
 
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -108,7 +109,7 @@ def test_ties_follow_the_rule():
     assert ex.order == rank_by_scores([3, 0, 1], [0.5, 0.5, 0.9], ties="pessimistic").tolist()
 
 
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, level=levels)
 def test_right_answers_pass_and_a_slip_is_found(seed, level):
     ex = make_exercise(seed, level)

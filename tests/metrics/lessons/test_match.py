@@ -20,11 +20,12 @@ import metrics
 from metrics.lessons.diagnose import MISTAKES, STEPS
 from metrics.lessons.libraries import DIMENSIONS, LIBRARIES, evaluate_library
 from metrics.lessons.match import EXTRA_MISTAKES, match_number, match_number_naive, read_value
+from tests.conftest import examples
 from tests.metrics.lessons.test_libraries import _ranx, _trec, lightgbm_ndcg, xgboost_ndcg
 
-SMALL = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+SMALL = settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 # the naive loop evaluates up to ~10^5 conventions one by one: few, short examples
-NAIVE = settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+NAIVE = settings(deadline=None, max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
 
 
 def expand(result) -> set[tuple]:
