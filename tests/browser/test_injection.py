@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import page_problems, screenshot, wait_for_app
+from tests.browser.conftest import page_problems, screenshot, settled, wait_for_app
 
 PAYLOADS = {
     "image": "![](//evil.example/x.png)",
@@ -61,7 +61,7 @@ def test_injection_links_render_as_text_and_fetch_nothing_outside(make_page, app
         pg.on("request", lambda r, seen=requests: seen.append(r.url))
         pg.goto(f"{app_url}/{page}?{urlencode(params(payload))}")
         wait_for_app(pg)
-        pg.wait_for_timeout(800)  # images and fonts requested after the last run
+        settled(pg)  # an image the run drew has been requested (the browser asks when it is inserted)
         text = pg.evaluate("() => document.body.innerText + [...document.querySelectorAll('textarea, input')]"
                            ".map(e => e.value).join(' ')")
         problems = [f"request {u}" for u in requests if not _own(u, app_url)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot
+from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled
 from tests.browser.journey import visit, warm
 
 ZOOMED = {"width": 853, "height": 533}  # 1280×800 at 150 %
@@ -42,7 +42,7 @@ def test_nothing_is_cut_off(make_page, app_url, viewport, lang):
         assert page_problems(page) == []
         height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
         page.set_viewport_size({"width": VIEWPORTS[viewport]["width"], "height": int(min(height + 40, 6000))})
-        page.wait_for_timeout(1500)
+        settled(page)
         screenshot(page, f"layout_{name}_{viewport}_{lang}")
         page.set_viewport_size(VIEWPORTS[viewport])
     assert problems == {}
