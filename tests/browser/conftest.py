@@ -208,14 +208,19 @@ def page(browser):
     context.close()
 
 
-#: True when the page is idle: every rerun it asked for has finished (RUN_TRACKER_JS; pages opened in a
-#: context without the tracker fall back to Streamlit's status widget), nothing on the main area is stale,
+#: True when the page is idle: every rerun it asked for has finished (RUN_TRACKER_JS, counted when the
+#: request leaves and the answer arrives) and the frontend has processed that end (``data-test-script-state``
+#: on stApp, the attribute Streamlit's own end-to-end tests wait on), nothing on the main area is stale,
 #: web fonts are loaded, and the main area's size and its charts' sizes are the same as one frame earlier
 #: (charts, KaTeX and the sidebar that move after a run or a resize have settled).  Polled on every frame.
 IDLE_JS = r"""
 () => {
   const runs = window.__stRuns;
   if (runs && !(runs.finishes > 0 && runs.lastFinish > runs.lastRequest)) return false;
+  // the frontend has processed the end of the run (messages are handled in order, some fetched first)
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
   if (document.querySelector('[data-testid="stMain"] [data-stale="true"]')) return false;
   if (document.fonts && document.fonts.status !== 'loaded') return false;
