@@ -210,7 +210,8 @@ def page(browser):
 
 #: True when the page is idle: every rerun it asked for has finished (RUN_TRACKER_JS, counted when the
 #: request leaves and the answer arrives) and the frontend has processed that end (``data-test-script-state``
-#: on stApp, the attribute Streamlit's own end-to-end tests wait on), nothing on the main area is stale,
+#: on stApp, the attribute Streamlit's own end-to-end tests wait on), nothing on the main area is stale or
+#: still a skeleton (a component whose JavaScript a fresh context is still downloading),
 #: web fonts are loaded, and the main area's size and its charts' sizes are the same as one frame earlier
 #: (charts, KaTeX and the sidebar that move after a run or a resize have settled).  Polled on every frame.
 IDLE_JS = r"""
@@ -223,6 +224,8 @@ IDLE_JS = r"""
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
   if (document.querySelector('[data-testid="stMain"] [data-stale="true"]')) return false;
+  // an element whose code-split component is still downloading shows Suspense's skeleton meanwhile
+  if (document.querySelector('[data-testid="stSkeleton"]')) return false;
   if (document.fonts && document.fonts.status !== 'loaded') return false;
   const main = document.querySelector('[data-testid="stMain"]');
   const parts = [window.innerWidth, window.innerHeight, main ? main.scrollHeight : -1, main ? main.scrollWidth : -1];
