@@ -62,10 +62,21 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_modifyitems(config, items):
-    # Spark tests share one JVM session: the same worker runs them all (scripts/test.sh: --dist loadgroup).
+    """xdist groups (scripts/test.sh runs ``--dist loadgroup``): Spark tests share one JVM session, so one
+    worker runs them all; the tests of a module that share a module-scoped fixture (an AppTest run per
+    language, say) run on one worker, which builds it once.  Every other test goes to any free worker."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
     for item in items:
-        if item.get_closest_marker("spark") is not None and item.get_closest_marker("xdist_group") is None:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        if item.get_closest_marker("spark") is not None:
             item.add_marker(pytest.mark.xdist_group("spark"))
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d and d[-1].scope in ("module", "class", "package") for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,6 +6,7 @@ import pytest
 from metrics.lessons.libraries import LIBRARIES
 from metrics.lessons.match import match_number
 from tests.conftest import LANGS, no_exceptions, open_page
+from ui import escape
 from ui.i18n import t
 
 PAGE = "pages/match.py"
@@ -124,4 +125,4 @@ def test_a_score_beyond_float32_is_answered_by_the_others(lang):
     assert LIBRARIES["sklearn"].short.replace("_", "\\_") in text(at)
     captions = [c.value for c in at.caption]
     xgb = ", ".join(LIBRARIES[k].short for k in LIBRARIES if LIBRARIES[k].convention.scores_as == "float32")
-    assert t("match.cannot_represent", lang=lang, libraries=xgb.replace("_", "\\_")) in captions
+    assert t("match.cannot_represent", lang=lang, libraries=escape.markdown(xgb, 0)) in captions
