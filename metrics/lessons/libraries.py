@@ -184,9 +184,25 @@ def as_float32_scores(scores) -> np.ndarray:
 
     Scores that differ below float32's precision become equal (they tie); a finite score beyond
     float32's range (about ±3.4e38) would become infinite in the cast, which no such library can
-    rank by: the convention cannot represent the input and :class:`NotApplicable` (reason
-    "float32_range") is raised.
+    rank by: the convention cannot represent the input.
 
+    Parameters
+    ----------
+    scores : sequence of float
+        Finite scores (float64), in input order.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        Each score rounded to the nearest float32.
+
+    Raises
+    ------
+    NotApplicable
+        (reason "float32_range") naming the first score beyond float32's range and its position.
+
+    Examples
+    --------
     >>> as_float32_scores([0.1, 1 + 1e-9]).tolist() == [float(np.float32(0.1)), 1.0]
     True
     >>> try:
