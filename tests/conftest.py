@@ -104,6 +104,16 @@ def open_page(page: str | None = None, *, lang: str = "en", query: dict | None =
     return at
 
 
+def one_language_each(argnames: str, cases: list, *, ids: list[str] | None = None):
+    """``pytest.mark.parametrize("lang, " + argnames, ...)`` with each case in one language, the languages
+    taken in turn: every case and every language is covered with one AppTest run per case, not three.
+    (A page's translations are complete and identical in keys by tests/ui/test_i18n.py; the full view of
+    each page is checked in every language by its own test.)"""
+    rows = [(LANGS[i % len(LANGS)], *(case if isinstance(case, tuple) else (case,))) for i, case in enumerate(cases)]
+    names = ids or [str(i) for i in range(len(cases))]
+    return pytest.mark.parametrize(f"lang, {argnames}", rows, ids=[f"{n}-{row[0]}" for n, row in zip(names, rows)])
+
+
 def no_exceptions(at: AppTest) -> None:
     """Fail with the exception text if the page raised."""
     errors = [e.value for e in at.exception]
