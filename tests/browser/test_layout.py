@@ -22,9 +22,11 @@ PAGES = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="session", autouse=True)
 def _warm(browser, app_url):
-    warm(browser, app_url)  # every view below is a later visitor's
+    # every view below is a later visitor's (session scope: once per worker, and the tests of this module
+    # spread over the workers instead of sharing one for a module fixture)
+    warm(browser, app_url)
 
 
 # One load per page serves both desktop sizes (the projector, then the same page resized to the zoomed
