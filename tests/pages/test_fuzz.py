@@ -234,9 +234,15 @@ def _payload_links(at) -> list[str]:
     bad = []
     for text in shown(at, ALERT_KINDS):
         bad += [f"{u} in {text[:120]!r}" for u in links(text)]
-    for text in shown(at, ("markdown", "caption", "title", "header", "subheader")):
+    for text in shown(at, ("markdown", "caption", "title", "header", "subheader")) + _labels(at):
         bad += [f"{u} in {text[:120]!r}" for u in links(text) if "example" in u.lower()]
     return bad
+
+
+def _labels(at) -> list[str]:
+    """Labels Streamlit renders as Markdown: expanders, tabs, metrics (label and value), buttons."""
+    out = [str(e.label) for kind in ("expander", "tabs", "button") for e in getattr(at, kind)]
+    return out + [str(x) for m in at.metric for x in (m.label, m.value)]
 
 
 @pytest.mark.parametrize("script, page", PAGES, ids=[p for _, p in PAGES])
