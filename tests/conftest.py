@@ -52,10 +52,14 @@ settings.load_profile(PROFILE)
 # The classroom's database: one SQLite file per test process (each xdist worker, and the Streamlit servers
 # the browser tests start, which inherit the environment) instead of the repository's data/classroom, which
 # parallel workers would otherwise migrate and fill at the same time.  A URL set by the caller is kept.
+# xdist workers inherit the controller's environment: a URL this file set in another pytest process (marked
+# with that process's id) is replaced, one set by the caller is not.
 _OWN_DB_DIR = None
-if not os.environ.get("NDCG_LAB_DB_URL"):
+_DB_OWNER = "NDCG_LAB_TEST_DB_OWNER"
+if not os.environ.get("NDCG_LAB_DB_URL") or os.environ.get(_DB_OWNER, str(os.getpid())) != str(os.getpid()):
     _OWN_DB_DIR = Path(tempfile.mkdtemp(prefix="ndcg-lab-classroom-"))
     os.environ["NDCG_LAB_DB_URL"] = f"sqlite:///{_OWN_DB_DIR / 'classroom.sqlite3'}"
+    os.environ[_DB_OWNER] = str(os.getpid())
 
 
 def pytest_sessionfinish(session, exitstatus):
