@@ -14,6 +14,7 @@ Conventions (docs/TEAM_BRIEF.md, "Tests", says the same for newcomers):
 """
 from __future__ import annotations
 
+import atexit
 import math
 import os
 import shutil
@@ -60,11 +61,7 @@ if not os.environ.get("NDCG_LAB_DB_URL") or os.environ.get(_DB_OWNER, str(os.get
     _OWN_DB_DIR = Path(tempfile.mkdtemp(prefix="ndcg-lab-classroom-"))
     os.environ["NDCG_LAB_DB_URL"] = f"sqlite:///{_OWN_DB_DIR / 'classroom.sqlite3'}"
     os.environ[_DB_OWNER] = str(os.getpid())
-
-
-def pytest_sessionfinish(session, exitstatus):
-    if _OWN_DB_DIR is not None:
-        shutil.rmtree(_OWN_DB_DIR, ignore_errors=True)
+    atexit.register(shutil.rmtree, _OWN_DB_DIR, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):
