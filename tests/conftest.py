@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from streamlit.testing.v1 import AppTest
 
 _CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -42,12 +42,14 @@ def examples(n: int) -> int:
     return max(1, math.ceil(n * PROFILE_SCALE[PROFILE]))
 
 
-# Loaded before the test modules build their settings objects, which inherit it.  No deadline in any
-# profile: a per-example time limit is a timed assertion, and fails on a machine whose cores are all busy.
-settings.register_profile("dev", max_examples=examples(100), deadline=None)
+# Loaded before the test modules build their settings objects, which inherit it.  No deadline and no
+# too_slow health check in any profile: both are timed assertions, which fail on a machine whose cores are
+# all busy.
+_UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", max_examples=examples(100), **_UNTIMED)
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True, max_examples=examples(100),
-                          deadline=None)
-settings.register_profile("thorough", max_examples=examples(100), deadline=None)
+                          **_UNTIMED)
+settings.register_profile("thorough", max_examples=examples(100), **_UNTIMED)
 settings.load_profile(PROFILE)
 
 # The classroom's database: one SQLite file per test process (each xdist worker, and the Streamlit servers
