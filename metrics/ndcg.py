@@ -795,11 +795,11 @@ def _scored_dcg(rel, sc, k, g: Choice, d: Choice, b: float, rule: str, docnos) -
     weights = 1.0 / d.func(np.arange(1, rel.size + 1), b)
     if k is not None:
         weights[k:] = 0.0
-    gains = g.func(rel[order])
     sorted_scores = sc[order]
     starts = np.flatnonzero(np.r_[True, sorted_scores[1:] != sorted_scores[:-1]])
     ends = np.r_[starts[1:], rel.size]
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing mean becomes inf: _fsum raises
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing gain or mean becomes inf: _fsum raises
+        gains = g.func(rel[order])
         total = _fsum(
             [float(np.mean(gains[s:e])) * math.fsum(weights[s:e].tolist()) for s, e in zip(starts, ends)]
         )

@@ -90,9 +90,8 @@ if result is not None:
     st.caption(t("match.near_help"))
     for m in result.near_misses:
         st.markdown("- " + V.near_miss_sentence(m, digits))
-    if result.not_applicable:
-        names = ", ".join(LIBRARIES[key].short for key in result.not_applicable)
-        st.caption(V.counted("match.not_applicable", len(result.not_applicable), libraries=escape.markdown(names, 0)))
+    for sentence in V.not_applicable_sentences(result.not_applicable):
+        st.caption(sentence)
 
     with st.expander(t("match.sources")):
         for key in LIBRARIES:

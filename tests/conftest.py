@@ -1,20 +1,88 @@
-"""Shared fixtures: AppTest helpers for pages."""
+"""Shared test machinery: Hypothesis profiles, per-worker isolation under pytest-xdist, AppTest helpers.
+
+Conventions (docs/TEAM_BRIEF.md, "Tests", says the same for newcomers):
+
+* **Hypothesis profiles** — ``dev`` (the default on a developer's machine: random, failures saved in
+  .hypothesis/, a quarter of the examples), ``ci`` (scripts/test.sh and CI: derandomized, the full counts,
+  so a red build is reproducible and never a new random draw) and ``thorough`` (ten times the counts, for
+  a deliberate hunt).  Choose with ``HYPOTHESIS_PROFILE=...``; ``CI=true`` means ``ci``.  A test that needs
+  a count of its own writes ``max_examples=examples(40)`` (40 under ``ci``, scaled by the profile), never
+  a bare number, so every profile can raise or lower it.
+* **Workers** — scripts/test.sh runs pytest-xdist (``-n``, ``--dist loadgroup``).  Everything a test starts
+  is per worker (servers on free ports, temp folders, its own classroom database, below); tests that must
+  share one process (Spark's JVM session) carry the ``spark`` marker, which puts them in one xdist group.
+"""
 from __future__ import annotations
 
+import atexit
+import math
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from streamlit.testing.v1 import AppTest
 
-# Hypothesis: random exploration on a developer's machine (failures are saved in .hypothesis/ and
-# replayed); on CI (CI=true, a clean clone) the same derandomized examples every run, so a red build is
-# reproducible and never a new random draw. Loaded before the test modules build their settings objects,
-# which inherit it.
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-    settings.load_profile("ci")
+_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+#: Each profile's number of examples as a multiple of the ``ci`` count.
+PROFILE_SCALE = {"dev": 0.25, "ci": 1.0, "thorough": 10.0}
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "dev")
+if PROFILE not in PROFILE_SCALE:
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}; the profiles are {', '.join(PROFILE_SCALE)}")
+
+
+def examples(n: int) -> int:
+    """``n`` examples under the ``ci`` profile, scaled by the active one (at least 1).
+
+    >>> examples(40) == max(1, math.ceil(40 * PROFILE_SCALE[PROFILE]))
+    True
+    """
+    return max(1, math.ceil(n * PROFILE_SCALE[PROFILE]))
+
+
+# Loaded before the test modules build their settings objects, which inherit it.  No deadline and no
+# too_slow health check in any profile: both are timed assertions, which fail on a machine whose cores are
+# all busy.
+_UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", max_examples=examples(100), **_UNTIMED)
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, max_examples=examples(100),
+                          **_UNTIMED)
+settings.register_profile("thorough", max_examples=examples(100), **_UNTIMED)
+settings.load_profile(PROFILE)
+
+# The classroom's database: one SQLite file per test process (each xdist worker, and the Streamlit servers
+# the browser tests start, which inherit the environment) instead of the repository's data/classroom, which
+# parallel workers would otherwise migrate and fill at the same time.  A URL set by the caller is kept.
+# xdist workers inherit the controller's environment: a URL this file set in another pytest process (marked
+# with that process's id) is replaced, one set by the caller is not.
+_OWN_DB_DIR = None
+_DB_OWNER = "NDCG_LAB_TEST_DB_OWNER"
+if not os.environ.get("NDCG_LAB_DB_URL") or os.environ.get(_DB_OWNER, str(os.getpid())) != str(os.getpid()):
+    _OWN_DB_DIR = Path(tempfile.mkdtemp(prefix="ndcg-lab-classroom-"))
+    os.environ["NDCG_LAB_DB_URL"] = f"sqlite:///{_OWN_DB_DIR / 'classroom.sqlite3'}"
+    os.environ[_DB_OWNER] = str(os.getpid())
+    atexit.register(shutil.rmtree, _OWN_DB_DIR, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """xdist groups (scripts/test.sh runs ``--dist loadgroup``): Spark tests share one JVM session, so one
+    worker runs them all; the tests of a module that share a module-scoped fixture (an AppTest run per
+    language, say) run on one worker, which builds it once.  Every other test goes to any free worker."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        if item.get_closest_marker("spark") is not None:
+            item.add_marker(pytest.mark.xdist_group("spark"))
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d and d[-1].scope in ("module", "class", "package") for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "zh", "ko")
@@ -37,6 +105,16 @@ def open_page(page: str | None = None, *, lang: str = "en", query: dict | None =
         at.switch_page(page)
     at.run()
     return at
+
+
+def one_language_each(argnames: str, cases: list, *, ids: list[str] | None = None):
+    """``pytest.mark.parametrize("lang, " + argnames, ...)`` with each case in one language, the languages
+    taken in turn: every case and every language is covered with one AppTest run per case, not three.
+    (A page's translations are complete and identical in keys by tests/ui/test_i18n.py; the full view of
+    each page is checked in every language by its own test.)"""
+    rows = [(LANGS[i % len(LANGS)], *(case if isinstance(case, tuple) else (case,))) for i, case in enumerate(cases)]
+    names = ids or [str(i) for i in range(len(cases))]
+    return pytest.mark.parametrize(f"lang, {argnames}", rows, ids=[f"{n}-{row[0]}" for n, row in zip(names, rows)])
 
 
 def no_exceptions(at: AppTest) -> None:

@@ -3,6 +3,16 @@ r"""One escaper per output format for user text: Markdown, KaTeX (``st.latex``),
 User text is anything a visitor typed, uploaded or put in a link: labels, nicknames, file names,
 query and document ids, link parameter values.  It must show exactly as typed and never act:
 no image the browser fetches (``![](//host/x)``), no live link, no maths (``$\huge PWN$``), no HTML.
+
+Live links come in two kinds.  Markdown's own (``[x](url)``, ``<https://x>``) are stopped by
+backslash escapes.  GitHub-flavoured Markdown's *autolink literals* are not: Streamlit renders Markdown
+with remark-gfm, whose transform finds ``www.example.com``, ``https://example.com/a`` and
+``user@example.com`` in the text *after* escapes are resolved (``https\://`` is text ``https://`` again).
+:func:`markdown` breaks those patterns with an invisible WORD JOINER (U+2060, a default-ignorable
+character: no glyph, no width, no line break): after ``:`` before ``/``, between ``www`` and ``.``, and
+before ``@``.  The text reads and measures the same (tests/browser/test_injection.py renders it in
+Chromium; tests/gfm.py renders Markdown as Streamlit does for the AppTest sweeps); a copy of it holds
+the joiners.
 CSV cells are neutralised by :mod:`metrics.safe_csv` (the command line writes CSV too).
 
 * :func:`markdown` — inside text Streamlit renders as Markdown (``st.markdown``, ``st.warning``,
@@ -20,10 +30,15 @@ from __future__ import annotations
 import html as _html
 import re
 
-__all__ = ["shorten", "markdown", "markdown_cell", "katex_text", "latex", "html"]
+__all__ = ["WORD_JOINER", "shorten", "markdown", "markdown_cell", "katex_text", "latex", "html"]
 
 # Active anywhere in a line; "#", "+", "-" and "1." only start headings and lists.
 _MARKDOWN_ACTIVE = re.compile(r"([\\`*_{}\[\]()!|<>~$:&])")
+#: U+2060 WORD JOINER: invisible, zero width, no line break opportunity.
+WORD_JOINER = "\u2060"
+# Where remark-gfm's autolink literals start: "scheme:/" (http://, https://, and any other "x://"),
+# "www." (any case) and the "@" of an e-mail address (mailto: and xmpp: links need one too).
+_AUTOLINK = re.compile(r"(?<=:)(?=/)|(?i:(?<=www)(?=\.))|(?=@)")
 _LINE_START = re.compile(r"^(#{1,6}|[+\-=]|\d+[.)])(?=\s|$)")
 
 
@@ -44,18 +59,29 @@ def markdown(text, limit: int = 40) -> str:
 
     Backslash-escapes every Markdown-active character (so ``![x](http://...)`` shows as typed
     instead of an image the browser would fetch, ``$...$`` is not maths and ``<b>`` is not HTML),
+    breaks autolink literals (``www.x.com``, ``https://x``, ``a@x.com``; see the module docstring),
     folds line breaks and shortens long text (``limit=0``: no limit).
 
-    >>> print(markdown("![x](http://h/a.png)"))
-    \!\[x\]\(http\://h/a.png\)
+    >>> print(markdown("![x](//h/a.png)"))
+    \!\[x\]\(//h/a.png\)
     >>> print(markdown(r"$\huge PWN$"))
     \$\\huge PWN\$
     >>> print(markdown("-2"), markdown("# big"), markdown("- item"))
     -2 \# big \- item
     >>> print(markdown("a\nb" + "c" * 50, limit=10))
     a bcccccc…
+
+    Autolink literals get an invisible word joiner (shown here as ``|``) where remark-gfm would
+    start a link:
+
+    >>> for typed in ("www.example.com", "https://example.com/a", "me@example.com"):
+    ...     print(markdown(typed).replace(WORD_JOINER, "|"))
+    www|.example.com
+    https\:|//example.com/a
+    me|@example.com
     """
-    escaped = _MARKDOWN_ACTIVE.sub(r"\\\1", shorten(text, limit))
+    unlinked = _AUTOLINK.sub(WORD_JOINER, shorten(text, limit))
+    escaped = _MARKDOWN_ACTIVE.sub(r"\\\1", unlinked)
     return _LINE_START.sub(lambda m: "\\" + m.group(1), escaped)
 
 

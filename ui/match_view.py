@@ -31,7 +31,8 @@ from ui.numbers import show
 
 __all__ = ["PAGE", "FIELDS", "K_RELS", "K_SCORES", "K_DOCNOS", "K_UNRET", "K_K", "K_VALUE", "MAX_ITEMS",
            "parse_docnos", "choice_name", "settings_text", "library_sentence", "match_sentence",
-           "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES", "counted"]
+           "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES", "counted",
+           "not_applicable_sentences"]
 
 PAGE = "match"
 MAX_ITEMS = 500
@@ -182,3 +183,27 @@ def ranx_note(result: MatchResult, n_items: int, scores) -> str | None:
     if biggest <= 1:
         return None
     return t("match.ranx_note", n=NUMBA_SMALL_QUICKSORT)
+
+
+#: NotApplicable reasons that mean "the library's number type cannot hold this input", and their sentence.
+_CANNOT_REPRESENT = {"float32_range": "match.cannot_represent", "float64_range": "match.cannot_represent_64"}
+
+
+def not_applicable_sentences(not_applicable: dict) -> list[str]:
+    """Sentences for the libraries that give no number for this input (``MatchResult.not_applicable``):
+    those that refuse it (one sentence) and those whose number type cannot represent it (one per kind),
+    each naming its libraries in :data:`LIBRARIES` order.
+
+    >>> for sentence in not_applicable_sentences({"xgboost": "float32_range", "sklearn": "too_few"}):
+    ...     print(sentence[:72])
+    Not applicable to this list (this library refuses it): scikit-learn's nd
+    Cannot represent this input (this library computes in float32, so a scor
+    """
+    groups: dict[str, list[str]] = {}
+    for key in LIBRARIES:
+        reason = not_applicable.get(key)
+        if reason is not None:
+            groups.setdefault(_CANNOT_REPRESENT.get(reason, "match.not_applicable"), []).append(LIBRARIES[key].short)
+    order = ["match.not_applicable", *_CANNOT_REPRESENT.values()]
+    return [counted(key, len(groups[key]), libraries=escape.markdown(", ".join(groups[key]), 0))
+            for key in order if key in groups]

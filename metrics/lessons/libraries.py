@@ -32,6 +32,8 @@ from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, 
 __all__ = [
     "Library",
     "LIBRARIES",
+    "FLOAT32_MAX",
+    "as_float32_scores",
     "VARIANTS",
     "Convention",
     "dimension",
@@ -184,6 +186,54 @@ class NotApplicable(ValueError):
         self.reason = reason
 
 
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def as_float32_scores(scores) -> np.ndarray:
+    """``scores`` as a library that stores them as float32 sees them (back in float64).
+
+    Scores that differ below float32's precision become equal (they tie); a finite score beyond
+    float32's range (about ±3.4e38) would become infinite in the cast, which no such library can
+    rank by: the convention cannot represent the input.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        Finite scores (float64), in input order.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        Each score rounded to the nearest float32.
+
+    Raises
+    ------
+    NotApplicable
+        (reason "float32_range") naming the first score beyond float32's range and its position.
+
+    Examples
+    --------
+    >>> as_float32_scores([0.1, 1 + 1e-9]).tolist() == [float(np.float32(0.1)), 1.0]
+    True
+    >>> try:
+    ...     as_float32_scores([2.0, -1e308])
+    ... except NotApplicable as exc:
+    ...     print(exc.reason, "-", exc)
+    float32_range - score at position 2 is -1e+308; float32 holds numbers up to about 3.4028235e+38 in \
+magnitude, so a library that stores scores as float32 cannot represent it
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        cast = scores.astype(np.float32)
+    beyond = np.flatnonzero(~np.isfinite(cast) & np.isfinite(scores))
+    if beyond.size:
+        i = int(beyond[0])
+        raise NotApplicable(f"score at position {i + 1} is {scores[i]:g}; float32 holds numbers up to about "
+                            f"{FLOAT32_MAX:.8g} in magnitude, so a library that stores scores as float32 "
+                            "cannot represent it", reason="float32_range")
+    return cast.astype(np.float64)
+
+
 def _read_grades(values: np.ndarray, how: str, name: str) -> np.ndarray:
     if how == "truncate":
         return np.trunc(values)
@@ -235,7 +285,10 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     ------
     NotApplicable
         (a ValueError) when the library would refuse the input; ``reason`` is "too_few",
-        "fractional", "too_large" or "no_map".
+        "fractional", "too_large", "no_map", "float32_range" (a convention that stores scores as
+        float32 given a finite score beyond float32's range, which its cast would make infinite) or
+        "float64_range" (a gain, a discounted gain or a sum beyond float64's range, e.g. 2^rel - 1
+        for a grade of 1100).
     ValueError
         For invalid grades, scores or ``k`` (as :func:`metrics.ndcg.ndcg`).
 
@@ -276,13 +329,28 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     run_k = None if c.cutoff == "none" else kk
     ideal_k = {"both": kk, "run": None, "hits": None if kk is None else min(kk, n), "none": None}[c.cutoff]
     opts = {"gain": g, "discount": c.discount, "log_base": c.log_base}
-    if scores is None:
-        top = dcg(rel, k=run_k, **opts)
-    else:
+    sc = names = None
+    if scores is not None:
         sc = as_scores(scores, n=n)
         if c.scores_as == "float32":
-            sc = sc.astype(np.float32).astype(np.float64)
+            sc = as_float32_scores(sc)
         names = list(docnos) if docnos is not None else [f"D{i}" for i in range(1, n + 1)]
+    try:
+        top, best = _dcg_and_ideal(c, rel, judged, pool, sc, names, run_k, ideal_k, opts)
+    except ValueError as exc:
+        # The inputs are valid (checked above); metrics.ndcg refuses only a gain or a sum beyond float64
+        # ("... overflows float64 ...": exponential gains of grades above ~1023, sums above ~1.8e308).
+        if "overflows float64" not in str(exc):
+            raise
+        raise NotApplicable(str(exc), reason="float64_range") from None
+    value = top if c.quantity == "dcg" else ratio(top, best, zero_idcg=c.zero_idcg)
+    return {"dcg": top, "idcg": best, "value": value, "k": run_k, "ideal_k": ideal_k}
+
+
+def _dcg_and_ideal(c: Convention, rel, judged, pool, sc, names, run_k, ideal_k, opts) -> tuple[float, float]:
+    if sc is None:
+        top = dcg(rel, k=run_k, **opts)
+    else:
         top = dcg_from_scores(rel, sc, k=run_k, ties=c.ties, docnos=names, **opts)
     pool_arg = judged if (pool is not None or c.grades != "as_is") else None
     if c.idcg_source == "list":
@@ -297,8 +365,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
         best = dcg(np.sort(source)[::-1].copy(), k=ideal_k, **opts)
     else:
         best = idcg(rel, k=ideal_k, pool=ideal_pool, **opts)
-    value = top if c.quantity == "dcg" else ratio(top, best, zero_idcg=c.zero_idcg)
-    return {"dcg": top, "idcg": best, "value": value, "k": run_k, "ideal_k": ideal_k}
+    return top, best
 
 
 # --------------------------------------------------------------------------- libraries

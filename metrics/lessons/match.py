@@ -54,6 +54,7 @@ from .libraries import (
     LOG_BASES,
     Convention,
     NotApplicable,
+    as_float32_scores,
     convention_value,
 )
 
@@ -214,7 +215,13 @@ def _orders(rel, scores, docnos, cands) -> list[tuple[list, object]]:
         return [([("stable", "float64")], np.arange(rel.size))]
     out: dict[bytes, list] = {}
     for st in cands["scores_as"]:
-        sc = scores if st == "float64" else scores.astype(np.float32).astype(np.float64)
+        if st == "float64":
+            sc = scores
+        else:
+            try:
+                sc = as_float32_scores(scores)
+            except NotApplicable:  # a finite score beyond float32's range: no float32 ranking exists
+                continue
         for rule in cands["ties"]:
             if rule == "average":
                 order = np.argsort(-sc, kind="stable")
@@ -464,7 +471,8 @@ def match_number(value, relevances, *, scores=None, docnos=None, pool=None, k=No
     """
     h = read_value(value)
     rel, sc, names, judged, k = _inputs(relevances, scores, docnos, pool, k)
-    records, cands = _engine(h, rel, sc, names, judged, k, gain_map)
+    with np.errstate(over="ignore", invalid="ignore"):  # gains beyond float64 give inf/nan: never a match
+        records, cands = _engine(h, rel, sc, names, judged, k, gain_map)
     matches = _merge(records, cands)
     found, values, skipped = _libraries(h, rel, sc, names, judged, k, gain_map)
     hit = {m.key for m in found}

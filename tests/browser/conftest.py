@@ -43,38 +43,61 @@ def _free_port() -> int:
 
 
 @contextmanager
-def streamlit_server():
-    """Run `streamlit run app.py` on a free loopback port; yield its base URL."""
-    port = _free_port()
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
+def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None = None):
+    """Run ``streamlit run <script>`` (default app.py) on a free loopback port; yield its base URL.
+
+    Each pytest-xdist worker starts its own servers.  A port found free can be taken by another worker
+    before Streamlit binds it: the server is then started again on another port (up to 5 times).
+    ``env`` adds environment variables (e.g. ``NDCG_LAB_DB_URL``)."""
+    for attempt in range(5):
+        port = _free_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
+             "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **(env or {})),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            if _healthy(proc, url, last_attempt=attempt == 4):
+                break
+        except BaseException:
+            _stop(proc)
+            raise
+        _stop(proc)  # the port was taken: try another
     try:
-        while True:
-            if proc.poll() is not None:
-                out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-                pytest.fail(f"streamlit exited early ({proc.returncode}):\n{out}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if time.time() > deadline:
-                    pytest.fail("streamlit did not become healthy within 90 s")
-                time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
+        _stop(proc)
+
+
+def _healthy(proc, url: str, *, last_attempt: bool) -> bool:
+    """Wait until the server answers its health check (True) or exits because its port is taken (False)."""
+    deadline = time.monotonic() + 120
+    while True:
+        if proc.poll() is not None:
+            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            if "already in use" in out and not last_attempt:
+                return False
+            pytest.fail(f"streamlit exited early ({proc.returncode}):\n{out}")
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not become healthy within 120 s")
+            time.sleep(0.2)  # polling interval of the health check, not a wait for an outcome
+
+
+def _stop(proc) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @pytest.fixture(scope="session")
@@ -91,6 +114,76 @@ def fresh_app_url():
         yield url
 
 
+# Streamlit's own progress, read from its websocket in the page (an init script in every context the
+# ``browser`` fixture makes): each rerun request the page sends (BackMsg.rerun_script, field 11) and each
+# script run the server reports finished (ForwardMsg.script_finished, field 6: 0 = successfully,
+# 1 = compile error, 3 = fragment run; 2 = stopped early for a newer rerun, which is not an end).  The page
+# is idle when a run has finished after the last request.  Tests wait on this, never on time.
+RUN_TRACKER_JS = r"""
+(() => {
+  if (window.__stRuns) return;
+  const runs = window.__stRuns = {seq: 0, lastRequest: 0, lastFinish: 0, requests: 0, finishes: 0};
+  function fields(bytes) {            // top-level protobuf fields: [number, wireType, value or [start, end]]
+    const out = []; let i = 0;
+    const varint = () => {
+      let v = 0, m = 1, b;
+      do { b = bytes[i++]; v += (b & 127) * m; m *= 128; } while (b & 128);
+      return v;
+    };
+    while (i < bytes.length) {
+      const key = varint(), n = Math.floor(key / 8), wt = key & 7;
+      if (wt === 0) out.push([n, 0, varint()]);
+      else if (wt === 2) { const len = varint(); out.push([n, 2, [i, i + len]]); i += len; }
+      else if (wt === 1) i += 8; else if (wt === 5) i += 4; else break;
+    }
+    return out;
+  }
+  const Native = window.WebSocket;
+  function Tracked(...args) {
+    const ws = new Native(...args);
+    ws.addEventListener('message', (event) => {
+      if (!(event.data instanceof ArrayBuffer)) return;
+      for (const [n, wt, v] of fields(new Uint8Array(event.data)))
+        if (n === 6 && wt === 0 && v !== 2) { runs.finishes++; runs.lastFinish = ++runs.seq; }
+    });
+    const send = ws.send.bind(ws);
+    ws.send = (data) => {
+      try {
+        const bytes = data instanceof ArrayBuffer ? new Uint8Array(data)
+          : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+        if (bytes && fields(bytes).some(([n]) => n === 11)) { runs.requests++; runs.lastRequest = ++runs.seq; }
+      } catch (e) { /* never break the app */ }
+      return send(data);
+    };
+    return ws;
+  }
+  Tracked.prototype = Native.prototype;
+  for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Tracked[k] = Native[k];
+  window.WebSocket = Tracked;
+})();
+"""
+
+
+class _TrackingBrowser:
+    """The Playwright browser, whose every new context carries :data:`RUN_TRACKER_JS`."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        context.add_init_script(RUN_TRACKER_JS)
+        return context
+
+    def new_page(self, **kwargs):
+        context = self.new_context(**kwargs)
+        page = context.new_page()
+        return page
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):
@@ -102,7 +195,7 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield b
+        yield _TrackingBrowser(b)
         b.close()
 
 
@@ -115,16 +208,49 @@ def page(browser):
     context.close()
 
 
-def wait_for_app(pg, timeout: float = 30_000) -> None:
-    """Wait until Streamlit has rendered and finished running the script."""
+#: True when the page is idle: every rerun it asked for has finished (RUN_TRACKER_JS, counted when the
+#: request leaves and the answer arrives) and the frontend has processed that end (``data-test-script-state``
+#: on stApp, the attribute Streamlit's own end-to-end tests wait on), nothing on the main area is stale or
+#: still a skeleton (a component whose JavaScript a fresh context is still downloading),
+#: web fonts are loaded, and the main area's size and its charts' sizes are the same as one frame earlier
+#: (charts, KaTeX and the sidebar that move after a run or a resize have settled).  Polled on every frame.
+IDLE_JS = r"""
+() => {
+  const runs = window.__stRuns;
+  if (runs && !(runs.finishes > 0 && runs.lastFinish > runs.lastRequest)) return false;
+  // the frontend has processed the end of the run (messages are handled in order, some fetched first)
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
+  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
+  if (document.querySelector('[data-testid="stMain"] [data-stale="true"]')) return false;
+  // an element whose code-split component is still downloading shows Suspense's skeleton meanwhile
+  if (document.querySelector('[data-testid="stSkeleton"]')) return false;
+  if (document.fonts && document.fonts.status !== 'loaded') return false;
+  const main = document.querySelector('[data-testid="stMain"]');
+  const parts = [window.innerWidth, window.innerHeight, main ? main.scrollHeight : -1, main ? main.scrollWidth : -1];
+  const watched = '[data-testid="stVegaLiteChart"], .katex-display, iframe, [data-testid="stSidebar"]';
+  for (const el of document.querySelectorAll(watched))
+    { const r = el.getBoundingClientRect(); parts.push(Math.round(r.width), Math.round(r.height)); }
+  const layout = parts.join(',');
+  const same = window.__stLayout === layout;
+  window.__stLayout = layout;
+  return same;
+}
+"""
+
+
+def settled(pg, timeout: float = 60_000) -> None:
+    """Wait until the page is idle (:data:`IDLE_JS`): no rerun pending, nothing stale, layout still."""
+    pg.wait_for_function(IDLE_JS, timeout=timeout, polling="raf")
+
+
+def wait_for_app(pg, timeout: float = 60_000) -> None:
+    """Wait until Streamlit has rendered and finished running the script (after a load or an action)."""
     pg.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
     # Every page starts with a title: its h1 exists once the script has run.
     pg.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=timeout)
-    # The status widget shows "Running..." while the script runs.
-    pg.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
-    )
-    pg.wait_for_timeout(300)
+    settled(pg, timeout)
 
 
 def screenshot(pg, name: str) -> Path:

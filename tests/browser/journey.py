@@ -36,7 +36,6 @@ def done(pg, timeout: float = 60_000) -> None:
     """Wait until the page's script run is over (its last element, the link box, is drawn and fresh)."""
     wait_for_app(pg, timeout)
     pg.wait_for_function(DONE_JS, timeout=timeout)
-    pg.wait_for_timeout(200)
 
 
 def visit(pg, url: str) -> None:
@@ -47,8 +46,10 @@ def visit(pg, url: str) -> None:
 
 
 def settle(pg) -> None:
-    """Wait for the rerun a widget change starts, then for its end."""
-    pg.wait_for_timeout(500)
+    """Wait for the end of the rerun a widget change started.
+
+    The page's run tracker (tests/browser/conftest.py) has already counted the rerun request: Streamlit's
+    widgets send it from the event handler that Playwright's click, press or fill has run."""
     done(pg)
 
 

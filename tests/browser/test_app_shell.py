@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from tests.browser.conftest import page_problems, wait_for_app
+from tests.browser.conftest import page_problems, settled, wait_for_app
 from tests.browser.journey import done, visit
 
 PATHS = {  # page path -> its title in English
@@ -68,5 +68,5 @@ def test_markup_from_a_link_is_text_and_nothing_outside_the_app_is_fetched(page,
                               ".map(e => new URL(e.src || e.href, location.href).host)")
         assert [h for h in hosts if h != own] == [], hosts
         assert page.locator(".katex .sizing.reset-size6.size10").count() == 0  # no \huge maths rendered
-    page.wait_for_timeout(500)
+    settled(page)  # an image drawn by the last run has been requested (the browser asks on insertion)
     assert outside == []

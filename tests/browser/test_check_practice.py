@@ -2,7 +2,7 @@
 back, the copied link in a fresh context), Practice's reload, and screenshots."""
 from __future__ import annotations
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, settled
 from tests.browser.journey import choose, copied_link, done, fill, go_via_sidebar, query, settle, visit, warm
 
 
@@ -10,7 +10,7 @@ def full_height(page) -> None:
     """Grow the viewport to the page's height: Streamlit scrolls inside stMain, not the document."""
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": int(min(height + 40, 4000))})
-    page.wait_for_timeout(1200)
+    settled(page)
 
 
 def test_check_journey(browser, make_page, app_url):

@@ -21,7 +21,7 @@ import pytest
 
 from classroom import db
 from classroom.store import Store
-from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, wait_for_app
+from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled, wait_for_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = "class?source=example&example=003-blog&steps=dcg,idcg,ndcg"
@@ -82,13 +82,11 @@ def full_height(pg) -> None:
     """Grow the viewport to the page's height (Streamlit scrolls inside stMain) for a whole screenshot."""
     height = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     pg.set_viewport_size({"width": pg.viewport_size["width"], "height": int(min(height + 40, 5000))})
-    pg.wait_for_timeout(800)
+    settled(pg)
 
 
 def settle(pg, timeout: float = 30_000) -> None:
-    pg.wait_for_timeout(300)
-    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout)
-    pg.wait_for_timeout(200)
+    settled(pg, timeout)  # every rerun the page asked for has finished and been drawn
 
 
 def metric(pg, label: str) -> str:
@@ -130,7 +128,6 @@ def answer(pg, label: str, text: str) -> None:
     box = pg.get_by_role("textbox", name=label, exact=True)
     box.fill(text)
     box.press("Enter")
-    pg.wait_for_timeout(500)  # the rerun starts
     settle(pg)
 
 

@@ -2,14 +2,14 @@
 leave and come back, the copied link in a fresh context) and screenshots."""
 from __future__ import annotations
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, settled
 from tests.browser.journey import copied_link, fill, go_via_sidebar, query, settle, visit, warm
 
 
 def grow(page, width: int = 1400) -> None:
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": width, "height": int(min(height + 40, 4000))})
-    page.wait_for_timeout(2000)
+    settled(page)
 
 
 def test_worked_examples_journey(browser, make_page, app_url):

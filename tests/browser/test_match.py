@@ -2,7 +2,7 @@
 the libraries named, and the page shows no error in Korean either."""
 from __future__ import annotations
 
-from tests.browser.conftest import page_problems, screenshot, wait_for_app
+from tests.browser.conftest import page_problems, screenshot, settled, wait_for_app
 
 
 def test_match_page_from_a_link_and_typing(page, app_url):
@@ -18,7 +18,7 @@ def test_match_page_from_a_link_and_typing(page, app_url):
     page.wait_for_selector("text=scikit-learn's ndcg_score with k=6 gives 0.960808", timeout=30_000)
     assert page_problems(page) == []
     page.set_viewport_size({"width": 1400, "height": 2200})
-    page.wait_for_timeout(1500)
+    settled(page)
     path = screenshot(page, "match")
     assert path.stat().st_size > 40_000
     page.goto(f"{app_url}/match?lang=ko&rels=0,0,0&scores=3,2,1&value=1")

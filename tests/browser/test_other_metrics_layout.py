@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, wait_for_app
+from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled, wait_for_app
 
 PAGES = {"topn": 2, "rating": 3, "roc": 2}  # page -> charts it draws
 DEVICES = {"projector": PROJECTOR, "phone": PHONE}
@@ -22,7 +22,7 @@ def _open(pg, url: str, charts: int) -> None:
     wait_for_app(pg)
     pg.wait_for_selector(".katex", timeout=30_000)
     expect(pg.locator('[data-testid="stVegaLiteChart"]')).to_have_count(charts, timeout=30_000)
-    pg.wait_for_timeout(500)  # fonts and KaTeX settle
+    settled(pg)  # fonts and KaTeX settle
 
 
 def _whole_page(pg, name: str, viewport: dict) -> None:
@@ -30,7 +30,7 @@ def _whole_page(pg, name: str, viewport: dict) -> None:
     tall as the content for the shot (the width, and so the layout, stays the same)."""
     height = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     pg.set_viewport_size({"width": viewport["width"], "height": min(int(height) + 40, 12_000)})
-    pg.wait_for_timeout(500)
+    settled(pg)
     screenshot(pg, name)
     pg.set_viewport_size(viewport)
 

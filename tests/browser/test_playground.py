@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from metrics.ndcg import ndcg
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, settled
 from tests.browser.journey import copied_link, done, fill, go_via_sidebar, query, visit, warm
 
 
@@ -104,6 +104,6 @@ def test_screenshot(page, app_url):
     page.wait_for_selector('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg')
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": int(min(height + 40, 4000))})
-    page.wait_for_timeout(1500)
+    settled(page)
     path = screenshot(page, "playground")
     assert path.stat().st_size > 50_000

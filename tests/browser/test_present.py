@@ -16,7 +16,7 @@ import pytest
 
 from metrics.lessons.examples import EXAMPLES, FORMULAS
 from metrics.ndcg import breakdown, dcg, idcg, ndcg
-from tests.browser.conftest import PROJECTOR, SCREENSHOTS, overflowing, page_problems, screenshot, wait_for_app
+from tests.browser.conftest import PROJECTOR, SCREENSHOTS, overflowing, page_problems, screenshot, settled, wait_for_app
 from ui.numbers import show_trimmed
 from ui.present.link import lecture_from_example
 from ui.present.slides import announcement, slide, steps
@@ -40,8 +40,7 @@ def wait_step(pg, n: int) -> None:
         pg.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{n}'", timeout=30_000)
     except Exception as exc:  # say where the page is instead: which press was lost or counted twice
         raise AssertionError(f"step {n} never reached: {pg.evaluate(KEYS_STATE_JS)}") from exc
-    pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
-    pg.wait_for_timeout(250)
+    settled(pg)
 
 
 def title(pg) -> str:
@@ -118,6 +117,7 @@ def test_buttons_move_and_space_on_a_focused_button_presses_it(make_page, app_ur
     pg.keyboard.press(" ")
     wait_step(pg, 5)
     wait_keys_idle(pg)
+    settled(pg)  # a second step (the button pressed too) would have been requested by now
     assert step_in_url(pg) == 5
     bd = breakdown(list(EXAMPLES["001-main"].relevances), k=6, pool=EXAMPLES["001-main"].pool)
     assert big_number(pg) == show_trimmed(float(bd["dcg"].iloc[1]))  # position 2: DCG so far
@@ -179,7 +179,7 @@ def test_projector_first_middle_last_step(make_page, app_url, theme):
     middle = [i for i, s in enumerate(steps(lecture), start=1) if s.kind == "term"][2]
     for name, step in (("first", 1), ("middle", middle), ("last", n)):
         pg = open_present(make_page, app_url, f"doc=001&step={step}&theme={theme}")
-        pg.wait_for_timeout(1500)  # charts and the ideal order's animation settle
+        settled(pg)  # charts and the ideal order's animation settle
         assert step_in_url(pg) == step
         assert page_problems(pg) == []
         assert overflowing(pg) == [], (theme, name)
@@ -206,7 +206,7 @@ def test_ideal_order_with_unretrieved_items(make_page, app_url):
     lecture = lecture_from_example("001-main")
     ideal_step = next(i for i, s in enumerate(steps(lecture), start=1) if s.kind == "ideal")
     pg = open_present(make_page, app_url, f"doc=001&step={ideal_step}")
-    pg.wait_for_timeout(1500)
+    settled(pg)
     rows = pg.locator(".nl-cards").all()
     assert len(rows) == 2
     ideal_grades = [c.strip() for c in rows[1].locator(".nl-grade").all_inner_texts()]
@@ -232,12 +232,11 @@ def test_present_button_from_the_playground_and_back(make_page, app_url):
     grades = [g.strip() for g in pg.locator(".nl-cards").first.locator(".nl-grade").all_inner_texts()]
     assert grades == ["3", "2", "3", "0", "1", "2"]
     side = SIDEBAR_WIDTH_JS
-    pg.wait_for_timeout(800)
+    settled(pg)
     assert pg.evaluate(side) < 5  # collapsed here
     pg.get_by_role("link", name="Open in playground").click()
     pg.wait_for_url(re.compile(r".*/playground\?.*"), timeout=30_000)
     wait_for_app(pg)
-    pg.wait_for_timeout(800)
     assert pg.evaluate(side) > 100  # and back on the other pages
     assert page_problems(pg) == []
 

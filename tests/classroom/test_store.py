@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import string
 import threading
-import time
 
 import pytest
 from hypothesis import given
@@ -280,16 +279,14 @@ def test_thirty_students_at_once_lose_and_duplicate_nothing(store, blog):
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(s,)) for s in seats]
-    started = time.time()
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join()  # no time limit here: a hang is pytest-timeout's to end (a busy machine is slow, not wrong)
     assert not errors, errors[:3]
     frame = store.teacher(info.code, token).answers()
     assert len(frame) == 90 and frame.groupby(["student_id", "field"]).size().eq(1).all()
     assert frame["ok"].all()
-    assert time.time() - started < 120
 
 
 # ---------------------------------------------------------------------------------------------- schema

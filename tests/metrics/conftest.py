@@ -6,10 +6,12 @@ import math
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-# The machine is shared: no per-example deadline, modest example counts.  Applied per test
-# (``@PROPERTY``) rather than as a global profile, so other test directories are unaffected.
-PROPERTY = settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
-FUZZ = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+from tests.conftest import examples
+
+# The machine is shared: no per-example deadline.  Example counts are the ``ci`` profile's, scaled by the
+# active Hypothesis profile (tests/conftest.py: dev a quarter, thorough ten times).
+PROPERTY = settings(deadline=None, max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(deadline=None, max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 
 RTOL = 1e-9  # relative tolerance for cross-checks and hand-derived values
 

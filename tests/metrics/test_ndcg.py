@@ -27,6 +27,7 @@ from metrics.ndcg import (
     ndcg_from_scores,
     rank_by_scores,
 )
+from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY, RTOL, any_grades, close, float_grades, int_grades, ks, log_bases
 
 approx = lambda x: pytest.approx(x, rel=RTOL, abs=0)  # noqa: E731
@@ -645,7 +646,7 @@ def test_regression_perfect_ranking_exactly_one_with_exponential_float_grades(gr
     assert ndcg_from_scores([grade, 0.0], [2, 1], gain="exponential") == 1.0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False),
                 min_size=1, max_size=40))
 def test_running_sums_are_exact_prefix_sums(values):

@@ -34,12 +34,13 @@ from metrics.significance import (
     wilcoxon,
     winners,
 )
+from tests.conftest import examples
 
 from .conftest import PROPERTY
 
 # For properties that call every test several times (scipy's Wilcoxon permutation test takes ~1 s at
 # n = 12 on this shared machine): fewer examples.
-HEAVY = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+HEAVY = settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 
 TINY_A = [0.5, 0.7, 0.3, 0.9]
 TINY_B = [0.3, 0.4, 0.4, 0.5]  # differences 0.2, 0.3, -0.1, 0.4

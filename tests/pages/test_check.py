@@ -6,7 +6,7 @@ import pytest
 
 from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.examples import EXAMPLES, VERDICTS
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
 from ui.i18n import catalogue
 
 PAGE = "pages/check.py"
@@ -56,8 +56,7 @@ def test_doc003_default_sheet(lang):
     assert _query(at) == ({"lang": lang} if lang != "en" else {})  # the defaults are the 003 sheet
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("sheet, kind, step", [
+@one_language_each("sheet, kind, step", [
     ("001-main", "ratio_of_rounded", "ndcg"),
     ("000-graded", "truncation", "ndcg"),
     ("000-formula2", "wrong_gain", "term"),

@@ -6,6 +6,7 @@ import pytest
 from metrics.lessons.libraries import LIBRARIES
 from metrics.lessons.match import match_number
 from tests.conftest import LANGS, no_exceptions, open_page
+from ui import escape
 from ui.i18n import t
 
 PAGE = "pages/match.py"
@@ -111,3 +112,17 @@ def test_singular_counts_in_every_language(lang):
     at = open_page(PAGE, lang=lang, query={"rels": "1,0,1", "unretrieved": "", "k": "", "value": "0.9197"})
     no_exceptions(at)
     assert t("match.settings_help_one", lang=lang, n=1) in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_score_beyond_float32_is_answered_by_the_others(lang):
+    # 3, 2, 1 scored 1e308, 0.5, 2: NDCG 0.972504 (see tests/metrics/lessons/test_match.py); XGBoost
+    # computes in float32 and cannot represent 1e308, every other library answers
+    at = open_page(PAGE, lang=lang, query={"rels": "3,2,1", "scores": "1e308,0.5,2", "unretrieved": "", "k": "",
+                                           "value": "0.9725"})
+    no_exceptions(at)
+    assert not at.error and not at.warning
+    assert LIBRARIES["sklearn"].short.replace("_", "\\_") in text(at)
+    captions = [c.value for c in at.caption]
+    xgb = ", ".join(LIBRARIES[k].short for k in LIBRARIES if LIBRARIES[k].convention.scores_as == "float32")
+    assert t("match.cannot_represent", lang=lang, libraries=escape.markdown(xgb, 0)) in captions

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from metrics.other.rating import error_sweep, mae, rmse, totals
-from tests.conftest import LANGS, latex, no_exceptions, open_page, texts
+from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_page, texts
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import show_trimmed as num
@@ -104,8 +104,7 @@ def test_last_valid_pair_of_lists_is_kept():
     assert metrics_shown(at) == [num(math.sqrt(5)), "2"]
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("key, label, text, reason, fields", [
+@one_language_each("key, label, text, reason, fields", [
     ("rating_true", "rating.true_name", "5 4 x 2 1", "state.reason.parse_not_a_number", dict(token="x", position=3)),
     ("rating_pred", "rating.pred_name", "4,4,4,4,four", "state.reason.parse_not_a_number",
      dict(token="four", position=5)),
@@ -149,8 +148,7 @@ def test_link_parameters_are_read_and_kept_exactly():
                                                                                             "2")
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("pair, reason, fields", [
+@one_language_each("pair, reason, fields", [
     ("0", "state.reason.range", dict(lo=1, hi=MAX_PAIRS)),
     ("x", "state.reason.integer", dict(lo=1, hi=MAX_PAIRS)),
     ("²", "state.reason.integer", dict(lo=1, hi=MAX_PAIRS)),

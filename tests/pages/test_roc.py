@@ -7,7 +7,7 @@ import pytest
 
 from metrics.other.roc import AUC_METHODS, auc, pair_counts, parse_binary_labels, rank_loss, roc_steps
 from metrics.parse import parse_numbers
-from tests.conftest import LANGS, latex, no_exceptions, open_page, texts
+from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_page, texts
 from ui.escape import markdown
 from ui.i18n import catalogue, t
 from ui.numbers import show_trimmed as fmt
@@ -79,8 +79,7 @@ def test_slider_steps_through_the_thresholds(lang):
     assert "diagonal" in set(steps["move"])
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("scores, labels, key, name, value, reason, fields", [
+@one_language_each("scores, labels, key, name, value, reason, fields", [
     ("0.9 0.1 0.5", "1 0 2", "roc_labels", "roc.labels_name", "1 0 2", "roc.reason.not_a_label",
      {"token": "2", "position": 3}),
     ("0.9 0.1 0.5", "1 0 x", "roc_labels", "roc.labels_name", "1 0 x", "state.reason.parse_not_a_number",
@@ -132,8 +131,7 @@ def test_link_parameters_are_read_and_written():
     assert at.query_params["scores"] == "0.8,0.8,0.1" and at.query_params["labels"] == "1,0,0"
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("step, reason, fields", [
+@one_language_each("step, reason, fields", [
     ("x", "state.reason.integer", {"lo": 0, "hi": MAX_SAMPLES}),
     ("-1", "state.reason.range", {"lo": 0, "hi": MAX_SAMPLES}),
     ("³", "state.reason.integer", {"lo": 0, "hi": MAX_SAMPLES}),

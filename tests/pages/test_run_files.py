@@ -229,13 +229,36 @@ GOOD_LINKS = [
 ]
 
 
-@pytest.mark.parametrize(("query", "key", "value"), GOOD_LINKS, ids=[next(iter(q)) + "=" + next(iter(q.values()))
-                                                                      for q, _, _ in GOOD_LINKS])
-def test_every_link_parameter_is_read_and_written_back(query, key, value):
+def _rounds(cases: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """The cases in as few links as possible, each parameter at most once per link (ui.state reads every
+    field on its own, so one run checks several bad parameters, each named in its own warning)."""
+    rounds: list[list[tuple[str, str]]] = []
+    for name, bad in cases:
+        target = next((r for r in rounds if all(n != name for n, _ in r)), None)
+        if target is None:
+            rounds.append(target := [])
+        target.append((name, bad))
+    return rounds
+
+
+# Settings read on their own, several to a link (each parameter at most once per link); those that decide
+# what is evaluated (gains, ties, the data, the measures) and those that follow them (x, y, the compared
+# measure) get a link each.
+TOGETHER = ("k", "discount", "idcg", "missing", "runs", "accept", "top", "cutoffs", "sig_test", "sig_conf",
+            "sig_corr", "sig_ci")
+GOOD_CASES = [[case for _, case in r] for r in _rounds(
+    [(next(iter(q)), (q, k, v)) for q, k, v in GOOD_LINKS if next(iter(q)) in TOGETHER])]
+GOOD_CASES += [[c] for c in GOOD_LINKS if next(iter(c[0])) not in TOGETHER]
+
+
+@pytest.mark.parametrize("cases", GOOD_CASES, ids=["+".join(next(iter(q)) for q, _, _ in c) for c in GOOD_CASES])
+def test_every_link_parameter_is_read_and_written_back(cases):
+    query = {k: v for q, _, _ in cases for k, v in q.items()}
     at = open_page(PAGE, query=query)
     no_exceptions(at)
     assert not at.warning or "winner" in at.warning[0].value  # no complaint about the link
-    assert at.session_state[key] == value
+    for _, key, value in cases:
+        assert at.session_state[key] == value, key
     written = link(at)
     # the address bar keeps it, exactly; x, y and the compared measure join it when their defaults are no
     # longer evaluated
@@ -267,16 +290,21 @@ BAD_LINKS = [  # (parameter, link text); for lists the message quotes the bad it
 ]
 
 
-@pytest.mark.parametrize(("name", "bad"), BAD_LINKS, ids=[f"{n}={b[:12]}" for n, b in BAD_LINKS])
-def test_a_bad_link_parameter_is_named_with_its_value_and_the_default_used(name, bad):
-    bad, _, item = bad.partition("|")
-    at = open_page(PAGE, query={name: bad})
+BAD_ROUNDS = _rounds(BAD_LINKS)
+
+
+@pytest.mark.parametrize("cases", BAD_ROUNDS, ids=[f"round{i}" for i in range(len(BAD_ROUNDS))])
+def test_a_bad_link_parameter_is_named_with_its_value_and_the_default_used(cases):
+    at = open_page(PAGE, query={name: bad.partition("|")[0] for name, bad in cases})
     no_exceptions(at)
-    field = next(f for f in V.FIELDS if f.param == name)
-    assert at.session_state[field.key] == field.default
-    message = next(w.value for w in at.warning if f"**{markdown(name)}**" in w.value)
-    assert markdown(item or bad, 40) in message  # escaped: shown as typed, never acting as Markdown
-    assert name not in link(at)  # the bad value leaves the address bar
+    written = link(at)
+    for name, raw in cases:
+        bad, _, item = raw.partition("|")
+        field = next(f for f in V.FIELDS if f.param == name)
+        assert at.session_state[field.key] == field.default, name
+        message = next(w.value for w in at.warning if f"**{markdown(name)}**" in w.value)
+        assert markdown(item or bad, 40) in message  # escaped: shown as typed, never acting as Markdown
+        assert name not in written  # the bad value leaves the address bar
 
 
 def test_a_link_naming_a_variant_that_is_not_evaluated_falls_back():

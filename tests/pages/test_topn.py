@@ -6,7 +6,7 @@ import json
 import pytest
 
 from metrics.other.topn import AP_DENOMINATORS, ARHR_MODES, HIT_RATES, PRECISION_DENOMINATORS, parse_runs, summary
-from tests.conftest import LANGS, latex, no_exceptions, open_page, texts
+from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_page, texts
 from ui.escape import markdown
 from ui.i18n import catalogue, t
 from ui.numbers import show_trimmed as num
@@ -98,8 +98,7 @@ def test_n_and_precision_denominator():
     assert at.query_params["n"] == "2" and at.query_params["prec"] == "n"
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("text, reason, fields", [
+@one_language_each("text, reason, fields", [
     ("alice: A B A | A", "topn.reason.duplicate_item_recommended", dict(line=1, token="A", first=1, position=3)),
     ("alice: A B | C C", "topn.reason.duplicate_item_test", dict(line=1, token="C", first=1, position=2)),
     ("alice: A B C", "topn.reason.missing_bar", dict(line=1)),
@@ -162,8 +161,7 @@ def test_link_parameters_are_read():
         {"users": users, "n": "2", "prec": "n", "hr": "items", "arhr": "all", "user": "q"}
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("query, name, reason, fields", [
+@one_language_each("query, name, reason, fields", [
     ({"n": "0"}, "n", "state.reason.range", dict(lo=1, hi=1000)),
     ({"n": "①"}, "n", "state.reason.integer", dict(lo=1, hi=1000)),
     ({"n": "9" * 4301}, "n", "state.reason.integer", dict(lo=1, hi=1000)),

@@ -32,6 +32,7 @@ from metrics.ndcg import idcg as exact_idcg
 from metrics.ndcg import ndcg as exact_ndcg
 from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
+from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY
 
 DOC003 = dict(grades=[3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6)
@@ -371,7 +372,8 @@ def test_injected_truncation_at_position_i(grades, d, intended, data):
     assert (out.first.kind, out.first.step, out.first.position) == ("truncation", step, i), out.kinds()
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(deadline=None, max_examples=examples(60),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(grades=st.lists(st.integers(min_value=1, max_value=3), min_size=6, max_size=10),
        d=st.integers(min_value=1, max_value=2), intended=intended_st)
 def test_injected_rounded_sum(grades, d, intended):
@@ -396,7 +398,8 @@ MISTAKEN_DIMENSIONS = {
 }
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(deadline=None, max_examples=examples(60),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(grades=grades_st, extra=st.lists(st.integers(0, 3), min_size=1, max_size=3), d=decimals_st,
        dim=st.sampled_from(list(MISTAKEN_DIMENSIONS)), data=st.data())
 def test_injected_formula_mistake_is_found_where_it_first_shows(grades, extra, d, dim, data):

@@ -34,11 +34,12 @@ from metrics.lessons.libraries import (
 )
 from metrics.ndcg import ndcg
 from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
+from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY, close
 
 # ranx evaluates through numba: fewer examples keep the cross-check quick on a shared machine.
-RANX = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
-BOOSTERS = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+RANX = settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
+BOOSTERS = settings(deadline=None, max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 
 # Ranked grades with scores drawn from a few values (so ties are common), unretrieved grades, k.
 case = st.integers(min_value=2, max_value=8).flatmap(lambda n: st.tuples(

@@ -20,11 +20,12 @@ import metrics
 from metrics.lessons.diagnose import MISTAKES, STEPS
 from metrics.lessons.libraries import DIMENSIONS, LIBRARIES, evaluate_library
 from metrics.lessons.match import EXTRA_MISTAKES, match_number, match_number_naive, read_value
+from tests.conftest import examples
 from tests.metrics.lessons.test_libraries import _ranx, _trec, lightgbm_ndcg, xgboost_ndcg
 
-SMALL = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+SMALL = settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 # the naive loop evaluates up to ~10^5 conventions one by one: few, short examples
-NAIVE = settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+NAIVE = settings(deadline=None, max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
 
 
 def expand(result) -> set[tuple]:
@@ -232,3 +233,74 @@ def test_every_library_value_matches_itself(grades, decimals):
             continue
         if math.isfinite(v):
             assert key in match_number(f"{v:.{decimals}f}", grades).library_keys, key
+
+
+# ---- every finite input: float32 libraries say they cannot represent it, the others answer -----------------
+
+FLOAT32_KEYS = {key for key, lib in LIBRARIES.items() if lib.convention.scores_as == "float32"}
+
+
+def test_a_score_beyond_float32_leaves_the_float64_libraries_answering():
+    # 3, 2, 1 scored 1e308, 0.5, 2 ranks as 3, 1, 2: linear DCG = 3 + 1/log2(3) + 2/2 = 4.630930,
+    # IDCG (3, 2, 1) = 3 + 2/log2(3) + 1/2 = 4.761860, NDCG = 0.972504 (scikit-learn, trec_eval, ranx).
+    # float32 holds at most 3.4028235e38: XGBoost's cast makes 1e308 infinite, so it has no number.
+    r = match_number("0.9725", [3, 2, 1], scores=[1e308, 0.5, 2])
+    assert {"sklearn", "trec_eval_ndcg", "ranx_ndcg"} <= set(r.library_keys)
+    assert FLOAT32_KEYS == {"xgboost", "xgboost_minus", "xgboost_linear"}
+    assert r.not_applicable == {key: "float32_range" for key in FLOAT32_KEYS}
+    assert all(m.key not in FLOAT32_KEYS for m in r.near_misses)
+    # the settings found read "scores as float64" (float32 gives no ranking here), not "any precision"
+    assert r.matches and all(m.settings["scores_as"] in (("float64",), None) for m in r.matches)
+    assert any(m.settings["scores_as"] == ("float64",) for m in r.matches)
+    # 3e38 still fits float32 (XGBoost's linear-gain convention answers); 3.5e38 does not
+    assert "xgboost_linear" in match_number("0.9725", [3, 2, 1], scores=[3e38, 0.5, 2]).library_keys
+    assert "xgboost_linear" in match_number("0.9725", [3, 2, 1], scores=[3.5e38, 0.5, 2]).not_applicable
+
+
+def test_the_float32_refusal_names_the_score():
+    from metrics.lessons.libraries import NotApplicable, as_float32_scores
+
+    with pytest.raises(NotApplicable, match=r"score at position 3 is -1e\+300; float32") as info:
+        as_float32_scores([1.0, 2.0, -1e300])
+    assert info.value.reason == "float32_range"
+    # values float32 rounds to its largest number are representable (no infinity): 3.4028235e38 itself
+    assert as_float32_scores([3.4028235e38]).tolist() == [float(np.finfo(np.float32).max)]
+
+
+def test_grades_beyond_the_exponential_gain_leave_linear_libraries_answering():
+    # 1100, 2: 2^1100 - 1 overflows float64, so every 2^rel - 1 convention cannot represent the input;
+    # linear gain: DCG = 1100 + 2/log2(3), already ideal, NDCG = 1 (scikit-learn, trec_eval)
+    r = match_number("1", [1100, 2])
+    assert {"sklearn", "trec_eval_ndcg"} <= set(r.library_keys)
+    assert r.not_applicable["tf_ranking"] == "float64_range"
+    assert r.not_applicable["ranx_ndcg_burges"] == "float64_range"
+
+
+def test_extreme_scores_engine_equals_naive_loop():
+    for rel, scores in (([3, 2, 1], [1e308, -1e308, 5e-324]), ([1, 0, 2], [3.5e38, 3.4e38, -3.5e38])):
+        value = f"{metrics.ndcg_from_scores(rel, scores):.4f}"
+        fast = match_number(value, rel, scores=scores)
+        naive = match_number_naive(value, rel, scores=scores)
+        assert fast.libraries and expand(fast) == {tuple(d[x] for x in DIMENSIONS) for d in naive}
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+extreme = st.sampled_from([1e308, -1e308, 3.5e38, -3.5e38, 3.4e38, 5e-324, -5e-324, 2.2e-308, 1e-300, 0.0])
+
+
+@SMALL
+@given(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=2, max_size=6).flatmap(
+    lambda g: st.tuples(st.just(g), st.lists(st.one_of(extreme, finite), min_size=len(g), max_size=len(g)))))
+def test_every_finite_score_is_answered(case):
+    grades, scores = case
+    assume(sum(grades) > 0)
+    value = f"{metrics.ndcg_from_scores(grades, scores):.6f}"  # scikit-learn's convention, stable ties
+    r = match_number(value, grades, scores=scores)
+    with np.errstate(over="ignore"):
+        beyond = bool(np.any(~np.isfinite(np.asarray(scores, dtype=np.float64).astype(np.float32))))
+    assert {k for k, why in r.not_applicable.items() if why == "float32_range"} == (FLOAT32_KEYS if beyond else set())
+    assert "trec_eval_ndcg" in r.library_keys or "sklearn" in r.library_keys or "torchmetrics" in r.library_keys
+    # every other library answers: a finite number, shown as a near miss
+    for key in set(LIBRARIES) - set(r.not_applicable) - set(r.library_keys):
+        miss = r.near_miss(key)
+        assert miss is not None and math.isfinite(miss.value), key

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import mean_absolute_error, mean_squared_error
 
 from metrics.other.rating import as_ratings, error_sweep, errors, mae, rmse
+from tests.conftest import examples
 
 TRUE = [4, 2, 5, 3]
 PRED = [3, 4, 5, 2]
@@ -80,7 +81,7 @@ def test_as_ratings_returns_float_arrays():
 finite = st.floats(-1e6, 1e6, allow_nan=False)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.lists(st.tuples(finite, finite), min_size=1, max_size=30))
 def test_against_sklearn_and_bounds(data):
     true, pred = [a for a, _ in data], [b for _, b in data]
@@ -172,7 +173,7 @@ def test_sweep_on_huge_errors():
         error_sweep([1e308, 0], [0, 0], pair=1, extra=[1e308])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.lists(st.tuples(finite, finite), min_size=1, max_size=30),
        power=st.sampled_from([-600, -300, 300, 600, 900]))
 def test_scaling_by_a_power_of_two_is_exact(data, power):

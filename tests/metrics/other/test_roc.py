@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score, roc_curve
 
 from metrics.other.roc import AUC_METHODS, as_roc_input, auc, pair_counts, rank_loss, rank_pairs, roc_points, roc_steps
+from tests.conftest import examples
 
 SCORES = [0.9, 0.8, 0.7, 0.6, 0.55, 0.4]
 LABELS = [1, 1, 0, 1, 0, 0]
@@ -118,7 +119,7 @@ def test_against_sklearn_random():
         assert auc(scores, labels) + rank_loss(scores, labels) == pytest.approx(1.0, abs=1e-15)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.lists(st.tuples(st.integers(0, 6), st.sampled_from([0, 1])), min_size=2, max_size=25))
 def test_properties(data):
     scores = [s / 2 for s, _ in data]

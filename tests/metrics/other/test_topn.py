@@ -33,6 +33,7 @@ from metrics.other.topn import (
     reciprocal_rank,
     summary,
 )
+from tests.conftest import examples
 
 REC = ["A", "B", "C", "D", "E"]
 TEST = ["A", "C", "X"]
@@ -241,7 +242,7 @@ def test_f1_score_range():
 items = st.lists(st.sampled_from("ABCDEFGHIJ"), unique=True, max_size=10)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(rec=items, test=items, n=st.one_of(st.none(), st.integers(1, 12)))
 def test_bounds_and_orderings(rec, test, n):
     p, r = precision_at_n(rec, test, n=n), recall_at_n(rec, test, n=n)
@@ -255,7 +256,7 @@ def test_bounds_and_orderings(rec, test, n):
     assert reciprocal_rank(rec, test, n=n) >= (1.0 / n if n and first_hit(rec, test, n=n) else 0.0)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.lists(st.tuples(items, items), min_size=1, max_size=6), n=st.integers(1, 8))
 def test_summary_properties(data, n):
     s = summary(data, n=n)
