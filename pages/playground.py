@@ -25,10 +25,10 @@ from ui.playground_explain import (
     variants_display,
 )
 from ui.present import PRESENT_PAGE, present_query_from_playground
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, discount_select, k_select, link_for
 
-through_app()
+open_page("playground")
 state = st.session_state
 lang = current_language()
 page = S.PageState(PG.PAGE, PG.FIELDS)

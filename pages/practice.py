@@ -15,10 +15,10 @@ from ui import state as S
 from ui.diagnosis import number, render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
 from ui.numbers import exact_list
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, error_text, link_for
 
-through_app()
+open_page("practice")
 state = st.session_state
 previous_score = state.get("practice_score")
 page = S.PageState(P.PAGE, P.FIELDS)

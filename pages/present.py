@@ -16,10 +16,10 @@ from ui.components.keys import keys
 from ui.escape import markdown
 from ui.i18n import current_language, t
 from ui.links import PLAYGROUND_PAGE
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
+open_page("present")
 # Collapsed here only; app.py asks for "auto" on every other page, so leaving this page restores it.
 st.set_page_config(initial_sidebar_state="collapsed")
 state = st.session_state

@@ -14,10 +14,10 @@ from ui.i18n import t
 from ui.numbers import show_trimmed
 from ui.other import link_text
 from ui.other import rating as V
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("rating")
 st.title(t("rating.title"))
 st.markdown(t("rating.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)

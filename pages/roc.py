@@ -14,10 +14,10 @@ from ui.i18n import registry_text, t
 from ui.numbers import exact, show_trimmed
 from ui.other import link_text
 from ui.other import roc as V
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("roc")
 st.title(t("roc.title"))
 st.markdown(t("roc.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)

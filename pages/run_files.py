@@ -18,6 +18,7 @@ from ui import state as S
 from ui.charts.runfiles import flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
+from ui.shell import open_page
 from ui.significance_view import (
     per_query_frames,
     significance_section,
@@ -27,6 +28,7 @@ from ui.significance_view import (
 )
 from ui.widgets import copy_link, link_for
 
+open_page("run_files")
 P = V.P
 state = st.session_state
 page = S.PageState("run_files", V.FIELDS)

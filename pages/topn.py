@@ -13,10 +13,10 @@ from ui.charts.other import GRID_POSITIONS, GRID_USERS, USER_BARS, hit_grid, per
 from ui.i18n import registry_text, t
 from ui.other import link_text
 from ui.other import topn as V
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("topn")
 st.title(t("topn.title"))
 st.markdown(t("topn.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)

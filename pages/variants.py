@@ -29,10 +29,10 @@ from ui.escape import markdown
 from ui.i18n import registry_text, t
 from ui.numbers import exact_list, show
 from ui.playground import last_view
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import BASES, copy_link, error_text, k_select, link_for
 
-through_app()
+open_page("variants")
 P = "variants"
 state = st.session_state
 page = S.PageState(V.PAGE, V.FIELDS)

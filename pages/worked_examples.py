@@ -17,10 +17,10 @@ from ui.i18n import catalogue, current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE
 from ui.numbers import exact_list, show
 from ui.present import PRESENT_PAGE, present_query_for_example
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("worked_examples")
 P = "worked_examples"
 lang = current_language()
 page = S.PageState(W.PAGE, W.FIELDS)
