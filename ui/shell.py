@@ -145,7 +145,7 @@ APP_CSS = """
    Keyboard focus: a 3 px ring in --nl-focus, 2 px away from the control, over a halo in --nl-focus-halo,
    so the ring keeps >= 3:1 against the control and the page whatever their colours (on a dark page the
    halo is what contrasts).  A page with its own dark theme sets both variables (ui.shell.FOCUS_DARK). */
-:root { --nl-focus: #1d4ed8; --nl-focus-halo: #ffffff; }
+:root { --nl-focus: #1d4ed8; --nl-focus-halo: #ffffff; --nl-muted-text: #575654; }
 .stApp :focus-visible,
 /* text fields, selects, number inputs: the ring goes on the field's frame (it would clip the input's) */
 .stApp [data-baseweb="input"]:focus-within, .stApp [data-baseweb="textarea"]:focus-within,
@@ -179,8 +179,10 @@ APP_CSS = """
 /* the sidebar's current page: by weight and a bar, not by a 1.1:1 tint only */
 .stApp a[data-testid="stSidebarNavLink"][aria-current="page"] { box-shadow: inset 4px 0 0 var(--nl-focus); }
 .stApp a[data-testid="stSidebarNavLink"][aria-current="page"] p { font-weight: 700; }
-/* Text >= 4.5:1: captions (Streamlit's are 3.9:1 on white) take the surrounding text colour at 82 %. */
-div[data-testid="stCaptionContainer"] { color: color-mix(in srgb, currentColor 82%, transparent); }
+/* Text >= 4.5:1: captions and quotes (Streamlit's are 3.9:1 on white) in --nl-muted-text (7:1 on white,
+   6.3:1 on the sidebar's grey). */
+div[data-testid="stCaptionContainer"], [data-testid="stMarkdownContainer"] blockquote {
+  color: var(--nl-muted-text); opacity: 1; }
 /* selected pills / segmented buttons: darker text (Streamlit's is 4.48:1 on its tint) and a thicker edge,
    so "selected" does not rest on a tint alone */
 .stApp [data-testid="stButtonGroup"] [data-selected="true"],
@@ -194,6 +196,6 @@ div[data-testid="stCaptionContainer"] { color: color-mix(in srgb, currentColor 8
 </style>
 """
 
-#: Focus colours for a page drawn on a dark background (Present's dark theme): put inside its <style>.
-#: A yellow ring (12.9:1 on #0b1220) over a halo of the page's own dark colour.
-FOCUS_DARK = ".stApp { --nl-focus: #fcd34d; --nl-focus-halo: #0b1220; }"
+#: The colours for a page drawn on a dark background (Present's dark theme): put inside its <style>.
+#: A yellow ring (12.9:1 on #0b1220) over a halo of the page's own dark colour; muted text 12:1.
+FOCUS_DARK = ".stApp { --nl-focus: #fcd34d; --nl-focus-halo: #0b1220; --nl-muted-text: #cbd5e1; }"
