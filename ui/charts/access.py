@@ -1,0 +1,56 @@
+"""What every chart shares for accessibility (WCAG 2.1 AA): colours of at least 3:1 on the page, a second
+cue beside colour, and a description that a screen reader announces instead of "Vega visualization".
+
+* :data:`PALETTE` — categorical colours, each at least 3:1 against white (the app's light theme) and
+  distinguishable from its neighbours; :data:`SHAPES` and :data:`DASHES` — the second cue for series.
+* :func:`accessible` — give a chart its description (Vega makes it the chart's accessible name) and take
+  the marks out of the accessibility tree (Vega would announce every mark with its raw, unrounded value;
+  the description carries the key values as the page shows them).
+* :func:`listing` — "a: 1, b: 2, … and 3 more": the values a description quotes, bounded in length.
+
+The colours are tested (tests/ui/test_charts_access.py) and the descriptions in the browser
+(tests/browser/test_a11y_pages.py).
+"""
+from __future__ import annotations
+
+import altair as alt
+
+from ui.i18n import t
+
+__all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "accessible", "listing", "DESCRIBED_ITEMS"]
+
+# Tailwind 700-level hues: 4.6:1 to 8.6:1 on white.
+PALETTE = ["#1d4ed8", "#b45309", "#047857", "#b91c1c", "#7e22ce", "#0e7490", "#be185d", "#4d7c0f",
+           "#475569", "#c2410c"]
+SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-right",
+          "triangle-left", "wedge", "stroke"]
+DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3], [10, 2], [3, 1, 1, 1], [6, 2, 1, 2], [2, 5]]
+GREY = "#64748b"        # a neutral mark that still carries meaning (4.8:1 on white)
+LIGHT_FILL = "#e2e8f0"  # a fill that carries no meaning by itself: its edge (GREY or a colour) does
+DESCRIBED_ITEMS = 12    # values quoted in a description before "… and N more"
+
+
+def accessible(chart, description: str):
+    """``chart`` with ``description`` as its accessible name and its marks hidden from screen readers.
+
+    Returns a configured (top-level) chart: call it last, on the chart a page draws.
+    """
+    return chart.properties(description=description).configure(aria=False)
+
+
+def listing(items, limit: int = DESCRIBED_ITEMS) -> str:
+    """Join ``items`` (strings) with commas, at most ``limit`` of them, then "… and N more".
+
+    >>> listing(["1: 3", "2: 2"])
+    '1: 3, 2: 2'
+    """
+    items = list(items)
+    head = ", ".join(items[:limit])
+    if len(items) > limit:
+        head += " " + t("charts.more", count=len(items) - limit)
+    return head
+
+
+def series_scale(domain: list[str], colors: list[str] | None = None) -> alt.Scale:
+    """A colour scale over ``domain`` from :data:`PALETTE` (or ``colors``)."""
+    return alt.Scale(domain=domain, range=(colors or PALETTE)[: len(domain)])
