@@ -15,7 +15,7 @@ from ui import worked_examples as W
 from ui.charts.ndcg import discounted_gain_chart
 from ui.i18n import catalogue, current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE
-from ui.numbers import exact_list, show
+from ui.numbers import exact_list, for_table, show
 from ui.present import PRESENT_PAGE, present_query_for_example
 from ui.shell import open_page
 from ui.widgets import copy_link, link_for
@@ -123,7 +123,7 @@ for tab, doc in zip(tabs, DOCUMENTS):
                          else t(f"{P}.positions"))
                 st.markdown(f"**{title}**")
                 prow = W.position_rows(ex, variant)
-                st.dataframe(prow, hide_index=True, width="stretch", height=W.fit(len(prow)))
+                st.dataframe(for_table(prow), hide_index=True, width="stretch", height=W.fit(len(prow)))
                 formula = FORMULAS[variant or ex.implied]
                 bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.options)
                 st.caption(t(f"{P}.chart"))
