@@ -76,7 +76,7 @@ for tab, doc in zip(tabs, DOCUMENTS):
             q1, q2 = st.columns(2)
             with q1:
                 st.markdown(f"**{t(f'{P}.quote')}**")
-                st.markdown("> " + ex.quote)
+                st.markdown(W.quote_html(ex.quote, ex.lang), unsafe_allow_html=True)  # document data, escaped
             with q2:
                 if lang != ex.lang:
                     st.markdown(f"**{t(f'{P}.translation')}**")
