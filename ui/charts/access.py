@@ -17,7 +17,7 @@ import altair as alt
 
 from ui.i18n import t
 
-__all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "accessible", "listing", "DESCRIBED_ITEMS"]
+__all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "TEXT", "accessible", "listing", "DESCRIBED_ITEMS"]
 
 # Tailwind 700-level hues: 4.6:1 to 8.6:1 on white.
 PALETTE = ["#1d4ed8", "#b45309", "#047857", "#b91c1c", "#7e22ce", "#0e7490", "#be185d", "#4d7c0f",
@@ -26,26 +26,31 @@ SHAPES = ["circle", "square", "triangle-up", "diamond", "cross", "triangle-down"
           "triangle-left", "wedge", "stroke"]
 DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3], [10, 2], [3, 1, 1, 1], [6, 2, 1, 2], [2, 5]]
 GREY = "#64748b"        # a neutral mark that still carries meaning (4.8:1 on white)
+TEXT = "#4b5563"        # axis, legend and title text (7.6:1 on white; Streamlit's chart theme greys are ~3.5:1)
 LIGHT_FILL = "#e2e8f0"  # a fill that carries no meaning by itself: its edge (GREY or a colour) does
 DESCRIBED_ITEMS = 12    # values quoted in a description before "… and N more"
 
 
 def accessible(chart, description: str):
-    """``chart`` with ``description`` as its accessible name and its marks hidden from screen readers.
+    """``chart`` with ``description`` as its accessible name, its marks hidden from screen readers and its
+    axis and legend text at 7.6:1.
 
     Returns a configured (top-level) chart: call it last, on the chart a page draws.
     """
-    return chart.properties(description=description).configure(aria=False)
+    return (chart.properties(description=description).configure(aria=False)
+            .configure_axis(labelColor=TEXT, titleColor=TEXT)
+            .configure_legend(labelColor=TEXT, titleColor=TEXT))
 
 
-def listing(items, limit: int = DESCRIBED_ITEMS) -> str:
-    """Join ``items`` (strings) with commas, at most ``limit`` of them, then "… and N more".
+def listing(items, limit: int = DESCRIBED_ITEMS, sep: str = ", ") -> str:
+    """Join ``items`` (strings) with ``sep``, at most ``limit`` of them, then "… and N more" (``sep="; "``
+    between items that hold commas themselves).
 
-    >>> listing(["1: 3", "2: 2"])
-    '1: 3, 2: 2'
+    >>> listing(["1: 3", "2: 2"]), listing(["a: 1, 2", "b: 3, 4"], sep="; ")
+    ('1: 3, 2: 2', 'a: 1, 2; b: 3, 4')
     """
     items = list(items)
-    head = ", ".join(items[:limit])
+    head = sep.join(items[:limit])
     if len(items) > limit:
         head += " " + t("charts.more", count=len(items) - limit)
     return head

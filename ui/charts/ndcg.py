@@ -70,7 +70,7 @@ def discounted_gain_chart(bd: pd.DataFrame, labels=None, *, height: int = 260) -
     """Bars of discounted gain per position, your ranking (solid) beside the ideal one (outlined)."""
     data = gains_long(bd, labels)
     series = alt.Scale(domain=[t("common.actual"), t("common.ideal")], range=[ACTUAL_COLOR, IDEAL_FILL])
-    legend = alt.Legend(orient="top", symbolStrokeWidth=2)
+    legend = alt.Legend(orient="top", symbolStrokeWidth=2, labelLimit=0)
     chart = (
         alt.Chart(data, height=height)
         .mark_bar(strokeWidth=2)
@@ -107,7 +107,7 @@ def running_chart(bd: pd.DataFrame, *, height: int = 260) -> alt.Chart:
     )
     domain = [t("common.running_dcg"), t("common.running_idcg")]
     scale = alt.Scale(domain=domain, range=[ACTUAL_COLOR, IDEAL_COLOR])
-    legend = alt.Legend(orient="top")
+    legend = alt.Legend(orient="top", labelLimit=0)
     chart = (
         alt.Chart(data, height=height)
         .mark_line(point=alt.OverlayMarkDef(size=50, filled=True))
@@ -155,7 +155,7 @@ def discount_curves_chart(n: int, log_base: float, discounts=None, *, height: in
     """The weight each discount gives to positions 1..n, on one chart."""
     data = discount_curves_data(n, log_base, discounts)
     names = list(dict.fromkeys(data["series"]))
-    legend = alt.Legend(orient="top")
+    legend = alt.Legend(orient="top", labelLimit=0)
 
     def scale(values):
         return alt.Scale(domain=names, range=[values[i % len(values)] for i in range(len(names))])

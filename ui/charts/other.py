@@ -66,16 +66,14 @@ def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GR
     data["cell"] = (data["mark"] + " " + data["item"]) if named else data["mark"]
     base = base.properties(data=data)
     labels = base.mark_text(fontSize=13 if named else 12).encode(
-        text="cell:N",
-        color=alt.Color("result:N", legend=None,
-                        scale=alt.Scale(domain=[t("topn.hit"), t("topn.miss")], range=["#ffffff", "#111827"])))
+        text="cell:N", color=alt.condition(alt.datum.rel == 1, alt.value("#ffffff"), alt.value("#111827")))
     rows = []
     for u in shown:
         hits = [str(int(p)) for p, r in zip(data.loc[data["user"] == u, "position"], data.loc[data["user"] == u, "rel"])
                 if r == 1.0]
         rows.append(f"{u}: " + (t("charts.hits_at", positions=", ".join(hits)) if hits else t("charts.no_hit")))
     chart = (rects.properties(data=data) + labels).properties(height=alt.Step(34))
-    return accessible(chart, t("charts.hit_grid", n=width, rows=listing(rows)))
+    return accessible(chart, t("charts.hit_grid", n=width, rows=listing(rows, sep="; ")))
 
 
 PER_USER_METRICS = {"precision": "Precision@N", "recall": "Recall@N", "ap": "AP@N", "rr": "RR",
@@ -102,7 +100,7 @@ def per_user_chart(table: pd.DataFrame, *, users: int = USER_BARS) -> alt.Chart:
     ).properties(height=320)
     rows = [f"{row['user']}: " + ", ".join(f"{names[k]} {show(row[k])}" for k in names)
             for _, row in part.iterrows()]
-    return accessible(chart, t("charts.per_user", metrics=", ".join(metrics), rows=listing(rows)))
+    return accessible(chart, t("charts.per_user", metrics=", ".join(metrics), rows=listing(rows, sep="; ")))
 
 
 # --- Rating ------------------------------------------------------------------------------------
@@ -133,7 +131,7 @@ def errors_chart(table: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
     ).properties(height=260)
     rows = [f"{p}: {show_trimmed(a)}, {show_trimmed(q)}"
             for p, a, q in zip(part["pair"], part["abs_error"], part["squared_error"])]
-    return accessible(chart, t("charts.errors", rows=listing(rows)))
+    return accessible(chart, t("charts.errors", rows=listing(rows, sep="; ")))
 
 
 def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
@@ -171,7 +169,7 @@ def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
     mae = data[data["metric"] == mae_name].set_index("pair")["share"]
     rmse = data[data["metric"] == rmse_name].set_index("pair")["share"]
     rows = [f"{p}: {mae[p]:.1%}, {rmse[p]:.1%}" for p in mae.index]
-    return accessible(chart, t("charts.shares", rows=listing(rows)))
+    return accessible(chart, t("charts.shares", rows=listing(rows, sep="; ")))
 
 
 def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:

@@ -78,4 +78,4 @@ def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list
 
     rows = [t("charts.scatter_run", run=run, points=len(part), mx=show(part["x"].mean()), my=show(part["y"].mean()))
             for run, part in data.groupby("run", sort=False)]
-    return accessible(chart, t("charts.scatter", x=words(x_title), y=words(y_title), rows=listing(rows)))
+    return accessible(chart, t("charts.scatter", x=words(x_title), y=words(y_title), rows=listing(rows, sep="; ")))

@@ -139,7 +139,8 @@ def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, signi
                                         range=["diamond", "circle"])))
     zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#111827", strokeDash=[4, 4]).encode(x="x:Q")
     # A height per row (a fixed total would be squeezed by the legend and the axis title).
-    rows = listing(f"{p}: {show(m)} [{show(lo)}, {show(hi)}] {v}" for p, m, lo, hi, v in
-                   zip(data["pair"], data["mean_difference"], data["ci_low"], data["ci_high"], data["verdict"]))
+    rows = listing((f"{p}: {show(m)} [{show(lo)}, {show(hi)}] {v}" for p, m, lo, hi, v in
+                    zip(data["pair"], data["mean_difference"], data["ci_low"], data["ci_high"], data["verdict"])),
+                   sep="; ")
     return accessible((zero + lines + points).properties(height=alt.Step(height_per_pair)),
                       t("charts.ci", significant=significant_label, not_significant=not_significant_label, rows=rows))
