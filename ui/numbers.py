@@ -95,13 +95,16 @@ def show_trimmed(x, digits: int = 4) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def for_table(frame, digits: int = 4):
+def for_table(frame, digits: int | dict = 4):
     """A copy of ``frame`` (a pandas DataFrame) whose float columns hold their displayed values: each
     number is what ``show(x, digits)`` writes, read back (``nan``/``±inf`` and other columns unchanged).
+    ``digits`` may map column names to their decimals (a column shown with ``%.2f``); the others get 4.
 
     >>> import pandas as pd
     >>> for_table(pd.DataFrame({"ndcg": [0.9561125053043696, 0.5], "run": ["a", "b"]}))["ndcg"].tolist()
     [0.9561, 0.5]
+    >>> for_table(pd.DataFrame({"A": [0.125], "B": [0.125]}), {"A": 2}).iloc[0].tolist()
+    [0.12, 0.125]
     """
     import numpy as np
     import pandas as pd
@@ -111,7 +114,8 @@ def for_table(frame, digits: int = 4):
         if pd.api.types.is_float_dtype(out[col].dtype):
             values = out[col].to_numpy(dtype=float)
             finite = np.isfinite(values) & (np.abs(values) < 1e15)
+            places = digits.get(col, 4) if isinstance(digits, dict) else digits
             rounded = values.copy()
-            rounded[finite] = [float(f"{v:.{digits}f}") for v in values[finite]]
+            rounded[finite] = [float(f"{v:.{places}f}") for v in values[finite]]
             out[col] = rounded
     return out
