@@ -32,15 +32,32 @@ def page_title(key: str) -> str:
     return f"{t(f'common.nav.{key}')} · {APP_NAME}"
 
 
-# Streamlit's page menu puts each group's <header> and its links' <li> inside a <div> directly in the
-# <ul> (axe: "list" and "listitem", WCAG 1.3.1).  Until Streamlit fixes the markup (README, Accessibility),
-# the <ul> becomes a plain box and each group a list named by its header; re-applied whenever React redraws
-# the menu.  Fixed text, no user input.
+# Two repairs of Streamlit's markup, re-applied whenever React redraws (fixed text, no user input):
+# * the page menu puts each group's <header> and its links' <li> inside a <div> directly in the <ul> (axe:
+#   "list" and "listitem", WCAG 1.3.1): the <ul> becomes a plain box and each group a list named by its
+#   header (README, Accessibility);
+# * st.metric is three loose paragraphs (label, value, delta): each becomes a group named by its own label
+#   and value (aria-labelledby points at the visible text, so what is announced is what is shown).
 NAV_FIX_JS = """
 (() => {
   if (window.__nlNavFix) return;
   window.__nlNavFix = true;
+  let serial = 0;
+  const ids = (el) => { if (!el.id) el.id = 'nl-a11y-' + (++serial); return el.id; };
+  const metrics = () => {
+    for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
+      // the label's own text (not its help button), then the value
+      const label = m.querySelector('[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]')
+        || m.querySelector('[data-testid="stMetricLabel"]');
+      const value = m.querySelector('[data-testid="stMetricValue"]');
+      if (!label || !value) continue;
+      const by = ids(label) + ' ' + ids(value);
+      if (m.getAttribute('role') !== 'group') m.setAttribute('role', 'group');
+      if (m.getAttribute('aria-labelledby') !== by) m.setAttribute('aria-labelledby', by);
+    }
+  };
   const fix = () => {
+    metrics();
     for (const ul of document.querySelectorAll('ul[data-testid="stSidebarNavItems"]')) {
       const groups = [...ul.children].filter((c) => c.tagName === 'DIV');
       if (!groups.length) continue;
