@@ -191,12 +191,18 @@ def test_language_and_pages_from_the_sidebar_by_keyboard(make_page, app_url):
 
 def test_tables_read_the_numbers_they_show(make_page, app_url):
     """The grids' cells for screen readers hold at most 4 decimals: what the grid draws (Streamlit shows
-    4 decimals, or the column's %.4f) rather than the raw float (0.9561125053043696)."""
+    4 decimals, or the column's %.4f) rather than the raw float (0.9561125053043696).  On the way: the
+    documents' quotes carry their own language."""
     pg = make_page()
     long = re.compile(r"\d\.\d{5,}")
     for path in ("worked_examples", "rating", "topn", "run_files"):
         pg.goto(f"{app_url}/{path}")
         rendered(pg)
+        if path == "worked_examples":  # document 000's tab: Chinese quotes in an English page
+            quotes = pg.locator('blockquote[lang="zh-Hans"]:visible')
+            assert quotes.count() == 3, quotes.count()
+            assert "DCG" in quotes.first.inner_text() and re.search(r"[\u4e00-\u9fff]", quotes.first.inner_text())
+            assert pg.evaluate("() => document.documentElement.lang") == "en"
         grids = pg.locator('[data-testid="stDataFrame"]:visible')
         assert grids.count() > 0, path
         for i in range(grids.count()):
