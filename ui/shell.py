@@ -171,11 +171,15 @@ APP_CSS = """
 .stApp :is([data-testid="stTextAreaRootElement"], [data-testid="stTextInputRootElement"]):focus-within,
 /* radios, checkboxes, toggles: the input is visually hidden, the ring goes on its label */
 .stApp label:is([data-baseweb="radio"], [data-baseweb="checkbox"]):has(input:focus-visible),
-.stApp label[data-rac]:has(> span > input:focus-visible),
-/* a table (a canvas grid): the ring goes around the grid, the grid marks the current cell itself */
-.stApp :is([data-testid="stDataFrame"], [data-testid="stDataEditor"]):has(:focus-visible:not(button)) {
+.stApp label[data-rac]:has(> span > input:focus-visible) {
   outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
   box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; border-radius: 4px; }
+/* a table (a canvas grid; the focus moves between the canvas and its cells for screen readers): the ring
+   goes around the grid whenever anything in it has focus (Chromium does not re-match :has() for the cells
+   inside the canvas), the grid marks the cell itself */
+.stApp :is([data-testid="stDataFrame"], [data-testid="stDataEditor"]):focus-within {
+  outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
+  box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; }
 .stApp [data-baseweb="input"] :is(input, textarea):focus-visible,
 .stApp [data-baseweb="textarea"] textarea:focus-visible, .stApp [data-baseweb="select"] input:focus-visible,
 .stApp [data-testid="stNumberInputContainer"] :is(input, [data-baseweb="input"]):is(:focus-visible, :focus-within),
@@ -187,10 +191,12 @@ APP_CSS = """
 .stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
   outline: 3px solid var(--nl-focus) !important; outline-offset: 3px !important;
   box-shadow: 0 0 0 8px var(--nl-focus-halo) !important; }
-/* inside clipping strips (tabs, page links, a chart's toolbar, the scrolling main area): the ring inside */
+/* inside clipping strips (tabs, page links, toolbars, code, expanders, the main area): the ring inside, its halo
+   inside it */
 .stApp :is([data-baseweb="tab"], [role="tab"], a[data-testid="stSidebarNavLink"]):focus-visible,
-.stApp [data-testid="stElementToolbar"] button:focus-visible, .stApp [data-testid="stMain"]:focus-visible {
-  outline-offset: -3px !important; box-shadow: none !important; }
+.stApp [data-testid="stElementToolbar"] button:focus-visible, .stApp [data-testid="stMain"]:focus-visible,
+.stApp [data-testid="stCode"] :focus-visible, .stApp [data-testid="stExpander"] summary:focus-visible {
+  outline-offset: -3px !important; box-shadow: inset 0 0 0 6px var(--nl-focus-halo) !important; }
 /* a chart's toolbar shows itself to the keyboard (Streamlit shows it on hover, under the chart) */
 .stApp [data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; z-index: 1000 !important; }
 /* the sidebar's current page: by weight and a bar, not by a 1.1:1 tint only */

@@ -205,10 +205,27 @@ FOCUS_BOX_JS = """() => {
           role: el.getAttribute('role') || '', name, testid: (el.closest('[data-testid]') || el).dataset.testid || ''};
 }"""
 
+SCROLL_JS = """() => {
+  let el = document.activeElement;
+  while (el && el.tagName === 'IFRAME' && el.contentDocument) el = el.contentDocument.activeElement;
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+}"""
+
+# "Unfocused": the focus parked on an off-screen element of the page (a bare blur() is not enough: a data
+# grid takes the focus back to its canvas when one of its cells loses it).
 BLUR_JS = """() => {
   let el = document.activeElement;
   while (el && el.tagName === 'IFRAME' && el.contentDocument) el = el.contentDocument.activeElement;
-  window.__nlFocused = el; el.blur(); return true;
+  window.__nlFocused = el;
+  let park = document.getElementById('nl-focus-parking');
+  if (!park) {
+    park = document.createElement('span');
+    park.id = 'nl-focus-parking'; park.tabIndex = -1;
+    park.style.cssText = 'position:fixed;left:-9999px;top:0;width:1px;height:1px;overflow:hidden';
+    document.body.appendChild(park);
+  }
+  el.blur(); park.focus({preventScroll: true});
+  return document.activeElement === park;
 }"""
 
 REFOCUS_JS = """() => { const el = window.__nlFocused; if (el) el.focus(); delete window.__nlFocused;
@@ -253,13 +270,16 @@ def focus_indicator(pg, *, margin: int = 10) -> FocusIndicator:
     box = pg.evaluate(FOCUS_BOX_JS)
     assert box is not None, "nothing has focus (the focus fell to the page body)"
     vw, vh = pg.evaluate("() => [innerWidth, innerHeight]")
+    if box["y"] < margin or box["y"] + box["height"] > vh - margin:  # bring the whole control into view
+        pg.evaluate(SCROLL_JS)
+        box = pg.evaluate(FOCUS_BOX_JS)
     x0, y0 = max(0, int(box["x"]) - margin), max(0, int(box["y"]) - margin)
     x1 = min(vw, int(box["x"] + box["width"]) + margin + 1)
     y1 = min(vh, int(box["y"] + box["height"]) + margin + 1)
     assert x1 > x0 and y1 > y0, f"the focused control is outside the viewport: {box}"
     clip = {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
     focused = _png(pg.screenshot(clip=clip, animations="disabled", caret="hide"))
-    pg.evaluate(BLUR_JS)
+    assert pg.evaluate(BLUR_JS), "the focus could not be moved away to photograph the control unfocused"
     unfocused = _png(pg.screenshot(clip=clip, animations="disabled", caret="hide"))
     back = pg.evaluate(REFOCUS_JS)
     assert back, f"could not give the focus back to {box}"
@@ -268,7 +288,10 @@ def focus_indicator(pg, *, margin: int = 10) -> FocusIndicator:
     f, u = focused[:h, :w], unfocused[:h, :w]
     diff = np.abs(f - u).max(axis=-1) > 8
     ratios = contrast(f[diff], u[diff]) if diff.any() else np.zeros(0)
-    ring = 2 * 2 * (box["width"] + box["height"]) + 16  # a 2 px ring around the box (corners included)
+    # a 2 px ring around the part of the box in the viewport (corners included)
+    seen_w = min(box["x"] + box["width"], vw) - max(box["x"], 0)
+    seen_h = min(box["y"] + box["height"], vh) - max(box["y"], 0)
+    ring = 2 * 2 * (max(seen_w, 0) + max(seen_h, 0)) + 16
     return FocusIndicator(element=box, changed=int(diff.sum()), strong=int((ratios >= 3.0).sum()),
                           max_contrast=float(ratios.max()) if ratios.size else 1.0, needed=int(ring))
 

@@ -212,3 +212,56 @@ def test_tables_read_the_numbers_they_show(make_page, app_url):
             cells = grid.locator('[role="gridcell"]').all_text_contents()
             raw = [c for c in cells if long.search(c)]
             assert raw == [], (path, i, raw[:5])
+
+
+# One focused control of each kind per page (kind = its test id, role and tag): Tab through the whole page
+# and photograph the first of each kind.  Present's slide controls and the playground's drag cards belong to
+# the "present" and "drag" helpers' own tests.
+KIND_JS = """() => {
+  let el = document.activeElement, frame = '';
+  while (el && el.tagName === 'IFRAME' && el.contentDocument) {
+    frame = el.title || 'frame'; el = el.contentDocument.activeElement; }
+  if (!el || el === document.body) return null;
+  const host = el.closest('[data-testid]');
+  return {kind: [frame, host ? host.dataset.testid : '', el.getAttribute('role') || '', el.tagName].join('/'),
+          frame, sortable: el.classList.contains('sortable-item')};
+}"""
+FOCUS_PAGES = ["playground", "worked_examples", "variants", "match", "check", "practice", "topn", "rating", "roc",
+               "run_files", "class", "join"]
+
+
+def test_every_kind_of_control_shows_its_focus(make_page, app_url):
+    pg = make_page(viewport={"width": 1280, "height": 900})
+    problems, measured = [], 0
+    for path in FOCUS_PAGES:
+        pg.goto(f"{app_url}/{path}")
+        rendered(pg)
+        seen, stops = set(), 0
+        while stops < 150:
+            pg.keyboard.press("Tab")
+            stops += 1
+            now = pg.evaluate(KIND_JS)
+            if now is None:          # past the last control: the focus left the page
+                break
+            if now["sortable"] or now["kind"] in seen:
+                continue
+            seen.add(now["kind"])
+            found = focus_indicator(pg)
+            measured += 1
+            if not found.visible:
+                problems.append(f"{path}: {now['kind']}: {found}")
+        assert stops < 150, f"{path}: Tab never left the page (a keyboard trap?)"
+    assert measured > 60, measured
+    assert not problems, "\n".join(problems)
+
+
+def test_focus_on_presents_dark_theme(make_page, app_url):
+    """Outside the slide (Present's own controls are the present helper's): the sidebar's open button and
+    the page's link box keep a visible ring on the dark page."""
+    pg = make_page()
+    pg.goto(f"{app_url}/present?theme=dark")
+    rendered(pg)
+    for what in ("el => Boolean(el.closest('[data-testid=\"stExpandSidebarButton\"]'))",
+                 "el => el.tagName === 'SUMMARY'"):
+        tab_to(pg, what)
+        ring(pg, f"present dark: {what}")
