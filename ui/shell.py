@@ -37,7 +37,8 @@ def page_title(key: str) -> str:
 #   "list" and "listitem", WCAG 1.3.1): the <ul> becomes a plain box and each group a list named by its
 #   header (README, Accessibility);
 # * st.metric is three loose paragraphs (label, value, delta): each becomes a group named by its own label
-#   and value (aria-labelledby points at the visible text, so what is announced is what is shown).
+#   and value (aria-labelledby points at the visible text, so what is announced is what is shown);
+# * a Vega chart's SVG is hidden from screen readers: the chart is announced by its description.
 NAV_FIX_JS = """
 (() => {
   if (window.__nlNavFix) return;
@@ -56,8 +57,16 @@ NAV_FIX_JS = """
       if (m.getAttribute('aria-labelledby') !== by) m.setAttribute('aria-labelledby', by);
     }
   };
+  // a chart is named by its description (ui/charts/access.py); its drawing is hidden from screen readers,
+  // which would otherwise read every mark with its raw value (0.630929753571 where 0.6309 is shown)
+  const charts = () => {
+    for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] > svg')) {
+      if (svg.getAttribute('aria-hidden') !== 'true') svg.setAttribute('aria-hidden', 'true');
+    }
+  };
   const fix = () => {
     metrics();
+    charts();
     for (const ul of document.querySelectorAll('ul[data-testid="stSidebarNavItems"]')) {
       const groups = [...ul.children].filter((c) => c.tagName === 'DIV');
       if (!groups.length) continue;

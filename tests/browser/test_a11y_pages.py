@@ -189,6 +189,17 @@ def test_language_and_pages_from_the_sidebar_by_keyboard(make_page, app_url):
     assert pg.evaluate("() => document.documentElement.lang") == "ko"
 
 
+def announced_names(pg) -> list[tuple[str, str]]:
+    """(role, name) of every node of Chromium's accessibility tree that a screen reader can reach."""
+    cdp = pg.context.new_cdp_session(pg)
+    try:
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        cdp.detach()
+    return [(n.get("role", {}).get("value", ""), str(n.get("name", {}).get("value", ""))) for n in nodes
+            if not n.get("ignored")]
+
+
 def test_tables_read_the_numbers_they_show(make_page, app_url):
     """The grids' cells for screen readers hold at most 4 decimals: what the grid draws (Streamlit shows
     4 decimals, or the column's %.4f) rather than the raw float (0.9561125053043696).  On the way: the
@@ -203,6 +214,10 @@ def test_tables_read_the_numbers_they_show(make_page, app_url):
             assert quotes.count() == 3, quotes.count()
             assert "DCG" in quotes.first.inner_text() and re.search(r"[\u4e00-\u9fff]", quotes.first.inner_text())
             assert pg.evaluate("() => document.documentElement.lang") == "en"
+        # nothing a screen reader reaches carries more decimals than the page shows (charts are announced by
+        # their description, their marks hidden; grids hold their displayed values)
+        charts = [name for role, name in announced_names(pg) if role == "graphics-document"]
+        assert charts and all(name and name != "Vega visualization" for name in charts), (path, charts)
         grids = pg.locator('[data-testid="stDataFrame"]:visible')
         assert grids.count() > 0, path
         for i in range(grids.count()):
@@ -212,6 +227,8 @@ def test_tables_read_the_numbers_they_show(make_page, app_url):
             cells = grid.locator('[role="gridcell"]').all_text_contents()
             raw = [c for c in cells if long.search(c)]
             assert raw == [], (path, i, raw[:5])
+        raw = [(role, name[:120]) for role, name in announced_names(pg) if long.search(name)]
+        assert raw == [], (path, raw[:5])
 
 
 # One focused control of each kind per page (kind = its test id, role and tag): Tab through the whole page

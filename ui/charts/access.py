@@ -3,9 +3,10 @@ cue beside colour, and a description that a screen reader announces instead of "
 
 * :data:`PALETTE` — categorical colours, each at least 3:1 against white (the app's light theme) and
   distinguishable from its neighbours; :data:`SHAPES` and :data:`DASHES` — the second cue for series.
-* :func:`accessible` — give a chart its description (Vega makes it the chart's accessible name) and take
-  the marks out of the accessibility tree (Vega would announce every mark with its raw, unrounded value;
-  the description carries the key values as the page shows them).
+* :func:`accessible` — give a chart its description (Vega makes it the chart's accessible name), with the
+  key values as the page shows them.  The drawing itself is hidden from screen readers by the page script
+  (``ui.shell``): Vega would read every mark with its raw value, and ``aria: false`` in the spec leaves
+  Vega's mark groups as unnamed ``graphics-symbol`` images (axe ``svg-img-alt``).
 * :func:`listing` — "a: 1, b: 2, … and 3 more": the values a description quotes, bounded in length.
 
 The colours are tested (tests/ui/test_charts_access.py) and the descriptions in the browser
@@ -32,12 +33,11 @@ DESCRIBED_ITEMS = 12    # values quoted in a description before "… and N more"
 
 
 def accessible(chart, description: str):
-    """``chart`` with ``description`` as its accessible name, its marks hidden from screen readers and its
-    axis and legend text at 7.6:1.
+    """``chart`` with ``description`` as its accessible name and its axis and legend text at 7.6:1.
 
     Returns a configured (top-level) chart: call it last, on the chart a page draws.
     """
-    return (chart.properties(description=description).configure(aria=False)
+    return (chart.properties(description=description)
             .configure_axis(labelColor=TEXT, titleColor=TEXT)
             .configure_legend(labelColor=TEXT, titleColor=TEXT))
 

@@ -84,7 +84,7 @@ def discounted_gain_chart(bd: pd.DataFrame, labels=None, *, height: int = 260) -
                 alt.Tooltip("series:N", title=t("common.series")),
                 alt.Tooltip("position:O", title=t("common.position")),
                 alt.Tooltip("label:N", title=t("common.label")),
-                alt.Tooltip("relevance:Q", title=t("common.relevance"), format="g"),
+                alt.Tooltip("relevance:Q", title=t("common.relevance"), format="~g"),
                 alt.Tooltip("gain:Q", title=t("common.gain"), format=".4~f"),
                 alt.Tooltip("discount:Q", title=t("common.discount"), format=".4f"),
                 alt.Tooltip("discounted_gain:Q", title=t("common.discounted_gain"), format=".4f"),

@@ -261,7 +261,7 @@ def pair_chart(pairs: pd.DataFrame) -> alt.Chart:
             alt.Tooltip("negative:O", title=t("roc.negative_sample")),
             alt.Tooltip("score_neg:Q", title=t("roc.score_neg"), format=".4g"),
             alt.Tooltip("result:N", title=t("roc.outcome")),
-            alt.Tooltip("loss:Q", title=t("roc.loss"), format="g"),
+            alt.Tooltip("loss:Q", title=t("roc.loss"), format="~g"),
         ],
     )
     counts = pairs["outcome"].value_counts()
