@@ -231,9 +231,9 @@ def test_tables_read_the_numbers_they_show(make_page, app_url):
         assert raw == [], (path, raw[:5])
 
 
-# One focused control of each kind per page (kind = its test id, role and tag): Tab through the whole page
-# and photograph the first of each kind.  Present's slide controls and the playground's drag cards belong to
-# the "present" and "drag" helpers' own tests.
+# One focused control of each kind per page (kind = its frame, test id, role and tag): Tab through the whole
+# page and photograph the first of each kind.  Present's page and its slide controls belong to the "present"
+# helper; the playground's drag cards (measured, allowed below) to the "drag" helper.
 KIND_JS = """() => {
   let el = document.activeElement, frame = '';
   while (el && el.tagName === 'IFRAME' && el.contentDocument) {
@@ -249,7 +249,7 @@ FOCUS_PAGES = ["playground", "worked_examples", "variants", "match", "check", "p
 
 def test_every_kind_of_control_shows_its_focus(make_page, app_url):
     pg = make_page(viewport={"width": 1280, "height": 900})
-    problems, measured = [], 0
+    problems, measured, drag_cards = [], 0, []
     for path in FOCUS_PAGES:
         pg.goto(f"{app_url}/{path}")
         rendered(pg)
@@ -260,16 +260,21 @@ def test_every_kind_of_control_shows_its_focus(make_page, app_url):
             now = pg.evaluate(KIND_JS)
             if now is None:          # past the last control: the focus left the page
                 break
-            if now["sortable"] or now["kind"] in seen:
+            if now["kind"] in seen:
                 continue
             seen.add(now["kind"])
             found = focus_indicator(pg)
             measured += 1
-            if not found.visible:
+            if not found.visible and now["sortable"]:
+                drag_cards.append(f"{path}: {found}")
+            elif not found.visible:
                 problems.append(f"{path}: {now['kind']}: {found}")
         assert stops < 150, f"{path}: Tab never left the page (a keyboard trap?)"
     assert measured > 60, measured
     assert not problems, "\n".join(problems)
+    # Known, owned by the "drag" helper (issue 23's drag cards): the playground's drag cards show no focus
+    # indicator at all.  At most that one kind; tighten to 0 once their fix is merged.
+    assert len(drag_cards) <= 1, drag_cards
 
 
 def test_focus_on_presents_dark_theme(make_page, app_url):
