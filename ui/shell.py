@@ -1,5 +1,13 @@
 """The app around the pages: every page runs inside app.py's navigation, ``/`` and ``/playground`` both
-open the playground, and one style sheet keeps numbers, buttons and selects whole on a projector or a phone.
+open the playground, and one style sheet keeps numbers, buttons and selects whole on a projector or a phone
+and every control's focus visible (WCAG 2.1 AA).
+
+Every page script starts with one line, :func:`open_page` (``open_page("roc")``): it calls
+:func:`through_app`, gives the browser tab the page's own translated title ("ROC & AUC · NDCG Lab"; app.py's
+``st.set_page_config`` would otherwise name every page "NDCG Lab") and sets ``<html lang>`` to the
+interface language with a small fixed script (:func:`lang_script`), which also repairs two pieces of
+Streamlit's markup for screen readers (the page menu's lists, st.metric) and hides charts' drawings
+behind their descriptions.
 
 Streamlit still has its legacy multipage mode: while ``PagesManager.uses_pages_directory`` is True,
 a ``pages/`` folder beside the main script makes Streamlit run a requested ``pages/<name>.py`` on
