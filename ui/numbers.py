@@ -112,7 +112,7 @@ def for_table(frame, digits: int | dict = 4):
     out = frame.copy()
     for col in out.columns:
         if pd.api.types.is_float_dtype(out[col].dtype):
-            values = out[col].to_numpy(dtype=float)
+            values = out[col].to_numpy(dtype=float, na_value=np.nan)
             finite = np.isfinite(values) & (np.abs(values) < 1e15)
             places = digits.get(col, 4) if isinstance(digits, dict) else digits
             rounded = values.copy()
