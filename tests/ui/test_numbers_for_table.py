@@ -29,3 +29,10 @@ def test_each_value_reads_back_as_its_display(values, digits):
     for x, y in zip(values, out["v"]):
         assert show(y, digits) == show(x, digits)        # the grid draws the same text ...
         assert y == float(f"{x:.{digits}f}")             # ... from the displayed value itself
+
+
+def test_nullable_floats_and_per_column_digits():
+    frame = pd.DataFrame({"a": pd.array([0.123456, None], dtype="Float64"), "b": [1 / 3, 2.5]})
+    out = for_table(frame, {"b": 2})
+    assert out["a"][0] == 0.1235 and math.isnan(out["a"][1])
+    assert out["b"].tolist() == [0.33, 2.5]
