@@ -97,3 +97,12 @@ def test_flip_and_scatter_charts_are_described(n):
     text = _spec(runfiles.scatter_chart(data, x_title="X", y_title=["Y", "two"], run_title="run",
                                         query_title="q"))["description"]
     assert f"A: {n} points, mean {show(data[data.run == 'A'].x.mean())} across" in text
+
+
+def test_user_text_in_a_description_is_bounded_and_stays_text():
+    name = "<img src=x onerror=alert(1)>" + "x" * 500
+    runs = {name: (["a"], {"a"}), **{f"u{i}": (["a"], set()) for i in range(40)}}
+    text = _spec(other.hit_grid(runs, 1))["description"]
+    assert len(text) < 12 * access.ITEM_CHARS + 600
+    assert "… and 18 more" in text      # 30 users drawn, 12 quoted
+    assert "<img src=x onerror=alert(1)>" in text  # a plain string: Vega sets it as an attribute, never markup

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import altair as alt
 
+from ui.escape import shorten
 from ui.i18n import t
 
 __all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "TEXT", "accessible", "listing", "DESCRIBED_ITEMS"]
@@ -30,6 +31,7 @@ GREY = "#64748b"        # a neutral mark that still carries meaning (4.8:1 on wh
 TEXT = "#4b5563"        # axis, legend and title text (7.6:1 on white; Streamlit's chart theme greys are ~3.5:1)
 LIGHT_FILL = "#e2e8f0"  # a fill that carries no meaning by itself: its edge (GREY or a colour) does
 DESCRIBED_ITEMS = 12    # values quoted in a description before "… and N more"
+ITEM_CHARS = 160        # one quoted item at most (it may hold user text: a user's or a run's name)
 
 
 def accessible(chart, description: str):
@@ -50,7 +52,7 @@ def listing(items, limit: int = DESCRIBED_ITEMS, sep: str = ", ") -> str:
     ('1: 3, 2: 2', 'a: 1, 2; b: 3, 4')
     """
     items = list(items)
-    head = sep.join(items[:limit])
+    head = sep.join(shorten(item, ITEM_CHARS) for item in items[:limit])
     if len(items) > limit:
         head += " " + t("charts.more", count=len(items) - limit)
     return head
