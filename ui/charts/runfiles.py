@@ -7,6 +7,7 @@ reaches a chart.  Labels are never cut: long axis titles are given as two lines.
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 from ui.charts.access import GREY, LIGHT_FILL, PALETTE, SHAPES, accessible, listing
@@ -18,6 +19,9 @@ from ui.numbers import show
 FLIP_COLOR = "#b91c1c"
 SAME_COLOR = LIGHT_FILL
 SAME_EDGE = GREY
+#: Points drawn in the scatter: a run file of 10,000 queries and a few runs gives tens of thousands of points,
+#: which the browser would draw one by one (and Altair refuses beyond 5,000 rows).
+SCATTER_POINTS = 4_000
 
 
 def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str, changes_title: str,
@@ -48,12 +52,32 @@ def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str
                                                                                          data["label"]))))
 
 
+def scatter_points(data: pd.DataFrame, *, limit: int = SCATTER_POINTS) -> pd.DataFrame:
+    """The points the scatter draws: all of them up to ``limit``; beyond it the half of ``limit`` farthest from
+    the diagonal (the queries where the variants disagree most) and evenly spaced rows of the others.
+
+    >>> d = pd.DataFrame({"run": "r", "qid": [f"q{i}" for i in range(10)], "x": [0.5] * 10,
+    ...                   "y": [0.5] * 9 + [0.9]})
+    >>> list(scatter_points(d, limit=4)["qid"])
+    ['q0', 'q4', 'q8', 'q9']
+    """
+    if len(data) <= limit:
+        return data
+    gap = (data["x"] - data["y"]).abs().to_numpy()
+    far = np.argsort(-gap, kind="stable")[: limit // 2]
+    far = far[gap[far] > 0]
+    rest = np.setdiff1d(np.arange(len(data)), far)
+    spaced = rest[np.unique(np.linspace(0, rest.size - 1, limit - far.size).round().astype(int))]
+    return data.iloc[np.sort(np.concatenate([far, spaced]))]
+
+
 def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list[str] | str, run_title: str,
                   query_title: str, height: int = 420) -> alt.LayerChart:
     """One point per (run, query): the value under the x variant against the y variant, with the diagonal.
 
     ``data`` has columns ``run``, ``qid``, ``x`` and ``y``; ``x_title`` / ``y_title`` name the variants
-    (a list of strings is drawn as several lines).
+    (a list of strings is drawn as several lines).  At most :data:`SCATTER_POINTS` points are drawn
+    (:func:`scatter_points`); a page with more says so.
     """
     runs = list(dict.fromkeys(data["run"]))
     legend = alt.Legend(orient="bottom", labelLimit=0, columns=2)
@@ -61,7 +85,7 @@ def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list
     def scale(values):
         return alt.Scale(domain=runs, range=[values[i % len(values)] for i in range(len(runs))])
 
-    points = alt.Chart(data).mark_point(size=60, filled=True, opacity=0.85).encode(
+    points = alt.Chart(scatter_points(data)).mark_point(size=60, filled=True, opacity=0.85).encode(
         x=alt.X("x:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
         y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
         color=alt.Color("run:N", title=run_title, legend=legend, scale=scale(PALETTE)),
