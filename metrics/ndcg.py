@@ -10,9 +10,12 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
 from ._numbers import safe_divide
 from ._validation import as_grades, as_scores, check_choice, check_k, check_log_base
@@ -839,6 +842,8 @@ def breakdown(relevances, *, k=None, gain="linear", discount="standard", log_bas
     >>> round(float(t["dcg"].iloc[-1]), 2), round(float(t["idcg"].iloc[-1]), 2)
     (7.99, 8.69)
     """
+    import pandas as pd  # only the tables need it (the playground's first number does not)
+
     k = check_k(k)
     rel = as_grades(relevances)
     g, d, b = _opts(gain, discount, log_base)
@@ -921,6 +926,8 @@ def all_variants(relevances, *, k=None, log_base=2, pool=None, gains=None, disco
     >>> t[(t.gain == "linear") & (t.discount == "standard")][["idcg_source", "ndcg"]].round(4).values.tolist()
     [['list', 0.9608], ['judged', 0.8184]]
     """
+    import pandas as pd  # only the tables need it (the playground's first number does not)
+
     k = check_k(k)
     rel = as_grades(relevances)
     b = check_log_base(log_base)

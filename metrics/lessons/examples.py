@@ -21,9 +21,12 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a table is built
+    import pandas as pd
 
 from .._validation import check_choice
 from ..ndcg import breakdown, cg, dcg, idcg, ndcg
@@ -1003,6 +1006,8 @@ def position_table(example: WorkedExample, *, variant: str = "") -> pd.DataFrame
     >>> t.loc[5, ["printed_divisor", "printed_idcg_term", "idcg_term_verdict"]].tolist()
     ['2.8', '0.35', 'truncation']
     """
+    import pandas as pd  # only this table needs it (the playground's first number does not)
+
     formula = FORMULAS[next((p.implied for p in example.printed if p.variant == variant
                              and p.quantity in ("dcg_term", "dcg", "ndcg")), example.implied)]
     bd = breakdown(list(example.relevances), k=example.k, pool=example.pool, **formula.options)
