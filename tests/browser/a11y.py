@@ -188,9 +188,13 @@ def blend(fg, bg) -> tuple[float, float, float]:
 # a radio, checkbox or toggle focuses a visually hidden <input>, its ring is drawn on the label.
 FOCUS_BOX_JS = """() => {
   let doc = document, el = document.activeElement, dx = 0, dy = 0;
-  while (el && el.tagName === 'IFRAME' && el.contentDocument) {
-    const r = el.getBoundingClientRect(); dx += r.left; dy += r.top;
-    doc = el.contentDocument; el = doc.activeElement;
+  for (;;) {  // into same-origin frames (their boxes offset by the frame's) and open shadow roots
+    if (el && el.tagName === 'IFRAME' && el.contentDocument) {
+      const r = el.getBoundingClientRect(); dx += r.left; dy += r.top;
+      doc = el.contentDocument; el = doc.activeElement;
+    } else if (el && el.shadowRoot && el.shadowRoot.activeElement) {
+      el = el.shadowRoot.activeElement;
+    } else break;
   }
   if (!el || el === doc.body || el === doc.documentElement) return null;
   // a visually hidden input (radio, checkbox, toggle, slider thumb): the nearest visible ancestor
@@ -205,17 +209,28 @@ FOCUS_BOX_JS = """() => {
           role: el.getAttribute('role') || '', name, testid: (el.closest('[data-testid]') || el).dataset.testid || ''};
 }"""
 
-SCROLL_JS = """() => {
+# The focused element itself, through same-origin frames and open shadow roots (a JS function ``deepest``).
+DEEPEST_JS = """
+const deepest = (el) => {
+  for (;;) {
+    if (el && el.tagName === 'IFRAME' && el.contentDocument) el = el.contentDocument.activeElement;
+    else if (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    else return el;
+  }
+};
+"""
+
+SCROLL_JS = "() => {" + DEEPEST_JS + """
   let el = document.activeElement;
-  while (el && el.tagName === 'IFRAME' && el.contentDocument) el = el.contentDocument.activeElement;
+  el = deepest(el);
   el.scrollIntoView({block: 'center', inline: 'nearest'});
 }"""
 
 # "Unfocused": the focus parked on an off-screen element of the page (a bare blur() is not enough: a data
 # grid takes the focus back to its canvas when one of its cells loses it).
-BLUR_JS = """() => {
+BLUR_JS = "() => {" + DEEPEST_JS + """
   let el = document.activeElement;
-  while (el && el.tagName === 'IFRAME' && el.contentDocument) el = el.contentDocument.activeElement;
+  el = deepest(el);
   window.__nlFocused = el;
   let park = document.getElementById('nl-focus-parking');
   if (!park) {
@@ -228,9 +243,10 @@ BLUR_JS = """() => {
   return document.activeElement === park;
 }"""
 
-REFOCUS_JS = """() => { const el = window.__nlFocused; if (el) el.focus(); delete window.__nlFocused;
+REFOCUS_JS = "() => {" + DEEPEST_JS + """
+  const el = window.__nlFocused; if (el) el.focus(); delete window.__nlFocused;
   let a = document.activeElement;
-  while (a && a.tagName === 'IFRAME' && a.contentDocument) a = a.contentDocument.activeElement;
+  a = deepest(a);
   return a === el; }"""
 
 
@@ -299,9 +315,8 @@ def focus_indicator(pg, *, margin: int = 10) -> FocusIndicator:
 def tab_to(pg, predicate_js: str, *, limit: int = 80, shift: bool = False) -> dict:
     """Press Tab (Shift+Tab) until ``predicate_js`` (a JS function of the focused element, frames
     followed) is true; return the element's box.  Fails after ``limit`` presses."""
-    probe = f"""() => {{
-      let el = document.activeElement;
-      while (el && el.tagName === 'IFRAME' && el.contentDocument) el = el.contentDocument.activeElement;
+    probe = "() => {" + DEEPEST_JS + f"""
+      let el = deepest(document.activeElement);
       return el ? Boolean(({predicate_js})(el)) : false; }}"""
     seen = []
     for _ in range(limit):
