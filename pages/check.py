@@ -13,10 +13,10 @@ from ui import check as C
 from ui import state as S
 from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary
 from ui.i18n import registry_text, t
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, error_text, k_select, link_for
 
-through_app()
+open_page("check")
 page = S.PageState(C.PAGE, C.FIELDS)
 
 

@@ -13,9 +13,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ui.classroom import views as V
 from ui.i18n import t
-from ui.shell import through_app
+from ui.shell import open_page
 
-through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
+open_page("class")
 page = V.teacher_state()
 st.title(t("classroom.teacher_title"))
 page.show_link_problems()

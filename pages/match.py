@@ -14,10 +14,10 @@ from ui import match_view as V
 from ui import state as S
 from ui.i18n import t
 from ui.numbers import show
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("match")
 st.title(t("common.nav.match"))
 st.caption(t("match.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)

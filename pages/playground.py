@@ -14,9 +14,9 @@ from ui import state as S
 from ui.components.cards import cards
 from ui.i18n import current_language, t
 from ui.playground_explain import variant_name
-from ui.shell import through_app
+from ui.shell import open_page
 
-through_app()
+open_page("playground")
 
 
 # The page is one fragment: a widget inside it reruns the page without app.py, and the run that draws the

@@ -14,11 +14,11 @@ from ui import practice as P
 from ui import state as S
 from ui.diagnosis import number, render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
-from ui.numbers import exact_list
-from ui.shell import through_app
+from ui.numbers import exact_list, for_table
+from ui.shell import open_page
 from ui.widgets import copy_link, error_text, link_for
 
-through_app()
+open_page("practice")
 state = st.session_state
 previous_score = state.get("practice_score")
 page = S.PageState(P.PAGE, P.FIELDS)
@@ -55,7 +55,7 @@ with left:
     if ex.scores is not None:
         items[t("practice.score_col")] = [number(s, 2) for s in ex.scores]
     items[t("common.relevance")] = [exact_list([g]) for g in ex.grades]
-    st.dataframe(pd.DataFrame(items), hide_index=True, key="practice_items")
+    st.dataframe(for_table(pd.DataFrame(items)), hide_index=True, key="practice_items")
     if ex.scores is not None:
         st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.ties}")))
     else:

@@ -15,10 +15,10 @@ from ui.escape import markdown
 from ui.i18n import current_language, t
 from ui.links import PLAYGROUND_PAGE
 from ui.present import link, markup, navigation, slides
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()  # first: a page Streamlit ran on its own (legacy pages/ mode) reruns through app.py
+open_page("present")
 # The sidebar is collapsed on this page by app.py (one sidebar state per run).
 session = st.session_state
 lang = current_language()

@@ -11,13 +11,13 @@ from metrics.other.rating import error_shares, errors, totals
 from ui import state as S
 from ui.charts.other import ERROR_BARS, errors_chart, share_chart, sweep_chart
 from ui.i18n import t
-from ui.numbers import show_trimmed
+from ui.numbers import for_table, show_trimmed
 from ui.other import link_text
 from ui.other import rating as V
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("rating")
 st.title(t("rating.title"))
 st.markdown(t("rating.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -39,7 +39,7 @@ c1.metric("RMSE", show_trimmed(tot["rmse"]))
 c2.metric("MAE", show_trimmed(tot["mae"]))
 
 st.subheader(t("rating.pairs_header"))
-st.dataframe(V.pairs_table(table), hide_index=True, width="stretch")
+st.dataframe(for_table(V.pairs_table(table)), hide_index=True, width="stretch")
 
 st.subheader(t("rating.steps_header"))
 st.latex(V.rmse_latex(table, tot))

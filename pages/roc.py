@@ -11,13 +11,13 @@ from metrics.other.roc import AUC_METHODS, auc, pair_counts, rank_loss, rank_pai
 from ui import state as S
 from ui.charts.other import pair_chart, roc_chart
 from ui.i18n import registry_text, t
-from ui.numbers import exact, show_trimmed
+from ui.numbers import exact, for_table, show_trimmed
 from ui.other import link_text
 from ui.other import roc as V
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("roc")
 st.title(t("roc.title"))
 st.markdown(t("roc.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -54,7 +54,7 @@ with right:
     st.latex(V.point_latex(row, m_pos, m_neg))
     st.metric(t("roc.auc_so_far"), show_trimmed(row["auc_so_far"]))
 with st.expander(t("roc.steps_table"), expanded=False):
-    st.dataframe(V.steps_table(steps, step), hide_index=True, width="stretch")
+    st.dataframe(for_table(V.steps_table(steps, step)), hide_index=True, width="stretch")
 
 st.subheader(t("roc.auc_header"))
 area_auc = auc(scores, labels, method="trapezoid")

@@ -14,9 +14,11 @@ from ui import runfiles_sections as sections
 from ui import runfiles_view as V
 from ui import state as S
 from ui.i18n import t
+from ui.shell import open_page
 from ui.significance_view import teaching_section
 from ui.widgets import copy_link, link_for
 
+open_page("run_files")
 P = V.P
 page = S.PageState("run_files", V.FIELDS)
 

@@ -11,12 +11,13 @@ from metrics.other.topn import AP_DENOMINATORS
 from ui import state as S
 from ui.charts.other import GRID_POSITIONS, GRID_USERS, USER_BARS, hit_grid, per_user_chart
 from ui.i18n import registry_text, t
+from ui.numbers import for_table
 from ui.other import link_text
 from ui.other import topn as V
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("topn")
 st.title(t("topn.title"))
 st.markdown(t("topn.intro"))
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -55,7 +56,7 @@ if caption:
     st.caption(caption)
 if prec == "n" and (r.table["recommended"] < n).any():
     st.caption(t("topn.short_lists", n=n))
-st.dataframe(V.counts_table(r), hide_index=True, width="stretch")
+st.dataframe(for_table(V.counts_table(r)), hide_index=True, width="stretch")
 
 # --- AP / MAP --------------------------------------------------------------------------------
 st.header(t("topn.ap_header"))
@@ -66,14 +67,14 @@ if problem is not None:
 if page.value(V.K_USER) != who:
     page.set(V.K_USER, who)
 who = st.selectbox(t("topn.ap_user"), r.users, key=V.K_USER)
-st.dataframe(V.ap_working_table(r, who), hide_index=True, width="stretch")
+st.dataframe(for_table(V.ap_working_table(r, who)), hide_index=True, width="stretch")
 ap_formulas = V.ap_latex(r, who)
 for key, choice in AP_DENOMINATORS.items():
     with st.container(border=True):
         st.markdown(f"**{registry_text('ap_denominator', choice, 'name')}**")
         st.latex(ap_formulas[key])
         st.caption(registry_text("ap_denominator", choice, "help"))
-st.dataframe(V.ap_table(r), hide_index=True, width="stretch")
+st.dataframe(for_table(V.ap_table(r)), hide_index=True, width="stretch")
 st.caption(t("topn.ap_note"))
 
 # --- HR, ARHR, MRR ---------------------------------------------------------------------------

@@ -27,12 +27,12 @@ from ui import variants as V
 from ui.charts.ndcg import discount_curves_chart, tie_spread_chart
 from ui.escape import markdown
 from ui.i18n import registry_text, t
-from ui.numbers import exact_list, show
+from ui.numbers import exact_list, for_table, show
 from ui.playground import last_view
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import BASES, copy_link, error_text, k_select, link_for
 
-through_app()
+open_page("variants")
 P = "variants"
 state = st.session_state
 page = S.PageState(V.PAGE, V.FIELDS)
@@ -104,7 +104,8 @@ except ValueError as exc:
     table = None
 if table is not None:
     shown, config = V.library_table(table)
-    st.dataframe(shown, hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3, column_config=config)
+    st.dataframe(for_table(shown), hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3,
+                 column_config=config)
     for key, err in zip(table["key"], table.get("error", pd.Series([""] * len(table)))):
         if isinstance(err, str) and err:
             st.caption(f"{LIBRARIES[key].name}: {markdown(err, 200)}")

@@ -15,12 +15,12 @@ from ui import worked_examples as W
 from ui.charts.ndcg import discounted_gain_chart
 from ui.i18n import catalogue, current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE
-from ui.numbers import exact_list, show
+from ui.numbers import exact_list, for_table, show
 from ui.present.link import PRESENT_PAGE, present_query_for_example
-from ui.shell import through_app
+from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
-through_app()
+open_page("worked_examples")
 P = "worked_examples"
 lang = current_language()
 page = S.PageState(W.PAGE, W.FIELDS)
@@ -76,7 +76,7 @@ for tab, doc in zip(tabs, DOCUMENTS):
             q1, q2 = st.columns(2)
             with q1:
                 st.markdown(f"**{t(f'{P}.quote')}**")
-                st.markdown("> " + ex.quote)
+                st.markdown(W.quote_html(ex.quote, ex.lang), unsafe_allow_html=True)  # document data, escaped
             with q2:
                 if lang != ex.lang:
                     st.markdown(f"**{t(f'{P}.translation')}**")
@@ -123,7 +123,7 @@ for tab, doc in zip(tabs, DOCUMENTS):
                          else t(f"{P}.positions"))
                 st.markdown(f"**{title}**")
                 prow = W.position_rows(ex, variant)
-                st.dataframe(prow, hide_index=True, width="stretch", height=W.fit(len(prow)))
+                st.dataframe(for_table(prow), hide_index=True, width="stretch", height=W.fit(len(prow)))
                 formula = FORMULAS[variant or ex.implied]
                 bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.options)
                 st.caption(t(f"{P}.chart"))

@@ -5,6 +5,10 @@
   ``3``.  :func:`exact_list` joins several.
 * :func:`show` — display rounding (``digits`` decimals) for tables, metrics and sentences; the value
   itself is never rounded.  :func:`show_trimmed` drops trailing zeros (``0.5`` not ``0.5000``).
+* :func:`for_table` — a table's float columns at their display precision, for ``st.dataframe``: the grid
+  draws numbers with 4 decimals but gives screen readers the value it was given, so a raw
+  ``0.9561125053043696`` would be read where ``0.9561`` is shown (the numbers behind stay exact in
+  ``metrics/``; only the copy handed to the grid is rounded).
 
 Nothing else in ``ui/`` or ``pages/`` formats numbers by hand (no ``{x:g}``, no local ``fmt``).
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["exact", "exact_list", "show", "show_trimmed"]
+__all__ = ["exact", "exact_list", "show", "show_trimmed", "for_table"]
 
 
 def exact(x) -> str:
@@ -89,3 +93,29 @@ def show_trimmed(x, digits: int = 4) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def for_table(frame, digits: int | dict = 4):
+    """A copy of ``frame`` (a pandas DataFrame) whose float columns hold their displayed values: each
+    number is what ``show(x, digits)`` writes, read back (``nan``/``±inf`` and other columns unchanged).
+    ``digits`` may map column names to their decimals (a column shown with ``%.2f``); the others get 4.
+
+    >>> import pandas as pd
+    >>> for_table(pd.DataFrame({"ndcg": [0.9561125053043696, 0.5], "run": ["a", "b"]}))["ndcg"].tolist()
+    [0.9561, 0.5]
+    >>> for_table(pd.DataFrame({"A": [0.125], "B": [0.125]}), {"A": 2}).iloc[0].tolist()
+    [0.12, 0.125]
+    """
+    import numpy as np
+    import pandas as pd
+
+    out = frame.copy()
+    for col in out.columns:
+        if pd.api.types.is_float_dtype(out[col].dtype):
+            values = out[col].to_numpy(dtype=float, na_value=np.nan)
+            finite = np.isfinite(values) & (np.abs(values) < 1e15)
+            places = digits.get(col, 4) if isinstance(digits, dict) else digits
+            rounded = values.copy()
+            rounded[finite] = [float(f"{v:.{places}f}") for v in values[finite]]
+            out[col] = rounded
+    return out

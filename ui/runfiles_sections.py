@@ -17,6 +17,7 @@ from ui import runfiles_view as V
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
+from ui.numbers import for_table
 from ui.significance_view import (
     per_query_frames,
     significance_section,
@@ -137,7 +138,7 @@ def verdict(ev, k):
     significance = None
     if len(ev.runs) >= 2:
         significance = winner_significance(per_query_frames(ev.per_query(), ev.labels), key_prefix="rf_sig")
-    st.dataframe(V.means_table(ev, significance), hide_index=True, width="stretch",
+    st.dataframe(for_table(V.means_table(ev, significance)), hide_index=True, width="stretch",
                  column_config={run: st.column_config.NumberColumn(run, format="%.4f") for run in ev.runs})
     st.caption(t(f"{P}.means_help"))
     if significance is not None:
@@ -161,7 +162,7 @@ def verdict(ev, k):
     if flipping:
         st.markdown(t(f"{P}.flip_sentence", choices=t(f"{P}.list_sep").join(flipping)))
         with st.expander(t(f"{P}.flip_table_title", n=int(flips["flips"].sum()))):
-            st.dataframe(V.flips_table(flips), hide_index=True, width="stretch")
+            st.dataframe(for_table(V.flips_table(flips)), hide_index=True, width="stretch")
     else:
         st.success(t(f"{P}.flip_never"))
 
@@ -189,11 +190,11 @@ def two_variants(ev, qrels, usable, k):
     top_n = st.slider(t(f"{P}.top_n"), min_value=1, max_value=50, key="rf_top")
     worst = ev.disagreements(x_label, y_label, n=int(top_n))
     links = V.playground_links(ev, worst, qrels, {p.name: p for p, _ in usable}, variant=x_label, k=k)
-    st.dataframe(pd.DataFrame({
+    st.dataframe(for_table(pd.DataFrame({
         t(f"{P}.col_run"): worst["run"], t(f"{P}.col_qid"): worst["qid"],
         "x": worst[x_label], "y": worst[y_label], t(f"{P}.col_difference"): worst["difference"],
         t(f"{P}.col_open"): links,
-    }), hide_index=True, width="stretch", column_config={
+    })), hide_index=True, width="stretch", column_config={
         "x": st.column_config.NumberColumn(t(f"{P}.col_x"), format="%.4f"),
         "y": st.column_config.NumberColumn(t(f"{P}.col_y"), format="%.4f"),
         t(f"{P}.col_difference"): st.column_config.NumberColumn(format="%.4f"),
@@ -206,7 +207,7 @@ def two_variants(ev, qrels, usable, k):
 def ndcg_downloads(ev, per):
     """The per-query NDCG table and the two CSV downloads."""
     with st.expander(t(f"{P}.per_query_title")):
-        st.dataframe(per, hide_index=True, width="stretch",
+        st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={lab: st.column_config.NumberColumn(V.variant_name(lab), format="%.4f")
                                     for lab in ev.labels})
     d1, d2 = st.columns(2)
@@ -235,14 +236,14 @@ def measures_section(qrels, qrels_src, usable):
     frame = V.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
     means, per = V.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
-    st.dataframe(means.rename(columns={"run": t(f"{P}.col_run")}), hide_index=True, width="stretch",
+    st.dataframe(for_table(means.rename(columns={"run": t(f"{P}.col_run")})), hide_index=True, width="stretch",
                  column_config=numbers)
     options = " ".join([*(f"-m {x}" for x in specs), *(["-c"] if state["rf_missing"] == "zero" else [])])
     st.caption(t(f"{P}.measures_specs", options=markdown(options, 300)))
     with st.expander(t(f"{P}.measures_what")):
         st.markdown("\n".join(f"* **{name}** — {V.measure_help(name)}" for name in measures))
     with st.expander(t(f"{P}.measures_per_query_title")):
-        st.dataframe(per, hide_index=True, width="stretch",
+        st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in per.columns[2:]})
     d1, d2 = st.columns(2)
     d1.download_button(t(f"{P}.download_measures_per_query"), V.csv_bytes(per), file_name="measures_per_query.csv",

@@ -1,5 +1,13 @@
 """The app around the pages: every page runs inside app.py's navigation, ``/`` and ``/playground`` both
-open the playground, and one style sheet keeps numbers, buttons and selects whole on a projector or a phone.
+open the playground, and one style sheet keeps numbers, buttons and selects whole on a projector or a phone
+and every control's focus visible (WCAG 2.1 AA).
+
+Every page script starts with one line, :func:`open_page` (``open_page("roc")``): it calls
+:func:`through_app`, gives the browser tab the page's own translated title ("ROC & AUC · NDCG Lab"; app.py's
+``st.set_page_config`` would otherwise name every page "NDCG Lab") and sets ``<html lang>`` to the
+interface language with a small fixed script (:func:`lang_script`), which also repairs two pieces of
+Streamlit's markup for screen readers (the page menu's lists, st.metric) and hides charts' drawings
+behind their descriptions.
 
 Streamlit still has its legacy multipage mode: while ``PagesManager.uses_pages_directory`` is True,
 a ``pages/`` folder beside the main script makes Streamlit run a requested ``pages/<name>.py`` on
@@ -17,7 +25,103 @@ string included, so ``/?rels=...`` and ``/playground?rels=...`` open the same vi
 """
 from __future__ import annotations
 
-__all__ = ["APP_CSS", "through_app", "leave_legacy_pages_mode", "home"]
+__all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "open_page", "page_title", "lang_script", "through_app",
+           "leave_legacy_pages_mode", "home"]
+
+APP_NAME = "NDCG Lab"
+#: ``<html lang>`` (BCP 47) for each interface language: simplified Chinese is ``zh-Hans``.
+HTML_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
+
+
+def page_title(key: str) -> str:
+    """The browser tab's title of page ``key`` in the visitor's language: ``"Playground · NDCG Lab"``."""
+    from ui.i18n import t
+
+    return f"{t(f'common.nav.{key}')} · {APP_NAME}"
+
+
+# Two repairs of Streamlit's markup, re-applied whenever React redraws (fixed text, no user input):
+# * the page menu puts each group's <header> and its links' <li> inside a <div> directly in the <ul> (axe:
+#   "list" and "listitem", WCAG 1.3.1): the <ul> becomes a plain box and each group a list named by its
+#   header (README, Accessibility);
+# * st.metric is three loose paragraphs (label, value, delta): each becomes a group named by its own label
+#   and value (aria-labelledby points at the visible text, so what is announced is what is shown);
+# * a Vega chart's SVG is hidden from screen readers: the chart is announced by its description.
+NAV_FIX_JS = """
+(() => {
+  if (window.__nlNavFix) return;
+  window.__nlNavFix = true;
+  let serial = 0;
+  const ids = (el) => { if (!el.id) el.id = 'nl-a11y-' + (++serial); return el.id; };
+  const metrics = () => {
+    for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
+      // the label's own text (not its help button), then the value
+      const label = m.querySelector('[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]')
+        || m.querySelector('[data-testid="stMetricLabel"]');
+      const value = m.querySelector('[data-testid="stMetricValue"]');
+      if (!label || !value) continue;
+      const by = ids(label) + ' ' + ids(value);
+      if (m.getAttribute('role') !== 'group') m.setAttribute('role', 'group');
+      if (m.getAttribute('aria-labelledby') !== by) m.setAttribute('aria-labelledby', by);
+    }
+  };
+  // a chart is named by its description (ui/charts/access.py); its drawing is hidden from screen readers,
+  // which would otherwise read every mark with its raw value (0.630929753571 where 0.6309 is shown)
+  const charts = () => {
+    for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] > svg')) {
+      if (svg.getAttribute('aria-hidden') !== 'true') svg.setAttribute('aria-hidden', 'true');
+    }
+  };
+  const fix = () => {
+    metrics();
+    charts();
+    for (const ul of document.querySelectorAll('ul[data-testid="stSidebarNavItems"]')) {
+      const groups = [...ul.children].filter((c) => c.tagName === 'DIV');
+      if (!groups.length) continue;
+      if (ul.getAttribute('role') !== 'none') ul.setAttribute('role', 'none');
+      groups.forEach((g, i) => {
+        if (g.getAttribute('role') !== 'list') g.setAttribute('role', 'list');
+        const head = g.querySelector(':scope > header');
+        if (!head) return;
+        if (head.getAttribute('role') !== 'none') head.setAttribute('role', 'none');
+        const text = head.querySelector('p');
+        if (text && !text.id) text.id = 'nl-nav-group-' + i;
+        if (text && g.getAttribute('aria-labelledby') !== text.id) g.setAttribute('aria-labelledby', text.id);
+      });
+    }
+  };
+  fix();
+  new MutationObserver(fix).observe(document.body, {childList: true, subtree: true});
+})();
+"""
+
+
+def lang_script(lang: str) -> str:
+    """The page's script (fixed markup): ``<html lang>`` set to the interface language (``lang`` is one of
+    :data:`HTML_LANG`'s keys, anything else gives ``en``), and the page menu's list markup repaired.
+
+    >>> lang_script("zh").startswith('<script>document.documentElement.lang = "zh-Hans";')
+    True
+    """
+    return f'<script>document.documentElement.lang = "{HTML_LANG.get(lang, "en")}";{NAV_FIX_JS}</script>'
+
+
+def open_page(key: str) -> None:
+    """The opening line of every page script: run through app.py (:func:`through_app`), give the browser
+    tab the page's own translated title, and set ``<html lang>`` to the visitor's language.
+
+    ``key`` is the page's key in app.py's PAGES (its URL path and ``common.nav.<key>`` title).
+    """
+    import streamlit as st
+
+    from ui.i18n import current_language
+
+    through_app()
+    st.set_page_config(page_title=page_title(key))
+    # st.html runs a script only outside the style-only path; in the sidebar's end it takes no room in the
+    # page (the key container is hidden by APP_CSS; the script has run when it is inserted).
+    with st.sidebar.container(key="nl_html_lang"):
+        st.html(lang_script(current_language()), unsafe_allow_javascript=True)
 
 
 def through_app() -> None:
@@ -72,5 +176,69 @@ APP_CSS = """
 /* formulas side by side in narrow columns (a container keyed compact_...): text size instead of display size */
 [class*="st-key-compact_"] .katex-display > .katex { font-size: 0.95em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1.05em; } }
+.st-key-nl_html_lang { display: none; }
+
+/* ---- Accessibility (WCAG 2.1 AA; tests/browser/test_a11y*.py measure all of it) ----
+   Keyboard focus: a 3 px ring in --nl-focus, 2 px away from the control, over a halo in --nl-focus-halo,
+   so the ring keeps >= 3:1 against the control and the page whatever their colours (on a dark page the
+   halo is what contrasts).  A page with its own dark theme sets both variables (ui.shell.FOCUS_DARK). */
+:root { --nl-focus: #1d4ed8; --nl-focus-halo: #ffffff; --nl-muted-text: #575654; }
+.stApp :focus-visible,
+/* text fields, selects, number inputs: the ring goes on the field's frame (it would clip the input's) */
+.stApp [data-baseweb="input"]:focus-within, .stApp [data-baseweb="textarea"]:focus-within,
+.stApp [data-baseweb="select"] > div:focus-within, .stApp [data-testid="stNumberInputContainer"]:focus-within,
+.stApp :is([data-testid="stSelectbox"], [data-testid="stMultiSelect"]) [data-rac][role="group"]:focus-within,
+.stApp :is([data-testid="stTextAreaRootElement"], [data-testid="stTextInputRootElement"]):focus-within,
+/* radios, checkboxes, toggles: the input is visually hidden, the ring goes on its label */
+.stApp label:is([data-baseweb="radio"], [data-baseweb="checkbox"]):has(input:focus-visible),
+.stApp label[data-rac]:has(> span > input:focus-visible) {
+  outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
+  box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; border-radius: 4px; }
+/* a table (a canvas grid; the focus moves between the canvas and its cells for screen readers): the ring
+   goes around the grid whenever anything in it has focus (Chromium does not re-match :has() for the cells
+   inside the canvas), the grid marks the cell itself */
+.stApp :is([data-testid="stDataFrame"], [data-testid="stDataEditor"]):focus-within {
+  outline: 3px solid var(--nl-focus) !important; outline-offset: 2px !important;
+  box-shadow: 0 0 0 7px var(--nl-focus-halo) !important; }
+.stApp [data-baseweb="input"] :is(input, textarea):focus-visible,
+.stApp [data-baseweb="textarea"] textarea:focus-visible, .stApp [data-baseweb="select"] input:focus-visible,
+.stApp [data-testid="stNumberInputContainer"] :is(input, [data-baseweb="input"]):is(:focus-visible, :focus-within),
+.stApp :is([data-testid="stSelectbox"], [data-testid="stMultiSelect"]) [role="group"] input:focus-visible,
+.stApp :is([data-testid="stTextAreaRootElement"], [data-testid="stTextInputRootElement"]) :focus-visible,
+.stApp :is([data-testid="stDataFrame"], [data-testid="stDataEditor"]) :focus-visible:not(button) {
+  outline: none !important; box-shadow: none !important; }
+/* slider: the focused range input is hidden inside the thumb, which gets the ring */
+.stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
+  outline: 3px solid var(--nl-focus) !important; outline-offset: 3px !important;
+  box-shadow: 0 0 0 8px var(--nl-focus-halo) !important; }
+/* inside clipping strips (tabs, page links, toolbars, code, expanders, the main area): the ring inside, its halo
+   inside it */
+.stApp :is([data-baseweb="tab"], [role="tab"], a[data-testid="stSidebarNavLink"]):focus-visible,
+.stApp [data-testid="stElementToolbar"] button:focus-visible, .stApp [data-testid="stMain"]:focus-visible,
+.stApp [data-testid="stCode"] :focus-visible, .stApp [data-testid="stExpander"] summary:focus-visible {
+  outline-offset: -3px !important; box-shadow: inset 0 0 0 6px var(--nl-focus-halo) !important; }
+/* a chart's toolbar shows itself to the keyboard (Streamlit shows it on hover, under the chart) */
+.stApp [data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; z-index: 1000 !important; }
+/* the sidebar's current page: by weight and a bar, not by a 1.1:1 tint only */
+.stApp a[data-testid="stSidebarNavLink"][aria-current="page"] { box-shadow: inset 4px 0 0 var(--nl-focus); }
+.stApp a[data-testid="stSidebarNavLink"][aria-current="page"] p { font-weight: 700; }
+/* Text >= 4.5:1: captions and quotes (Streamlit's are 3.9:1 on white) in --nl-muted-text (7:1 on white,
+   6.3:1 on the sidebar's grey). */
+div[data-testid="stCaptionContainer"], [data-testid="stMarkdownContainer"] blockquote {
+  color: var(--nl-muted-text); opacity: 1; }
+/* selected pills / segmented buttons: darker text (Streamlit's is 4.48:1 on its tint) and a thicker edge,
+   so "selected" does not rest on a tint alone */
+.stApp [data-testid="stButtonGroup"] [data-selected="true"],
+.stApp [data-testid="stButtonGroup"] [data-selected="true"] p { color: #1d4ed8; }
+.stApp [data-testid="stButtonGroup"] [data-selected="true"] { box-shadow: inset 0 0 0 1px #1d4ed8; }
+.stApp [data-testid="stButtonGroup"] [data-selected="true"] p { font-weight: 600; }
+/* visually hidden, read by screen readers (a chart's summary): containers keyed nl_sr_... */
+[class*="st-key-nl_sr_"] { position: absolute !important; width: 1px !important; height: 1px !important;
+  margin: -1px !important; padding: 0 !important; overflow: hidden !important; clip: rect(0 0 0 0) !important;
+  clip-path: inset(50%) !important; white-space: nowrap !important; border: 0 !important; }
 </style>
 """
+
+#: The colours for a page drawn on a dark background (Present's dark theme): put inside its <style>.
+#: A yellow ring (12.9:1 on #0b1220) over a halo of the page's own dark colour; muted text 12:1.
+FOCUS_DARK = ".stApp { --nl-focus: #fcd34d; --nl-focus-halo: #0b1220; --nl-muted-text: #cbd5e1; }"

@@ -46,7 +46,7 @@ from ui import state as S
 from ui.charts.significance import ci_chart, differences_chart, differences_data, null_chart
 from ui.escape import katex_text, markdown
 from ui.i18n import t
-from ui.numbers import show, show_trimmed
+from ui.numbers import for_table, show, show_trimmed
 
 P = "significance"
 CONFIDENCES = ("90", "95", "99")  # percent, as the widget shows them
@@ -262,7 +262,7 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
         t(f"{P}.col_dz"): table["d_z"],
     })
     number = st.column_config.NumberColumn
-    st.dataframe(shown, hide_index=True, width="stretch", column_config={
+    st.dataframe(for_table(shown), hide_index=True, width="stretch", column_config={
         t(f"{P}.col_mean_a"): number(format="%.4f"), t(f"{P}.col_mean_b"): number(format="%.4f"),
         t(f"{P}.col_difference"): number(format="%.4f", help=t(f"{P}.col_difference_help")),
         t(f"{P}.col_ci"): st.column_config.TextColumn(help=t(f"{P}.col_ci_help", conf=conf_names[conf],
@@ -399,11 +399,12 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
         st.markdown(t(f"{P}.teach_intro", measure=ex.measure, n=n))
         st.caption(t(f"{P}.provenance") or ex.provenance)
         sign = np.where(tt.differences > 0, "+", np.where(tt.differences < 0, "−", "0"))
-        st.dataframe(pd.DataFrame({
+        st.dataframe(for_table(pd.DataFrame({
             t(f"{P}.query"): ex.queries, "A": a, "B": b, "d = A − B": tt.differences,
             t(f"{P}.col_sign"): sign, "|d|": np.abs(tt.differences), t(f"{P}.col_rank"): w.ranks,
             t(f"{P}.col_signed_rank"): w.signed_ranks,
-        }), hide_index=True, width="stretch", key=f"{key_prefix}_data",
+        }), dict.fromkeys(("A", "B", "d = A − B", "|d|"), 2)), hide_index=True, width="stretch",
+            key=f"{key_prefix}_data",
             column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("A", "B", "d = A − B", "|d|")})
 
         # 1. t-test
@@ -444,7 +445,7 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
                                     for row in r.first_flips],
             t(f"{P}.col_mean"): r.null_means[:len(r.first_flips)],
         })
-        st.dataframe(flips, hide_index=True, width="stretch", key=f"{key_prefix}_flips",
+        st.dataframe(for_table(flips), hide_index=True, width="stretch", key=f"{key_prefix}_flips",
                      column_config={t(f"{P}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
         total_tex = f"{r.n_resamples:,}".replace(",", "{,}")
         st.latex(rf"p = \frac{{\#\{{\text{{{katex_text(t(f'{P}.teach_r_count'), 80)}}}\}}}}{{2^{{{n}}}}}"
@@ -461,7 +462,7 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
             t(f"{P}.col_drawn"): [", ".join(ex.queries[i] for i in row) for row in boot.first_resamples],
             t(f"{P}.col_mean"): boot.resample_means[:len(boot.first_resamples)],
         })
-        st.dataframe(draws, hide_index=True, width="stretch", key=f"{key_prefix}_draws",
+        st.dataframe(for_table(draws), hide_index=True, width="stretch", key=f"{key_prefix}_draws",
                      column_config={t(f"{P}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
         lo, hi = 100 * boot.lower_level, 100 * boot.upper_level
         st.latex(rf"\text{{CI}}_{{{show(100 * boot.confidence, 0)}\%}} = [\,q_{{{show(lo, 1)}\%}},\; "

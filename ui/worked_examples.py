@@ -17,11 +17,13 @@ from metrics.lessons.examples import (
     setup,
 )
 from ui import state as S
+from ui.escape import html
 from ui.i18n import registry_text, t
 from ui.links import GAIN_CHOICES, playground_query_for
 from ui.numbers import exact, show
+from ui.shell import HTML_LANG
 
-__all__ = ["PAGE", "FIELDS", "verdict_name", "like", "numbers", "verdict_rows", "position_rows",
+__all__ = ["PAGE", "FIELDS", "quote_html", "verdict_name", "like", "numbers", "verdict_rows", "position_rows",
            "playground_query", "fit"]
 
 PAGE = "worked_examples"
@@ -154,3 +156,14 @@ def playground_query(example, variant: str, lang: str) -> dict[str, str]:
 
 def formula_name(example, variant: str) -> str:
     return t(f"{P}.formula.{FORMULAS[variant or example.implied].key}")
+
+
+def quote_html(text: str, lang: str) -> str:
+    """A document's words as a block quote marked with their language (``lang="zh-Hans"``, ``"ko"``), so a
+    screen reader reads them in that language whatever the page's language.  Fixed markup, the text escaped.
+
+    >>> quote_html("结果为3、2 <b>", "zh")
+    '<blockquote lang="zh-Hans"><p>结果为3、2 &lt;b&gt;</p></blockquote>'
+    """
+    body = "<br>".join(html(line) for line in str(text).splitlines()) or html(text)
+    return f'<blockquote lang="{HTML_LANG.get(lang, lang if lang.isalpha() else "und")}"><p>{body}</p></blockquote>'

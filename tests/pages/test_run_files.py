@@ -21,6 +21,7 @@ from metrics.runfiles import evaluate, evaluate_measures, make_variants, read_qr
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui import runfiles_view as V
 from ui.escape import markdown
+from ui.numbers import show
 
 PAGE = "pages/run_files.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +30,12 @@ QRELS = (SAMPLES / "qrels.txt").read_bytes()
 RUNS = {p.name: p.read_bytes() for p in sorted(SAMPLES.glob("*.run"))}
 CHOICE_COLUMNS = ["Gain", "Discount", "IDCG source", "Tie rule"]
 
+
+
+
+def displayed(values, digits: int = 4) -> list[float]:
+    """What a table holds for screen readers: each exact value at its display precision (ui.numbers.for_table)."""
+    return [float(show(v, digits)) for v in values]
 
 def uploaded(qrels=("qrels.txt", QRELS), runs=None, *, query=None, lang="en"):
     """The page in upload mode with files already received (what the uploaders' callbacks keep)."""
@@ -102,7 +109,7 @@ def test_means_equal_the_metrics_package_row_by_row():
     table = table_with(at, "Winner")
     assert len(table) == 24
     for run in RUNS:
-        assert table[run].tolist() == pytest.approx(want.loc[run].tolist(), rel=1e-12)
+        assert table[run].tolist() == displayed(want.loc[run])
     # the choices are in words, in the variants' order: linear/standard/judged/trec_eval first
     assert table.loc[0, CHOICE_COLUMNS].tolist() == ["Linear gain", "Standard discount", "all judged documents",
                                                      TIES["trec_eval"].name]
@@ -177,7 +184,7 @@ def test_changing_the_options_recomputes_and_reaches_the_link():
     table = table_with(at, "Winner")
     variant = make_variants(gains="linear", discounts="standard", idcg="judged", ties="trec_eval")
     want = want_means(variant, k=None)
-    assert len(table) == 1 and table["bm25.run"].iloc[0] == pytest.approx(want.loc["bm25.run"].iloc[0], rel=1e-12)
+    assert len(table) == 1 and table["bm25.run"].iloc[0] == displayed([want.loc["bm25.run"].iloc[0]])[0]
     assert "Mean NDCG under each variant" in texts(at, "subheader")  # no @k
     assert not any("winner changes" in w.value for w in at.warning)
     assert any("wins under all 1 variants" in s.value for s in at.success)
@@ -275,7 +282,7 @@ def test_link_settings_drive_the_numbers():
     want = want_means(variant, k=5)
     table = table_with(at, "Winner")
     assert run_columns(table) == ["bm25.run", "dense.run"]
-    assert table["dense.run"].iloc[0] == pytest.approx(want.loc["dense.run"].iloc[0], rel=1e-12)
+    assert table["dense.run"].iloc[0] == displayed([want.loc["dense.run"].iloc[0]])[0]
     assert len(table_with(at, "Playground")) == 3
     assert "Mean NDCG@5 under each variant" in texts(at, "subheader")
 
@@ -361,17 +368,17 @@ def test_trec_eval_measures_equal_the_metrics_package():
     summary = want[want["qid"] == "all"].pivot(index="run", columns="measure", values="value")
     for _, row in means.iterrows():
         for m in means.columns[1:]:
-            assert row[m] == pytest.approx(summary.loc[row["Run"], m], rel=1e-12)
+            assert row[m] == displayed([summary.loc[row["Run"], m]])[0]
     per = next(d for d in frames(at) if "qid" in d.columns and "map" in d.columns)
     assert len(per) == 3 * 6
     got = per.set_index(["run", "qid"])["map"]
     rows = want[(want["measure"] == "map") & (want["qid"] != "all")].set_index(["run", "qid"])["value"]
-    assert got.sort_index().tolist() == pytest.approx(rows.sort_index().tolist(), rel=1e-12)
+    assert got.sort_index().tolist() == displayed(rows.sort_index())
     # trec_eval's ndcg_cut_10 is the NDCG variant linear / standard / judged / trec_eval at k = 10
     verdict = table_with(at, "Winner").set_index(CHOICE_COLUMNS)
     first = verdict.loc[("Linear gain", "Standard discount", "all judged documents", TIES["trec_eval"].name)]
     for _, row in means.iterrows():
-        assert row["ndcg_cut_10"] == pytest.approx(first[row["Run"]], rel=1e-12)
+        assert row["ndcg_cut_10"] == first[row["Run"]]  # both tables show the same rounded value
     assert "-m ndcg_cut.10 -m map -m P.10 -m recall.10 -m recip_rank" in texts(at, "caption").replace("\\", "")
 
 
@@ -382,7 +389,7 @@ def test_measures_and_cutoffs_from_the_link_and_missing_queries_as_zero():
     assert list(means.columns) == ["Run", "num_q", "gm_map", "P_5", "P_20", "err_5", "err_20"]
     want = sample_measures(["P.5,20", "err.5,20", "gm_map", "num_q"], complete=True)
     summary = want[want["qid"] == "all"].pivot(index="run", columns="measure", values="value")
-    assert means.set_index("Run")["err_20"].tolist() == pytest.approx(summary.loc[list(RUNS), "err_20"].tolist())
+    assert means.set_index("Run")["err_20"].tolist() == displayed(summary.loc[list(RUNS), "err_20"])
     captions = texts(at, "caption").replace("\\", "")  # (Markdown-escaped)
     assert "trec_eval -m P.5,20 -m err.5,20 -m gm_map -m num_q -c qrels run" in captions
 
@@ -415,12 +422,12 @@ def test_significance_compares_every_pair_under_the_chosen_measure():
     means = table_with(at, "recip_rank").set_index("Run")["map"]
     from scipy.stats import ttest_rel
 
-    per = next(d for d in frames(at) if "qid" in d.columns and "map" in d.columns)
-    wide = per.pivot(index="qid", columns="run", values="map")
+    exact = sample_measures(["map"])
+    wide = exact[exact["qid"] != "all"].pivot(index="qid", columns="run", values="value")
     for _, row in pairs.iterrows():
         a, b = (name.strip() for name in row["Pair (A vs B)"].split(" vs "))
-        assert row["Mean A"] == pytest.approx(means[a], rel=1e-12) and row["Mean B"] == pytest.approx(means[b])
-        assert row["p"] == pytest.approx(ttest_rel(wide[a], wide[b]).pvalue, rel=1e-9)
+        assert row["Mean A"] == means[a] and row["Mean B"] == means[b]  # both tables show the same rounding
+        assert row["p"] == displayed([ttest_rel(wide[a], wide[b]).pvalue])[0]
     assert at.get("vega_lite_chart")  # the per-query differences and the null distribution are drawn
     assert link(at) == {"sig_measure": "map", "sig_test": "t"}
 
@@ -508,7 +515,7 @@ def test_two_different_files_with_one_name_are_both_evaluated_and_said_so():
     assert "Two different files are named bm25.run; the second one is shown as bm25.run (2)" in info
     table = table_with(at, "Winner")
     assert run_columns(table) == ["bm25.run", "bm25.run (2)"]
-    assert table["bm25.run (2)"].tolist() == pytest.approx(want_means().loc["dense.run"].tolist(), rel=1e-12)
+    assert table["bm25.run (2)"].tolist() == displayed(want_means().loc["dense.run"])
 
 
 def test_upload_with_bad_lines_needs_consent_then_evaluates_the_rest():

@@ -19,6 +19,12 @@ from ui.significance_view import significance_fields
 LANGS = ("en", "zh", "ko")
 
 
+
+
+def displayed(values, digits: int = 4) -> list[float]:
+    """The numbers a grid is given: each exact value at its display precision (ui.numbers.for_table)."""
+    return [float(show(v, digits)) for v in values]
+
 def _frame(n=30, seed=0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     base = rng.random(n)
@@ -95,9 +101,10 @@ def test_section_numbers_come_from_metrics(lang):
     shown = _table(at)
     assert len(shown) == 3
     # Columns by position: pair, mean A, mean B, A - B, CI, p, p corrected, significant, wins, d_z.
-    assert np.allclose(shown.iloc[:, 3], expected["mean_difference"], rtol=0, atol=0)
-    assert np.array_equal(shown.iloc[:, 5].to_numpy(dtype=float), expected["p_value"].to_numpy())
-    assert np.array_equal(shown.iloc[:, 6].to_numpy(dtype=float), expected["p_corrected"].to_numpy())
+    # the grid holds the values it shows (4 decimals: what a screen reader reads), from metrics' exact ones
+    assert list(shown.iloc[:, 3]) == displayed(expected["mean_difference"])
+    assert list(shown.iloc[:, 5]) == displayed(expected["p_value"])
+    assert list(shown.iloc[:, 6]) == displayed(expected["p_corrected"])
     assert list(shown.iloc[:, 4]) == [f"[{show(lo, 4)}, {show(hi, 4)}]"
                                       for lo, hi in zip(expected["ci_low"], expected["ci_high"])]
     assert list(shown.iloc[:, 7]) == ["✓" if s else "–" for s in expected["significant"]]
@@ -139,10 +146,12 @@ def test_switching_the_test(test, check):
     at.selectbox(key="sig_test").set_value(test).run()
     assert not at.exception
     shown = _table(at)
-    assert np.isclose(shown.iloc[0, 5], check(frame["bm25"], frame["dense"]), rtol=1e-12, atol=0)
+    assert shown.iloc[0, 5] == displayed([check(frame["bm25"], frame["dense"])])[0]
     at.selectbox(key="sig_corr").set_value("bonferroni").run()
     shown = _table(at)
-    assert np.allclose(shown.iloc[:, 6], np.minimum(3 * shown.iloc[:, 5], 1), rtol=1e-12)
+    exact = all_pairs(frame, test=test, correction="bonferroni")
+    assert np.allclose(exact["p_corrected"], np.minimum(3 * exact["p_value"], 1), rtol=1e-12)
+    assert list(shown.iloc[:, 6]) == displayed(exact["p_corrected"])
     at.selectbox(key="sig_conf").set_value("99").run()
     at.selectbox(key="sig_ci").set_value("bca").run()
     assert not at.exception
@@ -156,7 +165,7 @@ def test_settings_ride_in_the_link_with_ui_state():
     frame = _frame()
     at = _run(_section_app, args=(frame, True), query={"sig_test": "t", "sig_corr": "none"})
     shown = _table(at)
-    assert np.isclose(shown.iloc[0, 5], paired_t(frame["bm25"], frame["dense"]).p_value, rtol=1e-12, atol=0)
+    assert shown.iloc[0, 5] == displayed([paired_t(frame["bm25"], frame["dense"]).p_value])[0]
     assert np.array_equal(shown.iloc[:, 5].to_numpy(), shown.iloc[:, 6].to_numpy())  # no correction
     at.selectbox(key="sig_test").set_value("wilcoxon").run()
     assert at.query_params["sig_test"] == "wilcoxon" and at.query_params["sig_corr"] == "none"
@@ -223,8 +232,8 @@ def test_teaching_section_step_by_step(lang):
     data = at.dataframe[0].value
     assert len(data) == 10 and list(data.iloc[:, 6]) == w.ranks.tolist()
     flips, draws = at.dataframe[1].value, at.dataframe[2].value
-    assert np.array_equal(flips.iloc[:, 2].to_numpy(), r.null_means[:5])
-    assert np.array_equal(draws.iloc[:, 2].to_numpy(), boot.resample_means[:5])
+    assert list(flips.iloc[:, 2]) == displayed(r.null_means[:5])
+    assert list(draws.iloc[:, 2]) == displayed(boot.resample_means[:5])
     provenance = [c.value for c in at.caption if "NDCG@10" in c.value]
     assert provenance and (lang != "en" or provenance[0] == ex.provenance)
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ui.charts.access import accessible, listing
 from ui.escape import shorten
+from ui.i18n import t
 
-RIGHT, WRONG = "#16a34a", "#dc2626"
+RIGHT, WRONG = "#15803d", "#b91c1c"  # 5.0:1 and 6.5:1 on white, with ✓ and ✗ in the labels
 
 
 def spread_chart(rows: pd.DataFrame, *, students: str, right: str, wrong: str, bar: int = 30) -> alt.Chart:
@@ -23,7 +25,7 @@ def spread_chart(rows: pd.DataFrame, *, students: str, right: str, wrong: str, b
         "verdict": [right if ok else wrong for ok in rows["ok"]],
         "order": range(len(rows)),
     })
-    return (
+    chart = (
         alt.Chart(data)
         .mark_bar()
         .encode(
@@ -38,3 +40,5 @@ def spread_chart(rows: pd.DataFrame, *, students: str, right: str, wrong: str, b
         # instead of squeezing the bands (Streamlit's default "fit" fits axes and bars into one height).
         .properties(height=alt.Step(bar), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
     )
+    rows = listing(f"{a} ({v}): {n}" for a, v, n in zip(data["answer"], data["verdict"], data["students"]))
+    return accessible(chart, t("charts.spread", rows=rows))

@@ -10,8 +10,15 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-FLIP_COLOR = "#dc2626"
-SAME_COLOR = "#cbd5e1"
+from ui.charts.access import GREY, LIGHT_FILL, PALETTE, SHAPES, accessible, listing
+from ui.i18n import t
+from ui.numbers import show
+
+# The changes: an outlined light bar (its grey edge 4.8:1); the flips: a solid red bar inside it (6.5:1),
+# and the numbers "flips / changes" written beside them.
+FLIP_COLOR = "#b91c1c"
+SAME_COLOR = LIGHT_FILL
+SAME_EDGE = GREY
 #: Points drawn in the scatter: a run file of 10,000 queries and a few runs gives tens of thousands of points,
 #: which the browser would draw one by one (and Altair refuses beyond 5,000 rows).
 SCATTER_POINTS = 4_000
@@ -35,12 +42,14 @@ def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str
     top = max(int(data["changes"].max()) if len(data) else 1, 1)
     x_scale = alt.Scale(domain=[0, top * 1.25], nice=False)
     base = alt.Chart(data).encode(y=y, tooltip=tooltip)
-    changes = base.mark_bar(color=SAME_COLOR, height=22).encode(
+    changes = base.mark_bar(color=SAME_COLOR, stroke=SAME_EDGE, strokeWidth=1.5, height=22).encode(
         x=alt.X("changes:Q", title=count_title, scale=x_scale, axis=alt.Axis(tickMinStep=1, format="d")))
     flips = base.mark_bar(color=FLIP_COLOR, height=22).encode(x=alt.X("flips:Q", scale=x_scale))
     text = base.mark_text(align="left", dx=4, fontSize=13).encode(x=alt.X("changes:Q", scale=x_scale),
                                                                   text="label:N")
-    return (changes + flips + text).properties(height=44 * max(len(data), 1) + 20)
+    chart = (changes + flips + text).properties(height=44 * max(len(data), 1) + 20)
+    return accessible(chart, t("charts.flips", rows=listing(f"{n}: {lab}" for n, lab in zip(data["name"],
+                                                                                         data["label"]))))
 
 
 def scatter_points(data: pd.DataFrame, *, limit: int = SCATTER_POINTS) -> pd.DataFrame:
@@ -70,13 +79,27 @@ def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list
     (a list of strings is drawn as several lines).  At most :data:`SCATTER_POINTS` points are drawn
     (:func:`scatter_points`); a page with more says so.
     """
-    points = alt.Chart(scatter_points(data)).mark_circle(size=60, opacity=0.75).encode(
+    runs = list(dict.fromkeys(data["run"]))
+    legend = alt.Legend(orient="bottom", labelLimit=0, columns=2)
+
+    def scale(values):
+        return alt.Scale(domain=runs, range=[values[i % len(values)] for i in range(len(runs))])
+
+    points = alt.Chart(scatter_points(data)).mark_point(size=60, filled=True, opacity=0.85).encode(
         x=alt.X("x:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
         y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
-        color=alt.Color("run:N", title=run_title, legend=alt.Legend(orient="bottom", labelLimit=0, columns=2)),
+        color=alt.Color("run:N", title=run_title, legend=legend, scale=scale(PALETTE)),
+        shape=alt.Shape("run:N", title=run_title, legend=legend, scale=scale(SHAPES)),
         tooltip=[alt.Tooltip("run:N", title=run_title), alt.Tooltip("qid:N", title=query_title),
                  alt.Tooltip("x:Q", title="x", format=".4f"), alt.Tooltip("y:Q", title="y", format=".4f")],
     )
-    diagonal = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="#888") \
+    diagonal = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(strokeDash=[4, 4], color="#4b5563") \
         .encode(x="x:Q", y="y:Q")
-    return (diagonal + points).properties(height=height)
+    chart = (diagonal + points).properties(height=height)
+
+    def words(title):
+        return " ".join(title) if isinstance(title, list) else str(title)
+
+    rows = [t("charts.scatter_run", run=run, points=len(part), mx=show(part["x"].mean()), my=show(part["y"].mean()))
+            for run, part in data.groupby("run", sort=False)]
+    return accessible(chart, t("charts.scatter", x=words(x_title), y=words(y_title), rows=listing(rows, sep="; ")))

@@ -3,7 +3,8 @@ observed statistic marked, and confidence intervals as intervals.
 
 Every number comes from :mod:`metrics.significance` (the results' ``null_distribution()`` frames, the
 :func:`metrics.significance.all_pairs` table); every title, legend and tooltip is passed in already
-translated, so this module holds no text of its own.
+translated; only each chart's description (its accessible name, ``charts.*`` in the catalogues) is
+worded here.
 """
 from __future__ import annotations
 
@@ -12,13 +13,18 @@ import numpy as np
 import pandas as pd
 
 from metrics.significance import NullDistribution
+from ui.charts.access import GREY, accessible, listing
+from ui.i18n import t
+from ui.numbers import show
 
-A_COLOR = "#2563eb"      # queries where the first system wins
-B_COLOR = "#f59e0b"      # queries where the second one wins
-TIE_COLOR = "#94a3b8"
-EXTREME_COLOR = "#dc2626"
-NULL_COLOR = "#94a3b8"
-SIGNIFICANT_COLOR = "#16a34a"
+# >= 3:1 on white; the second cue is the position (A's wins above 0, B's below; the extreme part beyond the
+# dashed observed lines) or a shape (significant: diamonds).
+A_COLOR = "#1d4ed8"      # queries where the first system wins
+B_COLOR = "#b45309"      # queries where the second one wins
+TIE_COLOR = GREY
+EXTREME_COLOR = "#b91c1c"
+NULL_COLOR = GREY
+SIGNIFICANT_COLOR = "#15803d"
 MAX_BARS = 2_000  # longer sorted sequences are drawn from evenly spaced ranks (the curve keeps its shape)
 
 
@@ -61,7 +67,10 @@ def differences_chart(data: pd.DataFrame, *, x_title: str, y_title: str, query_t
     else:
         chart = alt.Chart(data).mark_area(interpolate="step-after").encode(
             x=alt.X("rank:Q", title=x_title, axis=alt.Axis(format="d")), y=y, color=color, tooltip=tooltip)
-    return chart.properties(height=height)
+    counts = data["winner"].value_counts()
+    rows = ", ".join(f"{name} {int(counts.get(name, 0))}" for name in (a_wins, b_wins, tie))
+    low, high = (show(data["difference"].min()), show(data["difference"].max())) if len(data) else ("–", "–")
+    return accessible(chart.properties(height=height), t("charts.differences", low=low, high=high, rows=rows))
 
 
 def null_chart(null: NullDistribution, *, x_title: str, y_title: str, extreme_label: str, other_label: str,
@@ -95,7 +104,9 @@ def null_chart(null: NullDistribution, *, x_title: str, y_title: str, extreme_la
     marks = pd.DataFrame({"observed": [float(v) for v in null.observed if np.isfinite(v)]})
     rules = alt.Chart(marks).mark_rule(color="#111827", strokeDash=[6, 3], strokeWidth=2).encode(
         x="observed:Q", tooltip=[alt.Tooltip("observed:Q", title=observed_title, format=".4f")])
-    return (base + rules).properties(height=height)
+    observed = ", ".join(show(v) for v in marks["observed"]) or "–"
+    return accessible((base + rules).properties(height=height),
+                      t("charts.null", other=other_label, extreme=extreme_label, observed=observed))
 
 
 def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, significant_label: str,
@@ -121,7 +132,15 @@ def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, signi
                alt.Tooltip("ci_high:Q", title=high_title, format=".4f")]
     base = alt.Chart(data).encode(y=y, color=color, tooltip=tooltip)
     lines = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q")
-    points = base.mark_point(filled=True, size=80).encode(x="mean_difference:Q")
+    points = base.mark_point(filled=True, size=80).encode(
+        x="mean_difference:Q",
+        shape=alt.Shape("verdict:N", title=legend_title, legend=alt.Legend(orient="top", labelLimit=0),
+                        scale=alt.Scale(domain=[significant_label, not_significant_label],
+                                        range=["diamond", "circle"])))
     zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#111827", strokeDash=[4, 4]).encode(x="x:Q")
     # A height per row (a fixed total would be squeezed by the legend and the axis title).
-    return (zero + lines + points).properties(height=alt.Step(height_per_pair))
+    rows = listing((f"{p}: {show(m)} [{show(lo)}, {show(hi)}] {v}" for p, m, lo, hi, v in
+                    zip(data["pair"], data["mean_difference"], data["ci_low"], data["ci_high"], data["verdict"])),
+                   sep="; ")
+    return accessible((zero + lines + points).properties(height=alt.Step(height_per_pair)),
+                      t("charts.ci", significant=significant_label, not_significant=not_significant_label, rows=rows))
