@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
@@ -105,14 +105,25 @@ def dispose(url: str) -> None:
         engine.dispose()
 
 
+#: The PostgreSQL advisory lock every process takes while it migrates ("NDCL" in ASCII).
+MIGRATION_LOCK = 0x4E44434C
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision (creating it in an empty database)."""
+    """Bring the schema to the newest Alembic revision (creating it in an empty database).
+
+    Several app servers may start at once on one empty database: the migration runs in one transaction
+    that first takes a lock, so the others wait and then find the schema already at the newest revision
+    (PostgreSQL: a transaction-level advisory lock; SQLite: ``BEGIN IMMEDIATE``, the database's write lock).
+    """
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.connect().execution_options(classroom_write=True) as conn, conn.begin():
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
