@@ -54,7 +54,9 @@ start = st.Page(partial(home, pages[0]), title=pages[0].title, url_path="start",
                 visibility="hidden")
 first_group = next(iter(groups))
 groups[first_group] = [start, *groups[first_group]]
-navigation = st.navigation(groups)
+# expanded=True: every page is listed (Streamlit otherwise folds the list after 10 under "View N more",
+# which hid the classroom pages a teacher looks for).
+navigation = st.navigation(groups, expanded=True)
 
 with st.sidebar:
     st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)

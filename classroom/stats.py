@@ -96,7 +96,8 @@ def mistakes(frame: pd.DataFrame) -> pd.DataFrame:
     cols = ["kind", "students", "answers"]
     named = frame[frame["kinds"] != ""]
     exploded = named.assign(kind=named["kinds"].str.split(",")).explode("kind")
-    exploded = exploded[~exploded["kind"].isin(NOTES) & (exploded["kind"] != "")]  # rows stored before notes had their column
+    # Rows stored before notes had their own column may hold a note among the kinds: never a mistake.
+    exploded = exploded[~exploded["kind"].isin(NOTES) & (exploded["kind"] != "")]
     if exploded.empty:
         return pd.DataFrame(columns=cols)
     out = (exploded.groupby("kind").agg(students=("student_id", "nunique"), answers=("answer_id", "nunique"),
@@ -113,7 +114,8 @@ def grid(frame: pd.DataFrame, roster: pd.DataFrame, fields: Sequence[str]) -> pd
     """One row per student of ``roster`` (``student_id, number, nickname``): per field the mark of the latest
     answer (✓ right, ✗ wrong, … unfinished, "" not answered), and the number of answers."""
     last = _latest(frame)
-    marks = {(r.student_id, r.field): MARKS[state_of(bool(r.ok), _kinds(r.kinds))] for r in last.itertuples(index=False)}
+    marks = {(r.student_id, r.field): MARKS[state_of(bool(r.ok), _kinds(r.kinds))]
+             for r in last.itertuples(index=False)}
     tries = frame.groupby("student_id").size().to_dict()
     rows = []
     for s in roster.itertuples(index=False):
@@ -139,7 +141,8 @@ def results(frame: pd.DataFrame) -> pd.DataFrame:
         "nickname": ordered["nickname"].to_numpy(), "field": ordered["field"].to_numpy(),
         "answer": ordered["text"].to_numpy(),
         "verdict": [state_of(bool(ok), k) for ok, k in zip(ordered["ok"], kinds)],
-        "first_try": ordered["answer_id"].isin(first_ids).to_numpy(), "after_reveal": ordered["after_reveal"].to_numpy(),
+        "first_try": ordered["answer_id"].isin(first_ids).to_numpy(),
+        "after_reveal": ordered["after_reveal"].to_numpy(),
         "mistakes": [k.replace(",", " ") for k in kinds], "notes": [n.replace(",", " ") for n in notes],
         "time_utc": when.to_numpy(),
     })

@@ -323,7 +323,8 @@ class Store:
         if unknown or not asked:
             raise ClassroomError("fields", f"fields must be some of {', '.join(FIELDS)}, got {list(fields)[:8]}")
         if feedback not in FEEDBACK:
-            raise ClassroomError("feedback", f"feedback must be one of {', '.join(FEEDBACK)}, got {str(feedback)[:20]!r}")
+            raise ClassroomError("feedback", f"feedback must be one of {', '.join(FEEDBACK)}, "
+                                 f"got {str(feedback)[:20]!r}")
         self.purge()
         token = secrets.token_urlsafe(32)
         now = self.clock()
