@@ -708,10 +708,10 @@ class Teacher:
         """What the dashboard shows depends on: (students, newest student id, answers in round ``round_no``,
         newest answer id, revealed, names shown).  One cheap query; the summaries are reused until it changes."""
         with db.read(self.store.engine) as conn:
+            show = select(sessions.c.show_names).where(sessions.c.id == self.info.id).scalar_subquery()
             n_students, newest_student, show = conn.execute(
-                select(func.count(students.c.id), func.max(students.c.id), func.max(sessions.c.show_names))
-                .select_from(sessions.outerjoin(students, students.c.session_id == sessions.c.id))
-                .where(sessions.c.id == self.info.id)).one()
+                select(func.count(students.c.id), func.max(students.c.id), show)
+                .where(students.c.session_id == self.info.id)).one()
             n, newest, revealed = conn.execute(
                 select(func.count(answers.c.id), func.max(answers.c.id), func.max(rounds.c.revealed_at))
                 .select_from(rounds.outerjoin(answers, answers.c.round_id == rounds.c.id))

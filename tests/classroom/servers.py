@@ -111,13 +111,38 @@ def nginx_config(upstreams: Sequence[int], port: int, root: Path) -> str:
             + ("user root;\n" if os.geteuid() == 0 else ""))
     temp = "".join(f"    {name}_temp_path {root}/{name};\n" for name in
                    ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    text = text.replace("http {", "http {\n" + temp + f"    access_log {root}/access.log;\n", 1)
+    log = (f"    log_format route '$upstream_addr $ndcglab_route $request_uri';\n"
+           f"    access_log {root}/access.log route;\n")
+    text = text.replace("http {", "http {\n" + temp + log, 1)
     return head + text
 
 
+class Proxy(str):
+    """nginx's base URL, with where its access log is (``upstream route uri`` per line)."""
+
+    log: Path
+
+    def routes(self, ports: Sequence[int], *, tries: int = 400) -> dict[int, str]:
+        """A route cookie value that nginx sends to each app port (found by asking nginx's health check)."""
+        found: dict[int, str] = {}
+        for i in range(tries):
+            value = f"route{i}"
+            req = urllib.request.Request(f"{self}/_stcore/health", headers={"Cookie": f"ndcglab_route={value}"})
+            with urllib.request.urlopen(req, timeout=10):
+                pass
+            for line in reversed(self.log.read_text(errors="replace").splitlines()):
+                if f" {value} " in line:
+                    port = int(line.split()[0].rsplit(":", 1)[1])
+                    found.setdefault(port, value)
+                    break
+            if all(p in found for p in ports):
+                return found
+        raise ServerFailed(f"no route cookie reached every app port {list(ports)} in {tries} tries: {found}")
+
+
 @contextmanager
-def nginx(upstreams: Sequence[int]) -> Iterator[str]:
-    """Debian's nginx in front of the app ports ``upstreams``; yields its base URL."""
+def nginx(upstreams: Sequence[int]) -> Iterator[Proxy]:
+    """Debian's nginx in front of the app ports ``upstreams``; yields its base URL (a :class:`Proxy`)."""
     if not Path(NGINX).exists():
         raise ServerFailed(f"{NGINX} not found: install Debian's nginx (apt-get install -y nginx; scripts/test.sh "
                            "does it) or set NGINX_PATH")
@@ -127,7 +152,8 @@ def nginx(upstreams: Sequence[int]) -> Iterator[str]:
     conf.write_text(nginx_config(upstreams, port, root), encoding="utf-8")
     proc = subprocess.Popen([NGINX, "-p", str(root), "-c", str(conf)], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    url = Proxy(f"http://127.0.0.1:{port}")
+    url.log = root / "access.log"
     try:
         try:
             wait_healthy(url, proc, timeout=60, log=root / "error.log")

@@ -276,8 +276,11 @@ def test_teacher_settings_live_in_the_database(db_url, clock):
     seat, _ = two.join(info.code, "Ada")
     assert two.pulse(info.id, max_age=0) == (1, False, "value")
     teacher = one.teacher(info.code, token)
+    before = teacher.version(1)  # (students, newest student, answers, newest answer, revealed, names shown)
+    assert before == (1, seat.id, 0, 0, 0, False)
     teacher.set_feedback("concept")
     teacher.set_show_names(True)
+    assert teacher.version(1) == (1, seat.id, 0, 0, 0, True)
     teacher.reveal()
     assert two.pulse(info.id, max_age=0) == (1, True, "concept")
     assert two.teacher(info.code, token).info.show_names

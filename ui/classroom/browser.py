@@ -58,9 +58,14 @@ def session_id() -> str:
     return ctx.session_id if ctx is not None else "no-session"
 
 
-def client() -> Client:
-    """This browser session and address, as the store's per-client limits count them."""
-    return Client(session_id(), address())
+def client() -> Client | None:
+    """This browser session and address, as the store's per-client limits count them; None without a
+    browser connection (AppTest runs every visitor under one session id: the limits are tested on the store)."""
+    try:
+        connected = bool(st.context.headers)
+    except Exception:  # noqa: BLE001 - no browser connection
+        connected = False
+    return Client(session_id(), address()) if connected else None
 
 
 def cookie_name(role: str, code: str) -> str:

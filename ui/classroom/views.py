@@ -599,8 +599,8 @@ def roster_panel(teacher: Teacher, token: str) -> None:
             st.caption(t("classroom.nobody_yet"))
             return
         show = teacher.info.show_names
-        names = {int(r.student_id): (t("classroom.student_named", n=r.number, nickname=r.nickname) if show
-                                     else t("classroom.student_n", n=r.number)) for r in roster.itertuples()}
+        names = {str(int(r.student_id)): (t("classroom.student_named", n=r.number, nickname=r.nickname) if show
+                                          else t("classroom.student_n", n=r.number)) for r in roster.itertuples()}
         chosen = st.selectbox(t("classroom.pick_student"), list(names), format_func=names.get, key="class_pick")
         c1, c2 = st.columns(2)
         c1.button(t("classroom.hand_back"), key="class_hand_back", icon=":material/key:",
@@ -608,8 +608,8 @@ def roster_panel(teacher: Teacher, token: str) -> None:
         c2.button(t("classroom.remove"), key="class_remove", icon=":material/person_remove:",
                   on_click=_seat_action, args=(teacher, "remove", chosen), help=t("classroom.remove_help"))
         done = st.session_state.get("class_seat_code")
-        if done and done[0] == teacher.info.code and done[1] in names:
-            st.markdown(t("classroom.seat_code_for", student=markdown(names[done[1]], 60)))
+        if done and done[0] == teacher.info.code and str(done[1]) in names:
+            st.markdown(t("classroom.seat_code_for", student=markdown(names[str(done[1])], 60)))
             st.markdown(f"<p style='font-size:2.5rem;font-weight:700;letter-spacing:.2em;margin:0'>"
                         f"{html_escape(done[2])}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only
             st.caption(t("classroom.seat_code_help", minutes=int(teacher.store.limits.seat_code_ttl // 60)))
