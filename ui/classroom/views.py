@@ -385,7 +385,6 @@ def dashboard(page: S.PageState, teacher: Teacher, token: str) -> None:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key=f"class_sol_{current.number}")
     live_panel(info.code, token, current.number)
-    roster_panel(teacher, token)
 
 
 def private_link(code: str, token: str) -> None:
@@ -586,39 +585,43 @@ def live_panel(code: str, token: str, round_no: int) -> None:
     st.download_button(t("classroom.download"), partial(_results_csv, code, token),
                        file_name=f"class-{info.code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
                        icon=":material/download:")
+    roster_panel(teacher, roster)
 
 
-def roster_panel(teacher: Teacher, token: str) -> None:
-    """The students: remove one, or hand a seat back with a seat code."""
-    try:
-        roster = teacher.students()
-    except SQLAlchemyError:
-        return
-    with st.expander(t("classroom.manage", n=len(roster)), icon=":material/group:"):
+def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
+    """The students (drawn by the live panel, so a new student is there at once): give a seat back with a
+    seat code, or remove someone — by the number the grid shows (a list of 300 names would not fit)."""
+    with st.expander(t("classroom.manage"), icon=":material/group:"):
         if roster.empty:
             st.caption(t("classroom.nobody_yet"))
             return
-        show = teacher.info.show_names
-        names = {str(int(r.student_id)): (t("classroom.student_named", n=r.number, nickname=r.nickname) if show
-                                          else t("classroom.student_n", n=r.number)) for r in roster.itertuples()}
-        chosen = st.selectbox(t("classroom.pick_student"), list(names), format_func=names.get, key="class_pick")
-        c1, c2 = st.columns(2)
-        c1.button(t("classroom.hand_back"), key="class_hand_back", icon=":material/key:",
+        c0, c1, c2 = st.columns([1, 1, 1], vertical_alignment="bottom")
+        number = c0.number_input(t("classroom.pick_student"), min_value=1, max_value=int(roster["number"].max()),
+                                 step=1, key="class_pick", help=t("classroom.pick_student_help"))
+        row = roster[roster["number"] == int(number)]
+        chosen = int(row["student_id"].iloc[0]) if len(row) else None
+        c1.button(t("classroom.hand_back"), key="class_hand_back", icon=":material/key:", disabled=chosen is None,
                   on_click=_seat_action, args=(teacher, "code", chosen), help=t("classroom.hand_back_help"))
-        c2.button(t("classroom.remove"), key="class_remove", icon=":material/person_remove:",
+        c2.button(t("classroom.remove"), key="class_remove", icon=":material/person_remove:", disabled=chosen is None,
                   on_click=_seat_action, args=(teacher, "remove", chosen), help=t("classroom.remove_help"))
+        if chosen is None:
+            st.caption(t("classroom.no_student_n", n=int(number)))
+        elif teacher.info.show_names:
+            st.caption(t("classroom.student_named", n=int(number), nickname=markdown(row["nickname"].iloc[0], 24)))
         done = st.session_state.get("class_seat_code")
-        if done and done[0] == teacher.info.code and str(done[1]) in names:
-            st.markdown(t("classroom.seat_code_for", student=markdown(names[str(done[1])], 60)))
-            st.markdown(f"<p style='font-size:2.5rem;font-weight:700;letter-spacing:.2em;margin:0'>"
-                        f"{html_escape(done[2])}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only
+        numbers = dict(zip(roster["student_id"].astype(int), roster["number"].astype(int)))
+        if done and done[0] == teacher.info.code and done[1] in numbers:
+            st.markdown(t("classroom.seat_code_for", student=t("classroom.student_n", n=numbers[done[1]])))
+            st.markdown(f"<p class='class-seat-code' style='font-size:2.5rem;font-weight:700;letter-spacing:.2em;"
+                        f"margin:0'>{html_escape(done[2])}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only
             st.caption(t("classroom.seat_code_help", minutes=int(teacher.store.limits.seat_code_ttl // 60)))
-        removed = st.session_state.pop("class_removed", None)
-        if removed:
-            st.success(t("classroom.removed", student=markdown(removed, 60)))
+        removed = st.session_state.get("class_removed")
+        if removed and removed[0] == teacher.info.code:
+            st.success(t("classroom.removed", student=removed[1]))
 
 
 def _seat_action(teacher: Teacher, action: str, student_id) -> None:
+    """Button callback (the live panel reruns as a fragment; the seat code and messages it shows stay)."""
     if student_id is None:
         return
     try:
@@ -627,11 +630,12 @@ def _seat_action(teacher: Teacher, action: str, student_id) -> None:
         label = t("classroom.student_n", n=int(row["number"].iloc[0])) if len(row) else ""
         if action == "remove":
             if teacher.remove(int(student_id)):
-                st.session_state["class_removed"] = label
+                st.session_state["class_removed"] = (teacher.info.code, label)
             st.session_state["class_seat_code"] = None
         else:
             code = teacher.seat_code(int(student_id))
             st.session_state["class_seat_code"] = (teacher.info.code, int(student_id), code)
+            st.session_state["class_removed"] = None
     except ClassroomError as exc:
         st.session_state["class_problem"] = refusal(exc)
     except SQLAlchemyError:
