@@ -64,6 +64,14 @@ def wait_metric(pg, label: str, value: str, timeout: float = 60_000) -> None:
         arg=[label, value], timeout=timeout)
 
 
+def wait_value(pg, label: str, value: str, timeout: float = 60_000) -> None:
+    """Wait until the text box ``label`` holds ``value`` (a page that came back fills it from the database)."""
+    pg.wait_for_function(
+        """([label, value]) => [...document.querySelectorAll('[data-testid="stTextInput"]')].some(box =>
+             box.querySelector('label')?.innerText.trim() === label && box.querySelector('input')?.value === value)""",
+        arg=[label, value], timeout=timeout)
+
+
 def query(pg) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(pg.url).query).items()}
 
@@ -87,9 +95,14 @@ def start_class(pg, url: str, setup: str = SETUP) -> str:
 def join(pg, url: str, code: str, nickname: str) -> None:
     pg.goto(f"{url}/join?code={code}")
     wait_for_app(pg)
+    settle(pg)
     pg.get_by_role("textbox", name="Nickname").fill(nickname)
     pg.get_by_role("button", name="Join").click()
-    pg.get_by_role("textbox", name="DCG", exact=True).wait_for()
+    try:
+        pg.get_by_role("textbox", name="DCG", exact=True).wait_for(timeout=60_000)
+    except Exception:
+        screenshot(pg, "classroom_join_failed")
+        raise AssertionError(f"not joined; the page says: {text_of(pg)[:1500]}") from None
     pg.wait_for_function("() => !location.search.includes('me=')")  # the token went into a cookie
     settle(pg)
 
@@ -220,7 +233,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     laptop.get_by_role("textbox", name="Seat code").fill(code8)
     laptop.get_by_role("button", name="Take my seat back").click()
     laptop.get_by_text("You are Ada").wait_for()
-    assert laptop.get_by_role("textbox", name="DCG", exact=True).input_value() == "6.86"
+    wait_value(laptop, "DCG", "6.86")
     ada.reload()  # the old phone's token no longer opens the seat
     wait_for_app(ada)
     ada.get_by_role("textbox", name="Nickname").wait_for()
@@ -330,8 +343,8 @@ def test_a_killed_server_loses_no_committed_answer(make_page, tmp_path):
         wait_metric(teacher, "Answers", "2", timeout=90_000)
         student.reload()
         wait_for_app(student)
-        assert student.get_by_role("textbox", name="DCG", exact=True).input_value() == "6.86"
-        assert student.get_by_role("textbox", name="IDCG", exact=True).input_value() == "8.37"
+        wait_value(student, "DCG", "6.86")
+        wait_value(student, "IDCG", "8.37")
         answer(student, "NDCG", "0.82", "NDCG: right")
         wait_metric(teacher, "Answers", "3")
     finally:

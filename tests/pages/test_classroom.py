@@ -149,7 +149,7 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     assert mistakes["Students"].tolist() == ["1"] * len(kinds)
     grid = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
     assert grid["DCG"].tolist() == ["✓", "✗"] and grid["NDCG"].tolist() == ["✓", ""]
-    teacher.toggle(key="class_show_names").set_value(True).run()
+    teacher.toggle(key="class_show_names_0").set_value(True).run()
     text = _all_text(teacher)
     assert "Ada" in text and "Bo" in text
     assert Store().teacher(code, _query(teacher)["key"]).info.show_names  # kept in the database
@@ -182,7 +182,7 @@ def test_value_feedback_adds_the_right_value_before_the_reveal():
     ada = _join(code, "Ada")
     ada.text_input(key="join_dcg_1").input("6.8").run()
     assert "6.86" not in _all_text(ada)
-    teacher.radio(key="class_feedback_live").set_value("value").run()
+    teacher.radio(key="class_feedback_live_concept").set_value("value").run()
     no_exceptions(teacher)
     ada.run()  # in a browser the student's fragment notices the change and reruns the page
     assert "The right value: 6.86." in _all_text(ada)  # 6.8611 at the exercise's 2 decimals
@@ -265,7 +265,7 @@ def test_the_teacher_hands_a_seat_back_and_removes_a_student():
     teacher.button(key="class_remove").click().run()
     no_exceptions(teacher)
     assert _metrics(teacher)["Joined"] == "1"
-    teacher.toggle(key="class_joining").set_value(False).run()
+    teacher.toggle(key="class_joining_1").set_value(False).run()
     late = _join(code, "Cy")
     assert catalogue("en")["classroom.error.closed"] in [e.value for e in late.error]
 

@@ -269,13 +269,11 @@ def steps_select() -> list[str]:
                           help=t("classroom.steps_help"))
 
 
-def feedback_select(*, key: str, value: str | None = None, on_change=None, args=()) -> str:
+def feedback_select(*, key: str, value: str = "concept", on_change=None, args=()) -> str:
     """The teacher's choice of what students see before the reveal."""
     names = {m: t(f"classroom.feedback.{m}") for m in FEEDBACK}
-    if value is not None and st.session_state.get(key) not in names:
-        st.session_state[key] = value
-    return st.radio(t("classroom.feedback_label"), list(names), key=key, format_func=names.get,
-                    help=t("classroom.feedback_help"), on_change=on_change, args=args)
+    return st.radio(t("classroom.feedback_label"), list(names), index=list(names).index(value), key=key,
+                    format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change, args=args)
 
 
 def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
@@ -384,7 +382,7 @@ def dashboard(page: S.PageState, teacher: Teacher, token: str) -> None:
     if current.revealed:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key=f"class_sol_{current.number}")
-    live_panel(info.code, token, current.number)
+    live_panel(info.code, token, current.number, info.show_names)
 
 
 def private_link(code: str, token: str) -> None:
@@ -403,11 +401,10 @@ def private_link(code: str, token: str) -> None:
                   on_click=st.session_state.__setitem__, args=("class_show_link", None))
 
 
-def _sync(key: str, value) -> None:
-    """A widget that shows a database value: follow the database unless the visitor just changed it."""
-    if st.session_state.get(f"{key}__db") != value:
-        st.session_state[key] = value
-        st.session_state[f"{key}__db"] = value
+def _db_key(name: str, value) -> str:
+    """A widget key that carries the database's value: when the value changes (on any server), the widget
+    is a new one drawn with it, so a browser never sends back a stale value as if the teacher changed it."""
+    return f"{name}_{value if isinstance(value, str) else int(bool(value))}"
 
 
 def controls(page: S.PageState, teacher: Teacher, current, expired: bool) -> None:
@@ -421,9 +418,9 @@ def controls(page: S.PageState, teacher: Teacher, current, expired: bool) -> Non
     c2.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="secondary",
               disabled=expired or asking, on_click=st.session_state.__setitem__,
               args=("class_confirm_next", (info.code, current.number)))
-    _sync("class_show_names", info.show_names)
-    c3.toggle(t("classroom.show_names"), key="class_show_names", help=t("classroom.show_names_help"),
-              on_change=_setting, args=(teacher, "show_names", "class_show_names"))
+    names_key = _db_key("class_show_names", info.show_names)
+    c3.toggle(t("classroom.show_names"), value=info.show_names, key=names_key, help=t("classroom.show_names_help"),
+              on_change=_setting, args=(teacher, "show_names", names_key))
     if asking:
         with st.container(border=True):
             st.warning(t("classroom.confirm_next", number=current.number + 1), icon=":material/skip_next:")
@@ -433,13 +430,14 @@ def controls(page: S.PageState, teacher: Teacher, current, expired: bool) -> Non
             n.button(t("classroom.cancel"), key="class_next_no", on_click=st.session_state.__setitem__,
                      args=("class_confirm_next", None))
     s1, s2 = st.columns([1, 2], vertical_alignment="center")
-    _sync("class_joining", info.joining_open)
-    s1.toggle(t("classroom.joining_open"), key="class_joining", help=t("classroom.joining_open_help"),
-              on_change=_setting, args=(teacher, "joining", "class_joining"), disabled=expired)
-    _sync("class_feedback_live", info.feedback)
+    joining_key = _db_key("class_joining", info.joining_open)
+    s1.toggle(t("classroom.joining_open"), value=info.joining_open, key=joining_key,
+              help=t("classroom.joining_open_help"), on_change=_setting, args=(teacher, "joining", joining_key),
+              disabled=expired)
+    feedback_key = _db_key("class_feedback_live", info.feedback)
     with s2:
-        feedback_select(key="class_feedback_live", on_change=_setting,
-                        args=(teacher, "feedback", "class_feedback_live"))
+        feedback_select(key=feedback_key, value=info.feedback, on_change=_setting,
+                        args=(teacher, "feedback", feedback_key))
     with st.expander(t("classroom.choose_next"), icon=":material/edit_note:"):
         chosen = source_form(page, prefix="next")
         st.button(t("classroom.start_chosen"), key="class_start_chosen", disabled=chosen is None or expired,
@@ -455,7 +453,6 @@ def _setting(teacher: Teacher, what: str, key: str) -> None:
             teacher.set_joining(bool(value))
         else:
             teacher.set_feedback(value)
-        st.session_state[f"{key}__db"] = value
     except ClassroomError as exc:
         st.session_state["class_problem"] = refusal(exc)
     except SQLAlchemyError:
@@ -511,7 +508,7 @@ def _results_csv(code: str, token: str) -> str:
 
 
 @st.fragment(run_every=TEACHER_REFRESH)
-def live_panel(code: str, token: str, round_no: int) -> None:
+def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
     """Counts, per-step spread and first-try share, named mistakes, the class grid, the CSV download."""
     try:
         teacher = store().teacher(code, token)
@@ -519,7 +516,7 @@ def live_panel(code: str, token: str, round_no: int) -> None:
             st.error(t("classroom.bad_teacher_link"))
             return
         info = teacher.refresh()
-        if (info.round_no, info.show_names) != (round_no, st.session_state.get("class_show_names__db")):
+        if (info.round_no, info.show_names) != (round_no, names_shown):
             st.rerun(scope="app")  # another window or server moved on or changed a setting: redraw the page
         data = _panel(code, token, round_no, teacher.version(round_no), current_language())
     except SQLAlchemyError:
@@ -806,12 +803,12 @@ def student_view(seat: Seat) -> None:
     mine = seat.latest(n)
     if mine:
         d = current.task.check(mine)
+        # The same verdict lines before and after the reveal; once revealed, the right values and the
+        # full explanation with the formula's numbers (the Check page's) follow.
+        done = step_feedback(current.task, d, fields, set(mine), "value" if current.revealed else info.feedback)
         if current.revealed:
             render_findings(d)
             render_steps_table(d, key=f"join_feedback_{n}", reveal=True)
-            done = all(f in mine and verdict(d, f).ok for f in fields)
-        else:
-            done = step_feedback(current.task, d, fields, set(mine), info.feedback)
         if done:
             st.success(t("practice.solved"))
     if current.revealed:
