@@ -8,7 +8,8 @@ stored only as a salted SHA-256 (:func:`client_hash`).  Two kinds of limit, each
 * :func:`take` — a rate: at most ``limit`` per ``window`` seconds (a fixed window from the first use);
 * :func:`check_blocked` / :func:`failed` — guesses: ``free`` failed guesses, then every further failure
   blocks the client for a delay that doubles (``base``, ``2·base``, ... up to ``cap`` seconds).  The count
-  starts again only after ``window`` seconds without a failure, so a steady guesser stays at ``cap``.
+  starts again only after ``window`` seconds without a failure and without a block running, so a steady
+  guesser stays at ``cap``.
 
 >>> from classroom import db
 >>> engine = db.engine_for("sqlite://")
@@ -96,7 +97,8 @@ def check_blocked(conn: Connection, key: str, *, now: float) -> float:
 def failed(conn: Connection, key: str, *, free: int, base: float, cap: float, window: float, now: float) -> float:
     """Record a failed guess; return the delay it earns (0 while within ``free``)."""
     row = _row(conn, key, now)
-    fails = 0 if now - row.last_fail > window else row.fails
+    # The count starts again only after ``window`` seconds with neither a failure nor a block running.
+    fails = 0 if now - max(row.last_fail, row.blocked_until) > window else row.fails
     fails += 1
     delay = 0.0 if fails <= free else float(min(cap, base * 2 ** min(fails - free - 1, 40)))
     conn.execute(update(throttle).where(throttle.c.key == key).values(
