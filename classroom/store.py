@@ -251,6 +251,7 @@ class Store:
         self.limits = limits or Limits.from_env()
         self.clock = clock
         self._pulses: dict[int, tuple[float, tuple]] = {}
+        self._seated: dict[int, tuple[float, frozenset[int]]] = {}
         self._purged_at = float("-inf")
 
     # ------------------------------------------------------------------ limits
@@ -489,6 +490,18 @@ class Store:
         self._pulses[session_id] = (now, value)
         return value
 
+    def seated(self, session_id: int, *, max_age: float = 1.0) -> frozenset[int]:
+        """The ids of the students in a session (read at most once per ``max_age`` seconds per session and
+        process: every student's page asks whether its seat is still there, one query answers them all)."""
+        now = time.monotonic()
+        cached = self._seated.get(session_id)
+        if cached is not None and now - cached[0] < max_age:
+            return cached[1]
+        with db.read(self.engine) as conn:
+            ids = frozenset(conn.execute(select(students.c.id).where(students.c.session_id == session_id)).scalars())
+        self._seated[session_id] = (now, ids)
+        return ids
+
     def round(self, session_id: int, number: int | None = None) -> RoundInfo:
         """Round ``number`` (default: the current one) of a session."""
         with db.read(self.engine) as conn:
@@ -663,6 +676,7 @@ class Teacher:
                 return False
             conn.execute(delete(answers).where(answers.c.student_id == found.id))
             conn.execute(delete(students).where(students.c.id == found.id))
+        self.store._seated.pop(self.info.id, None)
         return True
 
     def seat_code(self, student_id: int) -> str:

@@ -232,6 +232,7 @@ def test_the_teacher_closes_joining_and_removes_a_student(store, blog):
     assert store.seat(info.code, ada_token).id == ada.id  # a seat already taken stays
     assert teacher.remove(ada.id) and not teacher.remove(ada.id)
     assert store.seat(info.code, ada_token) is None and not ada.present()
+    assert ada.id not in store.seated(info.id) and store.seated(info.id) == frozenset()
     assert kind_of(lambda: ada.submit(1, "idcg", "8.38", submission_id="2")) == "removed"
     assert teacher.answers().empty and teacher.students().empty
     teacher.set_joining(True)

@@ -834,7 +834,7 @@ def watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
     feedback, or removed this seat?"""
     try:
         now = seat.store.pulse(seat.info.id)
-        if now != (round_no, revealed, feedback) or not seat.present():
+        if now != (round_no, revealed, feedback) or seat.id not in seat.store.seated(seat.info.id):
             st.rerun(scope="app")
     except SQLAlchemyError:
         st.caption(t("classroom.reconnecting"))
