@@ -33,7 +33,7 @@ from metrics.lessons.exercises import DIFFICULTIES, Exercise, check_seed, make_e
 from metrics.parse import parse_grades
 
 __all__ = ["FIELDS", "STEP_OF_FIELD", "ORIGINS", "EXAMPLE_KEYS", "MAX_ITEMS", "Task", "practice_task",
-           "example_task", "ranking_task", "step_verdict", "Verdict", "verdict", "value_verdict", "state_of", "MARKS"]
+           "example_task", "ranking_task", "Verdict", "verdict", "value_verdict", "state_of", "MARKS"]
 
 #: The answer fields a class can be asked, in the order of a hand calculation (as on the Practice page).
 FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
@@ -221,12 +221,6 @@ def verdict(d: Diagnosis, field: str) -> Verdict:
     extra = rows[rows["correct"].isna() & (rows["theirs_text"] != "")]
     ok = answered_ok and not mistakes and extra.empty
     return Verdict(ok, tuple(k for k, _ in mistakes.most_common()), notes)
-
-
-def step_verdict(d: Diagnosis, field: str) -> tuple[bool, tuple[str, ...]]:
-    """``(ok, mistakes)`` of :func:`verdict` (kept for callers that need only those two)."""
-    v = verdict(d, field)
-    return v.ok, v.mistakes
 
 
 @lru_cache(maxsize=4096)

@@ -22,7 +22,7 @@ import streamlit as st
 from classroom.throttle import Client
 from ui.components import cookies
 
-__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "cookie_name", "remember", "remembered", "forget"]
+__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "forwarded_for", "cookie_name", "remember", "remembered", "forget"]
 
 TRUSTED_PROXIES_VAR = "NDCG_LAB_TRUSTED_PROXIES"
 _AUTH = "class_browser_tokens"  # session state: cookie name -> token known to this browser session
@@ -31,6 +31,22 @@ _AUTH = "class_browser_tokens"  # session state: cookie name -> token known to t
 def _trusted() -> int:
     raw = os.environ.get(TRUSTED_PROXIES_VAR, "").strip()
     return int(raw) if raw.isdigit() and len(raw) < 3 else 0
+
+
+def forwarded_for(values, trusted: int) -> str | None:
+    """The address the nearest of ``trusted`` proxies saw, from the ``X-Forwarded-For`` header ``values``
+    (each proxy appends the address it received the request from; entries further left are whatever the
+    client claimed).  None when there are fewer entries than trusted proxies, or none are trusted.
+
+    >>> forwarded_for(["203.0.113.7, 10.0.0.2"], 1)  # the client wrote 203.0.113.7; nginx saw 10.0.0.2
+    '10.0.0.2'
+    >>> forwarded_for(["203.0.113.7", "10.0.0.2"], 2), forwarded_for([], 1), forwarded_for(["1.2.3.4"], 0)
+    ('203.0.113.7', None, None)
+    """
+    entries = [e.strip() for value in values for e in str(value).split(",") if e.strip()]
+    if trusted <= 0 or len(entries) < trusted:
+        return None
+    return entries[-trusted][:64]
 
 
 def address() -> str | None:
@@ -42,9 +58,9 @@ def address() -> str | None:
         return None
     trusted = _trusted()
     if trusted:
-        entries = [e.strip() for h in headers.get_all("X-Forwarded-For") for e in h.split(",") if e.strip()]
-        if len(entries) >= trusted:
-            return entries[-trusted][:64]
+        found = forwarded_for(headers.get_all("X-Forwarded-For"), trusted)
+        if found:
+            return found
     if ip:
         return ip[:64]
     # Streamlit reports a loopback connection as None; a real connection always has headers.
