@@ -91,6 +91,9 @@ class Client:
         self.on_metric = None
         self.auto: dict[str, asyncio.Task] = {}
         self.alerts: list[str] = []
+        self.fragment_of: dict[str, str] = {}  # text input label -> the fragment drawing it ("" for none)
+        self.waiting_fragment = ""  # a fragment run we asked for (not an auto-refresh)
+        self.fragment_drawn = False
         self.address = address
         self.ws = None
 
@@ -141,13 +144,19 @@ class Client:
                     self.finished.set()
                 elif status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     self.early = True
-                elif status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and self.early:
+                elif status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and (
+                        self.early or (self.waiting_fragment and self.fragment_drawn)):
+                    # the end of a full run reported early, or of the fragment run we asked for (recognised by
+                    # the elements it drew: no auto-refresh draws in the answers' fragment)
                     self.finished.set()
-            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            elif kind == "delta" and self.waiting_fragment and msg.delta.fragment_id == self.waiting_fragment:
+                self.fragment_drawn = True
+            if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 el = msg.delta.new_element
                 which = el.WhichOneof("type")
                 if which == "text_input":
                     self.inputs[el.text_input.label] = el.text_input.id
+                    self.fragment_of[el.text_input.label] = msg.delta.fragment_id
                 elif which == "button":
                     self.buttons[el.button.label] = el.button.id
                 elif which == "metric":
@@ -178,13 +187,15 @@ class Client:
             w = cs.widget_states.widgets.add()
             w.id = trigger
             w.trigger_value = True
-        if not fragment_id:
+        if not auto:
             self.finished.clear()
             self.early = False
+            self.waiting_fragment, self.fragment_drawn = fragment_id, False
         await self.ws.send(back.SerializeToString())
 
     async def run(self, *, patience: float = 20, tries: int = 4, **kw) -> None:
-        """A full rerun, waiting until the server says the script finished.
+        """A full rerun (or, with ``fragment_id``, the rerun of that fragment, as the browser sends when a
+        widget inside a fragment changes), waiting until the server says it finished.
 
         Under load the server has been seen to answer a full rerun sent while a fragment run was starting
         with fragment runs only; after ``patience`` seconds the message is sent again, as a browser user
@@ -231,7 +242,7 @@ async def student(i: int, base: str, code: str, sent: list, acks: list, rng: ran
         await asyncio.sleep(rng.uniform(1.0, 4.0))
         c.set_text(LABELS[field], text)
         sent.append(time.perf_counter())
-        await c.run()
+        await c.run(fragment_id=c.fragment_of.get(LABELS[field], ""))  # the answers are a fragment
         acks.append(time.perf_counter())
     await c.run()  # a retried submit: the same widget values again must not store anything new
     return c

@@ -22,7 +22,8 @@ import streamlit as st
 from classroom.throttle import Client
 from ui.components import cookies
 
-__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "forwarded_for", "cookie_name", "remember", "remembered", "forget"]
+__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "forwarded_for", "cookie_name", "remember", "remembered",
+           "forget"]
 
 TRUSTED_PROXIES_VAR = "NDCG_LAB_TRUSTED_PROXIES"
 _AUTH = "class_browser_tokens"  # session state: cookie name -> token known to this browser session

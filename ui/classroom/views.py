@@ -672,6 +672,13 @@ def _seated(page: S.PageState, seat: Seat, token: str) -> None:
 
 
 def _join(page: S.PageState, code: str) -> None:
+    # A second press of Join (a double click, a click sent again over a slow connection) finds the seat the
+    # first one took in this browser session instead of being refused as a second seat.
+    held = browser.remembered("s", normalise_code(code or ""))
+    seat = store().seat(code, held) if held and code else None
+    if seat is not None:
+        _seated(page, seat, held)
+        return
     try:
         seat, token = store().join(code, st.session_state.get("join_nickname", ""), client=browser.client())
     except ClassroomError as exc:
@@ -765,7 +772,14 @@ def student_view(seat: Seat) -> None:
     st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"join_ex_{n}")
     watch(seat, n, current.revealed, info.feedback)
+    answer_panel(seat, current, info.feedback)
 
+
+@st.fragment
+def answer_panel(seat: Seat, current, feedback: str) -> None:
+    """The answers, their feedback and (once revealed) the solution.  A fragment: pressing Enter reruns
+    only this part, not the exercise above (a class of 300 sends an answer every few milliseconds)."""
+    n = current.number
     st.subheader(t("practice.answers"))
     st.caption(t("classroom.answers_help"))
     mine = seat.latest(n)
@@ -805,7 +819,7 @@ def student_view(seat: Seat) -> None:
         d = current.task.check(mine)
         # The same verdict lines before and after the reveal; once revealed, the right values and the
         # full explanation with the formula's numbers (the Check page's) follow.
-        done = step_feedback(current.task, d, fields, set(mine), "value" if current.revealed else info.feedback)
+        done = step_feedback(current.task, d, fields, set(mine), "value" if current.revealed else feedback)
         if current.revealed:
             render_findings(d)
             render_steps_table(d, key=f"join_feedback_{n}", reveal=True)
