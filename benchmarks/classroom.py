@@ -385,8 +385,8 @@ def measure(name: str, db_url: str, n_students: int) -> dict:
     proc, base = serve(db_url)
     try:
         # warm-up: the first session of a server imports and caches the pages
-        asyncio.run(session(base, db_url, 2, seed=0))
-        result = asyncio.run(session(base, db_url, n_students))
+        asyncio.run(session(base, db_url, 2, seed=0, addresses=True))
+        result = asyncio.run(session(base, db_url, n_students, addresses=True))  # an address each
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
@@ -461,6 +461,9 @@ def main() -> None:
         print(f"| {r['backend']} | {r['answers_sent']} / {r['answers_stored']} / {r['expected']} | {r['missing']} | "
               f"{r['duplicates']} | {r['p50']:.2f} s | {r['p95']:.2f} s | {r['max']:.2f} s | {r['ack_p50']:.2f} s | "
               f"{r['resends']} | {len(r['errors'])} |")
+    for r in results:
+        if r["errors"]:
+            print(f"{r['backend']} errors: {r['errors'][:3]}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
