@@ -147,7 +147,7 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     text = _all_text(teacher)
     assert "Student 1" in text and "Student 2" in text and "Ada" not in text  # names hidden by default
     mistakes = _tables(teacher)[0]
-    assert [m.replace("\\", "") for m in mistakes.index] == [kind_name(k) for k in kinds]  # as Check names them
+    assert [m.replace("\\", "") for m in mistakes["Mistake"]] == [kind_name(k) for k in kinds]  # as Check names them
     assert mistakes["Students"].tolist() == ["1"] * len(kinds)
     grid = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
     assert grid["DCG"].tolist() == ["✓", "✗"] and grid["NDCG"].tolist() == ["✓", ""]

@@ -564,7 +564,7 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
                 t("classroom.col.answers"): named["answers"].astype(int).astype(str),
                 t("classroom.col.meaning"): [markdown(registry_text("mistake", MISTAKES[k], "help"), 0)
                                              for k in named["kind"]],
-            }).set_index(t("classroom.col.mistake")))
+            }), hide_index=True)
 
     st.subheader(t("classroom.class_grid"))
     grid = data["grid"]
