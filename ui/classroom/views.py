@@ -159,6 +159,13 @@ def teacher_state() -> S.PageState:
     # A playground link (rels=...) without source= starts from that ranking.
     if page.opened_link and "rels" in st.query_params and "source" not in st.query_params:
         page.set("class_source", "ranking")
+    # The class "Start" just created: its callback ran before this run's page state read the link, and a
+    # link the browser sent before it had taken the page's own rewrite of the address counts as a newly
+    # opened link, which would put the setup back (seen on a fresh server: the click seemed lost).
+    created = st.session_state.pop("class_created", None)
+    if created:
+        page.set("class_code", created[0])
+        page.set("class_key", created[1])
     return page
 
 
@@ -288,6 +295,7 @@ def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
         return
     page.set("class_code", info.code)
     page.set("class_key", token)
+    st.session_state["class_created"] = (info.code, token)
 
 
 def setup(page: S.PageState) -> None:
