@@ -135,14 +135,17 @@ def answer(pg, label: str, text: str, expect: str) -> None:
     settle(pg)
 
 
+GRID_JS = """() => {
+    const grid = [...document.querySelectorAll('[data-testid="stDataFrame"] table')].find(
+        g => g.querySelector('th')?.textContent.trim() === 'Student');
+    return grid ? [...grid.querySelectorAll('tr')].map(r =>
+        [...r.querySelectorAll('td, th')].map(c => c.textContent.trim())) : [];
+}"""
+
+
 def grid_rows(pg) -> list[list[str]]:
     """The class grid's rows as text (the grid is drawn on a canvas; its cells are kept for screen readers)."""
-    return pg.evaluate("""() => {
-        const grid = [...document.querySelectorAll('[data-testid="stDataFrame"] table')].find(
-            g => g.querySelector('th')?.textContent.trim() === 'Student');
-        return grid ? [...grid.querySelectorAll('tr')].map(r =>
-            [...r.querySelectorAll('td, th')].map(c => c.textContent.trim())) : [];
-    }""")
+    return pg.evaluate(GRID_JS)
 
 
 def private_link(pg) -> str:
@@ -177,9 +180,12 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     answer(li, "DCG", "6.86", "DCG: right")
     wait_metric(teacher, "Answers", "4")
     assert teacher.get_by_text("Student 2").count() >= 1 and teacher.get_by_text("Bo <b>x</b>").count() == 0
-    rows = grid_rows(teacher)  # Ada's row: ✓ for both steps, as on her page
-    ada_row = next(r for r in rows if r[0] == "Student 1")
-    assert ada_row[1:3] == ["✓", "✓"], rows
+    # Ada's row: ✓ for both steps, as on her page (the grid's text follows its drawing: wait for it)
+    try:
+        teacher.wait_for_function(f"() => ({GRID_JS})().some(r => r[0] === 'Student 1' && r[1] === '✓' && "
+                                  "r[2] === '✓' && r[r.length - 1] === '2')")
+    except Exception:
+        raise AssertionError(f"Ada's row is not ✓ ✓: {grid_rows(teacher)}") from None
 
     # The teacher lets the feedback name the right value: Bo's page follows without a reload.
     teacher.get_by_text("Right or wrong, the mistake's name and the right value").click()
