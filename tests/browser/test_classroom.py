@@ -313,6 +313,7 @@ def test_wrong_codes_are_slowed_for_that_browser_only(make_page, server):
     other.get_by_text("No class has this code").wait_for()
 
 
+@pytest.mark.parametrize("server", ["sqlite"], indirect=True)  # layout: the database makes no difference
 @pytest.mark.parametrize("lang", ["en", "zh", "ko"])
 def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
     url, db_url = server
@@ -343,6 +344,7 @@ def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
     assert page_problems(teacher) == []
 
 
+@pytest.mark.parametrize("server", ["sqlite"], indirect=True)  # the navigation: no database involved
 def test_the_class_pages_are_in_the_navigation(make_page, server):
     url, _ = server
     pg = make_page(viewport=PROJECTOR)
