@@ -80,14 +80,22 @@ def test_two_servers_one_class_and_one_server_killed(make_page, pg_server):  # n
             answer(students[1], "IDCG", "8.48", "IDCG: wrong")
             answer(students[2], "IDCG", "8.38", "IDCG: right")
             wait_metric(teacher, "Answers", "6")
+            # The next exercise reaches every student without a click of theirs, the moved ones too.
+            teacher.get_by_role("button", name="Next exercise").click()
+            teacher.get_by_role("button", name="Yes, start exercise 2").click()
+            for pg in students:
+                pg.get_by_text("Exercise 2:").first.wait_for(timeout=60_000)
+            wait_metric(teacher, "Answers", "0")
             students[0].reload()  # a reload on the surviving server: the seat comes from the cookie
             wait_for_app(students[0])
-            wait_value(students[0], "IDCG", "8.38")
+            students[0].get_by_text("Exercise 2:").first.wait_for()
+            answer(students[0], "DCG", "1", "DCG: wrong")
+            wait_metric(teacher, "Answers", "1")
             for pg in (teacher, *students):
                 assert page_problems(pg) == []
             screenshot(students[0], "classroom_after_failover")
         frame = Store(url).teacher(code, key).answers()
-        assert sorted(frame["text"]) == sorted(["6.86"] * 3 + ["8.38", "8.48", "8.38"])
-        assert frame.groupby(["student_id", "field"]).size().eq(1).all()  # nothing stored twice
+        assert sorted(frame["text"]) == sorted(["6.86"] * 3 + ["8.38", "8.48", "8.38", "1"])
+        assert frame.groupby(["round", "student_id", "field"]).size().eq(1).all()  # nothing stored twice
     finally:
         db.dispose(url)

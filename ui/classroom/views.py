@@ -785,10 +785,13 @@ def student_view(seat: Seat) -> None:
     answer_panel(seat, current, info.feedback)
 
 
-@st.fragment
 def answer_panel(seat: Seat, current, feedback: str) -> None:
-    """The answers, their feedback and (once revealed) the solution.  A fragment: pressing Enter reruns
-    only this part, not the exercise above (a class of 300 sends an answer every few milliseconds)."""
+    """The answers, their feedback and (once revealed) the solution.
+
+    Not a fragment, on purpose: a page that has just reconnected to another app server (its own died)
+    still shows the old server's page, and a fragment's rerun sent from it is dropped by a server that
+    never ran that fragment — an answer typed then would be kept in the box but not saved.  A full rerun
+    is understood by any server."""
     n = current.number
     st.subheader(t("practice.answers"))
     st.caption(t("classroom.answers_help"))
