@@ -20,11 +20,12 @@ double click) returns the stored answer instead of a second row.
 
 Limits (:class:`Limits`) are per client — a browser session and a network address
 (:class:`classroom.throttle.Client`) — not per class, so one client cannot use up a class: joins a minute
-and seats per class from one address, one seat per browser session and class, growing delays after
-wrong join codes or seat codes, classes created an hour.  Per class: at most 500 students; codes expire
-after 12 hours and a class with its answers is deleted ``retention`` (7 days) after that, by the app
-(:meth:`Store.purge`, run by :meth:`Store.create` and at most every 10 minutes by :meth:`Store.open`).
-Bad input or a limit raises :class:`ClassroomError` (a ValueError) with a ``kind`` for a translated message.
+and seats per class from one address, one seat per browser session and class (joining again gives it
+back), growing delays after wrong join codes or seat codes, classes created an hour.  Per class: at most
+500 students; codes expire after 12 hours and a class with its answers is deleted ``retention`` (7 days)
+after that, by the app (:meth:`Store.purge`, run by :meth:`Store.create` and at most every 10 minutes by
+:meth:`Store.open`).  Bad input or a limit raises :class:`ClassroomError` (a ValueError) with a ``kind``
+for a translated message.
 
 >>> from classroom.tasks import practice_task
 >>> store = Store("sqlite://")  # in memory, for this example
@@ -408,13 +409,20 @@ class Store:
                     raise ClassroomError("full", f"the class has {count} students, the most allowed",
                                          limit=lim.max_students)
                 if client is not None:
+                    # The same browser session joining again (a double click, a Join sent again over a slow
+                    # connection, a run cut short before the page kept the token) gets its own seat back,
+                    # under a new token: the session id is the server's, no one else can send it.
+                    again = conn.execute(select(students).where(
+                        students.c.session_id == info.id, students.c.session_hash == client.session_hash)
+                        .order_by(students.c.id).limit(1)).first()
+                    if again is not None:
+                        conn.execute(update(students).where(students.c.id == again.id).values(
+                            token_hash=_hash(token)))
+                        return Seat(self, info, again.id, again.number, again.nickname), token
                     mine = conn.execute(select(
-                        func.count(students.c.id).filter(students.c.session_hash == client.session_hash),
                         func.count(students.c.id).filter(students.c.address_hash == client.address_hash))
                         .where(students.c.session_id == info.id)).one()
-                    if mine[0]:
-                        raise ClassroomError("already_joined", "this browser already has a seat in this class")
-                    if client.address_hash and mine[1] >= lim.seats_per_address:
+                    if client.address_hash and mine[0] >= lim.seats_per_address:
                         raise ClassroomError("address_full", "too many seats from one network address",
                                              limit=lim.seats_per_address)
                 self._rate(conn, client, "join", {"s": (5, 60.0), "a": (lim.joins_per_address, 60.0)}, now)
