@@ -651,27 +651,30 @@ def _seat_action(teacher: Teacher, action: str, student_id) -> None:
 
 # ------------------------------------------------------------------------------------------------ student
 def seat_from_page(page: S.PageState) -> Seat | None:
-    """The student's seat: from an old ``me`` link (once; then the cookie) or from this browser's cookie."""
+    """The student's seat: from the ``me`` link (once; then the cookie), this browser session's token or its
+    cookie — the first that still opens a seat (joining again from this session gives the seat a new token,
+    so a link or cookie written before may be out of date while the session holds the new one)."""
     code = normalise_code(page.value("join_code") or st.session_state.get("join_code", ""))
     me = page.value("join_me")
     if not code:
         return None
-    if me:
-        seat = store().seat(code, me)
-        if seat is None:
+    held = browser.remembered("s", code)
+    seat, token = None, None
+    for candidate in dict.fromkeys(t_ for t_ in (me, held) if t_):
+        seat = store().seat(code, candidate)
+        if seat is not None:
+            token = candidate
+            break
+    if seat is None:
+        if me or held:
             st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
             page.set("join_me", "")
-            return None
-        if browser.remember("s", seat.info.code, me, max_age=_cookie_age(seat)):
-            page.set("join_me", "")  # the browser holds the token: the link is the plain join link again
-        return seat
-    token = browser.remembered("s", code)
-    if not token:
+            browser.forget("s", code)
         return None
-    seat = store().seat(code, token)
-    if seat is None:
-        st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
-        browser.forget("s", code)
+    if me:  # the token stays in the link (the valid one) until this browser confirms its cookie holds it
+        page.set("join_me", token)
+        if browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat)):
+            page.set("join_me", "")
     return seat
 
 
