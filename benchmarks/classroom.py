@@ -340,7 +340,16 @@ async def session(base: str, db_url: str, n_students: int, seed: int = 1, *, add
     per_step = frame.groupby(["student_id", "field"]).size()
     errors = [e for c in [teacher, *students] for e in c.errors] + failed
     roster = store.teacher(info.code, token).students()
+    stored_by = frame.groupby("nickname")["field"].apply(list).to_dict()
+    short = []
+    for c in students:
+        i = int(c.name[1:])
+        want = len(FIELDS) + (1 if i % 3 == 0 else 0)
+        got = stored_by.get(f"student{i:03d}", [])
+        if len(got) < want:
+            short.append(f"student{i:03d}: stored {got}; its last messages {c.trail[-6:]}, alerts {c.alerts[-2:]}")
     return {
+        "short": short,
         "students_admitted": int(roster["nickname"].str.startswith("student").sum()), "students": n_students,
         "flood": flood_counts, "bots_admitted": int(roster["nickname"].str.startswith("bot").sum()),
         "answers_sent": len(sent), "answers_stored": len(frame), "expected": expected,
@@ -441,6 +450,8 @@ def main() -> None:
         print(f"submit -> teacher's count: p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s; "
               f"student's own feedback p50 {r['ack_p50']:.2f} s; resent {r['resends']}; run {r['elapsed']:.0f} s")
         print(f"websockets per server (nginx log): {r['per_server']}; errors: {len(r['errors'])} {r['errors'][:3]}")
+        for line in r["short"][:5]:
+            print("missing:", line[:600])
         print(f"load average after: {os.getloadavg()[0]:.1f}")
         return
     args.students = args.students or 30
