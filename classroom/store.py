@@ -197,6 +197,18 @@ def _token_ok(token) -> bool:
     return isinstance(token, str) and 0 < len(token) <= 200
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,200}")
+
+
+def _given_token(token) -> str:
+    """A caller's token (URL-safe, 32 to 200 characters: as ``secrets.token_urlsafe(24)`` makes), or a new one."""
+    if token is None:
+        return secrets.token_urlsafe(24)
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+        raise ClassroomError("token", "a seat token has 32 to 200 URL-safe characters")
+    return token
+
+
 _NOT_CODE = re.compile(r"[^0-9A-Z]")
 
 
@@ -383,8 +395,11 @@ class Store:
             raise ClassroomError("expired", f"the class {info.code} has ended")
         return info
 
-    def join(self, code, nickname, client: Client | None = None) -> tuple[Seat, str]:
-        """Join session ``code`` as ``nickname``; returns the seat and the student's token."""
+    def join(self, code, nickname, client: Client | None = None, *, token: str | None = None) -> tuple[Seat, str]:
+        """Join session ``code`` as ``nickname``; returns the seat and the student's token.
+
+        ``token``: the token to give the seat, made by the caller and kept before the call (a page whose run
+        is cut short after the write still holds it); default a new one."""
         info = self.open(code, client)
         if not info.joining_open:
             raise ClassroomError("closed", "the teacher has closed joining for this class")
@@ -397,7 +412,7 @@ class Store:
             raise ClassroomError(f"nickname_{why}", "the nickname shows nothing readable" if why == "invisible"
                                  else "the nickname stacks combining marks")
         key = skeleton(name)[:380]
-        token = secrets.token_urlsafe(24)
+        token = _given_token(token)
         now = self.clock()
         try:
             with db.write(self.engine) as conn:
@@ -454,13 +469,13 @@ class Store:
             return None
         return Seat(self, _info(row), st.id, st.number, st.nickname)
 
-    def reclaim(self, code, seat_code, client: Client | None = None) -> tuple[Seat, str]:
+    def reclaim(self, code, seat_code, client: Client | None = None, *, token: str | None = None) -> tuple[Seat, str]:
         """The seat the teacher handed back with ``seat_code``, under a new token (the old one stops
-        working).  A wrong seat code counts as a wrong guess."""
+        working; ``token`` as for :meth:`join`).  A wrong seat code counts as a wrong guess."""
         info = self.open(code, client)
         now = self.clock()
         given = normalise_code(seat_code)
-        token = secrets.token_urlsafe(24)
+        token = _given_token(token)
         with db.write(self.engine) as conn:
             row = None
             if len(given) == SEAT_CODE_LENGTH:

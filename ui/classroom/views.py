@@ -659,8 +659,9 @@ def seat_from_page(page: S.PageState) -> Seat | None:
     if not code:
         return None
     held = browser.remembered("s", code)
+    pending = st.session_state.get("class_pending_tokens", {}).get(browser.cookie_name("s", code))
     seat, token = None, None
-    for candidate in dict.fromkeys(t_ for t_ in (me, held) if t_):
+    for candidate in dict.fromkeys(t_ for t_ in (me, held, pending) if t_):
         seat = store().seat(code, candidate)
         if seat is not None:
             token = candidate
@@ -671,6 +672,9 @@ def seat_from_page(page: S.PageState) -> Seat | None:
             page.set("join_me", "")
             browser.forget("s", code)
         return None
+    if token not in (me, held):  # taken by a run cut short before it kept the token: keep it now
+        _seated(page, seat, token)
+        me = token
     if me:  # the token stays in the link (the valid one) until this browser confirms its cookie holds it
         page.set("join_me", token)
         if browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat)):
@@ -679,21 +683,30 @@ def seat_from_page(page: S.PageState) -> Seat | None:
 
 
 def _seated(page: S.PageState, seat: Seat, token: str) -> None:
+    st.session_state.get("class_pending_tokens", {}).pop(browser.cookie_name("s", seat.info.code), None)
     page.set("join_code", seat.info.code)
     page.set("join_me", token)  # until the browser confirms its cookie (then seat_from_page takes it out)
     st.session_state.setdefault("class_browser_tokens", {})[browser.cookie_name("s", seat.info.code)] = token
 
 
+def _pending_token(code: str) -> str:
+    """The token this session will give the seat it is taking, kept before the database write: a run cut
+    short after the write (a second press of Join, a message sent again) still finds the seat with it."""
+    name = browser.cookie_name("s", normalise_code(code or ""))
+    return st.session_state.setdefault("class_pending_tokens", {}).setdefault(name, secrets.token_urlsafe(24))
+
+
 def _join(page: S.PageState, code: str) -> None:
     # A second press of Join (a double click, a click sent again over a slow connection) finds the seat the
-    # first one took in this browser session instead of being refused as a second seat.
-    held = browser.remembered("s", normalise_code(code or ""))
-    seat = store().seat(code, held) if held and code else None
-    if seat is not None:
-        _seated(page, seat, held)
-        return
+    # first one took in this browser session.
+    for held in (browser.remembered("s", normalise_code(code or "")), _pending_token(code)):
+        seat = store().seat(code, held) if held and code else None
+        if seat is not None:
+            _seated(page, seat, held)
+            return
     try:
-        seat, token = store().join(code, st.session_state.get("join_nickname", ""), client=browser.client())
+        seat, token = store().join(code, st.session_state.get("join_nickname", ""), client=browser.client(),
+                                   token=_pending_token(code))
     except ClassroomError as exc:
         st.session_state["join_problem"] = refusal(exc)
         return
@@ -705,7 +718,8 @@ def _join(page: S.PageState, code: str) -> None:
 
 def _reclaim(page: S.PageState, code: str) -> None:
     try:
-        seat, token = store().reclaim(code, st.session_state.get("join_seat_code", ""), client=browser.client())
+        seat, token = store().reclaim(code, st.session_state.get("join_seat_code", ""), client=browser.client(),
+                                      token=_pending_token(code))
     except ClassroomError as exc:
         st.session_state["join_problem"] = refusal(exc)
         return
