@@ -16,14 +16,40 @@ Everything public in the first three is re-exported here.
 >>> round(metrics.ndcg([3, 2, 1, 3, 2], discount="jarvelin"), 4)
 0.9194
 """
-from . import lessons, ndcg, other, parse, registry
+import importlib
+
+# The teaching core is imported at once; ``lessons`` and ``other`` (and pandas, which only their tables
+# and the variant tables need) when first used: the playground's first number needs neither
+# (PEP 562 ``__getattr__`` below).  Names resolve as the star imports did: no public name is defined twice.
+from . import ndcg, parse, registry
 
 # Captured before the star imports: afterwards ``ndcg`` is the function, not the module.
-_MODULES = (lessons, ndcg, other, parse, registry)
-from .lessons import *  # noqa: F401,F403
+_EAGER = (ndcg, parse, registry)
+_LAZY = ("other", "lessons")
+# Where the lazy names live (``lessons.diagnose`` is a module and a function: the function is meant).
+_LAZY_MODULES = ("other", "lessons.diagnose", "lessons.examples", "lessons.exercises", "lessons.libraries",
+                 "lessons.match")
 from .ndcg import *  # noqa: F401,F403
-from .other import *  # noqa: F401,F403
 from .parse import *  # noqa: F401,F403
 from .registry import *  # noqa: F401,F403
 
-__all__ = sorted({name for module in _MODULES for name in module.__all__})
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "__all__":
+        names = {n for module in _EAGER for n in module.__all__}
+        names.update(n for sub in _LAZY_MODULES for n in importlib.import_module(f"{__name__}.{sub}").__all__)
+        globals()["__all__"] = sorted(names)
+        return globals()["__all__"]
+    if not name.startswith("_"):
+        for sub in _LAZY_MODULES:
+            module = importlib.import_module(f"{__name__}.{sub}")
+            if name in module.__all__:
+                value = globals()[name] = getattr(module, name)
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__getattr__("__all__")))

@@ -48,6 +48,9 @@ def _free_port() -> int:
 def _wait_for_app(pg) -> None:
     pg.wait_for_selector('[data-testid="stMainBlockContainer"] h1', timeout=60_000)
     pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    if pg.locator(".cards").count():  # the playground draws its tables and charts in a second run
+        pg.wait_for_selector('[data-testid="stCode"]', timeout=60_000)
+        pg.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
     pg.wait_for_timeout(1500)  # charts and fonts settle
 
 

@@ -5,27 +5,35 @@ State is :mod:`ui.state`'s, with the link fields of :mod:`ui.links` (``rels``, `
 :class:`ui.ranking.Ranking` built from those fields on every run; the four ways to change it (typing,
 dragging cards, the move buttons, the table) and the example buttons are folded into the fields here,
 before any widget is drawn (:func:`absorb`).  Numbers come from :mod:`metrics` once per distinct input
-(:func:`compute`, Streamlit's cache): ``all_variants`` runs at most once per rerun.
+(:func:`compute`, Streamlit's cache): ``all_variants`` runs at most once per rerun.  The four headline
+numbers and the cards come first (:func:`headline`, :func:`cards_data`): this module imports neither
+pandas nor Altair, which only the tables and charts below them need (imported there, when first used).
 """
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
-from metrics.ndcg import all_variants, breakdown
+from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
 from ui import state as S
-from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart
+from ui.components import cards as C
+from ui.i18n import t
 from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
-from ui.numbers import exact_list
+from ui.numbers import exact_list, show
 from ui.playground_explain import variants_wide
 from ui.ranking import Ranking, RankingProblem
 from ui.widgets import K_ALL, k_value
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label", "problem_text",
-    "request_example", "request_move", "sort_key", "last_view",
+    "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data", "defer_rest",
+    "stop_for_now", "carry_problems",
     "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings", "full_breakdown",
 ]
 
@@ -35,7 +43,14 @@ TABLE_CAP = 200  # rows drawn in the editable table and the per-position table
 CHART_CAP = 100  # positions drawn in the charts
 EXPORT_PREVIEW_ROWS = 20  # rows of the Markdown / LaTeX preview (downloads hold every row)
 
-_SORT_REV, _TABLE_REV, _SHOWN = "pg_sort_rev", "pg_table_rev", "pg_shown"
+#: Widget key of the cards (ui.components.cards); its last consumed drop is kept under _DROP_SEEN.
+CARDS_KEY = "pg_cards"
+_DROP_SEEN = "pg_drop_seen"
+_TABLE_REV, _SHOWN = "pg_table_rev", "pg_shown"
+_RAN = "pg_ran"
+_PROBLEMS = "pg_link_problems"  # a deferred first run's link problems, shown again with the rest
+_REPLACED = "pg_replaced_texts"  # texts of the grade boxes that code replaced (what a lagging browser may send)
+_TEXT_KEYS = ("pg_rels", "pg_unret")
 _PENDING_EXAMPLE, _PENDING_MOVE = "pg_pending_example", "pg_pending_move"
 _VIEW = "pg_view"
 
@@ -110,7 +125,6 @@ def verdicts_beside(keys) -> dict[str, list]:
 def problem_text(exc: RankingProblem) -> str:
     """The translated message of a refused edit (its values escaped for Markdown)."""
     from ui.escape import markdown
-    from ui.i18n import t
 
     return t(exc.key, **{k: markdown(v, 40) if isinstance(v, str) else v for k, v in exc.fmt.items()})
 
@@ -136,11 +150,6 @@ def request_move(state, action: str) -> None:
         state[_PENDING_MOVE] = (label, action)
 
 
-def sort_key(state, lang: str) -> str:
-    """Widget key of the drag areas: a new one whenever the ranking changed by other means than a drag."""
-    return f"pg_sort_{state.get(_SORT_REV, 0)}_{lang}"
-
-
 def table_key(state) -> str:
     """Widget key of the editable table: a new one whenever the ranking changed (its edits start afresh)."""
     return f"pg_table_{state.get(_TABLE_REV, 0)}"
@@ -151,15 +160,29 @@ def ranking_of(page: S.PageState) -> Ranking:
     return Ranking.from_fields(page.value("pg_rels"), page.value("pg_unret"), page.value("pg_labels"))
 
 
-def _set_ranking(page: S.PageState, ranking: Ranking, *, texts: bool) -> None:
+def _set_ranking(page: S.PageState, state, ranking: Ranking, *, texts: bool) -> None:
     rels, unret, labels = ranking.fields()
     if texts:  # the change came from elsewhere: the text boxes show it (typed text is left as typed)
-        page.set("pg_rels", rels)
-        page.set("pg_unret", unret)
+        replaced = state.setdefault(_REPLACED, {})
+        for key, value in zip(_TEXT_KEYS, (rels, unret)):
+            old = state.get(key)
+            if isinstance(old, str):
+                replaced[key] = ([old] + [x for x in replaced.get(key, []) if x != old])[:8]
+            page.set(key, value)
     page.set("pg_labels", labels)
 
 
-def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exception]]:
+def _ignore_lagging_texts(page: S.PageState, state) -> None:
+    """A card moved (a drop, a move button) while the browser still showed the grade boxes' text from
+    before an earlier move: the rerun it sent carries that old text, which is not typing.  It would undo
+    the earlier move and give the items other grades; the boxes get their current text back instead."""
+    replaced = state.get(_REPLACED, {})
+    for key in _TEXT_KEYS:
+        if state.get(key) in replaced.get(key, ()):
+            page.set(key, page.value(key))
+
+
+def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
     """Fold what the user did since the last run into the fields; return the ranking and refused edits.
 
     Call it after the :class:`~ui.state.PageState` is made and before any of the page's widgets is drawn.
@@ -169,17 +192,20 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
     if example in EXAMPLES:
         for key, value in example_values(example).items():
             page.set(key, value)
+    drop = C.read_drop(state.get(CARDS_KEY), state.get(_DROP_SEEN, 0))
+    if drop is not None:
+        state[_DROP_SEEN] = drop[2]  # seen, applied or not: the cards then take the server's order
+    if example is None and ((drop is not None and drop[0] is not None) or _PENDING_MOVE in state):
+        _ignore_lagging_texts(page, state)
     before = ranking_of(page)  # the last run's ranking (or the example's)
     ranking = before.regrade(page.parse_typed("pg_rels"), page.parse_typed("pg_unret"))
     typed = ranking != before
-    dragged = False
     if not typed and example is None:
-        try:
-            new = ranking.drag(state.get(sort_key(state, lang)), CARD_CAP)
-            dragged, ranking = new is not ranking, new
-        except RankingProblem as exc:
-            errors["cards"] = exc
-            state[_SORT_REV] = state.get(_SORT_REV, 0) + 1  # redraw the cards from the last valid ranking
+        if drop is not None:
+            try:
+                ranking = ranking.drag(drop[0], drop[1], CARD_CAP)
+            except RankingProblem as exc:
+                errors["cards"] = exc
         try:
             ranking = ranking.edit_table(state.get(table_key(state)), TABLE_CAP, max_grade=MAX_GRADE)
         except RankingProblem as exc:
@@ -192,12 +218,10 @@ def absorb(page: S.PageState, state, lang: str) -> tuple[Ranking, dict[str, Exce
             except RankingProblem as exc:
                 errors["cards"] = exc
     if ranking != before or typed:
-        _set_ranking(page, ranking, texts=not typed)
+        _set_ranking(page, state, ranking, texts=not typed)
     state[_VIEW] = (ranking, k_value(page.value("pg_k")))
     shown = state.get(_SHOWN)
     if ranking != shown:
-        if not dragged:
-            state[_SORT_REV] = state.get(_SORT_REV, 0) + 1
         state[_TABLE_REV] = state.get(_TABLE_REV, 0) + 1
         state[_SHOWN] = ranking
     return ranking, errors
@@ -241,7 +265,91 @@ def full_breakdown(grades, unretrieved, *, k, gain, discount, base, idcg) -> pd.
 @st.cache_data(max_entries=32, show_spinner=False)
 def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tuple[dict, dict, dict]:
     """Vega-Lite specs of the three charts (built once per ranking and language; not re-validated)."""
+    from ui.charts.ndcg import discount_curves_chart, discounted_gain_chart, running_chart  # Altair: only here
+
     n_curve = max(len(bd), 10)
     return (discounted_gain_chart(bd, list(labels)).to_dict(validate=False),
             running_chart(bd).to_dict(validate=False),
             discount_curves_chart(n_curve, base).to_dict(validate=False))
+
+
+def headline(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, discount: str, base: float,
+             idcg_source: str, zero: str) -> dict[str, float]:
+    """CG, DCG, IDCG and NDCG of the chosen variant (:mod:`metrics.ndcg`; the same numbers as the
+    variant's row of :func:`compute`'s table, without building it).
+
+    >>> v = headline((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), (3.0, 0.0), 6, "linear", (), "standard", 2.0, "judged", "zero")
+    >>> {name: round(x, 4) for name, x in v.items()}
+    {'cg': 11.0, 'dcg': 6.8611, 'idcg': 8.3841, 'ndcg': 0.8184}
+    """
+    rel = list(grades)
+    pool = rel + list(unretrieved) if idcg_source == "judged" else None
+    opts = {"k": k, "gain": gain_of(gain, gain_map)}
+    shape = {"discount": discount, "log_base": base}
+    return {"cg": cg(rel, **opts), "dcg": dcg(rel, **opts, **shape), "idcg": idcg(rel, **opts, **shape, pool=pool),
+            "ndcg": ndcg(rel, **opts, **shape, pool=pool, zero_idcg=zero)}
+
+
+#: The component's words (``playground.*`` keys): its own key -> catalogue key.
+_CARD_TEXTS = {
+    "region": "cards_region", "numbers": "numbers_region", "help": "cards_help",
+    "ranked_title": "ranked_header", "unretrieved_title": "unretrieved_header", "empty": "empty_list",
+    "discount": "card_discount", "beyond_k": "card_beyond_k", "not_retrieved": "card_not_retrieved",
+    "card_ranked": "card_ranked", "card_beyond": "card_beyond", "card_unretrieved": "card_unretrieved",
+    "where_ranked": "where_ranked", "where_beyond": "where_beyond", "where_unretrieved": "where_unretrieved",
+    "lifted": "drag_lifted", "preview": "drag_preview", "dropped": "drag_dropped", "cancelled": "drag_cancelled",
+}
+
+
+def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[str, str], *, k, gain: str,
+               gain_map: tuple, discount: str, base: float, idcg_source: str, zero: str,
+               rest_pending: bool = False) -> dict:
+    """The cards component's data (:func:`ui.components.cards.payload`): the ranking, the variant, the
+    four numbers as shown (:func:`ui.numbers.show`) with what documents print beside them, the words;
+    ``rest_pending``: the page stopped after them (:func:`defer_rest`), the component asks for the rest."""
+    numbers = {name: {"label": t(f"playground.metric_{name}"), "text": show(values[name]),
+                      "printed": t("playground.printed", text=printed[name]) if name in printed else None}
+               for name in ("cg", "dcg", "idcg", "ndcg")}
+    texts = {key: t(f"playground.{catalogue_key}") for key, catalogue_key in _CARD_TEXTS.items()}
+    data = C.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
+                     idcg=idcg_source, zero=zero, numbers=numbers, texts=texts, seq=state.get(_DROP_SEEN, 0))
+    data["rest_pending"] = bool(rest_pending)
+    return data
+
+
+def defer_rest(state) -> bool:
+    """True on the session's first run of the playground in a browser: the page then stops after its
+    numbers, cards and settings, and the cards component asks for the rest (tables, formulas, charts)
+    once the browser has painted the numbers.  A first visit's numbers so appear before the browser starts
+    on the heavy elements (measured: benchmarks/drag_latency.py).  Every later run draws the whole page;
+    a session without a browser (AppTest; no request headers) gets the whole page at once, since nothing
+    would ask for the rest."""
+    first = not state.get(_RAN)
+    state[_RAN] = True
+    if not first:
+        return False
+    try:
+        return bool(st.context.headers.get("User-Agent"))
+    except Exception:  # no request behind this session
+        return False
+
+
+def stop_for_now(page: S.PageState, state) -> None:
+    """End a first run after the numbers and cards (:func:`defer_rest`): write the address bar, and leave
+    the widget fields out of the session so the next run draws their widgets from what the page state
+    keeps (a value set by code for a widget not drawn in that run would outlive the widget's own: seen
+    as the typed grades coming back after a visit to another page)."""
+    page.finish()
+    state[_PROBLEMS] = list(page.problems)
+    for f in FIELDS:
+        if f.widget:
+            state.pop(f.key, None)
+    st.stop()
+
+
+def carry_problems(page: S.PageState, state) -> None:
+    """After a deferred first run (:func:`stop_for_now`) the page state still has that run's link problems,
+    so their warnings stay on screen when the rest is drawn (call it right after making the page state)."""
+    carried = state.pop(_PROBLEMS, None)
+    if carried and not page.problems:
+        page.problems = carried

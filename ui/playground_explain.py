@@ -5,14 +5,17 @@ arranges, rounds and words it.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex, resolve_discount, resolve_gain
 from ui.i18n import registry_text, t
 from ui.numbers import exact, show, show_trimmed
+
+if TYPE_CHECKING:  # pandas only for the variant tables, drawn after the numbers
+    import pandas as pd
 
 VARIANT_COLUMNS = ("cg", "dcg", "idcg_list", "ndcg_list", "idcg_judged", "ndcg_judged")
 
@@ -24,6 +27,8 @@ def short(x: float, digits: int = 3) -> str:
 
 def variants_wide(variants: pd.DataFrame) -> pd.DataFrame:
     """One row per gain × discount with both IDCG sources side by side (from :func:`metrics.all_variants`)."""
+    import pandas as pd
+
     rows = []
     for (gain, discount), group in variants.groupby(["gain", "discount"], sort=False):
         by_source = {r["idcg_source"]: r for _, r in group.iterrows()}
@@ -61,6 +66,8 @@ def variants_display(wide: pd.DataFrame, gain: str, discount: str, idcg: str) ->
 
     Returns the table and its ``column_config`` (the label column pinned, numbers to 4 decimals).
     """
+    import pandas as pd
+
     chosen = (wide["gain"] == gain) & (wide["discount"] == discount)
     ordered = pd.concat([wide[chosen], wide[~chosen]], ignore_index=True)
     names = [("★ " if i == 0 else "") + variant_name(g, d) for i, (g, d) in
@@ -127,7 +134,7 @@ def term_substituted(grade: float, position: int, *, gain: str, discount: str, l
     g, d = resolve_gain(gain), resolve_discount(discount)
     grade_text = exact(grade)
     top = g.latex.replace("rel_{i}", grade_text)
-    bottom = _PLUS_ONE.sub(lambda m: f"({int(m.group(1)) + 1})", d.latex(log_base, str(position)))
+    bottom = _PLUS_ONE.sub(lambda m: f"({int(m.group(1)) + 1})", d.formula(log_base, str(position)))
     return f"\\frac{{{top}}}{{{bottom}}}"
 
 

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from metrics.parse import parse_grades, parse_labels
 
-__all__ = ["MAX_LABEL_CHARS", "SEPARATOR", "Item", "Ranking", "RankingProblem", "clean_label"]
+if TYPE_CHECKING:  # pandas only for the editable table, drawn after the numbers
+    import pandas as pd
+
+__all__ = ["MAX_LABEL_CHARS", "Item", "Ranking", "RankingProblem", "clean_label"]
 
 MAX_LABEL_CHARS = 60
-SEPARATOR = " · "  # between a card's label and its grade
 
 
 class RankingProblem(ValueError):
@@ -57,11 +58,6 @@ def _number(x: float) -> str:
 class Item:
     label: str
     grade: float
-
-    @property
-    def card(self) -> str:
-        """The text of the item's card (label and grade), unique because labels are."""
-        return f"{self.label}{SEPARATOR}{_number(self.grade)}"
 
 
 @dataclass(frozen=True)
@@ -163,43 +159,38 @@ class Ranking:
             return self
         return Ranking(tuple(ranked), tuple(unret))
 
-    # -- cards (streamlit-sortables) -------------------------------------------------------------
-    def cards(self, ranked_header: str, unretrieved_header: str, cap: int) -> list[dict]:
-        """The two drag areas (at most ``cap`` cards each)."""
-        return [
-            {"header": ranked_header, "items": [it.card for it in self.ranked[:cap]]},
-            {"header": unretrieved_header, "items": [it.card for it in self.unretrieved[:cap]]},
-        ]
-
-    def drag(self, value, cap: int) -> Ranking:
-        """The order the cards were dragged into.  Anything malformed or stale (not the cards on screen) is
-        ignored; an empty ranked list is refused.
+    # -- cards (ui.components.cards) ---------------------------------------------------------------
+    def drag(self, ranked, unretrieved, cap: int) -> Ranking:
+        """The order the cards were dropped in, by label: ``ranked`` and ``unretrieved`` name the cards on
+        screen (at most ``cap`` per area); the items after the cap keep their places.  Anything malformed
+        or stale (not exactly the cards on screen) is ignored; an empty ranked list is refused.
 
         >>> r = Ranking.from_fields((3, 2))
-        >>> r.drag([{"items": ["D2 · 2", "D1 · 3"]}, {"items": []}], cap=40).grades()
+        >>> r.drag(["D2", "D1"], [], cap=40).grades()
         [2.0, 3.0]
-        >>> r.drag("junk", cap=40) is r
-        True
+        >>> r.drag(["D2"], [], cap=40) is r, r.drag(None, [], cap=40) is r
+        (True, True)
         """
-        if not isinstance(value, list) or len(value) != 2 or not all(isinstance(c, dict) for c in value):
+        if not isinstance(ranked, list | tuple) or not isinstance(unretrieved, list | tuple):
             return self
-        shown_ranked, shown_unret = self.ranked[:cap], self.unretrieved[:cap]
-        by_card = {it.card: it for it in shown_ranked + shown_unret}
-        new = [list(c.get("items") or []) for c in value]
-        flat = new[0] + new[1]
-        if len(flat) != len(by_card) or set(flat) != set(by_card):
+        shown = self.ranked[:cap] + self.unretrieved[:cap]
+        by_label = {it.label: it for it in shown}
+        flat = list(ranked) + list(unretrieved)
+        if len(flat) != len(by_label) or set(flat) != set(by_label):
             return self
-        ranked = tuple(by_card[c] for c in new[0]) + self.ranked[cap:]
-        unret = tuple(by_card[c] for c in new[1]) + self.unretrieved[cap:]
-        if (ranked, unret) == (self.ranked, self.unretrieved):
+        new_ranked = tuple(by_label[x] for x in ranked) + self.ranked[cap:]
+        new_unret = tuple(by_label[x] for x in unretrieved) + self.unretrieved[cap:]
+        if (new_ranked, new_unret) == (self.ranked, self.unretrieved):
             return self
-        if not ranked:
+        if not new_ranked:
             raise RankingProblem("playground.empty_list", "the ranked list cannot be empty")
-        return Ranking(ranked, unret)
+        return Ranking(new_ranked, new_unret)
 
     # -- the editable table (st.data_editor) -----------------------------------------------------
     def table(self, cap: int) -> pd.DataFrame:
         """Ranked items in order, then unretrieved ones (at most ``cap`` rows)."""
+        import pandas as pd
+
         items = (self.ranked + self.unretrieved)[:cap]
         n_ranked = len(self.ranked)
         return pd.DataFrame({

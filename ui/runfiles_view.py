@@ -136,7 +136,8 @@ def all_variant_labels() -> list[str]:
 
 DEFAULT_TIES = ["trec_eval", "average"]
 #: trec_eval's measures a visitor can pick (numeric ones: not runid or relstring), in trec_eval's order.
-MEASURE_CHOICES = tuple(name for name, m in MEASURES.items() if m.summary not in ("runid", "none"))
+MEASURE_CHOICES = tuple(name for name, m in MEASURES.items()
+                        if m.summary not in ("runid", "none") and m.origin != "variant")
 DEFAULT_MEASURES = ["ndcg_cut", "map", "P", "recall", "recip_rank"]
 #: Cutoffs offered for the measures taking them (P, recall, ndcg_cut, map_cut, success, judged, err, ...).
 CUTOFF_CHOICES = (1, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000)
@@ -392,9 +393,10 @@ def too_large(sources: Sequence[Source]) -> dict | None:
 _libc = None
 
 
-def release_memory() -> None:
+def release_memory() -> bool:
     """Hand memory freed by a parse back to the system: pyarrow's pool keeps freed blocks for reuse and
-    glibc's ``malloc`` keeps freed heap pages, so the process would otherwise stay at its peak."""
+    glibc's ``malloc`` keeps freed heap pages, so the process would otherwise stay at its peak.  Returns
+    whether glibc's ``malloc_trim`` was there to call (False on other C libraries)."""
     global _libc
     import pyarrow as pa
 
@@ -407,6 +409,8 @@ def release_memory() -> None:
             _libc = False
     if _libc and hasattr(_libc, "malloc_trim"):
         _libc.malloc_trim(0)
+        return True
+    return False
 
 
 def read_source(kind: str, name: str, digest: str, data) -> Parsed:

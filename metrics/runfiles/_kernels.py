@@ -45,7 +45,7 @@ def _numba_module():
         if _numba is None:
             try:
                 import numba
-            except ImportError:  # pragma: no cover - numba is pinned in requirements.txt
+            except ImportError:  # numba is optional (pip install "ndcg-lab[fast]"); numpy gives the same results
                 _numba = False
             else:
                 _hash_bytes = numba.njit(inline="always", cache=True, nogil=True)(_hash_bytes)
@@ -86,9 +86,9 @@ def numba_from(rows: int):
     False
     """
     global NUMBA_MIN_ROWS
-    if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 0:
-        raise ValueError(f"rows must be a whole number >= 0, got {rows!r}")
-    previous, NUMBA_MIN_ROWS = NUMBA_MIN_ROWS, int(rows)
+    from .._validation import check_whole
+
+    previous, NUMBA_MIN_ROWS = NUMBA_MIN_ROWS, check_whole(rows, name="rows", minimum=0)
     try:
         yield
     finally:

@@ -32,28 +32,36 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 
+from .._numbers import safe_divide
+from .._validation import check_choice, check_whole
 from ..parse import ParseError, parse_gain_map
+from ..registry import DISCOUNTS, GAINS, VARIANT_CHOICES, Choice
 
 __all__ = [
     "INFAP_EPSILON",
     "MEASURES",
     "MIN_GEO_MEAN",
-    "MeasureInfo",
+    "MEASURE_FACTS",
     "NICKNAMES",
     "NONPOOL",
+    "JudgedGrades",
     "Lists",
+    "NdcgVariant",
+    "VARIANT_MEASURE",
     "Requested",
     "UNJUDGED",
     "block_positions",
     "evaluate_one",
+    "effective_grades",
     "measure_names",
     "parse_measures",
+    "parse_variant",
     "trec_sort_gains",
 ]
 
@@ -106,22 +114,25 @@ def _qcount(q: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(q, minlength=n)[:n].astype(np.int64, copy=False)
 
 
-def _div(num, den, *, default=0.0) -> np.ndarray:
-    """num / den where den != 0, else ``default`` (trec_eval leaves the value at 0 there)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    out = np.full(np.broadcast(num, den).shape, default, dtype=np.float64)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
-
-
 def _segmented_cumsum(values: np.ndarray, q: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """Inclusive running sums restarting at each query's first row (``start[q]``)."""
-    c = np.cumsum(values)
-    if c.size == 0:
-        return c
-    first = start[q]
-    return c - (c[first] - values[first])
+    """Inclusive running sums restarting at each query's first row (``start[q]``), each query's added one
+    at a time from 0, as trec_eval's loops add them: a query's sums never depend on another query's rows
+    (so a block of queries gives the same bits as the whole run).  One numpy step per rank."""
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size
+    out = values.copy()
+    if n == 0:
+        return out
+    rank = np.arange(n) - start[q]  # 0-based place within the query
+    counts = np.bincount(rank)
+    if counts.size == 1:
+        return out
+    order = np.argsort(rank, kind="stable")
+    bounds = np.cumsum(counts)
+    for r in range(1, counts.size):
+        rows = order[bounds[r - 1]:bounds[r]]
+        out[rows] = out[rows - 1] + values[rows]
+    return out
 
 
 def trec_sort_gains(entries: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -176,6 +187,71 @@ def trec_sort_gains(entries: Sequence[tuple[int, float]]) -> list[tuple[int, flo
 
 
 # ------------------------------------------------------------------------------------------ the input
+def effective_grades(grades: np.ndarray, level: float | None) -> np.ndarray:
+    """Grades as the NDCG variants use them: negative grades count 0, and with ``level`` grades below it
+    count 0 too (ranx's ``rel_lvl``).
+
+    Parameters
+    ----------
+    grades : numpy.ndarray of float
+        Grades as given.
+    level : float or None
+        The lowest grade that counts; None: every grade > 0 counts.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Examples
+    --------
+    >>> effective_grades(np.array([-1.0, 0.5, 1.0, 3.0]), None).tolist()
+    [0.0, 0.5, 1.0, 3.0]
+    >>> effective_grades(np.array([-1.0, 0.5, 1.0, 3.0]), 1.0).tolist()
+    [0.0, 0.0, 1.0, 3.0]
+    """
+    out = np.where(grades > 0, grades, 0.0)
+    if level is not None:
+        out = np.where(out >= level, out, 0.0)
+    return out
+
+
+class JudgedGrades:
+    """Every judged grade of each query (retrieved or not), as given: the ideal ranking of the NDCG
+    variants whose IDCG comes from all judged documents.  One object is shared by the lists of every
+    run against the same qrels, so each ideal ranking is sorted once.
+
+    Parameters
+    ----------
+    q : int array
+        The query (0 .. n-1) of each judged document.
+    grade : float array
+        Its grade (negative: pooled but not judged; counts 0).
+
+    Examples
+    --------
+    >>> iq, ig, ip = JudgedGrades(np.array([0, 1, 0]), np.array([1.0, 2.0, 3.0])).ideal(None)
+    >>> iq.tolist(), ig.tolist(), ip.tolist()
+    ([0, 0, 1], [3.0, 1.0, 2.0], [1, 2, 1])
+    """
+
+    def __init__(self, q, grade):
+        self.q = np.ascontiguousarray(q, dtype=np.int64)
+        self.grade = np.ascontiguousarray(grade, dtype=np.float64)
+        self._cache: dict = {}
+
+    def ideal(self, level: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(query, grade, 1-based position) of every grade > 0 (after ``level``), each query's sorted
+        from the highest grade."""
+        if level not in self._cache:
+            g = effective_grades(self.grade, level)
+            keep = g > 0
+            q, g = self.q[keep], g[keep]
+            order = np.lexsort((-g, q))
+            q, g = q[order], g[order]
+            self._cache[level] = (q, g, block_positions(q))
+        return self._cache[level]
+
+
 class Lists:
     """One run's ranked lists for ``n`` queries, as trec_eval's ``form_res_rels.c`` forms them.
 
@@ -198,25 +274,38 @@ class Lists:
         trec_eval ``-N`` (used by ``utility``'s fourth coefficient).
     gmax : float, optional
         The highest grade of the scale, for ERR (default: the highest grade in ``levels``).
+    grade : float array, optional
+        Each row's grade as the qrels give it (fractions kept; 0 outside the qrels), for the NDCG
+        variants (:data:`MEASURES` ``["nDCG"]``).  Default: the code where it is >= 0, else 0.
+    ties : object, optional
+        The ranker's tie information (:class:`metrics.runfiles.engine.TieOrder`): ``positions(rule)``
+        (each row's 1-based rank under a tie rule of :data:`metrics.registry.TIES`) and ``groups()``
+        (each row's first and last rank of its group of equal scores).  Default ``None``: no ties,
+        every rule gives ``pos``.
+    judged : JudgedGrades, optional
+        Every qrels grade of each query as given (fractions kept), for the variants' ideal ranking
+        from all judged documents.  Default: the whole grades of ``levels``.
 
     Use :meth:`from_codes` to build one by hand.
     """
 
     def __init__(self, *, q, pos, code, n: int, levels, num_ret=None, relevance_level: int = 1,
-                 num_docs_in_coll: int = 0, gmax: float | None = None):
+                 num_docs_in_coll: int = 0, gmax: float | None = None, grade=None, ties=None,
+                 judged: JudgedGrades | None = None):
         self.q = np.ascontiguousarray(q, dtype=np.int64)
         self.pos = np.ascontiguousarray(pos, dtype=np.int64)
         self.code = np.ascontiguousarray(code, dtype=np.int64)
         self.n = int(n)
+        self.grade = np.where(self.code > 0, self.code, 0).astype(np.float64) if grade is None \
+            else np.ascontiguousarray(grade, dtype=np.float64)
+        self.ties = ties
+        self._judged = judged
         if num_ret is not None:
             self.__dict__["num_ret"] = np.ascontiguousarray(num_ret, dtype=np.int64)
         lq, lg, lc = (np.ascontiguousarray(a, dtype=np.int64) for a in levels)
         keep = lc > 0
         self.levels = (lq[keep], lg[keep], lc[keep])
-        if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) \
-                or relevance_level < 0:
-            raise ValueError(f"relevance_level must be a whole number >= 0, got {relevance_level!r}")
-        self.level = int(relevance_level)
+        self.level = check_whole(relevance_level, name="relevance_level", minimum=0)
         self.num_docs_in_coll = int(num_docs_in_coll)
         self.gmax = float(gmax) if gmax is not None else (float(lg.max()) if lg.size else 0.0)
 
@@ -244,6 +333,28 @@ class Lists:
         return cls(q=q, pos=pos, code=code, n=len(ranked), levels=levels, relevance_level=relevance_level,
                    num_docs_in_coll=num_docs_in_coll, gmax=gmax)
 
+    # ---------------------------------------------------------------- the NDCG variants' input
+    def tie_positions(self, rule: str) -> np.ndarray:
+        """Each row's 1-based rank when tied scores are ordered by ``rule`` (a key of
+        :data:`metrics.registry.TIES`; ``"trec_eval"`` is the rows' own order, ``pos``)."""
+        if self.ties is None or rule == "trec_eval":
+            return self.pos
+        return self.ties.positions(rule)
+
+    def tie_groups(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's first and last rank in its group of tied scores (``pos``, ``pos`` without ties)."""
+        if self.ties is None:
+            return self.pos, self.pos
+        return self.ties.groups()
+
+    @property
+    def judged(self) -> JudgedGrades:
+        """Every judged grade of each query as given (:class:`JudgedGrades`)."""
+        if self._judged is None:
+            lq, lg, lc = self.levels
+            self._judged = JudgedGrades(np.repeat(lq, lc), np.repeat(lg, lc).astype(np.float64))
+        return self._judged
+
     # ---------------------------------------------------------------- counts (trec_eval's RES_RELS)
     @cached_property
     def start(self) -> np.ndarray:
@@ -269,13 +380,12 @@ class Lists:
     def prefix(self, values: np.ndarray):
         """A function ``(queries, x) -> sum of values over each query's rows ranked <= x``; a running
         sum restarting at each query (rows outside the qrels hold 0 and need not be there)."""
-        csum = np.cumsum(values)
+        csum = _segmented_cumsum(values, self.q, self.start)
         if not self.q.size:
             return lambda q, x: np.zeros(np.shape(q))
         scale = int(self.pos.max()) + 1
         block_of_q = np.full(self.n, -1, dtype=np.int64)
         block_of_q[self.q[self._firsts]] = np.arange(self._firsts.size)
-        base = np.where(self._firsts > 0, csum[np.maximum(self._firsts - 1, 0)], 0.0)
 
         def at(q, x):
             q, x = np.asarray(q, dtype=np.int64), np.asarray(x, dtype=np.int64)
@@ -286,7 +396,7 @@ class Lists:
             first = self._firsts[b[ok]]
             inside = idx >= first
             val = np.zeros(idx.shape)
-            val[inside] = csum[idx[inside]] - base[b[ok]][inside]
+            val[inside] = csum[idx[inside]]
             out[ok] = val
             return out
 
@@ -445,7 +555,7 @@ def _num_nonrel_judged_ret(lists, _params):
 
 def _ap(lists) -> np.ndarray:
     s = _qsum(lists.rel_q, lists.rel_k.astype(np.float64) / lists.rel_pos.astype(np.float64), lists.n)
-    return np.where(lists.num_rel_ret > 0, _div(s, lists.num_rel), 0.0)
+    return np.where(lists.num_rel_ret > 0, safe_divide(s, lists.num_rel), 0.0)
 
 
 def _map(lists, _params):
@@ -458,7 +568,7 @@ def _gm_map(lists, _params):
 
 def _rprec(lists, _params):
     limit = np.minimum(lists.num_ret, lists.num_rel)
-    return [np.where(limit > 0, _div(lists.rel_in_top(limit), lists.num_rel), 0.0)]
+    return [np.where(limit > 0, safe_divide(lists.rel_in_top(limit), lists.num_rel), 0.0)]
 
 
 def _bpref_values(lists) -> np.ndarray:
@@ -470,7 +580,7 @@ def _bpref_values(lists) -> np.ndarray:
     contrib[some] = 1.0 - np.minimum(before[some], r[some]).astype(np.float64) / \
         np.minimum(lists.num_nonrel[lists.rel_q][some], r[some]).astype(np.float64)
     s = _qsum(lists.rel_q, contrib, lists.n)
-    return np.where(lists.num_rel > 0, _div(s, lists.num_rel), s)
+    return np.where(lists.num_rel > 0, safe_divide(s, lists.num_rel), s)
 
 
 def _bpref(lists, _params):
@@ -535,7 +645,7 @@ def _p(lists, cutoffs):
 
 
 def _recall(lists, cutoffs):
-    return [_div(lists.rel_in_top(k), lists.num_rel) for k in cutoffs]
+    return [safe_divide(lists.rel_in_top(k), lists.num_rel) for k in cutoffs]
 
 
 def _success(lists, cutoffs):
@@ -543,7 +653,7 @@ def _success(lists, cutoffs):
 
 
 def _relative_p(lists, cutoffs):
-    return [_div(lists.rel_in_top(k), np.minimum(k, lists.num_rel)) for k in cutoffs]
+    return [safe_divide(lists.rel_in_top(k), np.minimum(k, lists.num_rel)) for k in cutoffs]
 
 
 def _map_cut(lists, cutoffs):
@@ -551,7 +661,7 @@ def _map_cut(lists, cutoffs):
     out = []
     for k in cutoffs:
         m = lists.rel_pos <= k
-        out.append(_div(_qsum(lists.rel_q[m], w[m], lists.n), lists.num_rel))
+        out.append(safe_divide(_qsum(lists.rel_q[m], w[m], lists.n), lists.num_rel))
     return out
 
 
@@ -559,7 +669,7 @@ def _rprec_mult(lists, fractions):
     out = []
     for f in fractions:
         cut = (f * lists.num_rel.astype(np.float64) + 0.9).astype(np.int64)
-        out.append(np.where(cut > 0, _div(lists.rel_in_top(cut), cut), 0.0))
+        out.append(np.where(cut > 0, safe_divide(lists.rel_in_top(cut), cut), 0.0))
     return out
 
 
@@ -575,7 +685,7 @@ def _infap(lists, _params):
     val[m] = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r1 + nb[m] + ub[m]) / fj) * \
         ((r1 + INFAP_EPSILON) / ((r1 + nb[m]) + 2 * INFAP_EPSILON))
     s = _qsum(lists.rel_q, val, lists.n)
-    return [np.where(lists.num_rel > 0, _div(s, lists.num_rel), s)]
+    return [np.where(lists.num_rel > 0, safe_divide(s, lists.num_rel), s)]
 
 
 def _utility(lists, params):
@@ -589,7 +699,7 @@ def _bin_g(lists, _params):
     i = lists.rel_pos - 1
     w = 1.0 / np.log2((3 + i - lists.rel_k).astype(np.float64))
     s = _qsum(lists.rel_q, w, lists.n)
-    return [np.where(lists.num_rel_ret > 0, _div(s, lists.num_rel), 0.0)]
+    return [np.where(lists.num_rel_ret > 0, safe_divide(s, lists.num_rel), 0.0)]
 
 
 def _discounted(gains: np.ndarray, pos: np.ndarray) -> np.ndarray:
@@ -602,7 +712,7 @@ def _ndcg(lists, gain_map):
     dcg = _qsum(lists.q[nz], _discounted(g[nz], lists.pos[nz]), lists.n)
     iq, ipos, ig = lists.ideal(gain_map)
     idcg = _qsum(iq, _discounted(ig, ipos), lists.n)
-    return [np.where(idcg > 0, _div(dcg, idcg), 0.0)]
+    return [np.where(idcg > 0, safe_divide(dcg, idcg), 0.0)]
 
 
 def _ndcg_cut(lists, cutoffs):
@@ -615,7 +725,7 @@ def _ndcg_cut(lists, cutoffs):
     for k in cutoffs:
         dcg = _qsum(q[pos <= k], g[pos <= k], lists.n)
         idcg = _qsum(iq[ipos <= k], idg[ipos <= k], lists.n)
-        out.append(np.where(idcg > 0, _div(dcg, idcg), dcg))
+        out.append(np.where(idcg > 0, safe_divide(dcg, idcg), dcg))
     return out
 
 
@@ -685,26 +795,26 @@ def _g(lists, gain_map):
                     cost_total[q] + (pos - ln).astype(np.float64))
     results_g = _qsum(q, g[rows] / np.log2(2 + cost - sres[rows]), lists.n)
     sum_ideal = _qsum(iq, ig, lists.n)
-    return [np.where(sum_ideal > 0, _div(results_g, sum_ideal), 0.0)]
+    return [np.where(sum_ideal > 0, safe_divide(results_g, sum_ideal), 0.0)]
 
 
 def _set_p(lists, _params):
-    return [_div(lists.num_rel_ret, lists.num_ret)]
+    return [safe_divide(lists.num_rel_ret, lists.num_ret)]
 
 
 def _set_relative_p(lists, _params):
     den = np.where(lists.num_rel > 0, np.minimum(lists.num_ret, lists.num_rel), 0)
-    return [_div(lists.num_rel_ret, den)]
+    return [safe_divide(lists.num_rel_ret, den)]
 
 
 def _set_recall(lists, _params):
-    return [_div(lists.num_rel_ret, lists.num_rel)]
+    return [safe_divide(lists.num_rel_ret, lists.num_rel)]
 
 
 def _set_map(lists, _params):
     a = lists.num_rel_ret.astype(np.float64)
     den = np.where(lists.num_rel > 0, lists.num_ret.astype(np.float64) * lists.num_rel.astype(np.float64), 0.0)
-    return [_div(a * a, den)]
+    return [safe_divide(a * a, den)]
 
 
 def _set_f(lists, params):
@@ -755,6 +865,114 @@ def _rbp_resid(lists, persistence):
     return [1.0 - (1.0 - p) * _qsum(lists.q[rows], w, lists.n)]
 
 
+# ------------------------------------------------------------------------------------------ NDCG variants
+@dataclass(frozen=True)
+class NdcgVariant:
+    """The parameters of the ``nDCG`` measure: one choice of each kind (:data:`metrics.registry.VARIANT_CHOICES`),
+    the logarithm's base, the relevance level and the cutoffs (None: the whole list and the whole pool)."""
+
+    gain: str = "linear"
+    discount: str = "standard"
+    idcg: str = "judged"
+    ties: str = "trec_eval"
+    base: float = 2.0
+    level: float | None = None
+    cutoffs: tuple = (None,)
+
+    def name(self, k: int | None) -> str:
+        """The printed name, e.g. ``nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@10``."""
+        parts = [f"gain={self.gain}", f"discount={self.discount}", f"idcg={self.idcg}", f"ties={self.ties}"]
+        if self.base != 2.0:
+            parts.append(f"base={self.base!r}")
+        if self.level is not None:
+            parts.append(f"level={self.level!r}")
+        return f"{VARIANT_MEASURE}({','.join(parts)})" + ("" if k is None else f"@{k}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.name(k) for k in self.cutoffs)
+
+
+#: The name of the parametrised NDCG measure (ir_measures' spelling): ``nDCG(gain=exponential,ties=average)@10``.
+VARIANT_MEASURE = "nDCG"
+
+
+def _divisors(discount: str, base: float, k: int | None, size: int) -> np.ndarray:
+    """divisors[p] for p = 0..size: the discount at position p, inf past k (and at the unused 0)."""
+    out = np.full(size + 1, np.inf)
+    if size:
+        out[1:] = DISCOUNTS[discount].func(np.arange(1, size + 1), base)
+    if k is not None:
+        out[k + 1:] = np.inf
+    return out
+
+
+def _variant_rows(lists: Lists, level) -> tuple[np.ndarray, np.ndarray]:
+    """Rows with a grade > 0 (after ``level``) and those grades; cached per level."""
+    cache = lists.__dict__.setdefault("_variant_rows", {})
+    if level not in cache:
+        g = effective_grades(lists.grade, level)
+        rows = np.flatnonzero(g > 0)
+        cache[level] = (rows, g[rows])
+    return cache[level]
+
+
+def _list_ideal(lists: Lists, level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The retrieved list's own grades > 0 re-sorted (the "list" IDCG source): query, grade, position."""
+    cache = lists.__dict__.setdefault("_list_ideal", {})
+    if level not in cache:
+        rows, g = _variant_rows(lists, level)
+        q = lists.q[rows]
+        order = np.lexsort((-g, q))
+        q, g = q[order], g[order]
+        cache[level] = (q, g, block_positions(q))
+    return cache[level]
+
+
+def _ndcg_variant(lists: Lists, v: NdcgVariant) -> list[np.ndarray]:
+    """NDCG under one variant for every query, at each cutoff.  DCG and IDCG are computed once per
+    (gain, discount, base, cutoff, tie rule or IDCG source, level) and shared by the variants of a run."""
+    cache = lists.__dict__.setdefault("_variant_cache", {})
+    rows, g = _variant_rows(lists, v.level)
+    q = lists.q[rows]
+    jq, jg, jp = lists.judged.ideal(v.level) if v.idcg == "judged" else _list_ideal(lists, v.level)
+    gain = GAINS[v.gain].func
+    size = max(int(lists.num_ret.max()) if lists.n else 0, int(jp.max()) if jp.size else 0, 1)
+    out = []
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        gains = cache.setdefault(("gains", v.gain, v.level), gain(g))
+        for k in v.cutoffs:
+            dkey = ("div", v.discount, v.base, k, size)
+            if dkey not in cache:
+                cache[dkey] = _divisors(v.discount, v.base, k, size)
+            div = cache[dkey]
+            rule = "average" if v.ties == "average" else v.ties
+            tkey = ("top", v.gain, v.discount, v.base, k, rule, v.level)
+            if tkey not in cache:
+                if v.ties == "average":
+                    gstart, gend = lists.tie_groups()
+                    cum = np.r_[0.0, np.cumsum(1.0 / div[1:])]
+                    gs, ge = gstart[rows], gend[rows]
+                    weights = gains * ((cum[ge] - cum[gs - 1]) / (ge - gs + 1))
+                else:
+                    weights = gains / div[lists.tie_positions(v.ties)[rows]]
+                cache[tkey] = _qsum(q, weights, lists.n)
+            bkey = ("best", v.gain, v.discount, v.base, k, v.idcg, v.level)
+            if bkey not in cache:
+                cache[bkey] = _qsum(jq, gain(jg) / div[jp], lists.n)
+            value = safe_divide(cache[tkey], cache[bkey], where=cache[bkey] > 0)
+            hkey = ("huge", v.gain, v.level)
+            if hkey not in cache:  # a query graded beyond its gain's float64 range (2^1100 - 1): n/a, not 0 or 1
+                huge = np.zeros(lists.n, dtype=bool)
+                huge[q[~np.isfinite(gains)]] = True
+                aq, ag, _ = lists.judged.ideal(v.level)  # every judged grade, whichever ideal this variant uses
+                huge[aq[~np.isfinite(gain(ag))]] = True
+                cache[hkey] = huge
+            value[cache[hkey]] = np.nan
+            out.append(value)
+    return out
+
+
 def _relstring(lists, params) -> list[np.ndarray]:
     length = max(int(params[0]), 0)
     take = np.flatnonzero(lists.pos <= length)
@@ -772,29 +990,20 @@ def _relstring(lists, params) -> list[np.ndarray]:
 
 
 # ------------------------------------------------------------------------------------------ the registry
-@dataclass(frozen=True)
-class MeasureInfo:
-    """One measure: its name as trec_eval spells it, parameters, help, source and how it is summarised.
-
-    ``params`` is the kind of parameter list: None, ``"cutoffs"`` (whole numbers >= 1: ``P.5,10``),
-    ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"`` (``set_F.0.5``),
-    ``"gains"`` (``ndcg.1=0,2=1``) or ``"persistence"`` (``rbp.p=0.8``); ``defaults`` the values used
-    without parameters.  ``summary``: ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean),
-    ``"runid"`` or ``"none"``.  ``per_query``: printed per query by ``-q``.  ``origin``:
-    ``"trec_eval"`` or ``"extra"``.
-    """
-
-    name: str
-    help: str
-    source: str
-    compute: Callable = field(repr=False, compare=False)
-    params: str | None = None
-    defaults: tuple = ()
-    summary: str = "mean"
-    per_query: bool = True
-    value: str = "float"  # "float", "long" (printed as a whole number) or "text"
-    origin: str = "trec_eval"
-    count: int | None = None  # exact number of parameters, when fixed
+#: What a measure's :class:`~metrics.registry.Choice` says about itself (``MEASURES[name].<fact>``).
+#:
+#: ``params`` is the kind of parameter list: None, ``"cutoffs"`` (whole numbers >= 1: ``P.5,10``),
+#: ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"`` (``set_F.0.5``),
+#: ``"gains"`` (``ndcg.1=0,2=1``), ``"persistence"`` (``rbp.p=0.8``) or ``"variant"`` (``nDCG(gain=...,
+#: ties=...)@k``, :func:`parse_variant`); ``defaults`` the values used without parameters.  ``summary``:
+#: ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean), ``"runid"`` or ``"none"``.
+#: ``per_query``: printed per query by ``-q``.  ``origin``: ``"trec_eval"``, ``"extra"`` or ``"variant"``.
+#: ``count``: the exact number of parameters, when fixed.  The choice's ``value`` is what it prints:
+#: ``"float"``, ``"long"`` (a whole number) or ``"text"``.  Its ``func(lists, params)`` returns one array of per-query
+#: values per printed name; a query's values must depend on its own rows only (blocks of queries are
+#: evaluated apart, :mod:`metrics.runfiles.engine`).
+MEASURE_FACTS = {"params": None, "defaults": (), "summary": "mean", "per_query": True, "origin": "trec_eval",
+                 "count": None}
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -802,19 +1011,27 @@ _RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 _TE = "trec_eval 9.0.8 "
 
 
-def _m(name, help, source, compute, **kw) -> MeasureInfo:
-    return MeasureInfo(name, help, source, compute, **kw)
+def _m(name, help, source, compute, *, value: str = "float", **facts) -> Choice:
+    """A measure as a :class:`~metrics.registry.Choice`: key and name as trec_eval spells it, ``value`` the kind
+    of value it prints ("float", "long" or "text"), ``func`` (also ``compute``) what computes it, and the
+    :data:`MEASURE_FACTS`."""
+    unknown = set(facts) - set(MEASURE_FACTS)
+    if unknown:
+        raise ValueError(f"measure {name!r}: unknown facts {sorted(unknown)}; known: {sorted(MEASURE_FACTS)}")
+    return Choice(name, name, help, func=compute, source=source, value=value,
+                  facts={**MEASURE_FACTS, **facts, "compute": compute})
 
 
 #: Every measure, in trec_eval's output order (its ``measures.c``), then the extras.
-MEASURES: dict[str, MeasureInfo] = {m.name: m for m in [
+MEASURES: dict[str, Choice] = {m.key: m for m in [
     _m("runid", "The run's tag (the last field of the run file's last line).", _TE + "m_runid.c", None,
        summary="runid", per_query=False, value="text"),
-    _m("num_q", "Number of queries evaluated (with -c, still those the run answered, as in trec_eval 9).",
+    _m("num_q", "Number of queries evaluated (with -c, every query of the qrels, as in trec_eval 9 and 10).",
        _TE + "m_num_q.c", _num_q, summary="count", per_query=False, value="long"),
     _m("num_ret", "Number of documents retrieved (after -M and -J).", _TE + "m_num_ret.c", _num_ret,
        summary="sum", value="long"),
-    _m("num_rel", "Number of relevant documents in the qrels (grade >= the relevance level -l).",
+    _m("num_rel", "Number of relevant documents in the qrels (grade >= the relevance level -l); with -c the "
+                  "summary counts every qrels query's lines graded > 0 (trec_eval 9's m_num_rel.c).",
        _TE + "m_num_rel.c", _num_rel, summary="sum", value="long"),
     _m("num_rel_ret", "Number of relevant documents retrieved.", _TE + "m_num_rel_ret.c", _num_rel_ret,
        summary="sum", value="long"),
@@ -892,6 +1109,13 @@ MEASURES: dict[str, MeasureInfo] = {m.name: m for m in [
                     "p^d + (1 - p) sum_{unjudged i <= d} p^(i-1) for a run of d documents.",
        "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4", _rbp_resid, params="persistence", defaults=(("p", 0.9),),
        origin="extra"),
+    # ---- NDCG under any variant: the choices of metrics.registry as parameters
+    _m(VARIANT_MEASURE, "NDCG under a chosen variant: nDCG(gain=G,discount=D,idcg=S,ties=T[,base=B][,level=L])@k, "
+                        "each choice from metrics.registry (defaults linear, standard, judged, trec_eval; base 2; "
+                        "no @k: the whole list and, for idcg=judged, the whole pool). Grades are used as given "
+                        "(fractions kept, negative = 0, below level = 0).",
+       "metrics.ndcg (every value equals ndcg_from_scores on the query's list); ir_measures nDCG(...)@k naming",
+       _ndcg_variant, params="variant", defaults=NdcgVariant(), origin="variant"),
 ]}
 
 _OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
@@ -918,24 +1142,28 @@ _UNSUPPORTED = {"all_prefs", "prefs", "qrels_jg"}
 class Requested:
     """A measure to compute: the registry entry, its parameters and the names it prints."""
 
-    info: MeasureInfo
+    info: Choice
     params: object
     printable: str | None
     names: tuple[str, ...]
 
     def compute(self, lists: Lists) -> list[np.ndarray]:
-        return self.info.compute(lists, self.params)
+        return self.info.func(lists, self.params)
 
 
 _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
+def _power(n: int) -> str:
+    return f"10^{len(str(n)) - 1}"
+
+
 def _bad(spec: str, why: str) -> ValueError:
     return ValueError(f"measure '{spec}': {why}")
 
 
-def _params(info: MeasureInfo, spec: str, text: str | None):
+def _params(info: Choice, spec: str, text: str | None):
     """(params, printable, names) for a measure and its parameter text (None: the defaults)."""
     name = info.name
     if info.params is None:
@@ -957,6 +1185,10 @@ def _params(info: MeasureInfo, spec: str, text: str | None):
                     if not _NUMBER.fullmatch(tok) or not math.isfinite(float(tok)):
                         raise _bad(spec, f"parameter '{tok[:20]}' is not a number")
                     value = float(tok)
+                    limit = 10**9 if name == "relstring" else 10**6 if info.params == "fractions" else 10**15
+                    if abs(value) > limit or (name == "relstring" and value < 0):
+                        low = 0 if name == "relstring" else f"-{_power(limit)}"
+                        raise _bad(spec, f"parameter {tok[:20]} must be between {low} and {_power(limit)}")
             else:
                 value = tok
             values.append(value)
@@ -1042,9 +1274,14 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
         specs = [specs]
     marked: set[str] = set()
     texts: dict[str, tuple[str, str]] = {}
+    variants: dict[tuple[str, ...], NdcgVariant] = {}
     for spec in specs:
         if not isinstance(spec, str):
             raise ValueError(f"a measure must be text such as 'map' or 'P.5,10', got {spec!r:.40}")
+        if _VARIANT_SPEC.match(spec.strip()):
+            v = parse_variant(spec)
+            variants.setdefault(v.names, v)
+            continue
         name, dot, text = spec.strip().partition(".")
         if dot and not text:
             raise _bad(spec, "nothing after the '.'; give parameters such as P.5,10 or leave out the dot")
@@ -1066,7 +1303,96 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
         if name in marked:
             spec, text = texts.get(name, (name, None))
             out.append(Requested(info, *_params(info, spec, text)))
+    seen: set[str] = set()
+    for names, v in variants.items():  # in the order given; a name printed already is not computed twice
+        names = tuple(n for n in names if n not in seen)
+        if names:
+            seen.update(names)
+            v = replace(v, cutoffs=tuple(c for c in v.cutoffs if v.name(c) in names))
+            out.append(Requested(MEASURES[VARIANT_MEASURE], v, None, names))
     return out
+
+
+_VARIANT_KEYS = (*VARIANT_CHOICES, "base", "level")
+_VARIANT_SPEC = re.compile(re.escape(VARIANT_MEASURE) + r"(\(|@|$)")
+_VARIANT_FORM = re.compile(re.escape(VARIANT_MEASURE) + r"(?:\((?P<params>[^()]*)\))?(?:@(?P<cuts>.*))?")
+
+
+def parse_variant(spec: str) -> NdcgVariant:
+    """The NDCG variant named by a spec such as ``nDCG(gain=exponential,ties=average)@10``.
+
+    Parameters
+    ----------
+    spec : str
+        ``nDCG``, then optionally ``(key=value,...)`` with keys ``gain``, ``discount``, ``idcg``, ``ties``
+        (names of :data:`metrics.registry.VARIANT_CHOICES`), ``base`` (the logarithm's base, > 0 and != 1)
+        and ``level`` (grades below it count 0), then optionally ``@k`` or ``@k1,k2`` (cutoffs >= 1).
+        Keys left out take their defaults: linear, standard, judged, trec_eval, base 2, no level, the
+        whole list.
+
+    Returns
+    -------
+    NdcgVariant
+        Its ``names`` are the names the measure prints, one per cutoff, every choice spelled out.
+
+    Raises
+    ------
+    ValueError
+        Naming the spec and what is wrong in it: an unknown key or name (with the valid ones), a key
+        given twice, a base or level that is not a finite number, a cutoff that is not a whole number.
+
+    Examples
+    --------
+    >>> parse_variant("nDCG(ties=average,gain=exponential)@10").names
+    ('nDCG(gain=exponential,discount=standard,idcg=judged,ties=average)@10',)
+    >>> parse_variant("nDCG(base=10)@5,3").names  # doctest: +NORMALIZE_WHITESPACE
+    ('nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@3',
+     'nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@5')
+    >>> parse_variant("nDCG(gain=cubic)")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'nDCG(gain=cubic)': unknown gain 'cubic'; valid names are 'linear', 'exponential', 'binary'
+    """
+    text = str(spec).strip()
+    m = _VARIANT_FORM.fullmatch(text)
+    if m is None:
+        raise _bad(text[:60], f"write it as {VARIANT_MEASURE}(gain=linear,discount=standard,idcg=judged,"
+                              "ties=trec_eval)@10 (every part optional)")
+    fields: dict[str, object] = {}
+    params = (m.group("params") or "").strip()
+    for part in params.split(",") if params else []:
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if not eq or not key:
+            raise _bad(text[:60], f"'{part[:20]}' is not key=value (keys: {', '.join(_VARIANT_KEYS)})")
+        if key in fields:
+            raise _bad(text[:60], f"{key} is given twice")
+        if key in VARIANT_CHOICES:
+            try:
+                check_choice(value, VARIANT_CHOICES[key], name=key)
+            except ValueError as exc:
+                raise _bad(text[:60], str(exc)) from None
+            fields[key] = value
+        elif key in ("base", "level"):
+            if not _NUMBER.fullmatch(value) or not math.isfinite(float(value)):
+                raise _bad(text[:60], f"{key} '{value[:20]}' is not a finite number")
+            number = float(value)
+            if key == "base" and (number <= 0 or number == 1):
+                raise _bad(text[:60], f"base {value[:20]} must be > 0 and != 1")
+            fields[key] = number
+        else:
+            raise _bad(text[:60], f"unknown key '{key[:20]}'; keys are {', '.join(_VARIANT_KEYS)}")
+    cutoffs: tuple = (None,)
+    if m.group("cuts") is not None:
+        values = []
+        for tok in m.group("cuts").split(","):
+            tok = tok.strip()
+            if not _DIGITS.fullmatch(tok) or not 1 <= int(tok) <= 10**12:
+                raise _bad(text[:60], f"cutoff '{tok[:20]}' is not a whole number between 1 and 10^12")
+            if int(tok) in values:
+                raise _bad(text[:60], f"cutoff {int(tok)} is given twice")
+            values.append(int(tok))
+        cutoffs = tuple(sorted(values))
+    return NdcgVariant(**fields, cutoffs=cutoffs)
 
 
 def _unknown(spec: str) -> str:

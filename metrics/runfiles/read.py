@@ -45,6 +45,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .._validation import check_whole
 from ._kernels import factorize_u64, first_duplicate_string, has_duplicate_pairs, query_blocks, use_numba
 
 __all__ = [
@@ -55,7 +56,9 @@ __all__ = [
     "Parsed",
     "Problem",
     "Table",
+    "BINARY_FORMATS",
     "as_dictionary",
+    "binary_format",
     "decode",
     "id_strings",
     "read_files",
@@ -88,6 +91,7 @@ PROBLEM_MESSAGES: dict[str, str] = {
                  "the command line: python -m metrics.runfiles QRELS RUN",
     "empty": "{file} has no data lines",
     "encoding": "{file} is neither UTF-8 nor GBK: undecodable byte at line {line}",
+    "binary": "{file} is a {format} file, not text: {advice}",
     "wrong_kind": "{file} looks like a {found} file ({fields} fields per line) but a {expected} file was expected",
     "header": "{file}: no column for {role} in the header ({header}); accepted names: {accepted}",
     "fields": "{file} line {line}: {found} fields where a {format} line has {expected}; the line is skipped",
@@ -110,7 +114,8 @@ PROBLEM_MESSAGES: dict[str, str] = {
 }
 
 _SEVERITY = {
-    "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "wrong_kind": "fatal", "header": "fatal",
+    "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "binary": "fatal", "wrong_kind": "fatal",
+    "header": "fatal",
     "no_valid_lines": "fatal", "fields": "error", "number": "error", "blank_id": "error", "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
     "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning",
@@ -212,6 +217,49 @@ _UNSUPPORTED_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF
                      (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
+#: Files that are not text, by their first bytes: (magic, format, what to do).  Looked at only when the bytes
+#: are neither UTF-8 nor GBK, so a text file is never taken for one of these.
+BINARY_FORMATS: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x1f\x8b", "gzip", "decompress it first (gunzip -k FILE; a run can also be piped in: "
+                          "zcat RUN.gz | python -m metrics.runfiles QRELS -)"),
+    (b"BZh", "bzip2", "decompress it first (bunzip2 -k FILE)"),
+    (b"\xfd7zXZ\x00", "xz", "decompress it first (unxz -k FILE)"),
+    (b"\x28\xb5\x2f\xfd", "Zstandard", "decompress it first (unzstd FILE)"),
+    (b"PK\x03\x04", "ZIP (or Excel/Office)", "extract the text file from it, or save the sheet as CSV"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip", "extract the text file from it first"),
+    (b"PAR1", "Parquet", "write it out as TREC text or CSV first"),
+    (b"%PDF-", "PDF", "qrels and runs are text files (TREC or CSV)"),
+)
+
+
+def binary_format(head: bytes) -> tuple[str, str] | None:
+    """The format and the advice for bytes that start like a compressed or binary file, else None.
+
+    Parameters
+    ----------
+    head : bytes
+        The first bytes of the file (8 are enough).
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        ``(format, what to do)``.
+
+    Examples
+    --------
+    >>> import gzip
+    >>> binary_format(gzip.compress(b"q1 0 d1 1\\n"))[0]
+    'gzip'
+    >>> binary_format(b"q1 0 d1 1") is None
+    True
+    """
+    head = bytes(head[:8])
+    for magic, fmt, advice in BINARY_FORMATS:
+        if head.startswith(magic):
+            return fmt, advice
+    return None
+
+
 def _line_at(data: bytes | memoryview, offset: int) -> int:
     return bytes(data[:offset]).count(b"\n") + 1
 
@@ -266,6 +314,9 @@ def decode(data: bytes, *, name: str = "input") -> tuple[str | None, str | None,
     try:
         return data.decode("gbk"), "gbk", None
     except UnicodeDecodeError as exc:
+        found = binary_format(data)
+        if found is not None:  # not text at all: name the format instead of an encoding
+            return None, None, Problem(name, None, "binary", {"format": found[0], "advice": found[1]})
         return None, None, Problem(name, _line_at(data, max(first_bad, exc.start)), "encoding", {})
 
 
@@ -473,8 +524,7 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
     max_bytes = _check_max_bytes(max_bytes)
     if threads is None:
         threads = min(os.cpu_count() or 1, 4)
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a whole number >= 1 or None, got {threads!r}")
+    threads = check_whole(threads, name="threads", minimum=1)
     jobs = [("qrels", qrels)] + [("run", r) for r in runs]
     if threads == 1 or len(jobs) == 1:
         done = [read_table(src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
@@ -486,11 +536,7 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
 
 
 def _check_max_bytes(max_bytes) -> int | None:
-    if max_bytes is None:
-        return None
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, np.integer)) or max_bytes < 1:
-        raise ValueError(f"max_bytes must be a whole number of bytes >= 1 or None, got {max_bytes!r}")
-    return int(max_bytes)
+    return check_whole(max_bytes, name="max_bytes", minimum=1, allow_none=True)
 
 
 def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | None = None,

@@ -11,8 +11,6 @@ from urllib.parse import parse_qs, urlparse
 
 from tests.browser.conftest import page_problems, wait_for_app
 
-SORTABLE = 'iframe[title="streamlit_sortables.sortable_items"]'
-
 
 def warm(browser, app_url: str) -> None:
     """Make sure the server has served a first visitor (st.navigation has run in this process)."""

@@ -6,23 +6,31 @@ from __future__ import annotations
 import json
 
 import pytest
+from numpy import array as np_array
 
 from metrics.lessons.examples import EXAMPLES, printed_totals
 from metrics.ndcg import all_variants, cg, dcg, idcg, ndcg
 from tests.conftest import no_exceptions, open_page
 from ui import playground as PG
+from ui.components.cards import NAME as CARDS_NAME
 
 PAGE = "pages/playground.py"
 
 
+def card_data(at) -> dict:
+    """What the numbers-and-cards component was given (ui.components.cards.payload)."""
+    (element,) = [e for e in at.get("bidi_component") if e.proto.component_name == CARDS_NAME]
+    return json.loads(json.loads(element.proto.json)["payload"])  # one JSON text (see ui.components.cards.cards)
+
+
 def shown(at) -> dict[str, str]:
-    """The four headline numbers, by metric label (CG, DCG, IDCG, NDCG in English)."""
-    return {m.label: m.value for m in at.metric}
+    """The four headline numbers as the page shows them, by label (CG, DCG, IDCG, NDCG in English)."""
+    return {n["label"]: n["text"] for n in card_data(at)["numbers"].values()}
 
 
 def notes(at) -> dict[str, str]:
-    """The text under each headline number (what the documents print), by metric label."""
-    return {m.label: m.proto.delta for m in at.metric}
+    """The text under each headline number (what the documents print), by label."""
+    return {n["label"]: n["printed"] or "" for n in card_data(at)["numbers"].values()}
 
 
 def numbers(rels, **kw) -> dict[str, str]:
@@ -44,7 +52,16 @@ def query(at) -> dict[str, str]:
 
 
 def cards(at) -> list[dict]:
-    return json.loads(at.get("component_instance")[0].proto.json_args)["items"]
+    """The two card areas: their titles and cards as ``label · grade``."""
+    data = card_data(at)
+    return [{"header": data["t"][f"{area}_title"], "items": [f"{label} · {grade}" for label, grade, _ in data[area]]}
+            for area in ("ranked", "unretrieved")]
+
+
+def drop(at, ranked, unretrieved, seq) -> None:
+    """What the component sends when a card is dropped."""
+    at.session_state[PG.CARDS_KEY] = {"order": {"ranked": ranked, "unretrieved": unretrieved, "seq": seq}}
+    at.run()
 
 
 def warnings(at) -> list[str]:
@@ -236,27 +253,92 @@ def test_unretrieved_text():
 
 def test_drag_value_changes_ndcg_and_syncs_text():
     at = open_page(query={"rels": "3,2,1,3,2"})
-    key = PG.sort_key(at.session_state, "en")
-    at.session_state[key] = [
-        {"header": "Ranked list (rank 1 first)", "items": ["D3 · 1", "D1 · 3", "D2 · 2", "D4 · 3"]},
-        {"header": "Not retrieved", "items": ["D5 · 2"]},
-    ]
-    at.run()
+    drop(at, ["D3", "D1", "D2", "D4"], ["D5"], 1)
     no_exceptions(at)
     assert shown(at) == numbers([1, 3, 2, 3], pool=[1, 3, 2, 3, 2])
     assert at.text_area(key="pg_rels").value == "1, 3, 2, 3"
     assert at.text_input(key="pg_unret").value == "2"
     assert query(at)["labels"] == "D3,D1,D2,D4,D5"
-    assert PG.sort_key(at.session_state, "en") == key  # a drag keeps the cards (no redraw)
+    assert card_data(at)["seq"] == 1  # the component learns the drop was taken: later data is current
+    # the same drop again (a rerun for another reason) is not applied twice; a later one is
+    at.text_area(key="pg_rels").input("1 3 2 3 1").run()
+    assert query(at)["rels"] == "1,3,2,3,1" and card_data(at)["seq"] == 1
+    labels = [card.split(" · ")[0] for card in cards(at)[0]["items"]]  # D3, D1, D2, D4 and a new D6
+    assert labels == ["D3", "D1", "D2", "D4", "D6"]
+    drop(at, ["D4", "D1", "D2", "D3", "D6"], ["D5"], 2)
+    assert query(at)["rels"] == "3,3,2,1,1" and card_data(at)["seq"] == 2
 
 
 def test_drag_cannot_empty_the_list():
     at = open_page(query={"rels": "3,2"})
-    at.session_state[PG.sort_key(at.session_state, "en")] = [
-        {"header": "x", "items": []}, {"header": "y", "items": ["D1 · 3", "D2 · 2"]}]
-    at.run()
+    drop(at, [], ["D1", "D2"], 1)
     no_exceptions(at)
     assert errors(at) and shown(at) == numbers([3, 2])
+    assert card_data(at)["seq"] == 1 and cards(at)[0]["items"] == ["D1 · 3", "D2 · 2"]  # the cards go back
+
+
+def test_a_drop_sent_before_the_last_one_reached_the_browser():
+    # Two quick drops: the browser sends the second with every widget's value, and its grade box may still
+    # hold the text from before the first drop.  That text is not typing: the second drop applies, and every
+    # item keeps its grade (regrading by position would give D2 grade 3 and D1 grade 2).
+    at = open_page(query={"rels": "3,2,1,3,2"})
+    drop(at, ["D2", "D1", "D3", "D4", "D5"], [], 1)
+    assert at.text_area(key="pg_rels").value == "2, 3, 1, 3, 2"
+    at.session_state["pg_rels"] = "3, 2, 1, 3, 2"  # what the lagging browser still shows
+    drop(at, ["D2", "D3", "D1", "D4", "D5"], [], 2)
+    no_exceptions(at)
+    assert query(at)["labels"] == "D2,D3,D1,D4,D5" and query(at)["rels"] == "2,1,3,3,2"
+    assert at.text_area(key="pg_rels").value == "2, 1, 3, 3, 2" and shown(at) == numbers([2, 1, 3, 3, 2])
+    # the same with the move buttons (two quick clicks)
+    at.session_state["pg_rels"] = "2, 3, 1, 3, 2"
+    at.selectbox(key="pg_move_item").set_value("D1")
+    at.button(key="pg_move_up").click().run()
+    assert query(at)["labels"] == "D2,D1,D3,D4,D5" and query(at)["rels"] == "2,3,1,3,2"
+    # typing is still typing
+    at.text_area(key="pg_rels").input("1 1 1 1 1").run()
+    assert query(at)["rels"] == "1,1,1,1,1"
+
+
+@pytest.mark.parametrize("value", [
+    {"order": {"ranked": ["D2"], "unretrieved": [], "seq": 1}},  # stale: not the cards on screen
+    {"order": {"ranked": ["D2", "D1", "D9"], "unretrieved": [], "seq": 1}},
+    {"order": {"ranked": ["D2", "D2"], "unretrieved": [], "seq": 1}},
+    {"order": {"ranked": "D2,D1", "unretrieved": [], "seq": 1}},
+    {"order": {"ranked": [2, 1], "unretrieved": [], "seq": 1}},
+    {"order": {"ranked": ["D2", "D1"] * 600, "unretrieved": [], "seq": 1}},
+])
+def test_stale_or_malformed_drops_change_nothing_but_are_seen(value):
+    at = open_page(query={"rels": "3,2"})
+    at.session_state[PG.CARDS_KEY] = value
+    at.run()
+    no_exceptions(at)
+    assert shown(at) == numbers([3, 2]) and "labels" not in query(at)
+    assert card_data(at)["seq"] == 1  # seen: the cards take the server's order again
+
+
+@pytest.mark.parametrize("value", [None, "x", {"order": None}, {"order": {"ranked": ["D2", "D1"], "seq": True}},
+                                   {"order": {"ranked": ["D2", "D1"], "unretrieved": [], "seq": "2"}}])
+def test_drops_without_a_sequence_number_are_ignored(value):
+    at = open_page(query={"rels": "3,2"})
+    at.session_state[PG.CARDS_KEY] = value
+    at.run()
+    no_exceptions(at)
+    assert shown(at) == numbers([3, 2]) and card_data(at)["seq"] == 0
+
+
+def test_card_data_is_metrics_own_gains_and_discounts():
+    # Every item's gain and every position's divisor, as metrics' registry computes them: the browser's
+    # numbers are built from these (tests/browser/test_playground_cards.py compares them with metrics/).
+    from metrics.registry import resolve_discount, resolve_gain
+
+    at = open_page(query={"rels": "3,2.5,0", "unretrieved": "1", "gain": "map", "gain_map": "0=-1,1=2,2.5=9",
+                          "discount": "jarvelin", "base": "3", "k": "2", "idcg": "list", "zero_idcg": "nan"})
+    data = card_data(at)
+    gain = resolve_gain({0.0: -1.0, 1.0: 2.0, 2.5: 9.0})
+    assert [g for _, _, g in data["ranked"] + data["unretrieved"]] == gain.func(np_array([3, 2.5, 0, 1])).tolist()
+    assert data["divisors"] == resolve_discount("jarvelin").func(np_array([1, 2, 3, 4]), 3.0).tolist()
+    assert (data["k"], data["idcg"], data["zero"], data["seq"]) == (2, "list", None, 0)
+    assert [label for label, _, _ in data["ranked"]] == ["D1", "D2", "D3"] and data["ranked"][1][1] == "2.5"
 
 
 def test_move_buttons():
@@ -371,6 +453,7 @@ def test_language_switch_keeps_the_ranking():
     no_exceptions(at)
     assert query(at)["rels"] == "2,2,2" and query(at)["lang"] == "ko"
     assert cards(at)[1]["header"] == "검색되지 않음"
+    assert card_data(at)["t"]["preview"] == "여기에 놓으면: {where}. NDCG {ndcg}."
 
 
 def test_ranking_survives_a_page_switch():

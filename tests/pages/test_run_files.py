@@ -593,3 +593,19 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
     finally:
         V._read_cached.clear()
         V._evaluate_cached.clear()
+
+
+def test_a_scatter_of_more_queries_than_it_draws_says_how_many_it_shows():
+    # 2,001 queries x 2 runs = 4,002 points, two more than the chart draws (SCATTER_POINTS = 4,000)
+    from ui.charts.runfiles import SCATTER_POINTS
+
+    queries = range(1, 2002)
+    qrels = "".join(f"{q} 0 d1 1\n{q} 0 d2 0\n" for q in queries).encode()
+    run_a = "".join(f"{q} Q0 d1 1 2.0 a\n{q} Q0 d2 2 1.0 a\n" for q in queries).encode()
+    run_b = "".join(f"{q} Q0 d2 1 2.0 b\n{q} Q0 d1 2 1.0 b\n" for q in queries).encode()
+    at = uploaded(("qrels.txt", qrels), {"a.run": run_a, "b.run": run_b})
+    no_exceptions(at)
+    assert 2 * len(queries) == SCATTER_POINTS + 2
+    assert any(f"draws {SCATTER_POINTS:,} of the {SCATTER_POINTS + 2:,} points" in c.value for c in at.caption)
+    small = uploaded()  # the samples draw every point and say nothing
+    assert not any("points: the queries" in c.value for c in small.caption)

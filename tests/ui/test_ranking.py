@@ -31,25 +31,24 @@ def test_text_keeps_labels_by_position_and_adds_fresh_ones():
 
 def test_drag_reorders_and_moves_between_areas():
     r = Ranking.from_fields((3, 2, 1), (3,))
-    cards = r.cards("R", "U", cap=40)
-    assert cards == [{"header": "R", "items": ["D1 · 3", "D2 · 2", "D3 · 1"]}, {"header": "U", "items": ["D4 · 3"]}]
-    new = r.drag([{"items": ["D4 · 3", "D1 · 3"]}, {"items": ["D2 · 2", "D3 · 1"]}], cap=40)
+    new = r.drag(["D4", "D1"], ["D2", "D3"], cap=40)
     assert new.labels() == ["D4", "D1"] and new.unretrieved_grades() == [2, 1]
+    assert r.drag(["D1", "D2", "D3"], ["D4"], cap=40) is r  # dropped where it was: nothing changes
 
 
-@pytest.mark.parametrize("value", [
-    None, "x", [], [{"items": ["D1 · 3"]}], [{"items": ["D9 · 3", "D2 · 2", "D3 · 1"]}, {"items": []}],
-    [{"items": ["D1 · 3", "D2 · 2"]}, {"items": []}],
+@pytest.mark.parametrize("ranked,unretrieved", [
+    (None, []), ("D1,D2,D3", []), (["D1"], []), (["D9", "D2", "D3"], []), (["D1", "D2"], []),
+    (["D1", "D1", "D2"], ["D3"]), (["D1", "D2", "D3", "D4"], []),
 ])
-def test_stale_or_malformed_drag_values_are_ignored(value):
+def test_stale_or_malformed_drag_values_are_ignored(ranked, unretrieved):
     r = Ranking.from_fields((3, 2, 1))
-    assert r.drag(value, cap=40) is r
+    assert r.drag(ranked, unretrieved, cap=40) is r
 
 
 def test_drag_cannot_empty_the_list():
     r = Ranking.from_fields((3, 2))
     with pytest.raises(RankingProblem) as err:
-        r.drag([{"items": []}, {"items": ["D1 · 3", "D2 · 2"]}], cap=40)
+        r.drag([], ["D1", "D2"], cap=40)
     assert err.value.key == "playground.empty_list"
 
 
@@ -92,11 +91,13 @@ def test_duplicate_labels_from_the_table_are_made_unique():
 
 def test_big_lists_cap_cards_and_table_but_keep_every_item():
     r = Ranking.from_fields([1] * 50, [0] * 45)
-    assert len(r.cards("R", "U", cap=40)[0]["items"]) == 40 and len(r.table(cap=200)) == 95
-    # a drag of the cards on screen keeps the items past the cap in place
-    shown = r.cards("R", "U", cap=40)
-    out = r.drag([{"items": shown[0]["items"][::-1]}, shown[1]], cap=40)
-    assert len(out.ranked) == 50 and out.labels()[40:] == r.labels()[40:]
+    assert len(r.table(cap=200)) == 95
+    # a drag of the cards on screen (40 per area) keeps the items past the cap in place
+    ranked, unretrieved = r.labels()[:40], r.labels(all_items=True)[50:90]
+    assert r.drag(ranked[:39], unretrieved, cap=40) is r  # not the cards on screen
+    out = r.drag(ranked[::-1], unretrieved[1:] + unretrieved[:1], cap=40)
+    assert len(out.ranked) == 50 and out.labels()[40:] == r.labels()[40:] and out.labels()[:40] == ranked[::-1]
+    assert out.labels(all_items=True)[50:] == unretrieved[1:] + unretrieved[:1] + r.labels(all_items=True)[90:]
 
 
 def test_labels_are_one_line_without_commas():
@@ -108,8 +109,8 @@ def test_labels_are_one_line_without_commas():
 def test_any_drag_permutation_gives_the_metric_of_that_order(rels, data):
     r = Ranking.from_fields(rels)
     order = data.draw(st.permutations(list(range(len(rels)))))
-    cards = r.cards("R", "U", cap=40)[0]["items"]
-    out = r.drag([{"items": [cards[i] for i in order]}, {"items": []}], cap=40)
+    labels = r.labels()
+    out = r.drag([labels[i] for i in order], [], cap=40)
     assert ndcg(out.grades()) == ndcg([rels[i] for i in order])
 
 
