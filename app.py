@@ -53,7 +53,9 @@ start = st.Page(partial(home, pages[0]), title=pages[0].title, url_path="start",
                 visibility="hidden")
 first_group = next(iter(groups))
 groups[first_group] = [start, *groups[first_group]]
-navigation = st.navigation(groups)
+# expanded=True: every page is listed (Streamlit otherwise folds the list after 10 under "View N more",
+# which hid the classroom pages a teacher looks for).
+navigation = st.navigation(groups, expanded=True)
 # Present collapses the sidebar (the lecture takes the whole screen), every other page asks for "auto", which
 # brings it back (an unchanged value never overrides what the visitor did with the sidebar).  One value per
 # run: "auto" then "collapsed" in the same run made the sidebar flick open on some of Present's reruns.

@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["ENV_VAR", "DEFAULT_DIR", "database_url", "engine_for", "dispose", "upgrade", "write", "read", "describe"]
+__all__ = ["ENV_VAR", "DEFAULT_DIR", "database_url", "new_engine", "engine_for", "dispose", "upgrade", "write", "read",
+           "describe"]
 
 ENV_VAR = "NDCG_LAB_DB_URL"
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "data" / "classroom"
@@ -74,24 +75,29 @@ def _sqlite_setup(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def new_engine(url: str) -> Engine:
+    """A new engine for ``url`` with this module's connection setup (no migration, not cached)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        args = {"check_same_thread": False, "timeout": 15}
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            # A pool as large as the busiest class needs at once (a connection is held only for
+            # one short transaction); new connections run the PRAGMAs below once.
+            engine = create_engine(url, connect_args=args, pool_size=16, max_overflow=48, pool_timeout=20)
+        else:  # one shared in-memory database (examples and quick tests)
+            engine = create_engine(url, connect_args=args, poolclass=StaticPool)
+        _sqlite_setup(engine)
+        return engine
+    return create_engine(url, pool_size=16, max_overflow=48, pool_timeout=20, pool_pre_ping=True)
+
+
 def engine_for(url: str) -> Engine:
     """The engine for ``url`` (one per process and URL), its schema upgraded to the newest revision."""
     with _lock:
         engine = _engines.get(url)
         if engine is None:
-            parsed = make_url(url)
-            if parsed.get_backend_name() == "sqlite":
-                args = {"check_same_thread": False, "timeout": 15}
-                if parsed.database and parsed.database != ":memory:":
-                    Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-                    # A pool as large as the busiest class needs at once (a connection is held only for
-                    # one short transaction); new connections run the PRAGMAs below once.
-                    engine = create_engine(url, connect_args=args, pool_size=16, max_overflow=48, pool_timeout=20)
-                else:  # one shared in-memory database (examples and quick tests)
-                    engine = create_engine(url, connect_args=args, poolclass=StaticPool)
-                _sqlite_setup(engine)
-            else:
-                engine = create_engine(url, pool_size=16, max_overflow=48, pool_timeout=20, pool_pre_ping=True)
+            engine = new_engine(url)
             upgrade(engine)
             _engines[url] = engine
         return engine
@@ -105,16 +111,40 @@ def dispose(url: str) -> None:
         engine.dispose()
 
 
+#: The PostgreSQL advisory lock every process takes while it migrates ("NDCL" in ASCII).
+MIGRATION_LOCK = 0x4E44434C
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision (creating it in an empty database)."""
+    """Bring the schema to the newest Alembic revision (creating it in an empty database).
+
+    Several app servers may start at once on one empty database: the migration runs in one transaction
+    that first takes a lock, so the others wait and then find the schema already at the newest revision
+    (PostgreSQL: a transaction-level advisory lock; SQLite: ``BEGIN IMMEDIATE``, the database's write lock).
+    """
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.connect().execution_options(classroom_write=True) as conn, conn.begin():
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    with engine.connect().execution_options(classroom_write=True) as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # SQLite alters a table by copying it and dropping the old one; with foreign keys on, that drop
+            # would cascade and delete every row that refers to it (all students and answers).  The pragma
+            # only works outside a transaction; the keys are checked before the migration commits.
+            conn.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    raise RuntimeError("the migration left rows whose parent row is missing; nothing was changed")
+        finally:
+            if sqlite:
+                conn.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
 
 @contextmanager

@@ -19,6 +19,8 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
+    true,
 )
 
 metadata = MetaData()
@@ -32,6 +34,11 @@ sessions = Table(
     Column("round_no", Integer, nullable=False),  # the current round (exercise) number, from 1
     Column("created_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
+    # What the teacher chose (revision 0002): students may join; feedback before the reveal ("concept":
+    # right/wrong and the mistake's name, "value": also the right value); nicknames on the dashboard.
+    Column("joining_open", Boolean, nullable=False, server_default=true()),
+    Column("feedback", String(12), nullable=False, server_default="concept"),
+    Column("show_names", Boolean, nullable=False, server_default=false()),
 )
 
 rounds = Table(
@@ -51,12 +58,20 @@ students = Table(
     Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False),
     Column("number", Integer, nullable=False),  # join order in the session, from 1 (shown when names are hidden)
     Column("nickname", String(100), nullable=False),
-    Column("nickname_key", String(100), nullable=False),  # case-folded, for uniqueness
+    # UTS #39 skeleton of the case-folded nickname (classroom.nicknames.skeleton): look-alikes collide.
+    Column("nickname_key", String(400), nullable=False),
     Column("token_hash", String(64), nullable=False),
     Column("joined_at", Float, nullable=False),
+    # Who joined (revision 0002), as salted hashes: the browser session and the network address.
+    Column("session_hash", String(64), nullable=True),
+    Column("address_hash", String(64), nullable=True),
+    # A seat code the teacher handed out to give the seat back (hash, valid until).
+    Column("reclaim_hash", String(64), nullable=True),
+    Column("reclaim_until", Float, nullable=True),
     UniqueConstraint("session_id", "number", name="uq_student_number"),
     UniqueConstraint("session_id", "nickname_key", name="uq_student_nickname"),
     Index("ix_student_token", "token_hash"),
+    Index("ix_student_reclaim", "reclaim_hash"),
 )
 
 answers = Table(
@@ -68,9 +83,36 @@ answers = Table(
     Column("text", String(400), nullable=False),
     Column("ok", Boolean, nullable=False),
     Column("kinds", String(400), nullable=False),  # comma-separated mistake kinds at this step
+    Column("notes", String(400), nullable=False, server_default=""),  # notes (never mistakes), revision 0002
     Column("after_reveal", Boolean, nullable=False),
     Column("submission_id", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
     UniqueConstraint("student_id", "submission_id", name="uq_answer_submission"),
     Index("ix_answer_round", "round_id", "student_id"),
+)
+
+teacher_tokens = Table(
+    # Tokens that open a class's dashboard besides the key given at creation (revision 0002): one per
+    # browser that opened the private link (kept in that browser's cookie), so the key leaves the address bar.
+    "class_teacher_tokens", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_teacher_token", "token_hash"),
+)
+
+throttle = Table(
+    # Per-client limits shared by every app server (revision 0002).  ``key``: action, kind of client and
+    # the client's salted hash.  ``count``/``window_start``: a fixed-window rate; ``fails``/``blocked_until``:
+    # failed guesses and the growing delay they earn.
+    "class_throttle", metadata,
+    Column("key", String(120), primary_key=True),
+    Column("count", Integer, nullable=False),
+    Column("window_start", Float, nullable=False),
+    Column("fails", Integer, nullable=False),
+    Column("last_fail", Float, nullable=False),
+    Column("blocked_until", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_throttle_updated", "updated_at"),
 )

@@ -2,28 +2,39 @@
 
 * :func:`field_summary` — per field asked: students who answered, share right on their first try
   (answers given after the solution was revealed do not count), share right now;
-* :func:`spread` — per field, how many students' latest answers are each distinct answer, right or not;
-* :func:`mistakes` — per mistake kind of :data:`metrics.lessons.diagnose.MISTAKES`: students and answers;
-* :func:`grid` — one row per student, one column per field: ✓ / ✗ / blank for the latest answer;
+* :func:`spread` — per field, how many students' latest answers are each distinct answer, each value
+  coloured by its own verdict;
+* :func:`mistakes` — per mistake kind of :data:`metrics.lessons.diagnose.MISTAKES`: students and answers
+  (a note is never a mistake);
+* :func:`grid` — one row per student, one column per field: ✓ / ✗ / … / blank for the latest answer;
 * :func:`results` — every answer of every round, for the CSV download.
+
+Every one of them reads the verdict stored with the answer, which :meth:`classroom.store.Seat.submit`
+took from :func:`classroom.tasks.verdict`, the function the student's page shows; the spread colours a
+value by :func:`classroom.tasks.value_verdict` (the same function, on the value alone).
 
 >>> frame = pd.DataFrame({
 ...     "round": 1, "answer_id": [1, 2, 3, 4], "student_id": [10, 10, 11, 12], "number": [1, 1, 2, 3],
 ...     "nickname": ["a", "a", "b", "c"], "field": "dcg", "text": ["6.9", "6.86", "6.86", "6.85"],
-...     "ok": [False, True, True, False], "kinds": ["arithmetic_slip", "", "", "truncation"],
+...     "ok": [False, True, True, False], "kinds": ["arithmetic_slip", "", "", "truncation"], "notes": "",
 ...     "after_reveal": False, "created_at": 0.0})
 >>> field_summary(frame, ("dcg",)).to_dict("records")  # first tries: ✗ ✓ ✗ -> 1/3; latest: ✓ ✓ ✗ -> 2/3
 [{'field': 'dcg', 'answered': 3, 'first_right': 0.3333333333333333, 'right_now': 0.6666666666666666}]
->>> spread(frame)[["answer", "students", "ok"]].to_dict("records")  # latest answers: 6.86, 6.86, 6.85
+>>> judge = lambda field, text: text == "6.86"
+>>> spread(frame, judge)[["answer", "students", "ok"]].to_dict("records")  # latest answers: 6.86, 6.86, 6.85
 [{'answer': '6.86', 'students': 2, 'ok': True}, {'answer': '6.85', 'students': 1, 'ok': False}]
 >>> mistakes(frame).to_dict("records")  # every answer counts: student 1's first slip too
 [{'kind': 'arithmetic_slip', 'students': 1, 'answers': 1}, {'kind': 'truncation', 'students': 1, 'answers': 1}]
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
+
+from metrics.lessons.diagnose import NOTES
+
+from .tasks import MARKS, state_of
 
 __all__ = ["field_summary", "spread", "mistakes", "grid", "results", "MAX_SPREAD"]
 
@@ -50,27 +61,33 @@ def field_summary(frame: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["field", "answered", "first_right", "right_now"])
 
 
-def spread(frame: pd.DataFrame, *, limit: int = MAX_SPREAD) -> pd.DataFrame:
+def spread(frame: pd.DataFrame, judge: Callable[[str, str], bool], *, limit: int = MAX_SPREAD) -> pd.DataFrame:
     """Per field, the distinct latest answers (as written, spaces folded), most frequent first.
 
-    Columns ``field, answer, students, ok, other``; ``other`` marks the bar that sums the answers past
-    ``limit`` (its ``ok`` is False unless all of them are right).
+    ``judge(field, text)`` says whether a value is right (:func:`classroom.tasks.value_verdict`): the
+    colour belongs to the value, so one value is never drawn both right and wrong.  Columns
+    ``field, answer, students, ok, other``; past ``limit`` the answers are summed into at most two bars
+    (``other``): the right ones and the wrong ones.
     """
     cols = ["field", "answer", "students", "ok", "other"]
     last = _latest(frame)
     if last.empty:
         return pd.DataFrame(columns=cols)
     counts = (last.groupby(["field", "text"], sort=False)
-              .agg(students=("student_id", "nunique"), ok=("ok", "all"), first=("answer_id", "min"))
+              .agg(students=("student_id", "nunique"), first=("answer_id", "min"))
               .reset_index().sort_values(["field", "students", "first"], ascending=[True, False, True]))
     out = []
     for f, group in counts.groupby("field", sort=False):
         top, rest = group.head(limit), group.iloc[limit:]
         for r in top.itertuples(index=False):
-            out.append({"field": f, "answer": r.text, "students": int(r.students), "ok": bool(r.ok), "other": False})
+            out.append({"field": f, "answer": r.text, "students": int(r.students), "ok": bool(judge(f, r.text)),
+                        "other": False})
         if len(rest):
-            out.append({"field": f, "answer": "…", "students": int(rest["students"].sum()),
-                        "ok": bool(rest["ok"].all()), "other": True})
+            right = [bool(judge(f, text)) for text in rest["text"]]
+            for ok in (True, False):
+                n = int(sum(c for c, r in zip(rest["students"], right) if r == ok))
+                if n:
+                    out.append({"field": f, "answer": "…", "students": n, "ok": ok, "other": True})
     return pd.DataFrame(out, columns=cols)
 
 
@@ -78,38 +95,54 @@ def mistakes(frame: pd.DataFrame) -> pd.DataFrame:
     """Per mistake kind named by the diagnosis: how many students made it and in how many answers."""
     cols = ["kind", "students", "answers"]
     named = frame[frame["kinds"] != ""]
-    if named.empty:
-        return pd.DataFrame(columns=cols)
     exploded = named.assign(kind=named["kinds"].str.split(",")).explode("kind")
+    # Rows stored before notes had their own column may hold a note among the kinds: never a mistake.
+    exploded = exploded[~exploded["kind"].isin(NOTES) & (exploded["kind"] != "")]
+    if exploded.empty:
+        return pd.DataFrame(columns=cols)
     out = (exploded.groupby("kind").agg(students=("student_id", "nunique"), answers=("answer_id", "nunique"),
                                         first=("answer_id", "min"))
            .reset_index().sort_values(["students", "answers", "first"], ascending=[False, False, True]))
     return out[cols].astype({"students": int, "answers": int}).reset_index(drop=True)
 
 
+def _kinds(text: str) -> str:
+    return ",".join(k for k in str(text).split(",") if k and k not in NOTES)
+
+
 def grid(frame: pd.DataFrame, roster: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
-    """One row per student of ``roster`` (``student_id, number, nickname``): per field True / False / None
-    for the latest answer, and the number of answers."""
+    """One row per student of ``roster`` (``student_id, number, nickname``): per field the mark of the latest
+    answer (✓ right, ✗ wrong, … unfinished, "" not answered), and the number of answers."""
     last = _latest(frame)
-    marks = {(r.student_id, r.field): bool(r.ok) for r in last.itertuples(index=False)}
+    marks = {(r.student_id, r.field): MARKS[state_of(bool(r.ok), _kinds(r.kinds))]
+             for r in last.itertuples(index=False)}
     tries = frame.groupby("student_id").size().to_dict()
     rows = []
     for s in roster.itertuples(index=False):
         row = {"student_id": s.student_id, "number": s.number, "nickname": s.nickname}
-        row.update({f: marks.get((s.student_id, f)) for f in fields})
+        row.update({f: marks.get((s.student_id, f), "") for f in fields})
         row["answers"] = int(tries.get(s.student_id, 0))
         rows.append(row)
     return pd.DataFrame(rows, columns=["student_id", "number", "nickname", *fields, "answers"])
 
 
 def results(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every answer with whether it was the student's first try at that field in that round."""
+    """Every answer with its verdict (``right``/``wrong``/``unfinished``), mistakes and notes, and whether
+    it was the student's first try at that field in that round."""
     ordered = frame.sort_values("answer_id")
     first_ids = set(ordered.groupby(["round", "student_id", "field"]).head(1)["answer_id"])
     when = pd.to_datetime(ordered["created_at"], unit="s", utc=True).dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    kinds = [_kinds(k) for k in ordered["kinds"]]
+    notes = ordered["notes"] if "notes" in ordered else pd.Series("", index=ordered.index)
+    old_notes = [",".join(k for k in str(x).split(",") if k in NOTES) for x in ordered["kinds"]]
+    notes = [",".join(filter(None, (str(n), o))) for n, o in zip(notes, old_notes)]
     return pd.DataFrame({
-        "round": ordered["round"], "student": ordered["number"], "nickname": ordered["nickname"],
-        "field": ordered["field"], "answer": ordered["text"], "right": ordered["ok"],
-        "first_try": ordered["answer_id"].isin(first_ids), "after_reveal": ordered["after_reveal"],
-        "mistakes": ordered["kinds"].str.replace(",", " "), "time_utc": when,
-    }).reset_index(drop=True)
+        "round": ordered["round"].to_numpy(), "student": ordered["number"].to_numpy(),
+        "nickname": ordered["nickname"].to_numpy(), "field": ordered["field"].to_numpy(),
+        "answer": ordered["text"].to_numpy(),
+        "verdict": [state_of(bool(ok), k) for ok, k in zip(ordered["ok"], kinds)],
+        "first_try": ordered["answer_id"].isin(first_ids).to_numpy(),
+        "after_reveal": ordered["after_reveal"].to_numpy(),
+        "mistakes": [k.replace(",", " ") for k in kinds], "notes": [n.replace(",", " ") for n in notes],
+        "time_utc": when.to_numpy(),
+    })

@@ -14,10 +14,10 @@ True
 True
 >>> t = ranking_task([3, 2, 1, 3, 2], discount="jarvelin")  # document 000's formula
 >>> d = t.check({"dcg": "7.99", "ndcg": "0.92"})
->>> step_verdict(d, "dcg"), step_verdict(d, "ndcg")
-((True, ()), (True, ()))
->>> step_verdict(t.check({"dcg": "6.83"}), "dcg")  # 3 + 2/log2(3) + 1/2 + 3/log2(5) + 2/log2(6) = 6.8276
-(False, ('log_offset',))
+>>> verdict(d, "dcg"), verdict(d, "ndcg")
+(Verdict(ok=True, mistakes=(), notes=()), Verdict(ok=True, mistakes=(), notes=()))
+>>> verdict(t.check({"dcg": "6.83"}), "dcg")  # 3 + 2/log2(3) + 1/2 + 3/log2(5) + 2/log2(6) = 6.8276
+Verdict(ok=False, mistakes=('log_offset',), notes=())
 """
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from metrics.lessons.diagnose import EXAMPLE_SHEETS as EXAMPLE_KEYS
-from metrics.lessons.diagnose import Diagnosis, example_sheet
+from metrics.lessons.diagnose import NOTES, Diagnosis, example_sheet
 from metrics.lessons.exercises import DIFFICULTIES, Exercise, check_seed, make_exercise
 from metrics.parse import parse_grades
 
 __all__ = ["FIELDS", "STEP_OF_FIELD", "ORIGINS", "EXAMPLE_KEYS", "MAX_ITEMS", "Task", "practice_task",
-           "example_task", "ranking_task", "step_verdict"]
+           "example_task", "ranking_task", "Verdict", "verdict", "value_verdict", "state_of", "MARKS"]
 
 #: The answer fields a class can be asked, in the order of a hand calculation (as on the Practice page).
 FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
@@ -160,18 +160,80 @@ def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="sta
     return Task("ranking", "", probe)
 
 
-def step_verdict(d: Diagnosis, field: str) -> tuple[bool, tuple[str, ...]]:
-    """Whether ``field`` is answered right in diagnosis ``d``, and the mistake kinds named at that step.
+@dataclass(frozen=True)
+class Verdict:
+    """The one verdict on one answered field, used by the student's page, the dashboard grid, the
+    first-try share, the spread chart, the stored answer and the CSV.
 
-    A list step (terms, ideal terms) is right when every position that counts is written and right and
-    nothing is written past the cutoff.  Kinds are :data:`metrics.lessons.diagnose.MISTAKES` keys, most
-    frequent first.
+    ``ok``: right (every position that counts written and right, nothing past the cutoff, no mistake);
+    ``mistakes``: the mistake kinds named at that step, most frequent first; ``notes``: findings that are
+    worth saying but are not a wrong number (:data:`metrics.lessons.diagnose.NOTES`) — a note never makes
+    an answer wrong.  Not right and no mistake named means unfinished (a list with positions missing).
+    """
+
+    ok: bool
+    mistakes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def state(self) -> str:
+        """``"right"``, ``"wrong"`` or ``"unfinished"``."""
+        return state_of(self.ok, self.mistakes)
+
+    @property
+    def mark(self) -> str:
+        """✓ right, ✗ wrong, … unfinished (the mark every view draws)."""
+        return MARKS[self.state]
+
+
+#: The mark of each verdict state, the same on every page, in the grid and in the CSV.
+MARKS = {"right": "✓", "wrong": "✗", "unfinished": "…"}
+
+
+def state_of(ok: bool, mistakes) -> str:
+    """A stored verdict's state (``ok`` and its mistake kinds, as a tuple or the stored comma list).
+
+    >>> state_of(True, ()), state_of(False, "truncation"), state_of(False, "")
+    ('right', 'wrong', 'unfinished')
+    """
+    if ok:
+        return "right"
+    named = [k for k in mistakes.split(",") if k] if isinstance(mistakes, str) else list(mistakes)
+    return "wrong" if named else "unfinished"
+
+
+def verdict(d: Diagnosis, field: str) -> Verdict:
+    """The verdict on ``field`` in diagnosis ``d`` (see :class:`Verdict`).
+
+    >>> t = example_task("003-blog")  # DCG 6.8611; the terms below add up to 6.86, not 6.861
+    >>> verdict(t.check({"terms": "3 1.26 1.5 0 0.39 0.71", "dcg": "6.861"}), "dcg")
+    Verdict(ok=True, mistakes=(), notes=('self_inconsistent_sum',))
+    >>> verdict(t.check({"terms": "3 1.26"}), "terms").state  # right so far, positions 3-6 missing
+    'unfinished'
     """
     step = STEP_OF_FIELD[field]
     rows = d.steps[d.steps["step"] == step]
-    kinds = Counter(f.kind for f in d.findings if f.step == step)
+    found = [f.kind for f in d.findings if f.step == step]
+    mistakes = Counter(k for k in found if k not in NOTES)
+    notes = tuple(dict.fromkeys(k for k in found if k in NOTES))
     counting = rows[rows["correct"].notna()]
     answered_ok = bool(len(counting)) and all(x is True or x == True for x in counting["ok"])  # noqa: E712
     extra = rows[rows["correct"].isna() & (rows["theirs_text"] != "")]
-    ok = answered_ok and not kinds and extra.empty
-    return ok, tuple(k for k, _ in kinds.most_common())
+    ok = answered_ok and not mistakes and extra.empty
+    return Verdict(ok, tuple(k for k, _ in mistakes.most_common()), notes)
+
+
+@lru_cache(maxsize=4096)
+def value_verdict(task: Task, field: str, text: str) -> Verdict:
+    """The verdict on one answer value on its own (no other field given): what the spread chart colours
+    each distinct answer by.  Only readable answers are stored; unreadable text is not right (no mistake
+    named).
+
+    >>> t = example_task("003-blog")
+    >>> value_verdict(t, "dcg", "6.86").mark, value_verdict(t, "dcg", "6.8").mark
+    ('✓', '✗')
+    """
+    try:
+        return verdict(task.check({field: text}), field)
+    except ValueError:
+        return Verdict(False)

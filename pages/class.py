@@ -4,7 +4,8 @@ The file is named after its URL path (``class``) like every page: a fresh server
 ``/class`` finds it in Streamlit's legacy pages mode, and ``through_app`` reruns it through app.py.
 
 Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/classroom/views.py.
-Without ``code`` and ``key`` in the link the page offers the setup; with the private link, the dashboard.
+Without a class the page offers the setup; with the private link (once; then this browser's cookie), the
+dashboard.
 """
 from __future__ import annotations
 
@@ -20,11 +21,11 @@ page = V.teacher_state()
 st.title(t("classroom.teacher_title"))
 page.show_link_problems()
 try:
-    teacher = V.teacher_from_page(page)
-    if teacher is None:
+    found = V.teacher_from_page(page)
+    if found is None:
         V.setup(page)
     else:
-        V.dashboard(page, teacher)
+        V.dashboard(page, *found)
 except SQLAlchemyError:
     V.database_down()
 page.finish()

@@ -5,16 +5,13 @@ metrics/lessons/diagnose.py, the fields and the score from ui/practice.py, state
 """
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from metrics.lessons.exercises import DIFFICULTIES, make_exercise
-from metrics.registry import dcg_latex
 from ui import practice as P
 from ui import state as S
-from ui.diagnosis import number, render_findings, render_solution, render_steps_table
+from ui.diagnosis import render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
-from ui.numbers import exact_list, for_table
 from ui.shell import open_page
 from ui.widgets import copy_link, error_text, link_for
 
@@ -49,30 +46,7 @@ exercise_id = f"{difficulty}:{seed}"
 
 # --- the exercise ---------------------------------------------------------------------------------
 st.subheader(t("practice.exercise", seed=seed, level=level_names[difficulty]))
-left, right = st.columns([1, 1], gap="large")
-with left:
-    items = {t("common.label"): list(ex.labels)}
-    if ex.scores is not None:
-        items[t("practice.score_col")] = [number(s, 2) for s in ex.scores]
-    items[t("common.relevance")] = [exact_list([g]) for g in ex.grades]
-    st.dataframe(for_table(pd.DataFrame(items)), hide_index=True, key="practice_items")
-    if ex.scores is not None:
-        st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.ties}")))
-    else:
-        st.caption(t("practice.already_ranked"))
-with right:
-    st.markdown(f"**{t('practice.formula')}**")
-    with st.container(key="compact_practice_formula"):
-        st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
-        st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
-    facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
-    if ex.unretrieved:
-        facts.append(t("practice.unretrieved", grades=exact_list(ex.unretrieved)))
-    else:
-        facts.append(t("practice.no_unretrieved"))
-    facts.append(t("practice.decimals", decimals=ex.decimals))
-    for fact in facts:
-        st.markdown(f"- {fact}")
+P.exercise_panel(ex, key="practice")
 
 # --- answers --------------------------------------------------------------------------------------
 st.subheader(t("practice.answers"))

@@ -19,6 +19,14 @@ if [ "${1:-}" = "--fast" ]; then
 fi
 
 if [ "${NDCG_LAB_SKIP_INSTALL:-0}" != "1" ]; then
+  # PyICU (classroom nicknames) builds against Debian's ICU; nginx runs in front of several app servers in the
+  # classroom's multi-server tests.
+  if ! pkg-config --exists icu-uc 2>/dev/null || ! command -v g++ >/dev/null || [ ! -x "${NGINX_PATH:-/usr/sbin/nginx}" ]; then
+    echo "Installing Debian's libicu-dev, pkg-config, g++ and nginx..."
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libicu-dev pkg-config g++ nginx >/dev/null
+  fi
   python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
   # The package itself (console script ndcg-lab-eval), without touching the pinned dependencies.
   python -m pip install --quiet --disable-pip-version-check --no-deps -e .

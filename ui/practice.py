@@ -1,4 +1,5 @@
-"""Page logic of Practice (``pages/practice.py`` lays it out): its fields for :mod:`ui.state` and the score.
+"""Page logic of Practice (``pages/practice.py`` lays it out): its fields for :mod:`ui.state`, the score,
+and :func:`exercise_panel`, the one drawing of an exercise that Practice and the classroom share.
 
 The link holds the exercise (``seed``, ``difficulty``; ``lang`` is the app's) so a teacher can hand the
 same exercise to a class, and the score (``score=right-tried-solved``) so a reload keeps it.  The link
@@ -9,12 +10,17 @@ from __future__ import annotations
 import secrets
 
 import pandas as pd
+import streamlit as st
 
-from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
+from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise
+from metrics.registry import dcg_latex
 from ui import state as S
+from ui.i18n import t
+from ui.numbers import exact, exact_list
 
 __all__ = ["PAGE", "ANSWERS", "FIELDS", "MAX_ANSWER_CHARS", "Score", "new_seed", "parse_score", "encode_score",
-           "score_steps", "share_query", "clear_answers", "new_exercise"]
+           "score_steps", "share_query", "clear_answers", "new_exercise", "exercise_items", "exercise_facts",
+           "exercise_panel"]
 
 PAGE = "practice"
 ANSWERS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
@@ -107,3 +113,48 @@ def new_exercise(state) -> None:
 def share_query(query: dict[str, str]) -> dict[str, str]:
     """The exercise's link for a class: the page's query without the score."""
     return {k: v for k, v in query.items() if k != "score"}
+
+
+def exercise_items(ex: Exercise) -> pd.DataFrame:
+    """The items as the learner sees them: label, the system's score (when they rank by it) and the grade,
+    every number exactly as given (the scores are the exercise's own two-decimal values).
+
+    >>> from metrics.lessons.exercises import make_exercise
+    >>> exercise_items(make_exercise(3, "hard")).iloc[:2].to_dict("list")  # English outside a session
+    {'Label': ['D1', 'D2'], 'System score': ['0.92', '0.73'], 'Grade': ['0', '2']}
+    """
+    items = {t("common.label"): list(ex.labels)}
+    if ex.scores is not None:
+        items[t("practice.score_col")] = [exact(s) for s in ex.scores]
+    items[t("common.relevance")] = [exact(g) for g in ex.grades]
+    return pd.DataFrame(items)
+
+
+def exercise_facts(ex: Exercise) -> list[str]:
+    """The cutoff, the judged items not retrieved and the decimals asked, as sentences."""
+    facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
+    if ex.unretrieved:
+        facts.append(t("practice.unretrieved", grades=exact_list(ex.unretrieved)))
+    else:
+        facts.append(t("practice.no_unretrieved"))
+    facts.append(t("practice.decimals", decimals=ex.decimals))
+    return facts
+
+
+def exercise_panel(ex: Exercise, *, key: str) -> None:
+    """The exercise, drawn the same way on Practice and in the classroom: the items (left), the formula
+    and the facts (right; the formula needs half the width on a projector)."""
+    left, right = st.columns([1, 1], gap="large")
+    with left:
+        st.dataframe(exercise_items(ex), hide_index=True, key=f"{key}_items")
+        if ex.scores is not None:
+            st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.ties}")))
+        else:
+            st.caption(t("practice.already_ranked"))
+    with right:
+        st.markdown(f"**{t('practice.formula')}**")
+        with st.container(key=f"compact_{key}_formula"):
+            st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
+            st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
+        for fact in exercise_facts(ex):
+            st.markdown(f"- {fact}")

@@ -7,7 +7,7 @@ import pandas as pd
 
 from classroom import stats
 from classroom.store import Store
-from classroom.tasks import FIELDS, example_task
+from classroom.tasks import FIELDS, example_task, value_verdict
 from metrics.safe_csv import to_csv
 
 
@@ -29,26 +29,55 @@ def test_first_try_share_spread_mistakes_grid_and_csv(db_url):
     assert summary.loc["dcg", "answered"] == 3
     assert summary.loc["dcg", "first_right"] == 0.5 and summary.loc["dcg", "right_now"] == 1.0
     assert pd.isna(summary.loc["ndcg", "first_right"])
-    spread = stats.spread(frame)
+    task = example_task("003-blog")
+    spread = stats.spread(frame, lambda f, text: value_verdict(task, f, text).ok)
     assert spread[["answer", "students", "ok"]].values.tolist() == [["6.86", 3, True]]
     named = stats.mistakes(frame)
     assert named["students"].tolist() == [1] * len(named) and len(named) >= 1  # Ada's first DCG, named
     grid = stats.grid(frame, teacher.students(), FIELDS)
-    assert grid["dcg"].tolist() == [True, True, True] and grid["answers"].tolist() == [2, 1, 1]
+    assert grid["dcg"].tolist() == ["✓", "✓", "✓"] and grid["answers"].tolist() == [2, 1, 1]
+    assert grid["ndcg"].tolist() == ["", "", ""]
     results = stats.results(teacher.answers())
     assert results["first_try"].tolist() == [True, False, True, True]
     assert results["after_reveal"].tolist() == [False, False, False, True]
+    assert results["verdict"].tolist() == ["wrong", "right", "right", "right"]
     text = to_csv(results)
     back = pd.read_csv(io.StringIO(text))
     assert back["nickname"].iloc[0] == "'=HYPERLINK(\"http://x\")"  # inert in a spreadsheet
     assert "\n=" not in text and ",=" not in text
 
 
-def test_spread_folds_the_tail_into_one_bar():
+def test_spread_folds_the_tail_into_a_right_and_a_wrong_bar():
+    # 12 students, 12 distinct DCGs 6.0 ... 6.11; the judge calls the odd tenths right.  Eight bars, then
+    # the four others (6.8, 6.9, 6.10, 6.11) summed by verdict: 6.9 and 6.11 right (2), 6.8 and 6.10 wrong (2).
     frame = pd.DataFrame({
         "round": 1, "answer_id": range(1, 13), "student_id": range(100, 112), "number": range(1, 13),
         "nickname": "x", "field": "dcg", "text": [f"6.{i}" for i in range(12)], "ok": False, "kinds": "",
-        "after_reveal": False, "created_at": 0.0})
-    spread = stats.spread(frame, limit=8)
-    assert len(spread) == 9 and spread["other"].tolist() == [False] * 8 + [True]
+        "notes": "", "after_reveal": False, "created_at": 0.0})
+    spread = stats.spread(frame, lambda f, text: int(text.split(".")[1]) % 2 == 1, limit=8)
+    assert spread["other"].tolist() == [False] * 8 + [True, True]
+    assert spread[spread["other"]][["students", "ok"]].values.tolist() == [[2, True], [2, False]]
     assert spread["students"].sum() == 12
+
+
+def test_one_value_one_colour_and_a_note_is_never_a_mistake(db_url):
+    # The issue's student: terms 3 1.26 1.5 0 0.39 0.71 (they add up to 6.86) and DCG 6.861 (exact 6.8611):
+    # every number right, the sum note only.  Another student writes DCG 6.861 alone.  Both right, one bar.
+    store = Store(db_url)
+    info, token = store.create(example_task("003-blog"), fields=FIELDS)
+    ada, _ = store.join(info.code, "Ada")
+    bo, _ = store.join(info.code, "Bo")
+    ada.submit(1, "terms", "3 1.26 1.5 0 0.39 0.71", submission_id="1")
+    noted = ada.submit(1, "dcg", "6.861", submission_id="2")
+    assert noted.ok and noted.kinds == () and noted.notes == ("self_inconsistent_sum",)
+    bo.submit(1, "dcg", "6.861", submission_id="1")
+    frame = store.teacher(info.code, token).answers(1)
+    task = example_task("003-blog")
+    spread = stats.spread(frame, lambda f, text: value_verdict(task, f, text).ok)
+    assert spread[spread["field"] == "dcg"][["answer", "students", "ok"]].values.tolist() == [["6.861", 2, True]]
+    assert stats.mistakes(frame).empty
+    assert stats.field_summary(frame, FIELDS).set_index("field").loc["dcg", "first_right"] == 1.0
+    assert stats.grid(frame, store.teacher(info.code, token).students(), FIELDS)["dcg"].tolist() == ["✓", "✓"]
+    results = stats.results(frame)
+    assert results["verdict"].tolist() == ["right", "right", "right"]
+    assert results["notes"].tolist() == ["", "self_inconsistent_sum", ""]

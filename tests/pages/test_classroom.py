@@ -6,6 +6,8 @@ DCG 6.8611, IDCG 8.3841, NDCG 0.8184 (derivation in tests/classroom/test_store.p
 """
 from __future__ import annotations
 
+import pandas as pd
+import pyarrow as pa
 import pytest
 
 from classroom.store import Store
@@ -60,16 +62,49 @@ def _all_text(at) -> str:
     return "\n".join(str(p) for p in parts)
 
 
+def _tables(at) -> list:
+    return [tb.value for tb in at.table]
+
+
+def _confirm_cookie(at, role: str, code: str) -> None:
+    """Do what the browser does once it stored the cookie: answer the component with its nonce."""
+    name = f"ndcglab_{role}_{code}"
+    nonce = next(n for (cookie, _), n in at.session_state["class_cookie_nonces"].items() if cookie == name)
+    at.session_state[f"class_cookie_{name}"] = {"stored": nonce}
+    at.run()
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_teacher_starts_a_class_and_gets_a_private_link(lang):
+def test_teacher_starts_a_class_and_the_key_leaves_the_link(lang):
     at = _start({"source": "example", "example": "003-blog"}, lang=lang)
     q = _query(at)
-    assert set(q) >= {"code", "key"} and len(q["key"]) >= 40
+    assert set(q) >= {"code", "key"} and len(q["key"]) >= 40  # until the browser holds its cookie
     cat = catalogue(lang)
     assert _metrics(at)[cat["classroom.joined"]] == "0"
     assert any(q["code"] in x.value for x in at.markdown)  # the join code, big
-    assert any(f"code={q['code']}" in c.value and f"key={q['key']}" in c.value for c in at.code)
+    assert not any(q["key"] in c.value for c in at.code)  # the private link only on request
     assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # drawn through app.py
+    _confirm_cookie(at, "t", q["code"])
+    no_exceptions(at)
+    after = _query(at)
+    assert "key" not in after and after["code"] == q["code"]
+    assert _metrics(at)[cat["classroom.joined"]] == "0"  # the dashboard stays
+    at.button(key="class_show_link_button").click().run()
+    links = [c.value for c in at.code if f"code={q['code']}" in c.value]
+    assert len(links) == 1 and "key=" in links[0]
+    token = links[0].split("key=")[1]
+    assert Store().teacher(q["code"], token) is not None  # this browser's own token opens the dashboard
+    at.button(key="class_hide_link_button").click().run()
+    assert not any("key=" in c.value for c in at.code)
+
+
+def test_without_the_key_or_this_browser_s_cookie_the_dashboard_stays_closed():
+    at = _start({"source": "example", "example": "003-blog"})
+    code = _query(at)["code"]
+    other = open_page(TEACHER, query={"code": code})  # another browser: no cookie, no key
+    no_exceptions(other)
+    assert not other.metric and other.warning and code in other.warning[0].value
+    assert other.button(key="class_start")  # the setup instead
 
 
 def test_a_wrong_teacher_key_shows_nothing_of_the_class():
@@ -82,7 +117,7 @@ def test_a_wrong_teacher_key_shows_nothing_of_the_class():
         no_exceptions(bad)
         assert not bad.metric and "6.86" not in _all_text(bad) and "Ada" not in _all_text(bad)
         assert not bad.get("vega_lite_chart")
-        if key:
+        if len(key) == len(q["key"]):  # a wrong key of the right form (an overlong one is a link warning)
             assert bad.error and catalogue("en")["classroom.bad_teacher_link"] in bad.error[0].value
 
 
@@ -90,7 +125,8 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     teacher = _start({"source": "example", "example": "003-blog", "steps": "dcg,idcg,ndcg"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    assert sorted(x.key for x in ada.text_input) == ["join_dcg_1", "join_idcg_1", "join_ndcg_1"]
+    assert sorted(x.key for x in ada.text_input if x.key.startswith("join_") and x.key[-2:] == "_1") == [
+        "join_dcg_1", "join_idcg_1", "join_ndcg_1"]
     ada.text_input(key="join_dcg_1").input("6.86").run()
     ada.text_input(key="join_idcg_1").input("8.38").run()
     ada.text_input(key="join_ndcg_1").input("0.82").run()
@@ -98,7 +134,11 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     assert ada.success and catalogue("en")["practice.solved"] in [s.value for s in ada.success]
     bo = _join(code, "Bo")
     bo.text_input(key="join_dcg_1").input("6.8").run()  # 7.86 under log2(i), a named mistake
-    assert bo.error  # the Practice page's feedback: first wrong step
+    kinds = Store().seat(code, _query(bo)["me"]).answers(1)[0].kinds
+    assert kinds
+    feedback = _all_text(bo)
+    assert "✗ DCG: wrong — " + kind_name(kinds[0]) in feedback  # the mistake's name ...
+    assert "6.8611" not in feedback and "6.86" not in feedback  # ... and not the answer, before the reveal
     teacher.run()
     no_exceptions(teacher)
     m = _metrics(teacher)
@@ -106,14 +146,52 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     assert len(teacher.get("vega_lite_chart")) == 3  # one spread chart per step answered
     text = _all_text(teacher)
     assert "Student 1" in text and "Student 2" in text and "Ada" not in text  # names hidden by default
-    kinds = Store().seat(code, _query(bo)["me"]).answers(1)[0].kinds
-    assert kinds  # the diagnosis named Bo's mistake, and the teacher's table names it with its count
-    mistakes = next(d.value for d in teacher.dataframe if "Mistake" in d.value.columns)
-    assert mistakes["Mistake"].tolist() == [kind_name(k) for k in kinds]  # as the Check page names them
-    assert mistakes["Students"].tolist() == [1] * len(kinds)
-    teacher.toggle(key="class_show_names").set_value(True).run()
+    mistakes = _tables(teacher)[0]
+    assert [m.replace("\\", "") for m in mistakes["Mistake"]] == [kind_name(k) for k in kinds]  # as Check names them
+    assert mistakes["Students"].tolist() == ["1"] * len(kinds)
+    grid = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
+    assert grid["DCG"].tolist() == ["✓", "✗"] and grid["NDCG"].tolist() == ["✓", ""]
+    teacher.toggle(key="class_show_names_0").set_value(True).run()
     text = _all_text(teacher)
     assert "Ada" in text and "Bo" in text
+    assert Store().teacher(code, _query(teacher)["key"]).info.show_names  # kept in the database
+
+
+def test_one_verdict_a_note_is_never_a_mistake():
+    # The issue's student: terms 3 1.26 1.5 0 0.39 0.71 (they add up to 6.86) and DCG 6.861 (exact 6.8611).
+    teacher = _start({"source": "example", "example": "003-blog", "steps": "terms,dcg"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    ada.text_input(key="join_terms_1").input("3 1.26 1.5 0 0.39 0.71").run()
+    ada.text_input(key="join_dcg_1").input("6.861").run()
+    no_exceptions(ada)
+    text = _all_text(ada)
+    assert "✓ DCG: right" in text and "✗" not in text
+    assert kind_name("self_inconsistent_sum") in text  # said, as a note
+    assert catalogue("en")["practice.solved"] in [s.value for s in ada.success]
+    teacher.run()
+    grid = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
+    assert grid["DCG"].tolist() == ["✓"]
+    assert not _tables(teacher) and catalogue("en")["classroom.no_mistakes"] in _all_text(teacher)
+    assert next(m.value for m in teacher.metric if m.label == "Right on the first try" and m.value != "—") == "100%"
+    # The spread chart's bars (Streamlit sends each chart's data as Arrow beside its spec): one bar for 6.861,
+    # coloured right.
+    bars = pd.concat([pa.ipc.open_stream(ds.data.data).read_pandas() for c in teacher.get("vega_lite_chart")
+                      for ds in c.proto.datasets])
+    dcg_bars = bars[bars["answer"].str.startswith("6.861")]
+    assert dcg_bars["verdict"].tolist() == ["right"] and dcg_bars["answer"].tolist() == ["6.861 ✓"]
+
+
+def test_value_feedback_adds_the_right_value_before_the_reveal():
+    teacher = _start({"source": "example", "example": "003-blog", "steps": "dcg"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    ada.text_input(key="join_dcg_1").input("6.8").run()
+    assert "6.86" not in _all_text(ada)
+    teacher.radio(key="class_feedback_live_concept").set_value("value").run()
+    no_exceptions(teacher)
+    ada.run()  # in a browser the student's fragment notices the change and reruns the page
+    assert "The right value: 6.86." in _all_text(ada)  # 6.8611 at the exercise's 2 decimals
 
 
 def test_a_student_sees_only_their_own_answers_and_the_nickname_is_inert():
@@ -139,7 +217,14 @@ def test_reveal_and_next_exercise_reach_the_students():
     no_exceptions(teacher)
     ada.run()  # in a browser the student's fragment notices within 2 s and reruns the page
     assert any(catalogue("en")["classroom.solution"] == s.value for s in ada.subheader)
+    teacher.button(key="class_next").click().run()  # asks first
+    no_exceptions(teacher)
+    assert _metrics(teacher)["Exercise"] == "1" and catalogue("en")["classroom.confirm_next"].format(number=2) in [
+        w.value for w in teacher.warning]
+    teacher.button(key="class_next_no").click().run()
+    assert _metrics(teacher)["Exercise"] == "1" and not teacher.warning
     teacher.button(key="class_next").click().run()
+    teacher.button(key="class_next_yes").click().run()
     no_exceptions(teacher)
     assert _metrics(teacher)["Exercise"] == "2"
     ada.run()
@@ -158,8 +243,37 @@ def test_a_returning_student_finds_their_answers(database):
     no_exceptions(again)
     assert again.text_input(key="join_dcg_1").value == "6.86"
     assert not any(x.key == "join_nickname" for x in again.text_input)
+    _confirm_cookie(again, "s", code)  # the browser keeps the token: the link is the plain join link again
+    assert "me" not in _query(again) and again.text_input(key="join_dcg_1").value == "6.86"
     stranger = open_page(JOIN, query={"code": code, "me": me[:-2]})
     assert any(x.key == "join_nickname" for x in stranger.text_input) and stranger.warning
+
+
+def test_the_teacher_hands_a_seat_back_and_removes_a_student():
+    teacher = _start({"source": "example", "example": "003-blog"})
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada")
+    ada.text_input(key="join_dcg_1").input("6.86").run()
+    _join(code, "Bo")
+    teacher.run()
+    teacher.number_input(key="class_pick").set_value(1).run()
+    teacher.button(key="class_hand_back").click().run()
+    no_exceptions(teacher)
+    seat_code = next(x.value for x in teacher.markdown if "class-seat-code" in x.value).split(">")[1][:8]
+    phone = open_page(JOIN, query={"code": code})  # Ada's new browser
+    phone.text_input(key="join_seat_code").input(seat_code).run()
+    phone.button(key="join_reclaim").click().run()
+    no_exceptions(phone)
+    assert phone.text_input(key="join_dcg_1").value == "6.86"
+    ada.run()  # the old browser lost the seat
+    assert any(x.key == "join_nickname" for x in ada.text_input)
+    teacher.number_input(key="class_pick").set_value(2).run()
+    teacher.button(key="class_remove").click().run()
+    no_exceptions(teacher)
+    assert _metrics(teacher)["Joined"] == "1"
+    teacher.toggle(key="class_joining_1").set_value(False).run()
+    late = _join(code, "Cy")
+    assert catalogue("en")["classroom.error.closed"] in [e.value for e in late.error]
 
 
 def test_join_refusals_are_messages_not_crashes():
@@ -173,6 +287,10 @@ def test_join_refusals_are_messages_not_crashes():
     _join(code, "Ada")
     dup = _join(code.lower(), "ADA")
     assert catalogue("en")["classroom.error.nickname_taken"] in [e.value for e in dup.error]
+    alike = _join(code, "\u0410da")  # Cyrillic А
+    assert catalogue("en")["classroom.error.nickname_taken"] in [e.value for e in alike.error]
+    blank = _join(code, "\u3164")  # Hangul filler
+    assert catalogue("en")["classroom.error.nickname_invisible"] in [e.value for e in blank.error]
 
 
 def test_bad_answers_are_messages_and_not_stored(database):
@@ -194,7 +312,7 @@ def test_a_playground_link_starts_from_its_ranking():
     no_exceptions(at)
     q = _query(at)
     store = Store()
-    task = store.teacher(q["code"], q["key"]).round().task
+    task = store.teacher(q["code"], q["key"]).round().task  # the key stays until the browser keeps a cookie
     ex = task.exercise()
     assert ex.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and ex.discount == "jarvelin" and ex.k == 4
 

@@ -8,7 +8,15 @@ through :func:`ui.escape.markdown`; tables and charts show it as plain text; the
 
 Both pages refresh a part of themselves with ``st.fragment(run_every=...)``: the teacher's counts, charts
 and mistakes every :data:`TEACHER_REFRESH` seconds, the student's check for "solution revealed" / "next
-exercise" every :data:`STUDENT_REFRESH` seconds (a full rerun only when something changed).
+exercise" / "feedback changed" every :data:`STUDENT_REFRESH` seconds (a full rerun only when something
+changed).  Everything they read is in the database, so a page served by any app server shows the same class.
+
+Secrets leave the address bar: the private teacher link (``key``) and a student's ``me`` link are used
+once, a token is kept in a cookie of this browser (:mod:`ui.classroom.browser`) and, once the browser
+confirms it holds it, the secret is taken out of the link; reloads and other servers read the cookie.
+One verdict: every mark on both pages comes from :func:`classroom.tasks.verdict` (stored with the
+answer for the dashboard, the first-try share and the CSV; :func:`classroom.tasks.value_verdict` for
+the spread chart's colour per value).
 """
 from __future__ import annotations
 
@@ -26,19 +34,30 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import stats
 from classroom.db import ENV_VAR, database_url
-from classroom.store import ClassroomError, Seat, Store, Teacher, normalise_code
-from classroom.tasks import EXAMPLE_KEYS, FIELDS, Task, example_task, practice_task, ranking_task
+from classroom.store import FEEDBACK, ClassroomError, Seat, Store, Teacher, normalise_code
+from classroom.tasks import (
+    EXAMPLE_KEYS,
+    FIELDS,
+    MARKS,
+    Task,
+    example_task,
+    practice_task,
+    ranking_task,
+    state_of,
+    value_verdict,
+    verdict,
+)
 from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
-from metrics.registry import dcg_latex
 from metrics.safe_csv import to_csv
+from ui import practice
 from ui import state as S
 from ui.charts.classroom import spread_chart
-from ui.diagnosis import kind_name, render_findings, render_solution, render_steps_table, variant_label
+from ui.classroom import browser
+from ui.diagnosis import kind_name, number, render_findings, render_solution, render_steps_table, variant_label
 from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
-from ui.numbers import show_trimmed as show
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: Seconds between two refreshes of the teacher's live panel and of a student's check for changes (a
@@ -140,6 +159,13 @@ def teacher_state() -> S.PageState:
     # A playground link (rels=...) without source= starts from that ranking.
     if page.opened_link and "rels" in st.query_params and "source" not in st.query_params:
         page.set("class_source", "ranking")
+    # The class "Start" just created: its callback ran before this run's page state read the link, and a
+    # link the browser sent before it had taken the page's own rewrite of the address counts as a newly
+    # opened link, which would put the setup back (seen on a fresh server: the click seemed lost).
+    created = st.session_state.pop("class_created", None)
+    if created:
+        page.set("class_code", created[0])
+        page.set("class_key", created[1])
     return page
 
 
@@ -184,31 +210,8 @@ def qr_png(text: str) -> bytes:
 
 # ------------------------------------------------------------------------------------------------ exercise
 def exercise_panel(task: Task, *, key: str) -> None:
-    """The exercise as the Practice page shows it: items, formula, cutoff, unretrieved items, decimals."""
-    ex = task.exercise()
-    left, right = st.columns(2, gap="large")  # the formula needs half the width on a projector
-    with left:
-        items = {t("common.label"): list(ex.labels)}
-        if ex.scores is not None:
-            items[t("practice.score_col")] = [f"{s:.2f}" for s in ex.scores]
-        items[t("common.relevance")] = [show(g) for g in ex.grades]
-        st.dataframe(pd.DataFrame(items), hide_index=True, key=f"{key}_items")
-        if ex.scores is not None:
-            st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.ties}")))
-        else:
-            st.caption(t("practice.already_ranked"))
-    with right:
-        st.markdown(f"**{t('practice.formula')}**")
-        st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
-        st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
-        facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
-        if ex.unretrieved:
-            facts.append(t("practice.unretrieved", grades=", ".join(show(g) for g in ex.unretrieved)))
-        else:
-            facts.append(t("practice.no_unretrieved"))
-        facts.append(t("practice.decimals", decimals=ex.decimals))
-        for fact in facts:
-            st.markdown(f"- {fact}")
+    """The exercise as the Practice page shows it (one panel for both: :func:`ui.practice.exercise_panel`)."""
+    practice.exercise_panel(task.exercise(), key=key)
 
 
 def solution_panel(task: Task, *, key: str) -> None:
@@ -273,9 +276,17 @@ def steps_select() -> list[str]:
                           help=t("classroom.steps_help"))
 
 
+def feedback_select(*, key: str, value: str = "concept", on_change=None, args=()) -> str:
+    """The teacher's choice of what students see before the reveal."""
+    names = {m: t(f"classroom.feedback.{m}") for m in FEEDBACK}
+    return st.radio(t("classroom.feedback_label"), list(names), index=list(names).index(value), key=key,
+                    format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change, args=args)
+
+
 def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
     try:
-        info, token = store().create(task, fields=fields)
+        info, token = store().create(task, fields=fields, feedback=st.session_state.get("class_feedback", "concept"),
+                                     client=browser.client())
     except ClassroomError as exc:
         st.session_state["class_problem"] = refusal(exc)
         return
@@ -284,6 +295,7 @@ def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
         return
     page.set("class_code", info.code)
     page.set("class_key", token)
+    st.session_state["class_created"] = (info.code, token)
 
 
 def setup(page: S.PageState) -> None:
@@ -291,6 +303,7 @@ def setup(page: S.PageState) -> None:
     st.caption(t("classroom.teacher_intro"))
     task = source_form(page, prefix="setup")
     fields = steps_select()
+    feedback_select(key="class_feedback", value="concept")
     if task is not None:
         with st.expander(t("classroom.preview"), expanded=False):
             exercise_panel(task, key="class_preview")
@@ -313,23 +326,47 @@ def next_task(task: Task) -> Task:
     return practice_task(secrets.randbelow(MAX_SEED + 1), "medium")
 
 
-def teacher_from_page(page: S.PageState) -> Teacher | None:
-    code, key = page.value("class_code"), page.value("class_key")
+def _cookie_age(teacher_or_seat) -> float:
+    """A browser keeps a class's token until the class is deleted (code expiry + retention)."""
+    info = teacher_or_seat.info
+    return max(60.0, info.expires_at + store().limits.retention - time.time())
+
+
+def teacher_from_page(page: S.PageState) -> tuple[Teacher, str] | None:
+    """The teacher's handle and this browser's token, from the private link (once) or the browser's cookie.
+
+    The private link's key is checked, this browser gets a token of its own (a cookie); when the browser
+    confirms it holds it, the key leaves the address bar, and reloads (on any server) use the cookie.
+    """
+    code, key = normalise_code(page.value("class_code")), page.value("class_key")
     if not code and not key:
         return None
-    teacher = store().teacher(code, key)
+    if key:
+        teacher = store().teacher(code, key)
+        if teacher is None:
+            st.error(t("classroom.bad_teacher_link"), icon=":material/lock:")
+            page.set("class_code", "")
+            page.set("class_key", "")
+            return None
+        token = browser.remembered("t", teacher.info.code)
+        if store().teacher(code, token or "") is None:
+            token = teacher.issue_token()
+        if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher)):
+            page.set("class_key", "")  # the browser holds its token: the key leaves the address bar
+        return teacher, token
+    token = browser.remembered("t", code)
+    teacher = store().teacher(code, token) if token else None
     if teacher is None:
-        st.error(t("classroom.bad_teacher_link"), icon=":material/lock:")
+        st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
         page.set("class_code", "")
-        page.set("class_key", "")
-    return teacher
+        return None
+    return teacher, token
 
 
-def dashboard(page: S.PageState, teacher: Teacher) -> None:
+def dashboard(page: S.PageState, teacher: Teacher, token: str) -> None:
     """The session's head (code, link, QR), the exercise, the controls and the live panel."""
     info = teacher.refresh()
     current = teacher.round()
-    token = page.value("class_key")
     expired = info.expired(time.time())
     head, qr = st.columns([3, 1], vertical_alignment="center")
     with head:
@@ -342,42 +379,109 @@ def dashboard(page: S.PageState, teacher: Teacher) -> None:
             st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
     with qr:
         st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width="stretch")
-    with st.expander(t("classroom.private_link"), icon=":material/key:"):
-        st.caption(t("classroom.private_link_help"))
-        st.code(teacher_url(info.code, token), language=None)
+    private_link(info.code, token)
 
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"class_ex_{current.number}")
-    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="center")
-    # Callbacks run before the page is drawn again, so the page shows the new state at once.
-    c1.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
-              disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None))
-    c2.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="primary",
-              disabled=expired, on_click=_act, args=(teacher, "next", next_task(current.task)))
-    c3.toggle(t("classroom.show_names"), key="class_show_names", help=t("classroom.show_names_help"))
-    with st.expander(t("classroom.choose_next"), icon=":material/edit_note:"):
-        chosen = source_form(page, prefix="next")
-        st.button(t("classroom.start_chosen"), key="class_start_chosen", disabled=chosen is None or expired,
-                  on_click=_act, args=(teacher, "next", chosen))
+    controls(page, teacher, current, expired)
     problem = st.session_state.pop("class_problem", None)
     if problem:
         st.error(problem)
     if current.revealed:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key=f"class_sol_{current.number}")
-    live_panel(info.code, token, current.number)
+    live_panel(info.code, token, current.number, info.show_names)
 
 
-def _act(teacher: Teacher, action: str, task: Task | None) -> None:
+def private_link(code: str, token: str) -> None:
+    """The private teacher link, drawn only on request (the dashboard is projected)."""
+    shown = st.session_state.get("class_show_link") == code
+    if not shown:
+        st.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
+                  help=t("classroom.private_link_help"), on_click=st.session_state.__setitem__,
+                  args=("class_show_link", code))
+        return
+    with st.container(border=True):
+        st.markdown(f"**{t('classroom.private_link')}**")
+        st.caption(t("classroom.private_link_help"))
+        st.code(teacher_url(code, token), language=None, wrap_lines=True)
+        st.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
+                  on_click=st.session_state.__setitem__, args=("class_show_link", None))
+
+
+def _db_key(name: str, value) -> str:
+    """A widget key that carries the database's value: when the value changes (on any server), the widget
+    is a new one drawn with it, so a browser never sends back a stale value as if the teacher changed it."""
+    return f"{name}_{value if isinstance(value, str) else int(bool(value))}"
+
+
+def controls(page: S.PageState, teacher: Teacher, current, expired: bool) -> None:
+    """Reveal, next exercise (asks first), names, joining, feedback, and the next exercise of one's choice."""
+    info = teacher.info
+    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="center")
+    # Callbacks run before the page is drawn again, so the page shows the new state at once.
+    c1.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
+              disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None, None))
+    asking = st.session_state.get("class_confirm_next") == (info.code, current.number)
+    c2.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="secondary",
+              disabled=expired or asking, on_click=st.session_state.__setitem__,
+              args=("class_confirm_next", (info.code, current.number)))
+    names_key = _db_key("class_show_names", info.show_names)
+    c3.toggle(t("classroom.show_names"), value=info.show_names, key=names_key, help=t("classroom.show_names_help"),
+              on_change=_setting, args=(teacher, "show_names", names_key))
+    if asking:
+        with st.container(border=True):
+            st.warning(t("classroom.confirm_next", number=current.number + 1), icon=":material/skip_next:")
+            y, n = st.columns(2)
+            y.button(t("classroom.confirm_next_yes", number=current.number + 1), key="class_next_yes",
+                     type="primary", on_click=_act, args=(teacher, "next", next_task(current.task), current.number))
+            n.button(t("classroom.cancel"), key="class_next_no", on_click=st.session_state.__setitem__,
+                     args=("class_confirm_next", None))
+    s1, s2 = st.columns([1, 2], vertical_alignment="center")
+    joining_key = _db_key("class_joining", info.joining_open)
+    s1.toggle(t("classroom.joining_open"), value=info.joining_open, key=joining_key,
+              help=t("classroom.joining_open_help"), on_change=_setting, args=(teacher, "joining", joining_key),
+              disabled=expired)
+    feedback_key = _db_key("class_feedback_live", info.feedback)
+    with s2:
+        feedback_select(key=feedback_key, value=info.feedback, on_change=_setting,
+                        args=(teacher, "feedback", feedback_key))
+    with st.expander(t("classroom.choose_next"), icon=":material/edit_note:"):
+        chosen = source_form(page, prefix="next")
+        st.button(t("classroom.start_chosen"), key="class_start_chosen", disabled=chosen is None or expired,
+                  on_click=_act, args=(teacher, "next", chosen, current.number))
+
+
+def _setting(teacher: Teacher, what: str, key: str) -> None:
+    value = st.session_state.get(key)
     try:
-        if action == "reveal":
-            teacher.reveal()
-        elif task is not None:
-            teacher.next_round(task)
+        if what == "show_names":
+            teacher.set_show_names(bool(value))
+        elif what == "joining":
+            teacher.set_joining(bool(value))
+        else:
+            teacher.set_feedback(value)
     except ClassroomError as exc:
         st.session_state["class_problem"] = refusal(exc)
     except SQLAlchemyError:
         st.session_state["class_problem"] = t("classroom.db_down")
+
+
+def _act(teacher: Teacher, action: str, task: Task | None, seen_round: int | None) -> None:
+    try:
+        if action == "reveal":
+            teacher.reveal()
+        elif task is not None:
+            st.session_state["class_confirm_next"] = None
+            teacher.next_round(task, after=seen_round)
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
+
+
+def _judge(task: Task):
+    return lambda field, text: value_verdict(task, field, text).ok
 
 
 @st.cache_resource(max_entries=64, show_spinner=False, ttl=3600)
@@ -390,28 +494,31 @@ def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> d
     fields = teacher.info.fields
     roster = teacher.students()
     frame = teacher.answers(round_no)
+    task = teacher.round(round_no).task
     summary = stats.field_summary(frame, fields).set_index("field")
-    spread = stats.spread(frame)
+    spread = stats.spread(frame, _judge(task))
     charts = {}
     for f in fields:
         rows = spread[spread["field"] == f]
         if not rows.empty:
+            # validate=False: the chart's structure is fixed code (validated in tests/ui); its schema check
+            # took a third of the panel's time, redone every second while answers come in.
             charts[f] = spread_chart(rows, students=t("classroom.chart.students"), right=t("classroom.chart.right"),
-                                     wrong=t("classroom.chart.wrong")).to_dict()
+                                     wrong=t("classroom.chart.wrong")).to_dict(validate=False)
     return {"fields": fields, "roster": roster, "frame": frame, "summary": summary, "charts": charts,
             "mistakes": stats.mistakes(frame), "grid": stats.grid(frame, roster, fields)}
 
 
-def _results_csv(code: str, token: str, show_names: bool) -> str:
+def _results_csv(code: str, token: str) -> str:
     teacher = store().teacher(code, token)
     if teacher is None:
         return ""
     results = stats.results(teacher.answers())
-    return to_csv(results if show_names else results.drop(columns=["nickname"]))
+    return to_csv(results if teacher.info.show_names else results.drop(columns=["nickname"]))
 
 
 @st.fragment(run_every=TEACHER_REFRESH)
-def live_panel(code: str, token: str, round_no: int) -> None:
+def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
     """Counts, per-step spread and first-try share, named mistakes, the class grid, the CSV download."""
     try:
         teacher = store().teacher(code, token)
@@ -419,8 +526,8 @@ def live_panel(code: str, token: str, round_no: int) -> None:
             st.error(t("classroom.bad_teacher_link"))
             return
         info = teacher.refresh()
-        if info.round_no != round_no:  # another tab of the teacher moved on: redraw the whole page
-            st.rerun(scope="app")
+        if (info.round_no, info.show_names) != (round_no, names_shown):
+            st.rerun(scope="app")  # another window or server moved on or changed a setting: redraw the page
         data = _panel(code, token, round_no, teacher.version(round_no), current_language())
     except SQLAlchemyError:
         database_down()
@@ -428,7 +535,7 @@ def live_panel(code: str, token: str, round_no: int) -> None:
     if data is None:
         return
     fields, frame, roster = data["fields"], data["frame"], data["roster"]
-    show_names = bool(st.session_state.get("class_show_names", False))
+    show_names = info.show_names
     m = st.columns(4)
     m[0].metric(t("classroom.joined"), len(roster))
     m[1].metric(t("classroom.answered"), int(frame["student_id"].nunique()))
@@ -456,12 +563,16 @@ def live_panel(code: str, token: str, round_no: int) -> None:
     if named.empty:
         st.caption(t("classroom.no_mistakes"))
     else:
-        st.dataframe(pd.DataFrame({
-            t("classroom.col.mistake"): [kind_name(k) for k in named["kind"]],
-            t("classroom.col.students"): named["students"],
-            t("classroom.col.answers"): named["answers"],
-            t("classroom.col.meaning"): [registry_text("mistake", MISTAKES[k], "help") for k in named["kind"]],
-        }), hide_index=True, key="class_mistakes")
+        # st.table wraps its cells: every mistake's name stays whole on a 1024 px projector (a data grid
+        # would cut it off).  Its cells are Markdown: the registry's names and help are escaped.
+        with st.container(key="class_mistakes"):
+            st.table(pd.DataFrame({
+                t("classroom.col.mistake"): [markdown(kind_name(k), 0) for k in named["kind"]],
+                t("classroom.col.students"): named["students"].astype(int).astype(str),
+                t("classroom.col.answers"): named["answers"].astype(int).astype(str),
+                t("classroom.col.meaning"): [markdown(registry_text("mistake", MISTAKES[k], "help"), 0)
+                                             for k in named["kind"]],
+            }), hide_index=True)
 
     st.subheader(t("classroom.class_grid"))
     grid = data["grid"]
@@ -471,39 +582,152 @@ def live_panel(code: str, token: str, round_no: int) -> None:
         who = grid["nickname"] if show_names else [t("classroom.student_n", n=n) for n in grid["number"]]
         table = {t("classroom.col.student"): list(who)}
         for f in fields:
-            table[t(f"check.{f}")] = ["" if v is None or pd.isna(v) else ("✓" if v else "✗") for v in grid[f]]
+            table[t(f"check.{f}")] = list(grid[f])
         table[t("classroom.col.answers")] = grid["answers"]
         st.dataframe(pd.DataFrame(table), hide_index=True, key="class_grid")
+        st.caption(t("classroom.marks_legend", right=MARKS["right"], wrong=MARKS["wrong"],
+                     unfinished=MARKS["unfinished"]))
 
     # The CSV is built when the button is pressed, not on every refresh.
-    st.download_button(t("classroom.download"), partial(_results_csv, code, token, show_names),
+    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
                        file_name=f"class-{info.code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
                        icon=":material/download:")
+    roster_panel(teacher, roster)
+
+
+def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
+    """The students (drawn by the live panel, so a new student is there at once): give a seat back with a
+    seat code, or remove someone — by the number the grid shows (a list of 300 names would not fit)."""
+    with st.expander(t("classroom.manage"), icon=":material/group:"):
+        if roster.empty:
+            st.caption(t("classroom.nobody_yet"))
+            return
+        c0, c1, c2 = st.columns([1, 1, 1], vertical_alignment="bottom")
+        number = c0.number_input(t("classroom.pick_student"), min_value=1, max_value=int(roster["number"].max()),
+                                 step=1, key="class_pick", help=t("classroom.pick_student_help"))
+        row = roster[roster["number"] == int(number)]
+        chosen = int(row["student_id"].iloc[0]) if len(row) else None
+        c1.button(t("classroom.hand_back"), key="class_hand_back", icon=":material/key:", disabled=chosen is None,
+                  on_click=_seat_action, args=(teacher, "code", chosen), help=t("classroom.hand_back_help"))
+        c2.button(t("classroom.remove"), key="class_remove", icon=":material/person_remove:", disabled=chosen is None,
+                  on_click=_seat_action, args=(teacher, "remove", chosen), help=t("classroom.remove_help"))
+        if chosen is None:
+            st.caption(t("classroom.no_student_n", n=int(number)))
+        elif teacher.info.show_names:
+            st.caption(t("classroom.student_named", n=int(number), nickname=markdown(row["nickname"].iloc[0], 24)))
+        done = st.session_state.get("class_seat_code")
+        numbers = dict(zip(roster["student_id"].astype(int), roster["number"].astype(int)))
+        if done and done[0] == teacher.info.code and done[1] in numbers:
+            st.markdown(t("classroom.seat_code_for", student=t("classroom.student_n", n=numbers[done[1]])))
+            st.markdown(f"<p class='class-seat-code' style='font-size:2.5rem;font-weight:700;letter-spacing:.2em;"
+                        f"margin:0'>{html_escape(done[2])}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only
+            st.caption(t("classroom.seat_code_help", minutes=int(teacher.store.limits.seat_code_ttl // 60)))
+        removed = st.session_state.get("class_removed")
+        if removed and removed[0] == teacher.info.code:
+            st.success(t("classroom.removed", student=removed[1]))
+
+
+def _seat_action(teacher: Teacher, action: str, student_id) -> None:
+    """Button callback (the live panel reruns as a fragment; the seat code and messages it shows stay)."""
+    if student_id is None:
+        return
+    try:
+        roster = teacher.students()
+        row = roster[roster["student_id"] == int(student_id)]
+        label = t("classroom.student_n", n=int(row["number"].iloc[0])) if len(row) else ""
+        if action == "remove":
+            if teacher.remove(int(student_id)):
+                st.session_state["class_removed"] = (teacher.info.code, label)
+            st.session_state["class_seat_code"] = None
+        else:
+            code = teacher.seat_code(int(student_id))
+            st.session_state["class_seat_code"] = (teacher.info.code, int(student_id), code)
+            st.session_state["class_removed"] = None
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 # ------------------------------------------------------------------------------------------------ student
 def seat_from_page(page: S.PageState) -> Seat | None:
-    code, me = normalise_code(page.value("join_code") or st.session_state.get("join_code", "")), page.value("join_me")
-    if not me:
+    """The student's seat: from the ``me`` link (once; then the cookie), this browser session's token or its
+    cookie — the first that still opens a seat (joining again from this session gives the seat a new token,
+    so a link or cookie written before may be out of date while the session holds the new one)."""
+    code = normalise_code(page.value("join_code") or st.session_state.get("join_code", ""))
+    me = page.value("join_me")
+    if not code:
         return None
-    seat = store().seat(code, me)
+    held = browser.remembered("s", code)
+    pending = st.session_state.get("class_pending_tokens", {}).get(browser.cookie_name("s", code))
+    seat, token = None, None
+    for candidate in dict.fromkeys(t_ for t_ in (me, held, pending) if t_):
+        seat = store().seat(code, candidate)
+        if seat is not None:
+            token = candidate
+            break
     if seat is None:
-        st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
-        page.set("join_me", "")
+        if me or held:
+            st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
+            page.set("join_me", "")
+            browser.forget("s", code)
+        return None
+    if token not in (me, held):  # taken by a run cut short before it kept the token: keep it now
+        _seated(page, seat, token)
+        me = token
+    if me:  # the token stays in the link (the valid one) until this browser confirms its cookie holds it
+        page.set("join_me", token)
+        if browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat)):
+            page.set("join_me", "")
     return seat
 
 
+def _seated(page: S.PageState, seat: Seat, token: str) -> None:
+    st.session_state.get("class_pending_tokens", {}).pop(browser.cookie_name("s", seat.info.code), None)
+    page.set("join_code", seat.info.code)
+    page.set("join_me", token)  # until the browser confirms its cookie (then seat_from_page takes it out)
+    st.session_state.setdefault("class_browser_tokens", {})[browser.cookie_name("s", seat.info.code)] = token
+
+
+def _pending_token(code: str) -> str:
+    """The token this session will give the seat it is taking, kept before the database write: a run cut
+    short after the write (a second press of Join, a message sent again) still finds the seat with it."""
+    name = browser.cookie_name("s", normalise_code(code or ""))
+    return st.session_state.setdefault("class_pending_tokens", {}).setdefault(name, secrets.token_urlsafe(24))
+
+
 def _join(page: S.PageState, code: str) -> None:
+    # A second press of Join (a double click, a click sent again over a slow connection) finds the seat the
+    # first one took in this browser session.
+    for held in (browser.remembered("s", normalise_code(code or "")), _pending_token(code)):
+        seat = store().seat(code, held) if held and code else None
+        if seat is not None:
+            _seated(page, seat, held)
+            return
     try:
-        seat, token = store().join(code, st.session_state.get("join_nickname", ""))
+        seat, token = store().join(code, st.session_state.get("join_nickname", ""), client=browser.client(),
+                                   token=_pending_token(code))
     except ClassroomError as exc:
         st.session_state["join_problem"] = refusal(exc)
         return
     except SQLAlchemyError:
         st.session_state["join_problem"] = t("classroom.db_down")
         return
-    page.set("join_code", seat.info.code)
-    page.set("join_me", token)
+    _seated(page, seat, token)
+
+
+def _reclaim(page: S.PageState, code: str) -> None:
+    try:
+        seat, token = store().reclaim(code, st.session_state.get("join_seat_code", ""), client=browser.client(),
+                                      token=_pending_token(code))
+    except ClassroomError as exc:
+        st.session_state["join_problem"] = refusal(exc)
+        return
+    except SQLAlchemyError:
+        st.session_state["join_problem"] = t("classroom.db_down")
+        return
+    st.session_state["join_seat_code"] = ""
+    _seated(page, seat, token)
 
 
 def join_form(page: S.PageState) -> None:
@@ -516,6 +740,10 @@ def join_form(page: S.PageState) -> None:
     problem = st.session_state.pop("join_problem", None)
     if problem:
         st.error(problem)
+    with st.expander(t("classroom.have_seat_code"), icon=":material/key:"):
+        st.caption(t("classroom.have_seat_code_help"))
+        st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
+        st.button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page, code))
 
 
 def _saved() -> dict:
@@ -526,15 +754,62 @@ def _pending() -> dict:
     return st.session_state.setdefault("join_pending", {})
 
 
+def right_value(task: Task, field: str) -> str:
+    """The right answer to ``field`` at the exercise's decimals (what "value" feedback adds)."""
+    ex = task.exercise()
+    sol = ex.solution()
+    bd = sol["breakdown"]
+    if field == "terms":
+        return " ".join(number(x, ex.decimals) for x in bd["discounted_gain"].dropna())
+    if field == "ideal_terms":
+        return " ".join(number(x, ex.decimals) for x in bd["ideal_discounted_gain"].dropna())
+    return number(sol[field], ex.decimals)
+
+
+def step_feedback(task: Task, d, fields, answered: set[str], mode: str) -> bool:
+    """Before the reveal: per answered step its mark and, when wrong, the mistake's name (and with
+    ``mode="value"`` the right value) — never the explanation with the formula's numbers.  Returns
+    whether every asked step is right."""
+    lines, all_right = [], True
+    for f in fields:
+        if f not in answered:
+            all_right = False
+            continue
+        v = verdict(d, f)
+        all_right &= v.ok
+        text = t(f"classroom.verdict.{v.state}", mark=v.mark, step=t(f"check.{f}"))
+        if v.mistakes:
+            text += " — " + ", ".join(kind_name(k) for k in v.mistakes)
+        if v.notes:
+            text += " " + t("classroom.verdict.note", notes=", ".join(kind_name(k) for k in v.notes))
+        if mode == "value" and not v.ok:
+            text += " " + t("classroom.verdict.right_value", value=right_value(task, f))
+        lines.append(f"- {text}")
+    if lines:
+        st.markdown("\n".join(lines))
+    return all_right
+
+
 def student_view(seat: Seat) -> None:
     """One student's exercise, answers, feedback (their own only) and, once revealed, the solution."""
     current = seat.store.round(seat.info.id)
+    info = seat.store.info(seat.info.id)
     n = current.number
     st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
     st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"join_ex_{n}")
-    watch(seat.info.id, n, current.revealed)
+    watch(seat, n, current.revealed, info.feedback)
+    answer_panel(seat, current, info.feedback)
 
+
+def answer_panel(seat: Seat, current, feedback: str) -> None:
+    """The answers, their feedback and (once revealed) the solution.
+
+    Not a fragment, on purpose: a page that has just reconnected to another app server (its own died)
+    still shows the old server's page, and a fragment's rerun sent from it is dropped by a server that
+    never ran that fragment — an answer typed then would be kept in the box but not saved.  A full rerun
+    is understood by any server."""
+    n = current.number
     st.subheader(t("practice.answers"))
     st.caption(t("classroom.answers_help"))
     mine = seat.latest(n)
@@ -544,14 +819,14 @@ def student_view(seat: Seat) -> None:
         cols = st.columns(2)
         for col, f in zip(cols, fields[start:start + 2]):
             key = f"join_{f}_{n}"
-            if key not in st.session_state:  # a new exercise, a reload or a restarted server: the stored answer
+            if key not in st.session_state:  # a new exercise, a reload or another server: the stored answer
                 st.session_state[key] = mine.get(f, "")
                 saved[(n, f)] = mine.get(f, "")
             col.text_input(t(f"check.{f}"), key=key, help=t(f"check.{f}_help"), max_chars=300)
     problems = []
     for f in seat.info.fields:
         text = st.session_state.get(f"join_{f}_{n}", "")
-        if not text.strip() or text == saved.get((n, f)):
+        if not text.strip() or text == saved.get((n, f), mine.get(f)):
             continue
         # One id per (exercise, field, text): a rerun after a failed write sends the same id again.
         pending = _pending()
@@ -572,9 +847,13 @@ def student_view(seat: Seat) -> None:
     mine = seat.latest(n)
     if mine:
         d = current.task.check(mine)
-        render_findings(d)
-        render_steps_table(d, key=f"join_feedback_{n}", reveal=current.revealed)
-        if d.ok and all(f in mine for f in seat.info.fields):
+        # The same verdict lines before and after the reveal; once revealed, the right values and the
+        # full explanation with the formula's numbers (the Check page's) follow.
+        done = step_feedback(current.task, d, fields, set(mine), "value" if current.revealed else feedback)
+        if current.revealed:
+            render_findings(d)
+            render_steps_table(d, key=f"join_feedback_{n}", reveal=True)
+        if done:
             st.success(t("practice.solved"))
     if current.revealed:
         st.subheader(t("classroom.solution"))
@@ -587,19 +866,21 @@ def student_view(seat: Seat) -> None:
             st.dataframe(pd.DataFrame({
                 t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
                 t("classroom.col.answer"): [a.text for a in history],
-                t("diagnose.col.mark"): ["✓" if a.ok else "✗" for a in history],
+                t("diagnose.col.mark"): [MARKS[state_of(a.ok, a.kinds)] for a in history],
             }), hide_index=True, key=f"join_history_{n}")
         else:
             st.caption(t("classroom.no_answers_yet"))
 
 
 @st.fragment(run_every=STUDENT_REFRESH)
-def watch(session_id: int, round_no: int, revealed: bool) -> None:
-    """Every few seconds: has the teacher revealed the solution or started the next exercise?"""
+def watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
+    """Every few seconds: has the teacher revealed the solution, started the next exercise, changed the
+    feedback, or removed this seat?"""
     try:
-        now = store().pulse(session_id)
+        now = seat.store.pulse(seat.info.id)
+        if now != (round_no, revealed, feedback) or seat.id not in seat.store.seated(seat.info.id):
+            st.rerun(scope="app")
     except SQLAlchemyError:
         st.caption(t("classroom.reconnecting"))
-        return
-    if now != (round_no, revealed):
+    except ClassroomError:
         st.rerun(scope="app")

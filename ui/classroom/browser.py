@@ -1,0 +1,130 @@
+"""Who is at the other end, and what their browser keeps: the classroom's client identity and cookies.
+
+* :func:`client` — the :class:`classroom.throttle.Client` the per-client limits count: Streamlit's session
+  id (one browser tab's connection) and the network address.  Behind ``NDCG_LAB_TRUSTED_PROXIES`` reverse
+  proxies (nginx: 1) the address is the one the nearest trusted proxy wrote into ``X-Forwarded-For``
+  (entries further left are the client's own claim and are ignored); with none, the connection's own.
+* :func:`remember` — keep a token in a cookie of the app's origin (teacher: ``ndcglab_t_<CODE>``, student:
+  ``ndcglab_s_<CODE>``), through :mod:`ui.components.cookies`; returns True once the browser holds it.
+* :func:`remembered` — the token this browser session has, or its cookie holds, for a class.
+
+Cookies are read with ``st.context.cookies`` (sent with the page's connection, so they reach whichever
+app server the proxy picks) and are the reason a secret can leave the address bar: the private teacher
+link and a student's ``me`` link each work once, then the cookie does.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+
+import streamlit as st
+
+from classroom.throttle import Client
+from ui.components import cookies
+
+__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "forwarded_for", "cookie_name", "remember", "remembered",
+           "forget"]
+
+TRUSTED_PROXIES_VAR = "NDCG_LAB_TRUSTED_PROXIES"
+_AUTH = "class_browser_tokens"  # session state: cookie name -> token known to this browser session
+
+
+def _trusted() -> int:
+    raw = os.environ.get(TRUSTED_PROXIES_VAR, "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 3 else 0
+
+
+def forwarded_for(values, trusted: int) -> str | None:
+    """The address the nearest of ``trusted`` proxies saw, from the ``X-Forwarded-For`` header ``values``
+    (each proxy appends the address it received the request from; entries further left are whatever the
+    client claimed).  None when there are fewer entries than trusted proxies, or none are trusted.
+
+    >>> forwarded_for(["203.0.113.7, 10.0.0.2"], 1)  # the client wrote 203.0.113.7; nginx saw 10.0.0.2
+    '10.0.0.2'
+    >>> forwarded_for(["203.0.113.7", "10.0.0.2"], 2), forwarded_for([], 1), forwarded_for(["1.2.3.4"], 0)
+    ('203.0.113.7', None, None)
+    """
+    entries = [e.strip() for value in values for e in str(value).split(",") if e.strip()]
+    if trusted <= 0 or len(entries) < trusted:
+        return None
+    return entries[-trusted][:64]
+
+
+def address() -> str | None:
+    """The client's network address (None outside a browser connection, e.g. AppTest)."""
+    try:
+        headers = st.context.headers
+        ip = st.context.ip_address
+    except Exception:  # noqa: BLE001 - no browser connection
+        return None
+    trusted = _trusted()
+    if trusted:
+        found = forwarded_for(headers.get_all("X-Forwarded-For"), trusted)
+        if found:
+            return found
+    if ip:
+        return ip[:64]
+    # Streamlit reports a loopback connection as None; a real connection always has headers.
+    return "localhost" if headers and len(headers) else None
+
+
+def session_id() -> str:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else "no-session"
+
+
+def client() -> Client | None:
+    """This browser session and address, as the store's per-client limits count them; None without a
+    browser connection (AppTest runs every visitor under one session id: the limits are tested on the store)."""
+    try:
+        connected = bool(st.context.headers)
+    except Exception:  # noqa: BLE001 - no browser connection
+        connected = False
+    return Client(session_id(), address()) if connected else None
+
+
+def cookie_name(role: str, code: str) -> str:
+    """``ndcglab_t_ABC234`` (teacher) or ``ndcglab_s_ABC234`` (student)."""
+    return f"ndcglab_{role}_{code}"
+
+
+def remembered(role: str, code: str) -> str | None:
+    """The token for ``code`` this session holds, else the one in this browser's cookie."""
+    name = cookie_name(role, code)
+    token = st.session_state.get(_AUTH, {}).get(name)
+    if token:
+        return token
+    try:
+        value = st.context.cookies.get(name)
+    except Exception:  # noqa: BLE001 - no browser connection
+        value = None
+    return value if isinstance(value, str) and cookies.SAFE.fullmatch(value) else None
+
+
+def remember(role: str, code: str, token: str, *, max_age: float) -> bool:
+    """Hold ``token`` for this session and ask the browser to keep it; True once it confirmed.
+
+    Call on every run while the secret is still in the address bar: the component must be drawn until it
+    answers (a rerun of its own)."""
+    name = cookie_name(role, code)
+    st.session_state.setdefault(_AUTH, {})[name] = token
+    confirmed = st.session_state.setdefault("class_cookie_confirmed", set())
+    if (name, token) in confirmed:
+        return True
+    nonces = st.session_state.setdefault("class_cookie_nonces", {})
+    nonce = nonces.setdefault((name, token), uuid.uuid4().hex)
+    key = f"class_cookie_{name}"
+    if cookies.stored(st.session_state.get(key), nonce):
+        confirmed.add((name, token))
+        return True
+    cookies.write(key=key, set_=[(name, token, int(max_age))], nonce=nonce)
+    return False
+
+
+def forget(role: str, code: str) -> None:
+    """Drop the token for ``code`` from this session and the browser."""
+    name = cookie_name(role, code)
+    st.session_state.setdefault(_AUTH, {}).pop(name, None)
+    cookies.write(key=f"class_cookie_clear_{name}", clear=[name])
