@@ -31,7 +31,7 @@ from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, parse_measures
-from .read import Parsed, read_files
+from .read import COLUMN_ROLES, Parsed, read_files
 from .trec import evaluate_runs
 
 __all__ = ["CLI_NUMBA_MIN_ROWS", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
@@ -130,6 +130,19 @@ def _real(*, positive: bool = False, not_one: bool = False, minimum: float | Non
     return parse
 
 
+def _columns(text: str) -> dict[str, str]:
+    """``qid=user_id,docno=item`` -> ``{"qid": "user_id", "docno": "item"}`` (roles checked by the reader)."""
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        role, sep, name = part.partition("=")
+        role, name = role.strip(), name.strip()
+        if not sep or not name or role not in COLUMN_ROLES or role in out:
+            raise argparse.ArgumentTypeError(f"must be ROLE=NAME pairs with roles among {', '.join(COLUMN_ROLES)}, "
+                                             f"each once, got {part[:40]!r}")
+        out[role] = name
+    return out
+
+
 _VARIANT_OPTIONS = ("k", "gain", "discount", "idcg", "ties", "log_base", "relevance_level", "missing", "per_query")
 
 
@@ -158,9 +171,10 @@ def _parser() -> argparse.ArgumentParser:
                     "output); with --variants, mean NDCG under every gain, discount, IDCG source and tie rule.",
         epilog=HELP_DIFFERENCES + "\n" + _measure_help(),
     )
-    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or CSV/TSV with a header")
+    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel', CSV/TSV with a header, or Parquet")
     p.add_argument("runs", nargs="+", metavar="run",
-                   help="run file(s): TREC 'qid Q0 docno rank score tag' or CSV/TSV; '-' reads standard input")
+                   help="run file(s): TREC 'qid Q0 docno rank score tag', CSV/TSV or Parquet; '-' reads standard "
+                        "input")
     t = p.add_argument_group("trec_eval's options")
     t.add_argument("-q", "--query_eval_wanted", dest="trec_query", action="store_true",
                    help="also print each query's values")
@@ -210,6 +224,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="relabellings / bootstrap resamples (default 10000)")
     s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
     o = p.add_argument_group("files and output")
+    o.add_argument("--qrels-columns", type=_columns, default=None, metavar="ROLE=NAME,...",
+                   help="columns of a CSV/TSV or Parquet qrels whose names are not recognised, e.g. "
+                        "qid=user_id,docno=item_id,rel=rating (roles: qid, docno, rel)")
+    o.add_argument("--run-columns", type=_columns, default=None, metavar="ROLE=NAME,...",
+                   help="columns of CSV/TSV or Parquet runs, e.g. qid=user_id,docno=item_id,score=prediction "
+                        "(roles: qid, docno, score or rank, tag)")
     o.add_argument("--skip-bad-lines", action="store_true",
                    help="evaluate the readable lines of files with malformed lines instead of stopping")
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
@@ -237,7 +257,8 @@ def _read(args, max_bytes):
     sources = list(args.runs)
     if "-" in sources:
         sources[sources.index("-")] = sys.stdin.buffer.read()
-    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes)
+    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
+                             run_columns=args.run_columns)
     for given, parsed in zip(args.runs, runs):
         if given == "-":
             parsed.name = "stdin"
