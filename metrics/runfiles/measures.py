@@ -51,6 +51,7 @@ __all__ = [
     "Requested",
     "UNJUDGED",
     "block_positions",
+    "cumsum_by_segment",
     "evaluate_one",
     "measure_names",
     "parse_measures",
@@ -117,11 +118,60 @@ def _div(num, den, *, default=0.0) -> np.ndarray:
 
 def _segmented_cumsum(values: np.ndarray, q: np.ndarray, start: np.ndarray) -> np.ndarray:
     """Inclusive running sums restarting at each query's first row (``start[q]``)."""
-    c = np.cumsum(values)
-    if c.size == 0:
-        return c
-    first = start[q]
-    return c - (c[first] - values[first])
+    if values.size == 0:
+        return np.cumsum(values)
+    return cumsum_by_segment(values, np.flatnonzero(np.r_[True, start[q][1:] != start[q][:-1]]))
+
+
+def cumsum_by_segment(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Running sums that restart at 0 at each segment's first row, formed one addition at a time.
+
+    Each segment's sums are exactly a loop's ``s += v`` from ``s = 0`` (as trec_eval's loops form
+    them), whatever segments come before it: a query's values do not depend on the other queries of
+    its block, so any partition of the queries (Spark's buckets, :mod:`metrics.runfiles.spark`) gives
+    the same bits.  (One global ``cumsum`` minus the sum before the segment does not: its rounding
+    carries the earlier queries' sums.)  Segments of similar length are laid out as the rows of a
+    zero-padded matrix whose width is the next power of two, and summed along the rows: at most twice
+    the values' memory.
+
+    Parameters
+    ----------
+    values : numpy.ndarray of float
+        The values, segment after segment.
+    starts : numpy.ndarray of int
+        The first row of each segment, increasing, starting with 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        The running sums, restarting at each segment.
+
+    Examples
+    --------
+    >>> cumsum_by_segment(np.array([1e16, 1.0, 1.0, 1.0]), np.array([0, 2])).tolist()
+    [1e+16, 1e+16, 1.0, 2.0]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    length = np.diff(np.r_[starts, n])
+    width = np.left_shift(1, np.ceil(np.log2(np.maximum(length, 1))).astype(np.int64))
+    for w in np.unique(width).tolist():
+        chosen = width == w
+        first, size = starts[chosen], length[chosen]
+        if w == 1:
+            out[first] = values[first]
+            continue
+        cols = np.arange(w)
+        valid = cols[None, :] < size[:, None]
+        rows = (first[:, None] + cols[None, :])[valid]
+        matrix = np.zeros((first.size, w), dtype=np.float64)
+        matrix[valid] = values[rows]
+        np.cumsum(matrix, axis=1, out=matrix)
+        out[rows] = matrix[valid]
+    return out
 
 
 def trec_sort_gains(entries: Sequence[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -269,13 +319,12 @@ class Lists:
     def prefix(self, values: np.ndarray):
         """A function ``(queries, x) -> sum of values over each query's rows ranked <= x``; a running
         sum restarting at each query (rows outside the qrels hold 0 and need not be there)."""
-        csum = np.cumsum(values)
         if not self.q.size:
             return lambda q, x: np.zeros(np.shape(q))
+        csum = cumsum_by_segment(values, self._firsts)  # each query's sums from 0, whatever precedes it
         scale = int(self.pos.max()) + 1
         block_of_q = np.full(self.n, -1, dtype=np.int64)
         block_of_q[self.q[self._firsts]] = np.arange(self._firsts.size)
-        base = np.where(self._firsts > 0, csum[np.maximum(self._firsts - 1, 0)], 0.0)
 
         def at(q, x):
             q, x = np.asarray(q, dtype=np.int64), np.asarray(x, dtype=np.int64)
@@ -286,7 +335,7 @@ class Lists:
             first = self._firsts[b[ok]]
             inside = idx >= first
             val = np.zeros(idx.shape)
-            val[inside] = csum[idx[inside]] - base[b[ok]][inside]
+            val[inside] = csum[idx[inside]]
             out[ok] = val
             return out
 

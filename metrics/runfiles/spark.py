@@ -1,0 +1,798 @@
+"""trec_eval's measures on Apache Spark: qrels and runs held in Spark DataFrames (or read by Spark from TREC,
+CSV/TSV or Parquet files), every measure and option of the command line, the same numbers as the
+single-machine engine, bit for bit.
+
+How: the rows are grouped by a hash of the query id into *buckets* (every row of a query lands in one
+bucket, the qrels' rows beside the runs'), and each bucket goes, as Arrow tables, through the very same
+per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.trec.evaluate_runs`):
+``runs.groupBy(bucket).cogroup(qrels.groupBy(bucket)).applyInArrow(kernel)``.  No measure is written twice.
+A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives;
+the only whole-collection numbers, ERR's highest grade and trec_eval's ``-c`` denominator, are computed
+once in Spark and handed to every bucket.  The means ("all" lines) are summed as trec_eval sums them --
+one addition at a time, queries in byte order of their ids -- on one Spark task that streams the
+per-query values sorted by (run, query): memory stays bounded, and the bits are the single-machine ones.
+
+:func:`evaluate_spark` returns a :class:`SparkEvaluation`: ``.per_query()`` and ``.means()`` are Spark
+DataFrames; ``.result()`` collects a :class:`~metrics.runfiles.trec.MeasureResult` (``.text()`` is
+trec_eval's output) for the command line (``python -m metrics.runfiles --spark local[2] ...``).
+:func:`spark_session` starts a session that finds this package on its workers; :func:`read_spark`
+reads a file into the columns the kernel takes.
+
+Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`` does not load it.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import tempfile
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .measures import MIN_GEO_MEAN, Requested, parse_measures
+from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
+from .trec import MeasureResult, RunValues, evaluate_runs
+
+__all__ = ["ROWS_PER_BUCKET", "SparkEvaluation", "evaluate_spark", "read_spark", "spark_session"]
+
+#: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
+#: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
+ROWS_PER_BUCKET = 500_000
+
+_QRELS_COLUMNS = ("qid", "docno", "rel")
+_RUN_COLUMNS = ("run", "qid", "docno", "score")
+
+
+# ------------------------------------------------------------------------------------------------ session
+def _package_root() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def _zip_package() -> str:
+    """This ``metrics`` package as a zip for a cluster's workers (``addPyFile``)."""
+    root = _package_root()
+    out = Path(tempfile.mkdtemp(prefix="ndcg-lab-")) / "metrics.zip"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted((root / "metrics").rglob("*.py")):
+            zf.write(path, path.relative_to(root).as_posix())
+    return str(out)
+
+
+def spark_session(master: str = "local[2]", *, app_name: str = "ndcg-lab", config: Mapping[str, str] | None = None):
+    """A Spark session whose Python workers run this interpreter and import this ``metrics`` package.
+
+    Workers run ``python3`` from the PATH unless ``PYSPARK_PYTHON`` says otherwise, and import
+    whatever ``metrics`` their ``sys.path`` finds: here ``PYSPARK_PYTHON`` defaults to
+    ``sys.executable`` and the package's folder is put first on the workers' ``PYTHONPATH`` (a local
+    master) or shipped as a zip (``addPyFile``, any other master).  A local master binds to 127.0.0.1.
+    An active session is reused (Spark allows one per process).
+
+    Parameters
+    ----------
+    master : str, default "local[2]"
+        ``local[N]``, ``spark://host:7077``, ``yarn``, ``k8s://...``; ignored when launched by
+        ``spark-submit`` with a master of its own.
+    app_name : str, default "ndcg-lab"
+        The application's name in Spark's UI.
+    config : mapping of str to str, optional
+        More Spark settings (``{"spark.executor.memory": "8g"}``).
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+
+    Raises
+    ------
+    ValueError
+        If ``master`` is empty or not text.
+    """
+    if not isinstance(master, str) or not master.strip() or len(master) > 500:
+        raise ValueError(f"master must be a Spark master URL such as 'local[2]', got {str(master)[:60]!r}")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    root = str(_package_root())
+    local = master.startswith("local")
+    if local:
+        paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
+        os.environ["PYTHONPATH"] = os.pathsep.join([root, *paths])
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.master(master).appName(app_name)
+    settings = {"spark.ui.showConsoleProgress": "false", "spark.sql.execution.arrow.pyspark.enabled": "true",
+                "spark.python.worker.reuse": "true"}
+    if local:
+        settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1",
+                         "spark.ui.enabled": "false", "spark.executorEnv.PYTHONPATH": os.environ["PYTHONPATH"]})
+    settings.update(dict(config or {}))
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    if not local and not spark.conf.get("spark.ndcg_lab.shipped", None):
+        spark.sparkContext.addPyFile(_zip_package())
+        spark.conf.set("spark.ndcg_lab.shipped", "true")
+    return spark
+
+
+def _active(spark):
+    if spark is not None:
+        return spark
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is None:
+        raise ValueError("no Spark session: pass spark=spark_session('local[2]') (or start one first)")
+    return active
+
+
+# ------------------------------------------------------------------------------------------------ reading
+_TREC_FIELDS = {"qrels": 4, "run": 6}
+
+
+def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
+    """("trec", None) or ("csv", delimiter) from the first line that is neither blank nor a comment."""
+    from pyspark.sql import functions as F
+
+    first = (spark.read.text(path).filter(~F.trim(F.col("value")).startswith("#") & (F.trim(F.col("value")) != ""))
+             .limit(1).collect())
+    if not first:
+        return "trec", None
+    line = first[0][0].lstrip("\ufeff")
+    known = {a for names in COLUMN_NAMES.values() for a in names} | {c.lower() for c in (columns or {}).values()}
+    for delim in sorted((d for d in (",", "\t", ";") if d in line), key=lambda d: -line.count(d)):
+        names = {f.strip().strip('"').lower() for f in line.split(delim)}
+        if len(names & known) >= 2:
+            return "csv", delim
+    return "trec", None
+
+
+def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = None, file_format: str | None = None,
+               name: str | None = None):
+    """Read qrels or a run with Spark into the kernel's columns; bad lines are marked, not dropped.
+
+    TREC files (``qid iter docno rel`` / ``qid Q0 docno rank score tag``, whitespace separated, ``#``
+    comments), CSV/TSV with a header and Parquet, named as the single-machine reader names them
+    (:data:`~metrics.runfiles.read.COLUMN_NAMES`, or ``columns``).
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+    path : str or os.PathLike
+        A file or folder Spark can read (``hdfs://``, ``s3a://``, a local path).
+    kind : {"qrels", "run"}
+    columns : mapping of str to str, optional
+        Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
+    file_format : {"trec", "csv", "parquet"}, optional
+        Default: ``.parquet`` (or a folder of Parquet parts) is Parquet, else the first line decides.
+    name : str, optional
+        The run's name.  Default: the file's name.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        ``qid, docno, rel`` (qrels) or ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
+        in file order, for "the first of two repeated lines" and "the tag of the last line") and
+        ``_bad`` (null, or why the line cannot be used) and ``_line`` (the line's text, for messages).
+
+    Raises
+    ------
+    ValueError
+        For an unknown kind or format, or a header without the needed columns.
+    """
+    from pyspark.sql import functions as F
+
+    if kind not in _TREC_FIELDS:
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are 'qrels', 'run'")
+    path = str(path)
+    base = Path(path.rstrip("/")).name
+    name = name or base
+    if file_format is None:
+        if base.lower().endswith(".parquet") or _has_parquet_parts(path):
+            file_format = "parquet"
+        else:
+            file_format, delim = _sniff_text(spark, path, columns)
+    elif file_format == "csv":
+        delim = "\t" if base.lower().endswith((".tsv", ".tab")) else ","
+    if file_format not in ("trec", "csv", "parquet"):
+        raise ValueError(f"file_format must be 'trec', 'csv' or 'parquet', got {file_format!r}")
+    row = F.monotonically_increasing_id()
+    if file_format == "trec":
+        text = spark.read.text(path).withColumn("_row", row)
+        fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+")
+        df = text.select(F.col("value").alias("_line"), "_row", fields.alias("f"))
+        df = df.filter((F.col("f")[0] != "") & ~F.col("f")[0].startswith("#"))
+        n = F.size("f")
+        want = _TREC_FIELDS[kind]
+        value = F.col("f")[3 if kind == "qrels" else 4]
+        number = _finite_double(value)
+        bad = (F.when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
+               .when(number.isNull(), F.lit("not a finite number")))
+        cols = [F.col("f")[0].alias("qid"), F.col("f")[2].alias("docno")]
+        if kind == "qrels":
+            cols.append(number.alias("rel"))
+        else:
+            cols += [F.lit(name).alias("run"), number.alias("score"), F.col("f")[5].alias("tag")]
+        out = df.select(*cols, "_row", bad.alias("_bad"), "_line")
+    else:
+        if file_format == "parquet":
+            raw = spark.read.parquet(path)
+        else:
+            raw = spark.read.option("header", True).option("sep", delim).option("inferSchema", False).csv(path)
+        roles = column_roles(raw.columns, kind, dict(columns or {}))
+        if isinstance(roles, Problem):
+            raise ValueError(f"{name}: no column for {roles.params['role']} among {roles.params['header']}; "
+                             f"accepted names: {roles.params['accepted']}")
+        raw = raw.withColumn("_row", row)
+        value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
+        value = _finite_double(F.col(f"`{roles[value_role]}`").cast("string"))
+        if value_role == "rank":
+            value = -value
+        qid = F.col(f"`{roles['qid']}`").cast("string")
+        docno = F.col(f"`{roles['docno']}`").cast("string")
+        bad = (F.when(qid.isNull() | (F.trim(qid) == ""), F.lit("empty query id"))
+               .when(docno.isNull() | (F.trim(docno) == ""), F.lit("empty document id"))
+               .when(value.isNull(), F.lit("not a finite number")))
+        if file_format == "csv":
+            qid, docno = F.trim(qid), F.trim(docno)
+        line = F.concat_ws(delim if file_format == "csv" else " ", *[F.col(f"`{c}`").cast("string")
+                                                                      for c in raw.columns if c != "_row"])
+        cols = [qid.alias("qid"), docno.alias("docno")]
+        if kind == "qrels":
+            cols.append(value.alias("rel"))
+        else:
+            tag = F.col(f"`{roles['tag']}`").cast("string") if "tag" in roles else F.lit(None).cast("string")
+            cols += [F.lit(name).alias("run"), value.alias("score"), tag.alias("tag")]
+        out = raw.select(*cols, "_row", bad.alias("_bad"), line.alias("_line"))
+    return out
+
+
+def _has_parquet_parts(path: str) -> bool:
+    p = Path(path)
+    return p.is_dir() and any(p.glob("*.parquet"))
+
+
+def _finite_double(text_col):
+    """The column as a finite double, or null (what float() refuses or gives inf/nan for)."""
+    from pyspark.sql import functions as F
+
+    value = F.trim(text_col).try_cast("double") if hasattr(text_col, "try_cast") else F.trim(text_col).cast("double")
+    return F.when(value.isNotNull() & ~F.isnan(value) & (F.abs(value) != float("inf")), value)
+
+
+# ------------------------------------------------------------------------------------------------ kernel
+def _names(requested: Sequence[Requested]) -> list[tuple[str, str]]:
+    """(printed name, value kind) of every value the kernel returns per query."""
+    return [(name, r.info.value) for r in requested if r.info.compute is not None for name in r.names]
+
+
+def _out_schema(names):
+    from pyspark.sql.types import (
+        BooleanType,
+        DoubleType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
+
+    fields = [StructField("run", StringType()), StructField("qid", StringType()), StructField("present", BooleanType()),
+              StructField("foreign", LongType()), StructField("foreign_qid", StringType())]
+    for i, (_name, kind) in enumerate(names):
+        fields.append(StructField(f"m{i}", StringType() if kind == "text" else DoubleType()))
+    return StructType(fields)
+
+
+def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks()
+    if not pa.types.is_string(col.type):
+        col = col.cast(pa.string())
+    return col
+
+
+def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str) -> None:
+    """ValueError naming the first row the kernel cannot take (null id, non-finite value, repeated pair)."""
+    for ids, label in ((qid, "query id"), (docno, "document id")):
+        empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
+        if empty.any():
+            i = int(np.flatnonzero(empty)[0])
+            raise ValueError(f"{what} {run!r}: empty or null {label} (query {qid[i].as_py()!r:.60}, document "
+                             f"{docno[i].as_py()!r:.60})")
+    bad = ~np.isfinite(value)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what} {run!r}: query {qid[i].as_py()!r:.60}, document {docno[i].as_py()!r:.60} has the "
+                         f"value {value[i]!r}; values must be finite numbers")
+
+
+def _first_rows(qid: pa.Array, docno: pa.Array, order: np.ndarray | None, run: str, what: str,
+                keep_first: bool) -> np.ndarray | None:
+    """Rows to keep when a (query, document) pair repeats: the first in file order (``order``), or an error."""
+    keys = pd.DataFrame({"q": qid.to_numpy(zero_copy_only=False), "d": docno.to_numpy(zero_copy_only=False)})
+    if order is not None:
+        keys["o"] = order
+        keys = keys.sort_values("o", kind="stable")
+    again = keys.duplicated(["q", "d"], keep="first")
+    if not again.any():
+        return None
+    if not keep_first:
+        i = int(np.flatnonzero(again.to_numpy())[0])
+        raise ValueError(f"{what} {run!r}: document {keys.d.iat[i]!r:.60} appears twice for query "
+                         f"{keys.q.iat[i]!r:.60}; each (query, document) pair must be given once")
+    return np.sort(keys.index.to_numpy()[~again.to_numpy()])
+
+
+def _table(name: str, kind: str, qid: pa.Array, docno: pa.Array, value: np.ndarray) -> Table:
+    return Table(name, kind, as_dictionary(qid), as_dictionary(docno), np.ascontiguousarray(value, np.float64))
+
+
+def _kernel(options: dict):
+    """The function Spark calls for each bucket: its run rows and qrels rows in, one row per (run, qrels query)
+    out (``present`` False where the run has no document for it), plus one row per run that answers
+    queries the qrels lack (``qid`` null, ``foreign`` their count)."""
+    runs: list[str] = options["runs"]
+    names: list[tuple[str, str]] = options["names"]
+    measures: list[str] = options["measures"]
+    keep_first: bool = options["keep_first"]
+
+    def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
+        rq, rd = _strings(right.column("qid")), _strings(right.column("docno"))
+        rv = right.column("rel").to_numpy().astype(np.float64)
+        _check_rows("qrels", rq, rd, rv, "qrels")
+        rorder = right.column("_row").to_numpy() if "_row" in right.column_names else None
+        keep = _first_rows(rq, rd, rorder, "qrels", "qrels", keep_first)
+        if keep is not None:
+            rq, rd, rv = rq.take(pa.array(keep)), rd.take(pa.array(keep)), rv[keep]
+        qrels = _table("qrels", "qrels", rq, rd, rv)
+        lrun = _strings(left.column("run"))
+        tables, foreign = [], []
+        for run in runs:
+            mask = pc.equal(lrun, run)
+            part = left.filter(mask)
+            q, d = _strings(part.column("qid")), _strings(part.column("docno"))
+            v = part.column("score").to_numpy().astype(np.float64)
+            _check_rows(run, q, d, v, "run")
+            order = part.column("_row").to_numpy() if "_row" in part.column_names else None
+            keep = _first_rows(q, d, order, run, "run", keep_first) if len(q) else None
+            if keep is not None:
+                q, d, v = q.take(pa.array(keep)), d.take(pa.array(keep)), v[keep]
+            tables.append(_table(run, "run", q, d, v))
+            outside = pc.unique(q.filter(pc.invert(pc.is_in(q, value_set=rq)))) if len(q) else pa.array([], pa.string())
+            foreign.append((len(outside), outside[0].as_py() if len(outside) else None))
+        cols: dict[str, list] = {"run": [], "qid": [], "present": [], "foreign": [], "foreign_qid": []}
+        values: list[list] = [[] for _ in names]
+        if len(rq):
+            result = evaluate_runs(qrels, tables, measures, relevance_level=options["relevance_level"],
+                                   complete=options["complete"], judged_only=options["judged_only"],
+                                   max_docs=options["max_docs"], num_docs_in_coll=options["num_docs"],
+                                   err_gmax=options["gmax"])
+            nq = result.queries.size
+            for run_values in result.runs:
+                cols["run"] += [run_values.name] * nq
+                cols["qid"] += result.queries.tolist()
+                cols["present"] += run_values.present.tolist()
+                cols["foreign"] += [None] * nq
+                cols["foreign_qid"] += [None] * nq
+                for i, (name, kind) in enumerate(names):
+                    store = run_values.texts if kind == "text" else run_values.values
+                    values[i] += store[name].tolist()
+        for run, (count, example) in zip(runs, foreign):
+            if count:
+                cols["run"].append(run)
+                cols["qid"].append(None)
+                cols["present"].append(None)
+                cols["foreign"].append(count)
+                cols["foreign_qid"].append(example)
+                for column in values:
+                    column.append(None)
+        arrays = {k: pa.array(v, type=pa.int64() if k == "foreign" else None) for k, v in cols.items()}
+        arrays["present"] = pa.array(cols["present"], pa.bool_())
+        arrays["run"] = pa.array(cols["run"], pa.string())
+        arrays["qid"] = pa.array(cols["qid"], pa.string())
+        arrays["foreign_qid"] = pa.array(cols["foreign_qid"], pa.string())
+        for i, (_name, kind) in enumerate(names):
+            arrays[f"m{i}"] = pa.array(values[i], pa.string() if kind == "text" else pa.float64())
+        return pa.table(arrays)
+
+    return evaluate
+
+
+# ------------------------------------------------------------------------------------------------ the API
+@dataclass
+class SparkEvaluation:
+    """trec_eval's measures evaluated on Spark; see :func:`evaluate_spark`.
+
+    ``rows`` is the kernel's output (lazy): one row per run and qrels query with ``present`` and the
+    values in columns ``m0, m1, ...`` (``names[i]`` is the printed name of ``m{i}``); rows with a null
+    ``qid`` count a run's queries that the qrels lack.
+    """
+
+    spark: object
+    rows: object
+    requested: list[Requested]
+    names: list[tuple[str, str]]
+    runs: list[str]
+    tags: dict[str, str]
+    complete: bool
+    problems: list[Problem] = field(default_factory=list)
+
+    def _per_query_names(self) -> list[tuple[int, str]]:
+        per_query = {name for r in self.requested if r.info.per_query and r.info.value != "text" for name in r.names}
+        return [(i, name) for i, (name, _kind) in enumerate(self.names) if name in per_query]
+
+    def per_query(self):
+        """Per-query values as a Spark DataFrame ``run, measure, qid, value`` (the rows of
+        :meth:`MeasureResult.frame` without the "all" rows): measures trec_eval prints per query, queries the run
+        answered.  Lazy: nothing is computed until it is used."""
+        from pyspark.sql import functions as F
+
+        chosen = self._per_query_names()
+        if not chosen:
+            return self.spark.createDataFrame([], "run string, measure string, qid string, value double")
+        pairs = ", ".join(f"'{name}', m{i}" for i, name in chosen)
+        stacked = self.rows.filter(F.col("present")).selectExpr(
+            "run", "qid", f"stack({len(chosen)}, {pairs}) as (measure, value)")
+        return stacked.select("run", "measure", "qid", F.col("value").cast("double"))
+
+    def totals(self) -> pd.DataFrame:
+        """Each run's per-query values summed as trec_eval sums them: one addition at a time, in query-id
+        byte order, on one Spark task streaming the rows sorted by (run, query).  Columns ``run``, ``name``,
+        ``total``, ``n`` (queries answered), ``den`` (qrels queries)."""
+        from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+        numeric = [(i, name) for i, (name, kind) in enumerate(self.names) if kind != "text"]
+        cols = ["run", "qid", "present"] + [f"m{i}" for i, _ in numeric]
+        sorted_rows = (self.rows.filter("qid is not null").select(*cols).repartition(1)
+                       .sortWithinPartitions("run", "qid"))
+        labels = [name for _, name in numeric]
+
+        def accumulate(batches):
+            state: dict[str, list] = {}
+            for batch in batches:
+                runs = batch.column(0).to_numpy(zero_copy_only=False)
+                present = batch.column(2).to_numpy(zero_copy_only=False).astype(bool)
+                if not len(runs):
+                    continue
+                starts = np.flatnonzero(np.r_[True, runs[1:] != runs[:-1]])
+                for s, e in zip(starts, np.r_[starts[1:], len(runs)]):
+                    run = runs[s]
+                    st = state.setdefault(run, [[None] * len(labels), 0, 0])
+                    mask = present[s:e]
+                    st[1] += int(mask.sum())
+                    st[2] += int(e - s)
+                    for j in range(len(labels)):
+                        v = batch.column(3 + j).to_numpy(zero_copy_only=False)[s:e][mask].astype(np.float64)
+                        if v.size:
+                            prev = st[0][j]
+                            st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
+            out = {"run": [], "name": [], "total": [], "n": [], "den": []}
+            for run, (totals, n, den) in state.items():
+                for j, label in enumerate(labels):
+                    out["run"].append(run)
+                    out["name"].append(label)
+                    out["total"].append(totals[j])
+                    out["n"].append(n)
+                    out["den"].append(den)
+            yield pa.RecordBatch.from_pydict(out, schema=pa.schema(
+                [("run", pa.string()), ("name", pa.string()), ("total", pa.float64()), ("n", pa.int64()),
+                 ("den", pa.int64())]))
+
+        schema = StructType([StructField("run", StringType()), StructField("name", StringType()),
+                             StructField("total", DoubleType()), StructField("n", LongType()),
+                             StructField("den", LongType())])
+        return _collect(sorted_rows.mapInArrow(accumulate, schema)).to_pandas()
+
+    def means(self):
+        """The "all" values as a Spark DataFrame ``run, measure, value``: trec_eval's summary (mean, sum
+        for num_*, geometric mean for gm_*, ``-c`` dividing by every qrels query), exactly the values of
+        :meth:`MeasureResult.summary` on one machine.  Computed when called (one pass over the per-query
+        values, on one task); the driver holds one number per run and measure."""
+        totals = self.totals()
+        by = {(r.run, r.name): r for r in totals.itertuples()}
+        rows = []
+        for run in self.runs:
+            for r in self.requested:
+                kind = r.info.summary
+                if kind in ("runid", "none") or r.info.value == "text":
+                    continue
+                for name in r.names:
+                    t = by.get((run, name))
+                    if t is None or t.n == 0 or t.total is None or (isinstance(t.total, float) and t.n == 0):
+                        continue
+                    rows.append((run, name, _summarize(kind, float(t.total), int(t.n), int(t.den), self.complete)))
+        return self.spark.createDataFrame(rows, "run string, measure string, value double")
+
+    def result(self) -> MeasureResult:
+        """Everything collected on the driver as the single-machine engine's :class:`MeasureResult`
+        (``.text()`` is trec_eval's output, byte for byte the command line's without ``--spark``).  Holds
+        every per-query value in the driver's memory (8 bytes a value), like the single-machine engine."""
+        table = _collect(self.rows)
+        problems = list(self.problems)
+        rows = table.filter(pc.is_valid(table.column("qid")))
+        extra = table.filter(pc.is_null(table.column("qid")))
+        qids = pc.unique(rows.column("qid").combine_chunks() if rows.num_rows else pa.array([], pa.string()))
+        queries_arrow = qids.take(pc.array_sort_indices(qids))
+        queries = np.asarray(queries_arrow.to_pylist(), dtype=object)
+        position = {q: i for i, q in enumerate(queries.tolist())}
+        out = []
+        for run in self.runs:
+            part = rows.filter(pc.equal(rows.column("run"), run))
+            idx = np.fromiter((position[q] for q in part.column("qid").to_pylist()), np.int64, part.num_rows)
+            present = np.zeros(queries.size, bool)
+            present[idx] = part.column("present").to_numpy(zero_copy_only=False).astype(bool)
+            rv = RunValues(run, self.tags.get(run, run), present)
+            for i, (name, kind) in enumerate(self.names):
+                col = part.column(f"m{i}")
+                if kind == "text":
+                    arr = np.empty(queries.size, dtype=object)
+                    arr[idx] = np.asarray(col.to_pylist(), dtype=object)
+                    rv.texts[name] = arr
+                else:
+                    arr = np.zeros(queries.size, np.float64)
+                    arr[idx] = col.to_numpy(zero_copy_only=False)
+                    rv.values[name] = arr
+            out.append(rv)
+            mine = extra.filter(pc.equal(extra.column("run"), run))
+            if mine.num_rows:
+                count = int(pc.sum(mine.column("foreign")).as_py())
+                example = min(x for x in mine.column("foreign_qid").to_pylist() if x is not None)
+                problems.append(Problem(run, None, "missing_in_qrels", {"count": count, "example": example,
+                                                                        "line": "?"}))
+            if not present.any():
+                problems.append(Problem(run, None, "no_queries", {}))
+            elif not present.all():
+                absent = np.flatnonzero(~present)
+                problems.append(Problem(run, None, "missing_in_run",
+                                        {"count": int(absent.size), "example": str(queries[absent[0]]),
+                                         "policy": "zero (-c)" if self.complete else "skip"}))
+        return MeasureResult(queries, self.requested, out, self.complete, problems)
+
+
+def _summarize(kind: str, total: float, n: int, den_all: int, complete: bool) -> float:
+    """The "all" value from a sequential total, as :meth:`MeasureResult.summary` forms it (``meas_avg.c``)."""
+    den = den_all if complete else n
+    if kind == "sum":
+        return total
+    if kind == "count":
+        return float(n)
+    if kind == "gm":
+        if complete:
+            total += (den - n) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / den)
+    return total / den
+
+
+def _collect(df) -> pa.Table:
+    """A DataFrame on the driver as Arrow, the Python error of a failed task as a ValueError."""
+    from pyspark.errors import PythonException
+
+    try:
+        return df.toArrow()
+    except PythonException as exc:
+        raise ValueError(_python_error(exc)) from None
+
+
+def _python_error(exc) -> str:
+    text = str(exc)
+    found = re.findall(r"ValueError: (.+)", text)
+    return found[-1].strip() if found else text.strip().splitlines()[-1][:500]
+
+
+def _as_run_frames(spark, runs, columns) -> list[tuple[str | None, object]]:
+    """[(name, DataFrame run, qid, docno, score, tag[, _row, _bad, _line])] from the accepted forms of ``runs``;
+    the name is None for a DataFrame whose ``run`` column names its runs."""
+    from pyspark.sql import DataFrame
+    from pyspark.sql import functions as F
+
+    if isinstance(runs, (str, os.PathLike, DataFrame)):
+        runs = [runs]
+    if isinstance(runs, Mapping):
+        items = list(runs.items())
+    elif isinstance(runs, Sequence):
+        items = [(None, r) for r in runs]
+    else:
+        raise ValueError(f"runs must be a DataFrame, a path, or a list or dict of them, got {type(runs).__name__}")
+    if not items:
+        raise ValueError("runs is empty; give at least one run")
+    out = []
+    files = [str(r) for _, r in items if isinstance(r, (str, os.PathLike))]
+    bases = [Path(f.rstrip("/")).name for f in files]
+    for key, run in items:
+        if isinstance(run, (str, os.PathLike)):
+            base = Path(str(run).rstrip("/")).name
+            name = str(key) if key is not None else (base if bases.count(base) == 1 else str(run))
+            out.append((name, read_spark(spark, run, kind="run", columns=columns, name=name)))
+            continue
+        if not isinstance(run, DataFrame):
+            raise ValueError(f"a run must be a Spark DataFrame or a path, got {type(run).__name__}")
+        roles = column_roles([c for c in run.columns if c != "run"], "run", dict(columns or {}))
+        if isinstance(roles, Problem):
+            raise ValueError(f"run {key or ''}: no column for {roles.params['role']} among {roles.params['header']}; "
+                             f"accepted names: {roles.params['accepted']}")
+        value = F.col(f"`{roles['score']}`") if "score" in roles else -F.col(f"`{roles['rank']}`")
+        named = "run" in run.columns and key is None
+        name = None if named else (str(key) if key is not None else f"run{len(out) + 1}")
+        name_col = F.col("run").cast("string") if named else F.lit(name)
+        tag = F.col(f"`{roles['tag']}`").cast("string") if "tag" in roles and roles["tag"] != "run" else \
+            F.lit(None).cast("string")
+        out.append((name, run.select(name_col.alias("run"), F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
+                                        F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
+                                        value.cast("double").alias("score"), tag.alias("tag"))))
+    return out
+
+
+def _as_qrels_frame(spark, qrels, columns):
+    from pyspark.sql import DataFrame
+    from pyspark.sql import functions as F
+
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_spark(spark, qrels, kind="qrels", columns=columns)
+    if not isinstance(qrels, DataFrame):
+        raise ValueError(f"qrels must be a Spark DataFrame or a path, got {type(qrels).__name__}")
+    roles = column_roles(qrels.columns, "qrels", dict(columns or {}))
+    if isinstance(roles, Problem):
+        raise ValueError(f"qrels: no column for {roles.params['role']} among {roles.params['header']}; "
+                         f"accepted names: {roles.params['accepted']}")
+    return qrels.select(F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
+                        F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
+                        F.col(f"`{roles['rel']}`").cast("double").alias("rel"))
+
+
+def _bad_lines(frame, what: str, skip_bad_lines: bool) -> tuple[object, list[Problem]]:
+    """A file's marked bad lines: dropped with a warning (``skip_bad_lines``) or a ValueError naming the first."""
+    from pyspark.sql import functions as F
+
+    if "_bad" not in frame.columns:
+        return frame, []
+    bad = frame.filter(F.col("_bad").isNotNull())
+    first = bad.orderBy("_row").select("_bad", "_line").limit(1).collect()
+    if not first:
+        return frame.drop("_bad", "_line"), []
+    count = bad.count()
+    line = first[0]["_line"] or ""
+    message = f"{what}: {count} bad line(s); the first, {line[:80]!r}: {first[0]['_bad']}"
+    if not skip_bad_lines:
+        raise ValueError(message + "; fix them or skip them (skip_bad_lines=True, --skip-bad-lines)")
+    return frame.filter(F.col("_bad").isNull()).drop("_bad", "_line"), [
+        Problem(what, None, "more", {"count": int(count)})]
+
+
+def _check_whole(value, name: str, *, minimum: int, allow_none: bool = False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        accepted = f"a whole number >= {minimum}" + (" or None" if allow_none else "")
+        raise ValueError(f"{name} must be {accepted}, got {value!r:.40}")
+    return int(value)
+
+
+def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spark=None, relevance_level: int = 1,
+                   complete: bool = False, judged_only: bool = False, max_docs: int | None = None,
+                   num_docs_in_coll: int = 0, err_gmax: float | None = None,
+                   qrels_columns: Mapping[str, str] | None = None, run_columns: Mapping[str, str] | None = None,
+                   buckets: int | None = None, skip_bad_lines: bool = False) -> SparkEvaluation:
+    """trec_eval's measures (and the extras) for runs held in Spark, through the single-machine kernel.
+
+    Parameters
+    ----------
+    qrels : pyspark.sql.DataFrame or path
+        Columns for query id, document id and grade (named as :data:`~metrics.runfiles.read.COLUMN_NAMES`
+        or by ``qrels_columns``), or a TREC / CSV / Parquet file or folder that Spark reads.
+    runs : DataFrame, path, or a list or dict of them
+        A DataFrame with a ``run`` column holds several runs (one name each); without one it is one
+        run (named by its dict key, or ``run1``, ``run2``, ...); a file's run is named by the file.
+        An optional ``tag`` column gives trec_eval's ``runid`` (TREC files: the last line's tag).
+    measures : sequence of str, default ("official",)
+        trec_eval ``-m`` arguments, as for :func:`metrics.runfiles.trec.evaluate_runs`.
+    spark : pyspark.sql.SparkSession, optional
+        Default: the active session (:func:`spark_session` starts one).
+    relevance_level, complete, judged_only, max_docs, num_docs_in_coll, err_gmax
+        trec_eval's ``-l``, ``-c``, ``-J``, ``-M``, ``-N`` and ERR's highest grade, as for
+        :func:`~metrics.runfiles.trec.evaluate_runs`.
+    qrels_columns, run_columns : mapping of str to str, optional
+        Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
+    buckets : int >= 1, optional
+        How many groups of queries the kernel is called on.  Default: the run rows divided by
+        :data:`ROWS_PER_BUCKET`, at least two per core (this counts the run rows: one pass).
+    skip_bad_lines : bool, default False
+        Files only: drop lines that cannot be read (and keep the first of a repeated query-document
+        pair) instead of refusing the file, as ``--skip-bad-lines``.
+
+    Returns
+    -------
+    SparkEvaluation
+        ``.per_query()`` and ``.means()`` (Spark DataFrames), ``.result()`` (a
+        :class:`~metrics.runfiles.trec.MeasureResult` on the driver: ``.text()`` is trec_eval's output).
+
+    Raises
+    ------
+    ValueError
+        For a bad measure or option (naming it), inputs without the needed columns, a file with bad
+        lines (unless skipped), and, when the values are computed, a null id, a non-finite value or a
+        repeated (query, document) pair (naming the run, query and document).
+
+    Examples
+    --------
+    Not run here (it needs a Spark session)::
+
+        spark = spark_session("local[2]")
+        ev = evaluate_spark("qrels.txt", ["bm25.run", "dense.run"], ["map", "ndcg_cut.10"], spark=spark)
+        ev.means().show()          # run, measure, value
+        ev.per_query().write.parquet("per_query.parquet")
+    """
+    from pyspark.sql import functions as F
+
+    requested = parse_measures(measures)
+    level = _check_whole(relevance_level, "relevance_level", minimum=0)
+    max_docs = _check_whole(max_docs, "max_docs", minimum=1, allow_none=True)
+    num_docs = _check_whole(num_docs_in_coll, "num_docs_in_coll", minimum=0)
+    buckets = _check_whole(buckets, "buckets", minimum=1, allow_none=True)
+    for flag, name in ((complete, "complete"), (judged_only, "judged_only"), (skip_bad_lines, "skip_bad_lines")):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False, got {flag!r:.40}")
+    if err_gmax is not None and (isinstance(err_gmax, bool) or not isinstance(err_gmax, (int, float, np.number))
+                                 or not math.isfinite(err_gmax) or err_gmax < 0):
+        raise ValueError(f"err_gmax must be a finite number >= 0 or None, got {err_gmax!r:.40}")
+    spark = _active(spark)
+    problems: list[Problem] = []
+    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns)
+    qrels_df, found = _bad_lines(qrels_df, "qrels", skip_bad_lines)
+    problems += found
+    frames = _as_run_frames(spark, runs, run_columns)
+    run_dfs, tags, runs_order = [], {}, []
+    for name, df in frames:
+        if name is None:  # a DataFrame naming its runs: their names in sorted order
+            found_names = [r[0] for r in df.select("run").distinct().orderBy("run").collect()]
+            if any(n is None or n == "" for n in found_names):
+                raise ValueError("a run's name (its run column) is null or empty")
+        else:
+            found_names = [name]
+            df, found = _bad_lines(df, name, skip_bad_lines)
+            problems += found
+        dupes = sorted(set(found_names) & set(runs_order))
+        if dupes:
+            raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
+        runs_order += found_names
+        if "_row" not in df.columns:
+            df = df.withColumn("_row", F.lit(None).cast("long"))
+        run_dfs.append(df.select("run", "qid", "docno", "score", "tag", "_row"))
+    run_df = run_dfs[0]
+    for other in run_dfs[1:]:
+        run_df = run_df.unionByName(other)
+    if "_row" not in qrels_df.columns:
+        qrels_df = qrels_df.withColumn("_row", F.lit(None).cast("long"))
+    if any(r.info.summary == "runid" for r in requested):
+        last = run_df.filter(F.col("tag").isNotNull()).groupBy("run").agg(
+            F.max_by("tag", F.coalesce("_row", F.lit(0))).alias("tag")).collect()
+        tags = {r["run"]: r["tag"] for r in last}
+    gmax = err_gmax
+    if gmax is None and any(r.info.name == "err" for r in requested):
+        top = qrels_df.filter(F.col("rel") >= 0).agg(F.max(F.floor("rel"))).collect()[0][0]
+        gmax = 0.0 if top is None else float(top)
+    frac = qrels_df.filter(F.col("rel") != F.floor("rel")).select("rel").limit(1).collect()
+    if frac:
+        count = qrels_df.filter(F.col("rel") != F.floor("rel")).count()
+        problems.append(Problem("qrels", None, "whole_grades", {"count": count, "grade": float(frac[0][0]),
+                                                                "whole": f"{math.trunc(frac[0][0]):g}",
+                                                                "line": "?"}))
+    if buckets is None:
+        cores = spark.sparkContext.defaultParallelism
+        buckets = max(2 * cores, math.ceil(run_df.count() / ROWS_PER_BUCKET))
+    bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
+    names = _names(requested)
+    options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": bool(skip_bad_lines),
+               "relevance_level": level, "complete": bool(complete), "judged_only": bool(judged_only),
+               "max_docs": max_docs, "num_docs": num_docs, "gmax": gmax}
+    left = run_df.select("run", "qid", "docno", "score", "_row", bucket)
+    right = qrels_df.select("qid", "docno", "rel", "_row", bucket)
+    rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options),
+                                                                                   _out_schema(names))
+    return SparkEvaluation(spark, rows, requested, names, runs_order, tags, bool(complete), problems)
