@@ -223,6 +223,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
                    help="relabellings / bootstrap resamples (default 10000)")
     s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
+    c = p.add_argument_group("Apache Spark (the 'spark' extra: pyspark and Java 17+)")
+    c.add_argument("--spark", metavar="MASTER", default=None,
+                   help="evaluate on Spark: local[N], spark://HOST:7077, yarn, k8s://... (or the master of "
+                        "spark-submit); files are read by Spark (TREC, CSV/TSV, Parquet; any path Spark reads); "
+                        "the output is the same, byte for byte")
     o = p.add_argument_group("files and output")
     o.add_argument("--qrels-columns", type=_columns, default=None, metavar="ROLE=NAME,...",
                    help="columns of a CSV/TSV or Parquet qrels whose names are not recognised, e.g. "
@@ -321,6 +326,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("argument run: standard input ('-') can be given once")
     if args.qrels == "-":
         parser.error("argument qrels: read from a file; only a run can come from standard input ('-')")
+    if args.spark is not None:
+        if "-" in args.runs:
+            parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
+        if args.max_mb is not None:
+            parser.error("argument --spark: --max-mb limits files read on one machine; it does not apply to Spark")
+        if not args.spark.strip() or len(args.spark) > 500 or any(ch.isspace() for ch in args.spark.strip()):
+            parser.error(f"argument --spark: a Spark master URL such as local[2], got {args.spark[:60]!r}")
     variants = _variant_mode(args)
     requested = None
     if not variants:
@@ -333,6 +345,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"argument --compare: comparing needs two runs or more, got {len(args.runs)}")
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
+    if args.spark is not None:
+        if variants:
+            parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
+                         "machine; on Spark use trec_eval's measures (-m)")
+        try:
+            return _run_trec_spark(args, parser, started)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     try:
         with _kernels.numba_from(max(CLI_NUMBA_MIN_ROWS, _kernels.NUMBA_MIN_ROWS)):
             read = _read(args, max_bytes)
@@ -385,6 +406,43 @@ def _run_trec(args, parser, qrels, runs, requested, started) -> int:
     result = evaluate_runs(qrels.table, [r.table for r in runs], args.measures, relevance_level=args.level,
                            complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
                            num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax)
+    return _print_trec(args, parser, result, lambda: _timing(runs, qrels, started))
+
+
+def _run_trec_spark(args, parser, started) -> int:
+    """trec_eval's form on Spark (``--spark MASTER``): the files read by Spark, the same output."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from pyspark.errors import PySparkException
+
+    from .spark import evaluate_spark, spark_session
+
+    try:
+        spark = spark_session(args.spark)
+        spark.sparkContext.setLogLevel("ERROR")
+        ev = evaluate_spark(args.qrels, list(args.runs), args.measures, spark=spark, relevance_level=args.level,
+                            complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
+                            num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,
+                            qrels_columns=args.qrels_columns, run_columns=args.run_columns,
+                            skip_bad_lines=args.skip_bad_lines)
+        for problem in ev.problems:
+            label = "error" if problem.severity == "error" and not args.skip_bad_lines else "warning"
+            print(f"{label}: {problem.message}", file=sys.stderr)
+        result = ev.result()
+    except PySparkException as exc:
+        print(f"error: Spark: {str(exc).strip().splitlines()[0][:500]}", file=sys.stderr)
+        return 1
+
+    def timing():
+        print(f"evaluated on Spark ({args.spark}) in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+
+    return _print_trec(args, parser, result, timing)
+
+
+def _print_trec(args, parser, result, timing) -> int:
+    """trec_eval's output of a :class:`MeasureResult`, then the comparison and the CSV file if asked."""
+    runs = [run.name for run in result.runs]
     for problem in result.problems:
         label = "error" if problem.severity == "error" else "warning"
         print(f"{label}: {problem.message}", file=sys.stderr)
@@ -394,14 +452,14 @@ def _run_trec(args, parser, qrels, runs, requested, started) -> int:
     text = result.text(per_query=args.trec_query, summary=not args.nosummary, digits=args.digits)
     if text:
         print(text)
-    _timing(runs, qrels, started)
+    timing()
     if args.compare:
         per = result.frame()
         per = per[(per["measure"] == args.compare) & (per["qid"] != "all")]
         if per.empty:
             parser.error(f"argument --compare: {args.compare!r} has no per-query values (choose a measure printed "
                          "per query, e.g. map, P_10, ndcg_cut_10)")
-        table = per.pivot(index="qid", columns="run", values="value")[[r.table.name for r in runs]]
+        table = per.pivot(index="qid", columns="run", values="value")[runs]
         _print_comparison(args, table, complete=args.complete)
     if args.csv and not _write_csv(args.csv, result.frame()):
         return 1

@@ -116,6 +116,11 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "whole_grades": "{file}: {count} grade(s) are not whole numbers (first {grade!r} at line {line}); trec_eval reads "
                     "grades as whole numbers, so its measures count them as {whole}",
     "column_type": "{file}: column '{column}' ({role}) is of type {type}; accepted: {accepted}",
+    "bad_lines": "{file}: {count} line(s) cannot be read; the first: {text!r} ({reason}); {action}",
+    "fractional_grades": "{file}: {count} grade(s) are not whole numbers (e.g. {grade!r}); trec_eval reads grades "
+                         "as whole numbers, so its measures count them as {whole}",
+    "not_in_qrels": "{file}: {count} quer(ies) are not in the qrels and are not evaluated (e.g. '{example}'), as in "
+                    "trec_eval",
     "huge_grade": "{file}: grade {grade:g} at line {line} is too large for the {gain} gain (2^grade - 1 overflows "
                   "float64 above grade 1023): variants with that gain are n/a for {count} quer(ies) (e.g. "
                   "'{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
@@ -126,7 +131,8 @@ _SEVERITY = {
     "no_valid_lines": "fatal", "column_type": "fatal", "fields": "error", "number": "error", "blank_id": "error",
     "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
-    "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning",
+    "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
+    "fractional_grades": "warning", "not_in_qrels": "warning",
 }
 
 

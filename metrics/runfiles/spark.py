@@ -141,8 +141,16 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
     """("trec", None) or ("csv", delimiter) from the first line that is neither blank nor a comment."""
     from pyspark.sql import functions as F
 
-    first = (spark.read.text(path).filter(~F.trim(F.col("value")).startswith("#") & (F.trim(F.col("value")) != ""))
-             .limit(1).collect())
+    local = Path(path)
+    if local.is_file():  # a local file: its first lines without a Spark job
+        with open(local, "rb") as fh:
+            head = fh.read(1 << 16).decode("utf-8", "replace")
+        lines = [ln for ln in head.split("\n")[:-1] or head.split("\n") if ln.strip() and
+                 not ln.strip().lstrip("\ufeff").startswith("#")]
+        first = [(lines[0],)] if lines else []
+    else:
+        first = (spark.read.text(path).filter(~F.trim(F.col("value")).startswith("#") & (F.trim(F.col("value")) != ""))
+                 .limit(1).collect())
     if not first:
         return "trec", None
     line = first[0][0].lstrip("\ufeff")
@@ -544,8 +552,7 @@ class SparkEvaluation:
             if mine.num_rows:
                 count = int(pc.sum(mine.column("foreign")).as_py())
                 example = min(x for x in mine.column("foreign_qid").to_pylist() if x is not None)
-                problems.append(Problem(run, None, "missing_in_qrels", {"count": count, "example": example,
-                                                                        "line": "?"}))
+                problems.append(Problem(run, None, "not_in_qrels", {"count": count, "example": example}))
             if not present.any():
                 problems.append(Problem(run, None, "no_queries", {}))
             elif not present.all():
@@ -646,23 +653,49 @@ def _as_qrels_frame(spark, qrels, columns):
                         F.col(f"`{roles['rel']}`").cast("double").alias("rel"))
 
 
-def _bad_lines(frame, what: str, skip_bad_lines: bool) -> tuple[object, list[Problem]]:
-    """A file's marked bad lines: dropped with a warning (``skip_bad_lines``) or a ValueError naming the first."""
+def _file_facts(frame, what: str, skip_bad_lines: bool) -> tuple[object, int, list[Problem], str | None]:
+    """A file's rows, counted, its marked bad lines dropped (``skip_bad_lines``, with a problem) or refused
+    (a ValueError naming the first), and a run's tag (its last good line's), in one pass."""
     from pyspark.sql import functions as F
 
     if "_bad" not in frame.columns:
-        return frame, []
-    bad = frame.filter(F.col("_bad").isNotNull())
-    first = bad.orderBy("_row").select("_bad", "_line").limit(1).collect()
-    if not first:
-        return frame.drop("_bad", "_line"), []
-    count = bad.count()
-    line = first[0]["_line"] or ""
-    message = f"{what}: {count} bad line(s); the first, {line[:80]!r}: {first[0]['_bad']}"
+        return frame, -1, [], None
+    bad = F.col("_bad").isNotNull()
+    aggs = [F.count(F.lit(1)).alias("rows"), F.count(F.when(bad, 1)).alias("bad"),
+            F.min_by(F.struct("_line", "_bad"), F.when(bad, F.col("_row"))).alias("first")]
+    if "tag" in frame.columns:
+        aggs.append(F.max_by("tag", F.when(~bad & F.col("tag").isNotNull(), F.col("_row"))).alias("tag"))
+    row = frame.agg(*aggs).collect()[0]
+    tag = row["tag"] if "tag" in frame.columns else None
+    if not row["bad"]:
+        return frame.drop("_bad", "_line"), int(row["rows"]), [], tag
+    first = row["first"]
+    params = {"count": int(row["bad"]), "text": (first["_line"] or "")[:80], "reason": first["_bad"],
+              "action": "skipped" if skip_bad_lines else "fix them or skip them (--skip-bad-lines)"}
+    problem = Problem(what, None, "bad_lines", params)
     if not skip_bad_lines:
-        raise ValueError(message + "; fix them or skip them (skip_bad_lines=True, --skip-bad-lines)")
-    return frame.filter(F.col("_bad").isNull()).drop("_bad", "_line"), [
-        Problem(what, None, "more", {"count": int(count)})]
+        raise ValueError(problem.message)
+    kept = frame.filter(~bad).drop("_bad", "_line")
+    return kept, int(row["rows"]) - int(row["bad"]), [problem], tag
+
+
+def _qrels_facts(qrels_df) -> tuple[float, Problem | None]:
+    """ERR's default highest grade (the highest whole judged grade, as the single-machine qrels index) and
+    the warning for grades that are not whole numbers, in one pass over the qrels."""
+    from pyspark.sql import functions as F
+
+    rel = F.col("rel")
+    whole = F.when(rel >= 0, F.floor(rel)).otherwise(F.ceil(rel))  # trec_eval's atol: toward zero
+    fractional = rel != whole
+    row = qrels_df.agg(F.max(F.when(whole >= 0, whole)).alias("gmax"), F.count(F.when(fractional, 1)).alias("frac"),
+                       F.first(F.when(fractional, rel), ignorenulls=True).alias("example")).collect()[0]
+    gmax = 0.0 if row["gmax"] is None else float(row["gmax"])
+    problem = None
+    if row["frac"]:
+        grade = float(row["example"])
+        problem = Problem("qrels", None, "fractional_grades", {"count": int(row["frac"]), "grade": grade,
+                                                               "whole": f"{math.trunc(grade):g}"})
+    return gmax, problem
 
 
 def _check_whole(value, name: str, *, minimum: int, allow_none: bool = False):
@@ -744,19 +777,23 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     spark = _active(spark)
     problems: list[Problem] = []
     qrels_df = _as_qrels_frame(spark, qrels, qrels_columns)
-    qrels_df, found = _bad_lines(qrels_df, "qrels", skip_bad_lines)
+    qrels_df, _count, found, _tag = _file_facts(qrels_df, "qrels", skip_bad_lines)
     problems += found
     frames = _as_run_frames(spark, runs, run_columns)
-    run_dfs, tags, runs_order = [], {}, []
+    run_dfs, tags, runs_order, total_rows = [], {}, [], 0
     for name, df in frames:
         if name is None:  # a DataFrame naming its runs: their names in sorted order
             found_names = [r[0] for r in df.select("run").distinct().orderBy("run").collect()]
             if any(n is None or n == "" for n in found_names):
                 raise ValueError("a run's name (its run column) is null or empty")
+            total_rows = -1
         else:
             found_names = [name]
-            df, found = _bad_lines(df, name, skip_bad_lines)
+            df, count, found, tag = _file_facts(df, name, skip_bad_lines)
             problems += found
+            if tag is not None:
+                tags[name] = tag
+            total_rows = total_rows + count if count >= 0 and total_rows >= 0 else -1
         dupes = sorted(set(found_names) & set(runs_order))
         if dupes:
             raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
@@ -769,23 +806,19 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         run_df = run_df.unionByName(other)
     if "_row" not in qrels_df.columns:
         qrels_df = qrels_df.withColumn("_row", F.lit(None).cast("long"))
-    if any(r.info.summary == "runid" for r in requested):
+    if any(r.info.summary == "runid" for r in requested) and total_rows < 0:  # DataFrames with a tag column
         last = run_df.filter(F.col("tag").isNotNull()).groupBy("run").agg(
             F.max_by("tag", F.coalesce("_row", F.lit(0))).alias("tag")).collect()
-        tags = {r["run"]: r["tag"] for r in last}
-    gmax = err_gmax
-    if gmax is None and any(r.info.name == "err" for r in requested):
-        top = qrels_df.filter(F.col("rel") >= 0).agg(F.max(F.floor("rel"))).collect()[0][0]
-        gmax = 0.0 if top is None else float(top)
-    frac = qrels_df.filter(F.col("rel") != F.floor("rel")).select("rel").limit(1).collect()
-    if frac:
-        count = qrels_df.filter(F.col("rel") != F.floor("rel")).count()
-        problems.append(Problem("qrels", None, "whole_grades", {"count": count, "grade": float(frac[0][0]),
-                                                                "whole": f"{math.trunc(frac[0][0]):g}",
-                                                                "line": "?"}))
+        tags.update({r["run"]: r["tag"] for r in last})
+    gmax, fractional = _qrels_facts(qrels_df)
+    if fractional is not None:
+        problems.append(fractional)
+    if err_gmax is not None:
+        gmax = float(err_gmax)
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
-        buckets = max(2 * cores, math.ceil(run_df.count() / ROWS_PER_BUCKET))
+        rows = total_rows if total_rows > 0 else run_df.count()
+        buckets = max(2 * cores, math.ceil(rows / ROWS_PER_BUCKET))
     bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": bool(skip_bad_lines),
