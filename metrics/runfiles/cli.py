@@ -420,7 +420,7 @@ def _run_trec_spark(args, parser, started) -> int:
 
     try:
         spark = spark_session(args.spark)
-        spark.sparkContext.setLogLevel("ERROR")
+        spark.sparkContext.setLogLevel("FATAL")  # a failed task's Python traceback: the message comes below
         ev = evaluate_spark(args.qrels, list(args.runs), args.measures, spark=spark, relevance_level=args.level,
                             complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
                             num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,

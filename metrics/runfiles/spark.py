@@ -219,15 +219,16 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         df = df.filter((F.col("f")[0] != "") & ~F.col("f")[0].startswith("#"))
         n = F.size("f")
         want = _TREC_FIELDS[kind]
-        value = F.col("f")[3 if kind == "qrels" else 4]
+        field = lambda i: F.get(F.col("f"), i)  # noqa: E731  (null past the end; [] raises in ANSI mode)
+        value = field(3 if kind == "qrels" else 4)
         number = _finite_double(value)
         bad = (F.when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
                .when(number.isNull(), F.lit("not a finite number")))
-        cols = [F.col("f")[0].alias("qid"), F.col("f")[2].alias("docno")]
+        cols = [field(0).alias("qid"), field(2).alias("docno")]
         if kind == "qrels":
             cols.append(number.alias("rel"))
         else:
-            cols += [F.lit(name).alias("run"), number.alias("score"), F.col("f")[5].alias("tag")]
+            cols += [F.lit(name).alias("run"), number.alias("score"), field(5).alias("tag")]
         out = df.select(*cols, "_row", bad.alias("_bad"), "_line")
     else:
         if file_format == "parquet":
@@ -318,7 +319,7 @@ def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, wha
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{what} {run!r}: query {qid[i].as_py()!r:.60}, document {docno[i].as_py()!r:.60} has the "
-                         f"value {value[i]!r}; values must be finite numbers")
+                         f"value {float(value[i])!r}; values must be finite numbers")
 
 
 def _first_rows(qid: pa.Array, docno: pa.Array, order: np.ndarray | None, run: str, what: str,
@@ -431,6 +432,12 @@ class SparkEvaluation:
     tags: dict[str, str]
     complete: bool
     problems: list[Problem] = field(default_factory=list)
+
+    def cache(self) -> SparkEvaluation:
+        """Keep the per-query values in Spark's memory (``persist``) once computed, so that
+        :meth:`per_query`, :meth:`means` and :meth:`result` do not each run the kernel again."""
+        self.rows = self.rows.persist()
+        return self
 
     def _per_query_names(self) -> list[tuple[int, str]]:
         per_query = {name for r in self.requested if r.info.per_query and r.info.value != "text" for name in r.names}
