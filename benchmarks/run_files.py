@@ -3,6 +3,8 @@
     python benchmarks/run_files.py                 # 10,000 and 100,000 queries x 100 documents
     python benchmarks/run_files.py --sizes 1000    # a quick check
     python benchmarks/run_files.py --tools pyarrow trec pytrec_eval_common   # trec_eval's measures only
+    python benchmarks/run_files.py --sizes 10000 100000 --baseline HEAD~1 \
+        --tools pyarrow trec trec@base ours_all ours_all@base                # a change, before and after
 
 Two workloads.  trec_eval's measures: ``trec`` (ours, ``metrics.runfiles.evaluate_runs`` with ``-m common``:
 runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP
@@ -13,6 +15,10 @@ ndcg ndcg_cut map_cut success set_P set_recall set_F, i.e. ``all_trec`` minus th
 Files are generated once under benchmarks/data/ (git-ignored): a qrels file with 20 judged documents
 per query (grades 0-3, about half of them retrieved) and a run with 100 documents per query, scores
 distinct within a query (ranx breaks ties arbitrarily, so ties would make the values incomparable).
+
+``--baseline REV`` also runs the tools named ``TOOL@base`` (e.g. ``trec@base ours_all@base``) on the code of
+git revision REV (its ``metrics/`` extracted with ``git archive`` under benchmarks/data/), so that a change is
+measured before and after in the same run, on the same files and the same machine load.
 
 Each tool runs in its own fresh subprocess, one after another: the time is from "start reading the
 files" to "mean NDCG@k computed" (imports, interpreter start-up and ranx's numba compilation, done
@@ -222,7 +228,8 @@ def _measure(tool: str, qrels_path: str, run_path: str) -> tuple[dict, dict]:
 def _child(tool: str, qrels_path: str, run_path: str, out: str) -> None:
     import gc
 
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, os.environ.get("BENCH_CODE_ROOT", str(ROOT)))  # the code measured (--baseline: REV's)
+    tool = tool.split("@")[0]
     # Warm-up on the small files: imports, numba compilation (ranx; ours: metrics.runfiles._kernels.warm_up,
     # since the 1,000-query files are below the size where our numba kernels are used), first-call
     # costs; not timed.
@@ -247,12 +254,36 @@ def _child(tool: str, qrels_path: str, run_path: str, out: str) -> None:
     Path(out + ".json").write_text(json.dumps(result))
 
 
+def baseline_code(rev: str) -> Path:
+    """The ``metrics`` package of git revision ``rev``, extracted once under benchmarks/data/."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True,
+                         text=True)
+    if sha.returncode != 0:
+        raise SystemExit(f"--baseline: {rev!r} is not a git revision of this repository")
+    target = DATA / f"baseline_{sha.stdout.strip()[:12]}"
+    if not (target / "metrics").is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", "--format=tar", sha.stdout.strip(), "metrics"], cwd=ROOT,
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+BASELINE: Path | None = None
+LOAD_AT_START = 0.0
+
+
 def _run_child(tool: str, qrels: Path, run: Path) -> dict:
-    out = str(DATA / f"result_{tool}_{qrels.stem}")
+    out = str(DATA / f"result_{tool.replace('@', '_')}_{qrels.stem}")
     for ext in (".json", ".npz"):
         Path(out + ext).unlink(missing_ok=True)
+    env = dict(os.environ)
+    if tool.endswith("@base"):
+        if BASELINE is None:
+            raise SystemExit(f"{tool}: give --baseline REV for the tools named TOOL@base")
+        env["BENCH_CODE_ROOT"] = str(BASELINE)
     proc = subprocess.run([sys.executable, __file__, "--child", tool, str(qrels), str(run), out],
-                          cwd=ROOT, capture_output=True, text=True)
+                          cwd=ROOT, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"{tool} failed:\n{proc.stderr[-3000:]}")
     result = json.loads(Path(out + ".json").read_text())
@@ -271,6 +302,7 @@ def bench(n_queries: int, tools: list[str]) -> list[dict]:
     for tool in tools:
         print(f"  {tool} ...", file=sys.stderr, flush=True)
         res = _run_child(tool, qrels, run)
+        res["tool"] = tool  # with its @base
         res["n_queries"] = n_queries
         res["sizes"] = sizes
         results.append(res)
@@ -296,19 +328,22 @@ def table(results: list[dict]) -> str:
              "pytrec_eval_common": "pytrec_eval-terrier, the same 21 measures"}
     for r in results:
         n = r["n_queries"]
-        ours = by.get((n, "trec" if r["tool"] in ("trec", "pytrec_eval_common") else "ours"))
+        base = r["tool"].split("@")[0]
+        mine = "trec" if base in ("trec", "pytrec_eval_common") else "ours"
+        ours = by.get((n, base if r["tool"].endswith("@base") else mine))  # before: against the same tool after
         ratio = f"{r['seconds'] / ours['seconds']:.1f}×" if ours else ""
         arrow = by.get((n, "pyarrow"))
         vs_arrow = f"{r['seconds'] / arrow['seconds']:.2f}×" if arrow else ""
         diffs = []
         refs = [("pytrec_eval", ["linear"]), ("ranx", ["exponential"])]
-        if r["tool"] == "trec":
+        if base == "trec":
             refs = [("pytrec_eval_common", list(r["per_query"])), ("none", [])]
         for ref, keys in refs:
             other = by.get((n, ref))
             same = other is None or r["tool"] == ref
             diffs.append("" if same else _max_diff(r["per_query"], other["per_query"], keys))
-        lines.append(f"| {n:,} × {DOCS_PER_QUERY} | {names[r['tool']]} | {r['seconds']:.2f} | {ratio} | {vs_arrow} | "
+        label = names[base] + (f", before ({BASELINE.name.split('_')[1]})" if r["tool"].endswith("@base") else "")
+        lines.append(f"| {n:,} × {DOCS_PER_QUERY} | {label} | {r['seconds']:.2f} | {ratio} | {vs_arrow} | "
                      f"{r['peak_rss_mb']:.0f} | {r['rss_after_imports_mb']:.0f} | {diffs[0]} | {diffs[1]} |")
     return "\n".join(lines)
 
@@ -318,16 +353,24 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     p.add_argument("--tools", nargs="+", default=["pyarrow", "trec", "pytrec_eval_common", "ours", "ours_all", "ranx",
                                                   "pytrec_eval"])
+    p.add_argument("--baseline", metavar="REV", help="git revision whose code the TOOL@base tools run")
     p.add_argument("--child", nargs=4, metavar=("TOOL", "QRELS", "RUN", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         _child(*args.child)
         return 0
+    global BASELINE
+    if args.baseline:
+        BASELINE = baseline_code(args.baseline)
+    global LOAD_AT_START
+    LOAD_AT_START = os.getloadavg()[0]
     results = []
     for n in args.sizes:
         results += bench(n, args.tools)
     load = os.getloadavg()[0]
-    print(f"Machine: {os.cpu_count()} CPUs (shared; load average {load:.1f} at the end), Python "
+    start_load = LOAD_AT_START
+    print(f"Machine: {os.cpu_count()} CPUs (shared; load average {start_load:.1f} at the start, {load:.1f} at the "
+          f"end), Python "
           f"{sys.version.split()[0]}; one run.")
     print()
     print(table(results))

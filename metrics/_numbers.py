@@ -10,7 +10,7 @@ import numpy as np
 
 from ._validation import as_list, as_real
 
-__all__ = ["as_reals"]
+__all__ = ["as_reals", "safe_divide"]
 
 
 def as_reals(values, name: str) -> np.ndarray:
@@ -56,3 +56,40 @@ def as_reals(values, name: str) -> np.ndarray:
         return fast
     items = as_list(values, name)
     return np.array([as_real(v, name, i) for i, v in enumerate(items, start=1)], dtype=np.float64)
+
+
+def safe_divide(num, den, *, where=None, default: float = 0.0):
+    """``num / den`` where the division is defined, ``default`` elsewhere: the one safe division of
+    :mod:`metrics` (a mean over no query, a precision over no retrieved document, NDCG with IDCG 0).
+
+    Parameters
+    ----------
+    num, den : float or array-like of float
+        Numerators and denominators (broadcast together).
+    where : bool array-like, optional
+        Where to divide.  Default ``None``: where ``den != 0``.
+    default : float, default 0.0
+        The value elsewhere (trec_eval leaves such values at 0; NaN for "undefined").
+
+    Returns
+    -------
+    float or numpy.ndarray of float64
+        A float when both inputs are scalars, else an array of their broadcast shape.
+
+    Examples
+    --------
+    >>> safe_divide(3.0, 4.0), safe_divide(1.0, 0.0), safe_divide(0.0, 0.0, default=float("nan"))
+    (0.75, 0.0, nan)
+    >>> safe_divide(np.array([1.0, 2.0]), np.array([2.0, 0.0])).tolist()
+    [0.5, 0.0]
+    >>> safe_divide(np.array([1.0, 2.0]), np.array([-2.0, 4.0]), where=np.array([False, True])).tolist()
+    [0.0, 0.5]
+    """
+    scalar = np.ndim(num) == 0 and np.ndim(den) == 0
+    n = np.asarray(num, dtype=np.float64)
+    d = np.asarray(den, dtype=np.float64)
+    mask = (d != 0) if where is None else np.asarray(where, dtype=bool)
+    out = np.full(np.broadcast_shapes(n.shape, d.shape, mask.shape), default, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        np.divide(n, d, out=out, where=mask)
+    return float(out) if scalar else out

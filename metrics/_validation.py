@@ -16,8 +16,11 @@ __all__ = [
     "as_grades",
     "as_scores",
     "check_choice",
+    "check_flag",
     "check_k",
     "check_log_base",
+    "check_real",
+    "check_whole",
 ]
 
 
@@ -256,3 +259,127 @@ def check_choice(value, choices: Mapping, *, name: str):
         return choices[value]
     valid = ", ".join(repr(c) for c in choices)
     raise ValueError(f"unknown {name} {describe(value)}; valid names are {valid}")
+
+
+def check_whole(value, *, name: str, minimum: int = 0, maximum: int | None = None, allow_none: bool = False):
+    """Return ``value`` as an int within bounds (or None when allowed).
+
+    Parameters
+    ----------
+    value : int
+        Python or numpy integers; not booleans, not floats (``2.0`` is refused rather than guessed).
+    name : str
+        What the value is called in error messages.
+    minimum : int, default 0
+        The smallest value accepted.
+    maximum : int, optional
+        The largest value accepted.
+    allow_none : bool, default False
+        Accept None (returned as is).
+
+    Returns
+    -------
+    int or None
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, the value and the accepted range.
+
+    Examples
+    --------
+    >>> check_whole(3, name="max_docs", minimum=1)
+    3
+    >>> check_whole(2.0, name="max_docs", minimum=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_docs must be a whole number >= 1, got 2.0
+    """
+    if value is None and allow_none:
+        return None
+    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Integral) and value >= minimum \
+        and (maximum is None or value <= maximum)
+    if not ok:
+        bound = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
+        raise ValueError(f"{name} must be a whole number {bound}" + (" or None" if allow_none else "")
+                         + f", got {describe(value)}")
+    return int(value)
+
+
+def check_flag(value, *, name: str) -> bool:
+    """Return ``value`` as a bool; only True and False (numpy's too) are accepted.
+
+    Parameters
+    ----------
+    value : bool
+        The flag.
+    name : str
+        What the value is called in error messages.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a boolean (1, "yes", None are refused).
+
+    Examples
+    --------
+    >>> check_flag(True, name="complete")
+    True
+    >>> check_flag(1, name="complete")
+    Traceback (most recent call last):
+    ...
+    ValueError: complete must be True or False, got 1
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {describe(value)}")
+    return bool(value)
+
+
+def check_real(value, *, name: str, minimum: float | None = None, allow_none: bool = False):
+    """Return ``value`` as a finite float (>= ``minimum`` when given), or None when allowed.
+
+    Parameters
+    ----------
+    value : real number
+        Not a boolean, not NaN or an infinity.
+    name : str
+        What the value is called in error messages.
+    minimum : float, optional
+        The smallest value accepted.
+    allow_none : bool, default False
+        Accept None (returned as is).
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, the value and what is accepted.
+
+    Examples
+    --------
+    >>> check_real(3, name="err_gmax", minimum=0)
+    3.0
+    >>> check_real(float("inf"), name="err_gmax", minimum=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: err_gmax must be a finite number >= 0, got inf
+    """
+    if value is None and allow_none:
+        return None
+    want = "a finite number" + (f" >= {minimum:g}" if minimum is not None else "") + (" or None" if allow_none else "")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {want}, got {describe(value)}")
+    try:
+        out = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be {want}, got {describe(value)}") from None
+    if not math.isfinite(out) or (minimum is not None and out < minimum):
+        raise ValueError(f"{name} must be {want}, got {describe(value)}")
+    return out

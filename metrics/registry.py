@@ -32,6 +32,8 @@ __all__ = [
     "DISCOUNTS",
     "TIES",
     "ZERO_IDCG",
+    "IDCG_SOURCES",
+    "VARIANT_CHOICES",
     "gain_map",
     "resolve_gain",
     "resolve_discount",
@@ -164,6 +166,17 @@ TIES: dict[str, TieRule] = {
         "ranx sorts a run with numba's np.argsort (quicksort): up to 15 items it is an insertion sort, so ties "
         "keep input order; from 16 items the median-of-three partitions reorder ties (reproduced exactly).",
     ),
+}
+
+#: Where the ideal ranking (IDCG) comes from.
+IDCG_SOURCES: dict[str, Entry] = {
+    "list": Entry(
+        "list", "The list itself",
+        "The ranked list itself, re-sorted by grade (scikit-learn, most blog posts)."),
+    "judged": Entry(
+        "judged", "All judged items",
+        "Every judged item of the query, retrieved or not: the list's own plus the unretrieved ones "
+        "(trec_eval, ranx)."),
 }
 
 #: What NDCG is for a list whose IDCG is 0.  ``"nan"`` leaves the list out of a mean (it is not counted).
@@ -470,3 +483,8 @@ def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str 
     \\mathrm{DCG}@5 = \\sum_{i=1}^{5} \\frac{2^{rel_{i}} - 1}{\\log_{2}(i+1)}
     """
     return f"\\mathrm{{DCG}}@{k} = \\sum_{{i=1}}^{{{k}}} {term_latex(gain, discount, log_base)}"
+
+
+#: The four choices an NDCG variant is made of, by parameter name (the run-file engine's ``nDCG`` measure,
+#: the Run files page, the lessons): each maps its keys to the registry records above.
+VARIANT_CHOICES: dict[str, dict] = {"gain": GAINS, "discount": DISCOUNTS, "idcg": IDCG_SOURCES, "ties": TIES}

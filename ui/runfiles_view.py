@@ -136,7 +136,8 @@ def all_variant_labels() -> list[str]:
 
 DEFAULT_TIES = ["trec_eval", "average"]
 #: trec_eval's measures a visitor can pick (numeric ones: not runid or relstring), in trec_eval's order.
-MEASURE_CHOICES = tuple(name for name, m in MEASURES.items() if m.summary not in ("runid", "none"))
+MEASURE_CHOICES = tuple(name for name, m in MEASURES.items()
+                        if m.summary not in ("runid", "none") and m.origin != "variant")
 DEFAULT_MEASURES = ["ndcg_cut", "map", "P", "recall", "recip_rank"]
 #: Cutoffs offered for the measures taking them (P, recall, ndcg_cut, map_cut, success, judged, err, ...).
 CUTOFF_CHOICES = (1, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000)

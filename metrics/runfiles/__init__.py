@@ -1,15 +1,24 @@
 """The run-file engine: TREC qrels and runs (and CSV/TSV) read with pyarrow, every query of every
-run evaluated at once with numpy (numba kernels for files of a million lines and more).
+run evaluated at once with numpy (numba kernels for files of a million lines and more, when numba is
+installed: ``pip install ndcg-lab[fast]``; the results are the same without it).
 
 Reading (``read``): :func:`read_qrels`, :func:`read_run`, :func:`read_files`.
+
+One engine (``engine``): one qrels index, one ranker (trec_eval's order; other tie rules re-order only
+tied scores), one measure table (:data:`MEASURES`: trec_eval's measures, the extras and ``nDCG`` with
+its gain, discount, IDCG source and tie rule as parameters, ``nDCG(gain=exponential,ties=average)@10``).
+For a cluster: :func:`evaluate_block` gives the per-query rows of a block of complete queries (equal
+to the single-machine rows of those queries) and :func:`summarize` the "all" rows from the rows of all
+blocks (with :func:`qrels_counts` for ``-c``); see :mod:`metrics.runfiles.engine`.
 
 trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
 
 * :data:`MEASURES` -- the registry: ``MEASURES["ndcg_cut"]`` is a :class:`MeasureInfo` with ``name`` (as
   trec_eval spells it), ``params`` (kind: None, "cutoffs", "fractions", "numbers", "gains",
-  "persistence"), ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g.
-  ``"trec_eval 9.0.8 m_ndcg_cut.c"`` or the paper), ``origin`` (``"trec_eval"`` or ``"extra"``:
-  judged, err, rbp, rbp_resid), ``summary`` (mean, sum, count, gm, runid, none) and ``per_query``.
+  "persistence", "variant"), ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g.
+  ``"trec_eval 9.0.8 m_ndcg_cut.c"`` or the paper), ``origin`` (``"trec_eval"``, ``"extra"``:
+  judged, err, rbp, rbp_resid, or ``"variant"``: nDCG), ``summary`` (mean, sum, count, gm, runid, none)
+  and ``per_query``.  A new measure is one entry here (a function of :class:`~.measures.Lists`).
   :data:`NICKNAMES`: the sets (``official``, ``all_trec``, ``set``, ``common``, ``extras``).
 * :func:`measure_names` -- the names a list of ``-m`` specs prints (``["P.5,10"]`` -> ``P_5, P_10``);
   :func:`parse_measures` validates specs (ValueError naming the bad one).
@@ -30,12 +39,14 @@ and output by default.  Imported on demand: ``import metrics`` does not load thi
 'trec_eval 9.0.8 m_ndcg_cut.c'
 """
 from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau, make_variants, query_lists
+from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
 from .measures import MEASURES, NICKNAMES, MeasureInfo, measure_names, parse_measures
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
 __all__ = [
     "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureInfo", "MeasureResult", "Parsed", "Problem",
-    "RunVariant", "Table", "evaluate", "evaluate_measures", "evaluate_runs", "id_strings", "kendall_tau",
-    "make_variants", "measure_names", "parse_measures", "query_lists", "read_files", "read_qrels", "read_run",
+    "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
+    "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
+    "read_files", "read_qrels", "read_run", "summarize",
 ]

@@ -45,7 +45,7 @@ def _numba_module():
         if _numba is None:
             try:
                 import numba
-            except ImportError:  # pragma: no cover - numba is pinned in requirements.txt
+            except ImportError:  # numba is optional (pip install "ndcg-lab[fast]"); numpy gives the same results
                 _numba = False
             else:
                 _hash_bytes = numba.njit(inline="always", cache=True, nogil=True)(_hash_bytes)

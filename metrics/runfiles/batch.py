@@ -1,5 +1,9 @@
-"""NDCG for many queries and many runs at once, under every variant, vectorised with numpy.
+"""NDCG for many queries and many runs at once, under every variant: the ``nDCG`` measure of the one
+engine (:mod:`metrics.runfiles.engine`), one measure per variant, gathered per run, variant and query.
 
+A variant is a :class:`RunVariant` (gain × discount × IDCG source × tie rule, the choices of
+:data:`metrics.registry.VARIANT_CHOICES`); :func:`evaluate` asks the engine for
+``nDCG(gain=...,discount=...,idcg=...,ties=...)@k`` of each (:attr:`RunVariant.spec`).
 Each value equals what :func:`metrics.ndcg.ndcg_from_scores` gives for that
 query's list (tested), computed for all queries at once:
 
@@ -35,7 +39,7 @@ list ideal (b, x, a re-sorted: 3, 2, 0): 3 + 2/log2(3) = 4.2619.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -44,10 +48,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_choice, check_k, check_log_base
-from ..ndcg import IDCG_SOURCES, numba_quicksort_argsort
-from ..registry import DISCOUNTS, GAINS, TIES
-from .join import match_rows
+from .._validation import check_choice, check_k, check_log_base, check_real
+from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES
+from .engine import QrelsIndex, TieOrder, evaluate_tables, trec_order
+from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, NdcgVariant, Requested, effective_grades
 from .read import Problem, Table, id_strings
 
 __all__ = [
@@ -62,12 +66,8 @@ __all__ = [
     "query_lists",
 ]
 
-_IDCG_HELP = {
-    "judged": "all judged documents of the query (trec_eval, ranx)",
-    "list": "the retrieved list itself, re-sorted (scikit-learn, most blog posts)",
-}
-#: Where the ideal ranking comes from (the sources of :mod:`metrics.ndcg`).
-IDCG = {source: _IDCG_HELP.get(source, source) for source in IDCG_SOURCES}
+#: Where the ideal ranking comes from: :data:`metrics.registry.IDCG_SOURCES` (key -> one-line help).
+IDCG = {key: entry.help for key, entry in IDCG_SOURCES.items()}
 
 #: What a qrels query that a run did not answer counts as.
 MISSING = {
@@ -90,6 +90,19 @@ class RunVariant:
     @property
     def label(self) -> str:
         return f"{self.gain}/{self.discount}/{self.idcg}/{self.ties}"
+
+    def measure(self, *, k: int | None = None, log_base: float = 2.0,
+                relevance_level: float | None = None) -> NdcgVariant:
+        """The engine's ``nDCG`` parameters for this variant (:class:`metrics.runfiles.measures.NdcgVariant`)."""
+        return NdcgVariant(self.gain, self.discount, self.idcg, self.ties, float(log_base), relevance_level, (k,))
+
+    def spec(self, *, k: int | None = None, log_base: float = 2.0, relevance_level: float | None = None) -> str:
+        """The ``-m`` spec of this variant, e.g. ``nDCG(gain=linear,discount=standard,idcg=judged,ties=average)@10``.
+
+        >>> RunVariant("exponential", "jarvelin", "list", "ranx").spec(k=5)
+        'nDCG(gain=exponential,discount=jarvelin,idcg=list,ties=ranx)@5'
+        """
+        return self.measure(k=k, log_base=log_base, relevance_level=relevance_level).name(k)
 
     @staticmethod
     def parse(label: str) -> RunVariant:
@@ -153,193 +166,7 @@ def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[R
     return [RunVariant(*combo) for combo in product(g, d, s, t)]
 
 
-# ----------------------------------------------------------------------------- the array engine
-@dataclass
-class _Ranked:
-    """One run's relevant rows in ranked order, ready for any variant."""
-
-    nq: int
-    present: np.ndarray  # bool[nq]: the run has at least one document for the query
-    q: np.ndarray  # int64[m]: query of each relevant row (grade > 0)
-    grade: np.ndarray  # float64[m]
-    pos: dict  # tie rule -> int64[m] 1-based positions
-    gstart: np.ndarray  # int64[m]: first position of the row's tie group
-    gend: np.ndarray  # int64[m]: last position of the row's tie group
-    ideal_q: np.ndarray  # the list's relevant grades re-sorted: query, grade, position
-    ideal_grade: np.ndarray
-    ideal_pos: np.ndarray
-    max_pos: int
-    n_ties: int = 0  # rows in tie groups
-
-
-def _ideal(q: np.ndarray, grade: np.ndarray, nq: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows sorted by query then grade descending, with 1-based positions within the query."""
-    order = np.lexsort((-grade, q))
-    q, grade = q[order], grade[order]
-    return q, grade, _positions(q, nq)
-
-
-def _positions(q_sorted: np.ndarray, nq: int) -> np.ndarray:
-    """1-based position of each row within its block of equal (contiguous) query codes."""
-    n = q_sorted.size
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
-    block_len = np.diff(np.r_[starts, n])
-    return np.arange(1, n + 1, dtype=np.int64) - np.repeat(starts, block_len)
-
-
-def _rank_rows(q, grade, score, *, nq, ties: Iterable[str], docrank: Callable[[np.ndarray], np.ndarray] | None):
-    """Rank the rows of all queries at once; keep what variants need (see :class:`_Ranked`)."""
-    n = q.size
-    present = np.bincount(q, minlength=nq)[:nq] > 0
-    if n == 0:
-        e_i, e_f = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        return _Ranked(nq, present, e_i, e_f, {rule: e_i for rule in ties}, e_i, e_i, e_i, e_f, e_i, 0)
-    # Already grouped by query and sorted by descending score (the usual TREC run)?
-    brk = q[1:] != q[:-1]
-    contiguous = int(brk.sum()) + 1 == int(present.sum())
-    in_order = contiguous and bool(np.all((score[1:] <= score[:-1]) | brk))
-    if in_order:
-        order = None
-    else:
-        order = np.lexsort((-score, q))  # stable: ties keep file order
-        q, grade, score = q[order], grade[order], score[order]
-        brk = q[1:] != q[:-1]
-    pos = _positions(q, nq)
-    max_pos = int(pos.max())
-    rel = np.flatnonzero(grade > 0)
-    iq, ig, ip = _ideal(q[rel], grade[rel], nq)
-    # Tie groups: runs of equal scores within a query.
-    tied = ~brk & (score[1:] == score[:-1])
-    if not tied.any():  # no ties: every rule gives the same positions, every group is one row
-        p = pos[rel]
-        return _Ranked(nq, present, q[rel], grade[rel], {rule: p for rule in ties}, p, p, iq, ig, ip, max_pos, 0)
-    new_group = np.r_[True, ~tied]
-    gid = np.cumsum(new_group) - 1
-    gsize = np.bincount(gid)
-    in_tie = gsize[gid] > 1
-    gfirst = np.flatnonzero(new_group)
-    positions = {}
-    tie_rows = np.flatnonzero(in_tie)
-    for rule in ties:
-        if rule in ("average", "stable"):
-            positions[rule] = pos[rel]
-            continue
-        if rule == "ranx":
-            positions[rule] = _ranx_positions(q, score, pos, tie_rows, order)[rel]
-            continue
-        if rule == "trec_eval":
-            src = tie_rows if order is None else order[tie_rows]
-            key = -docrank(src)
-        elif rule == "optimistic":
-            key = -grade[tie_rows]
-        else:  # pessimistic
-            key = grade[tie_rows]
-        perm = np.lexsort((key, gid[tie_rows]))
-        new_pos = pos.copy()
-        new_pos[tie_rows[perm]] = pos[tie_rows]
-        positions[rule] = new_pos[rel]
-    gstart = pos[gfirst][gid[rel]]
-    gend = gstart + gsize[gid[rel]] - 1
-    return _Ranked(nq, present, q[rel], grade[rel], positions, gstart, gend, iq, ig, ip, max_pos,
-                   int(tie_rows.size))
-
-
-def _ranx_positions(q, score, pos, tie_rows, order) -> np.ndarray:
-    """Positions as ranx ranks tied scores: numba's quicksort over the query's documents in file order.
-
-    Only queries with a tie are re-ranked (one at a time, :func:`metrics.ndcg.numba_quicksort_argsort`);
-    ``q``/``score``/``pos`` are in ranked (sorted) row order, ``order`` maps them to file rows (None: same).
-    """
-    out = pos.copy()
-    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
-    ends = np.r_[starts[1:], q.size]
-    block = np.searchsorted(starts, tie_rows, side="right") - 1
-    for b in np.unique(block):
-        rows = np.arange(starts[b], ends[b])
-        in_file = rows if order is None else order[rows]
-        file_order = np.argsort(in_file, kind="stable")
-        ranked = numba_quicksort_argsort(-score[rows[file_order]])
-        out[rows[file_order][ranked]] = np.arange(1, rows.size + 1)
-    return out
-
-
-def _divisors(discount: str, log_base: float, k: int | None, size: int) -> np.ndarray:
-    """divisors[p] for p = 0..size: the discount at position p, inf past k (and at the unused 0)."""
-    out = np.full(size + 1, np.inf)
-    if size:
-        out[1:] = DISCOUNTS[discount].func(np.arange(1, size + 1), log_base)
-    if k is not None:
-        out[k + 1:] = np.inf
-    return out
-
-
-def _dcg(q, gains, pos, divisors, nq) -> np.ndarray:
-    return np.bincount(q, weights=gains / divisors[pos], minlength=nq)[:nq].astype(np.float64, copy=False)
-
-
-def _dcg_average(q, gains, gstart, gend, divisors, nq) -> np.ndarray:
-    cum = np.r_[0.0, np.cumsum(1.0 / divisors[1:])]
-    wsum = cum[gend] - cum[gstart - 1]
-    size = gend - gstart + 1
-    return np.bincount(q, weights=gains * (wsum / size), minlength=nq)[:nq].astype(np.float64, copy=False)
-
-
-def _ratio(top: np.ndarray, best: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(top)
-    np.divide(top, best, out=out, where=best > 0)
-    return out
-
-
-def _values(ranked: _Ranked, judged: tuple, variant: RunVariant, *, k, log_base, divisor_cache: dict) -> np.ndarray:
-    """Per-query NDCG (NaN where the run has no documents) for one variant.
-
-    ``divisor_cache`` is shared by the variants of one run: divisors per discount, DCG per
-    (gain, discount, ties) and IDCG per (gain, discount, idcg source) are computed once.
-    """
-    nq = ranked.nq
-    jq, jg, jp = judged
-    size = max(ranked.max_pos, int(jp.max()) if jp.size else 0, 1)
-    cache = divisor_cache
-    dkey = ("div", variant.discount, size)
-    if dkey not in cache:
-        cache[dkey] = _divisors(variant.discount, log_base, k, size)
-    div = cache[dkey]
-    g = GAINS[variant.gain].func
-    tkey = ("top", variant.gain, variant.discount, variant.ties)
-    if tkey not in cache:
-        if variant.ties == "average":
-            cache[tkey] = _dcg_average(ranked.q, g(ranked.grade), ranked.gstart, ranked.gend, div, nq)
-        else:
-            cache[tkey] = _dcg(ranked.q, g(ranked.grade), ranked.pos[variant.ties], div, nq)
-    bkey = ("best", variant.gain, variant.discount, variant.idcg)
-    if bkey not in cache:
-        if variant.idcg == "judged":
-            cache[bkey] = _dcg(jq, g(jg), jp, div, nq)
-        else:
-            cache[bkey] = _dcg(ranked.ideal_q, g(ranked.ideal_grade), ranked.ideal_pos, div, nq)
-    out = _ratio(cache[tkey], cache[bkey])
-    out[~ranked.present] = np.nan
-    return out
-
-
-def _effective(grades: np.ndarray, relevance_level) -> np.ndarray:
-    out = np.where(grades > 0, grades, 0.0)
-    if relevance_level is not None:
-        out = np.where(out >= relevance_level, out, 0.0)
-    return out
-
-
-def _check_level(relevance_level):
-    if relevance_level is None:
-        return None
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(relevance_level):
-        raise ValueError(f"relevance_level must be a finite number or None, got {relevance_level!r}")
-    return float(relevance_level)
-
-
+# ----------------------------------------------------------------------------- flat arrays
 def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount="standard", log_base=2,
                    ties="average", idcg="list", docnos=None, pool_query=None, pool=None, n_queries=None,
                    relevance_level=None) -> np.ndarray:
@@ -397,7 +224,7 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
     k = check_k(k)
     b = check_log_base(log_base)
     variant = make_variants(gains=[gain], discounts=[discount], idcg=[idcg], ties=[ties])[0]
-    level = _check_level(relevance_level)
+    level = check_real(relevance_level, name="relevance_level", allow_none=True)
     q = np.asarray(query)
     if q.ndim != 1 or (q.size and not np.issubdtype(q.dtype, np.integer)):
         raise ValueError("query must be a one-dimensional array of whole-number query indices")
@@ -412,7 +239,10 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
         bad = np.flatnonzero(~np.isfinite(arr))
         if bad.size:
             raise ValueError(f"{name} at position {bad[0] + 1} is {arr[bad[0]]!r}; only finite numbers are accepted")
-    nq = int(n_queries) if n_queries is not None else (int(q.max()) + 1 if q.size else 0)
+    nq = check_real(n_queries, name="n_queries", minimum=0, allow_none=True)
+    nq = int(nq) if nq is not None else (int(q.max()) + 1 if q.size else 0)
+    if q.size and q.max() >= nq:
+        raise ValueError(f"query index {int(q.max())} is beyond n_queries={nq}")
     docrank = None
     if ties == "trec_eval":
         if docnos is None:
@@ -420,20 +250,26 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
         names = pa.array([str(x) for x in docnos], pa.string())
         if len(names) != q.size:
             raise ValueError(f"docnos has {len(names)} values but relevances has {q.size}")
-        rank = np.empty(q.size, dtype=np.int64)
-        rank[pc.array_sort_indices(names).to_numpy()] = np.arange(q.size)
-        docrank = lambda rows: rank[rows]  # noqa: E731
-    ranked = _rank_rows(q, _effective(rel, level), sc, nq=nq, ties=[ties], docrank=docrank)
+        doc_rank = np.empty(q.size, dtype=np.int64)
+        doc_rank[pc.array_sort_indices(names).to_numpy()] = np.arange(q.size)
+        docrank = lambda rows: doc_rank[rows]  # noqa: E731
     if idcg == "judged":
         if pool is None or pool_query is None:
             raise ValueError("idcg='judged' needs pool_query and pool: the query and grade of every judged item")
-        pq = np.asarray(pool_query, dtype=np.int64)
-        pg = _effective(np.asarray(pool, dtype=np.float64), level)
-        keep = pg > 0
-        judged = _ideal(pq[keep], pg[keep], nq)
+        judged = JudgedGrades(np.asarray(pool_query, dtype=np.int64), np.asarray(pool, dtype=np.float64))
     else:
-        judged = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
-    return _values(ranked, judged, variant, k=k, log_base=b, divisor_cache={})
+        judged = JudgedGrades(np.zeros(0, np.int64), np.zeros(0))
+    order = trec_order(q, sc, docrank)  # the one ranker: score descending, ties by docno (or input order)
+    file_row = np.arange(q.size) if order is None else order
+    q, rel, sc = q[file_row], rel[file_row], sc[file_row]
+    rows = np.flatnonzero(rel > 0)
+    pos = TieOrder(q, sc, file_row, rel, rows)
+    lists = Lists(q=q[rows], pos=pos.positions("trec_eval"), code=np.zeros(rows.size, np.int64), n=nq,
+                  levels=(np.zeros(0, np.int64),) * 3, num_ret=np.bincount(q, minlength=nq)[:nq], grade=rel[rows],
+                  ties=pos, judged=judged)
+    out = MEASURES[VARIANT_MEASURE].compute(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
+    out[lists.num_ret == 0] = np.nan
+    return out
 
 
 # ----------------------------------------------------------------------------- runs against qrels
@@ -604,32 +440,6 @@ class Evaluation:
             .head(int(n)).reset_index(drop=True)
 
 
-def _qrels_index(qrels: Table, relevance_level) -> dict:
-    qq = qrels.qid.indices.to_numpy().astype(np.int64)
-    grade = _effective(qrels.value, relevance_level)
-    nq = len(qrels.qid.dictionary)
-    keep = grade > 0
-    judged = _ideal(qq[keep], grade[keep], nq)
-    return {"nq": nq, "q": qq, "grade": grade, "judged": judged,
-            "queries": np.asarray(qrels.qid.dictionary.to_pylist(), dtype=object)}
-
-
-def _run_rows(qrels: Table, qi: dict, run: Table):
-    """Query index into the qrels, grade and score of each run row (rows of queries not in the qrels dropped)."""
-    m = match_rows(qrels, run, values=qi["grade"])
-    score = run.value if m.kept is None else run.value[m.kept]
-    return m.q, m.value, score, m.kept, m.foreign
-
-
-def _docrank_for(run: Table, rows: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:
-    def docrank(sub: np.ndarray) -> np.ndarray:
-        """Rank (0-based, equal ids equal) of the document ids of the given rows, in byte order."""
-        names = id_strings(run.docno.take(pa.array(sub if rows is None else rows[sub])))
-        return pc.rank(names, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64) - 1
-
-    return docrank
-
-
 def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[RunVariant] | None = None,
              log_base=2, relevance_level=None, missing: str = "skip",
              on_progress: Callable[[float, str], None] | None = None) -> Evaluation:
@@ -687,7 +497,7 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     """
     k = check_k(k)
     b = check_log_base(log_base)
-    level = _check_level(relevance_level)
+    level = check_real(relevance_level, name="relevance_level", allow_none=True)
     check_choice(missing, MISSING, name="missing")
     variants = list(variants) if variants is not None else make_variants()
     if not variants or not all(isinstance(v, RunVariant) for v in variants):
@@ -702,56 +512,19 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
-    progress = on_progress or (lambda _f, _label: None)
-    qi = _qrels_index(qrels, level)
-    nq = qi["nq"]
-    ties = list(dict.fromkeys(v.ties for v in variants))
-    values = np.full((len(runs), len(variants), nq), np.nan)
-    present = np.zeros((len(runs), nq), dtype=bool)
-    problems: list[Problem] = []
-    for r, run in enumerate(runs):
-        progress(r / max(len(runs), 1), run.name)
-        q, grade, score, rows, foreign = _run_rows(qrels, qi, run)
-        if foreign.size:
-            first = int(foreign[0])
-            qid = run.qid.dictionary[run.qid.indices[first].as_py()].as_py()
-            nforeign = int(np.unique(run.qid.indices.to_numpy()[foreign]).size)
-            problems.append(Problem(run.name, run.line_of(first), "missing_in_qrels",
-                                    {"count": nforeign, "example": qid}))
-        ranked = _rank_rows(q, grade, score, nq=nq, ties=ties, docrank=_docrank_for(run, rows))
-        present[r] = ranked.present
-        if not ranked.present.all():
-            absent = np.flatnonzero(~ranked.present)
-            problems.append(Problem(run.name, None, "missing_in_run",
-                                    {"count": int(absent.size), "example": str(qi["queries"][absent[0]]),
-                                     "policy": missing}))
-        cache: dict = {}
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            for j, v in enumerate(variants):
-                values[r, j] = _values(ranked, qi["judged"], v, k=k, log_base=b, divisor_cache=cache)
-    problems += _overflowing_gains(qrels, qi, variants, values)
-    progress(1.0, "")
-    return Evaluation(qi["queries"], names, variants, values, present, missing, k, problems)
-
-
-def _overflowing_gains(qrels: Table, qi: dict, variants, values: np.ndarray) -> list[Problem]:
-    """Queries whose largest grade has no finite gain under a variant's gain (2^1100 - 1 is beyond float64):
-    their values under that variant become NaN (not a misleading 0 or 1), with one warning per gain."""
-    top = np.zeros(qi["nq"])
-    np.maximum.at(top, qi["q"], qi["grade"])
-    out = []
-    for gain in dict.fromkeys(v.gain for v in variants):
-        with np.errstate(over="ignore", invalid="ignore"):
-            bad = ~np.isfinite(GAINS[gain].func(top))
-        if not bad.any():
-            continue
-        cols = [j for j, v in enumerate(variants) if v.gain == gain]
-        values[:, cols, :] = np.where(bad, np.nan, values[:, cols, :])
-        row = int(np.flatnonzero(qi["grade"] == top[bad].max())[0])
-        out.append(Problem(qrels.name, qrels.line_of(row), "huge_grade",
-                           {"grade": float(top[bad].max()), "count": int(bad.sum()),
-                            "example": str(qi["queries"][np.flatnonzero(bad)[0]]), "gain": gain}))
-    return out
+    requested = []
+    for v in variants:
+        params = v.measure(k=k, log_base=b, relevance_level=level)
+        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, params.names))
+    qi = QrelsIndex(qrels)
+    results, problems = evaluate_tables(qi, runs, requested, policy=missing, on_progress=on_progress)
+    values = np.full((len(runs), len(variants), qi.n), np.nan)
+    present = np.zeros((len(runs), qi.n), dtype=bool)
+    for r, rv in enumerate(results):
+        present[r] = rv.present
+        for j, req in enumerate(requested):
+            values[r, j] = np.where(rv.present, rv.values[req.names[0]], np.nan)
+    return Evaluation(qi.queries, names, variants, values, present, missing, k, problems)
 
 
 def _rows_of(table: Table, qid: str) -> np.ndarray:
@@ -805,10 +578,10 @@ def query_lists(qrels: Table, run: Table, qid: str, *, ties: str = "trec_eval", 
     (['b', 'x', 'a'], [2.0, 0.0, 3.0], ['c'], [3.0, 2.0, 1.0])
     """
     check_choice(ties, TIES, name="ties")
-    level = _check_level(relevance_level)
+    level = check_real(relevance_level, name="relevance_level", allow_none=True)
     pool_rows = _rows_of(qrels, qid)
     grades_by_doc = dict(zip(id_strings(qrels.docno.take(pa.array(pool_rows))).to_pylist(),
-                             _effective(qrels.value[pool_rows], level).tolist()))
+                             effective_grades(qrels.value[pool_rows], level).tolist()))
     rows = _rows_of(run, qid)
     docnos = id_strings(run.docno.take(pa.array(rows))).to_pylist()
     scores = run.value[rows]

@@ -22,15 +22,17 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..registry import DISCOUNTS, GAINS, TIES
 from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
-from .measures import MEASURES, NICKNAMES, parse_measures
+from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
 from .read import COLUMN_ROLES, Parsed, read_files
 from .trec import evaluate_runs
 
@@ -47,10 +49,12 @@ Compatibility. The measures and their output follow trec_eval 9.0.8 (the version
 values agree with it to 1e-9 (tested) and the printed lines are the same. Where trec_eval 9 and 10 differ:
   input     '#' lines are comments and fields after a run line's tag are ignored (trec_eval 10; trec_eval 9
             calls both malformed). The run's name (runid) is the tag of its last line, as in both.
-  -c        trec_eval 9 (followed here) only divides the means by the number of qrels queries: queries the
-            run did not answer count 0 (0.00001 in gm_map/gm_bpref), get no per-query lines, and num_q,
-            num_rel, num_ret stay over the answered queries. trec_eval 10 evaluates them as empty rankings,
-            prints their lines and counts their relevant documents in num_rel.
+  -c        Both count every qrels query: the means are divided by the number of qrels queries (queries
+            the run did not answer count 0, 0.00001 in gm_map/gm_bpref), num_q is that number, and num_rel
+            counts the relevant documents of every qrels query. trec_eval 9 (followed here) prints no
+            per-query lines for the missing queries and its num_rel counts the qrels lines with a grade
+            > 0 whatever -l (m_num_q.c, m_num_rel.c); trec_eval 10 evaluates them as empty rankings,
+            prints their lines, and counts grades >= -l.
   iprec_at_recall, 11pt_avg
             trec_eval 9 (followed here) stops at (long)(f * R + 0.9) relevant documents; trec_eval 10
             rounds f * R (lround), which can differ when f * R has a fraction below 0.1 or at .5.
@@ -101,30 +105,50 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 # ------------------------------------------------------------------------------------------ argument types
-def _whole(minimum: int, maximum: int | None = None):
-    bound = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
+#: The largest whole number an option takes (-l, -M, -N, --k): far beyond any collection, well inside int64.
+MAX_WHOLE = 10**15
+#: The largest --max-mb (10 TB): the cap is turned into bytes.
+MAX_MB = 10**7
+_ASCII_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
+_ASCII_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
+
+
+def _typed(text: str) -> str:
+    """The value as the user typed it, quoted, cut at 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+def _shown(n: int) -> str:
+    return f"10^{len(str(n)) - 1}" if n >= 10**6 and str(n).strip("0") == "1" else str(n)
+
+
+def _whole(minimum: int, maximum: int = MAX_WHOLE):
+    """An argparse type: a whole number in ASCII digits between ``minimum`` and ``maximum``."""
+    bound = f"between {minimum} and {_shown(maximum)}"
 
     def parse(text: str) -> int:
         t = text.strip()
-        ok = t.isascii() and t.lstrip("+-").isdigit() and len(t) <= 19 and t.count("-") + t.count("+") <= 1
-        if not ok or int(t) < minimum or (maximum is not None and int(t) > maximum):
-            raise argparse.ArgumentTypeError(f"must be a whole number {bound}, got {text[:40]!r}")
+        if not t.isascii() or not _ASCII_WHOLE.fullmatch(t) or not minimum <= int(t) <= maximum:
+            raise argparse.ArgumentTypeError(f"must be a whole number {bound}, got {_typed(text)}")
         return int(t)
 
     return parse
 
 
-def _real(*, positive: bool = False, not_one: bool = False, minimum: float | None = None):
+def _real(*, positive: bool = False, not_one: bool = False, minimum: float | None = None,
+          maximum: float | None = None, below_one: bool = False):
+    """An argparse type: a finite number written in ASCII (no nan, inf, 1_000 or other scripts' digits)."""
+    want = "a finite number" + (" > 0" if positive else "") + (" and != 1" if not_one else "") \
+        + (f" >= {minimum:g}" if minimum is not None else "") + (" and < 1" if below_one else "") \
+        + (f" and <= {_shown(int(maximum))}" if maximum is not None else "")
+
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a number, got {text[:40]!r}") from None
+        t = text.strip()
+        value = float(t) if t.isascii() and _ASCII_REAL.fullmatch(t) else math.nan
         if not math.isfinite(value) or (positive and value <= 0) or (not_one and value == 1) \
-                or (minimum is not None and value < minimum):
-            want = "a finite number" + (" > 0" if positive else "") + (" and != 1" if not_one else "") \
-                + (f" >= {minimum:g}" if minimum is not None else "")
-            raise argparse.ArgumentTypeError(f"must be {want}, got {text[:40]!r}")
+                or (minimum is not None and value < minimum) or (maximum is not None and value > maximum) \
+                or (below_one and value >= 1):
+            raise argparse.ArgumentTypeError(f"must be {want}, got {_typed(text)}")
         return value
 
     return parse
@@ -156,6 +180,8 @@ def _measure_help() -> str:
             params = ".L=G,... [gain = grade]"
         elif m.params == "persistence":
             params = f".p={dict(m.defaults)['p']:g}"
+        elif m.params == "variant":
+            params = "(gain=...,discount=...,idcg=...,ties=...)@k"
         extra = " (extra)" if m.origin == "extra" else ""
         lines.append(f"  {m.name}{params}{extra}: {m.help} [{m.source}]")
     lines.append("Sets: " + "; ".join(f"{k} = {' '.join(v)}" for k, v in NICKNAMES.items()))
@@ -184,20 +210,21 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
                    help="average over every qrels query; missing ones count 0")
     t.add_argument("-n", "--nosummary", dest="nosummary", action="store_true", help="no summary ('all') lines")
-    t.add_argument("-l", "--level_for_rel", dest="level", type=_whole(0), default=1, metavar="N",
+    t.add_argument("-l", "--level_for_rel", dest="level", type=_whole(0), default=None, metavar="N",
                    help="lowest relevant grade (default 1)")
     t.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
                    help="drop documents the qrels do not judge before evaluating")
     t.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_whole(1), metavar="N",
                    help="evaluate only the first N documents of each query")
-    t.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_whole(0), default=0, metavar="N",
+    t.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_whole(0), default=None, metavar="N",
                    help="documents in the collection (utility)")
     t.add_argument("--err-gmax", type=_real(minimum=0), default=None, metavar="G",
                    help="highest grade of the scale for ERR (default: the highest grade in the qrels)")
     t.add_argument("-v", "--version", action="version", version="ndcg-lab evaluator, trec_eval 9.0.8 measures")
     v = p.add_argument_group("NDCG variants (any of these selects the variants table)")
     v.add_argument("--variants", action="store_true", help="print the variants table instead of trec_eval's output")
-    v.add_argument("--k", type=_whole(1), default=None, help="cutoff (default: whole list and pool, trec_eval ndcg)")
+    v.add_argument("--k", type=_whole(1, 10**12), default=None,
+                   help="cutoff (default: whole list and pool, trec_eval ndcg)")
     v.add_argument("--gain", nargs="+", choices=list(GAINS), default=None, help="gains (default: all)")
     v.add_argument("--discount", nargs="+", choices=list(DISCOUNTS), default=None, help="discounts (default: all)")
     v.add_argument("--idcg", nargs="+", choices=list(IDCG), default=None,
@@ -218,7 +245,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="paired test (default randomization)")
     s.add_argument("--correction", choices=["holm", "bonferroni", "none"], default="holm",
                    help="multiple-comparison correction over all pairs (default holm)")
-    s.add_argument("--confidence", type=_real(positive=True), default=0.95,
+    s.add_argument("--confidence", type=_real(positive=True, below_one=True), default=0.95,
                    help="level of the bootstrap confidence interval (default 0.95)")
     s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
                    help="relabellings / bootstrap resamples (default 10000)")
@@ -238,7 +265,8 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--skip-bad-lines", action="store_true",
                    help="evaluate the readable lines of files with malformed lines instead of stopping")
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
-    o.add_argument("--max-mb", type=_real(positive=True), default=None, help="refuse files larger than this many MB")
+    o.add_argument("--max-mb", type=_real(positive=True, maximum=MAX_MB), default=None,
+                   help="refuse files larger than this many MB")
     o.add_argument("--digits", type=_whole(0, 17), default=4, help="decimals shown (default 4, as trec_eval)")
     return p
 
@@ -322,35 +350,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.runs.count("-") > 1:
-        parser.error("argument run: standard input ('-') can be given once")
-    if args.qrels == "-":
-        parser.error("argument qrels: read from a file; only a run can come from standard input ('-')")
+    requested = _check(parser, args)  # every option, before a file is read or a line printed
     if args.spark is not None:
-        if "-" in args.runs:
-            parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
-        if args.max_mb is not None:
-            parser.error("argument --spark: --max-mb limits files read on one machine; it does not apply to Spark")
-        if not args.spark.strip() or len(args.spark) > 500 or any(ch.isspace() for ch in args.spark.strip()):
-            parser.error(f"argument --spark: a Spark master URL such as local[2], got {args.spark[:60]!r}")
-    variants = _variant_mode(args)
-    requested = None
-    if not variants:
-        measures = list(args.measures or ["official"])
-        if args.compare and args.compare not in {n for r in _try_parse(parser, measures) for n in r.names}:
-            measures.append(_spec_of(parser, args.compare))
-        requested = _try_parse(parser, measures)
-        args.measures = measures
-    if args.compare and len(args.runs) < 2:
-        parser.error(f"argument --compare: comparing needs two runs or more, got {len(args.runs)}")
+        _check_spark(parser, args, variants=requested is None)
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
     if args.spark is not None:
-        if variants:
-            parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
-                         "machine; on Spark use trec_eval's measures (-m)")
         try:
-            return _run_trec_spark(args, parser, started)
+            return _run_trec_spark(args, started)
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
@@ -360,29 +367,119 @@ def main(argv: Sequence[str] | None = None) -> int:
             if read is None:
                 return 1
             qrels, runs = read
-            if variants:
-                return _run_variants(args, parser, qrels, runs, started)
-            return _run_trec(args, parser, qrels, runs, requested, started)
+            if requested is None:
+                return _run_variants(args, qrels, runs, started)
+            return _run_trec(args, qrels, runs, started)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 
 
-def _try_parse(parser, measures):
+#: trec_eval's options the NDCG-variants table does not use (-c does: a missing query counts 0).
+_TREC_ONLY = (("trec_query", "-q/--query_eval_wanted"), ("nosummary", "-n/--nosummary"),
+              ("measures", "-m/--measure"), ("level", "-l/--level_for_rel"),
+              ("max_docs", "-M/--Max_retrieved_per_topic"), ("judged_only", "-J/--Judged_docs_only"),
+              ("num_docs", "-N/--Number_docs_in_coll"), ("err_gmax", "--err-gmax"))
+
+
+def _check(parser: argparse.ArgumentParser, args) -> list | None:
+    """Refuse, before anything is read or printed, every option that cannot be used: exit 2 with a message
+    naming the option and the value.  Returns the parsed measures (None for the variants table)."""
+    if args.runs.count("-") > 1:
+        parser.error("argument run: standard input ('-') can be given once")
+    if args.qrels == "-":
+        parser.error("argument qrels: read from a file; only a run can come from standard input ('-')")
+    if args.compare is not None and len(args.runs) < 2:
+        parser.error(f"argument --compare: comparing {_typed(args.compare)} needs two runs or more, got "
+                     f"{len(args.runs)}")
+    if args.csv is not None:
+        _check_output(parser, args.csv)
+    if _variant_mode(args):
+        for dest, option in _TREC_ONLY:
+            value = getattr(args, dest)
+            if value not in (None, False):
+                shown = "" if isinstance(value, bool) else " " + _typed(", ".join(value) if isinstance(value, list)
+                                                                        else str(value))
+                parser.error(f"argument {option}:{shown} is one of trec_eval's options; the NDCG-variants table "
+                             "(--variants, --k, --gain, ...) does not use it (leave it out, or drop the variant "
+                             "options for trec_eval's output)")
+        labels = [v.label for v in _variants_of(args)]
+        if args.compare is not None and args.compare not in labels:
+            parser.error(f"argument --compare: {_typed(args.compare)} is not one of the variants evaluated "
+                         f"({', '.join(labels[:4])}{', ...' if len(labels) > 4 else ''})")
+        return None
+    args.level = 1 if args.level is None else args.level
+    args.num_docs = 0 if args.num_docs is None else args.num_docs
+    measures = list(args.measures or ["official"])
+    if args.compare is not None:
+        spec = _spec_of(parser, args.compare)
+        try:
+            parse_measures([spec])
+        except ValueError as exc:
+            parser.error(f"argument --compare: {_typed(args.compare)} is not a measure name such as map, P_10 or "
+                         f"ndcg_cut_10 ({exc})")
+        if args.compare not in {n for r in _try_parse(parser, measures) for n in r.names}:
+            measures.append(spec)
+        found = [r for r in _try_parse(parser, measures) if args.compare in r.names]
+        if not found:
+            parser.error(f"argument --compare: {_typed(args.compare)} is not a measure name such as map, P_10 or "
+                         "ndcg_cut_10")
+        if not found[0].info.per_query or found[0].info.value == "text":
+            parser.error(f"argument --compare: {_typed(args.compare)} has no per-query values (choose a measure "
+                         "printed per query, e.g. map, P_10, ndcg_cut_10)")
+    requested = _try_parse(parser, measures)
+    args.measures = measures
+    return requested
+
+
+def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool) -> None:
+    """--spark: a master URL, files only, and trec_eval's form (the variants are measures there: -m 'nDCG(...)')."""
+    if "-" in args.runs:
+        parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
+    if args.max_mb is not None:
+        parser.error("argument --spark: --max-mb limits files read on one machine; it does not apply to Spark")
+    if not args.spark.strip() or len(args.spark) > 500 or any(ch.isspace() for ch in args.spark.strip()):
+        parser.error(f"argument --spark: a Spark master URL such as local[2], got {_typed(args.spark)}")
+    if variants:
+        parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
+                     f"machine; on Spark ask for the variants as measures: -m '{VARIANT_MEASURE}(...)'")
+
+
+def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
+    """--csv: a file that can be written (its folder exists and is writable; not a folder itself)."""
     try:
-        return parse_measures(measures)
-    except ValueError as exc:
-        parser.error(f"argument -m/--measure: {exc}")
+        target = Path(path)
+        ok = path.strip() != "" and not target.is_dir() and target.parent.is_dir() \
+            and os.access(target.parent, os.W_OK) and (not target.exists() or os.access(target, os.W_OK))
+    except (OSError, ValueError):  # a NUL byte, a name too long for the system
+        ok = False
+    if not ok:
+        parser.error(f"argument --csv: cannot write a file at {_typed(path)} (give a file name in an existing, "
+                     "writable folder)")
+
+
+def _variants_of(args):
+    return make_variants(gains=args.gain or list(GAINS), discounts=args.discount or list(DISCOUNTS),
+                         idcg=args.idcg or ["judged", "list"], ties=args.ties or ["trec_eval", "average"])
+
+
+def _try_parse(parser, measures):
+    for spec in measures:  # the one refused, named as typed
+        try:
+            parse_measures([spec])
+        except ValueError as exc:
+            parser.error(f"argument -m/--measure: {_typed(spec)}: {exc}")
+    return parse_measures(measures)
 
 
 def _spec_of(parser, name: str) -> str:
-    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``)."""
-    if name in MEASURES:
+    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``, an nDCG variant itself)."""
+    if name in MEASURES or name.startswith(VARIANT_MEASURE + "("):
         return name
     base, _, param = name.rpartition("_")
     if base in MEASURES and param:
         return f"{base}.{param}"
-    parser.error(f"argument --compare: {name!r} is not a measure name such as map, P_10 or ndcg_cut_10")
+    parser.error(f"argument --compare: {_typed(name)} is not a measure name such as map, P_10 or ndcg_cut_10")
     return name  # pragma: no cover
 
 
@@ -402,14 +499,14 @@ def _write_csv(path: str, frame) -> bool:
     return True
 
 
-def _run_trec(args, parser, qrels, runs, requested, started) -> int:
+def _run_trec(args, qrels, runs, started) -> int:
     result = evaluate_runs(qrels.table, [r.table for r in runs], args.measures, relevance_level=args.level,
                            complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
                            num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax)
-    return _print_trec(args, parser, result, lambda: _timing(runs, qrels, started))
+    return _print_trec(args, result, lambda: _timing(runs, qrels, started))
 
 
-def _run_trec_spark(args, parser, started) -> int:
+def _run_trec_spark(args, started) -> int:
     """trec_eval's form on Spark (``--spark MASTER``): the files read by Spark, the same output."""
     import warnings
 
@@ -437,10 +534,10 @@ def _run_trec_spark(args, parser, started) -> int:
     def timing():
         print(f"evaluated on Spark ({args.spark}) in {time.perf_counter() - started:.2f} s", file=sys.stderr)
 
-    return _print_trec(args, parser, result, timing)
+    return _print_trec(args, result, timing)
 
 
-def _print_trec(args, parser, result, timing) -> int:
+def _print_trec(args, result, timing) -> int:
     """trec_eval's output of a :class:`MeasureResult`, then the comparison and the CSV file if asked."""
     runs = [run.name for run in result.runs]
     for problem in result.problems:
@@ -456,17 +553,15 @@ def _print_trec(args, parser, result, timing) -> int:
     if args.compare:
         per = result.frame()
         per = per[(per["measure"] == args.compare) & (per["qid"] != "all")]
-        if per.empty:
-            parser.error(f"argument --compare: {args.compare!r} has no per-query values (choose a measure printed "
-                         "per query, e.g. map, P_10, ndcg_cut_10)")
-        table = per.pivot(index="qid", columns="run", values="value")[runs]
-        _print_comparison(args, table, complete=args.complete)
+        table = per.pivot(index="qid", columns="run", values="value").reindex(columns=runs)
+        if not _print_comparison(args, table, complete=args.complete):
+            return 1
     if args.csv and not _write_csv(args.csv, result.frame()):
         return 1
     return 0
 
 
-def _print_comparison(args, table, *, complete: bool) -> None:
+def _print_comparison(args, table, *, complete: bool) -> bool:
     """Paired tests between every two runs on per-query values (rows: queries, columns: runs)."""
     from .. import significance
 
@@ -474,6 +569,10 @@ def _print_comparison(args, table, *, complete: bool) -> None:
         table = table.fillna(0.0)
     dropped = int(table.isna().any(axis=1).sum())
     table = table.dropna()
+    if len(table) < 2:
+        print(f"error: --compare {args.compare}: a paired test needs at least 2 queries answered by every run; "
+              f"{len(table)} here" + (" (-c counts a missing query as 0)" if not complete else ""), file=sys.stderr)
+        return False
     pairs = significance.all_pairs(table, test=args.test, confidence=args.confidence, correction=args.correction,
                                    n_resamples=args.resamples, seed=args.seed)
     d = args.digits
@@ -485,13 +584,12 @@ def _print_comparison(args, table, *, complete: bool) -> None:
              f"{r.p_value:.{d}g}", f"{r.p_corrected:.{d}g}", "yes" if r.significant else "no"]
             for r in pairs.itertuples()]
     print(format_table(["A", "B", "mean A-B", "CI", "p", "p corrected", "significant"], rows))
+    return True
 
 
-def _run_variants(args, parser, qrels, runs, started) -> int:
+def _run_variants(args, qrels, runs, started) -> int:
     missing = args.missing or ("zero" if args.complete else "skip")
-    variants = make_variants(gains=args.gain or list(GAINS), discounts=args.discount or list(DISCOUNTS),
-                             idcg=args.idcg or ["judged", "list"], ties=args.ties or ["trec_eval", "average"])
-    ev = evaluate(qrels.table, [r.table for r in runs], k=args.k, variants=variants,
+    ev = evaluate(qrels.table, [r.table for r in runs], k=args.k, variants=_variants_of(args),
                   log_base=2.0 if args.log_base is None else args.log_base,
                   relevance_level=args.relevance_level, missing=missing)
     for problem in ev.problems:
@@ -503,12 +601,10 @@ def _run_variants(args, parser, qrels, runs, started) -> int:
         print()
         print(per.to_string(index=False, float_format=lambda x: f"{x:.{args.digits}f}"))
     if args.compare:
-        if args.compare not in ev.labels:
-            parser.error(f"argument --compare: {args.compare!r} is not an evaluated variant; variants are "
-                         + ", ".join(ev.labels[:4]) + ", ...")
         per = ev.per_query()
-        table = per.pivot(index="qid", columns="run", values=args.compare)[ev.runs]
-        _print_comparison(args, table, complete=missing == "zero")
+        table = per.pivot(index="qid", columns="run", values=args.compare).reindex(columns=ev.runs)
+        if not _print_comparison(args, table, complete=missing == "zero"):
+            return 1
     if args.csv and not _write_csv(args.csv, ev.per_query()):
         return 1
     return 0

@@ -33,12 +33,15 @@ import difflib
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
+from .._numbers import safe_divide
+from .._validation import check_choice
 from ..parse import ParseError, parse_gain_map
+from ..registry import DISCOUNTS, GAINS, VARIANT_CHOICES
 
 __all__ = [
     "INFAP_EPSILON",
@@ -47,14 +50,18 @@ __all__ = [
     "MeasureInfo",
     "NICKNAMES",
     "NONPOOL",
+    "JudgedGrades",
     "Lists",
+    "NdcgVariant",
+    "VARIANT_MEASURE",
     "Requested",
     "UNJUDGED",
     "block_positions",
-    "cumsum_by_segment",
     "evaluate_one",
+    "effective_grades",
     "measure_names",
     "parse_measures",
+    "parse_variant",
     "trec_sort_gains",
 ]
 
@@ -117,60 +124,23 @@ def _div(num, den, *, default=0.0) -> np.ndarray:
 
 
 def _segmented_cumsum(values: np.ndarray, q: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """Inclusive running sums restarting at each query's first row (``start[q]``)."""
-    if values.size == 0:
-        return np.cumsum(values)
-    return cumsum_by_segment(values, np.flatnonzero(np.r_[True, start[q][1:] != start[q][:-1]]))
-
-
-def cumsum_by_segment(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Running sums that restart at 0 at each segment's first row, formed one addition at a time.
-
-    Each segment's sums are exactly a loop's ``s += v`` from ``s = 0`` (as trec_eval's loops form
-    them), whatever segments come before it: a query's values do not depend on the other queries of
-    its block, so any partition of the queries (Spark's buckets, :mod:`metrics.runfiles.spark`) gives
-    the same bits.  (One global ``cumsum`` minus the sum before the segment does not: its rounding
-    carries the earlier queries' sums.)  Segments of similar length are laid out as the rows of a
-    zero-padded matrix whose width is the next power of two, and summed along the rows: at most twice
-    the values' memory.
-
-    Parameters
-    ----------
-    values : numpy.ndarray of float
-        The values, segment after segment.
-    starts : numpy.ndarray of int
-        The first row of each segment, increasing, starting with 0.
-
-    Returns
-    -------
-    numpy.ndarray of float64
-        The running sums, restarting at each segment.
-
-    Examples
-    --------
-    >>> cumsum_by_segment(np.array([1e16, 1.0, 1.0, 1.0]), np.array([0, 2])).tolist()
-    [1e+16, 1e+16, 1.0, 2.0]
-    """
+    """Inclusive running sums restarting at each query's first row (``start[q]``), each query's added one
+    at a time from 0, as trec_eval's loops add them: a query's sums never depend on another query's rows
+    (so a block of queries gives the same bits as the whole run).  One numpy step per rank."""
     values = np.asarray(values, dtype=np.float64)
     n = values.size
-    out = np.empty(n, dtype=np.float64)
+    out = values.copy()
     if n == 0:
         return out
-    length = np.diff(np.r_[starts, n])
-    width = np.left_shift(1, np.ceil(np.log2(np.maximum(length, 1))).astype(np.int64))
-    for w in np.unique(width).tolist():
-        chosen = width == w
-        first, size = starts[chosen], length[chosen]
-        if w == 1:
-            out[first] = values[first]
-            continue
-        cols = np.arange(w)
-        valid = cols[None, :] < size[:, None]
-        rows = (first[:, None] + cols[None, :])[valid]
-        matrix = np.zeros((first.size, w), dtype=np.float64)
-        matrix[valid] = values[rows]
-        np.cumsum(matrix, axis=1, out=matrix)
-        out[rows] = matrix[valid]
+    rank = np.arange(n) - start[q]  # 0-based place within the query
+    counts = np.bincount(rank)
+    if counts.size == 1:
+        return out
+    order = np.argsort(rank, kind="stable")
+    bounds = np.cumsum(counts)
+    for r in range(1, counts.size):
+        rows = order[bounds[r - 1]:bounds[r]]
+        out[rows] = out[rows - 1] + values[rows]
     return out
 
 
@@ -226,6 +196,71 @@ def trec_sort_gains(entries: Sequence[tuple[int, float]]) -> list[tuple[int, flo
 
 
 # ------------------------------------------------------------------------------------------ the input
+def effective_grades(grades: np.ndarray, level: float | None) -> np.ndarray:
+    """Grades as the NDCG variants use them: negative grades count 0, and with ``level`` grades below it
+    count 0 too (ranx's ``rel_lvl``).
+
+    Parameters
+    ----------
+    grades : numpy.ndarray of float
+        Grades as given.
+    level : float or None
+        The lowest grade that counts; None: every grade > 0 counts.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Examples
+    --------
+    >>> effective_grades(np.array([-1.0, 0.5, 1.0, 3.0]), None).tolist()
+    [0.0, 0.5, 1.0, 3.0]
+    >>> effective_grades(np.array([-1.0, 0.5, 1.0, 3.0]), 1.0).tolist()
+    [0.0, 0.0, 1.0, 3.0]
+    """
+    out = np.where(grades > 0, grades, 0.0)
+    if level is not None:
+        out = np.where(out >= level, out, 0.0)
+    return out
+
+
+class JudgedGrades:
+    """Every judged grade of each query (retrieved or not), as given: the ideal ranking of the NDCG
+    variants whose IDCG comes from all judged documents.  One object is shared by the lists of every
+    run against the same qrels, so each ideal ranking is sorted once.
+
+    Parameters
+    ----------
+    q : int array
+        The query (0 .. n-1) of each judged document.
+    grade : float array
+        Its grade (negative: pooled but not judged; counts 0).
+
+    Examples
+    --------
+    >>> iq, ig, ip = JudgedGrades(np.array([0, 1, 0]), np.array([1.0, 2.0, 3.0])).ideal(None)
+    >>> iq.tolist(), ig.tolist(), ip.tolist()
+    ([0, 0, 1], [3.0, 1.0, 2.0], [1, 2, 1])
+    """
+
+    def __init__(self, q, grade):
+        self.q = np.ascontiguousarray(q, dtype=np.int64)
+        self.grade = np.ascontiguousarray(grade, dtype=np.float64)
+        self._cache: dict = {}
+
+    def ideal(self, level: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(query, grade, 1-based position) of every grade > 0 (after ``level``), each query's sorted
+        from the highest grade."""
+        if level not in self._cache:
+            g = effective_grades(self.grade, level)
+            keep = g > 0
+            q, g = self.q[keep], g[keep]
+            order = np.lexsort((-g, q))
+            q, g = q[order], g[order]
+            self._cache[level] = (q, g, block_positions(q))
+        return self._cache[level]
+
+
 class Lists:
     """One run's ranked lists for ``n`` queries, as trec_eval's ``form_res_rels.c`` forms them.
 
@@ -248,16 +283,32 @@ class Lists:
         trec_eval ``-N`` (used by ``utility``'s fourth coefficient).
     gmax : float, optional
         The highest grade of the scale, for ERR (default: the highest grade in ``levels``).
+    grade : float array, optional
+        Each row's grade as the qrels give it (fractions kept; 0 outside the qrels), for the NDCG
+        variants (:data:`MEASURES` ``["nDCG"]``).  Default: the code where it is >= 0, else 0.
+    ties : object, optional
+        The ranker's tie information (:class:`metrics.runfiles.engine.TieOrder`): ``positions(rule)``
+        (each row's 1-based rank under a tie rule of :data:`metrics.registry.TIES`) and ``groups()``
+        (each row's first and last rank of its group of equal scores).  Default ``None``: no ties,
+        every rule gives ``pos``.
+    judged : JudgedGrades, optional
+        Every qrels grade of each query as given (fractions kept), for the variants' ideal ranking
+        from all judged documents.  Default: the whole grades of ``levels``.
 
     Use :meth:`from_codes` to build one by hand.
     """
 
     def __init__(self, *, q, pos, code, n: int, levels, num_ret=None, relevance_level: int = 1,
-                 num_docs_in_coll: int = 0, gmax: float | None = None):
+                 num_docs_in_coll: int = 0, gmax: float | None = None, grade=None, ties=None,
+                 judged: JudgedGrades | None = None):
         self.q = np.ascontiguousarray(q, dtype=np.int64)
         self.pos = np.ascontiguousarray(pos, dtype=np.int64)
         self.code = np.ascontiguousarray(code, dtype=np.int64)
         self.n = int(n)
+        self.grade = np.where(self.code > 0, self.code, 0).astype(np.float64) if grade is None \
+            else np.ascontiguousarray(grade, dtype=np.float64)
+        self.ties = ties
+        self._judged = judged
         if num_ret is not None:
             self.__dict__["num_ret"] = np.ascontiguousarray(num_ret, dtype=np.int64)
         lq, lg, lc = (np.ascontiguousarray(a, dtype=np.int64) for a in levels)
@@ -294,6 +345,28 @@ class Lists:
         return cls(q=q, pos=pos, code=code, n=len(ranked), levels=levels, relevance_level=relevance_level,
                    num_docs_in_coll=num_docs_in_coll, gmax=gmax)
 
+    # ---------------------------------------------------------------- the NDCG variants' input
+    def tie_positions(self, rule: str) -> np.ndarray:
+        """Each row's 1-based rank when tied scores are ordered by ``rule`` (a key of
+        :data:`metrics.registry.TIES`; ``"trec_eval"`` is the rows' own order, ``pos``)."""
+        if self.ties is None or rule == "trec_eval":
+            return self.pos
+        return self.ties.positions(rule)
+
+    def tie_groups(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's first and last rank in its group of tied scores (``pos``, ``pos`` without ties)."""
+        if self.ties is None:
+            return self.pos, self.pos
+        return self.ties.groups()
+
+    @property
+    def judged(self) -> JudgedGrades:
+        """Every judged grade of each query as given (:class:`JudgedGrades`)."""
+        if self._judged is None:
+            lq, lg, lc = self.levels
+            self._judged = JudgedGrades(np.repeat(lq, lc), np.repeat(lg, lc).astype(np.float64))
+        return self._judged
+
     # ---------------------------------------------------------------- counts (trec_eval's RES_RELS)
     @cached_property
     def start(self) -> np.ndarray:
@@ -319,9 +392,9 @@ class Lists:
     def prefix(self, values: np.ndarray):
         """A function ``(queries, x) -> sum of values over each query's rows ranked <= x``; a running
         sum restarting at each query (rows outside the qrels hold 0 and need not be there)."""
+        csum = _segmented_cumsum(values, self.q, self.start)
         if not self.q.size:
             return lambda q, x: np.zeros(np.shape(q))
-        csum = cumsum_by_segment(values, self._firsts)  # each query's sums from 0, whatever precedes it
         scale = int(self.pos.max()) + 1
         block_of_q = np.full(self.n, -1, dtype=np.int64)
         block_of_q[self.q[self._firsts]] = np.arange(self._firsts.size)
@@ -804,6 +877,113 @@ def _rbp_resid(lists, persistence):
     return [1.0 - (1.0 - p) * _qsum(lists.q[rows], w, lists.n)]
 
 
+# ------------------------------------------------------------------------------------------ NDCG variants
+@dataclass(frozen=True)
+class NdcgVariant:
+    """The parameters of the ``nDCG`` measure: one choice of each kind (:data:`metrics.registry.VARIANT_CHOICES`),
+    the logarithm's base, the relevance level and the cutoffs (None: the whole list and the whole pool)."""
+
+    gain: str = "linear"
+    discount: str = "standard"
+    idcg: str = "judged"
+    ties: str = "trec_eval"
+    base: float = 2.0
+    level: float | None = None
+    cutoffs: tuple = (None,)
+
+    def name(self, k: int | None) -> str:
+        """The printed name, e.g. ``nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@10``."""
+        parts = [f"gain={self.gain}", f"discount={self.discount}", f"idcg={self.idcg}", f"ties={self.ties}"]
+        if self.base != 2.0:
+            parts.append(f"base={self.base!r}")
+        if self.level is not None:
+            parts.append(f"level={self.level!r}")
+        return f"{VARIANT_MEASURE}({','.join(parts)})" + ("" if k is None else f"@{k}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.name(k) for k in self.cutoffs)
+
+
+#: The name of the parametrised NDCG measure (ir_measures' spelling): ``nDCG(gain=exponential,ties=average)@10``.
+VARIANT_MEASURE = "nDCG"
+
+
+def _divisors(discount: str, base: float, k: int | None, size: int) -> np.ndarray:
+    """divisors[p] for p = 0..size: the discount at position p, inf past k (and at the unused 0)."""
+    out = np.full(size + 1, np.inf)
+    if size:
+        out[1:] = DISCOUNTS[discount].func(np.arange(1, size + 1), base)
+    if k is not None:
+        out[k + 1:] = np.inf
+    return out
+
+
+def _variant_rows(lists: Lists, level) -> tuple[np.ndarray, np.ndarray]:
+    """Rows with a grade > 0 (after ``level``) and those grades; cached per level."""
+    cache = lists.__dict__.setdefault("_variant_rows", {})
+    if level not in cache:
+        g = effective_grades(lists.grade, level)
+        rows = np.flatnonzero(g > 0)
+        cache[level] = (rows, g[rows])
+    return cache[level]
+
+
+def _list_ideal(lists: Lists, level) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The retrieved list's own grades > 0 re-sorted (the "list" IDCG source): query, grade, position."""
+    cache = lists.__dict__.setdefault("_list_ideal", {})
+    if level not in cache:
+        rows, g = _variant_rows(lists, level)
+        q = lists.q[rows]
+        order = np.lexsort((-g, q))
+        q, g = q[order], g[order]
+        cache[level] = (q, g, block_positions(q))
+    return cache[level]
+
+
+def _ndcg_variant(lists: Lists, v: NdcgVariant) -> list[np.ndarray]:
+    """NDCG under one variant for every query, at each cutoff.  DCG and IDCG are computed once per
+    (gain, discount, base, cutoff, tie rule or IDCG source, level) and shared by the variants of a run."""
+    cache = lists.__dict__.setdefault("_variant_cache", {})
+    rows, g = _variant_rows(lists, v.level)
+    q = lists.q[rows]
+    jq, jg, jp = lists.judged.ideal(v.level) if v.idcg == "judged" else _list_ideal(lists, v.level)
+    gain = GAINS[v.gain].func
+    size = max(int(lists.num_ret.max()) if lists.n else 0, int(jp.max()) if jp.size else 0, 1)
+    out = []
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        gains = cache.setdefault(("gains", v.gain, v.level), gain(g))
+        for k in v.cutoffs:
+            dkey = ("div", v.discount, v.base, k, size)
+            if dkey not in cache:
+                cache[dkey] = _divisors(v.discount, v.base, k, size)
+            div = cache[dkey]
+            rule = "average" if v.ties == "average" else v.ties
+            tkey = ("top", v.gain, v.discount, v.base, k, rule, v.level)
+            if tkey not in cache:
+                if v.ties == "average":
+                    gstart, gend = lists.tie_groups()
+                    cum = np.r_[0.0, np.cumsum(1.0 / div[1:])]
+                    gs, ge = gstart[rows], gend[rows]
+                    weights = gains * ((cum[ge] - cum[gs - 1]) / (ge - gs + 1))
+                else:
+                    weights = gains / div[lists.tie_positions(v.ties)[rows]]
+                cache[tkey] = _qsum(q, weights, lists.n)
+            bkey = ("best", v.gain, v.discount, v.base, k, v.idcg, v.level)
+            if bkey not in cache:
+                cache[bkey] = _qsum(jq, gain(jg) / div[jp], lists.n)
+            value = safe_divide(cache[tkey], cache[bkey], where=cache[bkey] > 0)
+            hkey = ("huge", v.gain, v.level)
+            if hkey not in cache:  # a grade whose gain is beyond float64 (2^1100 - 1): n/a, not 0 or 1
+                top = np.zeros(lists.n)
+                for qq, gg in ((jq, jg), (q, g)):
+                    np.maximum.at(top, qq, gg)
+                cache[hkey] = ~np.isfinite(gain(top))
+            value[cache[hkey]] = np.nan
+            out.append(value)
+    return out
+
+
 def _relstring(lists, params) -> list[np.ndarray]:
     length = max(int(params[0]), 0)
     take = np.flatnonzero(lists.pos <= length)
@@ -827,10 +1007,12 @@ class MeasureInfo:
 
     ``params`` is the kind of parameter list: None, ``"cutoffs"`` (whole numbers >= 1: ``P.5,10``),
     ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"`` (``set_F.0.5``),
-    ``"gains"`` (``ndcg.1=0,2=1``) or ``"persistence"`` (``rbp.p=0.8``); ``defaults`` the values used
-    without parameters.  ``summary``: ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean),
-    ``"runid"`` or ``"none"``.  ``per_query``: printed per query by ``-q``.  ``origin``:
-    ``"trec_eval"`` or ``"extra"``.
+    ``"gains"`` (``ndcg.1=0,2=1``), ``"persistence"`` (``rbp.p=0.8``) or ``"variant"`` (``nDCG(gain=...,
+    ties=...)@k``, :func:`parse_variant`); ``defaults`` the values used without parameters.  ``summary``:
+    ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean), ``"runid"`` or ``"none"``.
+    ``per_query``: printed per query by ``-q``.  ``origin``: ``"trec_eval"``, ``"extra"`` or ``"variant"``.
+    ``compute(lists, params)`` returns one array of per-query values per printed name; a query's values
+    must depend on its own rows only (blocks of queries are evaluated apart, :mod:`metrics.runfiles.engine`).
     """
 
     name: str
@@ -859,11 +1041,12 @@ def _m(name, help, source, compute, **kw) -> MeasureInfo:
 MEASURES: dict[str, MeasureInfo] = {m.name: m for m in [
     _m("runid", "The run's tag (the last field of the run file's last line).", _TE + "m_runid.c", None,
        summary="runid", per_query=False, value="text"),
-    _m("num_q", "Number of queries evaluated (with -c, still those the run answered, as in trec_eval 9).",
+    _m("num_q", "Number of queries evaluated (with -c, every query of the qrels, as in trec_eval 9 and 10).",
        _TE + "m_num_q.c", _num_q, summary="count", per_query=False, value="long"),
     _m("num_ret", "Number of documents retrieved (after -M and -J).", _TE + "m_num_ret.c", _num_ret,
        summary="sum", value="long"),
-    _m("num_rel", "Number of relevant documents in the qrels (grade >= the relevance level -l).",
+    _m("num_rel", "Number of relevant documents in the qrels (grade >= the relevance level -l); with -c the "
+                  "summary counts every qrels query's lines graded > 0 (trec_eval 9's m_num_rel.c).",
        _TE + "m_num_rel.c", _num_rel, summary="sum", value="long"),
     _m("num_rel_ret", "Number of relevant documents retrieved.", _TE + "m_num_rel_ret.c", _num_rel_ret,
        summary="sum", value="long"),
@@ -941,6 +1124,13 @@ MEASURES: dict[str, MeasureInfo] = {m.name: m for m in [
                     "p^d + (1 - p) sum_{unjudged i <= d} p^(i-1) for a run of d documents.",
        "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4", _rbp_resid, params="persistence", defaults=(("p", 0.9),),
        origin="extra"),
+    # ---- NDCG under any variant: the choices of metrics.registry as parameters
+    _m(VARIANT_MEASURE, "NDCG under a chosen variant: nDCG(gain=G,discount=D,idcg=S,ties=T[,base=B][,level=L])@k, "
+                        "each choice from metrics.registry (defaults linear, standard, judged, trec_eval; base 2; "
+                        "no @k: the whole list and, for idcg=judged, the whole pool). Grades are used as given "
+                        "(fractions kept, negative = 0, below level = 0).",
+       "metrics.ndcg (every value equals ndcg_from_scores on the query's list); ir_measures nDCG(...)@k naming",
+       _ndcg_variant, params="variant", defaults=NdcgVariant(), origin="variant"),
 ]}
 
 _OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
@@ -980,6 +1170,10 @@ _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
+def _power(n: int) -> str:
+    return f"10^{len(str(n)) - 1}"
+
+
 def _bad(spec: str, why: str) -> ValueError:
     return ValueError(f"measure '{spec}': {why}")
 
@@ -1006,6 +1200,10 @@ def _params(info: MeasureInfo, spec: str, text: str | None):
                     if not _NUMBER.fullmatch(tok) or not math.isfinite(float(tok)):
                         raise _bad(spec, f"parameter '{tok[:20]}' is not a number")
                     value = float(tok)
+                    limit = 10**9 if name == "relstring" else 10**6 if info.params == "fractions" else 10**15
+                    if abs(value) > limit or (name == "relstring" and value < 0):
+                        low = 0 if name == "relstring" else f"-{_power(limit)}"
+                        raise _bad(spec, f"parameter {tok[:20]} must be between {low} and {_power(limit)}")
             else:
                 value = tok
             values.append(value)
@@ -1091,9 +1289,14 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
         specs = [specs]
     marked: set[str] = set()
     texts: dict[str, tuple[str, str]] = {}
+    variants: dict[tuple[str, ...], NdcgVariant] = {}
     for spec in specs:
         if not isinstance(spec, str):
             raise ValueError(f"a measure must be text such as 'map' or 'P.5,10', got {spec!r:.40}")
+        if _VARIANT_SPEC.match(spec.strip()):
+            v = parse_variant(spec)
+            variants.setdefault(v.names, v)
+            continue
         name, dot, text = spec.strip().partition(".")
         if dot and not text:
             raise _bad(spec, "nothing after the '.'; give parameters such as P.5,10 or leave out the dot")
@@ -1115,7 +1318,96 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
         if name in marked:
             spec, text = texts.get(name, (name, None))
             out.append(Requested(info, *_params(info, spec, text)))
+    seen: set[str] = set()
+    for names, v in variants.items():  # in the order given; a name printed already is not computed twice
+        names = tuple(n for n in names if n not in seen)
+        if names:
+            seen.update(names)
+            v = replace(v, cutoffs=tuple(c for c in v.cutoffs if v.name(c) in names))
+            out.append(Requested(MEASURES[VARIANT_MEASURE], v, None, names))
     return out
+
+
+_VARIANT_KEYS = (*VARIANT_CHOICES, "base", "level")
+_VARIANT_SPEC = re.compile(re.escape(VARIANT_MEASURE) + r"(\(|@|$)")
+_VARIANT_FORM = re.compile(re.escape(VARIANT_MEASURE) + r"(?:\((?P<params>[^()]*)\))?(?:@(?P<cuts>.*))?")
+
+
+def parse_variant(spec: str) -> NdcgVariant:
+    """The NDCG variant named by a spec such as ``nDCG(gain=exponential,ties=average)@10``.
+
+    Parameters
+    ----------
+    spec : str
+        ``nDCG``, then optionally ``(key=value,...)`` with keys ``gain``, ``discount``, ``idcg``, ``ties``
+        (names of :data:`metrics.registry.VARIANT_CHOICES`), ``base`` (the logarithm's base, > 0 and != 1)
+        and ``level`` (grades below it count 0), then optionally ``@k`` or ``@k1,k2`` (cutoffs >= 1).
+        Keys left out take their defaults: linear, standard, judged, trec_eval, base 2, no level, the
+        whole list.
+
+    Returns
+    -------
+    NdcgVariant
+        Its ``names`` are the names the measure prints, one per cutoff, every choice spelled out.
+
+    Raises
+    ------
+    ValueError
+        Naming the spec and what is wrong in it: an unknown key or name (with the valid ones), a key
+        given twice, a base or level that is not a finite number, a cutoff that is not a whole number.
+
+    Examples
+    --------
+    >>> parse_variant("nDCG(ties=average,gain=exponential)@10").names
+    ('nDCG(gain=exponential,discount=standard,idcg=judged,ties=average)@10',)
+    >>> parse_variant("nDCG(base=10)@5,3").names  # doctest: +NORMALIZE_WHITESPACE
+    ('nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@3',
+     'nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@5')
+    >>> parse_variant("nDCG(gain=cubic)")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'nDCG(gain=cubic)': unknown gain 'cubic'; valid names are 'linear', 'exponential', 'binary'
+    """
+    text = str(spec).strip()
+    m = _VARIANT_FORM.fullmatch(text)
+    if m is None:
+        raise _bad(text[:60], f"write it as {VARIANT_MEASURE}(gain=linear,discount=standard,idcg=judged,"
+                              "ties=trec_eval)@10 (every part optional)")
+    fields: dict[str, object] = {}
+    params = (m.group("params") or "").strip()
+    for part in params.split(",") if params else []:
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if not eq or not key:
+            raise _bad(text[:60], f"'{part[:20]}' is not key=value (keys: {', '.join(_VARIANT_KEYS)})")
+        if key in fields:
+            raise _bad(text[:60], f"{key} is given twice")
+        if key in VARIANT_CHOICES:
+            try:
+                check_choice(value, VARIANT_CHOICES[key], name=key)
+            except ValueError as exc:
+                raise _bad(text[:60], str(exc)) from None
+            fields[key] = value
+        elif key in ("base", "level"):
+            if not _NUMBER.fullmatch(value) or not math.isfinite(float(value)):
+                raise _bad(text[:60], f"{key} '{value[:20]}' is not a finite number")
+            number = float(value)
+            if key == "base" and (number <= 0 or number == 1):
+                raise _bad(text[:60], f"base {value[:20]} must be > 0 and != 1")
+            fields[key] = number
+        else:
+            raise _bad(text[:60], f"unknown key '{key[:20]}'; keys are {', '.join(_VARIANT_KEYS)}")
+    cutoffs: tuple = (None,)
+    if m.group("cuts") is not None:
+        values = []
+        for tok in m.group("cuts").split(","):
+            tok = tok.strip()
+            if not _DIGITS.fullmatch(tok) or not 1 <= int(tok) <= 10**12:
+                raise _bad(text[:60], f"cutoff '{tok[:20]}' is not a whole number between 1 and 10^12")
+            if int(tok) in values:
+                raise _bad(text[:60], f"cutoff {int(tok)} is given twice")
+            values.append(int(tok))
+        cutoffs = tuple(sorted(values))
+    return NdcgVariant(**fields, cutoffs=cutoffs)
 
 
 def _unknown(spec: str) -> str:

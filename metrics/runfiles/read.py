@@ -58,7 +58,9 @@ __all__ = [
     "Parsed",
     "Problem",
     "Table",
+    "BINARY_FORMATS",
     "as_dictionary",
+    "binary_format",
     "decode",
     "id_strings",
     "column_roles",
@@ -99,6 +101,7 @@ PROBLEM_MESSAGES: dict[str, str] = {
                  "the command line: python -m metrics.runfiles QRELS RUN",
     "empty": "{file} has no data lines",
     "encoding": "{file} is neither UTF-8 nor GBK: undecodable byte at line {line}",
+    "binary": "{file} is a {format} file, not text: {advice}",
     "wrong_kind": "{file} looks like a {found} file ({fields} fields per line) but a {expected} file was expected",
     "header": "{file}: no column for {role} in the header ({header}); accepted names: {accepted}",
     "fields": "{file} line {line}: {found} fields where a {format} line has {expected}; the line is skipped",
@@ -127,9 +130,9 @@ PROBLEM_MESSAGES: dict[str, str] = {
 }
 
 _SEVERITY = {
-    "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "wrong_kind": "fatal", "header": "fatal",
-    "no_valid_lines": "fatal", "column_type": "fatal", "fields": "error", "number": "error", "blank_id": "error",
-    "duplicate": "error",
+    "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "binary": "fatal", "wrong_kind": "fatal",
+    "header": "fatal", "no_valid_lines": "fatal", "column_type": "fatal", "fields": "error", "number": "error",
+    "blank_id": "error", "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
     "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
     "fractional_grades": "warning", "not_in_qrels": "warning",
@@ -231,6 +234,48 @@ _UNSUPPORTED_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF
                      (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
+#: Files that are not text, by their first bytes: (magic, format, what to do).  Looked at only when the bytes
+#: are neither UTF-8 nor GBK, so a text file is never taken for one of these.
+BINARY_FORMATS: tuple[tuple[bytes, str, str], ...] = (
+    (b"\x1f\x8b", "gzip", "decompress it first (gunzip -k FILE; a run can also be piped in: "
+                          "zcat RUN.gz | python -m metrics.runfiles QRELS -)"),
+    (b"BZh", "bzip2", "decompress it first (bunzip2 -k FILE)"),
+    (b"\xfd7zXZ\x00", "xz", "decompress it first (unxz -k FILE)"),
+    (b"\x28\xb5\x2f\xfd", "Zstandard", "decompress it first (unzstd FILE)"),
+    (b"PK\x03\x04", "ZIP (or Excel/Office)", "extract the text file from it, or save the sheet as CSV"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip", "extract the text file from it first"),
+    (b"%PDF-", "PDF", "qrels and runs are text files (TREC or CSV)"),
+)
+
+
+def binary_format(head: bytes) -> tuple[str, str] | None:
+    """The format and the advice for bytes that start like a compressed or binary file, else None.
+
+    Parameters
+    ----------
+    head : bytes
+        The first bytes of the file (8 are enough).
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        ``(format, what to do)``.
+
+    Examples
+    --------
+    >>> import gzip
+    >>> binary_format(gzip.compress(b"q1 0 d1 1\\n"))[0]
+    'gzip'
+    >>> binary_format(b"q1 0 d1 1") is None
+    True
+    """
+    head = bytes(head[:8])
+    for magic, fmt, advice in BINARY_FORMATS:
+        if head.startswith(magic):
+            return fmt, advice
+    return None
+
+
 def _line_at(data: bytes | memoryview, offset: int) -> int:
     return bytes(data[:offset]).count(b"\n") + 1
 
@@ -285,6 +330,9 @@ def decode(data: bytes, *, name: str = "input") -> tuple[str | None, str | None,
     try:
         return data.decode("gbk"), "gbk", None
     except UnicodeDecodeError as exc:
+        found = binary_format(data)
+        if found is not None:  # not text at all: name the format instead of an encoding
+            return None, None, Problem(name, None, "binary", {"format": found[0], "advice": found[1]})
         return None, None, Problem(name, _line_at(data, max(first_bad, exc.start)), "encoding", {})
 
 

@@ -4,7 +4,8 @@ single-machine engine, bit for bit.
 
 How: the rows are grouped by a hash of the query id into *buckets* (every row of a query lands in one
 bucket, the qrels' rows beside the runs'), and each bucket goes, as Arrow tables, through the very same
-per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.trec.evaluate_runs`):
+per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the
+loop behind :func:`metrics.runfiles.trec.evaluate_runs`):
 ``runs.groupBy(bucket).cogroup(qrels.groupBy(bucket)).applyInArrow(kernel)``.  No measure is written twice.
 A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives;
 the only whole-collection numbers, ERR's highest grade and trec_eval's ``-c`` denominator, are computed
@@ -37,9 +38,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .measures import MIN_GEO_MEAN, Requested, parse_measures
+from .._validation import check_flag, check_whole
+from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
+from .measures import Requested, parse_measures
 from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
-from .trec import MeasureResult, RunValues, evaluate_runs
+from .trec import MeasureResult, check_options
 
 __all__ = ["ROWS_PER_BUCKET", "SparkEvaluation", "evaluate_spark", "read_spark", "spark_session"]
 
@@ -322,94 +325,89 @@ def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, wha
                          f"value {float(value[i])!r}; values must be finite numbers")
 
 
-def _first_rows(qid: pa.Array, docno: pa.Array, order: np.ndarray | None, run: str, what: str,
-                keep_first: bool) -> np.ndarray | None:
-    """Rows to keep when a (query, document) pair repeats: the first in file order (``order``), or an error."""
+def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what: str, name: str,
+                   keep_first: bool):
+    """The rows in file order (``_row``; the stable and ranx tie rules keep it), each (query, document) pair
+    once: the first in file order (``keep_first``, as the single-machine reader keeps it) or a ValueError."""
+    if row is not None and len(row) and row.null_count == 0:
+        order = np.argsort(row.to_numpy(), kind="stable")
+        if not np.array_equal(order, np.arange(order.size)):
+            take = pa.array(order)
+            qid, docno, value = qid.take(take), docno.take(take), value[order]
+    if not len(qid):
+        return qid, docno, value
     keys = pd.DataFrame({"q": qid.to_numpy(zero_copy_only=False), "d": docno.to_numpy(zero_copy_only=False)})
-    if order is not None:
-        keys["o"] = order
-        keys = keys.sort_values("o", kind="stable")
-    again = keys.duplicated(["q", "d"], keep="first")
-    if not again.any():
-        return None
-    if not keep_first:
-        i = int(np.flatnonzero(again.to_numpy())[0])
-        raise ValueError(f"{what} {run!r}: document {keys.d.iat[i]!r:.60} appears twice for query "
-                         f"{keys.q.iat[i]!r:.60}; each (query, document) pair must be given once")
-    return np.sort(keys.index.to_numpy()[~again.to_numpy()])
+    again = keys.duplicated(keep="first").to_numpy()
+    if again.any():
+        if not keep_first:
+            i = int(np.flatnonzero(again)[0])
+            raise ValueError(f"{what} {name!r}: document {keys.d.iat[i]!r:.60} appears twice for query "
+                             f"{keys.q.iat[i]!r:.60}; each (query, document) pair must be given once")
+        keep = np.flatnonzero(~again)
+        take = pa.array(keep)
+        qid, docno, value = qid.take(take), docno.take(take), value[keep]
+    return qid, docno, value
 
 
 def _table(name: str, kind: str, qid: pa.Array, docno: pa.Array, value: np.ndarray) -> Table:
     return Table(name, kind, as_dictionary(qid), as_dictionary(docno), np.ascontiguousarray(value, np.float64))
 
 
+def _column(table: pa.Table, name: str):
+    return table.column(name).combine_chunks() if name in table.column_names else None
+
+
 def _kernel(options: dict):
     """The function Spark calls for each bucket: its run rows and qrels rows in, one row per (run, qrels query)
-    out (``present`` False where the run has no document for it), plus one row per run that answers
-    queries the qrels lack (``qid`` null, ``foreign`` their count)."""
+    out (``present`` False where the run has no document for it, as :class:`RunValues` holds them), plus one
+    row per run that answers queries the qrels lack (``qid`` null, ``foreign`` their count).  The values
+    come from the single-machine loop (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket."""
     runs: list[str] = options["runs"]
     names: list[tuple[str, str]] = options["names"]
-    measures: list[str] = options["measures"]
+    requested = parse_measures(options["measures"])
     keep_first: bool = options["keep_first"]
+    opts: dict = options["opts"]
 
     def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
         rq, rd = _strings(right.column("qid")), _strings(right.column("docno"))
         rv = right.column("rel").to_numpy().astype(np.float64)
         _check_rows("qrels", rq, rd, rv, "qrels")
-        rorder = right.column("_row").to_numpy() if "_row" in right.column_names else None
-        keep = _first_rows(rq, rd, rorder, "qrels", "qrels", keep_first)
-        if keep is not None:
-            rq, rd, rv = rq.take(pa.array(keep)), rd.take(pa.array(keep)), rv[keep]
-        qrels = _table("qrels", "qrels", rq, rd, rv)
-        lrun = _strings(left.column("run"))
+        rq, rd, rv = _in_file_order(rq, rd, rv, _column(right, "_row"), "qrels", "qrels", keep_first)
+        lrun = _strings(left.column("run")) if left.num_rows else pa.array([], pa.string())
         tables, foreign = [], []
         for run in runs:
-            mask = pc.equal(lrun, run)
-            part = left.filter(mask)
+            part = left.filter(pc.equal(lrun, run)) if left.num_rows else left
             q, d = _strings(part.column("qid")), _strings(part.column("docno"))
             v = part.column("score").to_numpy().astype(np.float64)
             _check_rows(run, q, d, v, "run")
-            order = part.column("_row").to_numpy() if "_row" in part.column_names else None
-            keep = _first_rows(q, d, order, run, "run", keep_first) if len(q) else None
-            if keep is not None:
-                q, d, v = q.take(pa.array(keep)), d.take(pa.array(keep)), v[keep]
+            q, d, v = _in_file_order(q, d, v, _column(part, "_row"), "run", run, keep_first)
             tables.append(_table(run, "run", q, d, v))
             outside = pc.unique(q.filter(pc.invert(pc.is_in(q, value_set=rq)))) if len(q) else pa.array([], pa.string())
             foreign.append((len(outside), outside[0].as_py() if len(outside) else None))
-        cols: dict[str, list] = {"run": [], "qid": [], "present": [], "foreign": [], "foreign_qid": []}
-        values: list[list] = [[] for _ in names]
+        parts = []
         if len(rq):
-            result = evaluate_runs(qrels, tables, measures, relevance_level=options["relevance_level"],
-                                   complete=options["complete"], judged_only=options["judged_only"],
-                                   max_docs=options["max_docs"], num_docs_in_coll=options["num_docs"],
-                                   err_gmax=options["gmax"])
-            nq = result.queries.size
-            for run_values in result.runs:
-                cols["run"] += [run_values.name] * nq
-                cols["qid"] += result.queries.tolist()
-                cols["present"] += run_values.present.tolist()
-                cols["foreign"] += [None] * nq
-                cols["foreign_qid"] += [None] * nq
+            qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
+            values, _problems = evaluate_tables(qi, tables, requested, **opts)
+            nq = qi.queries.size
+            queries = pa.array(qi.queries.tolist(), pa.string())
+            for rv_ in values:
+                cols = {"run": pa.array([rv_.name] * nq, pa.string()), "qid": queries,
+                        "present": pa.array(rv_.present, pa.bool_()), "foreign": pa.nulls(nq, pa.int64()),
+                        "foreign_qid": pa.nulls(nq, pa.string())}
                 for i, (name, kind) in enumerate(names):
-                    store = run_values.texts if kind == "text" else run_values.values
-                    values[i] += store[name].tolist()
-        for run, (count, example) in zip(runs, foreign):
-            if count:
-                cols["run"].append(run)
-                cols["qid"].append(None)
-                cols["present"].append(None)
-                cols["foreign"].append(count)
-                cols["foreign_qid"].append(example)
-                for column in values:
-                    column.append(None)
-        arrays = {k: pa.array(v, type=pa.int64() if k == "foreign" else None) for k, v in cols.items()}
-        arrays["present"] = pa.array(cols["present"], pa.bool_())
-        arrays["run"] = pa.array(cols["run"], pa.string())
-        arrays["qid"] = pa.array(cols["qid"], pa.string())
-        arrays["foreign_qid"] = pa.array(cols["foreign_qid"], pa.string())
-        for i, (_name, kind) in enumerate(names):
-            arrays[f"m{i}"] = pa.array(values[i], pa.string() if kind == "text" else pa.float64())
-        return pa.table(arrays)
+                    cols[f"m{i}"] = (pa.array(rv_.texts[name].tolist(), pa.string()) if kind == "text"
+                                     else pa.array(rv_.values[name], pa.float64()))
+                parts.append(pa.table(cols))
+        extra = [(run, count, example) for run, (count, example) in zip(runs, foreign) if count]
+        if extra or not parts:
+            k = len(extra)
+            cols = {"run": pa.array([e[0] for e in extra], pa.string()), "qid": pa.nulls(k, pa.string()),
+                    "present": pa.nulls(k, pa.bool_()), "foreign": pa.array([e[1] for e in extra], pa.int64()),
+                    "foreign_qid": pa.array([e[2] for e in extra], pa.string())}
+            for i, (_name, kind) in enumerate(names):
+                cols[f"m{i}"] = pa.nulls(k, pa.string() if kind == "text" else pa.float64())
+            parts.append(pa.table(cols))
+        return pa.concat_tables(parts)
 
     return evaluate
 
@@ -431,6 +429,7 @@ class SparkEvaluation:
     runs: list[str]
     tags: dict[str, str]
     complete: bool
+    counts: QrelsCounts
     problems: list[Problem] = field(default_factory=list)
 
     def cache(self) -> SparkEvaluation:
@@ -520,9 +519,12 @@ class SparkEvaluation:
                     continue
                 for name in r.names:
                     t = by.get((run, name))
-                    if t is None or t.n == 0 or t.total is None or (isinstance(t.total, float) and t.n == 0):
-                        continue
-                    rows.append((run, name, _summarize(kind, float(t.total), int(t.n), int(t.den), self.complete)))
+                    if t is None or t.n == 0:
+                        continue  # no query evaluated: no "all" line (as on one machine)
+                    # the sequential total stands for the values: summary_value adds them in the same order
+                    total = np.array([t.total], dtype=np.float64)
+                    rows.append((run, name, summary_value(kind, name, total, n=int(t.n), complete=self.complete,
+                                                          counts=self.counts)))
         return self.spark.createDataFrame(rows, "run string, measure string, value double")
 
     def result(self) -> MeasureResult:
@@ -567,21 +569,7 @@ class SparkEvaluation:
                 problems.append(Problem(run, None, "missing_in_run",
                                         {"count": int(absent.size), "example": str(queries[absent[0]]),
                                          "policy": "zero (-c)" if self.complete else "skip"}))
-        return MeasureResult(queries, self.requested, out, self.complete, problems)
-
-
-def _summarize(kind: str, total: float, n: int, den_all: int, complete: bool) -> float:
-    """The "all" value from a sequential total, as :meth:`MeasureResult.summary` forms it (``meas_avg.c``)."""
-    den = den_all if complete else n
-    if kind == "sum":
-        return total
-    if kind == "count":
-        return float(n)
-    if kind == "gm":
-        if complete:
-            total += (den - n) * math.log(MIN_GEO_MEAN)
-        return math.exp(total / den)
-    return total / den
+        return MeasureResult(queries, self.requested, out, self.complete, problems, self.counts)
 
 
 def _collect(df) -> pa.Table:
@@ -686,32 +674,26 @@ def _file_facts(frame, what: str, skip_bad_lines: bool) -> tuple[object, int, li
     return kept, int(row["rows"]) - int(row["bad"]), [problem], tag
 
 
-def _qrels_facts(qrels_df) -> tuple[float, Problem | None]:
-    """ERR's default highest grade (the highest whole judged grade, as the single-machine qrels index) and
-    the warning for grades that are not whole numbers, in one pass over the qrels."""
+def _qrels_facts(qrels_df) -> tuple[float, QrelsCounts, Problem | None]:
+    """ERR's default highest grade (the highest whole judged grade, as the single-machine qrels index), what
+    ``-c`` counts (:class:`~metrics.runfiles.engine.QrelsCounts`: the queries, the lines graded > 0) and the
+    warning for grades that are not whole numbers, in one pass over the qrels."""
     from pyspark.sql import functions as F
 
     rel = F.col("rel")
     whole = F.when(rel >= 0, F.floor(rel)).otherwise(F.ceil(rel))  # trec_eval's atol: toward zero
     fractional = rel != whole
     row = qrels_df.agg(F.max(F.when(whole >= 0, whole)).alias("gmax"), F.count(F.when(fractional, 1)).alias("frac"),
-                       F.first(F.when(fractional, rel), ignorenulls=True).alias("example")).collect()[0]
+                       F.first(F.when(fractional, rel), ignorenulls=True).alias("example"),
+                       F.countDistinct("qid").alias("num_q"), F.count(F.when(whole > 0, 1)).alias("num_rel")
+                       ).collect()[0]
     gmax = 0.0 if row["gmax"] is None else float(row["gmax"])
     problem = None
     if row["frac"]:
         grade = float(row["example"])
         problem = Problem("qrels", None, "fractional_grades", {"count": int(row["frac"]), "grade": grade,
                                                                "whole": f"{math.trunc(grade):g}"})
-    return gmax, problem
-
-
-def _check_whole(value, name: str, *, minimum: int, allow_none: bool = False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        accepted = f"a whole number >= {minimum}" + (" or None" if allow_none else "")
-        raise ValueError(f"{name} must be {accepted}, got {value!r:.40}")
-    return int(value)
+    return gmax, QrelsCounts(int(row["num_q"]), int(row["num_rel"])), problem
 
 
 def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spark=None, relevance_level: int = 1,
@@ -771,16 +753,10 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     from pyspark.sql import functions as F
 
     requested = parse_measures(measures)
-    level = _check_whole(relevance_level, "relevance_level", minimum=0)
-    max_docs = _check_whole(max_docs, "max_docs", minimum=1, allow_none=True)
-    num_docs = _check_whole(num_docs_in_coll, "num_docs_in_coll", minimum=0)
-    buckets = _check_whole(buckets, "buckets", minimum=1, allow_none=True)
-    for flag, name in ((complete, "complete"), (judged_only, "judged_only"), (skip_bad_lines, "skip_bad_lines")):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"{name} must be True or False, got {flag!r:.40}")
-    if err_gmax is not None and (isinstance(err_gmax, bool) or not isinstance(err_gmax, (int, float, np.number))
-                                 or not math.isfinite(err_gmax) or err_gmax < 0):
-        raise ValueError(f"err_gmax must be a finite number >= 0 or None, got {err_gmax!r:.40}")
+    opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
+                         num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
+    buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
+    skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
     spark = _active(spark)
     problems: list[Problem] = []
     qrels_df = _as_qrels_frame(spark, qrels, qrels_columns)
@@ -805,34 +781,33 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         if dupes:
             raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
         runs_order += found_names
-        if "_row" not in df.columns:
-            df = df.withColumn("_row", F.lit(None).cast("long"))
+        if "_row" not in df.columns:  # the DataFrame's own order (the stable and ranx tie rules keep it)
+            df = df.withColumn("_row", F.monotonically_increasing_id())
         run_dfs.append(df.select("run", "qid", "docno", "score", "tag", "_row"))
     run_df = run_dfs[0]
     for other in run_dfs[1:]:
         run_df = run_df.unionByName(other)
     if "_row" not in qrels_df.columns:
-        qrels_df = qrels_df.withColumn("_row", F.lit(None).cast("long"))
+        qrels_df = qrels_df.withColumn("_row", F.monotonically_increasing_id())
     if any(r.info.summary == "runid" for r in requested) and total_rows < 0:  # DataFrames with a tag column
         last = run_df.filter(F.col("tag").isNotNull()).groupBy("run").agg(
             F.max_by("tag", F.coalesce("_row", F.lit(0))).alias("tag")).collect()
         tags.update({r["run"]: r["tag"] for r in last})
-    gmax, fractional = _qrels_facts(qrels_df)
+    gmax, counts, fractional = _qrels_facts(qrels_df)
     if fractional is not None:
         problems.append(fractional)
-    if err_gmax is not None:
-        gmax = float(err_gmax)
+    if opts["err_gmax"] is None:
+        opts["err_gmax"] = gmax
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
         rows = total_rows if total_rows > 0 else run_df.count()
         buckets = max(2 * cores, math.ceil(rows / ROWS_PER_BUCKET))
     bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
     names = _names(requested)
-    options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": bool(skip_bad_lines),
-               "relevance_level": level, "complete": bool(complete), "judged_only": bool(judged_only),
-               "max_docs": max_docs, "num_docs": num_docs, "gmax": gmax}
+    options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
+               "opts": opts}
     left = run_df.select("run", "qid", "docno", "score", "_row", bucket)
     right = qrels_df.select("qid", "docno", "rel", "_row", bucket)
     rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options),
                                                                                    _out_schema(names))
-    return SparkEvaluation(spark, rows, requested, names, runs_order, tags, bool(complete), problems)
+    return SparkEvaluation(spark, rows, requested, names, runs_order, tags, opts["complete"], counts, problems)

@@ -10,7 +10,9 @@ What trec_eval 9 does, and so do we (``form_res_rels.c``, ``trec_eval.c``, ``mea
 
 * only queries in the qrels are evaluated, and of those only the ones the run answers; ``complete``
   (``-c``) divides the means by the number of qrels queries instead (missing queries count 0, and
-  0.00001 in geometric means) -- trec_eval 9 does not print per-query lines for them;
+  0.00001 in geometric means), ``num_q`` is that number and ``num_rel`` counts the qrels lines graded
+  > 0 of every query (``m_num_q.c``, ``m_num_rel.c``) -- trec_eval 9 does not print per-query lines
+  for the missing queries;
 * a query's documents are ranked by score, descending, ties by document id descending (byte order);
   ``max_docs`` (``-M``) keeps the first N; ``judged_only`` (``-J``) then drops the documents the qrels
   do not judge (a grade >= 0);
@@ -46,151 +48,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from .join import match_rows
-from .measures import MIN_GEO_MEAN, UNJUDGED, Lists, Requested, block_positions, parse_measures
-from .read import Parsed, Problem, Table, id_strings
+from .._validation import check_flag, check_real, check_whole
+from .engine import (
+    QrelsCounts,
+    QrelsIndex,
+    RunValues,
+    evaluate_tables,
+    per_query_frame,
+    summary_value,
+    trec_order,
+)
+from .measures import Requested, parse_measures
+from .read import Parsed, Problem, Table
 
-__all__ = ["MeasureResult", "RunValues", "evaluate_measures", "evaluate_runs", "format_value", "trec_order"]
+__all__ = ["MeasureResult", "RunValues", "check_options", "evaluate_measures", "evaluate_runs", "format_value",
+           "trec_order"]
 
 # trec_eval's printf formats (meas_print_single.c, meas_print_final.c)
 _NAME_WIDTH = 22
-
-
-@dataclass
-class _Qrels:
-    """The qrels as trec_eval holds them: queries sorted by id (byte order), whole-number grades."""
-
-    queries: np.ndarray  # object[nq]: query ids, sorted
-    rank: np.ndarray  # int64[dictionary size]: sorted position of each qrels dictionary code
-    code_plus3: np.ndarray  # float64[rows]: code + 3 (>= 1), so that 0 means "not in the qrels"
-    levels: tuple[np.ndarray, np.ndarray, np.ndarray]
-    gmax: float
-    problems: list[Problem]
-
-
-def _qrels_index(qrels: Table) -> _Qrels:
-    names = qrels.qid.dictionary
-    sort = pc.array_sort_indices(names).to_numpy()
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[sort] = np.arange(len(names))
-    queries = np.asarray(names.take(pa.array(sort)).to_pylist(), dtype=object)
-    grade = np.trunc(qrels.value)
-    problems = []
-    fractional = np.flatnonzero(grade != qrels.value)
-    if fractional.size:
-        i = int(fractional[0])
-        problems.append(Problem(qrels.name, qrels.line_of(i), "whole_grades",
-                                {"count": int(fractional.size), "grade": float(qrels.value[i]),
-                                 "whole": f"{grade[i]:g}"}))
-    if grade.size and np.abs(grade).max() > 2.0**62:
-        i = int(np.argmax(np.abs(grade)))
-        raise ValueError(f"{qrels.name} line {qrels.line_of(i)}: grade {qrels.value[i]:g} is beyond trec_eval's "
-                         "whole-number range")
-    grade = grade.astype(np.int64)
-    code = np.where(grade >= 0, grade, UNJUDGED)
-    q = rank[qrels.qid.indices.to_numpy().astype(np.int64)]
-    judged = grade >= 0
-    if judged.any():
-        gmax = float(grade[judged].max())
-        width = int(gmax) + 1
-        key = q[judged] * width + grade[judged]  # < 2^62 / ... for any real qrels; counted without sorting
-        if len(names) * width <= 4 * qrels.n_rows + 1_000_000:
-            counts = np.bincount(key, minlength=len(names) * width)
-            key = np.flatnonzero(counts)
-            counts = counts[key]
-        else:
-            key, counts = np.unique(key, return_counts=True)
-        levels = (key // width, key % width, counts.astype(np.int64))
-    else:
-        levels, gmax = (np.zeros(0, np.int64),) * 3, 0.0
-    return _Qrels(queries, rank, (code + 3).astype(np.float64), levels, gmax, problems)
-
-
-def trec_order(q: np.ndarray, score: np.ndarray, docrank) -> np.ndarray | None:
-    """The permutation that ranks rows as trec_eval does: by query, score descending, then document
-    id descending (``comp_sim_docno`` in ``form_res_rels.c``); None when the rows already are.
-
-    Queries need not be in order, only contiguous.  ``docrank(rows)`` gives the byte-order rank of the
-    document ids of the given rows (only tied rows are asked).
-
-    Parameters
-    ----------
-    q : numpy.ndarray of int
-        The query code of each row; a query's rows are contiguous.
-    score : numpy.ndarray of float
-        The score of each row.
-    docrank : callable or None
-        ``docrank(rows) -> int array``: the byte-order rank of those rows' document ids; only called
-        when there are ties (None is fine when there are none).
-
-    Returns
-    -------
-    numpy.ndarray of int or None
-        Row indices in trec_eval's order, or None when the rows are already in it.
-
-    References
-    ----------
-    .. [1] trec_eval 9.0.8, ``form_res_rels.c``, ``comp_sim_docno``.
-
-    Examples
-    --------
-    Query 0's rows are swapped (0.9 before 0.5); query 1 stays:
-
-    >>> trec_order(np.array([0, 0, 1]), np.array([0.5, 0.9, 0.1]), None).tolist()
-    [1, 0, 2]
-    >>> trec_order(np.array([0, 0]), np.array([0.5, 0.5]), lambda rows: np.array([0, 1])).tolist()  # "a", "b"
-    [1, 0]
-    """
-    n = q.size
-    if n == 0:
-        return None
-    brk = q[1:] != q[:-1]
-    blocks = int(brk.sum()) + 1
-    order = None
-    distinct = int(np.count_nonzero(np.bincount(q)))
-    if blocks != distinct or not bool(np.all((score[1:] <= score[:-1]) | brk)):
-        order = np.lexsort((-score, q))
-        q, score = q[order], score[order]
-        brk = q[1:] != q[:-1]
-    tied = ~brk & (score[1:] == score[:-1])
-    if not tied.any():
-        return order
-    group = np.cumsum(np.r_[True, ~tied]) - 1
-    size = np.bincount(group)
-    rows = np.flatnonzero(size[group] > 1)
-    src = rows if order is None else order[rows]
-    perm = np.lexsort((-docrank(src), group[rows]))
-    if order is None:
-        order = np.arange(n)
-    order[rows] = src[perm]
-    return order
-
-
-def _docrank(run: Table, kept: np.ndarray | None):
-    def docrank(rows: np.ndarray) -> np.ndarray:
-        names = id_strings(run.docno.take(pa.array(rows if kept is None else kept[rows])))
-        return pc.rank(names, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64)
-
-    return docrank
-
-
-def _run_tag(run: Table) -> str:
-    return run.tag if run.tag is not None else run.name
-
-
-@dataclass
-class RunValues:
-    """One run's per-query values: ``values[name]`` is a float array over the qrels queries (sorted ids),
-    ``texts[name]`` an object array for text measures; ``present`` marks the queries evaluated."""
-
-    name: str
-    tag: str
-    present: np.ndarray
-    values: dict[str, np.ndarray] = field(default_factory=dict)
-    texts: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def format_value(value, kind: str = "float", *, digits: int = 4) -> str:
@@ -238,15 +114,16 @@ class MeasureResult:
     runs: list[RunValues]
     complete: bool
     problems: list[Problem] = field(default_factory=list)
+    counts: QrelsCounts | None = None  # the qrels' queries and lines graded > 0 (what -c counts)
 
     def summary(self, run: RunValues) -> dict[str, float | str]:
-        """The "all" values of one run, computed as trec_eval does (``meas_avg.c``); empty when no
-        query was evaluated."""
+        """The "all" values of one run, computed as trec_eval does (``meas_avg.c``; with ``-c``, num_q and
+        num_rel over every qrels query: ``m_num_q.c``, ``m_num_rel.c``); empty when no query was evaluated."""
         present = run.present
         n = int(present.sum())
         if n == 0:
             return {}
-        den = self.queries.size if self.complete else n
+        counts = self.counts if self.counts is not None else QrelsCounts(self.queries.size, 0)
         out: dict[str, float | str] = {}
         for r in self.requested:
             kind = r.info.summary
@@ -256,44 +133,33 @@ class MeasureResult:
             if kind == "none":
                 continue
             for name in r.names:
-                v = run.values[name][present]
-                total = float(np.cumsum(v)[-1])  # in query order, one addition at a time, as trec_eval
-                if kind == "sum":
-                    out[name] = total
-                elif kind == "count":
-                    out[name] = float(n)
-                elif kind == "gm":
-                    if self.complete:
-                        total += (den - n) * math.log(MIN_GEO_MEAN)
-                    out[name] = math.exp(total / den)
-                else:
-                    out[name] = total / den
+                out[name] = summary_value(kind, name, run.values[name][present], n=n, complete=self.complete,
+                                          counts=counts)
         return out
+
+    def per_query(self) -> pd.DataFrame:
+        """Every per-query value: ``run, measure, qid, value`` for the queries each run answered, gm_map and
+        gm_bpref as the per-query logarithms of their geometric mean (what :func:`~metrics.runfiles.engine.
+        evaluate_block` gives for a block of queries; text measures left out)."""
+        return per_query_frame(self.queries, self.requested, self.runs)
 
     def frame(self) -> pd.DataFrame:
         """Long table ``run, measure, qid, value``: per-query rows for the measures trec_eval prints per
         query (not gm_map / gm_bpref), then ``qid == "all"`` rows with the summary.  Text measures
         (runid, relstring) are left out: see :attr:`RunValues.texts` and :meth:`text`."""
         parts = []
+        printed = per_query_frame(self.queries, self.requested, self.runs, printed_only=True)
         for run in self.runs:
-            qids = self.queries[run.present]
-            summary = self.summary(run)
-            for r in self.requested:
-                if r.info.value == "text":
-                    continue
-                for name in r.names:
-                    if r.info.per_query:
-                        parts.append(pd.DataFrame({"run": run.name, "measure": name, "qid": qids,
-                                                   "value": run.values[name][run.present]}))
-            rows = [(run.name, name, "all", float(v)) for name, v in summary.items() if not isinstance(v, str)]
+            parts.append(printed[printed["run"] == run.name])
+            rows = [(run.name, name, "all", float(v)) for name, v in self.summary(run).items()
+                    if not isinstance(v, str)]
             if rows:
                 parts.append(pd.DataFrame(rows, columns=["run", "measure", "qid", "value"]))
+        parts = [p for p in parts if len(p)]
         if not parts:
-            return pd.DataFrame({"run": pd.Series(dtype=object), "measure": pd.Series(dtype=object),
-                                 "qid": pd.Series(dtype=object), "value": pd.Series(dtype=np.float64)})
+            return printed.iloc[:0]
         out = pd.concat(parts, ignore_index=True)
-        out["value"] = out["value"].astype(np.float64)
-        return out
+        return out.astype({"run": object, "measure": object, "qid": object, "value": np.float64})
 
     def text(self, *, per_query: bool = False, summary: bool = True, digits: int = 4) -> str:
         """trec_eval's output: with ``per_query`` (``-q``) every query's lines first, query by query in
@@ -346,47 +212,42 @@ def _table(obj, what: str) -> Table:
     return obj
 
 
-def _check_whole(value, name: str, *, minimum: int, allow_none: bool = False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        accepted = f"a whole number >= {minimum}" + (" or None" if allow_none else "")
-        raise ValueError(f"{name} must be {accepted}, got {value!r:.40}")
-    return int(value)
+def check_options(*, relevance_level=1, judged_only=False, max_docs=None, num_docs_in_coll=0, err_gmax=None,
+                  complete=None) -> dict:
+    """trec_eval's options checked (``-l -J -M -N -c`` and ERR's top grade), as keyword arguments.
 
+    Parameters
+    ----------
+    relevance_level, judged_only, max_docs, num_docs_in_coll, err_gmax, complete
+        As for :func:`evaluate_runs` (``complete`` None: not part of the call).
 
-def _lists(qi: _Qrels, qrels: Table, run: Table, *, level, max_docs, judged_only, num_docs, gmax):
-    """The run's ranked lists as trec_eval forms them, keeping only the documents the qrels list."""
-    m = match_rows(qrels, run, values=qi.code_plus3)
-    q_all = qi.rank[m.q]
-    value = m.value
-    score = run.value if m.kept is None else run.value[m.kept]
-    order = trec_order(q_all, score, _docrank(run, m.kept))
-    if order is not None:
-        q_all, value = q_all[order], value[order]
-    nq = qi.queries.size
-    n = q_all.size
-    bstart = np.flatnonzero(np.r_[True, q_all[1:] != q_all[:-1]]) if n else np.zeros(0, np.int64)
-    bq = q_all[bstart]
-    num_ret = np.zeros(nq, dtype=np.int64)
-    num_ret[bq] = np.diff(np.r_[bstart, n])
-    present = num_ret > 0
-    rows = np.flatnonzero(value != 0)  # documents in the qrels; the others only count in num_ret
-    code = value[rows].astype(np.int64) - 3
-    block = np.searchsorted(bstart, rows, side="right") - 1
-    q, pos = bq[block], rows - bstart[block] + 1
-    if max_docs is not None:
-        keep = pos <= max_docs
-        q, pos, code = q[keep], pos[keep], code[keep]
-        num_ret = np.minimum(num_ret, max_docs)
-    if judged_only:
-        keep = code >= 0
-        q, code = q[keep], code[keep]
-        pos = block_positions(q)
-        num_ret = np.bincount(q, minlength=nq)[:nq].astype(np.int64)
-    lists = Lists(q=q, pos=pos, code=code, n=nq, levels=qi.levels, num_ret=num_ret, relevance_level=level,
-                  num_docs_in_coll=num_docs, gmax=gmax)
-    return lists, present, m
+    Returns
+    -------
+    dict
+        The options by name, as int / bool / float.
+
+    Raises
+    ------
+    ValueError
+        Naming the option and the value.
+
+    Examples
+    --------
+    >>> check_options(max_docs=10)["max_docs"]
+    10
+    >>> check_options(relevance_level=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: relevance_level must be a whole number >= 0, got -1
+    """
+    out = {"relevance_level": check_whole(relevance_level, name="relevance_level", minimum=0),
+           "judged_only": check_flag(judged_only, name="judged_only"),
+           "max_docs": check_whole(max_docs, name="max_docs", minimum=1, allow_none=True),
+           "num_docs_in_coll": check_whole(num_docs_in_coll, name="num_docs_in_coll", minimum=0),
+           "err_gmax": check_real(err_gmax, name="err_gmax", minimum=0, allow_none=True)}
+    if complete is not None:
+        out["complete"] = check_flag(complete, name="complete")
+    return out
 
 
 def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",), *, relevance_level: int = 1,
@@ -462,43 +323,11 @@ def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",)
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
-    level = _check_whole(relevance_level, "relevance_level", minimum=0)
-    max_docs = _check_whole(max_docs, "max_docs", minimum=1, allow_none=True)
-    num_docs = _check_whole(num_docs_in_coll, "num_docs_in_coll", minimum=0)
-    for flag, name in ((complete, "complete"), (judged_only, "judged_only")):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"{name} must be True or False, got {flag!r:.40}")
-    if err_gmax is not None and (isinstance(err_gmax, bool) or not isinstance(err_gmax, (int, float, np.number))
-                                 or not math.isfinite(err_gmax) or err_gmax < 0):
-        raise ValueError(f"err_gmax must be a finite number >= 0 or None, got {err_gmax!r:.40}")
-    qi = _qrels_index(qrels)
-    gmax = qi.gmax if err_gmax is None else float(err_gmax)
-    problems = list(qi.problems)
-    values = []
-    for run in runs:
-        lists, present, m = _lists(qi, qrels, run, level=level, max_docs=max_docs, judged_only=bool(judged_only),
-                                   num_docs=num_docs, gmax=gmax)
-        if m.foreign.size:
-            first = int(m.foreign[0])
-            qid = run.qid.dictionary[run.qid.indices[first].as_py()].as_py()
-            count = int(np.unique(run.qid.indices.to_numpy()[m.foreign]).size)
-            problems.append(Problem(run.name, run.line_of(first), "missing_in_qrels", {"count": count, "example": qid}))
-        if not present.any():
-            problems.append(Problem(run.name, None, "no_queries", {}))
-        elif not present.all():
-            absent = np.flatnonzero(~present)
-            problems.append(Problem(run.name, None, "missing_in_run",
-                                    {"count": int(absent.size), "example": str(qi.queries[absent[0]]),
-                                     "policy": "zero (-c)" if complete else "skip"}))
-        rv = RunValues(run.name, _run_tag(run), present)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            for r in requested:
-                if r.info.compute is None:
-                    continue
-                for name, v in zip(r.names, r.compute(lists)):
-                    (rv.texts if r.info.value == "text" else rv.values)[name] = v
-        values.append(rv)
-    return MeasureResult(qi.queries, requested, values, bool(complete), problems)
+    opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
+                         num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
+    qi = QrelsIndex(qrels)
+    values, problems = evaluate_tables(qi, runs, requested, **opts)
+    return MeasureResult(qi.queries, requested, values, opts["complete"], problems, qi.counts())
 
 
 def evaluate_measures(qrels, runs: Sequence, measures: Sequence[str] = ("official",), *, relevance_level: int = 1,

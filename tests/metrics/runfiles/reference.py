@@ -106,8 +106,10 @@ def trec_eval_text(qrels: dict, run: dict, measures, *, per_query=True, relevanc
             continue
         if k == "runid":
             lines.append(f"{k:<22}\tall\t{tag}")
-        elif k == "num_q":
-            lines.append(f"{k:<22}\tall\t{n}")
+        elif k == "num_q":  # m_num_q.c: with -c, every qrels query
+            lines.append(f"{k:<22}\tall\t{len(qrels) if complete else n}")
+        elif k == "num_rel" and complete:  # m_num_rel.c te_calc_avg_num_rel: every qrels line graded > 0
+            lines.append(f"{k:<22}\tall\t{sum(g > 0 for docs in qrels.values() for g in docs.values())}")
         elif k in LONG:
             lines.append(f"{k:<22}\tall\t{int(sum(vals))}")
         elif k.startswith("gm_"):

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from metrics.runfiles import evaluate_measures, read_qrels, read_run
 from metrics.runfiles.cli import format_table, main
@@ -91,34 +93,101 @@ def test_bad_files_exit_1_with_a_message(args, message, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--k", "0"], "argument --k: must be a whole number >= 1, got '0'"),
+        (["--k", "0"], "argument --k: must be a whole number between 1 and 10^12, got '0'"),
         (["--log-base", "1"], "argument --log-base: must be a finite number > 0 and != 1, got '1'"),
+        (["--log-base", "١٠"], "argument --log-base: must be a finite number > 0 and != 1, got '١٠'"),
         (["--digits", "-3"], "argument --digits: must be a whole number between 0 and 17, got '-3'"),
         (["--digits", "x"], "argument --digits: must be a whole number between 0 and 17, got 'x'"),
-        (["-M", "0"], "argument -M/--Max_retrieved_per_topic: must be a whole number >= 1, got '0'"),
-        (["-l", "-1"], "argument -l/--level_for_rel: must be a whole number >= 0, got '-1'"),
-        (["-l", "①"], "argument -l/--level_for_rel: must be a whole number >= 0, got '①'"),
-        (["-N", "1e3"], "argument -N/--Number_docs_in_coll: must be a whole number >= 0, got '1e3'"),
-        (["-m", "bogus"], "argument -m/--measure: unknown measure 'bogus'"),
+        (["--digits", "4.0"], "argument --digits: must be a whole number between 0 and 17, got '4.0'"),
+        (["-M", "0"], "argument -M/--Max_retrieved_per_topic: must be a whole number between 1 and 10^15, got '0'"),
+        (["-M", str(2**63)], "argument -M/--Max_retrieved_per_topic: must be a whole number between 1 and 10^15, "
+                             "got '9223372036854775808'"),
+        (["-l", "-1"], "argument -l/--level_for_rel: must be a whole number between 0 and 10^15, got '-1'"),
+        (["-l", "①"], "argument -l/--level_for_rel: must be a whole number between 0 and 10^15, got '①'"),
+        (["-l", ""], "argument -l/--level_for_rel: must be a whole number between 0 and 10^15, got ''"),
+        (["-N", "1e3"], "argument -N/--Number_docs_in_coll: must be a whole number between 0 and 10^15, got '1e3'"),
+        (["-m", "bogus"], "argument -m/--measure: 'bogus': unknown measure 'bogus'"),
         (["-m", "P_5"], "(did you mean 'P.5'?)"),
-        (["-m", "P.5,x"], "argument -m/--measure: measure 'P.5,x': cutoff 'x' is not a whole number >= 1"),
+        (["-m", "P.5,x"], "argument -m/--measure: 'P.5,x': measure 'P.5,x': cutoff 'x' is not a whole number >= 1"),
         (["-m", "P.5,5"], "cutoff 5 is given twice"),
         (["-m", "ndcg.1=x"], "measure 'ndcg.1=x': gain 'x'"),
         (["-m", "rbp.p=1.5"], "persistence p=1.5 must be between 0 and 1"),
         (["-m", "utility.1,2"], "utility takes 4 parameter(s), got 2"),
         (["-m", "map."], "nothing after the '.'"),
-        (["--max-mb", "-1"], "argument --max-mb: must be a finite number > 0, got '-1'"),
-        (["--confidence", "nan"], "argument --confidence: must be a finite number > 0, got 'nan'"),
-        (["--compare", "P_10"], "argument --compare: comparing needs two runs or more, got 1"),
+        (["-m", "relstring.1e308"], "'relstring.1e308': measure 'relstring.1e308': parameter 1e308 must be between 0"),
+        (["-m", "nDCG(ties=sideways)@10"], "unknown ties 'sideways'"),
+        (["--max-mb", "-1"], "argument --max-mb: must be a finite number > 0 and <= 10^7, got '-1'"),
+        (["--max-mb", "1e308"], "argument --max-mb: must be a finite number > 0 and <= 10^7, got '1e308'"),
+        (["--confidence", "nan"], "argument --confidence: must be a finite number > 0 and < 1, got 'nan'"),
+        (["--confidence", "95"], "argument --confidence: must be a finite number > 0 and < 1, got '95'"),
+        (["--resamples", "1e4"], "argument --resamples: must be a whole number between 1 and 10^7, got '1e4'"),
+        (["--seed", str(2**32)], "argument --seed: must be a whole number between 0 and 4294967295, got '4294967296'"),
+        (["--err-gmax", "inf"], "argument --err-gmax: must be a finite number >= 0, got 'inf'"),
+        (["--compare", "P_10"], "argument --compare: comparing 'P_10' needs two runs or more, got 1"),
         (["--gain", "cubic"], "invalid choice: 'cubic'"),
+        (["--csv", "/nonexistent-folder/out.csv"],
+         "argument --csv: cannot write a file at '/nonexistent-folder/out.csv'"),
+        (["--csv", "/"], "argument --csv: cannot write a file at '/'"),
+        (["--variants", "-M", "5"], "argument -M/--Max_retrieved_per_topic: '5' is one of trec_eval's options"),
+        (["--k", "5", "-m", "map"], "argument -m/--measure: 'map' is one of trec_eval's options"),
+        (["--gain", "linear", "-q"], "argument -q/--query_eval_wanted: is one of trec_eval's options"),
     ],
 )
 def test_bad_options_exit_2_naming_option_and_value(args, message, capsys):
     with pytest.raises(SystemExit) as exc:
         main([QRELS, RUNS[0], *args])
     assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""  # refused before anything is printed
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--compare", "gm_map"], "argument --compare: 'gm_map' has no per-query values"),
+    (["--compare", "relstring"], "argument --compare: 'relstring' has no per-query values"),
+    (["--compare", "Px"], "argument --compare: 'Px' is not a measure name"),
+    (["--compare", "P_x"], "argument --compare: 'P_x' is not a measure name such as map, P_10 or ndcg_cut_10 "
+                           "(measure 'P.x': cutoff 'x'"),
+    (["--variants", "--compare", "map"], "argument --compare: 'map' is not one of the variants evaluated"),
+    (["--gain", "linear", "--compare", "exponential/standard/judged/trec_eval"],
+     "'exponential/standard/judged/trec_eval' is not one of the variants evaluated"),
+])
+def test_compare_is_checked_before_anything_is_read_or_printed(args, message, capsys, monkeypatch):
+    import metrics.runfiles.cli as cli
+
+    monkeypatch.setattr(cli, "read_files", lambda *a, **k: pytest.fail("a file was read before the check"))
+    with pytest.raises(SystemExit) as exc:
+        main([QRELS, *RUNS[:2], *args])
+    captured = capsys.readouterr()
+    assert exc.value.code == 2 and message in captured.err and captured.out == ""
+
+
+def test_a_paired_test_on_one_common_query_says_so_in_words(tmp_path, capsys):
+    q, a, b = tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    q.write_bytes(b"q1 0 d1 1\nq2 0 d1 1\n")
+    a.write_bytes(b"q1 Q0 d1 1 1 a\nq2 Q0 d1 1 1 a\n")
+    b.write_bytes(b"q1 Q0 d2 1 1 b\n")
+    assert main(["-m", "map", "--compare", "map", str(q), str(a), str(b)]) == 1
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert "error: --compare map: a paired test needs at least 2 queries answered by every run; 1 here" in err
+    assert "query row" not in err and "per_query" not in err
+
+
+def test_compressed_and_binary_files_are_named(tmp_path, capsys):
+    import gzip
+    import zipfile
+
+    gz = tmp_path / "bm25.run.gz"
+    gz.write_bytes(gzip.compress(Path(RUNS[0]).read_bytes()))
+    assert main([QRELS, str(gz)]) == 1
+    err = capsys.readouterr().err
+    assert "bm25.run.gz is a gzip file, not text: decompress it first (gunzip -k FILE" in err
+    assert "UTF-8" not in err and "Traceback" not in err
+    zipped = tmp_path / "qrels.zip"
+    with zipfile.ZipFile(zipped, "w") as z:
+        z.writestr("qrels.txt", Path(QRELS).read_text() * 50)
+    assert main([str(zipped), RUNS[0]]) == 1
+    assert "qrels.zip is a ZIP (or Excel/Office) file, not text" in capsys.readouterr().err
 
 
 def test_bad_options_from_the_shell_give_no_traceback():
@@ -311,3 +380,67 @@ def test_help_names_every_difference_between_trec_eval_9_and_10(capsys):
     for needle in ("trec_eval 9.0.8", "'#' lines", "-c ", "lround", "rbp_resid", "atol", "judged", "err",
                    "m_ndcg_cut.c", "Chapelle"):
         assert needle in out, needle
+
+
+# ------------------------------------------------------------------------------------------ every option, fuzzed
+def _options():
+    """Every optional argument of the command line (not --help / --version), by its longest spelling."""
+    from metrics.runfiles.cli import _parser
+
+    out = []
+    for action in _parser()._actions:
+        if action.option_strings and action.dest not in ("help", "version"):
+            out.append((max(action.option_strings, key=len), tuple(action.option_strings)))
+    return out
+
+
+OPTIONS = _options()
+#: What every option meets: huge, negative, non-ASCII, empty, a float for an int, and text.
+HOSTILE = ["", " ", "-1", "0", "1.5", "2.0", "1e3", "1e308", "-1e308", "1e-320", "nan", "inf", "-inf",
+           str(2**63), str(2**64), "9" * 40, "-" + "9" * 30, "１２", "٣", "①", "0x10", "1_000", "+5", "a\nb", "\x00",
+           "é", "P_10", "map", "linear", "'; rm -rf /", "<b>x</b>", "=1", "--k"]
+
+
+def _tiny(tmp_path) -> list[str]:
+    q, a, b = tmp_path / "qrels", tmp_path / "a.run", tmp_path / "b.run"
+    q.write_bytes(b"q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n")
+    a.write_bytes(b"q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d3 1 1 a\n")
+    b.write_bytes(b"q1 Q0 d2 1 2 b\nq2 Q0 d1 1 1 b\n")
+    return [str(q), str(a), str(b)]
+
+
+def _one_value(option: str, names: tuple, value: str, files: list[str], capsys) -> None:
+    """Refused: exit 2, the option and the value as typed named, nothing on stdout.  Accepted: exit 0 or 1.
+    Never a traceback."""
+    from metrics.runfiles.cli import _typed
+
+    try:
+        code = main([f"{option}={value}", *files])
+    except SystemExit as exc:
+        captured = capsys.readouterr()
+        assert exc.code == 2, (option, value, captured.err)
+        assert captured.out == "", (option, value)
+        assert any(name in captured.err for name in names), (option, value, captured.err)
+        assert repr(value) in captured.err or _typed(value) in captured.err, (option, value, captured.err)
+    else:
+        captured = capsys.readouterr()
+        assert code in (0, 1), (option, value)
+    assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize("option, names", OPTIONS, ids=[o for o, _ in OPTIONS])
+def test_every_option_refuses_hostile_values_by_name(option, names, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a --csv value that is a valid name writes here
+    files = _tiny(tmp_path)
+    for value in HOSTILE:
+        _one_value(option, names, value, files, capsys)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(option=st.sampled_from(OPTIONS),
+       value=st.one_of(st.integers(min_value=-(2**80), max_value=2**80).map(str), st.floats().map(repr),
+                       st.text(max_size=40), st.sampled_from(HOSTILE)))
+def test_fuzz_any_option_any_value(option, value, tmp_path_factory, capsys, monkeypatch):
+    tmp = tmp_path_factory.mktemp("fuzz")
+    monkeypatch.chdir(tmp)
+    _one_value(option[0], option[1], value, _tiny(tmp), capsys)

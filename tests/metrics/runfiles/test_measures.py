@@ -251,10 +251,11 @@ def test_registry_covers_trec_eval_all_trec_and_names_sources():
     assert set(NICKNAMES["official"]) == set(pytrec_eval.supported_nicknames["official"])
     assert set(NICKNAMES["set"]) == set(pytrec_eval.supported_nicknames["set"])
     for name, m in MEASURES.items():
-        assert m.name == name and m.help and m.source and m.origin in ("trec_eval", "extra")
+        assert m.name == name and m.help and m.source and m.origin in ("trec_eval", "extra", "variant")
         if m.origin == "trec_eval":
             assert m.source.startswith("trec_eval 9.0.8 m_") and m.source.endswith(".c")
     assert set(NICKNAMES["extras"]) == {"judged", "err", "rbp", "rbp_resid"}
+    assert [name for name, m in MEASURES.items() if m.origin == "variant"] == ["nDCG"]  # in no set
 
 
 def test_parse_measures_in_trec_eval_order_with_first_parameters_winning():
@@ -310,10 +311,13 @@ def test_evaluate_measures_frame_summary_and_complete():
     summary = frame[frame.qid == "all"].set_index("measure").value.to_dict()
     assert summary["map"] == 0.75 and summary["num_rel"] == 2 and summary["num_q"] == 2
     assert summary["gm_map"] == approx(math.exp((math.log(1.0) + math.log(0.5)) / 2))
-    # -c: means over the 3 qrels queries (q3 counts 0, 0.00001 in geometric means); sums and num_q unchanged
+    # -c: means over the 3 qrels queries (q3 counts 0, 0.00001 in geometric means); num_q counts the 3 qrels
+    # queries (trec_eval 9.0.8 m_num_q.c) and num_rel the qrels lines graded > 0 of every query: a, c, d = 3
+    # (m_num_rel.c, te_calc_avg_num_rel), q3's included although the run skipped it
     complete = evaluate_measures(qt, [rt], ["map", "gm_map", "num_rel", "num_q"], complete=True)
     summary = complete[complete.qid == "all"].set_index("measure").value.to_dict()
-    assert summary["map"] == 0.5 and summary["num_rel"] == 2 and summary["num_q"] == 2
+    assert summary["map"] == 0.5 and summary["num_rel"] == 3 and summary["num_q"] == 3
+    assert set(complete[complete.qid != "all"].qid) == {"q1", "q2"}  # trec_eval 9: no per-query lines for q3
     assert summary["gm_map"] == approx(math.exp((math.log(0.5) + math.log(0.00001)) / 3))
     result = evaluate_runs(qt, [rt], ["relstring", "runid"])
     assert result.runs[0].texts["relstring"].tolist() == ["1-", "-2", ""] and result.summary(result.runs[0]) == {

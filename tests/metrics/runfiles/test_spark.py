@@ -32,7 +32,10 @@ RUNS = [str(SAMPLES / f"{n}.run") for n in ("bm25", "dense", "hybrid")]
 #: Every family of measure the command line accepts: all of trec_eval's, the extras, parameters, gain maps.
 EVERY = ["all_trec", "judged.1,5,10", "err.3,10", "rbp.p=0.8", "rbp_resid.p=0.5", "ndcg.0=0,1=1,2=5",
          "ndcg_cut.3,7", "ndcg_rel.0=0,1=3,2=1", "Rndcg", "G.1=2,2=1", "P.1,4", "success.2", "set_F.0.5",
-         "utility.1,-1,0,0", "iprec_at_recall.0.25,0.75", "relstring.5"]
+         "utility.1,-1,0,0", "iprec_at_recall.0.25,0.75", "relstring.5",
+         # the NDCG variants are measures of the same table; stable and ranx ties keep file order (_row)
+         "nDCG@5", "nDCG(gain=exponential,ties=average)@10", "nDCG(ties=stable,idcg=list)",
+         "nDCG(ties=ranx,discount=jarvelin,base=10)@3", "nDCG(ties=optimistic,level=2)@5"]
 OPTIONS = [{}, {"complete": True, "num_docs_in_coll": 1000},
            {"judged_only": True, "max_docs": 5, "relevance_level": 2, "err_gmax": 3}]
 
@@ -86,7 +89,8 @@ def frames(spark, qrels: dict, run: dict, *, name="run"):
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), buckets=st.integers(1, 5), options=st.sampled_from(OPTIONS),
-       measure=st.sampled_from(["all_trec", "err.5", "judged.3", "ndcg_rel", "rbp_resid.p=0.9", "G"]))
+       measure=st.sampled_from(["all_trec", "err.5", "judged.3", "ndcg_rel", "rbp_resid.p=0.9", "G",
+                                "nDCG(ties=stable,gain=exponential)@5", "nDCG(ties=ranx,idcg=list)"]))
 def test_random_qrels_and_runs_in_dataframes(spark, seed, buckets, options, measure):
     qrels, run = generate(seed, n_queries=15, n_docs=60, max_judged=25, max_ret=50)
     q_df, r_df = frames(spark, qrels, run)
