@@ -523,10 +523,7 @@ def _run_trec_spark(args, started) -> int:
                             num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,
                             qrels_columns=args.qrels_columns, run_columns=args.run_columns,
                             skip_bad_lines=args.skip_bad_lines)
-        for problem in ev.problems:
-            label = "error" if problem.severity == "error" and not args.skip_bad_lines else "warning"
-            print(f"{label}: {problem.message}", file=sys.stderr)
-        result = ev.result()
+        result = ev.result()  # its problems are printed with the output, as without --spark
     except PySparkException as exc:
         print(f"error: Spark: {str(exc).strip().splitlines()[0][:500]}", file=sys.stderr)
         return 1

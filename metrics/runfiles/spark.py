@@ -254,8 +254,9 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
                .when(value.isNull(), F.lit("not a finite number")))
         if file_format == "csv":
             qid, docno = F.trim(qid), F.trim(docno)
-        line = F.concat_ws(delim if file_format == "csv" else " ", *[F.col(f"`{c}`").cast("string")
-                                                                      for c in raw.columns if c != "_row"])
+        line = F.when(bad.isNotNull(), F.concat_ws(delim if file_format == "csv" else " ",
+                                                   *[F.col(f"`{c}`").cast("string") for c in raw.columns
+                                                     if c != "_row"]))  # only for the message
         cols = [qid.alias("qid"), docno.alias("docno")]
         if kind == "qrels":
             cols.append(value.alias("rel"))
@@ -280,26 +281,30 @@ def _finite_double(text_col):
 
 
 # ------------------------------------------------------------------------------------------------ kernel
+#: The kernel's output besides the values: ``note`` names what a row reports (values rows: null).
+#: bad: lines of a file skipped (count, the first's text and reason, its place); tag: a run's last tag;
+#: qrels: the bucket's qrels queries and lines graded > 0 (``-c``'s counts); fractional: grades read as
+#: whole numbers; foreign: queries of a run the qrels lack; absent: qrels queries a run did not answer.
+NOTE_COLUMNS = (("note", "string"), ("count", "bigint"), ("count2", "bigint"), ("text", "string"),
+                ("detail", "string"), ("order", "bigint"))
+
+
 def _names(requested: Sequence[Requested]) -> list[tuple[str, str]]:
     """(printed name, value kind) of every value the kernel returns per query."""
     return [(name, r.info.value) for r in requested if r.info.compute is not None for name in r.names]
 
 
-def _out_schema(names):
-    from pyspark.sql.types import (
-        BooleanType,
-        DoubleType,
-        LongType,
-        StringType,
-        StructField,
-        StructType,
-    )
+def _out_ddl(names) -> str:
+    cols = ["run string", "qid string"] + [f"`{c}` {kind}" for c, kind in NOTE_COLUMNS]
+    cols += [f"m{i} {'string' if kind == 'text' else 'double'}" for i, (_n, kind) in enumerate(names)]
+    return ", ".join(cols)
 
-    fields = [StructField("run", StringType()), StructField("qid", StringType()), StructField("present", BooleanType()),
-              StructField("foreign", LongType()), StructField("foreign_qid", StringType())]
-    for i, (_name, kind) in enumerate(names):
-        fields.append(StructField(f"m{i}", StringType() if kind == "text" else DoubleType()))
-    return StructType(fields)
+
+def _arrow_schema(names) -> pa.Schema:
+    types = {"string": pa.string(), "bigint": pa.int64()}
+    fields = [("run", pa.string()), ("qid", pa.string())] + [(c, types[k]) for c, k in NOTE_COLUMNS]
+    fields += [(f"m{i}", pa.string() if kind == "text" else pa.float64()) for i, (_n, kind) in enumerate(names)]
+    return pa.schema(fields)
 
 
 def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
@@ -311,7 +316,7 @@ def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str) -> None:
-    """ValueError naming the first row the kernel cannot take (null id, non-finite value, repeated pair)."""
+    """ValueError naming the first row the kernel cannot take (null id, non-finite value)."""
     for ids, label in ((qid, "query id"), (docno, "document id")):
         empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
         if empty.any():
@@ -342,7 +347,8 @@ def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what:
         if not keep_first:
             i = int(np.flatnonzero(again)[0])
             raise ValueError(f"{what} {name!r}: document {keys.d.iat[i]!r:.60} appears twice for query "
-                             f"{keys.q.iat[i]!r:.60}; each (query, document) pair must be given once")
+                             f"{keys.q.iat[i]!r:.60}; each (query, document) pair must be given once (or skip "
+                             "bad lines: skip_bad_lines=True, --skip-bad-lines)")
         keep = np.flatnonzero(~again)
         take = pa.array(keep)
         qid, docno, value = qid.take(take), docno.take(take), value[keep]
@@ -357,59 +363,154 @@ def _column(table: pa.Table, name: str):
     return table.column(name).combine_chunks() if name in table.column_names else None
 
 
+class _Notes:
+    """The notes of one bucket, as columns."""
+
+    def __init__(self):
+        self.rows: list[tuple] = []
+
+    def add(self, run, note, count=None, count2=None, text=None, detail=None, order=None):
+        self.rows.append((run, note, count, count2, text, detail, order))
+
+    def table(self, names) -> pa.Table:
+        schema = _arrow_schema(names)
+        cols = list(zip(*self.rows)) if self.rows else [[]] * 7
+        data = {"run": cols[0], "qid": [None] * len(self.rows)}
+        for j, (c, _k) in enumerate(NOTE_COLUMNS):
+            data[c] = cols[1 + j]
+        for i in range(len(names)):
+            data[f"m{i}"] = [None] * len(self.rows)
+        return pa.table({k: pa.array(list(v), schema.field(k).type) for k, v in data.items()}, schema=schema)
+
+
+def _good_rows(part: pa.Table, what: str, name: str, keep_first: bool, notes: _Notes) -> pa.Table:
+    """The rows without a reading problem; the bad ones noted (skipped) or refused (a ValueError)."""
+    bad_col = _column(part, "_bad")
+    if bad_col is None or bad_col.null_count == len(bad_col):
+        return part
+    bad = pc.is_valid(bad_col)
+    rows = part.filter(bad)
+    first = int(np.argmin(rows.column("_row").to_numpy())) if rows.num_rows else 0
+    line, reason = rows.column("_line")[first].as_py() or "", rows.column("_bad")[first].as_py()
+    if not keep_first:
+        raise ValueError(f"{name}: line {line[:80]!r} cannot be read ({reason}); fix it, or skip bad lines "
+                         "(skip_bad_lines=True, --skip-bad-lines)")
+    notes.add(name, "bad", count=rows.num_rows, text=line[:80], detail=reason,
+              order=int(rows.column("_row")[first].as_py()))
+    return part.filter(pc.invert(bad))
+
+
 def _kernel(options: dict):
-    """The function Spark calls for each bucket: its run rows and qrels rows in, one row per (run, qrels query)
-    out (``present`` False where the run has no document for it, as :class:`RunValues` holds them), plus one
-    row per run that answers queries the qrels lack (``qid`` null, ``foreign`` their count).  The values
-    come from the single-machine loop (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket."""
+    """The function Spark calls for each bucket: its run rows and qrels rows in, one row per query each run
+    answered out (the values in ``m0, m1, ...``), and the notes (:data:`NOTE_COLUMNS`).  The values come
+    from the single-machine loop (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket."""
     runs: list[str] = options["runs"]
     names: list[tuple[str, str]] = options["names"]
     requested = parse_measures(options["measures"])
     keep_first: bool = options["keep_first"]
     opts: dict = options["opts"]
+    schema = _arrow_schema(names)
 
     def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
+        notes = _Notes()
+        right = _good_rows(right, "qrels", "qrels", keep_first, notes)
         rq, rd = _strings(right.column("qid")), _strings(right.column("docno"))
-        rv = right.column("rel").to_numpy().astype(np.float64)
+        rv = right.column("rel").to_numpy(zero_copy_only=False).astype(np.float64)
         _check_rows("qrels", rq, rd, rv, "qrels")
         rq, rd, rv = _in_file_order(rq, rd, rv, _column(right, "_row"), "qrels", "qrels", keep_first)
         lrun = _strings(left.column("run")) if left.num_rows else pa.array([], pa.string())
-        tables, foreign = [], []
+        tables = []
         for run in runs:
             part = left.filter(pc.equal(lrun, run)) if left.num_rows else left
+            part = _good_rows(part, "run", run, keep_first, notes)
+            tags = _column(part, "tag")
+            if tags is not None and tags.null_count < len(tags):
+                rows = part.column("_row").to_numpy(zero_copy_only=False)
+                valid = np.flatnonzero(pc.is_valid(tags).to_numpy(zero_copy_only=False))
+                last = int(valid[np.argmax(rows[valid])])
+                notes.add(run, "tag", text=tags[last].as_py(), order=int(rows[last]))
             q, d = _strings(part.column("qid")), _strings(part.column("docno"))
-            v = part.column("score").to_numpy().astype(np.float64)
+            v = part.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
             _check_rows(run, q, d, v, "run")
             q, d, v = _in_file_order(q, d, v, _column(part, "_row"), "run", run, keep_first)
             tables.append(_table(run, "run", q, d, v))
             outside = pc.unique(q.filter(pc.invert(pc.is_in(q, value_set=rq)))) if len(q) else pa.array([], pa.string())
-            foreign.append((len(outside), outside[0].as_py() if len(outside) else None))
+            if len(outside):
+                notes.add(run, "foreign", count=len(outside), text=pc.min(outside).as_py())
         parts = []
         if len(rq):
             qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
+            counts = qi.counts()
+            notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
+            whole = np.trunc(rv)
+            fractional = np.flatnonzero(whole != rv)
+            if fractional.size:
+                notes.add("qrels", "fractional", count=int(fractional.size), text=repr(float(rv[fractional[0]])),
+                          order=int(fractional[0]))
             values, _problems = evaluate_tables(qi, tables, requested, **opts)
-            nq = qi.queries.size
             queries = pa.array(qi.queries.tolist(), pa.string())
-            for rv_ in values:
-                cols = {"run": pa.array([rv_.name] * nq, pa.string()), "qid": queries,
-                        "present": pa.array(rv_.present, pa.bool_()), "foreign": pa.nulls(nq, pa.int64()),
-                        "foreign_qid": pa.nulls(nq, pa.string())}
+            for run_values in values:
+                present = run_values.present
+                where = pa.array(np.flatnonzero(present))
+                k = len(where)
+                if k < present.size:
+                    notes.add(run_values.name, "absent", count=int(present.size - k),
+                              text=str(qi.queries[int(np.flatnonzero(~present)[0])]))
+                if not k:
+                    continue
+                cols = {"run": pa.array([run_values.name] * k, pa.string()), "qid": queries.take(where)}
+                for c, kind in NOTE_COLUMNS:
+                    cols[c] = pa.nulls(k, pa.string() if kind == "string" else pa.int64())
                 for i, (name, kind) in enumerate(names):
-                    cols[f"m{i}"] = (pa.array(rv_.texts[name].tolist(), pa.string()) if kind == "text"
-                                     else pa.array(rv_.values[name], pa.float64()))
-                parts.append(pa.table(cols))
-        extra = [(run, count, example) for run, (count, example) in zip(runs, foreign) if count]
-        if extra or not parts:
-            k = len(extra)
-            cols = {"run": pa.array([e[0] for e in extra], pa.string()), "qid": pa.nulls(k, pa.string()),
-                    "present": pa.nulls(k, pa.bool_()), "foreign": pa.array([e[1] for e in extra], pa.int64()),
-                    "foreign_qid": pa.array([e[2] for e in extra], pa.string())}
-            for i, (_name, kind) in enumerate(names):
-                cols[f"m{i}"] = pa.nulls(k, pa.string() if kind == "text" else pa.float64())
-            parts.append(pa.table(cols))
+                    if kind == "text":
+                        cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
+                    else:
+                        cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
+                parts.append(pa.table(cols, schema=schema))
+        parts.append(notes.table(names))
         return pa.concat_tables(parts)
 
     return evaluate
+
+
+def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[QrelsCounts, dict, list[Problem]]:
+    """The buckets' notes added up: -c's counts, the runs' tags, the problems (as the single machine words them)."""
+    counts = QrelsCounts(0, 0)
+    tags: dict[str, tuple[int, str]] = {}
+    problems: list[Problem] = []
+    by = {kind: part for kind, part in notes.groupby("note", sort=False)} if len(notes) else {}
+    if "qrels" in by:
+        counts = QrelsCounts(int(by["qrels"]["count"].sum()), int(by["qrels"]["count2"].sum()))
+    if "bad" in by:
+        for run, part in by["bad"].groupby("run", sort=False):
+            first = part.sort_values("order").iloc[0]
+            problems.append(Problem(run, None, "bad_lines", {"count": int(part["count"].sum()), "text": first["text"],
+                                                             "reason": first["detail"], "action": "skipped"}))
+    if "fractional" in by:
+        part = by["fractional"]
+        grade = float(part.sort_values("order").iloc[0]["text"])
+        problems.append(Problem("qrels", None, "fractional_grades", {"count": int(part["count"].sum()),
+                                                                     "grade": grade,
+                                                                     "whole": f"{math.trunc(grade):g}"}))
+    if "tag" in by:
+        for row in by["tag"].itertuples():
+            if row.run not in tags or row.order > tags[row.run][0]:
+                tags[row.run] = (int(row.order), row.text)
+    for run in runs:
+        mine = {k: p[p["run"] == run] for k, p in by.items() if k in ("foreign", "absent")}
+        foreign = mine.get("foreign")
+        if foreign is not None and len(foreign):
+            problems.append(Problem(run, None, "not_in_qrels", {"count": int(foreign["count"].sum()),
+                                                                "example": min(foreign["text"])}))
+        absent = mine.get("absent")
+        answered_none = absent is not None and int(absent["count"].sum()) >= counts.num_q > 0
+        if answered_none:
+            problems.append(Problem(run, None, "no_queries", {}))
+        elif absent is not None and len(absent):
+            problems.append(Problem(run, None, "missing_in_run", {
+                "count": int(absent["count"].sum()), "example": min(absent["text"]),
+                "policy": "zero (-c)" if complete else "skip"}))
+    return counts, {run: tag for run, (_o, tag) in tags.items()}, problems
 
 
 # ------------------------------------------------------------------------------------------------ the API
@@ -417,9 +518,10 @@ def _kernel(options: dict):
 class SparkEvaluation:
     """trec_eval's measures evaluated on Spark; see :func:`evaluate_spark`.
 
-    ``rows`` is the kernel's output (lazy): one row per run and qrels query with ``present`` and the
-    values in columns ``m0, m1, ...`` (``names[i]`` is the printed name of ``m{i}``); rows with a null
-    ``qid`` count a run's queries that the qrels lack.
+    ``rows`` is the kernel's output (lazy): one row per run and query it answered, the values in columns
+    ``m0, m1, ...`` (``names[i]`` is the printed name of ``m{i}``), and rows with a null ``qid`` that carry
+    the buckets' notes (:data:`NOTE_COLUMNS`).  ``problems``, ``tags`` and ``counts`` are known once
+    :meth:`means` or :meth:`result` has run.
     """
 
     spark: object
@@ -427,9 +529,9 @@ class SparkEvaluation:
     requested: list[Requested]
     names: list[tuple[str, str]]
     runs: list[str]
-    tags: dict[str, str]
     complete: bool
-    counts: QrelsCounts
+    tags: dict[str, str] = field(default_factory=dict)
+    counts: QrelsCounts | None = None
     problems: list[Problem] = field(default_factory=list)
 
     def cache(self) -> SparkEvaluation:
@@ -452,63 +554,76 @@ class SparkEvaluation:
         if not chosen:
             return self.spark.createDataFrame([], "run string, measure string, qid string, value double")
         pairs = ", ".join(f"'{name}', m{i}" for i, name in chosen)
-        stacked = self.rows.filter(F.col("present")).selectExpr(
+        stacked = self.rows.filter(F.col("qid").isNotNull()).selectExpr(
             "run", "qid", f"stack({len(chosen)}, {pairs}) as (measure, value)")
         return stacked.select("run", "measure", "qid", F.col("value").cast("double"))
+
+    def _learn(self, notes: pd.DataFrame) -> None:
+        counts, tags, problems = _gather(notes, self.runs, self.complete)
+        self.counts, self.problems = counts, self.problems + problems
+        self.tags.update(tags)
 
     def totals(self) -> pd.DataFrame:
         """Each run's per-query values summed as trec_eval sums them: one addition at a time, in query-id
         byte order, on one Spark task streaming the rows sorted by (run, query).  Columns ``run``, ``name``,
-        ``total``, ``n`` (queries answered), ``den`` (qrels queries)."""
-        from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
-
+        ``total``, ``n`` (queries answered).  Also gathers the notes (problems, tags, ``-c``'s counts)."""
         numeric = [(i, name) for i, (name, kind) in enumerate(self.names) if kind != "text"]
-        cols = ["run", "qid", "present"] + [f"m{i}" for i, _ in numeric]
-        sorted_rows = (self.rows.filter("qid is not null").select(*cols).repartition(1)
-                       .sortWithinPartitions("run", "qid"))
+        cols = ["run", "qid"] + [c for c, _k in NOTE_COLUMNS] + [f"m{i}" for i, _ in numeric]
+        sorted_rows = self.rows.select(*cols).repartition(1).sortWithinPartitions("run", "qid")
         labels = [name for _, name in numeric]
+        note_names = [c for c, _k in NOTE_COLUMNS]
+        out_schema = pa.schema([("run", pa.string()), ("name", pa.string()), ("total", pa.float64()),
+                                ("n", pa.int64())] + [(c, pa.string() if k == "string" else pa.int64())
+                                                      for c, k in NOTE_COLUMNS])
+        first_value = 2 + len(NOTE_COLUMNS)
 
         def accumulate(batches):
             state: dict[str, list] = {}
+            kept_notes = []
             for batch in batches:
-                runs = batch.column(0).to_numpy(zero_copy_only=False)
-                present = batch.column(2).to_numpy(zero_copy_only=False).astype(bool)
-                if not len(runs):
+                if not batch.num_rows:
                     continue
+                is_note = pc.is_valid(batch.column(2)).to_numpy(zero_copy_only=False)
+                if is_note.any():
+                    kept_notes.append(batch.filter(pa.array(is_note)))
+                    batch = batch.filter(pa.array(~is_note))
+                    if not batch.num_rows:
+                        continue
+                runs = batch.column(0).to_numpy(zero_copy_only=False)
                 starts = np.flatnonzero(np.r_[True, runs[1:] != runs[:-1]])
                 for s, e in zip(starts, np.r_[starts[1:], len(runs)]):
-                    run = runs[s]
-                    st = state.setdefault(run, [[None] * len(labels), 0, 0])
-                    mask = present[s:e]
-                    st[1] += int(mask.sum())
-                    st[2] += int(e - s)
+                    st = state.setdefault(runs[s], [[None] * len(labels), 0])
+                    st[1] += int(e - s)
                     for j in range(len(labels)):
-                        v = batch.column(3 + j).to_numpy(zero_copy_only=False)[s:e][mask].astype(np.float64)
-                        if v.size:
-                            prev = st[0][j]
-                            st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
-            out = {"run": [], "name": [], "total": [], "n": [], "den": []}
-            for run, (totals, n, den) in state.items():
+                        v = batch.column(first_value + j).to_numpy(zero_copy_only=False)[s:e].astype(np.float64)
+                        prev = st[0][j]
+                        st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
+            out = {c: [] for c in out_schema.names}
+            for run, (totals, n) in state.items():
                 for j, label in enumerate(labels):
-                    out["run"].append(run)
-                    out["name"].append(label)
-                    out["total"].append(totals[j])
-                    out["n"].append(n)
-                    out["den"].append(den)
-            yield pa.RecordBatch.from_pydict(out, schema=pa.schema(
-                [("run", pa.string()), ("name", pa.string()), ("total", pa.float64()), ("n", pa.int64()),
-                 ("den", pa.int64())]))
+                    for c, v in (("run", run), ("name", label), ("total", totals[j]), ("n", n)):
+                        out[c].append(v)
+                    for c in note_names:
+                        out[c].append(None)
+            for notes in kept_notes:
+                for r in range(notes.num_rows):
+                    for c, v in (("run", notes.column(0)[r].as_py()), ("name", None), ("total", None), ("n", None)):
+                        out[c].append(v)
+                    for j, c in enumerate(note_names):
+                        out[c].append(notes.column(2 + j)[r].as_py())
+            yield pa.RecordBatch.from_pydict(out, schema=out_schema)
 
-        schema = StructType([StructField("run", StringType()), StructField("name", StringType()),
-                             StructField("total", DoubleType()), StructField("n", LongType()),
-                             StructField("den", LongType())])
-        return _collect(sorted_rows.mapInArrow(accumulate, schema)).to_pandas()
+        ddl = "run string, name string, total double, n bigint, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS)
+        table = _collect(sorted_rows.mapInArrow(accumulate, ddl)).to_pandas()
+        is_note = table["note"].notna()
+        self._learn(table[is_note])
+        return table[~is_note][["run", "name", "total", "n"]].reset_index(drop=True)
 
     def means(self):
         """The "all" values as a Spark DataFrame ``run, measure, value``: trec_eval's summary (mean, sum
         for num_*, geometric mean for gm_*, ``-c`` dividing by every qrels query), exactly the values of
-        :meth:`MeasureResult.summary` on one machine.  Computed when called (one pass over the per-query
-        values, on one task); the driver holds one number per run and measure."""
+        :meth:`MeasureResult.summary` on one machine.  Computed when called (the kernel, then one pass over
+        the per-query values on one task); the driver holds one number per run and measure."""
         totals = self.totals()
         by = {(r.run, r.name): r for r in totals.itertuples()}
         rows = []
@@ -532,19 +647,18 @@ class SparkEvaluation:
         (``.text()`` is trec_eval's output, byte for byte the command line's without ``--spark``).  Holds
         every per-query value in the driver's memory (8 bytes a value), like the single-machine engine."""
         table = _collect(self.rows)
-        problems = list(self.problems)
-        rows = table.filter(pc.is_valid(table.column("qid")))
-        extra = table.filter(pc.is_null(table.column("qid")))
-        qids = pc.unique(rows.column("qid").combine_chunks() if rows.num_rows else pa.array([], pa.string()))
-        queries_arrow = qids.take(pc.array_sort_indices(qids))
-        queries = np.asarray(queries_arrow.to_pylist(), dtype=object)
+        is_note = pc.is_valid(table.column("note"))
+        self._learn(table.filter(is_note).select(["run"] + [c for c, _k in NOTE_COLUMNS]).to_pandas())
+        rows = table.filter(pc.invert(is_note))
+        qids = pc.unique(rows.column("qid").combine_chunks()) if rows.num_rows else pa.array([], pa.string())
+        queries = np.asarray(qids.take(pc.array_sort_indices(qids)).to_pylist(), dtype=object)
         position = {q: i for i, q in enumerate(queries.tolist())}
         out = []
         for run in self.runs:
             part = rows.filter(pc.equal(rows.column("run"), run))
             idx = np.fromiter((position[q] for q in part.column("qid").to_pylist()), np.int64, part.num_rows)
             present = np.zeros(queries.size, bool)
-            present[idx] = part.column("present").to_numpy(zero_copy_only=False).astype(bool)
+            present[idx] = True
             rv = RunValues(run, self.tags.get(run, run), present)
             for i, (name, kind) in enumerate(self.names):
                 col = part.column(f"m{i}")
@@ -557,19 +671,7 @@ class SparkEvaluation:
                     arr[idx] = col.to_numpy(zero_copy_only=False)
                     rv.values[name] = arr
             out.append(rv)
-            mine = extra.filter(pc.equal(extra.column("run"), run))
-            if mine.num_rows:
-                count = int(pc.sum(mine.column("foreign")).as_py())
-                example = min(x for x in mine.column("foreign_qid").to_pylist() if x is not None)
-                problems.append(Problem(run, None, "not_in_qrels", {"count": count, "example": example}))
-            if not present.any():
-                problems.append(Problem(run, None, "no_queries", {}))
-            elif not present.all():
-                absent = np.flatnonzero(~present)
-                problems.append(Problem(run, None, "missing_in_run",
-                                        {"count": int(absent.size), "example": str(queries[absent[0]]),
-                                         "policy": "zero (-c)" if self.complete else "skip"}))
-        return MeasureResult(queries, self.requested, out, self.complete, problems, self.counts)
+        return MeasureResult(queries, self.requested, out, self.complete, list(self.problems), self.counts)
 
 
 def _collect(df) -> pa.Table:
@@ -648,54 +750,6 @@ def _as_qrels_frame(spark, qrels, columns):
                         F.col(f"`{roles['rel']}`").cast("double").alias("rel"))
 
 
-def _file_facts(frame, what: str, skip_bad_lines: bool) -> tuple[object, int, list[Problem], str | None]:
-    """A file's rows, counted, its marked bad lines dropped (``skip_bad_lines``, with a problem) or refused
-    (a ValueError naming the first), and a run's tag (its last good line's), in one pass."""
-    from pyspark.sql import functions as F
-
-    if "_bad" not in frame.columns:
-        return frame, -1, [], None
-    bad = F.col("_bad").isNotNull()
-    aggs = [F.count(F.lit(1)).alias("rows"), F.count(F.when(bad, 1)).alias("bad"),
-            F.min_by(F.struct("_line", "_bad"), F.when(bad, F.col("_row"))).alias("first")]
-    if "tag" in frame.columns:
-        aggs.append(F.max_by("tag", F.when(~bad & F.col("tag").isNotNull(), F.col("_row"))).alias("tag"))
-    row = frame.agg(*aggs).collect()[0]
-    tag = row["tag"] if "tag" in frame.columns else None
-    if not row["bad"]:
-        return frame.drop("_bad", "_line"), int(row["rows"]), [], tag
-    first = row["first"]
-    params = {"count": int(row["bad"]), "text": (first["_line"] or "")[:80], "reason": first["_bad"],
-              "action": "skipped" if skip_bad_lines else "fix them or skip them (--skip-bad-lines)"}
-    problem = Problem(what, None, "bad_lines", params)
-    if not skip_bad_lines:
-        raise ValueError(problem.message)
-    kept = frame.filter(~bad).drop("_bad", "_line")
-    return kept, int(row["rows"]) - int(row["bad"]), [problem], tag
-
-
-def _qrels_facts(qrels_df) -> tuple[float, QrelsCounts, Problem | None]:
-    """ERR's default highest grade (the highest whole judged grade, as the single-machine qrels index), what
-    ``-c`` counts (:class:`~metrics.runfiles.engine.QrelsCounts`: the queries, the lines graded > 0) and the
-    warning for grades that are not whole numbers, in one pass over the qrels."""
-    from pyspark.sql import functions as F
-
-    rel = F.col("rel")
-    whole = F.when(rel >= 0, F.floor(rel)).otherwise(F.ceil(rel))  # trec_eval's atol: toward zero
-    fractional = rel != whole
-    row = qrels_df.agg(F.max(F.when(whole >= 0, whole)).alias("gmax"), F.count(F.when(fractional, 1)).alias("frac"),
-                       F.first(F.when(fractional, rel), ignorenulls=True).alias("example"),
-                       F.countDistinct("qid").alias("num_q"), F.count(F.when(whole > 0, 1)).alias("num_rel")
-                       ).collect()[0]
-    gmax = 0.0 if row["gmax"] is None else float(row["gmax"])
-    problem = None
-    if row["frac"]:
-        grade = float(row["example"])
-        problem = Problem("qrels", None, "fractional_grades", {"count": int(row["frac"]), "grade": grade,
-                                                               "whole": f"{math.trunc(grade):g}"})
-    return gmax, QrelsCounts(int(row["num_q"]), int(row["num_rel"])), problem
-
-
 def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spark=None, relevance_level: int = 1,
                    complete: bool = False, judged_only: bool = False, max_docs: int | None = None,
                    num_docs_in_coll: int = 0, err_gmax: float | None = None,
@@ -722,24 +776,28 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     qrels_columns, run_columns : mapping of str to str, optional
         Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
     buckets : int >= 1, optional
-        How many groups of queries the kernel is called on.  Default: the run rows divided by
-        :data:`ROWS_PER_BUCKET`, at least two per core (this counts the run rows: one pass).
+        How many groups of queries the kernel is called on.  Default: the run rows as Spark estimates
+        them from the plan's size (no job), divided by :data:`ROWS_PER_BUCKET`, at least two per core.
     skip_bad_lines : bool, default False
-        Files only: drop lines that cannot be read (and keep the first of a repeated query-document
-        pair) instead of refusing the file, as ``--skip-bad-lines``.
+        Drop lines of a file that cannot be read and keep the first of a repeated (query, document)
+        pair (in file or DataFrame order), with a problem, instead of refusing them, as
+        ``--skip-bad-lines``.
 
     Returns
     -------
     SparkEvaluation
         ``.per_query()`` and ``.means()`` (Spark DataFrames), ``.result()`` (a
-        :class:`~metrics.runfiles.trec.MeasureResult` on the driver: ``.text()`` is trec_eval's output).
+        :class:`~metrics.runfiles.trec.MeasureResult` on the driver: ``.text()`` is trec_eval's output);
+        nothing is computed until one of them is used (then two Spark jobs: the kernel, and the means on
+        one task).  ``.problems`` (lines skipped, queries on one side only, fractional grades) are known
+        after :meth:`~SparkEvaluation.means` or :meth:`~SparkEvaluation.result`.
 
     Raises
     ------
     ValueError
-        For a bad measure or option (naming it), inputs without the needed columns, a file with bad
-        lines (unless skipped), and, when the values are computed, a null id, a non-finite value or a
-        repeated (query, document) pair (naming the run, query and document).
+        For a bad measure or option (naming it) or inputs without the needed columns; when the values are
+        computed, for a line that cannot be read (unless skipped), a null id, a non-finite value or a
+        repeated (query, document) pair (naming the file or run, the line or the query and document).
 
     Examples
     --------
@@ -752,62 +810,69 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     """
     from pyspark.sql import functions as F
 
+
     requested = parse_measures(measures)
     opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
                          num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
     buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
     skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
     spark = _active(spark)
-    problems: list[Problem] = []
     qrels_df = _as_qrels_frame(spark, qrels, qrels_columns)
-    qrels_df, _count, found, _tag = _file_facts(qrels_df, "qrels", skip_bad_lines)
-    problems += found
     frames = _as_run_frames(spark, runs, run_columns)
-    run_dfs, tags, runs_order, total_rows = [], {}, [], 0
+    run_dfs, runs_order = [], []
     for name, df in frames:
-        if name is None:  # a DataFrame naming its runs: their names in sorted order
+        if name is None:  # a DataFrame naming its runs: their names in sorted order (one pass over its column)
             found_names = [r[0] for r in df.select("run").distinct().orderBy("run").collect()]
             if any(n is None or n == "" for n in found_names):
                 raise ValueError("a run's name (its run column) is null or empty")
-            total_rows = -1
         else:
             found_names = [name]
-            df, count, found, tag = _file_facts(df, name, skip_bad_lines)
-            problems += found
-            if tag is not None:
-                tags[name] = tag
-            total_rows = total_rows + count if count >= 0 and total_rows >= 0 else -1
         dupes = sorted(set(found_names) & set(runs_order))
         if dupes:
             raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
         runs_order += found_names
-        if "_row" not in df.columns:  # the DataFrame's own order (the stable and ranx tie rules keep it)
-            df = df.withColumn("_row", F.monotonically_increasing_id())
-        run_dfs.append(df.select("run", "qid", "docno", "score", "tag", "_row"))
+        run_dfs.append(_kernel_columns(df, "run"))
     run_df = run_dfs[0]
     for other in run_dfs[1:]:
         run_df = run_df.unionByName(other)
-    if "_row" not in qrels_df.columns:
-        qrels_df = qrels_df.withColumn("_row", F.monotonically_increasing_id())
-    if any(r.info.summary == "runid" for r in requested) and total_rows < 0:  # DataFrames with a tag column
-        last = run_df.filter(F.col("tag").isNotNull()).groupBy("run").agg(
-            F.max_by("tag", F.coalesce("_row", F.lit(0))).alias("tag")).collect()
-        tags.update({r["run"]: r["tag"] for r in last})
-    gmax, counts, fractional = _qrels_facts(qrels_df)
-    if fractional is not None:
-        problems.append(fractional)
-    if opts["err_gmax"] is None:
-        opts["err_gmax"] = gmax
+    qrels_df = _kernel_columns(qrels_df, "qrels")
+    if opts["err_gmax"] is None and any(r.info.name == "err" for r in requested):
+        # ERR's scale top: the highest whole judged grade of the whole qrels (a bucket sees only its own)
+        rel = F.col("rel")
+        whole = F.when(rel >= 0, F.floor(rel)).otherwise(F.ceil(rel))
+        top = qrels_df.filter(F.col("_bad").isNull()).agg(F.max(F.when(whole >= 0, whole))).collect()[0][0]
+        opts["err_gmax"] = 0.0 if top is None else float(top)
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
-        rows = total_rows if total_rows > 0 else run_df.count()
-        buckets = max(2 * cores, math.ceil(rows / ROWS_PER_BUCKET))
+        buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
     bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
                "opts": opts}
-    left = run_df.select("run", "qid", "docno", "score", "_row", bucket)
-    right = qrels_df.select("qid", "docno", "rel", "_row", bucket)
-    rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options),
-                                                                                   _out_schema(names))
-    return SparkEvaluation(spark, rows, requested, names, runs_order, tags, opts["complete"], counts, problems)
+    left = run_df.select("run", "qid", "docno", "score", "tag", "_row", "_bad", "_line", bucket)
+    right = qrels_df.select("qid", "docno", "rel", "_row", "_bad", "_line", bucket)
+    rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options), _out_ddl(names))
+    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
+
+
+def _kernel_columns(df, kind: str):
+    """The columns the kernel takes, with ``_row`` (file or DataFrame order), ``_bad`` and ``_line``."""
+    from pyspark.sql import functions as F
+
+    if "_row" not in df.columns:  # the DataFrame's own order (the stable and ranx tie rules keep it)
+        df = df.withColumn("_row", F.monotonically_increasing_id())
+    for col in ("_bad", "_line") + (("tag",) if kind == "run" else ()):
+        if col not in df.columns:
+            df = df.withColumn(col, F.lit(None).cast("string"))
+    cols = ["run", "qid", "docno", "score", "tag"] if kind == "run" else ["qid", "docno", "rel"]
+    return df.select(*cols, "_row", "_bad", "_line")
+
+
+def _estimated_rows(df) -> int:
+    """Rows to expect, from Spark's size estimate of the plan (no job): bytes / 16, generous on purpose (more
+    buckets, each smaller)."""
+    try:
+        size = int(df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes().toString())
+    except Exception:  # noqa: BLE001 - an estimate only: a plan without statistics counts instead
+        return int(df.count())
+    return max(1, size // 16)
