@@ -99,17 +99,22 @@ def spark_session(master: str = "local[2]", *, app_name: str = "ndcg-lab", confi
     """
     if not isinstance(master, str) or not master.strip() or len(master) > 500:
         raise ValueError(f"master must be a Spark master URL such as 'local[2]', got {str(master)[:60]!r}")
+    # spark-submit (and the pyspark shell) start the JVM first and hand its port to Python: their --master,
+    # --conf and --py-files are in force; this package is shipped as a zip then.
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     root = str(_package_root())
-    local = master.startswith("local")
+    local = master.startswith("local") and not submitted
     if local:
         paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
         os.environ["PYTHONPATH"] = os.pathsep.join([root, *paths])
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder.master(master).appName(app_name)
+    builder = SparkSession.builder.appName(app_name)
+    if not submitted:
+        builder = builder.master(master)
     settings = {"spark.ui.showConsoleProgress": "false", "spark.sql.execution.arrow.pyspark.enabled": "true",
                 "spark.python.worker.reuse": "true"}
     if local:

@@ -227,3 +227,25 @@ def test_cli_spark_refuses_standard_input_and_the_variants_table(capsys):
 def test_cli_spark_names_a_missing_file(spark, tmp_path):
     code, out, err = run_cli(["--spark", "local[2]", QRELS, str(tmp_path / "missing.run")])
     assert code == 1 and out == "" and "error: " in err and "missing.run" in err
+
+
+def test_spark_submit_runs_the_command_line_with_the_same_output(tmp_path):
+    # The README's command: spark-submit runs scripts/spark_eval.py; its --master is in force, and the metrics
+    # package reaches the workers as a zip (--py-files style), not through this checkout's PYTHONPATH.
+    import os
+    import subprocess
+    import sys
+
+    import pyspark
+
+    submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYSPARK_GATEWAY_PORT")}
+    env.update(PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1")
+    args = ["-q", "-m", "official", "-m", "nDCG(gain=exponential)@5", QRELS, *RUNS[:2]]
+    done = subprocess.run([str(submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+                           "--conf", "spark.driver.host=127.0.0.1", str(ROOT / "scripts" / "spark_eval.py"),
+                           "--spark", "local[2]", *args], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=900)
+    code, out, _ = run_cli(args)
+    assert done.returncode == code == 0, done.stderr[-3000:]
+    assert done.stdout == out and "evaluated on Spark" in done.stderr
