@@ -338,26 +338,29 @@ def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, wha
 def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what: str, name: str,
                    keep_first: bool):
     """The rows in file order (``_row``; the stable and ranx tie rules keep it), each (query, document) pair
-    once: the first in file order (``keep_first``, as the single-machine reader keeps it) or a ValueError."""
+    once: the first in file order (``keep_first``, as the single-machine reader keeps it) or a ValueError.
+    The ids come back dictionary-encoded (what :class:`~metrics.runfiles.read.Table` holds)."""
     if row is not None and len(row) and row.null_count == 0:
         order = np.argsort(row.to_numpy(), kind="stable")
         if not np.array_equal(order, np.arange(order.size)):
             take = pa.array(order)
             qid, docno, value = qid.take(take), docno.take(take), value[order]
+    qid, docno = as_dictionary(qid), as_dictionary(docno)
     if not len(qid):
         return qid, docno, value
-    keys = pd.DataFrame({"q": qid.to_numpy(zero_copy_only=False), "d": docno.to_numpy(zero_copy_only=False)})
-    again = keys.duplicated(keep="first").to_numpy()
-    if again.any():
-        if not keep_first:
-            i = int(np.flatnonzero(again)[0])
-            raise ValueError(f"{what} {name!r}: document {keys.d.iat[i]!r:.60} appears twice for query "
-                             f"{keys.q.iat[i]!r:.60}; each (query, document) pair must be given once (or skip "
-                             "bad lines: skip_bad_lines=True, --skip-bad-lines)")
-        keep = np.flatnonzero(~again)
-        take = pa.array(keep)
-        qid, docno, value = qid.take(take), docno.take(take), value[keep]
-    return qid, docno, value
+    key = qid.indices.to_numpy().astype(np.int64) * len(docno.dictionary) + docno.indices.to_numpy()
+    unique, first = np.unique(key, return_index=True)
+    if unique.size == key.size:
+        return qid, docno, value
+    keep = np.sort(first)  # the first row of each pair, in file order
+    if not keep_first:
+        i = int(np.flatnonzero(np.isin(np.arange(key.size), keep, invert=True))[0])
+        raise ValueError(f"{what} {name!r}: document {docno[i].as_py()!r:.60} appears twice for query "
+                         f"{qid[i].as_py()!r:.60}; each (query, document) pair must be given once (or skip "
+                         "bad lines: skip_bad_lines=True, --skip-bad-lines)")
+    take = pa.array(keep)
+    return (as_dictionary(qid.dictionary_decode().take(take)), as_dictionary(docno.dictionary_decode().take(take)),
+            value[keep])
 
 
 def _table(name: str, kind: str, qid: pa.Array, docno: pa.Array, value: np.ndarray) -> Table:
@@ -423,10 +426,10 @@ def _kernel(options: dict):
         rv = right.column("rel").to_numpy(zero_copy_only=False).astype(np.float64)
         _check_rows("qrels", rq, rd, rv, "qrels")
         rq, rd, rv = _in_file_order(rq, rd, rv, _column(right, "_row"), "qrels", "qrels", keep_first)
-        lrun = _strings(left.column("run")) if left.num_rows else pa.array([], pa.string())
+        lrun = left.column("_run")  # the run's place in ``runs`` (a number travels lighter than its name)
         tables = []
-        for run in runs:
-            part = left.filter(pc.equal(lrun, run)) if left.num_rows else left
+        for index, run in enumerate(runs):
+            part = left.filter(pc.equal(lrun, index)) if left.num_rows else left
             part = _good_rows(part, "run", run, keep_first, notes)
             tags = _column(part, "tag")
             if tags is not None and tags.null_count < len(tags):
@@ -439,7 +442,8 @@ def _kernel(options: dict):
             _check_rows(run, q, d, v, "run")
             q, d, v = _in_file_order(q, d, v, _column(part, "_row"), "run", run, keep_first)
             tables.append(_table(run, "run", q, d, v))
-            outside = pc.unique(q.filter(pc.invert(pc.is_in(q, value_set=rq)))) if len(q) else pa.array([], pa.string())
+            used = q.dictionary  # the run's queries in this bucket (encoded from its rows: each one used)
+            outside = used.filter(pc.invert(pc.is_in(used, value_set=rq.dictionary)))
             if len(outside):
                 notes.add(run, "foreign", count=len(outside), text=pc.min(outside).as_py())
         parts = []
@@ -854,7 +858,8 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
                "opts": opts}
-    left = run_df.select("run", "qid", "docno", "score", "tag", "_row", "_bad", "_line", bucket)
+    index = F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1
+    left = run_df.select(index.alias("_run"), "qid", "docno", "score", "tag", "_row", "_bad", "_line", bucket)
     right = qrels_df.select("qid", "docno", "rel", "_row", "_bad", "_line", bucket)
     rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options), _out_ddl(names))
     return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
