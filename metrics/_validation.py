@@ -17,6 +17,7 @@ __all__ = [
     "as_scores",
     "check_choice",
     "check_flag",
+    "check_fraction",
     "check_k",
     "check_log_base",
     "check_real",
@@ -382,4 +383,46 @@ def check_real(value, *, name: str, minimum: float | None = None, allow_none: bo
         raise ValueError(f"{name} must be {want}, got {describe(value)}") from None
     if not math.isfinite(out) or (minimum is not None and out < minimum):
         raise ValueError(f"{name} must be {want}, got {describe(value)}")
+    return out
+
+
+def check_fraction(value, *, name: str, example: float = 0.95) -> float:
+    """Return ``value`` as a float strictly between 0 and 1 (a confidence level, a significance level).
+
+    Parameters
+    ----------
+    value : real number
+        Not a boolean, not NaN.
+    name : str
+        What the value is called in error messages.
+    example : float, default 0.95
+        A typical value, named in the message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, the value and the accepted range.
+
+    Examples
+    --------
+    >>> check_fraction(0.9, name="confidence")
+    0.9
+    >>> check_fraction(95, name="confidence")
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be a number between 0 and 1 (exclusive), e.g. 0.95; got 95
+    """
+    out = math.nan
+    if not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real):
+        try:
+            out = float(value)
+        except OverflowError:  # 10**400: a Real beyond float64
+            out = math.nan
+    if not 0.0 < out < 1.0:
+        raise ValueError(f"{name} must be a number between 0 and 1 (exclusive), e.g. {example:g}; "
+                         f"got {describe(value)}")
     return out

@@ -14,8 +14,9 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
+from ._numbers import safe_divide
 from ._validation import as_grades, as_scores, check_choice, check_k, check_log_base
-from .registry import DISCOUNTS, TIES, ZERO_IDCG, Discount, Gain, resolve_discount, resolve_gain
+from .registry import DISCOUNTS, TIES, ZERO_IDCG, Choice, resolve_discount, resolve_gain
 
 __all__ = [
     "cg",
@@ -33,14 +34,13 @@ __all__ = [
     "NUMBA_SMALL_QUICKSORT",
 ]
 
-IDCG_SOURCES = ("list", "judged")
 
 
-def _opts(gain, discount, log_base) -> tuple[Gain, Discount, float]:
+def _opts(gain, discount, log_base) -> tuple[Choice, Choice, float]:
     return resolve_gain(gain), resolve_discount(discount), check_log_base(log_base)
 
 
-def discounted_terms(rel: np.ndarray, g: Gain, d: Discount, b: float,
+def discounted_terms(rel: np.ndarray, g: Choice, d: Choice, b: float,
            name: str = "relevances") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """gains, divisors and discounted gains for a ranked array."""
     with np.errstate(over="ignore"):
@@ -115,7 +115,7 @@ def ideal_ranking(relevances, *, pool=None, gain="linear") -> np.ndarray:
     pool : sequence of float >= 0, optional
         Grades of every judged item for the query; it must contain at least as many items of
         each grade > 0 as ``relevances`` does.  Default ``None``: the list is its own pool.
-    gain : {"linear", "exponential", "binary"}, mapping, Gain or callable, default "linear"
+    gain : {"linear", "exponential", "binary"}, mapping, Choice or callable, default "linear"
         Decides the order only; the grades themselves are returned (see :func:`dcg`).
 
     Returns
@@ -157,7 +157,7 @@ def ideal_ranking(relevances, *, pool=None, gain="linear") -> np.ndarray:
     return _ideal(rel, pool, resolve_gain(gain))
 
 
-def _ideal(rel: np.ndarray, pool, g: Gain | None = None) -> np.ndarray:
+def _ideal(rel: np.ndarray, pool, g: Choice | None = None) -> np.ndarray:
     """The ideal ranking's grades: the list (or the pool) sorted by gain, then grade, both descending."""
     judged = rel if pool is None else _checked_pool(rel, pool)
     if g is None or g.key in ("linear", "exponential"):  # increasing gains: the grade order is the gain order
@@ -182,7 +182,7 @@ def _checked_pool(rel: np.ndarray, pool) -> np.ndarray:
     return judged
 
 
-def _ideal_dcg(rel: np.ndarray, pool, k: int | None, g: Gain, d: Discount, b: float) -> float:
+def _ideal_dcg(rel: np.ndarray, pool, k: int | None, g: Choice, d: Choice, b: float) -> float:
     """IDCG: the one place the ideal DCG is computed.  Negative gains (a gain map may have them) count 0,
     as trec_eval's ideal stops at the first gain <= 0 (``m_ndcg.c``)."""
     gains, _, terms = discounted_terms(_cut(_ideal(rel, pool, g), k), g, d, b, "ideal ranking")
@@ -202,7 +202,7 @@ def cg(relevances, *, k=None, gain="linear") -> float:
     k : int >= 1, optional
         Only the first ``k`` positions count; ``k`` may exceed the list length.  Default ``None``:
         the whole list.
-    gain : {"linear", "exponential", "binary"}, mapping, Gain or callable, default "linear"
+    gain : {"linear", "exponential", "binary"}, mapping, Choice or callable, default "linear"
         ``rel``, ``2**rel - 1`` or ``rel > 0``; a mapping grade -> gain as in :func:`ndcg`.
 
     Returns
@@ -255,10 +255,10 @@ def dcg(relevances, *, k=None, gain="linear", discount="standard", log_base=2) -
     k : int >= 1, optional
         Only the first ``k`` positions count; ``k`` may exceed the list length.  Default ``None``:
         the whole list.
-    gain : {"linear", "exponential", "binary"}, mapping, Gain or callable, default "linear"
+    gain : {"linear", "exponential", "binary"}, mapping, Choice or callable, default "linear"
         ``rel`` or ``2**rel - 1`` (or ``rel > 0``), see :data:`metrics.registry.GAINS`; a mapping
         grade -> gain is trec_eval's ``-m ndcg.L=G`` (:func:`metrics.registry.gain_map`).
-    discount : {"standard", "jarvelin"}, Discount or callable, default "standard"
+    discount : {"standard", "jarvelin"}, Choice or callable, default "standard"
         Divide by ``log_b(i + 1)``, or by ``max(1, log_b(i))`` (Järvelin & Kekäläinen 2002).
     log_base : float > 0, != 1, default 2
         The base ``b`` of the logarithm in the discount.
@@ -486,7 +486,7 @@ def ratio(dcg_value: float, idcg_value: float, *, zero_idcg="zero") -> float:
 
 
 def _ratio(top: float, best: float, zero_idcg: str = "zero") -> float:
-    return ZERO_IDCG[zero_idcg].value if best == 0 else top / best
+    return safe_divide(top, best, default=ZERO_IDCG[zero_idcg].value)
 
 
 def rank_by_scores(relevances, scores, *, ties="stable", docnos=None) -> np.ndarray:
@@ -784,7 +784,7 @@ def dcg_from_scores(relevances, scores, *, k=None, gain="linear", discount="stan
     return _scored_dcg(rel, sc, k, g, d, b, check_choice(ties, TIES, name="ties").key, docnos)
 
 
-def _scored_dcg(rel, sc, k, g: Gain, d: Discount, b: float, rule: str, docnos) -> float:
+def _scored_dcg(rel, sc, k, g: Choice, d: Choice, b: float, rule: str, docnos) -> float:
     if rule != "average":
         order = rank_by_scores(rel, sc, ties=rule, docnos=docnos)
         return _fsum(discounted_terms(_cut(rel[order], k), g, d, b)[2])

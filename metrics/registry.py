@@ -17,17 +17,14 @@ that the discounted gain at position ``i`` is ``gain(rel_i) / discount(i)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 __all__ = [
-    "Entry",
-    "Gain",
-    "Discount",
-    "TieRule",
-    "ZeroIdcgPolicy",
+    "Choice",
     "GAINS",
     "DISCOUNTS",
     "TIES",
@@ -44,47 +41,62 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Gain:
+class Choice:
+    """A named, explained choice: the one record type of :mod:`metrics`.
+
+    Every registry is a dict key -> Choice, read by every page, the lessons and the run-file engine: the
+    gains, discounts, tie rules, IDCG sources and zero-IDCG policies here, the library conventions'
+    settings (:mod:`metrics.lessons.libraries`), the top-N and ROC choices (:mod:`metrics.other`), the
+    mistakes and verdicts of the lessons, trec_eval's measures (:data:`metrics.runfiles.MEASURES`).
+
+    Parameters
+    ----------
+    key : str
+        The name programs use (in links, options, ``-m``).
+    name : str
+        The name people read (English; pages translate it by ``key``).
+    help : str
+        One or two sentences: what it is and who uses it.
+    latex : str, default ""
+        Its formula; ``{pos}`` and ``{log}`` are placeholders a discount fills in (:meth:`formula`).
+    func : callable, optional
+        What it computes (a gain, a discount's divisors, a measure, a denominator ...).
+    source : str, default ""
+        Where it comes from: a paper, a library's file and version.
+    value : object, optional
+        The constant it stands for (a zero-IDCG policy's NDCG value).
+    facts : mapping, optional
+        Facts of its own kind, read as attributes: ``MEASURES["P"].summary``, a dimension's ``step``,
+        a gain map's ``levels``.
+
+    Examples
+    --------
+    >>> d = Choice("standard", "Standard discount", "Divide by log_b(i + 1).", latex="{log}({pos}+1)")
+    >>> print(d.formula(10, position="3"))
+    \\log_{10}(3+1)
+    >>> Choice("P", "P", "Precision at k.", facts={"summary": "mean"}).summary
+    'mean'
+    """
+
     key: str
     name: str
-    latex: str  # in terms of rel_i
     help: str
-    func: Callable[[np.ndarray], np.ndarray]
-    levels: tuple[tuple[float, float], ...] = ()  # a gain map's (grade, gain) pairs, sorted by grade
-
-
-@dataclass(frozen=True)
-class Discount:
-    key: str
-    name: str
-    latex_template: str  # {log} becomes the log of the chosen base, {pos} the position symbol
-    help: str
-    func: Callable[[np.ndarray, float], np.ndarray]  # (positions, base) -> divisors
-
-    def latex(self, log_base: float = 2.0, position: str = "i") -> str:
-        """The divisor in LaTeX for the given base, e.g. ``\\log_{2}(i+1)``."""
-        return self.latex_template.replace("{pos}", position).replace("{log}", log_latex(log_base))
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A named choice with a one-line explanation: the base of every registry record with no formula."""
-
-    key: str
-    name: str
-    help: str
-
-
-class TieRule(Entry):
-    """How items with equal scores are ordered."""
-
-
-@dataclass(frozen=True)
-class ZeroIdcgPolicy(Entry):
-    """What NDCG is when IDCG is 0 (no item with a positive gain): 0, 1, or undefined (skipped in a mean)."""
-
     latex: str = ""
-    value: float = 0.0
+    func: Callable | None = field(default=None, compare=False, repr=False)
+    source: str = ""
+    value: Any = None
+    facts: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __getattr__(self, attr: str):
+        facts = self.__dict__.get("facts")
+        if facts is not None and attr in facts:
+            return facts[attr]
+        raise AttributeError(f"{type(self).__name__} {self.__dict__.get('key')!r} has no {attr!r}")
+
+    def formula(self, log_base: float = 2.0, position: str = "i") -> str:
+        """:attr:`latex` with the position symbol and the logarithm of the base filled in (discounts),
+        e.g. ``\\log_{2}(i+1)``."""
+        return self.latex.replace("{pos}", position).replace("{log}", log_latex(log_base))
 
 
 def _log(x: np.ndarray, base: float) -> np.ndarray:
@@ -104,22 +116,22 @@ def _jarvelin(positions: np.ndarray, base: float) -> np.ndarray:
     return np.maximum(1.0, _log(np.asarray(positions, dtype=np.float64), base))
 
 
-GAINS: dict[str, Gain] = {
-    "linear": Gain(
+GAINS: dict[str, Choice] = {
+    "linear": Choice(
         key="linear",
         name="Linear gain",
         latex="rel_{i}",
         help="The grade itself is the gain (Järvelin & Kekäläinen; scikit-learn, torchmetrics, trec_eval).",
         func=lambda rel: np.asarray(rel, dtype=np.float64),
     ),
-    "exponential": Gain(
+    "exponential": Choice(
         key="exponential",
         name="Exponential gain",
         latex="2^{rel_{i}} - 1",
         help="2^rel - 1 stresses highly relevant items (Burges et al. 2005; ranx ndcg_burges, TF-Ranking, Spark).",
         func=lambda rel: np.exp2(np.asarray(rel, dtype=np.float64)) - 1.0,
     ),
-    "binary": Gain(
+    "binary": Choice(
         key="binary",
         name="Binary gain",
         latex="[rel_{i} > 0]",
@@ -128,39 +140,39 @@ GAINS: dict[str, Gain] = {
     ),
 }
 
-DISCOUNTS: dict[str, Discount] = {
-    "standard": Discount(
+DISCOUNTS: dict[str, Choice] = {
+    "standard": Choice(
         key="standard",
         name="Standard discount",
-        latex_template="{log}({pos}+1)",
+        latex="{log}({pos}+1)",
         help="Divide by log_b(i + 1): every rank after the first is discounted (Burges et al.; nearly every library).",
         func=_standard,
     ),
-    "jarvelin": Discount(
+    "jarvelin": Choice(
         key="jarvelin",
         name="Järvelin–Kekäläinen discount",
-        latex_template="\\max(1, {log} {pos})",
+        latex="\\max(1, {log} {pos})",
         help="Divide by log_b(i), but not below 1: ranks below b are not discounted (the original 2002 DCG).",
         func=_jarvelin,
     ),
 }
 
-TIES: dict[str, TieRule] = {
-    "average": TieRule(
+TIES: dict[str, Choice] = {
+    "average": Choice(
         "average",
         "Average over ties",
         "Tied items share the mean gain of their group over the group's positions (McSherry & Najork; scikit-learn).",
     ),
-    "optimistic": TieRule("optimistic", "Optimistic", "Within a tie, the most relevant item is ranked first."),
-    "pessimistic": TieRule("pessimistic", "Pessimistic", "Within a tie, the least relevant item is ranked first."),
-    "stable": TieRule("stable", "Input order", "Within a tie, items keep the order in which they were given."),
-    "trec_eval": TieRule(
+    "optimistic": Choice("optimistic", "Optimistic", "Within a tie, the most relevant item is ranked first."),
+    "pessimistic": Choice("pessimistic", "Pessimistic", "Within a tie, the least relevant item is ranked first."),
+    "stable": Choice("stable", "Input order", "Within a tie, items keep the order in which they were given."),
+    "trec_eval": Choice(
         "trec_eval",
         "trec_eval (docno descending)",
         "Within a tie, the item whose document id sorts last comes first "
         "(trec_eval sorts by score, then docno, both descending).",
     ),
-    "ranx": TieRule(
+    "ranx": Choice(
         "ranx",
         "ranx (numba quicksort)",
         "ranx sorts a run with numba's np.argsort (quicksort): up to 15 items it is an insertion sort, so ties "
@@ -169,29 +181,29 @@ TIES: dict[str, TieRule] = {
 }
 
 #: Where the ideal ranking (IDCG) comes from.
-IDCG_SOURCES: dict[str, Entry] = {
-    "list": Entry(
-        "list", "The list itself",
+IDCG_SOURCES: dict[str, Choice] = {
+    "list": Choice(
+        "list", "the list itself",
         "The ranked list itself, re-sorted by grade (scikit-learn, most blog posts)."),
-    "judged": Entry(
-        "judged", "All judged items",
+    "judged": Choice(
+        "judged", "all judged items",
         "Every judged item of the query, retrieved or not: the list's own plus the unretrieved ones "
         "(trec_eval, ranx)."),
 }
 
 #: What NDCG is for a list whose IDCG is 0.  ``"nan"`` leaves the list out of a mean (it is not counted).
-ZERO_IDCG: dict[str, ZeroIdcgPolicy] = {
-    "zero": ZeroIdcgPolicy(
+ZERO_IDCG: dict[str, Choice] = {
+    "zero": Choice(
         "zero", "0 (counts as a miss)",
         "NDCG is 0 when nothing is relevant: the list counts as a failure and pulls a mean down "
         "(scikit-learn, torchmetrics, trec_eval, ranx, Spark, Elasticsearch).",
         latex="\\mathrm{NDCG} = 0", value=0.0),
-    "one": ZeroIdcgPolicy(
+    "one": Choice(
         "one", "1 (counts as perfect)",
         "NDCG is 1 when nothing is relevant: any order is ideal, so the list counts as perfect and pushes a "
         "mean up (LightGBM, XGBoost without the '-' suffix).",
         latex="\\mathrm{NDCG} = 1", value=1.0),
-    "nan": ZeroIdcgPolicy(
+    "nan": Choice(
         "nan", "Undefined (skipped)",
         "NDCG is undefined (0/0): the list is left out, so a mean is taken over the other lists only "
         "(gdeval, RecBole).",
@@ -229,7 +241,7 @@ def log_latex(base: float) -> str:
     return f"\\log_{{{text}}}"
 
 
-def _custom_gain(func: Callable) -> Gain:
+def _custom_gain(func: Callable) -> Choice:
     def checked(rel: np.ndarray) -> np.ndarray:
         try:
             out = np.asarray(func(np.asarray(rel, dtype=np.float64)), dtype=np.float64)
@@ -240,11 +252,11 @@ def _custom_gain(func: Callable) -> Gain:
         return out
 
     name = getattr(func, "__name__", "custom")
-    return Gain(key=name, name=f"Custom gain ({name})", latex=f"\\mathrm{{{name}}}(rel_{{i}})",
+    return Choice(key=name, name=f"Custom gain ({name})", latex=f"\\mathrm{{{name}}}(rel_{{i}})",
                 help="A gain function supplied by the caller.", func=checked)
 
 
-def _custom_discount(func: Callable) -> Discount:
+def _custom_discount(func: Callable) -> Choice:
     def checked(positions: np.ndarray, base: float) -> np.ndarray:
         try:
             out = np.asarray(func(np.asarray(positions), base), dtype=np.float64)
@@ -255,12 +267,12 @@ def _custom_discount(func: Callable) -> Discount:
         return out
 
     name = getattr(func, "__name__", "custom")
-    return Discount(key=name, name=f"Custom discount ({name})", latex_template=f"\\mathrm{{{name}}}({{pos}})",
+    return Choice(key=name, name=f"Custom discount ({name})", latex=f"\\mathrm{{{name}}}({{pos}})",
                     help="A discount function (positions, log_base) -> divisors supplied by the caller.", func=checked)
 
 
-def gain_map(mapping) -> Gain:
-    """A :class:`Gain` from a map grade -> gain, with trec_eval's ``-m ndcg.L=G`` meaning.
+def gain_map(mapping) -> Choice:
+    """A gain :class:`Choice` from a map grade -> gain, with trec_eval's ``-m ndcg.L=G`` meaning.
 
     Grades in the map get its gain; any other grade keeps its own value as gain (trec_eval's
     default gain is the relevance level, ``m_ndcg.c`` ``setup_gains``).  Gains may be 0 or negative.
@@ -274,7 +286,7 @@ def gain_map(mapping) -> Gain:
 
     Returns
     -------
-    Gain
+    Choice
         ``key="map"``, a name listing the pairs, and ``levels``: the (grade, gain) pairs sorted by grade.
 
     Raises
@@ -325,13 +337,15 @@ def gain_map(mapping) -> Gain:
         return out
 
     text = ", ".join(f"{lv:g}\u2192{gv:g}" for lv, gv in levels)
-    return Gain(key="map", name=f"Gain map ({text})", latex="g(rel_{i})",
-                help="trec_eval -m ndcg.L=G: grade L has gain G; grades not listed keep their own value as gain.",
-                func=func, levels=levels)
+    return Choice(key="map", name=f"Gain map ({text})", latex="g(rel_{i})",
+                  help="trec_eval -m ndcg.L=G: grade L has gain G; grades not listed keep their own value as gain.",
+                  func=func, facts={"levels": levels})
 
 
-def _resolve(value, kind: type, registry: dict, wrap: Callable, name: str):
-    if isinstance(value, kind):
+def _resolve(value, registry: dict, wrap: Callable, name: str):
+    if isinstance(value, Choice):
+        if not callable(value.func):
+            raise ValueError(f"{name} {value.key!r} computes nothing (a Choice without func)")
         return value
     if callable(value):
         return wrap(value)
@@ -340,21 +354,21 @@ def _resolve(value, kind: type, registry: dict, wrap: Callable, name: str):
     return check_choice(value, registry, name=name)
 
 
-def resolve_gain(gain) -> Gain:
-    """A registered gain by name, a :class:`Gain`, a mapping grade -> gain (:func:`gain_map`), or a callable.
+def resolve_gain(gain) -> Choice:
+    """A registered gain by name, a gain :class:`Choice`, a mapping grade -> gain (:func:`gain_map`), or a callable.
 
     Every metric accepts all four forms for its ``gain`` option and calls this once.
 
     Parameters
     ----------
-    gain : str, Gain, mapping or callable
-        A key of :data:`GAINS` ("linear", "exponential", "binary"); a :class:`Gain` (returned as
+    gain : str, Choice, mapping or callable
+        A key of :data:`GAINS` ("linear", "exponential", "binary"); a :class:`Choice` (returned as
         is); a mapping grade -> gain; or a function from a float64 array of grades to one finite
         gain per grade.
 
     Returns
     -------
-    Gain
+    Choice
         The registry entry, or a new one wrapping the mapping or function (a function's gains are
         checked when it is called).
 
@@ -378,22 +392,22 @@ def resolve_gain(gain) -> Gain:
 
     if isinstance(gain, Mapping):
         return gain_map(gain)
-    return _resolve(gain, Gain, GAINS, _custom_gain, "gain")
+    return _resolve(gain, GAINS, _custom_gain, "gain")
 
 
-def resolve_discount(discount) -> Discount:
-    """A registered discount by name, a :class:`Discount`, or a callable (positions, base) -> divisors.
+def resolve_discount(discount) -> Choice:
+    """A registered discount by name, a discount :class:`Choice`, or a callable (positions, base) -> divisors.
 
     Parameters
     ----------
-    discount : str, Discount or callable
-        A key of :data:`DISCOUNTS` ("standard", "jarvelin"); a :class:`Discount` (returned as is);
+    discount : str, Choice or callable
+        A key of :data:`DISCOUNTS` ("standard", "jarvelin"); a :class:`Choice` (returned as is);
         or a function ``(positions, log_base) -> divisors`` giving one finite divisor > 0 per
         1-based position.
 
     Returns
     -------
-    Discount
+    Choice
         The registry entry or a new one wrapping the function.
 
     Raises
@@ -413,7 +427,7 @@ def resolve_discount(discount) -> Discount:
     >>> resolve_discount(lambda pos, base: pos).func(np.array([1, 2, 3]), 2.0).tolist()
     [1.0, 2.0, 3.0]
     """
-    return _resolve(discount, Discount, DISCOUNTS, _custom_discount, "discount")
+    return _resolve(discount, DISCOUNTS, _custom_discount, "discount")
 
 
 def term_latex(gain="linear", discount="standard", log_base: float = 2.0, position: str = "i") -> str:
@@ -424,9 +438,9 @@ def term_latex(gain="linear", discount="standard", log_base: float = 2.0, positi
 
     Parameters
     ----------
-    gain : str, Gain, mapping or callable, default "linear"
+    gain : str, Choice, mapping or callable, default "linear"
         As for :func:`resolve_gain`.
-    discount : str, Discount or callable, default "standard"
+    discount : str, Choice or callable, default "standard"
         As for :func:`resolve_discount`.
     log_base : float, default 2.0
         The logarithm's base (:func:`log_latex`).
@@ -452,7 +466,7 @@ def term_latex(gain="linear", discount="standard", log_base: float = 2.0, positi
     """
     g = resolve_gain(gain)
     d = resolve_discount(discount)
-    return f"\\frac{{{g.latex.replace('_{i}', '_{' + position + '}')}}}{{{d.latex(log_base, position)}}}"
+    return f"\\frac{{{g.latex.replace('_{i}', '_{' + position + '}')}}}{{{d.formula(log_base, position)}}}"
 
 
 def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str = "k") -> str:

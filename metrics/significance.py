@@ -41,7 +41,6 @@ This module never imports streamlit or anything in ``ui/``.  Import it on demand
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -52,7 +51,7 @@ import pandas as pd
 from scipy import special, stats
 
 from ._numbers import as_reals
-from ._validation import check_choice, describe
+from ._validation import check_choice, check_flag, check_fraction, check_whole, describe
 
 __all__ = [
     "TESTS", "CORRECTIONS", "BOOTSTRAP_METHODS", "ZERO_METHODS", "MAX_RESAMPLES", "TIE_TOLERANCE",
@@ -143,39 +142,19 @@ def _pair(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _check_confidence(confidence) -> float:
-    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, numbers.Real):
-        raise ValueError(f"confidence must be a number between 0 and 1 (exclusive), e.g. 0.95; "
-                         f"got {describe(confidence)}")
-    value = float(confidence)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"confidence must be between 0 and 1 (exclusive), e.g. 0.95; got {value!r}")
-    return value
-
-
-def _check_int(value, name: str, low: int, high: int | None, hint: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number {hint}; got {describe(value)}")
-    out = int(value)
-    if out < low or (high is not None and out > high):
-        raise ValueError(f"{name} must be a whole number {hint}; got {out}")
-    return out
+    return check_fraction(confidence, name="confidence", example=0.95)
 
 
 def _check_resamples(n_resamples) -> int:
-    return _check_int(n_resamples, "n_resamples", 1, MAX_RESAMPLES, f"from 1 to {MAX_RESAMPLES:,}")
+    return check_whole(n_resamples, name="n_resamples", minimum=1, maximum=MAX_RESAMPLES)
 
 
 def _check_seed(seed) -> int:
-    return _check_int(seed, "seed", 0, 2**63 - 1, "from 0 to 2**63 - 1")
+    return check_whole(seed, name="seed", minimum=0, maximum=2**63 - 1)
 
 
 def _check_alpha(alpha) -> float:
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
-        raise ValueError(f"alpha must be a number between 0 and 1 (exclusive), e.g. 0.05; got {describe(alpha)}")
-    value = float(alpha)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"alpha must be between 0 and 1 (exclusive), e.g. 0.05; got {value!r}")
-    return value
+    return check_fraction(alpha, name="alpha", example=0.05)
 
 
 def _alpha_of(confidence: float) -> float:
@@ -1199,9 +1178,7 @@ def all_pairs(per_query, *, test="randomization", confidence=0.95, correction="h
 
 
 def _check_flag(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False; got {describe(value)}")
-    return bool(value)
+    return check_flag(value, name=name)
 
 
 def _pair_table(values, systems, ia, ib, test, conf, corr, R, seed, boot, intervals=True) -> pd.DataFrame:

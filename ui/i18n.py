@@ -84,7 +84,7 @@ def t(key: str, /, lang: str | None = None, **fmt) -> str:
 
 
 def registry_text(kind: str, entry, field: str) -> str:
-    """Translated ``name``/``help`` of a registry entry (a Gain, Discount, TieRule, ...).
+    """Translated ``name``/``help`` of a registry entry (a :class:`metrics.registry.Choice`).
 
     English comes straight from the registry, so it is written once; other
     languages look up ``registry.<kind>.<key>.<field>``.

@@ -127,7 +127,7 @@ def term_substituted(grade: float, position: int, *, gain: str, discount: str, l
     g, d = resolve_gain(gain), resolve_discount(discount)
     grade_text = exact(grade)
     top = g.latex.replace("rel_{i}", grade_text)
-    bottom = _PLUS_ONE.sub(lambda m: f"({int(m.group(1)) + 1})", d.latex(log_base, str(position)))
+    bottom = _PLUS_ONE.sub(lambda m: f"({int(m.group(1)) + 1})", d.formula(log_base, str(position)))
     return f"\\frac{{{top}}}{{{bottom}}}"
 
 

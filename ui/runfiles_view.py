@@ -393,9 +393,10 @@ def too_large(sources: Sequence[Source]) -> dict | None:
 _libc = None
 
 
-def release_memory() -> None:
+def release_memory() -> bool:
     """Hand memory freed by a parse back to the system: pyarrow's pool keeps freed blocks for reuse and
-    glibc's ``malloc`` keeps freed heap pages, so the process would otherwise stay at its peak."""
+    glibc's ``malloc`` keeps freed heap pages, so the process would otherwise stay at its peak.  Returns
+    whether glibc's ``malloc_trim`` was there to call (False on other C libraries)."""
     global _libc
     import pyarrow as pa
 
@@ -408,6 +409,8 @@ def release_memory() -> None:
             _libc = False
     if _libc and hasattr(_libc, "malloc_trim"):
         _libc.malloc_trim(0)
+        return True
+    return False
 
 
 def read_source(kind: str, name: str, digest: str, data) -> Parsed:

@@ -48,9 +48,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_grades, check_choice, check_k, check_log_base
-from ..ndcg import IDCG_SOURCES, breakdown, discounted_terms, ideal_ranking
+from ..ndcg import breakdown, discounted_terms, ideal_ranking
 from ..parse import ParseError, parse_numbers, split_tokens
-from ..registry import DISCOUNTS, GAINS, Discount, Entry
+from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, Choice
 from .examples import VERDICTS
 
 __all__ = [
@@ -58,7 +58,6 @@ __all__ = [
     "NOTES",
     "STEPS",
     "VARIANT_DIMENSIONS",
-    "Mistake",
     "HandNumber",
     "HandVariant",
     "Finding",
@@ -77,47 +76,43 @@ __all__ = [
 # ------------------------------------------------------------------------------------------------
 # Mistake kinds
 # ------------------------------------------------------------------------------------------------
-class Mistake(Entry):
-    """A kind of hand-calculation mistake."""
-
-
-def _from_verdict(key: str) -> Mistake:
+def _from_verdict(key: str) -> Choice:
     # The same concept as a worked example's verdict: one English text (metrics.lessons.examples.VERDICTS).
     v = VERDICTS[key]
-    return Mistake(v.key, v.name, v.help)
+    return Choice(v.key, v.name, v.help)
 
 
-MISTAKES: dict[str, Mistake] = {
+MISTAKES: dict[str, Choice] = {
     m.key: m
     for m in (
-        Mistake("wrong_gain", "Gain: rel vs 2^rel − 1",
+        Choice("wrong_gain", "Gain: rel vs 2^rel − 1",
                 "The numbers follow another gain than the formula named: the grade rel itself where "
                 "2^rel − 1 was meant, or the reverse (or 0/1 hits)."),
-        Mistake("log_offset", "Neighbouring position's discount: log(i) for log(i + 1)",
+        Choice("log_offset", "Neighbouring position's discount: log(i) for log(i + 1)",
                 "A divisor belongs to the neighbouring position: log_b(i) (position 1 left undiscounted) where "
                 "the formula has log_b(i + 1), or the reverse."),
-        Mistake("wrong_log_base", "Wrong log base",
+        Choice("wrong_log_base", "Wrong log base",
                 "The divisors use another logarithm base (ln, log10) than the formula named."),
-        Mistake("ideal_source", "IDCG from the list vs from all judged items",
+        Choice("ideal_source", "IDCG from the list vs from all judged items",
                 "The ideal ranking was built from the retrieved list only where all judged items (retrieved or "
                 "not) were meant, or the reverse."),
-        Mistake("ideal_order", "Ideal ranking not sorted",
+        Choice("ideal_order", "Ideal ranking not sorted",
                 "The ideal ranking must be every grade sorted from highest to lowest; it was left in ranked "
                 "order or sorted ascending."),
-        Mistake("k_one_side", "k on one side only",
+        Choice("k_one_side", "k on one side only",
                 "The cutoff k was applied to DCG but not to IDCG, or the reverse."),
-        Mistake("beyond_k", "Position past k",
+        Choice("beyond_k", "Position past k",
                 "A term was written for a position after the cutoff k; it does not count."),
-        Mistake("rounded_sum", "Rounded terms summed",
+        Choice("rounded_sum", "Rounded terms summed",
                 "Every term is right, but the total is the sum of the rounded terms; rounding before adding "
                 "drifts away from the exact sum."),
-        Mistake("truncation", "Truncated, not rounded",
+        Choice("truncation", "Truncated, not rounded",
                 "The digits after the last one written were cut off instead of rounded (0.3869 -> 0.38, not 0.39)."),
-        Mistake("arithmetic_slip", "Arithmetic slip",
+        Choice("arithmetic_slip", "Arithmetic slip",
                 "The value is not what the formula gives at this step, and no other cause explains it."),
-        Mistake("ratio_of_rounded", "Ratio of rounded values",
+        Choice("ratio_of_rounded", "Ratio of rounded values",
                 "NDCG was computed from the rounded DCG and IDCG; divide the exact values and round only at the end."),
-        Mistake("percent_vs_fraction", "Percent vs fraction",
+        Choice("percent_vs_fraction", "Percent vs fraction",
                 "A percentage was written as a fraction or the reverse (81.86 for 0.8186, or 0.82% for 0.82)."),
         _from_verdict("carried_forward"),
         _from_verdict("self_inconsistent_sum"),
@@ -154,10 +149,10 @@ def _log_i(positions, base: float) -> np.ndarray:
 
 #: Not a registered variant: the divisor people get by writing log_b(i) for log_b(i + 1).  For base 2 it
 #: equals the Järvelin discount (max(1, log2 i)), so it is only tried for other bases.
-LOG_I = Discount(
+LOG_I = Choice(
     key="log_i",
     name="log_b(i), position 1 undiscounted",
-    latex_template="{log} {pos}",
+    latex="{log} {pos}",
     help="rel_1 + sum over i >= 2 of gain / log_b(i): log(i) written where log(i + 1) was meant.",
     func=_log_i,
 )
@@ -510,7 +505,7 @@ class Finding:
     params: dict = field(default_factory=dict)
 
     @property
-    def mistake(self) -> Mistake:
+    def mistake(self) -> Choice:
         return MISTAKES[self.kind]
 
 

@@ -27,7 +27,7 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..ndcg import breakdown, cg, dcg, idcg, ndcg
-from ..registry import Entry, dcg_latex, resolve_gain
+from ..registry import Choice, dcg_latex, resolve_gain
 
 __all__ = [
     "Formula",
@@ -35,7 +35,6 @@ __all__ = [
     "Printed",
     "IdcgItems",
     "WorkedExample",
-    "VerdictKind",
     "VERDICTS",
     "Verdict",
     "EXAMPLES",
@@ -439,45 +438,41 @@ def examples_for(doc: str) -> list[WorkedExample]:
 
 
 # --------------------------------------------------------------------------- verdict kinds
-class VerdictKind(Entry):
-    """A kind of verdict on a printed number."""
-
-
-VERDICTS: dict[str, VerdictKind] = {
-    "exact": VerdictKind("exact", "Exact",
+VERDICTS: dict[str, Choice] = {
+    "exact": Choice("exact", "Exact",
                          "The printed value is the exact value correctly rounded to the digits shown."),
-    "truncation": VerdictKind(
+    "truncation": Choice(
         "truncation", "Truncation",
         "The printed digits are the exact value cut off, not rounded: rounding would give the next digit up."),
-    "rounding_drift": VerdictKind(
+    "rounding_drift": Choice(
         "rounding_drift", "Rounding drift",
         "Computed from numbers already rounded (rounded terms summed, or a ratio of rounded values), "
         "so the last digit drifts from the exact value rounded."),
-    "self_inconsistent_sum": VerdictKind(
+    "self_inconsistent_sum": Choice(
         "self_inconsistent_sum", "Sum disagrees with its own terms",
         "The printed total is the exact value rounded, but the printed terms beside it add up to something else."),
-    "carried_forward": VerdictKind(
+    "carried_forward": Choice(
         "carried_forward", "Error carried from an earlier step",
         "Worked out correctly from earlier numbers that were already off (a term cut off or miscomputed), "
         "so their error carries into this one."),
-    "mislabelled_formula": VerdictKind(
+    "mislabelled_formula": Choice(
         "mislabelled_formula", "Formula mislabelled",
         "The number follows a different formula from the one the document writes next to it."),
-    "different_idcg_items": VerdictKind(
+    "different_idcg_items": Choice(
         "different_idcg_items", "Different IDCG item set",
         "The ideal ranking is built from a different set of items (the list itself, all recalled or "
         "judged items, or the ground truth), so IDCG and NDCG differ for the same ranking."),
-    "log_base": VerdictKind(
+    "log_base": Choice(
         "log_base", "Log base",
         "The logarithm has another base (natural log): every discount scales by the same factor, which cancels "
         "in NDCG but not in DCG or IDCG."),
-    "binary_gain": VerdictKind(
+    "binary_gain": Choice(
         "binary_gain", "Binary gain",
         "Only hit or miss counts: graded relevance is reduced to 0/1, which can change which ranking wins."),
-    "text_inconsistency": VerdictKind(
+    "text_inconsistency": Choice(
         "text_inconsistency", "Text contradicts itself",
         "The prose and the numbers disagree (a count or a list written two ways); the computation is unaffected."),
-    "unexplained": VerdictKind(
+    "unexplained": Choice(
         "unexplained", "Unexplained", "No rounding, truncation or formula explains the printed value."),
 }
 

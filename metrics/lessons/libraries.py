@@ -27,16 +27,14 @@ import pandas as pd
 
 from .._validation import as_grades, as_scores, check_choice, check_k
 from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, rank_by_scores, ratio
-from ..registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG, Entry, dcg_latex
+from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, dcg_latex
 
 __all__ = [
     "Library",
     "LIBRARIES",
-    "IDCG_SOURCES",
     "VARIANTS",
-    "VariantChoice",
     "Convention",
-    "Dimension",
+    "dimension",
     "DIMENSIONS",
     "CUTOFFS",
     "IDEAL_SOURCES",
@@ -58,59 +56,53 @@ __all__ = [
     "coincidences",
 ]
 
-IDCG_SOURCES = {
-    "list": "The ranked list itself, re-sorted by grade.",
-    "judged": "Every judged item of the query, retrieved or not (the list's own plus the unretrieved ones).",
-}
 
 
 # --------------------------------------------------------------------------- convention dimensions
-CUTOFFS: dict[str, Entry] = {e.key: e for e in (
-    Entry("both", "k cuts DCG and IDCG", "Both the run and the ideal ranking stop at k (ndcg@k, ndcg_cut.k)."),
-    Entry("run", "k cuts the run only",
+CUTOFFS: dict[str, Choice] = {e.key: e for e in (
+    Choice("both", "k cuts DCG and IDCG", "Both the run and the ideal ranking stop at k (ndcg@k, ndcg_cut.k)."),
+    Choice("run", "k cuts the run only",
           "Only the first k results count, but the ideal ranking is not cut (trec_eval -M k with ndcg)."),
-    Entry("hits", "ideal cut at the number of hits",
+    Choice("hits", "ideal cut at the number of hits",
           "The run stops at k; the ideal stops at the number of results returned, min(k, list length) "
           "(Elasticsearch _rank_eval)."),
-    Entry("none", "no cutoff", "The whole list and the whole ideal ranking count (trec_eval ndcg)."),
+    Choice("none", "no cutoff", "The whole list and the whole ideal ranking count (trec_eval ndcg)."),
 )}
-IDEAL_SOURCES: dict[str, Entry] = {e.key: e for e in (
-    Entry("list", "the list itself", IDCG_SOURCES["list"]),
-    Entry("judged", "all judged items", IDCG_SOURCES["judged"]),
-    Entry("given", "ground truth in given order",
-          "The relevant judged items in the order they were given, not sorted (Spark's ndcgAt walks its "
-          "labels array): here the list's relevant items in ranked order, then the unretrieved ones."),
-)}
-IDEAL_ORDERS: dict[str, Entry] = {e.key: e for e in (
-    Entry("gain", "ideal sorted by gain", "The ideal ranking puts the highest gain first (trec_eval)."),
-    Entry("grade", "ideal sorted by grade",
+IDEAL_SOURCES: dict[str, Choice] = {**IDCG_SOURCES, **{e.key: e for e in (
+    Choice("given", "ground truth in given order",
+           "The relevant judged items in the order they were given, not sorted (Spark's ndcgAt walks its "
+           "labels array): here the list's relevant items in ranked order, then the unretrieved ones."),
+)}}
+IDEAL_ORDERS: dict[str, Choice] = {e.key: e for e in (
+    Choice("gain", "ideal sorted by gain", "The ideal ranking puts the highest gain first (trec_eval)."),
+    Choice("grade", "ideal sorted by grade",
           "The ideal ranking puts the highest grade first, whatever its gain (LightGBM with a label_gain "
           "that is not increasing)."),
 )}
-GRADE_READINGS: dict[str, Entry] = {e.key: e for e in (
-    Entry("as_is", "grades as given", "Fractional grades are used as they are."),
-    Entry("truncate", "grades truncated to integers",
+GRADE_READINGS: dict[str, Choice] = {e.key: e for e in (
+    Choice("as_is", "grades as given", "Fractional grades are used as they are."),
+    Choice("truncate", "grades truncated to integers",
           "The grade is read as a whole number, cutting the fraction (trec_eval reads qrels with atol: "
           "2.5 -> 2)."),
-    Entry("integer", "integer grades only", "Fractional grades are rejected with an error."),
-    Entry("at_least_1", "grades below 1 count 0",
+    Choice("integer", "integer grades only", "Fractional grades are rejected with an error."),
+    Choice("at_least_1", "grades below 1 count 0",
           "Judgments under the relevance level 1 are dropped (ranx's rel_lvl=1): 0.5 counts as 0."),
 )}
-SCORE_TYPES: dict[str, Entry] = {e.key: e for e in (
-    Entry("float64", "scores as float64", "Scores are compared as given (double precision)."),
-    Entry("float32", "scores as float32",
+SCORE_TYPES: dict[str, Choice] = {e.key: e for e in (
+    Choice("float64", "scores as float64", "Scores are compared as given (double precision)."),
+    Choice("float32", "scores as float32",
           "Scores are stored as float32 first, so scores closer than about 1e-7 relative tie (XGBoost)."),
 )}
-QUANTITIES: dict[str, Entry] = {e.key: e for e in (
-    Entry("ndcg", "NDCG", "DCG divided by the ideal DCG."),
-    Entry("dcg", "DCG (not normalised)",
+QUANTITIES: dict[str, Choice] = {e.key: e for e in (
+    Choice("ndcg", "NDCG", "DCG divided by the ideal DCG."),
+    Choice("dcg", "DCG (not normalised)",
           "Plain DCG, not divided by anything (Elasticsearch dcg with normalize: false, its default)."),
-    Entry("precision", "precision at k",
+    Choice("precision", "precision at k",
           "Relevant items among the first k, divided by k (Spark's precisionAt: by k even when the list is "
           "shorter or fewer items are relevant)."),
-    Entry("recall", "recall at k",
+    Choice("recall", "recall at k",
           "Relevant items among the first k, divided by the number of relevant items (Spark's recallAt)."),
-    Entry("average_precision", "average precision",
+    Choice("average_precision", "average precision",
           "The precision at each relevant item's position among the first k, summed, divided by the number of "
           "relevant items, at most k (Spark's meanAveragePrecisionAt; without k, meanAveragePrecision)."),
 )}
@@ -119,31 +111,49 @@ HIT_QUANTITIES = ("precision", "recall", "average_precision")
 LOG_BASES = (2.0, math.e, 10.0)
 
 
-@dataclass(frozen=True)
-class Dimension(Entry):
-    """One setting of a :class:`Convention`: its choices, and the step of the calculation it changes
-    (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake kind it corresponds to."""
+def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake: str) -> Choice:
+    """One setting of a :class:`Convention` as a :class:`~metrics.registry.Choice`: its ``choices``, the step
+    of the calculation it changes (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake
+    kind it corresponds to (read as ``DIMENSIONS[key].step`` and ``.mistake``).
 
-    choices: tuple = ()
-    step: str = "ndcg"
-    mistake: str = ""
+    Parameters
+    ----------
+    key, name, help : str
+        As for any :class:`~metrics.registry.Choice`.
+    choices : tuple
+        The values the setting takes.
+    step : str
+        The step of the calculation it changes.
+    mistake : str
+        The diagnose mistake kind it corresponds to ("" for none).
+
+    Returns
+    -------
+    Choice
+
+    Examples
+    --------
+    >>> DIMENSIONS["discount"].step, DIMENSIONS["discount"].mistake, DIMENSIONS["discount"].choices
+    ('term', 'log_offset', ('standard', 'jarvelin'))
+    """
+    return Choice(key, name, help, facts={"choices": tuple(choices), "step": step, "mistake": mistake})
 
 
-DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
-    Dimension("grades", "Grades", "How grades are read.", tuple(GRADE_READINGS), "term", ""),
-    Dimension("ties", "Tie rule", "How tied scores are ordered.", tuple(TIES), "term", ""),
-    Dimension("scores_as", "Score precision", "The precision scores are compared in.", tuple(SCORE_TYPES),
+DIMENSIONS: dict[str, Choice] = {d.key: d for d in (
+    dimension("grades", "Grades", "How grades are read.", tuple(GRADE_READINGS), "term", ""),
+    dimension("ties", "Tie rule", "How tied scores are ordered.", tuple(TIES), "term", ""),
+    dimension("scores_as", "Score precision", "The precision scores are compared in.", tuple(SCORE_TYPES),
               "term", ""),
-    Dimension("gain", "Gain", "Grade -> gain.", ("linear", "exponential", "binary", "map"), "term", "wrong_gain"),
-    Dimension("discount", "Discount", "Position -> divisor.", tuple(DISCOUNTS), "term", "log_offset"),
-    Dimension("log_base", "Log base", "The logarithm's base.", LOG_BASES, "term", "wrong_log_base"),
-    Dimension("cutoff", "Cutoff", "What k cuts.", tuple(CUTOFFS), "dcg", "k_one_side"),
-    Dimension("idcg_source", "IDCG from", "The items of the ideal ranking.", tuple(IDEAL_SOURCES), "ideal_term",
+    dimension("gain", "Gain", "Grade -> gain.", ("linear", "exponential", "binary", "map"), "term", "wrong_gain"),
+    dimension("discount", "Discount", "Position -> divisor.", tuple(DISCOUNTS), "term", "log_offset"),
+    dimension("log_base", "Log base", "The logarithm's base.", LOG_BASES, "term", "wrong_log_base"),
+    dimension("cutoff", "Cutoff", "What k cuts.", tuple(CUTOFFS), "dcg", "k_one_side"),
+    dimension("idcg_source", "IDCG from", "The items of the ideal ranking.", tuple(IDEAL_SOURCES), "ideal_term",
               "ideal_source"),
-    Dimension("ideal_order", "Ideal order", "How the ideal ranking is sorted.", tuple(IDEAL_ORDERS),
+    dimension("ideal_order", "Ideal order", "How the ideal ranking is sorted.", tuple(IDEAL_ORDERS),
               "ideal_term", "ideal_order"),
-    Dimension("zero_idcg", "IDCG = 0", "What a list with no relevant item scores.", tuple(ZERO_IDCG), "ndcg", ""),
-    Dimension("quantity", "Number", "NDCG or plain DCG.", tuple(QUANTITIES), "ndcg", ""),
+    dimension("zero_idcg", "IDCG = 0", "What a list with no relevant item scores.", tuple(ZERO_IDCG), "ndcg", ""),
+    dimension("quantity", "Number", "NDCG or plain DCG.", tuple(QUANTITIES), "ndcg", ""),
 )}
 
 
@@ -878,24 +888,26 @@ def tie_spread(relevances, scores, *, docnos=None, k=None, gain="linear", discou
 
 
 # --------------------------------------------------------------------------- does the choice matter?
-@dataclass(frozen=True)
-class VariantChoice:
-    key: str
-    gain: str
-    discount: str
-    idcg_source: str
-    log_base: float = 2.0
+def _variant(gain: str, discount: str, idcg_source: str) -> Choice:
+    key = f"{gain}/{discount}/{idcg_source}"
+    name = " · ".join([GAINS[gain].name, DISCOUNTS[discount].name, f"IDCG from {IDCG_SOURCES[idcg_source].name}"])
+
+    def func(rel, pool=None, k=None) -> float:
+        return ndcg(rel, k=k, gain=gain, discount=discount, pool=pool if idcg_source == "judged" else None)
+
+    return Choice(key, name, f"NDCG with {name.lower()}.", func=func,
+                  facts={"gain": gain, "discount": discount, "idcg_source": idcg_source, "log_base": 2.0})
 
 
-VARIANTS: dict[str, VariantChoice] = {
-    f"{g}/{d}/{s}": VariantChoice(f"{g}/{d}/{s}", g, d, s)
-    for g, d, s in product(GAINS, DISCOUNTS, IDCG_SOURCES)
+#: NDCG variants (gain × discount × IDCG source, log base 2) as choices: ``VARIANTS[key].func(rel, pool, k)``;
+#: ``.gain``, ``.discount``, ``.idcg_source``, ``.log_base`` name the parts.
+VARIANTS: dict[str, Choice] = {
+    f"{g}/{d}/{s}": _variant(g, d, s) for g, d, s in product(GAINS, DISCOUNTS, IDCG_SOURCES)
 }
 
 
-def _variant_ndcg(v: VariantChoice, rel, pool, k) -> float:
-    return ndcg(rel, k=k, gain=v.gain, discount=v.discount, log_base=v.log_base,
-                pool=pool if v.idcg_source == "judged" else None)
+def _variant_ndcg(v: Choice, rel, pool, k) -> float:
+    return v.func(rel, pool, k)
 
 
 def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) -> pd.DataFrame:

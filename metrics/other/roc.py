@@ -19,8 +19,6 @@ Both are computed here from integer counts over the common denominator
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -28,19 +26,11 @@ import pandas as pd
 from .._numbers import as_reals
 from .._validation import check_choice
 from ..parse import ParseError, parse_numbers, split_tokens
+from ..registry import Choice  # AUC methods: func(scores, labels) -> (numerator, denominator)
 from .inputs import as_sequence
 
 __all__ = ["parse_binary_labels", "AUC_METHODS", "as_roc_input", "roc_steps", "roc_points", "auc", "rank_loss",
            "pair_counts", "rank_pairs"]
-
-
-@dataclass(frozen=True)
-class AucMethod:
-    key: str
-    name: str
-    latex: str
-    help: str
-    func: Callable[[np.ndarray, np.ndarray], tuple[int, int]]  # -> (numerator, denominator)
 
 
 def as_roc_input(scores, labels) -> tuple[np.ndarray, np.ndarray]:
@@ -305,25 +295,25 @@ def _from_rank_loss(s: np.ndarray, lab: np.ndarray) -> tuple[int, int]:
     return 2 * c["pairs"] - 2 * c["wrong"] - c["ties"], 2 * c["pairs"]
 
 
-AUC_METHODS: dict[str, AucMethod] = {
-    "trapezoid": AucMethod(
-        "trapezoid",
-        "As the area under the curve (trapezoids)",
-        "\\begin{aligned}\\mathrm{AUC} &= \\frac{1}{2} \\sum_{i=1}^{m-1} (x_{i+1} - x_{i}) \\\\ "
+AUC_METHODS: dict[str, Choice] = {
+    "trapezoid": Choice(
+                     "trapezoid",
+                     "As the area under the curve (trapezoids)",
+                     "Add up the trapezoids between consecutive ROC points (x = FPR, y = TPR).",
+                     latex="\\begin{aligned}\\mathrm{AUC} &= \\frac{1}{2} \\sum_{i=1}^{m-1} (x_{i+1} - x_{i}) \\\\ "
         "&\\qquad \\times (y_{i} + y_{i+1})\\end{aligned}",
-        "Add up the trapezoids between consecutive ROC points (x = FPR, y = TPR).",
-        _trapezoid,
-    ),
-    "rank_loss": AucMethod(
-        "rank_loss",
-        "As 1 minus the rank loss (pairs)",
-        "\\begin{aligned}\\mathrm{AUC} &= 1 - \\ell_{rank} \\\\ "
+                     func=_trapezoid,
+                 ),
+    "rank_loss": Choice(
+                     "rank_loss",
+                     "As 1 minus the rank loss (pairs)",
+                     "Count the (positive, negative) pairs ranked the wrong way, a tie counting one half.",
+                     latex="\\begin{aligned}\\mathrm{AUC} &= 1 - \\ell_{rank} \\\\ "
         "\\ell_{rank} &= \\frac{1}{m^{+} m^{-}} \\sum_{x^{+} \\in D^{+}} \\sum_{x^{-} \\in D^{-}} c \\\\ "
         "c &= \\mathbb{I}(f(x^{+}) < f(x^{-})) \\\\ "
         "&\\quad + \\tfrac{1}{2} \\mathbb{I}(f(x^{+}) = f(x^{-}))\\end{aligned}",
-        "Count the (positive, negative) pairs ranked the wrong way, a tie counting one half.",
-        _from_rank_loss,
-    ),
+                     func=_from_rank_loss,
+                 ),
 }
 
 

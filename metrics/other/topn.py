@@ -30,19 +30,21 @@ from __future__ import annotations
 import math
 import numbers
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
+from .._numbers import safe_divide
 from .._validation import check_choice, check_k, describe
 from ..ndcg import ndcg as _ndcg
 from ..parse import ParseError, split_tokens
-from ..registry import DISCOUNTS
+from ..registry import (
+    DISCOUNTS,
+    Choice,  # func: the per-user counts the choice needs -> a number
+)
 
 __all__ = [
-    "Choice",
     "PRECISION_DENOMINATORS",
     "AP_DENOMINATORS",
     "HIT_RATES",
@@ -68,98 +70,84 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One way of computing a quantity: its key, display name, LaTeX and one-line help.
-
-    ``func`` receives the per-user counts that the choice needs and returns a number.
-    """
-
-    key: str
-    name: str
-    latex: str
-    help: str
-    func: Callable
-
-
 # ---------------------------------------------------------------------------
 # registries
 # ---------------------------------------------------------------------------
 
 PRECISION_DENOMINATORS: dict[str, Choice] = {
     "list": Choice(
-        "list",
-        "Length of the list |R(u)|",
-        "|R(u)|",
-        "Divide by the number of items actually recommended (at most N), as document 002's formula (4).",
-        lambda n_list, n: n_list,
-    ),
+                "list",
+                "Length of the list |R(u)|",
+                "Divide by the number of items actually recommended (at most N), as document 002's formula (4).",
+                latex="|R(u)|",
+                func=lambda n_list, n: n_list,
+            ),
     "n": Choice(
-        "n",
-        "The cutoff N",
-        "N",
-        "Divide by N even when fewer than N items were recommended (trec_eval P_N): a short list is penalised.",
-        lambda n_list, n: n,
-    ),
+             "n",
+             "The cutoff N",
+             "Divide by N even when fewer than N items were recommended (trec_eval P_N): a short list is penalised.",
+             latex="N",
+             func=lambda n_list, n: n,
+         ),
 }
 
 AP_DENOMINATORS: dict[str, Choice] = {
     "min_n_relevant": Choice(
-        "min_n_relevant",
-        "min(N, |T(u)|)",
-        "\\min\\{N, |T(u)|\\}",
-        "Document 002's formula (6): a user with more test items than N can still reach AP = 1.",
-        lambda n, n_relevant, n_hits: min(n, n_relevant),
-    ),
+                          "min_n_relevant",
+                          "min(N, |T(u)|)",
+                          "Document 002's formula (6): a user with more test items than N can still reach AP = 1.",
+                          latex="\\min\\{N, |T(u)|\\}",
+                          func=lambda n, n_relevant, n_hits: min(n, n_relevant),
+                      ),
     "relevant": Choice(
-        "relevant",
-        "|T(u)|",
-        "|T(u)|",
-        "All test items, found or not (trec_eval map / map_cut_N, scikit-learn average_precision_score).",
-        lambda n, n_relevant, n_hits: n_relevant,
-    ),
+                    "relevant",
+                    "|T(u)|",
+                    "All test items, found or not (trec_eval map / map_cut_N, scikit-learn average_precision_score).",
+                    latex="|T(u)|",
+                    func=lambda n, n_relevant, n_hits: n_relevant,
+                ),
     "hits": Choice(
-        "hits",
-        "Number of hits",
-        "|R_N(u) \\cap T(u)|",
-        "Only the items that were found: the mean of the precisions at the hits; missed items cost nothing.",
-        lambda n, n_relevant, n_hits: n_hits,
-    ),
+                "hits",
+                "Number of hits",
+                "Only the items that were found: the mean of the precisions at the hits; missed items cost nothing.",
+                latex="|R_N(u) \\cap T(u)|",
+                func=lambda n, n_relevant, n_hits: n_hits,
+            ),
 }
 
 HIT_RATES: dict[str, Choice] = {
     "users": Choice(
-        "users",
-        "Users with a hit",
-        "\\frac{|\\{u : R_N(u) \\cap T(u) \\neq \\emptyset\\}|}{|U|}",
-        "hits = number of users with at least one test item in their top N "
+                 "users",
+                 "Users with a hit",
+                 "hits = number of users with at least one test item in their top N "
         "(formula 8 read per user; ranx hit_rate, trec_eval success_N).",
-        lambda n_hit_users, n_hits, n_users, n_test: n_hit_users / n_users,
-    ),
+                 latex="\\frac{|\\{u : R_N(u) \\cap T(u) \\neq \\emptyset\\}|}{|U|}",
+                 func=lambda n_hit_users, n_hits, n_users, n_test: n_hit_users / n_users,
+             ),
     "items": Choice(
-        "items",
-        "Test items found",
-        "\\frac{\\sum_{u} |R_N(u) \\cap T(u)|}{\\sum_{u} |T(u)|}",
-        "hits = test items found, divided by all test items (the same as pooled Recall@N).",
-        lambda n_hit_users, n_hits, n_users, n_test: 0.0 if n_test == 0 else n_hits / n_test,
-    ),
+                 "items",
+                 "Test items found",
+                 "hits = test items found, divided by all test items (the same as pooled Recall@N).",
+                 latex="\\frac{\\sum_{u} |R_N(u) \\cap T(u)|}{\\sum_{u} |T(u)|}",
+                 func=lambda n_hit_users, n_hits, n_users, n_test: 0.0 if n_test == 0 else n_hits / n_test,
+             ),
 }
 
 ARHR_MODES: dict[str, Choice] = {
     "first": Choice(
-        "first",
-        "First hit per user",
-        "\\frac{1}{|U|} \\sum_{u} \\frac{1}{pos_{u}}",
-        "Each user counts once, at the position of their first hit (= MRR@N); at most 1.",
-        lambda recips: recips[:1],
-    ),
+                 "first",
+                 "First hit per user",
+                 "Each user counts once, at the position of their first hit (= MRR@N); at most 1.",
+                 latex="\\frac{1}{|U|} \\sum_{u} \\frac{1}{pos_{u}}",
+                 func=lambda recips: recips[:1],
+             ),
     "all": Choice(
-        "all",
-        "Every hit",
-        "\\frac{1}{|U|} \\sum_{u} \\sum_{i \\in \\mathrm{hits}(u)} \\frac{1}{pos_{i}}",
-        "Formula (9) taken literally: every hit adds 1/pos; with several test items per user it can exceed 1.",
-        lambda recips: recips,
-    ),
+               "all",
+               "Every hit",
+               "Formula (9) taken literally: every hit adds 1/pos; with several test items per user it can exceed 1.",
+               latex="\\frac{1}{|U|} \\sum_{u} \\sum_{i \\in \\mathrm{hits}(u)} \\frac{1}{pos_{i}}",
+               func=lambda recips: recips,
+           ),
 }
 
 
@@ -333,8 +321,6 @@ def hits(recommended, relevant, *, n=None) -> np.ndarray:
     return np.array([1.0 if item in rel else 0.0 for item in top], dtype=np.float64)
 
 
-def _ratio(num: float, den: float) -> float:
-    return 0.0 if den == 0 else num / den
 
 
 def precision_at_n(recommended, relevant, *, n=None, denominator="list") -> float:
@@ -386,7 +372,7 @@ def precision_at_n(recommended, relevant, *, n=None, denominator="list") -> floa
     top, rel, k = _prepare(recommended, relevant, n)
     d = check_choice(denominator, PRECISION_DENOMINATORS, name="precision denominator")
     found = sum(1 for item in top if item in rel)
-    return _ratio(found, d.func(len(top), len(top) if k is None else k))
+    return safe_divide(found, d.func(len(top), len(top) if k is None else k))
 
 
 def recall_at_n(recommended, relevant, *, n=None) -> float:
@@ -423,7 +409,7 @@ def recall_at_n(recommended, relevant, *, n=None) -> float:
     0.0
     """
     top, rel, _ = _prepare(recommended, relevant, n)
-    return _ratio(sum(1 for item in top if item in rel), len(rel))
+    return safe_divide(sum(1 for item in top if item in rel), len(rel))
 
 
 def f1_score(precision, recall) -> float:
@@ -464,7 +450,7 @@ def f1_score(precision, recall) -> float:
             raise ValueError(f"{name} must be a number between 0 and 1, got {describe(v)}")
         values.append(float(v))
     p, r = values
-    return _ratio(2 * p * r, p + r)
+    return safe_divide(2 * p * r, p + r)
 
 
 def f1_at_n(recommended, relevant, *, n=None, denominator="list") -> float:
@@ -607,7 +593,7 @@ def _positions(top: list, relset: set) -> list[int]:
 def _ap_value(positions: list[int], cutoff: int, n_relevant: int, d: Choice) -> float:
     # the i-th hit at position pos_i contributes Precision@pos_i × 1 = i / pos_i (the terms of ap_breakdown)
     total = math.fsum(i / pos for i, pos in enumerate(positions, start=1))
-    return _ratio(total, d.func(cutoff, n_relevant, len(positions)))
+    return safe_divide(total, d.func(cutoff, n_relevant, len(positions)))
 
 
 def first_hit(recommended, relevant, *, n=None) -> int | None:
@@ -849,8 +835,8 @@ def per_user(runs, *, n=None, precision_denominator="list", ap_denominator="min_
         relset = set(rel)
         positions = _positions(top, relset)
         cutoff = len(top) if k is None else k
-        p = _ratio(len(positions), pd_rule.func(len(top), cutoff))
-        r = _ratio(len(positions), len(relset))
+        p = safe_divide(len(positions), pd_rule.func(len(top), cutoff))
+        r = safe_divide(len(positions), len(relset))
         rows.append({
             "user": user,
             "recommended": len(top),
@@ -933,8 +919,8 @@ def summary(runs, *, n=None, precision_denominator="list", ap_denominator="min_n
         pooled_den = users * k if k is not None else total_rec
     else:
         pooled_den = total_rec
-    p = _ratio(total_hits, pooled_den)
-    r = _ratio(total_hits, total_rel)
+    p = safe_divide(total_hits, pooled_den)
+    r = safe_divide(total_hits, total_rel)
     recips = [math.fsum(arhr_rule.func([1.0 / j for j in pos])) for pos in table["hit_positions"]]
     return {
         "users": users,

@@ -13,7 +13,7 @@ blocks (with :func:`qrels_counts` for ``-c``); see :mod:`metrics.runfiles.engine
 
 trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
 
-* :data:`MEASURES` -- the registry: ``MEASURES["ndcg_cut"]`` is a :class:`MeasureInfo` with ``name`` (as
+* :data:`MEASURES` -- the registry: ``MEASURES["ndcg_cut"]`` is a :class:`~metrics.registry.Choice` with ``name`` (as
   trec_eval spells it), ``params`` (kind: None, "cutoffs", "fractions", "numbers", "gains",
   "persistence", "variant"), ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g.
   ``"trec_eval 9.0.8 m_ndcg_cut.c"`` or the paper), ``origin`` (``"trec_eval"``, ``"extra"``:
@@ -40,12 +40,12 @@ and output by default.  Imported on demand: ``import metrics`` does not load thi
 """
 from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau, make_variants, query_lists
 from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
-from .measures import MEASURES, NICKNAMES, MeasureInfo, measure_names, parse_measures
+from .measures import MEASURES, NICKNAMES, measure_names, parse_measures
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
 __all__ = [
-    "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureInfo", "MeasureResult", "Parsed", "Problem",
+    "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
     "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
     "read_files", "read_qrels", "read_run", "summarize",

@@ -86,9 +86,9 @@ def numba_from(rows: int):
     False
     """
     global NUMBA_MIN_ROWS
-    if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 0:
-        raise ValueError(f"rows must be a whole number >= 0, got {rows!r}")
-    previous, NUMBA_MIN_ROWS = NUMBA_MIN_ROWS, int(rows)
+    from .._validation import check_whole
+
+    previous, NUMBA_MIN_ROWS = NUMBA_MIN_ROWS, check_whole(rows, name="rows", minimum=0)
     try:
         yield
     finally:

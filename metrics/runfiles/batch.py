@@ -48,7 +48,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_choice, check_k, check_log_base, check_real
+from .._validation import check_choice, check_k, check_log_base, check_real, check_whole
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES
 from .engine import QrelsIndex, TieOrder, evaluate_tables, trec_order
 from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, NdcgVariant, Requested, effective_grades
@@ -267,7 +267,7 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
     lists = Lists(q=q[rows], pos=pos.positions("trec_eval"), code=np.zeros(rows.size, np.int64), n=nq,
                   levels=(np.zeros(0, np.int64),) * 3, num_ret=np.bincount(q, minlength=nq)[:nq], grade=rel[rows],
                   ties=pos, judged=judged)
-    out = MEASURES[VARIANT_MEASURE].compute(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
+    out = MEASURES[VARIANT_MEASURE].func(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
     out[lists.num_ret == 0] = np.nan
     return out
 
@@ -414,8 +414,7 @@ class Evaluation:
         Columns: run, qid, the compared values and ``difference`` (|a - b|, or
         max - min over all variants), largest first.
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-            raise ValueError(f"n must be a whole number >= 1, got {n!r}")
+        n = check_whole(n, name="n", minimum=1)
         vals = self._filled()
         rows = []
         ia = self._index(a)

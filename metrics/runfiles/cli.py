@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._validation import check_real, check_whole
 from ..registry import DISCOUNTS, GAINS, TIES
 from ..safe_csv import to_csv
 from . import _kernels
@@ -128,9 +129,12 @@ def _whole(minimum: int, maximum: int = MAX_WHOLE):
 
     def parse(text: str) -> int:
         t = text.strip()
-        if not t.isascii() or not _ASCII_WHOLE.fullmatch(t) or not minimum <= int(t) <= maximum:
-            raise argparse.ArgumentTypeError(f"must be a whole number {bound}, got {_typed(text)}")
-        return int(t)
+        try:
+            if not t.isascii() or not _ASCII_WHOLE.fullmatch(t):
+                raise ValueError(text)
+            return check_whole(int(t), name="value", minimum=minimum, maximum=maximum)
+        except ValueError:  # the message names the option (argparse adds it) and the value as typed
+            raise argparse.ArgumentTypeError(f"must be a whole number {bound}, got {_typed(text)}") from None
 
     return parse
 
@@ -144,12 +148,15 @@ def _real(*, positive: bool = False, not_one: bool = False, minimum: float | Non
 
     def parse(text: str) -> float:
         t = text.strip()
-        value = float(t) if t.isascii() and _ASCII_REAL.fullmatch(t) else math.nan
-        if not math.isfinite(value) or (positive and value <= 0) or (not_one and value == 1) \
-                or (minimum is not None and value < minimum) or (maximum is not None and value > maximum) \
-                or (below_one and value >= 1):
-            raise argparse.ArgumentTypeError(f"must be {want}, got {_typed(text)}")
-        return value
+        try:
+            value = check_real(float(t) if t.isascii() and _ASCII_REAL.fullmatch(t) else math.nan, name="value",
+                               minimum=minimum)
+            if (positive and value <= 0) or (not_one and value == 1) or (maximum is not None and value > maximum) \
+                    or (below_one and value >= 1):
+                raise ValueError(text)
+            return value
+        except ValueError:  # the message names the option (argparse adds it) and the value as typed
+            raise argparse.ArgumentTypeError(f"must be {want}, got {_typed(text)}") from None
 
     return parse
 

@@ -63,8 +63,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._numbers import safe_divide
 from ..ndcg import numba_quicksort_argsort
-from .join import Matched, match_rows
+from .join import match_rows
 from .measures import (
     MIN_GEO_MEAN,
     UNJUDGED,
@@ -154,6 +155,12 @@ class QrelsIndex:
     def row_plus1(self) -> np.ndarray:
         """Each row's index + 1 (what the join hands back: 0 means "not in the qrels")."""
         return np.arange(1, self.table.n_rows + 1, dtype=np.float64)
+
+    @cached_property
+    def positive_row_plus1(self) -> np.ndarray:
+        """:attr:`row_plus1` for the rows graded > 0, 0 for the others: all the NDCG variants need from the
+        join (a document graded 0 or less counts as one the qrels do not list), and fewer rows to look up."""
+        return np.where(self.grade > 0, self.row_plus1, 0.0)
 
     @cached_property
     def _trunc(self) -> np.ndarray:
@@ -313,17 +320,22 @@ class TieOrder:
     """The tie rules of :data:`metrics.registry.TIES` on one ranked list: which rows tie and where each
     rule puts them.  Built by the ranker from the whole list (documents outside the qrels too: they
     take places in tie groups); ``positions`` and ``groups`` answer for the rows handed to the measures.
+    Nothing is computed until a rule is asked for, and a list without tied scores costs one comparison.
 
     Parameters
     ----------
     q, score : numpy.ndarray
         Query and score of every row of the list, in trec_eval's order.
-    file_row : numpy.ndarray of int
-        Each row's place in the input (the file's line order: "stable" and "ranx" follow it).
-    grade : numpy.ndarray of float
-        Each row's grade (0 outside the qrels; the optimistic and pessimistic rules sort by it).
+    file_row : numpy.ndarray of int or None
+        Each row's place in the input (the file's line order: "stable" and "ranx" follow it); None: the
+        rows are in file order.
+    grade : callable or numpy.ndarray of float
+        Each row's grade (0 outside the qrels; the optimistic and pessimistic rules sort by it), or a
+        function giving the grades of the rows asked for.
     rows : numpy.ndarray of int
         The rows the measures see (indices into the list).
+    row_pos : numpy.ndarray of int, optional
+        Their 1-based ranks in the list (computed when not given).
 
     Examples
     --------
@@ -336,11 +348,15 @@ class TieOrder:
     ([3, 1, 2], [1, 3, 2], [3, 3, 3])
     """
 
-    def __init__(self, q, score, file_row, grade, rows):
-        self._q, self._score, self._file, self._grade = q, score, file_row, np.where(grade > 0, grade, 0.0)
+    def __init__(self, q, score, file_row, grade, rows, row_pos=None):
+        self._q, self._score, self._file, self._grade = q, score, file_row, grade
         self._rows = rows
-        self._pos = block_positions(q)
+        self._row_pos = row_pos
         self._cache: dict = {}
+
+    @cached_property
+    def _pos(self) -> np.ndarray:
+        return block_positions(self._q)
 
     @cached_property
     def _groups(self):
@@ -354,34 +370,41 @@ class TieOrder:
         start = self._pos[np.flatnonzero(new)][gid]
         return gid, start, start + size[gid] - 1, np.flatnonzero(size[gid] > 1)
 
+    def _plain(self) -> np.ndarray:
+        """The rows' ranks in the list (every rule's, when nothing ties)."""
+        if self._row_pos is None:
+            self._row_pos = self._pos[self._rows]
+        return self._row_pos
+
     def groups(self) -> tuple[np.ndarray, np.ndarray]:
         """The first and last 1-based rank of each row's group of equal scores."""
         g = self._groups
         if g is None:
-            p = self._pos[self._rows]
-            return p, p
+            return self._plain(), self._plain()
         return g[1][self._rows], g[2][self._rows]
 
     def positions(self, rule: str) -> np.ndarray:
         """Each row's 1-based rank with ties ordered by ``rule``."""
+        if self._groups is None or rule == "trec_eval":
+            return self._plain()
         if rule not in self._cache:
             self._cache[rule] = self._positions(rule)[self._rows]
         return self._cache[rule]
 
     def _positions(self, rule: str) -> np.ndarray:
-        g = self._groups
-        if g is None or rule == "trec_eval":
-            return self._pos
-        gid, _, _, tie_rows = g
+        gid, _, _, tie_rows = self._groups
         if rule == "ranx":
             return self._ranx(tie_rows)
-        f = self._file[tie_rows]
+        f = tie_rows if self._file is None else self._file[tie_rows]
+        if rule in ("optimistic", "pessimistic"):
+            grade = self._grade(tie_rows) if callable(self._grade) else self._grade[tie_rows]
+            grade = np.where(grade > 0, grade, 0.0)
         if rule in ("stable", "average"):
             perm = np.lexsort((f, gid[tie_rows]))
         elif rule == "optimistic":
-            perm = np.lexsort((f, -self._grade[tie_rows], gid[tie_rows]))
+            perm = np.lexsort((f, -grade, gid[tie_rows]))
         elif rule == "pessimistic":
-            perm = np.lexsort((f, self._grade[tie_rows], gid[tie_rows]))
+            perm = np.lexsort((f, grade, gid[tie_rows]))
         else:
             raise ValueError(f"unknown tie rule {rule!r}")
         out = self._pos.copy()
@@ -396,7 +419,7 @@ class TieOrder:
         ends = np.r_[starts[1:], q.size]
         for b in np.unique(np.searchsorted(starts, tie_rows, side="right") - 1):
             rows = np.arange(starts[b], ends[b])
-            in_file = rows[np.argsort(self._file[rows], kind="stable")]
+            in_file = rows if self._file is None else rows[np.argsort(self._file[rows], kind="stable")]
             out[in_file[numba_quicksort_argsort(-self._score[in_file])]] = np.arange(1, rows.size + 1)
         return out
 
@@ -407,7 +430,7 @@ class Ranked:
 
     lists: Lists
     present: np.ndarray  # bool[n queries]: the run has at least one document for the query
-    matched: Matched | None = None
+    foreign: np.ndarray | None = None  # run rows of queries the qrels lack (for the report)
 
 
 def _docrank(run: Table, kept: np.ndarray | None):
@@ -421,7 +444,7 @@ def _docrank(run: Table, kept: np.ndarray | None):
 
 def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int | None = None,
          judged_only: bool = False, num_docs_in_coll: int = 0, gmax: float | None = None,
-         ties: Sequence[str] = ()) -> Ranked:
+         ties: Sequence[str] = (), graded_only: bool = False) -> Ranked:
     """The ranker: a run's documents matched to the qrels and ranked as trec_eval ranks them.
 
     Parameters
@@ -439,12 +462,16 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     ties : sequence of str
         The tie rules the NDCG variants will ask for besides trec_eval's (keys of
         :data:`metrics.registry.TIES`); none: no tie information is kept.
+    graded_only : bool, default False
+        Look up only the qrels documents graded > 0 (enough for the NDCG variants, not for trec_eval's
+        measures, which tell a document judged 0 from one outside the qrels).
 
     Returns
     -------
     Ranked
         ``lists`` (:class:`metrics.runfiles.measures.Lists`, the documents the qrels list, in rank
-        order), ``present`` (queries the run answered) and ``matched`` (the join, for the report).
+        order), ``present`` (queries the run answered) and ``foreign`` (run rows of queries the qrels
+        lack, for the report).
 
     Examples
     --------
@@ -454,18 +481,21 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     >>> r.lists.pos.tolist(), r.lists.code.tolist(), r.lists.num_ret.tolist()  # a, b tie: b (docno desc) first
     ([2, 3], [0, 2], [3])
     """
-    m = match_rows(qi.table, run, values=qi.row_plus1)
+    m = match_rows(qi.table, run, values=qi.positive_row_plus1 if graded_only else qi.row_plus1)
     q = qi.rank[m.q]
     score = run.value if m.kept is None else run.value[m.kept]
-    idx = m.value.astype(np.int64) - 1  # the qrels row of each run row, -1 outside the qrels
-    order = trec_order(q, score, _docrank(run, m.kept))
+    idx = m.value.astype(np.int64)
+    idx -= 1  # the qrels row of each run row, -1 outside the qrels
+    kept, foreign = m.kept, m.foreign
+    del m  # the join's arrays are not needed any more (a run of 10^7 lines: 160 MB)
+    order = trec_order(q, score, _docrank(run, kept))
     if order is not None:
         q, idx = q[order], idx[order]
     ties = [t for t in dict.fromkeys(ties) if t != "trec_eval"]
     lists, present = _lists(qi, q, idx, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                             num_docs_in_coll=num_docs_in_coll, gmax=gmax,
                             tie_input=(score if order is None else score[order], order) if ties else None)
-    return Ranked(lists, present, m)
+    return Ranked(lists, present, foreign)
 
 
 def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, num_docs_in_coll, gmax,
@@ -497,15 +527,25 @@ def _lists(qi: QrelsIndex, q, idx, *, relevance_level, max_docs, judged_only, nu
     ties = None
     if tie_input is not None:
         score, order = tie_input
-        in_list = np.ones(n, dtype=bool)
-        if max_docs is not None:
-            in_list &= (np.arange(n) - np.repeat(bstart, np.diff(np.r_[bstart, n]))) < max_docs
-        if judged_only:
-            in_list &= np.where(idx >= 0, qi.code[np.maximum(idx, 0)] >= 0, False)
-        listed = np.flatnonzero(in_list)
-        file_row = listed if order is None else order[listed]
-        lgrade = np.where(idx[listed] >= 0, qi.grade[np.maximum(idx[listed], 0)], 0.0)
-        ties = TieOrder(q[listed], score[listed], file_row, lgrade, np.searchsorted(listed, rows))
+        if max_docs is None and not judged_only:  # the list is every row: no copies
+            listed, lq, lscore, lidx, file_row = None, q, score, idx, order
+            list_rows, row_pos = rows, pos
+        else:
+            in_list = np.ones(n, dtype=bool)
+            if max_docs is not None:
+                in_list &= (np.arange(n) - np.repeat(bstart, np.diff(np.r_[bstart, n]))) < max_docs
+            if judged_only:
+                in_list &= np.where(idx >= 0, qi.code[np.maximum(idx, 0)] >= 0, False)
+            listed = np.flatnonzero(in_list)
+            lq, lscore, lidx = q[listed], score[listed], idx[listed]
+            file_row = listed if order is None else order[listed]
+            list_rows, row_pos = np.searchsorted(listed, rows), pos
+
+        def grade_of(sub: np.ndarray, lidx=lidx) -> np.ndarray:
+            at = lidx[sub]
+            return np.where(at >= 0, qi.grade[np.maximum(at, 0)], 0.0)
+
+        ties = TieOrder(lq, lscore, file_row, grade_of, list_rows, row_pos)
     lists = Lists(q=rq, pos=pos, code=code, n=nq, levels=qi.levels, num_ret=num_ret, relevance_level=relevance_level,
                   num_docs_in_coll=num_docs_in_coll, gmax=qi.gmax if gmax is None else gmax,
                   grade=qi.grade[qrow], ties=ties, judged=qi.judged)
@@ -580,12 +620,13 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
     for i, run in enumerate(runs):
         progress(i / max(len(runs), 1), run.name)
         ranked = rank(qi, run, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
-                      num_docs_in_coll=num_docs_in_coll, gmax=err_gmax, ties=ties)
+                      num_docs_in_coll=num_docs_in_coll, gmax=err_gmax, ties=ties,
+                      graded_only=not trec and not judged_only)
         problems += _run_problems(qi, run, ranked, policy or ("zero (-c)" if complete else "skip"))
         rv = RunValues(run.name, _run_tag(run), ranked.present)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             for r in requested:
-                if r.info.compute is None:
+                if r.info.func is None:
                     continue
                 for name, v in zip(r.names, r.compute(ranked.lists)):
                     (rv.texts if r.info.value == "text" else rv.values)[name] = v
@@ -597,11 +638,11 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
 
 def _run_problems(qi: QrelsIndex, run: Table, ranked: Ranked, policy: str) -> list[Problem]:
     out = []
-    m, present = ranked.matched, ranked.present
-    if m is not None and m.foreign.size:
-        first = int(m.foreign[0])
+    foreign, present = ranked.foreign, ranked.present
+    if foreign is not None and foreign.size:
+        first = int(foreign[0])
         qid = run.qid.dictionary[run.qid.indices[first].as_py()].as_py()
-        count = int(np.unique(run.qid.indices.to_numpy()[m.foreign]).size)
+        count = int(np.unique(run.qid.indices.to_numpy()[foreign]).size)
         out.append(Problem(run.name, run.line_of(first), "missing_in_qrels", {"count": count, "example": qid}))
     if not present.any():
         out.append(Problem(run.name, None, "no_queries", {}))
@@ -625,9 +666,11 @@ def _huge_grades(qi: QrelsIndex, requested) -> list[Problem]:
             continue
         seen.add((r.params.gain, r.params.level))
         grade = effective_grades(qi.grade, r.params.level)
-        top = np.zeros(qi.n)
-        np.maximum.at(top, qi.q, grade)
         with np.errstate(over="ignore", invalid="ignore"):
+            if np.isfinite(GAINS[r.params.gain].func(grade)).all():  # the usual case: nothing to say
+                continue
+            top = np.zeros(qi.n)
+            np.maximum.at(top, qi.q, grade)
             bad = ~np.isfinite(GAINS[r.params.gain].func(top))
         if bad.any():
             row = int(np.flatnonzero(grade == top[bad].max())[0])
@@ -645,7 +688,7 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     Parameters
     ----------
     kind : {"mean", "sum", "count", "gm"}
-        The measure's summary (:attr:`metrics.runfiles.measures.MeasureInfo.summary`).
+        The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.MEASURE_FACTS`).
     name : str
         The printed name (``num_rel`` has its own rule under ``-c``).
     values : numpy.ndarray of float
@@ -692,9 +735,9 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     if kind == "gm":
         if complete:
             total += (den - n) * math.log(MIN_GEO_MEAN)
-        return math.exp(total / den) if den else float("nan")
+        return math.exp(safe_divide(total, den, default=float("nan")))
     if kind == "mean":
-        return total / den if den else float("nan")
+        return safe_divide(total, den, default=float("nan"))
     raise ValueError(f"unknown summary kind {kind!r}; kinds are 'mean', 'sum', 'count', 'gm'")
 
 

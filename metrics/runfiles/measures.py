@@ -32,22 +32,22 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 
 from .._numbers import safe_divide
-from .._validation import check_choice
+from .._validation import check_choice, check_whole
 from ..parse import ParseError, parse_gain_map
-from ..registry import DISCOUNTS, GAINS, VARIANT_CHOICES
+from ..registry import DISCOUNTS, GAINS, VARIANT_CHOICES, Choice
 
 __all__ = [
     "INFAP_EPSILON",
     "MEASURES",
     "MIN_GEO_MEAN",
-    "MeasureInfo",
+    "MEASURE_FACTS",
     "NICKNAMES",
     "NONPOOL",
     "JudgedGrades",
@@ -112,15 +112,6 @@ def _qsum(q: np.ndarray, weights, n: int) -> np.ndarray:
 
 def _qcount(q: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(q, minlength=n)[:n].astype(np.int64, copy=False)
-
-
-def _div(num, den, *, default=0.0) -> np.ndarray:
-    """num / den where den != 0, else ``default`` (trec_eval leaves the value at 0 there)."""
-    num = np.asarray(num, dtype=np.float64)
-    den = np.asarray(den, dtype=np.float64)
-    out = np.full(np.broadcast(num, den).shape, default, dtype=np.float64)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
 
 
 def _segmented_cumsum(values: np.ndarray, q: np.ndarray, start: np.ndarray) -> np.ndarray:
@@ -314,10 +305,7 @@ class Lists:
         lq, lg, lc = (np.ascontiguousarray(a, dtype=np.int64) for a in levels)
         keep = lc > 0
         self.levels = (lq[keep], lg[keep], lc[keep])
-        if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) \
-                or relevance_level < 0:
-            raise ValueError(f"relevance_level must be a whole number >= 0, got {relevance_level!r}")
-        self.level = int(relevance_level)
+        self.level = check_whole(relevance_level, name="relevance_level", minimum=0)
         self.num_docs_in_coll = int(num_docs_in_coll)
         self.gmax = float(gmax) if gmax is not None else (float(lg.max()) if lg.size else 0.0)
 
@@ -567,7 +555,7 @@ def _num_nonrel_judged_ret(lists, _params):
 
 def _ap(lists) -> np.ndarray:
     s = _qsum(lists.rel_q, lists.rel_k.astype(np.float64) / lists.rel_pos.astype(np.float64), lists.n)
-    return np.where(lists.num_rel_ret > 0, _div(s, lists.num_rel), 0.0)
+    return np.where(lists.num_rel_ret > 0, safe_divide(s, lists.num_rel), 0.0)
 
 
 def _map(lists, _params):
@@ -580,7 +568,7 @@ def _gm_map(lists, _params):
 
 def _rprec(lists, _params):
     limit = np.minimum(lists.num_ret, lists.num_rel)
-    return [np.where(limit > 0, _div(lists.rel_in_top(limit), lists.num_rel), 0.0)]
+    return [np.where(limit > 0, safe_divide(lists.rel_in_top(limit), lists.num_rel), 0.0)]
 
 
 def _bpref_values(lists) -> np.ndarray:
@@ -592,7 +580,7 @@ def _bpref_values(lists) -> np.ndarray:
     contrib[some] = 1.0 - np.minimum(before[some], r[some]).astype(np.float64) / \
         np.minimum(lists.num_nonrel[lists.rel_q][some], r[some]).astype(np.float64)
     s = _qsum(lists.rel_q, contrib, lists.n)
-    return np.where(lists.num_rel > 0, _div(s, lists.num_rel), s)
+    return np.where(lists.num_rel > 0, safe_divide(s, lists.num_rel), s)
 
 
 def _bpref(lists, _params):
@@ -657,7 +645,7 @@ def _p(lists, cutoffs):
 
 
 def _recall(lists, cutoffs):
-    return [_div(lists.rel_in_top(k), lists.num_rel) for k in cutoffs]
+    return [safe_divide(lists.rel_in_top(k), lists.num_rel) for k in cutoffs]
 
 
 def _success(lists, cutoffs):
@@ -665,7 +653,7 @@ def _success(lists, cutoffs):
 
 
 def _relative_p(lists, cutoffs):
-    return [_div(lists.rel_in_top(k), np.minimum(k, lists.num_rel)) for k in cutoffs]
+    return [safe_divide(lists.rel_in_top(k), np.minimum(k, lists.num_rel)) for k in cutoffs]
 
 
 def _map_cut(lists, cutoffs):
@@ -673,7 +661,7 @@ def _map_cut(lists, cutoffs):
     out = []
     for k in cutoffs:
         m = lists.rel_pos <= k
-        out.append(_div(_qsum(lists.rel_q[m], w[m], lists.n), lists.num_rel))
+        out.append(safe_divide(_qsum(lists.rel_q[m], w[m], lists.n), lists.num_rel))
     return out
 
 
@@ -681,7 +669,7 @@ def _rprec_mult(lists, fractions):
     out = []
     for f in fractions:
         cut = (f * lists.num_rel.astype(np.float64) + 0.9).astype(np.int64)
-        out.append(np.where(cut > 0, _div(lists.rel_in_top(cut), cut), 0.0))
+        out.append(np.where(cut > 0, safe_divide(lists.rel_in_top(cut), cut), 0.0))
     return out
 
 
@@ -697,7 +685,7 @@ def _infap(lists, _params):
     val[m] = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r1 + nb[m] + ub[m]) / fj) * \
         ((r1 + INFAP_EPSILON) / ((r1 + nb[m]) + 2 * INFAP_EPSILON))
     s = _qsum(lists.rel_q, val, lists.n)
-    return [np.where(lists.num_rel > 0, _div(s, lists.num_rel), s)]
+    return [np.where(lists.num_rel > 0, safe_divide(s, lists.num_rel), s)]
 
 
 def _utility(lists, params):
@@ -711,7 +699,7 @@ def _bin_g(lists, _params):
     i = lists.rel_pos - 1
     w = 1.0 / np.log2((3 + i - lists.rel_k).astype(np.float64))
     s = _qsum(lists.rel_q, w, lists.n)
-    return [np.where(lists.num_rel_ret > 0, _div(s, lists.num_rel), 0.0)]
+    return [np.where(lists.num_rel_ret > 0, safe_divide(s, lists.num_rel), 0.0)]
 
 
 def _discounted(gains: np.ndarray, pos: np.ndarray) -> np.ndarray:
@@ -724,7 +712,7 @@ def _ndcg(lists, gain_map):
     dcg = _qsum(lists.q[nz], _discounted(g[nz], lists.pos[nz]), lists.n)
     iq, ipos, ig = lists.ideal(gain_map)
     idcg = _qsum(iq, _discounted(ig, ipos), lists.n)
-    return [np.where(idcg > 0, _div(dcg, idcg), 0.0)]
+    return [np.where(idcg > 0, safe_divide(dcg, idcg), 0.0)]
 
 
 def _ndcg_cut(lists, cutoffs):
@@ -737,7 +725,7 @@ def _ndcg_cut(lists, cutoffs):
     for k in cutoffs:
         dcg = _qsum(q[pos <= k], g[pos <= k], lists.n)
         idcg = _qsum(iq[ipos <= k], idg[ipos <= k], lists.n)
-        out.append(np.where(idcg > 0, _div(dcg, idcg), dcg))
+        out.append(np.where(idcg > 0, safe_divide(dcg, idcg), dcg))
     return out
 
 
@@ -807,26 +795,26 @@ def _g(lists, gain_map):
                     cost_total[q] + (pos - ln).astype(np.float64))
     results_g = _qsum(q, g[rows] / np.log2(2 + cost - sres[rows]), lists.n)
     sum_ideal = _qsum(iq, ig, lists.n)
-    return [np.where(sum_ideal > 0, _div(results_g, sum_ideal), 0.0)]
+    return [np.where(sum_ideal > 0, safe_divide(results_g, sum_ideal), 0.0)]
 
 
 def _set_p(lists, _params):
-    return [_div(lists.num_rel_ret, lists.num_ret)]
+    return [safe_divide(lists.num_rel_ret, lists.num_ret)]
 
 
 def _set_relative_p(lists, _params):
     den = np.where(lists.num_rel > 0, np.minimum(lists.num_ret, lists.num_rel), 0)
-    return [_div(lists.num_rel_ret, den)]
+    return [safe_divide(lists.num_rel_ret, den)]
 
 
 def _set_recall(lists, _params):
-    return [_div(lists.num_rel_ret, lists.num_rel)]
+    return [safe_divide(lists.num_rel_ret, lists.num_rel)]
 
 
 def _set_map(lists, _params):
     a = lists.num_rel_ret.astype(np.float64)
     den = np.where(lists.num_rel > 0, lists.num_ret.astype(np.float64) * lists.num_rel.astype(np.float64), 0.0)
-    return [_div(a * a, den)]
+    return [safe_divide(a * a, den)]
 
 
 def _set_f(lists, params):
@@ -974,11 +962,12 @@ def _ndcg_variant(lists: Lists, v: NdcgVariant) -> list[np.ndarray]:
                 cache[bkey] = _qsum(jq, gain(jg) / div[jp], lists.n)
             value = safe_divide(cache[tkey], cache[bkey], where=cache[bkey] > 0)
             hkey = ("huge", v.gain, v.level)
-            if hkey not in cache:  # a grade whose gain is beyond float64 (2^1100 - 1): n/a, not 0 or 1
-                top = np.zeros(lists.n)
-                for qq, gg in ((jq, jg), (q, g)):
-                    np.maximum.at(top, qq, gg)
-                cache[hkey] = ~np.isfinite(gain(top))
+            if hkey not in cache:  # a query graded beyond its gain's float64 range (2^1100 - 1): n/a, not 0 or 1
+                huge = np.zeros(lists.n, dtype=bool)
+                huge[q[~np.isfinite(gains)]] = True
+                aq, ag, _ = lists.judged.ideal(v.level)  # every judged grade, whichever ideal this variant uses
+                huge[aq[~np.isfinite(gain(ag))]] = True
+                cache[hkey] = huge
             value[cache[hkey]] = np.nan
             out.append(value)
     return out
@@ -1001,31 +990,20 @@ def _relstring(lists, params) -> list[np.ndarray]:
 
 
 # ------------------------------------------------------------------------------------------ the registry
-@dataclass(frozen=True)
-class MeasureInfo:
-    """One measure: its name as trec_eval spells it, parameters, help, source and how it is summarised.
-
-    ``params`` is the kind of parameter list: None, ``"cutoffs"`` (whole numbers >= 1: ``P.5,10``),
-    ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"`` (``set_F.0.5``),
-    ``"gains"`` (``ndcg.1=0,2=1``), ``"persistence"`` (``rbp.p=0.8``) or ``"variant"`` (``nDCG(gain=...,
-    ties=...)@k``, :func:`parse_variant`); ``defaults`` the values used without parameters.  ``summary``:
-    ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean), ``"runid"`` or ``"none"``.
-    ``per_query``: printed per query by ``-q``.  ``origin``: ``"trec_eval"``, ``"extra"`` or ``"variant"``.
-    ``compute(lists, params)`` returns one array of per-query values per printed name; a query's values
-    must depend on its own rows only (blocks of queries are evaluated apart, :mod:`metrics.runfiles.engine`).
-    """
-
-    name: str
-    help: str
-    source: str
-    compute: Callable = field(repr=False, compare=False)
-    params: str | None = None
-    defaults: tuple = ()
-    summary: str = "mean"
-    per_query: bool = True
-    value: str = "float"  # "float", "long" (printed as a whole number) or "text"
-    origin: str = "trec_eval"
-    count: int | None = None  # exact number of parameters, when fixed
+#: What a measure's :class:`~metrics.registry.Choice` says about itself (``MEASURES[name].<fact>``).
+#:
+#: ``params`` is the kind of parameter list: None, ``"cutoffs"`` (whole numbers >= 1: ``P.5,10``),
+#: ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"`` (``set_F.0.5``),
+#: ``"gains"`` (``ndcg.1=0,2=1``), ``"persistence"`` (``rbp.p=0.8``) or ``"variant"`` (``nDCG(gain=...,
+#: ties=...)@k``, :func:`parse_variant`); ``defaults`` the values used without parameters.  ``summary``:
+#: ``"mean"``, ``"sum"``, ``"count"``, ``"gm"`` (geometric mean), ``"runid"`` or ``"none"``.
+#: ``per_query``: printed per query by ``-q``.  ``origin``: ``"trec_eval"``, ``"extra"`` or ``"variant"``.
+#: ``count``: the exact number of parameters, when fixed.  The choice's ``value`` is what it prints:
+#: ``"float"``, ``"long"`` (a whole number) or ``"text"``.  Its ``func(lists, params)`` returns one array of per-query
+#: values per printed name; a query's values must depend on its own rows only (blocks of queries are
+#: evaluated apart, :mod:`metrics.runfiles.engine`).
+MEASURE_FACTS = {"params": None, "defaults": (), "summary": "mean", "per_query": True, "origin": "trec_eval",
+                 "count": None}
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -1033,12 +1011,19 @@ _RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 _TE = "trec_eval 9.0.8 "
 
 
-def _m(name, help, source, compute, **kw) -> MeasureInfo:
-    return MeasureInfo(name, help, source, compute, **kw)
+def _m(name, help, source, compute, *, value: str = "float", **facts) -> Choice:
+    """A measure as a :class:`~metrics.registry.Choice`: key and name as trec_eval spells it, ``value`` the kind
+    of value it prints ("float", "long" or "text"), ``func`` (also ``compute``) what computes it, and the
+    :data:`MEASURE_FACTS`."""
+    unknown = set(facts) - set(MEASURE_FACTS)
+    if unknown:
+        raise ValueError(f"measure {name!r}: unknown facts {sorted(unknown)}; known: {sorted(MEASURE_FACTS)}")
+    return Choice(name, name, help, func=compute, source=source, value=value,
+                  facts={**MEASURE_FACTS, **facts, "compute": compute})
 
 
 #: Every measure, in trec_eval's output order (its ``measures.c``), then the extras.
-MEASURES: dict[str, MeasureInfo] = {m.name: m for m in [
+MEASURES: dict[str, Choice] = {m.key: m for m in [
     _m("runid", "The run's tag (the last field of the run file's last line).", _TE + "m_runid.c", None,
        summary="runid", per_query=False, value="text"),
     _m("num_q", "Number of queries evaluated (with -c, every query of the qrels, as in trec_eval 9 and 10).",
@@ -1157,13 +1142,13 @@ _UNSUPPORTED = {"all_prefs", "prefs", "qrels_jg"}
 class Requested:
     """A measure to compute: the registry entry, its parameters and the names it prints."""
 
-    info: MeasureInfo
+    info: Choice
     params: object
     printable: str | None
     names: tuple[str, ...]
 
     def compute(self, lists: Lists) -> list[np.ndarray]:
-        return self.info.compute(lists, self.params)
+        return self.info.func(lists, self.params)
 
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -1178,7 +1163,7 @@ def _bad(spec: str, why: str) -> ValueError:
     return ValueError(f"measure '{spec}': {why}")
 
 
-def _params(info: MeasureInfo, spec: str, text: str | None):
+def _params(info: Choice, spec: str, text: str | None):
     """(params, printable, names) for a measure and its parameter text (None: the defaults)."""
     name = info.name
     if info.params is None:

@@ -48,6 +48,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .._validation import check_whole
 from ._kernels import factorize_u64, first_duplicate_string, has_duplicate_pairs, query_blocks, use_numba
 
 __all__ = [
@@ -551,8 +552,7 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
     max_bytes = _check_max_bytes(max_bytes)
     if threads is None:
         threads = min(os.cpu_count() or 1, 4)
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a whole number >= 1 or None, got {threads!r}")
+    threads = check_whole(threads, name="threads", minimum=1)
     cols = {"qrels": _check_columns(qrels_columns) or None, "run": _check_columns(run_columns) or None}
     jobs = [("qrels", qrels)] + [("run", r) for r in runs]
     if threads == 1 or len(jobs) == 1:
@@ -566,11 +566,7 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
 
 
 def _check_max_bytes(max_bytes) -> int | None:
-    if max_bytes is None:
-        return None
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, (int, np.integer)) or max_bytes < 1:
-        raise ValueError(f"max_bytes must be a whole number of bytes >= 1 or None, got {max_bytes!r}")
-    return int(max_bytes)
+    return check_whole(max_bytes, name="max_bytes", minimum=1, allow_none=True)
 
 
 def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | None = None,

@@ -7,11 +7,13 @@ bucket, the qrels' rows beside the runs'), and each bucket goes, as Arrow tables
 per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the
 loop behind :func:`metrics.runfiles.trec.evaluate_runs`):
 ``runs.groupBy(bucket).cogroup(qrels.groupBy(bucket)).applyInArrow(kernel)``.  No measure is written twice.
-A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives;
-the only whole-collection numbers, ERR's highest grade and trec_eval's ``-c`` denominator, are computed
-once in Spark and handed to every bucket.  The means ("all" lines) are summed as trec_eval sums them --
-one addition at a time, queries in byte order of their ids -- on one Spark task that streams the
-per-query values sorted by (run, query): memory stays bounded, and the bits are the single-machine ones.
+A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives.
+The whole-collection numbers come from or go to the buckets: ERR's highest grade is computed once in Spark
+and handed to every bucket; ``-c``'s counts, the runs' tags, lines skipped, queries on one side only and
+fractional grades come back as *notes* rows beside the values, added up on the driver.  The means ("all"
+lines) are summed as trec_eval sums them -- one addition at a time, queries in byte order of their ids --
+on one Spark task that streams the per-query values sorted by (run, query): memory stays bounded, and the
+bits are the single-machine ones.  Two Spark jobs in all: the kernel, the means.
 
 :func:`evaluate_spark` returns a :class:`SparkEvaluation`: ``.per_query()`` and ``.means()`` are Spark
 DataFrames; ``.result()`` collects a :class:`~metrics.runfiles.trec.MeasureResult` (``.text()`` is

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from metrics.registry import (
     DISCOUNTS,
     GAINS,
+    IDCG_SOURCES,
     TIES,
+    VARIANT_CHOICES,
     ZERO_IDCG,
-    Discount,
-    Gain,
+    Choice,
     dcg_latex,
     log_latex,
     resolve_discount,
@@ -99,7 +100,7 @@ def test_term_and_dcg_latex():
     assert term_latex("exponential", "jarvelin", 10) == "\\frac{2^{rel_{i}} - 1}{\\max(1, \\log_{10} i)}"
     assert term_latex(position="k") == "\\frac{rel_{k}}{\\log_{2}(k+1)}"
     assert dcg_latex() == "\\mathrm{DCG}@k = \\sum_{i=1}^{k} \\frac{rel_{i}}{\\log_{2}(i+1)}"
-    assert DISCOUNTS["standard"].latex(math.e) == "\\ln(i+1)"
+    assert DISCOUNTS["standard"].formula(math.e) == "\\ln(i+1)"
     for gain in GAINS.values():
         assert "rel_{i}" in gain.latex
 
@@ -114,10 +115,38 @@ def test_latex_of_unknown_names_raises_valueerror():
 def test_resolve_returns_registry_entries_and_instances():
     assert resolve_gain("linear") is GAINS["linear"]
     assert resolve_discount("jarvelin") is DISCOUNTS["jarvelin"]
-    g = Gain("sq", "Square", "rel_{i}^2", "help", lambda r: np.asarray(r) ** 2)
+    g = Choice("sq", "Square", "help", latex="rel_{i}^2", func=lambda r: np.asarray(r) ** 2)
     assert resolve_gain(g) is g
-    d = Discount("rank", "Rank", "{pos}", "help", lambda p, b: np.asarray(p, dtype=float))
+    d = Choice("rank", "Rank", "help", latex="{pos}", func=lambda p, b: np.asarray(p, dtype=float))
     assert resolve_discount(d) is d
+    with pytest.raises(ValueError, match="discount 'judged' computes nothing"):
+        resolve_discount(IDCG_SOURCES["judged"])  # a Choice, but not one that computes a discount
+
+
+def test_one_record_type_for_every_choice_and_each_defined_once():
+    """Every registry of the package holds registry.Choice records; the IDCG sources are the registry's own
+    objects wherever they appear (the lessons, the engine's variants, the NDCG functions)."""
+    from metrics.lessons import libraries
+    from metrics.lessons.diagnose import MISTAKES
+    from metrics.lessons.examples import VERDICTS
+    from metrics.other import roc, topn
+    from metrics.runfiles import IDCG, MEASURES
+    from metrics.runfiles.measures import parse_variant
+
+    registries = [GAINS, DISCOUNTS, TIES, ZERO_IDCG, IDCG_SOURCES, VARIANT_CHOICES["ties"], MEASURES, VERDICTS,
+                  MISTAKES, libraries.DIMENSIONS, libraries.VARIANTS, libraries.IDEAL_SOURCES,
+                  libraries.CUTOFFS, topn.PRECISION_DENOMINATORS, topn.AP_DENOMINATORS, roc.AUC_METHODS]
+    for registry in registries:
+        for key, choice in registry.items():
+            assert type(choice) is Choice and choice.key == key and choice.name and choice.help, key
+    assert libraries.IDEAL_SOURCES["judged"] is IDCG_SOURCES["judged"]
+    assert list(IDCG) == list(IDCG_SOURCES) and IDCG["list"] == IDCG_SOURCES["list"].help
+    assert parse_variant("nDCG(idcg=list)").idcg == "list"
+    assert libraries.VARIANTS["exponential/jarvelin/judged"].idcg_source == "judged"
+    # a dimension's facts read as attributes; a missing one says which
+    assert libraries.DIMENSIONS["cutoff"].step == "dcg"
+    with pytest.raises(AttributeError, match="Choice 'cutoff' has no 'colour'"):
+        _ = libraries.DIMENSIONS["cutoff"].colour
 
 
 def test_custom_callables_are_wrapped():
@@ -133,7 +162,7 @@ def test_custom_callables_are_wrapped():
 
     d = resolve_discount(by_rank)
     assert d.func(np.array([1, 2]), 3.0).tolist() == [3.0, 6.0]
-    assert d.latex(2) == "\\mathrm{by_rank}(i)"
+    assert d.formula(2) == "\\mathrm{by_rank}(i)"
     assert term_latex(square, by_rank) == "\\frac{\\mathrm{square}(rel_{i})}{\\mathrm{by_rank}(i)}"
 
 

@@ -284,3 +284,14 @@ def test_the_app_and_the_engine_import_without_numba():
     proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("map                   \tall\t")
+
+
+def test_blocks_with_one_side_empty_give_no_rows():
+    """A cluster's cogroup hands over blocks with qrels and no run rows, or run rows of queries the qrels
+    lack: no rows, no error; the qrels-only block still counts for -c."""
+    qf, rf = frames({"q1": {"a": 1, "b": 2}}, {"q1": {"a": 1.0}})
+    no_run = rf.iloc[:0]
+    assert evaluate_block(qf, no_run, ["map", "nDCG@5"]).empty
+    assert evaluate_block(qf, no_run.drop(columns="run"), ["map"]).empty
+    assert evaluate_block(qf.iloc[:0], rf.assign(qid="q9"), ["map"]).empty
+    assert qrels_counts(qf) == QrelsCounts(1, 2) and qrels_counts(qf.iloc[:0]) == QrelsCounts(0, 0)
