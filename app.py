@@ -14,9 +14,8 @@ from ui.escape import markdown
 from ui.i18n import LANGUAGES, STATE_KEY, t
 from ui.shell import APP_CSS, home
 
-# initial_sidebar_state="auto" spelled out: the Present page collapses the sidebar, and this brings it back
-# on every other page (an unchanged value never overrides what the visitor did with the sidebar).
-st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide", initial_sidebar_state="auto")
+# The sidebar's state is set once per run, below, when the page to run is known.
+st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
 st.html(APP_CSS)
 
 # The language comes from ?lang= once per session, then from the sidebar widget.
@@ -55,6 +54,10 @@ start = st.Page(partial(home, pages[0]), title=pages[0].title, url_path="start",
 first_group = next(iter(groups))
 groups[first_group] = [start, *groups[first_group]]
 navigation = st.navigation(groups)
+# Present collapses the sidebar (the lecture takes the whole screen), every other page asks for "auto", which
+# brings it back (an unchanged value never overrides what the visitor did with the sidebar).  One value per
+# run: "auto" then "collapsed" in the same run made the sidebar flick open on some of Present's reruns.
+st.set_page_config(initial_sidebar_state="collapsed" if navigation.url_path == "present" else "auto")
 
 with st.sidebar:
     st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)

@@ -24,7 +24,7 @@ from ui.playground_explain import (
     variant_name,
     variants_display,
 )
-from ui.present import PRESENT_PAGE, present_query_from_playground
+from ui.present.link import PRESENT_PAGE, present_query_from_playground
 from ui.shell import through_app
 from ui.widgets import copy_link, discount_select, k_select, link_for
 

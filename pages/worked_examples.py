@@ -16,7 +16,7 @@ from ui.charts.ndcg import discounted_gain_chart
 from ui.i18n import catalogue, current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE
 from ui.numbers import exact_list, show
-from ui.present import PRESENT_PAGE, present_query_for_example
+from ui.present.link import PRESENT_PAGE, present_query_for_example
 from ui.shell import through_app
 from ui.widgets import copy_link, link_for
 

@@ -1,6 +1,6 @@
 """A one-page PDF handout of a lecture (A4 or Letter), in the lecture's language.
 
-:func:`build` is a pure function of a :class:`ui.present.Lecture` and a language: it draws, with
+:func:`build` is a pure function of a :class:`ui.present.link.Lecture` and a language: it draws, with
 `fpdf2 <https://py-pdf.github.io/fpdf2/>`_'s own primitives (no browser, no chart renderer),
 
 * the variant named in words (and the worked example, when the lecture presents one);
@@ -10,7 +10,7 @@
 * the discounted-gain chart (the ranking beside the ideal order);
 * the document's printed numbers beside the exact ones, when it prints any for this lecture.
 
-Every number comes from :func:`ui.present.numbers` (:func:`metrics.breakdown`, :func:`metrics.all_variants`)
+Every number comes from :func:`ui.present.slides.numbers` (:func:`metrics.breakdown`, :func:`metrics.all_variants`)
 and is rounded only here, for display.  Chinese and Korean text needs a CJK font: Noto Sans CJK
 (Debian's ``fonts-noto-cjk``) is looked up in the usual places, or named by ``NDCG_LAB_FONT``; fpdf2
 embeds only the glyphs used (a subset of the CFF font).
@@ -22,22 +22,16 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
-from ui.present import (
-    Lecture,
-    base_text,
-    numbers,
-    present_url,
-    printed_numbers,
-    shown,
-    variant_label,
-)
+from ui.present.link import Lecture, present_url
+from ui.present.slides import base_text, numbers, printed_numbers, shown, variant_label
 
 __all__ = ["PAPERS", "FONT_ENV", "HandoutError", "Rendered", "font_problem", "build", "render", "file_name",
-           "ROWS_CAP", "CHART_CAP", "TERMS_CAP"]
+           "ROWS_CAP", "CHART_CAP", "TERMS_CAP", "AXIS_STEPS", "ChartAxis"]
 
 PAPERS = ("A4", "Letter")
 FONT_ENV = "NDCG_LAB_FONT"
@@ -48,7 +42,8 @@ MARGIN = 14.0
 INK = (17, 24, 39)
 MUTED = (55, 65, 81)
 ACTUAL = (30, 64, 175)
-IDEAL = (180, 83, 9)
+IDEAL = (180, 83, 9)  # 5.0:1 on white
+IDEAL_FILL = (254, 243, 199)
 RULE = (148, 163, 184)
 
 # Noto Sans CJK in the places Linux distributions put it (Debian/Ubuntu, Fedora, Arch).
@@ -287,55 +282,102 @@ class _Writer:
         return text + "…"
 
 
-def _nice_step(top: float) -> float:
-    raw = top / 4 if top > 0 else 1.0
-    power = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 2.5, 5, 10):
-        if m * power >= raw:
-            return m * power
-    return 10 * power
+@dataclass(frozen=True)
+class ChartAxis:
+    """A value axis from 0 to ``count`` steps of ``unit`` × 10^``exponent`` (``unit`` 1, 2, 2.5 or 5, at most
+    :data:`AXIS_STEPS` steps), for any finite top from a subnormal to float64's largest number.
+
+    The steps are counted, never stepped through by adding a tolerance to a value (that loop drew about
+    10^288 grid lines for grades of 1e-300), and values are scaled with :mod:`decimal`, so neither 10^-330
+    nor 10^310 has to be a float.
+
+    >>> [ChartAxis.for_top(x).ticks() for x in (3.2, 0.0)]
+    [[(0.0, '0'), (0.25, '1'), (0.5, '2'), (0.75, '3'), (1.0, '4')], [(0.0, '0'), (1.0, '1')]]
+    >>> a = ChartAxis.for_top(1e-300); [label for _, label in a.ticks()], a.fraction(1e-300)
+    (['0', '2.5e-301', '5e-301', '7.5e-301', '1e-300'], 1.0)
+    >>> [label for _, label in ChartAxis.for_top(5e-324).ticks()][-1], ChartAxis.for_top(1.7e308).ticks()[-1][1]
+    ('6e-324', '2e308')
+    """
+
+    exponent: int
+    unit: Decimal
+    count: int
+
+    @classmethod
+    def for_top(cls, top: float) -> ChartAxis:
+        if not (math.isfinite(top) and top > 0):
+            return cls(0, Decimal(1), 1)
+        raw = Decimal(repr(top)) / 4  # the shortest decimal of the float (1e-300, not 1.0000000000000000262e-300)
+        exponent = raw.adjusted()  # 10^exponent <= raw < 10^(exponent + 1)
+        mantissa = raw.scaleb(-exponent)
+        unit = next((Decimal(m) for m in ("1", "2", "2.5", "5") if Decimal(m) >= mantissa), None)
+        if unit is None:
+            unit, exponent = Decimal(1), exponent + 1
+        count = max(1, math.ceil(Decimal(repr(top)).scaleb(-exponent) / unit))
+        return cls(exponent, unit, min(count, AXIS_STEPS))
+
+    def fraction(self, value: float) -> float:
+        """Where ``value`` lies on the axis, 0 (bottom) to 1 (top); negative and NaN values at 0."""
+        if not (value > 0):
+            return 0.0
+        if not math.isfinite(value):
+            return 1.0
+        return min(1.0, float(Decimal(repr(value)).scaleb(-self.exponent) / (self.unit * self.count)))
+
+    def ticks(self) -> list[tuple[float, str]]:
+        """``(fraction, label)`` of every grid line, 0 included."""
+        return [(j / self.count, _tick_label((self.unit * j).scaleb(self.exponent))) for j in range(self.count + 1)]
+
+
+AXIS_STEPS = 5
+
+
+def _tick_label(value: Decimal) -> str:
+    """A grid value as text: like the lecture's numbers, with a power of ten for very small or large values."""
+    if value == 0:
+        return "0"
+    if -4 <= value.adjusted() < 15:
+        return shown(float(value), 2)
+    mantissa, power = f"{value.normalize():.3e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    return f"{mantissa}e{int(power)}"
 
 
 def _chart(w: _Writer, bd, lang: str, height: float) -> None:
-    """Bars of discounted gain per position: the ranking beside the ideal order."""
+    """Bars of discounted gain per position: the ranking (filled) beside the ideal order (outlined, lightly
+    filled: told apart by shape as well as colour)."""
     pdf = w.pdf
     part = bd.iloc[:CHART_CAP]
     actual = [0.0 if v != v else float(v) for v in part["discounted_gain"]]
     ideal = [0.0 if v != v else float(v) for v in part["ideal_discounted_gain"]]
-    top = max(actual + ideal + [0.0])
-    step = _nice_step(top)
-    ymax = step * max(1, math.ceil(top / step)) if top > 0 else 1.0
+    axis = ChartAxis.for_top(max(actual + ideal + [0.0]))
     left, bottom = w.x0 + 12, w.y + height - 7
     plot_w, plot_h = w.width - 14, height - 14
     w.font(8)
     w.color(MUTED)
     pdf.set_draw_color(*RULE)
     pdf.set_line_width(0.15)
-    v = 0.0
-    while v <= ymax + 1e-12:
-        y = bottom - plot_h * v / ymax
+    for where, label in axis.ticks():
+        y = bottom - plot_h * where
         pdf.line(left, y, left + plot_w, y)
-        label = shown(v, 2)
         pdf.text(left - 1.5 - pdf.get_string_width(label), y + 1.0, label)
-        v += step
     n = len(part)
     slot = plot_w / max(n, 1)
     bar = slot * 0.36
     for i in range(n):
         x = left + i * slot + slot * 0.12
-        for value, rgb, dx in ((actual[i], ACTUAL, 0.0), (ideal[i], IDEAL, bar)):
-            h = plot_h * max(value, 0.0) / ymax
+        for value, dx, ideal_bar in ((actual[i], 0.0, False), (ideal[i], bar, True)):
+            h = plot_h * axis.fraction(value)
             if h > 0:
-                pdf.set_fill_color(*rgb)
-                pdf.rect(x + dx, bottom - h, bar, h, style="F")
+                _bar(pdf, x + dx, bottom - h, bar, h, ideal=ideal_bar)
         label = str(i + 1)
         pdf.text(left + i * slot + (slot - pdf.get_string_width(label)) / 2, bottom + 4, label)
     # legend and axis names
     ly = w.y + 2.5
     lx = left
-    for name, rgb in ((t("present.your_ranking", lang=lang), ACTUAL), (t("present.ideal_ranking", lang=lang), IDEAL)):
-        pdf.set_fill_color(*rgb)
-        pdf.rect(lx, ly - 2.2, 3, 3, style="F")
+    legend = ((t("present.your_ranking", lang=lang), False), (t("present.ideal_ranking", lang=lang), True))
+    for name, ideal_bar in legend:
+        _bar(pdf, lx, ly - 2.2, 3, 3, ideal=ideal_bar)
         w.color(INK)
         pdf.text(lx + 4, ly, name)
         lx += 8 + pdf.get_string_width(name)
@@ -343,6 +385,19 @@ def _chart(w: _Writer, bd, lang: str, height: float) -> None:
     w.color(MUTED)
     pdf.text(left + plot_w - pdf.get_string_width(caption), ly, caption)
     w.y += height + 1
+
+
+def _bar(pdf, x: float, y: float, w: float, h: float, *, ideal: bool) -> None:
+    """A bar of the chart or its legend: the ranking's filled, the ideal order's outlined over a light fill."""
+    if ideal:
+        pdf.set_fill_color(*IDEAL_FILL)
+        pdf.set_draw_color(*IDEAL)
+        pdf.set_line_width(0.45)
+        inset = min(0.225, w / 4, h / 4)  # the outline stays inside the bar's box
+        pdf.rect(x + inset, y + inset, max(w - 2 * inset, 0.0), max(h - 2 * inset, 0.0), style="DF")
+    else:
+        pdf.set_fill_color(*ACTUAL)
+        pdf.rect(x, y, w, h, style="F")
 
 
 def _sum_items(name: str, at: str, grades: list[float], terms: list[float], total: float, lecture: Lecture,

@@ -446,9 +446,14 @@ class PageState:
         Every value of the page worth keeping.
     session, query : mappings, optional
         For tests without Streamlit: stand-ins for ``st.session_state`` and ``st.query_params``.
+    own_rerun : bool, optional
+        True when this run was started by one of the page's own controls (a key press, a button the page
+        handles itself).  The address such a run carries is the browser's at the moment of the press, which
+        can be a run behind when presses come faster than the server answers; it is then not read as a new
+        link (which would put back the previous values).  A first visit always reads its link.
     """
 
-    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None):
+    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None, own_rerun: bool = False):
         params = [f.param for f in fields if f.param is not None]
         repeated = sorted({p for p in params if params.count(p) > 1})
         keys = [f.key for f in fields]
@@ -466,7 +471,7 @@ class PageState:
         self._query = query if query is not None else st.query_params
         caller = sys._getframe(1).f_globals.get("__file__")
         REGISTRY[page] = _Entry(caller, tuple(fields))
-        self._start()
+        self._start(own_rerun)
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -491,14 +496,14 @@ class PageState:
                            n=len(raw), max=MAX_PARAM_CHARS)
         return f.parse(raw)
 
-    def _start(self) -> None:
+    def _start(self, own_rerun: bool = False) -> None:
         kept = self._kept()
         link = self._link_values()
         fresh = kept is None
         if fresh:
             kept = _Kept()
             self._session[self._store_key] = kept
-        self.opened_link = bool(link) and (fresh or link != (kept.written or {}))
+        self.opened_link = bool(link) and (fresh or (link != (kept.written or {}) and not own_rerun))
         if fresh or self.opened_link:
             # A link describes the whole view: what it does not give takes the default.
             for f in self.fields.values():

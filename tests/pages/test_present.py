@@ -14,9 +14,9 @@ import pytest
 from metrics.lessons.examples import EXAMPLES, FORMULAS, examples_for
 from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui import present as P
 from ui.i18n import t
 from ui.numbers import show_trimmed
+from ui.present import link, markup, navigation, slides
 
 PAGE = "pages/present.py"
 
@@ -42,13 +42,24 @@ def query(at) -> dict[str, str]:
     return {k: at.query_params[k] for k in at.query_params}
 
 
-def steps_of(**values) -> list[P.Step]:
-    return P.steps(P.lecture_from_values(values)[0])
+def steps_of(**values) -> list[slides.Step]:
+    return slides.steps(link.lecture_from_values(values)[0])
 
 
-def go(at, step: int, seq: int):
-    """A key press as the listener sends it."""
-    at.session_state[P.KEYS_KEY] = {"go": {"step": step, "seq": seq}}
+def presses(at, *deltas: int) -> None:
+    """Key presses as the listener sends them: numbered after the last one the server took, with every
+    earlier press it already took still in the list (the listener drops them only when the server says so)."""
+    seen = at.session_state[navigation.SEEN_KEY] if navigation.SEEN_KEY in at.session_state else 0
+    old = [[seq, 1] for seq in range(max(1, seen - 2), seen + 1)] if seen else []
+    new = [[seen + i, d] for i, d in enumerate(deltas, start=1)]
+    at.session_state[navigation.KEYS_KEY] = {"go": {"token": at.session_state[navigation.TOKEN_KEY],
+                                                    "presses": old + new}}
+
+
+def go(at, step: int):
+    """Key presses from the step shown to ``step`` (→ or ←, one press per step), sent at once as a burst."""
+    current = at.session_state[link.STEP_KEY]
+    presses(at, *([1 if step > current else -1] * abs(step - current)))
     return at.run()
 
 
@@ -62,13 +73,13 @@ BD = breakdown(list(EX.relevances), **OPTS)
 def test_every_step_of_document_000():
     at = open_page(PAGE, query={"doc": "000"})
     no_exceptions(at)
-    lecture = P.lecture_from_example("000-graded")
-    all_steps = P.steps(lecture)
+    lecture = link.lecture_from_example("000-graded")
+    all_steps = slides.steps(lecture)
     # 3 + 5 positions + DCG, ideal, IDCG, NDCG, variants (5 grades, no k)
     assert len(all_steps) == 13
     for i, step in enumerate(all_steps, start=1):
         if i > 1:
-            at = go(at, i, i)
+            at = go(at, i)
         no_exceptions(at)
         assert query(at)["step"] == str(i) and query(at)["doc"] == "000"
         assert title(at) == t(f"present.title_{step.kind}", position=step.position, n=5)
@@ -101,8 +112,8 @@ def test_printed_numbers_beside_exact_never_fixed():
     assert "Truncation" in body
     # 001's 81.86 %: written like the document, the exact percent beside it
     at = open_page(PAGE, query={"doc": "001"})
-    last = len(P.steps(P.lecture_from_example("001-main")))
-    at = go(at, last - 1, 1)
+    last = len(slides.steps(link.lecture_from_example("001-main")))
+    at = go(at, last - 1)
     ex = EXAMPLES["001-main"]
     exact = ndcg(list(ex.relevances), k=6, pool=ex.pool)
     assert ">81.86%<" in html(at) and f">{show_trimmed(exact * 100)}%<" in html(at)
@@ -111,8 +122,8 @@ def test_printed_numbers_beside_exact_never_fixed():
 @pytest.mark.parametrize("doc", ["000", "001", "002", "003", "004"])
 def test_each_document_reaches_its_ndcg(doc):
     ex = examples_for(doc)[0]
-    lecture = P.lecture_from_example(ex.key)
-    ndcg_step = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ndcg")
+    lecture = link.lecture_from_example(ex.key)
+    ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
     at = open_page(PAGE, query={"doc": doc, "step": str(ndcg_step)})
     no_exceptions(at)
     f = FORMULAS[ex.implied]
@@ -126,14 +137,14 @@ def test_every_worked_example_key(key):
     at = open_page(PAGE, query={"doc": key, "step": "99"})  # past the end: the last step
     no_exceptions(at)
     assert warnings(at) == []
-    lecture = P.lecture_from_example(key)
-    assert query(at)["step"] == str(len(P.steps(lecture)))
+    lecture = link.lecture_from_example(key)
+    assert query(at)["step"] == str(len(slides.steps(lecture)))
     assert title(at) == t("present.title_variants")
 
 
 def test_004_ideal_order_joined_by_the_ground_truth_items():
-    lecture = P.lecture_from_example("004-recsys1")
-    ideal = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ideal")
+    lecture = link.lecture_from_example("004-recsys1")
+    ideal = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ideal")
     at = open_page(PAGE, query={"doc": "004", "step": str(ideal)})
     body = html(at)
     assert body.count(t("present.not_retrieved")) == 2  # B (3) and G (0) were not recommended
@@ -143,7 +154,7 @@ def test_004_ideal_order_joined_by_the_ground_truth_items():
 def test_rest_step_for_long_lists():
     rels = ",".join(str(i % 4) for i in range(14))
     kinds = [s.kind for s in steps_of(present_rels=tuple(float(i % 4) for i in range(14)))]
-    assert kinds.count("term") == P.TERM_STEPS_CAP and kinds.count("rest") == 1
+    assert kinds.count("term") == slides.TERM_STEPS_CAP and kinds.count("rest") == 1
     rest = kinds.index("rest") + 1
     at = open_page(PAGE, query={"rels": rels, "step": str(rest)})
     no_exceptions(at)
@@ -171,9 +182,9 @@ def test_good_parameters_give_the_metrics_ndcg(params, expect):
     at = open_page(PAGE, query=params)
     no_exceptions(at)
     assert warnings(at) == []
-    lecture = P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
-    ndcg_step = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ndcg")
-    at = go(at, ndcg_step, 1)
+    lecture = link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0]
+    ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
+    at = go(at, ndcg_step)
     assert big_number(at) == show_trimmed(ndcg([float(r) for r in rels], **expect))
     for name in params:  # the address keeps what the link gave (canonical form)
         assert name in query(at)
@@ -186,18 +197,18 @@ def test_labels_and_unretrieved_labels_on_cards():
     assert query(at)["labels"] == "Alpha,<b>B</b>,Gamma"
     ideal = next(i for i, s in enumerate(steps_of(present_rels=(3.0, 2.0), present_unretrieved=(3.0,)), start=1)
                  if s.kind == "ideal")
-    at = go(at, ideal, 1)
+    at = go(at, ideal)
     assert "Gamma" in html(at)
 
 
-@pytest.mark.parametrize("theme, colour", [("light", P.PALETTES["light"]["bg"]), ("dark", P.PALETTES["dark"]["bg"])])
+@pytest.mark.parametrize("theme, colour", [(name, markup.PALETTES[name]["bg"]) for name in ("light", "dark")])
 def test_theme(theme, colour):
     at = open_page(PAGE, query={"doc": "000", "theme": theme})
     assert f"background: {colour}" in html(at)
     assert query(at).get("theme") == (None if theme == "light" else "dark")
     at.button(key="present_theme_toggle").click().run()
     other = "light" if theme == "dark" else "dark"
-    assert f"background: {P.PALETTES[other]['bg']}" in html(at)
+    assert f"background: {markup.PALETTES[other]['bg']}" in html(at)
     assert query(at).get("theme") == (None if other == "light" else "dark")
 
 
@@ -234,8 +245,8 @@ def test_bad_parameter(name, value):
     no_exceptions(at)
     (message,) = warnings(at)
     assert f"**{name}**" in message and (value.strip() or "“”") in message.replace("\\", "")
-    defaults = P.lecture_from_values({})[0]
-    lecture = P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
+    defaults = link.lecture_from_values({})[0]
+    lecture = link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0]
     assert lecture == defaults  # the default is used
     assert query(at)["step"] == "1" and (name == "step" or name not in query(at))
 
@@ -251,8 +262,8 @@ def test_grades_too_large_for_the_exponential_gain():
     no_exceptions(at)
     (message,) = warnings(at)
     assert "**rels**" in message
-    lecture = P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
-    assert lecture.rels == P.lecture_from_values({})[0].rels
+    lecture = link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0]
+    assert lecture.rels == link.lecture_from_values({})[0].rels
 
 
 def test_extra_labels_are_reported():
@@ -265,19 +276,63 @@ def test_extra_labels_are_reported():
 
 def test_keys_are_taken_once_and_malformed_ones_ignored():
     at = open_page(PAGE, query={"doc": "000"})
-    at = go(at, 4, 1)
+    at = go(at, 4)
     assert query(at)["step"] == "4"
     at.button(key="present_back").click().run()
     assert query(at)["step"] == "3"
-    at.run()  # the listener still holds seq 1: not taken again
+    at.run()  # the listener still holds presses 1-3: not taken again
     assert query(at)["step"] == "3"
-    at = go(at, 50, 2)  # past the end: the last step
+    at = go(at, 50)  # past the end: the last step
     assert query(at)["step"] == "13"
-    for bad in ({"go": {"step": "x", "seq": 3}}, {"go": None}, "junk", {"go": {"step": 2, "seq": True}}):
-        at.session_state[P.KEYS_KEY] = bad
+    token = at.session_state[navigation.TOKEN_KEY]
+    seen = at.session_state[navigation.SEEN_KEY]
+    for bad in ({"go": {"token": token, "presses": "x"}}, {"go": None}, "junk",
+                {"go": {"token": token, "presses": [[seen + 1, -2], [True, -1], [str(seen + 2), -1]]}},
+                {"go": {"token": "another session", "presses": [[seen + 1, -1]]}},
+                {"go": {"presses": [[seen + 1, -1]]}}):
+        at.session_state[navigation.KEYS_KEY] = bad
         at.run()
         no_exceptions(at)
         assert query(at)["step"] == "13"
+
+
+def test_a_burst_of_presses_moves_one_step_per_press_in_order():
+    """Presses the server had not taken yet arrive together (it was busy): each moves one step, in order,
+    never past an end, and a click of Next in the same run counts in its place (the click first: its
+    callback runs before the page)."""
+    at = open_page(PAGE, query={"doc": "000", "step": "3"})
+    presses(at, 1, 1, -1, 1, 1)  # 3 -> 4 -> 5 -> 4 -> 5 -> 6
+    at.run()
+    assert query(at)["step"] == "6" and at.session_state[navigation.SEEN_KEY] == 5
+    presses(at, -1, -1, -1, -1, -1, -1, -1, 1)  # back to 1 (two presses hit the first step), then forward one
+    at.run()
+    assert query(at)["step"] == "2"
+    presses(at, 1, 1)
+    at.button(key="present_next").click().run()  # Next (2 -> 3) and two presses (-> 5)
+    assert query(at)["step"] == "5"
+
+
+def test_a_press_on_a_slow_server_is_not_undone_by_the_address_it_carries():
+    """A press sent before the browser had applied the previous run's address carries that older address
+    (``step=2`` while the page shows 5): it is the browser lagging, not a new link, and must not put step 2
+    back (this lost key presses on a loaded machine)."""
+    at = open_page(PAGE, query={"doc": "000", "step": "2"})
+    at = go(at, 5)
+    assert query(at)["step"] == "5"
+    at.query_params["step"] = "2"  # the address the browser still showed when the press was made
+    presses(at, 1)
+    at.run()
+    assert query(at)["step"] == "6" and warnings(at) == []
+    at.query_params["step"] = "5"
+    at.button(key="present_next").click().run()  # a click carries the lagging address too
+    assert query(at)["step"] == "7"
+    at.query_params["theme"] = "light"  # was never dark: a toggle carried a lagging address
+    at.button(key="present_theme_toggle").click().run()
+    assert query(at).get("theme") == "dark" and query(at)["step"] == "7"
+    # Without a press or a click of this page, an address is a link (the browser's history, a pasted link).
+    at.query_params["step"] = "3"
+    at.run()
+    assert query(at)["step"] == "3"
 
 
 def test_buttons_stop_at_both_ends():
@@ -285,7 +340,7 @@ def test_buttons_stop_at_both_ends():
     assert at.button(key="present_back").disabled
     at.button(key="present_next").click().run()
     assert query(at)["step"] == "2"
-    at = go(at, 13, 1)
+    at = go(at, 13)
     assert at.button(key="present_next").disabled
 
 
@@ -295,13 +350,13 @@ def test_step_kept_across_a_page_switch_and_a_new_link_read():
     no_exceptions(at)
     at.switch_page(PAGE).run()
     no_exceptions(at)
-    assert at.session_state[P.STEP_KEY] == 7
+    assert at.session_state[link.STEP_KEY] == 7
     # a link opened later (another document) replaces the lecture
     for name in list(at.query_params):
         del at.query_params[name]
     at.query_params["doc"] = "002"
     at.run()
-    assert at.session_state["present_doc"] == "002-wiki" and at.session_state[P.STEP_KEY] == 1
+    assert at.session_state["present_doc"] == "002-wiki" and at.session_state[link.STEP_KEY] == 1
 
 
 def test_handout_buttons_and_playground_link():
@@ -313,8 +368,8 @@ def test_handout_buttons_and_playground_link():
 
 # ---- the "Present" links of the other pages open the same state ----------------------------------
 
-def lecture_of(at) -> P.Lecture:
-    return P.lecture_from_values({f.key: at.session_state[f.key] for f in P.FIELDS})[0]
+def lecture_of(at) -> link.Lecture:
+    return link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0]
 
 
 def test_present_links_on_the_worked_examples():
@@ -329,10 +384,10 @@ def test_present_links_on_the_worked_examples():
                 links[x.proto.query_string] = x.proto
     links = list(links.values())
     assert len(links) == sum(len(e.variants) for e in EXAMPLES.values())  # one per example and variant
-    assert all(link.page == "present" for link in links)
+    assert all(x.page == "present" for x in links)
     seen = []
-    for link in links:
-        at = open_page(PAGE, query=dict(parse_qsl(link.query_string)))
+    for x in links:
+        at = open_page(PAGE, query=dict(parse_qsl(x.query_string)))
         no_exceptions(at)
         assert warnings(at) == [] and query(at)["step"] == "1"
         lecture = lecture_of(at)
@@ -355,8 +410,8 @@ def test_present_link_on_the_playground():
     lecture = lecture_of(at)
     assert (lecture.rels, lecture.unretrieved) == ((3, 2, 3, 0, 1, 2), (3, 0))
     assert (lecture.k, lecture.gain) == (6, "exponential")
-    ndcg_step = next(i for i, s in enumerate(P.steps(lecture), start=1) if s.kind == "ndcg")
-    at = go(at, ndcg_step, 1)
+    ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
+    at = go(at, ndcg_step)
     assert big_number(at) == show_trimmed(ndcg([3, 2, 3, 0, 1, 2], k=6, gain="exponential",
                                                 pool=[3, 2, 3, 0, 1, 2, 3, 0]))
 
@@ -372,9 +427,9 @@ def test_edge_rankings_every_step(params):
     at = open_page(PAGE, query=params)
     no_exceptions(at)
     lecture = lecture_of(at)
-    nums = P.numbers(lecture)
-    for i, step in enumerate(P.steps(lecture), start=1):
-        at = go(at, i, i)
+    nums = slides.numbers(lecture)
+    for i, step in enumerate(slides.steps(lecture), start=1):
+        at = go(at, i)
         no_exceptions(at)
         assert query(at)["step"] == str(i)
         if step.kind == "ndcg":
@@ -383,5 +438,5 @@ def test_edge_rankings_every_step(params):
                                                        pool=lecture.pool))
             assert big_number(at) == show_trimmed(nums["ndcg"])
         if step.kind == "dcg":
-            capped = t("present.more_cards", m=len(lecture.rels) - P.CARD_CAP)
-            assert (capped in html(at)) == (len(lecture.rels) > P.CARD_CAP)  # cards capped, numbers use all
+            capped = t("present.more_cards", m=len(lecture.rels) - slides.CARD_CAP)
+            assert (capped in html(at)) == (len(lecture.rels) > slides.CARD_CAP)  # cards capped, numbers use all

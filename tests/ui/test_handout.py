@@ -16,7 +16,7 @@ from tests.browser.conftest import SCREENSHOTS
 from ui import handout
 from ui.i18n import t
 from ui.numbers import show_trimmed
-from ui.present import Lecture, lecture_from_example, lecture_from_values
+from ui.present.link import Lecture, lecture_from_example, lecture_from_values
 
 PAPER_MM = {"A4": (210, 297), "Letter": (216, 279)}
 

@@ -107,6 +107,30 @@ def test_a_new_link_in_the_same_session_wins():
     assert session["t_gain"] == "linear"  # a link describes the whole view
 
 
+def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_new_link():
+    """A key press sent before the browser had applied the previous run's address carries that older address;
+    read as a new link it would put back the previous values (a lost key press on a slow server)."""
+    session, query = {}, {}
+    make(session, query).finish()
+    session["t_score"] = 1
+    make(session, query).finish()
+    assert query == {"score": "1"}
+    lagging = {"score": "0"}  # hypothetical: the browser had not yet shown score=1 when it sent the next run
+    session["t_score"] = 2  # what that run's own control did (a callback, before the script)
+    page = S.PageState("t", FIELDS, session=session, query=lagging, own_rerun=True)
+    assert not page.opened_link and session["t_score"] == 2
+    page.finish()
+    assert lagging == {"score": "2"}
+    # The same address in a run the page did not start (a link, the browser's history) is a new link.
+    session["t_score"] = 5
+    page = S.PageState("t", FIELDS, session=session, query={"score": "0", "k": "3"})
+    assert page.opened_link and session["t_score"] == 0 and session["t_k"] == 3
+    # A first visit always reads its link, whatever started the run.
+    fresh: dict = {}
+    page = S.PageState("t", FIELDS, session=fresh, query={"score": "4"}, own_rerun=True)
+    assert page.opened_link and fresh["t_score"] == 4
+
+
 def test_set_from_code_updates_value_and_widget_text():
     session, query = {}, {}
     page = make(session, query)

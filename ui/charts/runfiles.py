@@ -7,10 +7,14 @@ reaches a chart.  Labels are never cut: long axis titles are given as two lines.
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 FLIP_COLOR = "#dc2626"
 SAME_COLOR = "#cbd5e1"
+#: Points drawn in the scatter: a run file of 10,000 queries and a few runs gives tens of thousands of points,
+#: which the browser would draw one by one (and Altair refuses beyond 5,000 rows).
+SCATTER_POINTS = 4_000
 
 
 def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str, changes_title: str,
@@ -39,14 +43,34 @@ def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str
     return (changes + flips + text).properties(height=44 * max(len(data), 1) + 20)
 
 
+def scatter_points(data: pd.DataFrame, *, limit: int = SCATTER_POINTS) -> pd.DataFrame:
+    """The points the scatter draws: all of them up to ``limit``; beyond it the half of ``limit`` farthest from
+    the diagonal (the queries where the variants disagree most) and evenly spaced rows of the others.
+
+    >>> d = pd.DataFrame({"run": "r", "qid": [f"q{i}" for i in range(10)], "x": [0.5] * 10,
+    ...                   "y": [0.5] * 9 + [0.9]})
+    >>> list(scatter_points(d, limit=4)["qid"])
+    ['q0', 'q4', 'q8', 'q9']
+    """
+    if len(data) <= limit:
+        return data
+    gap = (data["x"] - data["y"]).abs().to_numpy()
+    far = np.argsort(-gap, kind="stable")[: limit // 2]
+    far = far[gap[far] > 0]
+    rest = np.setdiff1d(np.arange(len(data)), far)
+    spaced = rest[np.unique(np.linspace(0, rest.size - 1, limit - far.size).round().astype(int))]
+    return data.iloc[np.sort(np.concatenate([far, spaced]))]
+
+
 def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list[str] | str, run_title: str,
                   query_title: str, height: int = 420) -> alt.LayerChart:
     """One point per (run, query): the value under the x variant against the y variant, with the diagonal.
 
     ``data`` has columns ``run``, ``qid``, ``x`` and ``y``; ``x_title`` / ``y_title`` name the variants
-    (a list of strings is drawn as several lines).
+    (a list of strings is drawn as several lines).  At most :data:`SCATTER_POINTS` points are drawn
+    (:func:`scatter_points`); a page with more says so.
     """
-    points = alt.Chart(data).mark_circle(size=60, opacity=0.75).encode(
+    points = alt.Chart(scatter_points(data)).mark_circle(size=60, opacity=0.75).encode(
         x=alt.X("x:Q", title=x_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
         y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(titleLimit=0)),
         color=alt.Color("run:N", title=run_title, legend=alt.Legend(orient="bottom", labelLimit=0, columns=2)),

@@ -1,52 +1,136 @@
 // Present mode's keys: → / Space / PageDown forward, ← / PageUp back (what presenter clickers send).
 // Streamlit has no key bindings, so this listens on the app's own document (components v2 run in the
-// page, not in an iframe) and sends the step to go to as a state value {step, seq}.  The step is
-// absolute and seq counts presses, so presses made while the server is still busy are neither lost
-// nor counted twice: the page consumes each seq once, and a re-render with a stale step does not
-// rewind the local counter (data.seq tells which presses the server has already seen).
+// page, not in an iframe).  Every press is numbered here (seq) and kept until the server has taken it:
+// the state value carries all presses not yet taken, so presses made while the server is busy are
+// neither lost nor counted twice (the server applies each unseen press, in order, to its own step).
+// It also keeps the page's polite live region (the step's text for screen readers) and keeps the focus
+// on the slide when the focused Back / Next button is disabled at an end of the lecture.
 export default function (component) {
   const { data, setStateValue } = component;
   const w = window;
-  const last = Math.max(1, Number(data.last) || 1);
-  w.__ndcgLabKeys = w.__ndcgLabKeys || { seq: 0, current: 1, handler: null };
-  const box = w.__ndcgLabKeys;
+  const MAX_PRESSES = 64;
+  const box = (w.__ndcgLabKeys = w.__ndcgLabKeys || { seq: 0, presses: [], token: null, handler: null });
+  const token = String(data.token || "");
   const seen = Number(data.seq) || 0;
-  if (seen >= box.seq) {
+  if (box.token !== token) {  // a new server session: its count starts where the server says
+    box.token = token;
+    box.presses = [];
     box.seq = seen;
-    box.current = Number(data.step) || 1;
   }
-  box.last = last;
-  if (box.handler) {
-    document.removeEventListener("keydown", box.handler, true);
+  box.presses = box.presses.filter((p) => p[0] > seen);  // taken by the server
+  if (seen > box.seq) box.seq = seen;
+  box.step = Number(data.step) || 1;
+  box.last = Math.max(1, Number(data.last) || 1);
+  box.mounted = true;
+
+  // ---- the live region: one element for the whole visit, only its text changes ----------------------
+  let region = document.getElementById("nl-present-status");
+  if (!region) {
+    region = document.createElement("div");
+    region.id = "nl-present-status";
+    region.setAttribute("role", "status");
+    region.setAttribute("aria-live", "polite");
+    region.setAttribute("aria-atomic", "true");
+    region.setAttribute("data-testid", "nl-present-status");
+    region.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;"
+      + "overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;";
+    document.body.appendChild(region);
   }
+  const said = String(data.announce || "");
+  if (data.lang) region.setAttribute("lang", String(data.lang));
+  if (data.label) region.setAttribute("aria-label", String(data.label));
+  if (region.textContent !== said) {
+    // A region created just now is not yet known to screen readers: give them a moment to find it.
+    const fresh = !region.dataset.ready;
+    region.dataset.ready = "1";
+    if (fresh) setTimeout(() => { region.textContent = String(box.said || ""); }, 150);
+    else region.textContent = said;
+  }
+  box.said = said;
+
+  // ---- keys ------------------------------------------------------------------------------------------
+  if (box.handler) document.removeEventListener("keydown", box.handler, true);
   const FORWARD = ["ArrowRight", "PageDown", " ", "Spacebar"];
   const BACK = ["ArrowLeft", "PageUp"];
-  const typing = (el) => {
-    if (!el) return false;
+  const OWN_KEYS = ["textbox", "searchbox", "combobox", "listbox", "option", "slider", "spinbutton", "radiogroup",
+    "radio", "tab", "tablist", "menu", "menubar", "menuitem", "menuitemradio", "menuitemcheckbox", "grid",
+    "gridcell", "tree", "treeitem", "treegrid"];
+  // A control that uses arrow and Page keys itself (text, selects, sliders, radio groups, tabs, grids).
+  const usesKeys = (el) => {
+    if (!el || el === document.body || el === document.documentElement) return false;
     if (el.isContentEditable) return true;
     const tag = (el.tagName || "").toUpperCase();
-    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
+    if (tag === "TEXTAREA" || tag === "SELECT" || tag === "IFRAME") return true;
+    if (tag === "INPUT") return !["button", "submit", "reset", "image"].includes((el.type || "text").toLowerCase());
+    return OWN_KEYS.includes((el.getAttribute("role") || "").toLowerCase());
   };
+  // A control Space operates (a button, a link, a summary, a checkbox...): Space presses it.
+  const CONTROLS = "button, a[href], input, select, textarea, summary, iframe, [contenteditable=''], "
+    + "[contenteditable='true'], [role='button'], [role='link'], [role='checkbox'], [role='switch'], "
+    + "[role='menuitem'], [role='option'], [role='tab']";
+  const isControl = (el) => !!(el && el.matches && el !== document.body && el.matches(CONTROLS));
   const handler = (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-    if (typing(e.target) || typing(document.activeElement)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.defaultPrevented) return;
     let delta = 0;
     if (FORWARD.includes(e.key)) delta = 1;
     else if (BACK.includes(e.key)) delta = -1;
     if (!delta) return;
-    // Our key: no page scroll, and no click on a focused button (Space would press it).
-    e.preventDefault();
-    e.stopPropagation();
-    const target = Math.max(1, Math.min(box.last, box.current + delta));
-    if (target === box.current) return;
-    box.current = target;
+    const focused = document.activeElement;
+    if (usesKeys(e.target) || usesKeys(focused)) return;
+    // A control the keyboard is on keeps every key (Space presses it; → and ← do what it does, here nothing);
+    // one the mouse just clicked keeps only Space, so a presenter's clicker works after a click on Next.
+    const control = isControl(focused) ? focused : (isControl(e.target) ? e.target : null);
+    if (control && (e.key === " " || e.key === "Spacebar" || box.keyboardFocus !== false)) return;
+    e.preventDefault();  // our key: no page scroll
     box.seq += 1;
-    setStateValue("go", { step: target, seq: box.seq });
+    box.presses.push([box.seq, delta]);
+    if (box.presses.length > MAX_PRESSES) box.presses = box.presses.slice(-MAX_PRESSES);
+    setStateValue("go", { token: box.token, presses: box.presses.map((p) => p.slice()) });
   };
   box.handler = handler;
   document.addEventListener("keydown", handler, true);
+  // How the focus got where it is: with the keyboard (Tab, a script after a key) or with the pointer.  (A key
+  // pressed on a clicked button makes it :focus-visible before this listener runs, so that cannot tell.)
+  if (!box.modality) {
+    box.modality = true;
+    document.addEventListener("keydown", () => { box.lastInput = "key"; }, true);
+    document.addEventListener("pointerdown", () => { box.lastInput = "pointer"; }, true);
+    document.addEventListener("focusin", () => { box.keyboardFocus = box.lastInput !== "pointer"; }, true);
+  }
+
+  // ---- focus: never dropped to the page body when Back / Next is disabled under it -------------------
+  if (box.focusHandler) document.removeEventListener("focusout", box.focusHandler, true);
+  const rescue = () => {
+    const title = document.querySelector('[data-testid="stMainBlockContainer"] h1');
+    if (!title) return;
+    if (!title.hasAttribute("tabindex")) title.setAttribute("tabindex", "-1");
+    title.focus({ preventScroll: true });
+  };
+  const focusHandler = (e) => {
+    const el = e.target;
+    if (e.relatedTarget || !el || !el.closest || !el.closest(".st-key-present_nav")) return;
+    setTimeout(() => {
+      const now = document.activeElement;
+      if (now && now !== document.body && now !== document.documentElement) return;
+      if (el.isConnected && !el.disabled) return;  // left on purpose (a click on the page, another window)
+      rescue();
+    }, 0);
+  };
+  box.focusHandler = focusHandler;
+  document.addEventListener("focusout", focusHandler, true);
+
   return () => {
     document.removeEventListener("keydown", handler, true);
+    document.removeEventListener("focusout", focusHandler, true);
     if (box.handler === handler) box.handler = null;
+    if (box.focusHandler === focusHandler) box.focusHandler = null;
+    box.mounted = false;
+    // Left the page (not just redrawn): the live region goes with it.
+    setTimeout(() => {
+      if (!box.mounted) {
+        const r = document.getElementById("nl-present-status");
+        if (r) r.remove();
+      }
+    }, 1000);
   };
 }

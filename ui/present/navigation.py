@@ -1,0 +1,101 @@
+"""Moving through a lecture: the key listener's presses, the Back / Next buttons and the theme switch.
+
+Functions of the session state (Streamlit's, or any mutable mapping), called by the page; no Streamlit
+import here.  The listener (:mod:`ui.components.keys`) numbers its presses and sends every press the server
+has not taken yet; :func:`take_keys` applies each one, in order, to the step this session shows, so a burst
+of presses made while the server is busy moves exactly as many steps as were pressed.
+
+A run started by the page's own controls (a press, Back, Next, the theme) carries the browser's address as it
+was when the control was used, which can be a run behind on a slow server: :func:`own_rerun` tells the page
+so, and :class:`ui.state.PageState` then does not read that address as a new link (which would put the
+previous step back).
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import time
+
+from ui.components.keys import read_presses
+from ui.present.link import STEP_KEY, THEME_KEY
+
+__all__ = ["KEYS_KEY", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV", "REGION_LANG", "token", "own_rerun", "take_keys",
+           "move", "toggle_theme", "slow_rerun"]
+
+KEYS_KEY = "present_keys"  # the key listener's widget
+SEEN_KEY = "present_keys_seen"  # the number of the last key press taken
+TOKEN_KEY = "present_keys_token"  # names this session to the listener (a window outliving it drops its presses)
+OWN_KEY = "present_own_rerun"  # set by the page's button callbacks: this run was started by the page itself
+#: ``lang`` of the live region per interface language (BCP 47).
+REGION_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
+#: Test-only: seconds every run of the Present page sleeps (at most ``SLOW_CAP``), once after drawing the key
+#: listener and once after writing the address, so that a browser test can press keys faster than the server
+#: answers.  Read from the server's environment only; no link or visitor can set it.
+SLOW_ENV = "NDCG_LAB_PRESENT_SLOW"
+SLOW_CAP = 5.0
+
+
+def token(session) -> str:
+    """This session's name for the key listener (made once per session)."""
+    if not isinstance(session.get(TOKEN_KEY), str):
+        session[TOKEN_KEY] = secrets.token_hex(8)
+    return session[TOKEN_KEY]
+
+
+def own_rerun(session) -> bool:
+    """Whether this run was started by the page's own controls: a key press not taken yet, or Back, Next or
+    the theme button (their callbacks ran just before).  Call once, at the top of the run.
+
+    >>> s = {TOKEN_KEY: "t", KEYS_KEY: {"go": {"token": "t", "presses": [[1, 1]]}}}
+    >>> own_rerun(s), own_rerun({**s, SEEN_KEY: 1}), own_rerun({OWN_KEY: True}), own_rerun({})
+    (True, False, True, False)
+    """
+    clicked = bool(session.get(OWN_KEY))
+    if OWN_KEY in session:
+        session[OWN_KEY] = False
+    pressed = bool(read_presses(session.get(KEYS_KEY), token(session), int(session.get(SEEN_KEY, 0) or 0)))
+    return clicked or pressed
+
+
+def take_keys(session, total: int) -> int:
+    """Apply every key press the listener sent that was not taken yet, in order, one step each (never past the
+    first or the last of ``total`` steps); return how many were taken.
+
+    >>> s = {TOKEN_KEY: "t", STEP_KEY: 2, KEYS_KEY: {"go": {"token": "t", "presses": [[1, 1], [2, 1], [3, -1]]}}}
+    >>> take_keys(s, 13), s[STEP_KEY], s[SEEN_KEY], take_keys(s, 13), s[STEP_KEY]
+    (3, 3, 3, 0, 3)
+    >>> s[KEYS_KEY] = {"go": {"token": "t", "presses": [[4, -1], [5, -1], [6, -1], [7, 1]]}}
+    >>> take_keys(s, 13), s[STEP_KEY]  # the first press back hits step 1
+    (4, 2)
+    """
+    presses = read_presses(session.get(KEYS_KEY), token(session), int(session.get(SEEN_KEY, 0) or 0))
+    if presses:
+        step = int(session.get(STEP_KEY) or 1)
+        for _, delta in presses:
+            step = max(1, min(int(total), step + delta))
+        session[STEP_KEY], session[SEEN_KEY] = step, presses[-1][0]
+    return len(presses)
+
+
+def move(session, delta: int, total: int) -> None:
+    """on_click of Back / Next: one step from the step this session shows."""
+    session[STEP_KEY] = max(1, min(total, int(session.get(STEP_KEY) or 1) + delta))
+    session[OWN_KEY] = True
+
+
+def toggle_theme(session) -> None:
+    """on_click of the theme button."""
+    session[THEME_KEY] = "dark" if session.get(THEME_KEY) != "dark" else "light"
+    session[OWN_KEY] = True
+
+
+def slow_rerun() -> float:
+    """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
+    try:
+        seconds = float(os.environ.get(SLOW_ENV, "") or 0)
+    except ValueError:
+        return 0.0
+    seconds = min(seconds, SLOW_CAP) if seconds > 0 else 0.0  # NaN and negatives: none
+    if seconds:
+        time.sleep(seconds)
+    return seconds
