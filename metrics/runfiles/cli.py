@@ -167,9 +167,9 @@ def _columns(text: str) -> dict[str, str]:
     for part in text.split(","):
         role, sep, name = part.partition("=")
         role, name = role.strip(), name.strip()
-        if not sep or not name or role not in COLUMN_ROLES or role in out:
+        if not sep or not name or role not in COLUMN_ROLES or role in out or len(name) > 200:
             raise argparse.ArgumentTypeError(f"must be ROLE=NAME pairs with roles among {', '.join(COLUMN_ROLES)}, "
-                                             f"each once, got {part[:40]!r}")
+                                             f"each once, got {_typed(text)} ({_typed(part)} is not one)")
         out[role] = name
     return out
 
@@ -439,14 +439,20 @@ def _check(parser: argparse.ArgumentParser, args) -> list | None:
     return requested
 
 
+#: The master URLs ``--spark`` accepts (Spark's own forms; anything else is refused before Spark starts).
+SPARK_MASTER = re.compile(r"local(\[(\d{1,4}|\*)(,\d{1,3})?\])?|spark://[A-Za-z0-9.\-]+:\d{1,5}"
+                          r"(,[A-Za-z0-9.\-]+:\d{1,5})*|yarn|k8s://[A-Za-z0-9.:/\-\[\]]{1,300}", re.ASCII)
+
+
 def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool) -> None:
     """--spark: a master URL, files only, and trec_eval's form (the variants are measures there: -m 'nDCG(...)')."""
     if "-" in args.runs:
         parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
     if args.max_mb is not None:
         parser.error("argument --spark: --max-mb limits files read on one machine; it does not apply to Spark")
-    if not args.spark.strip() or len(args.spark) > 500 or any(ch.isspace() for ch in args.spark.strip()):
-        parser.error(f"argument --spark: a Spark master URL such as local[2], got {_typed(args.spark)}")
+    if not SPARK_MASTER.fullmatch(args.spark):
+        parser.error(f"argument --spark: must be a Spark master URL (local, local[N], local[*], spark://HOST:PORT, "
+                     f"yarn, k8s://URL), got {_typed(args.spark)}")
     if variants:
         parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
                      f"machine; on Spark ask for the variants as measures: -m '{VARIANT_MEASURE}(...)'")
