@@ -201,6 +201,7 @@ def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str]) -> di
             out[tool]["jvm_peak"] = sampler.jvm
             out[tool]["worker_peak"] = sampler.worker
             out[tool]["driver_peak"] = _status(os.getpid(), "VmHWM")
+            print(f"{tool}: {json.dumps(out[tool])} ({uptime()})", file=sys.stderr, flush=True)  # as each ends
     spark.stop()
     return out
 
