@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_grades, as_scores, check_choice, check_k
-from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, ratio
+from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, rank_by_scores, ratio
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, dcg_latex
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "GRADE_READINGS",
     "SCORE_TYPES",
     "QUANTITIES",
+    "HIT_QUANTITIES",
     "LOG_BASES",
     "NotApplicable",
     "convention_value",
@@ -98,7 +99,17 @@ QUANTITIES: dict[str, Choice] = {e.key: e for e in (
     Choice("ndcg", "NDCG", "DCG divided by the ideal DCG."),
     Choice("dcg", "DCG (not normalised)",
           "Plain DCG, not divided by anything (Elasticsearch dcg with normalize: false, its default)."),
+    Choice("precision", "precision at k",
+          "Relevant items among the first k, divided by k (Spark's precisionAt: by k even when the list is "
+          "shorter or fewer items are relevant)."),
+    Choice("recall", "recall at k",
+          "Relevant items among the first k, divided by the number of relevant items (Spark's recallAt)."),
+    Choice("average_precision", "average precision",
+          "The precision at each relevant item's position among the first k, summed, divided by the number of "
+          "relevant items, at most k (Spark's meanAveragePrecisionAt; without k, meanAveragePrecision)."),
 )}
+#: Quantities computed from binary hits (grade > 0) rather than from gains and discounts.
+HIT_QUANTITIES = ("precision", "recall", "average_precision")
 LOG_BASES = (2.0, math.e, 10.0)
 
 
@@ -305,6 +316,11 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     >>> es = Convention(gain="exponential", cutoff="hits", idcg_source="judged", quantity="dcg", default_k=10)
     >>> round(convention_value(es, [3, 2, 3])["value"], 4)
     12.3928
+
+    Spark's precisionAt(5) of 3, 0, 1 divides its 2 hits by 5, not by the 3 items returned:
+
+    >>> convention_value(Convention(quantity="precision"), [3, 0, 1], k=5)["value"]
+    0.4
     """
     c = convention
     k = check_k(k)
@@ -318,6 +334,8 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     if c.max_grade is not None and (rel.max(initial=0) > c.max_grade or judged.max(initial=0) > c.max_grade):
         raise NotApplicable(f"a grade above {c.max_grade:g}, the largest this convention accepts",
                             reason="too_large")
+    if c.quantity in HIT_QUANTITIES:
+        return _hit_value(c, rel, judged, scores, docnos, k)
     if c.gain == "map":
         if not gain_map:
             raise NotApplicable("gain='map' needs a gain map", reason="no_map")
@@ -366,6 +384,40 @@ def _dcg_and_ideal(c: Convention, rel, judged, pool, sc, names, run_k, ideal_k, 
     else:
         best = idcg(rel, k=ideal_k, pool=ideal_pool, **opts)
     return top, best
+
+
+def _hit_value(c: Convention, rel: np.ndarray, judged: np.ndarray, scores, docnos, k) -> dict:
+    """Precision, recall or average precision of binary hits (grade > 0), as Spark's RankingMetrics forms them:
+    the labels are the judged items of grade > 0; one addition at a time, in rank order."""
+    n = rel.size
+    if scores is None:
+        ranked = rel
+    else:
+        if c.ties == "average":
+            raise NotApplicable("the tie average is defined here for DCG only; choose a tie order", reason="ties")
+        sc = as_scores(scores, n=n)
+        if c.scores_as == "float32":
+            sc = sc.astype(np.float32).astype(np.float64)
+        names = list(docnos) if docnos is not None else [f"D{i}" for i in range(1, n + 1)]
+        ranked = rel[rank_by_scores(rel, sc, ties=c.ties, docnos=names)]
+    hits = (ranked > 0).tolist()
+    labels = int(np.count_nonzero(judged > 0))
+    kk = k if k is not None else c.default_k
+    if c.cutoff == "none" or kk is None:
+        kk = max(n, labels) if c.quantity == "average_precision" else n  # meanAveragePrecision; the whole list
+    if labels == 0:  # Spark: "Empty ground truth set", 0.0 with a logged warning
+        return {"dcg": 0.0, "idcg": 0.0, "value": ZERO_IDCG[c.zero_idcg].value, "k": kk, "ideal_k": None}
+    top = hits[:min(kk, n)]
+    if c.quantity == "average_precision":
+        count, total = 0, 0.0
+        for i, hit in enumerate(top):
+            if hit:
+                count += 1
+                total += count / (i + 1)
+        num, den = total, min(labels, kk)
+    else:
+        num, den = float(sum(top)), (kk if c.quantity == "precision" else labels)
+    return {"dcg": num, "idcg": float(den), "value": num / den, "k": kk, "ideal_k": None}
 
 
 # --------------------------------------------------------------------------- libraries
@@ -428,6 +480,11 @@ _TREC_VERSIONS = (
     "-l (relevance level) does not change ndcg: every level's gain counts.  "
     "A query in the qrels but missing from the run: trec_eval 9.x skips it (unless -c, which averages it "
     "in as 0); trec_eval 10 stops with an error.  Scores are compared as double; ties are broken by docno.")
+
+_SPARK_VERSIONS = (
+    "The values are the mean over the queries of an RDD (RankingMetrics) or a DataFrame (RankingEvaluator, "
+    "binary only). PySpark's RankingMetrics drops relevance values; graded ndcgAt (3.4+) only through the JVM's "
+    "RankingMetrics.of on (prediction, labels, relevance) triples.")
 
 LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
     _lib("sklearn", "scikit-learn", "scikit-learn's ndcg_score", "sklearn.metrics.ndcg_score(y_true, y_score, k=k)",
@@ -588,7 +645,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "0.0 with a logged warning.",
          "Binary when no relevance values are given: 1/ln(i+2) per hit; IDCG = min(|labels|, k) hits.",
          "Spark mllib/src/main/scala/org/apache/spark/mllib/evaluation/RankingMetrics.scala: ndcgAt "
-         "(Spark 3.5)", family="spark"),
+         "(Spark 3.5, 4.3.0)", versions=_SPARK_VERSIONS, checked_against="pyspark", family="spark"),
     _lib("spark_graded", "Spark MLlib ndcgAt(k) with relevance values", "Spark's ndcgAt with relevance values",
          "RankingMetrics(predictionAndLabelsWithRelevance).ndcgAt(k)",
          Convention(gain="exponential", log_base=math.e, idcg_source="given"),
@@ -596,8 +653,48 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "0.0 with a logged warning.",
          "Gain 2^rel - 1. Its IDCG walks the labels in the order given, not sorted: it is the ideal DCG only "
          "when the ground truth is passed sorted by relevance.",
-         "Spark RankingMetrics.scala: ndcgAt, the relevance-values branch (maxDcg over lab(i)) (Spark 3.4+)",
+         "Spark RankingMetrics.scala: ndcgAt, the relevance-values branch (maxDcg over lab(i)) (Spark 3.4+, "
+         "4.3.0)", versions=_SPARK_VERSIONS, checked_against="pyspark", family="spark"),
+    _lib("spark_precision", "Spark MLlib RankingMetrics.precisionAt(k)", "Spark's precisionAt",
+         "RankingMetrics(predictionAndLabels).precisionAt(k)",
+         Convention(gain="binary", quantity="precision"),
+         "Takes an already ranked array: no scores, so no ties.",
+         "0.0 with a logged warning (an empty ground truth set).",
+         "Not an NDCG: the labels among the first k predictions, divided by k even when fewer than k items are "
+         "predicted or relevant. Here the labels are the judged items of grade > 0.",
+         "Spark RankingMetrics.scala: precisionAt, countRelevantItemRatio (Spark 1.2+, 4.3.0); "
+         "RankingEvaluator metricName='precisionAtK'", versions=_SPARK_VERSIONS, checked_against="pyspark",
          family="spark"),
+    _lib("spark_recall", "Spark MLlib RankingMetrics.recallAt(k)", "Spark's recallAt",
+         "RankingMetrics(predictionAndLabels).recallAt(k)",
+         Convention(gain="binary", quantity="recall"),
+         "Takes an already ranked array: no scores, so no ties.",
+         "0.0 with a logged warning (an empty ground truth set).",
+         "Not an NDCG: the labels among the first k predictions, divided by the number of labels. Here the "
+         "labels are the judged items of grade > 0.",
+         "Spark RankingMetrics.scala: recallAt, countRelevantItemRatio (Spark 3.0+, 4.3.0); "
+         "RankingEvaluator metricName='recallAtK'", versions=_SPARK_VERSIONS, checked_against="pyspark",
+         family="spark"),
+    _lib("spark_map_at", "Spark MLlib RankingMetrics.meanAveragePrecisionAt(k)", "Spark's meanAveragePrecisionAt",
+         "RankingMetrics(predictionAndLabels).meanAveragePrecisionAt(k)",
+         Convention(gain="binary", quantity="average_precision"),
+         "Takes an already ranked array: no scores, so no ties.",
+         "0.0 with a logged warning (an empty ground truth set).",
+         "Not an NDCG: at each label among the first k predictions, the precision so far; their sum divided by "
+         "min(number of labels, k). Here the labels are the judged items of grade > 0.",
+         "Spark RankingMetrics.scala: meanAveragePrecisionAt, averagePrecision (Spark 3.0+, 4.3.0); "
+         "RankingEvaluator metricName='meanAveragePrecisionAtK'", versions=_SPARK_VERSIONS,
+         checked_against="pyspark", family="spark"),
+    _lib("spark_map", "Spark MLlib RankingMetrics.meanAveragePrecision", "Spark's meanAveragePrecision",
+         "RankingMetrics(predictionAndLabels).meanAveragePrecision",
+         Convention(gain="binary", quantity="average_precision", cutoff="none"),
+         "Takes an already ranked array: no scores, so no ties.",
+         "0.0 with a logged warning (an empty ground truth set).",
+         "Not an NDCG: average precision over the whole prediction, divided by the number of labels (k is "
+         "ignored). Here the labels are the judged items of grade > 0.",
+         "Spark RankingMetrics.scala: meanAveragePrecision, averagePrecision (Spark 1.2+, 4.3.0); "
+         "RankingEvaluator metricName='meanAveragePrecision'", versions=_SPARK_VERSIONS,
+         checked_against="pyspark", family="spark"),
     _lib("recbole", "RecBole NDCG@k", "RecBole's NDCG", "metrics: ['NDCG'], topk: [k]",
          Convention(gain="binary", idcg_source="judged", zero_idcg="nan"),
          "torch.topk on the scores: the order of tied scores is not specified.",

@@ -34,7 +34,7 @@ from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
-from .read import Parsed, read_files
+from .read import COLUMN_ROLES, Parsed, read_files
 from .trec import evaluate_runs
 
 __all__ = ["CLI_NUMBA_MIN_ROWS", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
@@ -161,6 +161,19 @@ def _real(*, positive: bool = False, not_one: bool = False, minimum: float | Non
     return parse
 
 
+def _columns(text: str) -> dict[str, str]:
+    """``qid=user_id,docno=item`` -> ``{"qid": "user_id", "docno": "item"}`` (roles checked by the reader)."""
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        role, sep, name = part.partition("=")
+        role, name = role.strip(), name.strip()
+        if not sep or not name or role not in COLUMN_ROLES or role in out or len(name) > 200:
+            raise argparse.ArgumentTypeError(f"must be ROLE=NAME pairs with roles among {', '.join(COLUMN_ROLES)}, "
+                                             f"each once, got {_typed(text)} ({_typed(part)} is not one)")
+        out[role] = name
+    return out
+
+
 _VARIANT_OPTIONS = ("k", "gain", "discount", "idcg", "ties", "log_base", "relevance_level", "missing", "per_query")
 
 
@@ -191,9 +204,10 @@ def _parser() -> argparse.ArgumentParser:
                     "output); with --variants, mean NDCG under every gain, discount, IDCG source and tie rule.",
         epilog=HELP_DIFFERENCES + "\n" + _measure_help(),
     )
-    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or CSV/TSV with a header")
+    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel', CSV/TSV with a header, or Parquet")
     p.add_argument("runs", nargs="+", metavar="run",
-                   help="run file(s): TREC 'qid Q0 docno rank score tag' or CSV/TSV; '-' reads standard input")
+                   help="run file(s): TREC 'qid Q0 docno rank score tag', CSV/TSV or Parquet; '-' reads standard "
+                        "input")
     t = p.add_argument_group("trec_eval's options")
     t.add_argument("-q", "--query_eval_wanted", dest="trec_query", action="store_true",
                    help="also print each query's values")
@@ -243,7 +257,18 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
                    help="relabellings / bootstrap resamples (default 10000)")
     s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
+    c = p.add_argument_group("Apache Spark (the 'spark' extra: pyspark and Java 17+)")
+    c.add_argument("--spark", metavar="MASTER", default=None,
+                   help="evaluate on Spark: local[N], spark://HOST:7077, yarn, k8s://... (or the master of "
+                        "spark-submit); files are read by Spark (TREC, CSV/TSV, Parquet; any path Spark reads); "
+                        "the output is the same, byte for byte")
     o = p.add_argument_group("files and output")
+    o.add_argument("--qrels-columns", type=_columns, default=None, metavar="ROLE=NAME,...",
+                   help="columns of a CSV/TSV or Parquet qrels whose names are not recognised, e.g. "
+                        "qid=user_id,docno=item_id,rel=rating (roles: qid, docno, rel)")
+    o.add_argument("--run-columns", type=_columns, default=None, metavar="ROLE=NAME,...",
+                   help="columns of CSV/TSV or Parquet runs, e.g. qid=user_id,docno=item_id,score=prediction "
+                        "(roles: qid, docno, score or rank, tag)")
     o.add_argument("--skip-bad-lines", action="store_true",
                    help="evaluate the readable lines of files with malformed lines instead of stopping")
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
@@ -272,7 +297,8 @@ def _read(args, max_bytes):
     sources = list(args.runs)
     if "-" in sources:
         sources[sources.index("-")] = sys.stdin.buffer.read()
-    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes)
+    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
+                             run_columns=args.run_columns)
     for given, parsed in zip(args.runs, runs):
         if given == "-":
             parsed.name = "stdin"
@@ -332,8 +358,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     requested = _check(parser, args)  # every option, before a file is read or a line printed
+    if args.spark is not None:
+        _check_spark(parser, args, variants=requested is None)
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
+    if args.spark is not None:
+        try:
+            return _run_trec_spark(args, started)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     try:
         with _kernels.numba_from(max(CLI_NUMBA_MIN_ROWS, _kernels.NUMBA_MIN_ROWS)):
             read = _read(args, max_bytes)
@@ -405,6 +439,25 @@ def _check(parser: argparse.ArgumentParser, args) -> list | None:
     return requested
 
 
+#: The master URLs ``--spark`` accepts (Spark's own forms; anything else is refused before Spark starts).
+SPARK_MASTER = re.compile(r"local(\[(\d{1,4}|\*)(,\d{1,3})?\])?|spark://[A-Za-z0-9.\-]+:\d{1,5}"
+                          r"(,[A-Za-z0-9.\-]+:\d{1,5})*|yarn|k8s://[A-Za-z0-9.:/\-\[\]]{1,300}", re.ASCII)
+
+
+def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool) -> None:
+    """--spark: a master URL, files only, and trec_eval's form (the variants are measures there: -m 'nDCG(...)')."""
+    if "-" in args.runs:
+        parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
+    if args.max_mb is not None:
+        parser.error("argument --spark: --max-mb limits files read on one machine; it does not apply to Spark")
+    if not SPARK_MASTER.fullmatch(args.spark):
+        parser.error(f"argument --spark: must be a Spark master URL (local, local[N], local[*], spark://HOST:PORT, "
+                     f"yarn, k8s://URL), got {_typed(args.spark)}")
+    if variants:
+        parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
+                     f"machine; on Spark ask for the variants as measures: -m '{VARIANT_MEASURE}(...)'")
+
+
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
     """--csv: a file that can be written (its folder exists and is writable; not a folder itself)."""
     try:
@@ -463,6 +516,40 @@ def _run_trec(args, qrels, runs, started) -> int:
     result = evaluate_runs(qrels.table, [r.table for r in runs], args.measures, relevance_level=args.level,
                            complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
                            num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax)
+    return _print_trec(args, result, lambda: _timing(runs, qrels, started))
+
+
+def _run_trec_spark(args, started) -> int:
+    """trec_eval's form on Spark (``--spark MASTER``): the files read by Spark, the same output."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from pyspark.errors import PySparkException
+
+    from .spark import evaluate_spark, spark_session
+
+    try:
+        spark = spark_session(args.spark)
+        spark.sparkContext.setLogLevel("FATAL")  # a failed task's Python traceback: the message comes below
+        ev = evaluate_spark(args.qrels, list(args.runs), args.measures, spark=spark, relevance_level=args.level,
+                            complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
+                            num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,
+                            qrels_columns=args.qrels_columns, run_columns=args.run_columns,
+                            skip_bad_lines=args.skip_bad_lines)
+        result = ev.result()  # its problems are printed with the output, as without --spark
+    except PySparkException as exc:
+        print(f"error: Spark: {str(exc).strip().splitlines()[0][:500]}", file=sys.stderr)
+        return 1
+
+    def timing():
+        print(f"evaluated on Spark ({args.spark}) in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+
+    return _print_trec(args, result, timing)
+
+
+def _print_trec(args, result, timing) -> int:
+    """trec_eval's output of a :class:`MeasureResult`, then the comparison and the CSV file if asked."""
+    runs = [run.name for run in result.runs]
     for problem in result.problems:
         label = "error" if problem.severity == "error" else "warning"
         print(f"{label}: {problem.message}", file=sys.stderr)
@@ -472,11 +559,11 @@ def _run_trec(args, qrels, runs, started) -> int:
     text = result.text(per_query=args.trec_query, summary=not args.nosummary, digits=args.digits)
     if text:
         print(text)
-    _timing(runs, qrels, started)
+    timing()
     if args.compare:
         per = result.frame()
         per = per[(per["measure"] == args.compare) & (per["qid"] != "all")]
-        table = per.pivot(index="qid", columns="run", values="value").reindex(columns=[r.table.name for r in runs])
+        table = per.pivot(index="qid", columns="run", values="value").reindex(columns=runs)
         if not _print_comparison(args, table, complete=args.complete):
             return 1
     if args.csv and not _write_csv(args.csv, result.frame()):

@@ -11,6 +11,9 @@ Formats
   ``query_id,doc_id,relevance`` or ``qid\\tdocno\\tscore``; accepted names are in
   :data:`COLUMN_NAMES`.  A run without a score column but with a rank column is
   ordered by rank.
+* Parquet files (recognised by their ``PAR1`` magic bytes) with the same named columns; other names
+  are given with ``columns={"qid": "user_id", "docno": "item_id", "score": "prediction"}``.  Ids may
+  be strings or integers, grades and scores any numeric type.  A problem's "line" is the 1-based row.
 
 Encodings: UTF-8 with or without a byte-order mark, and GBK (tried when the
 bytes are not valid UTF-8).  Anything else is reported, never guessed.
@@ -61,7 +64,9 @@ __all__ = [
     "binary_format",
     "decode",
     "id_strings",
+    "column_roles",
     "read_files",
+    "read_parquet",
     "read_qrels",
     "read_run",
     "read_table",
@@ -78,6 +83,12 @@ COLUMN_NAMES: dict[str, tuple[str, ...]] = {
     "score": ("score", "sim", "similarity", "prediction", "pred", "predicted", "weight"),
     "rank": ("rank", "position", "pos"),
 }
+
+#: Roles a ``columns=`` mapping may name; ``tag`` (Parquet only) names the run, as a TREC run's 6th field.
+COLUMN_ROLES = ("qid", "docno", "rel", "score", "rank", "tag")
+
+#: Column names read as the run's tag in Parquet files (the last row's value names the run).
+TAG_NAMES = ("tag", "run", "run_id", "runid", "system")
 
 #: How many problems of one file are listed individually; the rest are counted.
 MAX_LISTED = 200
@@ -108,6 +119,12 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "no_queries": "{file}: no query is both in the run and in the qrels; nothing to evaluate",
     "whole_grades": "{file}: {count} grade(s) are not whole numbers (first {grade!r} at line {line}); trec_eval reads "
                     "grades as whole numbers, so its measures count them as {whole}",
+    "column_type": "{file}: column '{column}' ({role}) is of type {type}; accepted: {accepted}",
+    "bad_lines": "{file}: {count} line(s) cannot be read; the first: {text!r} ({reason}); {action}",
+    "fractional_grades": "{file}: {count} grade(s) are not whole numbers (e.g. {grade!r}); trec_eval reads grades "
+                         "as whole numbers, so its measures count them as {whole}",
+    "not_in_qrels": "{file}: {count} quer(ies) are not in the qrels and are not evaluated (e.g. '{example}'), as in "
+                    "trec_eval",
     "huge_grade": "{file}: grade {grade:g} at line {line} is too large for the {gain} gain (2^grade - 1 overflows "
                   "float64 above grade 1023): variants with that gain are n/a for {count} quer(ies) (e.g. "
                   "'{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
@@ -115,10 +132,11 @@ PROBLEM_MESSAGES: dict[str, str] = {
 
 _SEVERITY = {
     "too_large": "fatal", "empty": "fatal", "encoding": "fatal", "binary": "fatal", "wrong_kind": "fatal",
-    "header": "fatal",
-    "no_valid_lines": "fatal", "fields": "error", "number": "error", "blank_id": "error", "duplicate": "error",
+    "header": "fatal", "no_valid_lines": "fatal", "column_type": "fatal", "fields": "error", "number": "error",
+    "blank_id": "error", "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
-    "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning",
+    "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
+    "fractional_grades": "warning", "not_in_qrels": "warning",
 }
 
 
@@ -227,7 +245,6 @@ BINARY_FORMATS: tuple[tuple[bytes, str, str], ...] = (
     (b"\x28\xb5\x2f\xfd", "Zstandard", "decompress it first (unzstd FILE)"),
     (b"PK\x03\x04", "ZIP (or Excel/Office)", "extract the text file from it, or save the sheet as CSV"),
     (b"7z\xbc\xaf\x27\x1c", "7-Zip", "extract the text file from it first"),
-    (b"PAR1", "Parquet", "write it out as TREC text or CSV first"),
     (b"%PDF-", "PDF", "qrels and runs are text files (TREC or CSV)"),
 )
 
@@ -366,9 +383,9 @@ def _last_tag(source) -> str | None:
     return None
 
 
-def _sniff(first: str) -> tuple[str, str | None, list[str] | None]:
-    """(format, delimiter, header) for the first non-empty line."""
-    aliases = _alias_map()
+def _sniff(first: str, columns: dict | None = None) -> tuple[str, str | None, list[str] | None]:
+    """(format, delimiter, header) for the first non-empty line (``columns``: role -> name given by the user)."""
+    aliases = {**_alias_map(), **{c.strip().lower(): r for r, c in (columns or {}).items()}}
     candidates = [d for d in _DELIMITERS if d in first]
     candidates.sort(key=lambda d: -first.count(d))
     for delim in candidates + [None]:
@@ -383,7 +400,7 @@ def _sniff(first: str) -> tuple[str, str | None, list[str] | None]:
 
 # ----------------------------------------------------------------------------- public readers
 def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
-               on_progress: Callable[[float], None] | None = None) -> Parsed:
+               on_progress: Callable[[float], None] | None = None, columns=None) -> Parsed:
     """Read a qrels file (TREC ``qid iter docno rel`` or CSV/TSV with a header).
 
     ``source`` is a path or the file's bytes.  Grades may be any finite number;
@@ -400,12 +417,15 @@ def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
         ``None``: no limit.
     on_progress : callable, optional
         Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+    columns : mapping of str to str, optional
+        Role -> column name for CSV/TSV and Parquet columns whose names are not among
+        :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
 
     Returns
     -------
     Parsed
         ``table`` (None when the file cannot be used), ``problems`` (file, 1-based line, kind, text),
-        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace").
+        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace", "parquet").
 
     Raises
     ------
@@ -433,11 +453,12 @@ def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
     >>> p.format, p.ok, [x.message for x in p.problems]
     ('csv', True, ['q.csv: 1 negative grade(s), first at line 3; they count as 0, as in trec_eval'])
     """
-    return read_table(source, kind="qrels", name=name, max_bytes=max_bytes, on_progress=on_progress)
+    return read_table(source, kind="qrels", name=name, max_bytes=max_bytes, on_progress=on_progress,
+                      columns=columns)
 
 
 def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
-             on_progress: Callable[[float], None] | None = None) -> Parsed:
+             on_progress: Callable[[float], None] | None = None, columns=None) -> Parsed:
     """Read a run file (TREC ``qid Q0 docno rank score tag`` or CSV/TSV with a header).
 
     A document listed twice for one query is reported (trec_eval refuses such
@@ -455,12 +476,15 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
         ``None``: no limit.
     on_progress : callable, optional
         Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+    columns : mapping of str to str, optional
+        Role -> column name for CSV/TSV and Parquet columns whose names are not among
+        :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
 
     Returns
     -------
     Parsed
         ``table`` (None when the file cannot be used), ``problems`` (file, 1-based line, kind, text),
-        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace").
+        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace", "parquet").
 
     Raises
     ------
@@ -478,10 +502,12 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
     >>> p.table.n_rows, p.problems[0].kind, p.problems[0].line
     (1, 'duplicate', 2)
     """
-    return read_table(source, kind="run", name=name, max_bytes=max_bytes, on_progress=on_progress)
+    return read_table(source, kind="run", name=name, max_bytes=max_bytes, on_progress=on_progress,
+                      columns=columns)
 
 
-def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None) -> tuple[Parsed, list[Parsed]]:
+def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None, qrels_columns=None,
+               run_columns=None) -> tuple[Parsed, list[Parsed]]:
     """Read a qrels file and run files concurrently; the same as :func:`read_qrels` and
     :func:`read_run` one after another, in the given order.
 
@@ -500,6 +526,8 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
         As for :func:`read_qrels`, for every file.
     threads : int >= 1, optional
         Files read at once.  Default ``None``: the CPU count, at most 4.
+    qrels_columns, run_columns : mapping of str to str, optional
+        ``columns`` of :func:`read_qrels` and of every :func:`read_run` (named CSV/TSV/Parquet columns).
 
     Returns
     -------
@@ -525,12 +553,14 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
     if threads is None:
         threads = min(os.cpu_count() or 1, 4)
     threads = check_whole(threads, name="threads", minimum=1)
+    cols = {"qrels": _check_columns(qrels_columns) or None, "run": _check_columns(run_columns) or None}
     jobs = [("qrels", qrels)] + [("run", r) for r in runs]
     if threads == 1 or len(jobs) == 1:
-        done = [read_table(src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
+        done = [read_table(src, kind=kind, max_bytes=max_bytes, columns=cols[kind]) for kind, src in jobs]
     else:
         with ThreadPoolExecutor(max_workers=min(int(threads), len(jobs))) as pool:
-            futures = [pool.submit(read_table, src, kind=kind, max_bytes=max_bytes) for kind, src in jobs]
+            futures = [pool.submit(read_table, src, kind=kind, max_bytes=max_bytes, columns=cols[kind])
+                       for kind, src in jobs]
             done = [f.result() for f in futures]  # re-raises a bad argument's ValueError here
     return done[0], done[1:]
 
@@ -540,11 +570,12 @@ def _check_max_bytes(max_bytes) -> int | None:
 
 
 def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | None = None,
-               on_progress: Callable[[float], None] | None = None) -> Parsed:
+               on_progress: Callable[[float], None] | None = None, columns=None) -> Parsed:
     """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file; see :func:`read_qrels`.
 
     Clean files take pyarrow's multi-threaded reader; a file with any irregularity is re-read line
-    by line so that every problem names its line.
+    by line so that every problem names its line.  Parquet files (``PAR1`` magic bytes) go to
+    :func:`read_parquet`.
 
     Parameters
     ----------
@@ -559,12 +590,15 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         ``None``: no limit.
     on_progress : callable, optional
         Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+    columns : mapping of str to str, optional
+        Role -> column name for CSV/TSV and Parquet columns whose names are not among
+        :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
 
     Returns
     -------
     Parsed
         ``table`` (None when the file cannot be used), ``problems`` (file, 1-based line, kind, text),
-        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace").
+        ``ok`` / ``fatal``, ``encoding``, ``format`` ("trec", "csv", "tsv", "whitespace", "parquet").
 
     Raises
     ------
@@ -603,6 +637,11 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     if max_bytes is not None and size > max_bytes:
         problem = Problem(name, None, "too_large", {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
         return Parsed(name, kind, None, [problem], n_problems=1)
+    columns = _check_columns(columns) or None
+    if size >= 12 and _is_parquet(path if path is not None else source):
+        out = read_parquet(path if path is not None else source, kind=kind, name=name, columns=columns)
+        progress(1.0)
+        return out
 
     with (open(path, "rb") if path is not None else io.BytesIO(bytes(source[: 1 << 16]))) as fh:
         head = fh.read(1 << 16)
@@ -612,11 +651,12 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     head_text, head_enc = _head_utf8(head)
     fast = None
     if head_text is not None:
-        fmt, delim, header = _sniff(_first_line(head_text))
+        fmt, delim, header = _sniff(_first_line(head_text), columns)
         n_fields = len(_first_line(head_text).split())
         # trec_eval 10 ignores fields after a run line's tag; a qrels line has exactly 4
         if not (fmt == "trec" and (n_fields < _TREC_FIELDS[kind] or (kind == "qrels" and n_fields != 4))):
-            fast = _fast_read(path if path is not None else source, kind, name, fmt, delim, header, head_enc)
+            fast = _fast_read(path if path is not None else source, kind, name, fmt, delim, header, head_enc,
+                              columns)
     progress(0.5)
     if fast is not None:
         progress(1.0)
@@ -628,7 +668,7 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     del data
     if text is None:
         return Parsed(name, kind, None, [problem], n_problems=1)
-    out = _slow_read(text, kind, name, encoding)
+    out = _slow_read(text, kind, name, encoding, columns)
     progress(1.0)
     return out
 
@@ -654,7 +694,7 @@ _ARROW_READ_BYTES = dict(use_threads=False, block_size=1 << 20)
 _ARROW_READ_FILE = dict(use_threads=True, block_size=1 << 24)
 
 
-def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | None:
+def _fast_read(source, kind, name, fmt, delim, header, encoding, columns=None) -> Parsed | None:
     """pyarrow read of a clean UTF-8 file, or None when anything is irregular."""
     if fmt == "whitespace":
         return None
@@ -674,7 +714,7 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding) -> Parsed | Non
                      newlines_in_values=False)
         types, keep, header_lines = spec["types"], spec["keep"], comments
     else:
-        roles = _header_roles(header, kind)
+        roles = _header_roles(header, kind, columns)
         if isinstance(roles, Problem) or len({f.lower() for f in header}) != len(header):
             return None
         read = pacsv.ReadOptions(**arrow_read)
@@ -931,7 +971,12 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return view
 
 
-def _header_roles(header: list[str], kind: str) -> dict[str, int] | Problem:
+def _header_roles(header: list[str], kind: str, columns: dict | None = None) -> dict[str, int] | Problem:
+    if columns:
+        named = column_roles(header, kind, columns)
+        if isinstance(named, Problem):
+            return named
+        return {role: header.index(col) for role, col in named.items() if role != "tag"}
     aliases = _alias_map()
     roles: dict[str, int] = {}
     for i, col in enumerate(header):
@@ -985,10 +1030,10 @@ def _clip(text: str, n: int = 40) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def _slow_read(text: str, kind: str, name: str, encoding: str) -> Parsed:
+def _slow_read(text: str, kind: str, name: str, encoding: str, columns: dict | None = None) -> Parsed:
     problems = _Collector(name)
     first = _first_line(text)
-    fmt, delim, header = _sniff(first)
+    fmt, delim, header = _sniff(first, columns)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -1026,7 +1071,7 @@ def _slow_read(text: str, kind: str, name: str, encoding: str) -> Parsed:
             line_no.append(i)
         header_lines = 0
     else:
-        roles = _header_roles(header, kind)
+        roles = _header_roles(header, kind, columns)
         if isinstance(roles, Problem):
             p = Problem(name, 1, "header", roles.params)
             return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
@@ -1092,4 +1137,271 @@ def _slow_read(text: str, kind: str, name: str, encoding: str) -> Parsed:
                   vals, lines_arr, header_lines, tag)
     listed = problems.finish() + extra
     return Parsed(name, kind, table, listed, encoding=encoding, format=fmt, n_lines=n_lines,
+                  n_problems=problems.count + len(extra))
+
+
+# ----------------------------------------------------------------------------- named columns, Parquet
+_PARQUET_MAGIC = b"PAR1"
+
+
+def _check_columns(columns) -> dict[str, str]:
+    if columns is None:
+        return {}
+    if not isinstance(columns, dict):
+        raise ValueError(f"columns must be a mapping of role to column name, got {type(columns).__name__}")
+    out = {}
+    for role, col in columns.items():
+        if role not in COLUMN_ROLES:
+            raise ValueError(f"columns: unknown role {str(role)[:40]!r}; roles are {', '.join(COLUMN_ROLES)}")
+        if not isinstance(col, str) or not col.strip() or len(col) > 200:
+            raise ValueError(f"columns: the column for {role} must be a non-empty name, got {str(col)[:40]!r}")
+        out[role] = col
+    return out
+
+
+def column_roles(names, kind: str, columns=None) -> dict[str, str] | Problem:
+    """Which column of a table with a header plays which role: ``{"qid": name, "docno": name, ...}``.
+
+    A role named in ``columns`` takes that column (its name compared exactly, then ignoring case);
+    the others take the first column whose name is one of :data:`COLUMN_NAMES` (ignoring case).  A
+    qrels table needs ``qid``, ``docno`` and ``rel`` (a column named like a score is taken as the grade);
+    a run needs ``qid``, ``docno`` and ``score`` or ``rank``.  ``tag`` (a run's name, a column of
+    :data:`TAG_NAMES`) is optional.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The column names, in order.
+    kind : {"qrels", "run"}
+        What the table holds.
+    columns : mapping of str to str, optional
+        Role -> column name for columns whose names are not in :data:`COLUMN_NAMES`, e.g.
+        ``{"qid": "user_id", "docno": "item", "score": "prediction"}``; roles are :data:`COLUMN_ROLES`.
+
+    Returns
+    -------
+    dict or Problem
+        Role -> column name, or a "header" :class:`Problem` (its ``file`` empty) naming the first role
+        no column plays, the header and the accepted names.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``kind``, an unknown role or an empty name in ``columns``.
+
+    Examples
+    --------
+    >>> column_roles(["User_ID", "item", "prediction"], "run", {"docno": "item"})
+    {'qid': 'User_ID', 'docno': 'item', 'score': 'prediction'}
+    >>> column_roles(["user", "item"], "qrels").message
+    ': no column for rel in the header (user, item); accepted names: rel, relevance, grade, label, \
+judgment, judgement, qrel, gain, rating'
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
+    given = _check_columns(columns)
+    names = [str(n) for n in names]
+    lower = {}
+    for n in names:
+        lower.setdefault(n.strip().lower(), n)
+    roles: dict[str, str] = {}
+    for role, col in given.items():
+        found = col if col in names else lower.get(col.strip().lower())
+        if found is None:
+            return Problem("", 1, "header", {"role": role, "header": ", ".join(names)[:400],
+                                             "accepted": f"{col!r} (given for {role})"})
+        roles[role] = found
+    aliases = {**_alias_map(), **{a: "tag" for a in TAG_NAMES}}
+    taken = set(roles.values())
+    for n in names:
+        role = aliases.get(n.strip().lower())
+        if role is not None and role not in roles and n not in taken:
+            roles[role] = n
+            taken.add(n)
+    if kind == "qrels" and "rel" not in roles and "score" in roles and "score" not in given:
+        roles["rel"] = roles.pop("score")  # a qrels table whose grade column is called "score"
+    needed = ["qid", "docno"] + (["rel"] if kind == "qrels" else ([] if "rank" in roles else ["score"]))
+    for role in needed:
+        if role not in roles:
+            return Problem("", 1, "header", {"role": role, "header": ", ".join(names)[:400],
+                                             "accepted": ", ".join(COLUMN_NAMES[role])})
+    keep = ("qid", "docno", "rel") if kind == "qrels" else ("qid", "docno", "score", "rank", "tag")
+    if kind == "run" and "score" in roles:
+        keep = ("qid", "docno", "score", "tag")
+    return {r: roles[r] for r in keep if r in roles}
+
+
+def _is_parquet(source) -> bool:
+    head = _read_head(source, 4) if isinstance(source, Path) else bytes(source[:4])
+    return head == _PARQUET_MAGIC
+
+
+def _id_column(values, role: str, name: str, column: str):
+    """Ids as strings (integers are written in decimal), or a "column_type" Problem."""
+    t = values.type
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+        values = values.cast(t) if not pa.types.is_string(t) else values
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t) \
+            or pa.types.is_integer(t):
+        if not pa.types.is_string(values.type):
+            values = values.cast(pa.string())
+        return values
+    return Problem(name, None, "column_type", {"column": column, "role": role, "type": str(values.type)[:60],
+                                               "accepted": "strings or integers"})
+
+
+def _value_column(values, role: str, name: str, column: str):
+    t = values.type
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_boolean(t):
+        return values.cast(pa.float64(), safe=False)
+    return Problem(name, None, "column_type", {"column": column, "role": role, "type": str(t)[:60],
+                                               "accepted": "numbers (integer, floating point or decimal)"})
+
+
+def read_parquet(source, *, kind: str, name: str | None = None, columns=None, max_bytes: int | None = None) -> Parsed:
+    """Read qrels or a run from a Parquet file: named columns (qid, docno, rel / score), any row order.
+
+    Runs are often kept as Parquet (Spark, pandas, DuckDB).  Only the needed columns are read.  Ids
+    may be strings or integers (read as their decimal text), grades and scores any numeric type.  As
+    for the text formats, nothing here raises on a bad *file*: an empty or null id, a null or
+    non-finite value and a repeated (query, document) pair skip the row with a problem naming the
+    1-based row (reported as its "line"); a missing or unusable column is a fatal problem.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or bytes
+        A path to the file, or its bytes.
+    kind : {"qrels", "run"}
+        What the file holds.
+    name : str, optional
+        The file name used in problems.  Default: the path's name, or "input" for bytes.
+    columns : mapping of str to str, optional
+        Role -> column name where the names are not among :data:`COLUMN_NAMES` (see
+        :func:`column_roles`), e.g. ``{"qid": "user_id", "docno": "item_id", "score": "prediction"}``.
+    max_bytes : int >= 1, optional
+        Refuse a larger file with a fatal "too_large" problem.
+
+    Returns
+    -------
+    Parsed
+        As :func:`read_qrels` / :func:`read_run`; ``format`` is "parquet", ``encoding`` None.  A run's
+        ``tag`` is the last row's value of a ``tag`` column (:data:`TAG_NAMES`), if there is one.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument (unknown kind or role, a path that is not a file, bytes that are not Parquet).
+
+    Examples
+    --------
+    >>> import io, pyarrow.parquet as pq
+    >>> buf = io.BytesIO()
+    >>> pq.write_table(pa.table({"user_id": [7, 7, 8], "item": ["a", "b", "a"], "pred": [0.9, 0.5, 0.1]}), buf)
+    >>> p = read_parquet(buf.getvalue(), kind="run", name="als.parquet", columns={"docno": "item"})
+    >>> p.ok, p.format, p.table.qid.dictionary.to_pylist(), p.table.value.tolist()
+    (True, 'parquet', ['7', '8'], [0.9, 0.5, 0.1])
+    """
+    import pyarrow.parquet as pq
+
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
+    given = _check_columns(columns)
+    max_bytes = _check_max_bytes(max_bytes)
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.is_file():
+            raise ValueError(f"{path} is not a readable file")
+        name, size, src = name or path.name, path.stat().st_size, str(path)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        name, size, src = name or "input", len(source), pa.BufferReader(pa.py_buffer(bytes(source)))
+    else:
+        raise ValueError(f"source must be a path or bytes, got {type(source).__name__}")
+    if max_bytes is not None and size > max_bytes:
+        problem = Problem(name, None, "too_large", {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
+        return Parsed(name, kind, None, [problem], n_problems=1)
+    try:
+        file = pq.ParquetFile(src)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise ValueError(f"{name} is not a Parquet file: {str(exc)[:200]}") from None
+    roles = column_roles(file.schema_arrow.names, kind, given)
+    if isinstance(roles, Problem):
+        p = Problem(name, None, "header", roles.params)
+        return Parsed(name, kind, None, [p], format="parquet", n_problems=1)
+    n_rows = file.metadata.num_rows
+    if n_rows == 0:
+        return Parsed(name, kind, None, [Problem(name, None, "empty", {})], format="parquet", n_problems=1)
+    table = file.read(columns=list(dict.fromkeys(roles.values())), use_threads=True)
+    cols, fatal = {}, []
+    for role, col in roles.items():
+        data = _combine(table.column(col))
+        check = _id_column if role in ("qid", "docno", "tag") else _value_column
+        cols[role] = check(data, role, name, col)
+        if isinstance(cols[role], Problem):
+            fatal.append(cols[role])
+    del table
+    if fatal:
+        return Parsed(name, kind, None, fatal[:1], format="parquet", n_lines=n_rows, n_problems=1)
+    value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
+    values = np.ascontiguousarray(cols[value_role].to_numpy(zero_copy_only=False), dtype=np.float64)
+    if value_role == "rank":
+        values = -values
+    tag = None
+    if "tag" in cols and cols["tag"].null_count < len(cols["tag"]):
+        tag = cols["tag"].drop_null()[-1].as_py()
+    qid, docno = cols["qid"], cols["docno"]
+    problems = _Collector(name)
+    bad = ~np.isfinite(values)  # NaN for a null as well
+    for role, ids in (("qid", qid), ("docno", docno)):
+        empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
+        for i in np.flatnonzero(empty & ~bad)[:MAX_LISTED]:
+            problems.add(int(i) + 1, "blank_id", column=roles[role])
+        problems.count += max(0, int(np.count_nonzero(empty & ~bad)) - MAX_LISTED)
+        bad |= empty
+    nonfinite = np.flatnonzero(~np.isfinite(values))
+    null_value = cols[value_role].is_null().to_numpy(zero_copy_only=False)
+    for i in nonfinite[:MAX_LISTED]:
+        token = "null" if null_value[i] else repr(float(values[i]))
+        problems.add(int(i) + 1, "number", column=roles[value_role], token=token)
+    problems.count += max(0, nonfinite.size - MAX_LISTED)
+    rows = None
+    if bad.any():
+        rows = np.flatnonzero(~bad)
+        if rows.size == 0:
+            problems.add(None, "no_valid_lines", lines=n_rows)
+            return Parsed(name, kind, None, problems.finish(), format="parquet", n_lines=n_rows,
+                          n_problems=problems.count)
+        take = pa.array(rows)
+        qid, docno, values = qid.take(take), docno.take(take), values[rows]
+    qid = as_dictionary(qid)
+    checked = _checked_docnos(qid, docno)
+    if checked is None:  # a (query, document) pair repeats: keep the first row of each
+        docno = _encode_ids(docno)
+        import pandas as pd
+
+        keys = pd.DataFrame({"q": qid.indices.to_numpy(), "d": docno.indices.to_numpy()})
+        again = keys.duplicated(keep="first").to_numpy()
+        first_row = keys.reset_index().groupby(["q", "d"], sort=False)["index"].transform("min").to_numpy()
+        line_of = (lambda i: int(rows[i]) + 1) if rows is not None else (lambda i: int(i) + 1)
+        repeats = np.flatnonzero(again)
+        for i in repeats[:MAX_LISTED]:
+            q, d = int(keys.q.iat[i]), int(keys.d.iat[i])
+            problems.add(line_of(i), "duplicate", docno=_clip(docno.dictionary[d].as_py()),
+                         qid=_clip(qid.dictionary[q].as_py()), first=line_of(first_row[i]))
+        problems.count += max(0, repeats.size - MAX_LISTED)
+        keep = np.flatnonzero(~again)
+        rows = keep if rows is None else rows[keep]
+        take = pa.array(keep)
+        qid = as_dictionary(qid.dictionary_decode().take(take))
+        docno, values = docno.take(take), values[keep]
+    else:
+        docno = checked
+    extra = []
+    if kind == "qrels" and (values < 0).any():
+        neg = np.flatnonzero(values < 0)
+        first_neg = int(neg[0]) + 1 if rows is None else int(rows[neg[0]]) + 1
+        extra.append(Problem(name, None, "negative", {"count": int(neg.size), "line": first_neg}))
+    lines = None if rows is None else rows.astype(np.int64) + 1
+    out = Table(name, kind, qid, docno, values, lines, 0, tag)
+    return Parsed(name, kind, out, problems.finish() + extra, format="parquet", n_lines=n_rows,
                   n_problems=problems.count + len(extra))

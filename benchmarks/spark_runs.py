@@ -1,0 +1,279 @@
+"""Run files on Apache Spark: ours (every trec_eval measure) against Spark's own RankingEvaluator, and against
+the single-machine engine, on the same Parquet files, in one run.
+
+    python benchmarks/spark_runs.py --lines 1e7            # 100,000 queries x 100 documents
+    nice python benchmarks/spark_runs.py --lines 1e8       # 1,000,000 queries x 100 documents
+    python benchmarks/spark_runs.py --lines 1e6 --master 'local[2]' --tools spark evaluator single
+
+Data (generated once under benchmarks/data/, git-ignored): a run of ``--lines`` lines as Parquet (``qid``,
+``docno``, ``score``, plus ``item``, the document number as a double that RankingEvaluator needs), 100
+documents a query with distinct scores, and qrels of 20 judged documents a query (grades 0-3, about half
+retrieved), Parquet too.  Three tools, each timed from "files on disk" to "numbers on the driver":
+
+* ``spark``: :func:`metrics.runfiles.spark.evaluate_spark` with ``-m all_trec`` (every trec_eval 9 measure,
+  ~110 values a query) -- Spark reads the Parquet files, checks them, groups the rows by query into buckets,
+  runs the single-machine kernel on each bucket (Arrow) and sums the means in trec_eval's order on one
+  task: ``.means().collect()`` (the per-query values cached between the two jobs, to time them apart).
+* ``evaluator``: Spark ML's ``RankingEvaluator`` for ndcgAtK (k = 10), meanAveragePrecision and precisionAtK
+  (k = 10) on the same session: the rows grouped into a ranked prediction array and a label array per
+  query (sorted by score, cached), then the three evaluations -- three measures instead of ~110.
+* ``single``: the single-machine engine (``python -m metrics.runfiles -m all_trec QRELS RUN``), in its own
+  process (reading Parquet with pyarrow, numba for large files).
+
+Reported per tool: seconds, run lines per second per core (``local[N]``: N cores; the single machine
+counts 1 core, though pyarrow's reader uses more), and peak memory: the driver's (Python) and the Spark JVM's
+(in local mode the executors live in the driver's JVM), and the Python workers' (the largest one), each the
+peak RSS (``VmHWM``) or, for the workers, the largest RSS seen by a sampler every 0.2 s; for ``single``
+the child's peak RSS.  ``uptime``'s load is printed before and after: numbers taken on a busy machine are
+slower than the machine.  Prints a markdown table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "data"
+DOCS_PER_QUERY = 100
+JUDGED_PER_QUERY = 20
+K = 10
+CHUNK_QUERIES = 100_000  # queries per Parquet row group
+
+
+# ------------------------------------------------------------------------------------- data
+def generate(lines: int, seed: int = 0) -> tuple[Path, Path]:
+    """benchmarks/data/spark_<lines>.run.parquet and .qrels.parquet (made once)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    DATA.mkdir(parents=True, exist_ok=True)
+    run_path, qrels_path = DATA / f"spark_{lines}.run.parquet", DATA / f"spark_{lines}.qrels.parquet"
+    if run_path.exists() and qrels_path.exists():
+        return qrels_path, run_path
+    n_queries = lines // DOCS_PER_QUERY
+    rng = np.random.default_rng(seed)
+    run_schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()),
+                            ("item", pa.float64())])
+    qrels_schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("rel", pa.int32())])
+    with pq.ParquetWriter(run_path.with_suffix(".tmp"), run_schema) as rw, \
+            pq.ParquetWriter(qrels_path.with_suffix(".tmp"), qrels_schema) as qw:
+        for start in range(0, n_queries, CHUNK_QUERIES):
+            nq = min(CHUNK_QUERIES, n_queries - start)
+            q = np.repeat(np.arange(start, start + nq), DOCS_PER_QUERY)
+            # distinct documents per query: a random start, then steps of 9973 (100 x 9973 < 10^6)
+            base = rng.integers(0, 1_000_000, size=(nq, 1))
+            item = (base + np.arange(DOCS_PER_QUERY)[None, :] * 9973) % 1_000_000
+            score = rng.random((nq, DOCS_PER_QUERY))  # distinct within a query (RankingEvaluator: no ties)
+            qid = pc.cast(pa.array(q), pa.string())
+            docno = pc.binary_join_element_wise("d", pc.cast(pa.array(item.ravel()), pa.string()), "")
+            rw.write_table(pa.table({"qid": qid, "docno": docno, "score": score.ravel(),
+                                     "item": item.ravel().astype(np.float64)}, schema=run_schema))
+            # qrels: 20 judged a query, 10 of them retrieved, 10 not
+            ret = item[:, rng.permutation(DOCS_PER_QUERY)[:JUDGED_PER_QUERY // 2]]
+            other = 1_000_000 + (rng.integers(0, 1_000_000, size=(nq, 1))
+                                 + np.arange(JUDGED_PER_QUERY // 2)[None, :] * 99_991) % 1_000_000
+            judged = np.concatenate([ret, other], axis=1)
+            qq = np.repeat(np.arange(start, start + nq), JUDGED_PER_QUERY)
+            qw.write_table(pa.table({"qid": pc.cast(pa.array(qq), pa.string()),
+                                     "docno": pc.binary_join_element_wise("d", pc.cast(pa.array(judged.ravel()),
+                                                                                        pa.string()), ""),
+                                     "rel": rng.integers(0, 4, size=judged.size).astype(np.int32)},
+                                    schema=qrels_schema))
+    run_path.with_suffix(".tmp").rename(run_path)
+    qrels_path.with_suffix(".tmp").rename(qrels_path)
+    return qrels_path, run_path
+
+
+# ------------------------------------------------------------------------------------- memory
+def _status(pid: int, field: str) -> int:
+    """VmHWM / VmRSS of a process in bytes (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                out += [int(c) for c in fh.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+class Sampler:
+    """The JVM (a child of the driver) and the Python workers (its descendants): the largest RSS seen."""
+
+    def __init__(self):
+        self.jvm = 0
+        self.worker = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.wait(0.2):
+            for child in _children(os.getpid()):
+                self.jvm = max(self.jvm, _status(child, "VmRSS"))
+                stack = _children(child)
+                while stack:
+                    pid = stack.pop()
+                    self.worker = max(self.worker, _status(pid, "VmRSS"))
+                    stack += _children(pid)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+# ------------------------------------------------------------------------------------- tools
+def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str]) -> dict:
+    sys.path.insert(0, str(ROOT))
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from pyspark.ml.evaluation import RankingEvaluator
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from metrics.runfiles.spark import evaluate_spark, spark_session
+
+    out = {}
+    started = time.perf_counter()
+    spark = spark_session(master, app_name="ndcg-lab-benchmark",
+                          config={"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "64"})
+    spark.sparkContext.setLogLevel("ERROR")
+    out["session_s"] = time.perf_counter() - started
+    with Sampler() as sampler:
+        # warm-up: one small evaluation of each tool (JIT, Python workers), not timed
+        small = spark.read.parquet(str(run)).limit(20_000)
+        evaluate_spark(str(qrels), {"warm": small}, ["map"], spark=spark).means().collect()
+        for tool in tools:
+            sampler.jvm = sampler.worker = 0
+            t0 = time.perf_counter()
+            if tool == "spark":
+                ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
+                ev.rows.write.format("noop").mode("overwrite").save()  # the kernel job (values kept in memory)
+                kernel = time.perf_counter() - t0
+                means = {r["measure"]: r["value"] for r in ev.means().collect()}  # the means on one task
+                ev.rows.unpersist()
+                out["spark"] = {"seconds": time.perf_counter() - t0, "kernel_seconds": kernel, "values": len(means),
+                                "map": means["map"], "P_10": means["P_10"], "ndcg_cut_10": means["ndcg_cut_10"]}
+            elif tool == "evaluator":
+                runs = spark.read.parquet(str(run))
+                ranked = runs.withColumn("pos", F.row_number().over(Window.partitionBy("qid").orderBy(F.desc("score"))))
+                preds = ranked.groupBy("qid").agg(F.sort_array(F.collect_list(F.struct("pos", "item"))).alias("p"))
+                preds = preds.select("qid", F.col("p.item").alias("prediction"))
+                labels = (spark.read.parquet(str(qrels)).filter("rel > 0")
+                          .withColumn("item", F.expr("cast(substring(docno, 2) as double)"))
+                          .groupBy("qid").agg(F.collect_list("item").alias("label")))
+                data = preds.join(labels, "qid", "left").select(
+                    "prediction", F.coalesce("label", F.array().cast("array<double>")).alias("label")).cache()
+                data.count()
+                prep = time.perf_counter() - t0
+                values = {}
+                for metric in ("ndcgAtK", "meanAveragePrecision", "precisionAtK"):
+                    ev = RankingEvaluator(metricName=metric, k=K, predictionCol="prediction", labelCol="label")
+                    values[metric] = ev.evaluate(data)
+                data.unpersist()
+                out["evaluator"] = {"seconds": time.perf_counter() - t0, "prep_seconds": prep, "values": 3,
+                                    **values}
+            out[tool]["jvm_peak"] = sampler.jvm
+            out[tool]["worker_peak"] = sampler.worker
+            out[tool]["driver_peak"] = _status(os.getpid(), "VmHWM")
+            print(f"{tool}: {json.dumps(out[tool])} ({uptime()})", file=sys.stderr, flush=True)  # as each ends
+    spark.stop()
+    return out
+
+
+def run_single(qrels: Path, run: Path) -> dict:
+    code = (
+        f"import sys, time, os; sys.path.insert(0, {str(ROOT)!r}); t0 = time.perf_counter()\n"
+        "from metrics.runfiles.cli import main\n"
+        "import io, contextlib\n"
+        "buf = io.StringIO()\n"
+        f"with contextlib.redirect_stdout(buf): rc = main(['-m', 'all_trec', {str(qrels)!r}, {str(run)!r}])\n"
+        "seconds = time.perf_counter() - t0\n"
+        "hwm = [int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith('VmHWM')][0]\n"
+        "import json; print(json.dumps({'rc': rc, 'seconds': seconds, 'peak': hwm, "
+        "'out': buf.getvalue()}))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    if result.returncode != 0:
+        raise SystemExit(result.stderr[-2000:])
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    means = {line.split()[0]: line.split()[-1] for line in data.pop("out").splitlines()}
+    data.update({"map": float(means["map"]), "P_10": float(means["P_10"]), "ndcg_cut_10": float(means["ndcg_cut_10"])})
+    return data
+
+
+def uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lines", type=float, nargs="+", default=[1e7], help="run lines (default 1e7)")
+    p.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
+    p.add_argument("--tools", nargs="+", default=["spark", "evaluator", "single"],
+                   choices=["spark", "evaluator", "single"])
+    args = p.parse_args(argv)
+    cores = int(args.master[6:-1]) if args.master.startswith("local[") and args.master[6:-1].isdigit() else 1
+    rows = []
+    for lines in (int(x) for x in args.lines):
+        print(f"generating {lines:,} lines ...", file=sys.stderr)
+        qrels, run = generate(lines)
+        print(f"load before: {uptime()}", file=sys.stderr)
+        results = {}
+        spark_tools = [t for t in args.tools if t != "single"]
+        if spark_tools:
+            results.update(run_spark_tools(qrels, run, args.master, spark_tools))
+        if "single" in args.tools:
+            results["single"] = run_single(qrels, run)
+        print(f"load after: {uptime()}", file=sys.stderr)
+        for tool in args.tools:
+            r = results[tool]
+            n_cores = 1 if tool == "single" else cores
+            mem = (f"{r['peak'] / 1e6:,.0f} MB" if tool == "single" else
+                   f"driver {r['driver_peak'] / 1e6:,.0f} MB, JVM {r['jvm_peak'] / 1e6:,.0f} MB, "
+                   f"worker {r['worker_peak'] / 1e6:,.0f} MB")
+            extra = (f"prep {r['prep_seconds']:.1f} s; ndcg@10 {r['ndcgAtK']:.4f}, MAP {r['meanAveragePrecision']:.4f}"
+                     f", P@10 {r['precisionAtK']:.4f}" if tool == "evaluator" else
+                     f"map {r['map']:.4f}, P_10 {r['P_10']:.4f}, ndcg_cut_10 {r['ndcg_cut_10']:.4f}")
+            if tool == "spark":
+                split = f"kernel {r['kernel_seconds']:.1f} s, means {r['seconds'] - r['kernel_seconds']:.1f} s; "
+                extra = split + extra
+            rows.append((f"{lines:,}", tool, f"{r['seconds']:.1f}", f"{lines / r['seconds'] / n_cores:,.0f}", mem,
+                         extra))
+        sys.stdout.flush()
+    print("| run lines | tool | seconds | lines/s/core | peak memory | values |")
+    print("|---|---|---:|---:|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

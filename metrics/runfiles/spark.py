@@ -1,0 +1,890 @@
+"""trec_eval's measures on Apache Spark: qrels and runs held in Spark DataFrames (or read by Spark from TREC,
+CSV/TSV or Parquet files), every measure and option of the command line, the same numbers as the
+single-machine engine, bit for bit.
+
+How: the rows are grouped by a hash of the query id into *buckets* (every row of a query lands in one
+bucket, the qrels' rows beside the runs'), and each bucket goes, as Arrow tables, through the very same
+per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the
+loop behind :func:`metrics.runfiles.trec.evaluate_runs`):
+``runs.groupBy(bucket).cogroup(qrels.groupBy(bucket)).applyInArrow(kernel)``.  No measure is written twice.
+A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives.
+The whole-collection numbers come from or go to the buckets: ERR's highest grade is computed once in Spark
+and handed to every bucket; ``-c``'s counts, the runs' tags, lines skipped, queries on one side only and
+fractional grades come back as *notes* rows beside the values, added up on the driver.  The means ("all"
+lines) are summed as trec_eval sums them -- one addition at a time, queries in byte order of their ids --
+on one Spark task that streams the per-query values sorted by (run, query): memory stays bounded, and the
+bits are the single-machine ones.  Two Spark jobs in all: the kernel, the means.
+
+:func:`evaluate_spark` returns a :class:`SparkEvaluation`: ``.per_query()`` and ``.means()`` are Spark
+DataFrames; ``.result()`` collects a :class:`~metrics.runfiles.trec.MeasureResult` (``.text()`` is
+trec_eval's output) for the command line (``python -m metrics.runfiles --spark local[2] ...``).
+:func:`spark_session` starts a session that finds this package on its workers; :func:`read_spark`
+reads a file into the columns the kernel takes.
+
+Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`` does not load it.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import tempfile
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._validation import check_flag, check_whole
+from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
+from .measures import Requested, parse_measures
+from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
+from .trec import MeasureResult, check_options
+
+__all__ = ["ROWS_PER_BUCKET", "SparkEvaluation", "evaluate_spark", "read_spark", "spark_session"]
+
+#: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
+#: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
+ROWS_PER_BUCKET = 500_000
+
+_QRELS_COLUMNS = ("qid", "docno", "rel")
+_RUN_COLUMNS = ("run", "qid", "docno", "score")
+
+
+# ------------------------------------------------------------------------------------------------ session
+def _package_root() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def _zip_package() -> str:
+    """This ``metrics`` package as a zip for a cluster's workers (``addPyFile``)."""
+    root = _package_root()
+    out = Path(tempfile.mkdtemp(prefix="ndcg-lab-")) / "metrics.zip"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted((root / "metrics").rglob("*.py")):
+            zf.write(path, path.relative_to(root).as_posix())
+    return str(out)
+
+
+def spark_session(master: str = "local[2]", *, app_name: str = "ndcg-lab", config: Mapping[str, str] | None = None):
+    """A Spark session whose Python workers run this interpreter and import this ``metrics`` package.
+
+    Workers run ``python3`` from the PATH unless ``PYSPARK_PYTHON`` says otherwise, and import
+    whatever ``metrics`` their ``sys.path`` finds: here ``PYSPARK_PYTHON`` defaults to
+    ``sys.executable`` and the package's folder is put first on the workers' ``PYTHONPATH`` (a local
+    master) or shipped as a zip (``addPyFile``, any other master).  A local master binds to 127.0.0.1.
+    An active session is reused (Spark allows one per process).
+
+    Parameters
+    ----------
+    master : str, default "local[2]"
+        ``local[N]``, ``spark://host:7077``, ``yarn``, ``k8s://...``; ignored when launched by
+        ``spark-submit`` with a master of its own.
+    app_name : str, default "ndcg-lab"
+        The application's name in Spark's UI.
+    config : mapping of str to str, optional
+        More Spark settings (``{"spark.executor.memory": "8g"}``).
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+
+    Raises
+    ------
+    ValueError
+        If ``master`` is empty or not text.
+    """
+    if not isinstance(master, str) or not master.strip() or len(master) > 500:
+        raise ValueError(f"master must be a Spark master URL such as 'local[2]', got {str(master)[:60]!r}")
+    # spark-submit (and the pyspark shell) start the JVM first and hand its port to Python: their --master,
+    # --conf and --py-files are in force; this package is shipped as a zip then.
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    root = str(_package_root())
+    local = master.startswith("local") and not submitted
+    if local:
+        paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
+        os.environ["PYTHONPATH"] = os.pathsep.join([root, *paths])
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name)
+    if not submitted:
+        builder = builder.master(master)
+    settings = {"spark.ui.showConsoleProgress": "false", "spark.sql.execution.arrow.pyspark.enabled": "true",
+                "spark.python.worker.reuse": "true"}
+    if local:
+        settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1",
+                         "spark.ui.enabled": "false", "spark.executorEnv.PYTHONPATH": os.environ["PYTHONPATH"]})
+    settings.update(dict(config or {}))
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    if not local and not spark.conf.get("spark.ndcg_lab.shipped", None):
+        spark.sparkContext.addPyFile(_zip_package())
+        spark.conf.set("spark.ndcg_lab.shipped", "true")
+    return spark
+
+
+def _active(spark):
+    if spark is not None:
+        return spark
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is None:
+        raise ValueError("no Spark session: pass spark=spark_session('local[2]') (or start one first)")
+    return active
+
+
+# ------------------------------------------------------------------------------------------------ reading
+_TREC_FIELDS = {"qrels": 4, "run": 6}
+
+
+def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
+    """("trec", None) or ("csv", delimiter) from the first line that is neither blank nor a comment."""
+    from pyspark.sql import functions as F
+
+    local = Path(path)
+    if local.is_file():  # a local file: its first lines without a Spark job
+        with open(local, "rb") as fh:
+            head = fh.read(1 << 16).decode("utf-8", "replace")
+        lines = [ln for ln in head.split("\n")[:-1] or head.split("\n") if ln.strip() and
+                 not ln.strip().lstrip("\ufeff").startswith("#")]
+        first = [(lines[0],)] if lines else []
+    else:
+        first = (spark.read.text(path).filter(~F.trim(F.col("value")).startswith("#") & (F.trim(F.col("value")) != ""))
+                 .limit(1).collect())
+    if not first:
+        return "trec", None
+    line = first[0][0].lstrip("\ufeff")
+    known = {a for names in COLUMN_NAMES.values() for a in names} | {c.lower() for c in (columns or {}).values()}
+    for delim in sorted((d for d in (",", "\t", ";") if d in line), key=lambda d: -line.count(d)):
+        names = {f.strip().strip('"').lower() for f in line.split(delim)}
+        if len(names & known) >= 2:
+            return "csv", delim
+    return "trec", None
+
+
+def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = None, file_format: str | None = None,
+               name: str | None = None):
+    """Read qrels or a run with Spark into the kernel's columns; bad lines are marked, not dropped.
+
+    TREC files (``qid iter docno rel`` / ``qid Q0 docno rank score tag``, whitespace separated, ``#``
+    comments), CSV/TSV with a header and Parquet, named as the single-machine reader names them
+    (:data:`~metrics.runfiles.read.COLUMN_NAMES`, or ``columns``).
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+    path : str or os.PathLike
+        A file or folder Spark can read (``hdfs://``, ``s3a://``, a local path).
+    kind : {"qrels", "run"}
+    columns : mapping of str to str, optional
+        Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
+    file_format : {"trec", "csv", "parquet"}, optional
+        Default: ``.parquet`` (or a folder of Parquet parts) is Parquet, else the first line decides.
+    name : str, optional
+        The run's name.  Default: the file's name.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        ``qid, docno, rel`` (qrels) or ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
+        in file order, for "the first of two repeated lines" and "the tag of the last line") and
+        ``_bad`` (null, or why the line cannot be used) and ``_line`` (the line's text, for messages).
+
+    Raises
+    ------
+    ValueError
+        For an unknown kind or format, or a header without the needed columns.
+    """
+    from pyspark.sql import functions as F
+
+    if kind not in _TREC_FIELDS:
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are 'qrels', 'run'")
+    path = str(path)
+    base = Path(path.rstrip("/")).name
+    name = name or base
+    if file_format is None:
+        if base.lower().endswith(".parquet") or _has_parquet_parts(path):
+            file_format = "parquet"
+        else:
+            file_format, delim = _sniff_text(spark, path, columns)
+    elif file_format == "csv":
+        delim = "\t" if base.lower().endswith((".tsv", ".tab")) else ","
+    if file_format not in ("trec", "csv", "parquet"):
+        raise ValueError(f"file_format must be 'trec', 'csv' or 'parquet', got {file_format!r}")
+    row = F.monotonically_increasing_id()
+    if file_format == "trec":
+        text = spark.read.text(path).withColumn("_row", row)
+        fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+")
+        df = text.select(F.col("value").alias("_line"), "_row", fields.alias("f"))
+        df = df.filter((F.col("f")[0] != "") & ~F.col("f")[0].startswith("#"))
+        n = F.size("f")
+        want = _TREC_FIELDS[kind]
+        field = lambda i: F.get(F.col("f"), i)  # noqa: E731  (null past the end; [] raises in ANSI mode)
+        value = field(3 if kind == "qrels" else 4)
+        number = _finite_double(value)
+        bad = (F.when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
+               .when(number.isNull(), F.lit("not a finite number")))
+        cols = [field(0).alias("qid"), field(2).alias("docno")]
+        if kind == "qrels":
+            cols.append(number.alias("rel"))
+        else:
+            cols += [F.lit(name).alias("run"), number.alias("score"), field(5).alias("tag")]
+        out = df.select(*cols, "_row", bad.alias("_bad"), "_line")
+    else:
+        if file_format == "parquet":
+            raw = spark.read.parquet(path)
+        else:
+            raw = spark.read.option("header", True).option("sep", delim).option("inferSchema", False).csv(path)
+        roles = column_roles(raw.columns, kind, dict(columns or {}))
+        if isinstance(roles, Problem):
+            raise ValueError(f"{name}: no column for {roles.params['role']} among {roles.params['header']}; "
+                             f"accepted names: {roles.params['accepted']}")
+        raw = raw.withColumn("_row", row)
+        value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
+        value = _finite_double(F.col(f"`{roles[value_role]}`").cast("string"))
+        if value_role == "rank":
+            value = -value
+        qid = F.col(f"`{roles['qid']}`").cast("string")
+        docno = F.col(f"`{roles['docno']}`").cast("string")
+        bad = (F.when(qid.isNull() | (F.trim(qid) == ""), F.lit("empty query id"))
+               .when(docno.isNull() | (F.trim(docno) == ""), F.lit("empty document id"))
+               .when(value.isNull(), F.lit("not a finite number")))
+        if file_format == "csv":
+            qid, docno = F.trim(qid), F.trim(docno)
+        line = F.when(bad.isNotNull(), F.concat_ws(delim if file_format == "csv" else " ",
+                                                   *[F.col(f"`{c}`").cast("string") for c in raw.columns
+                                                     if c != "_row"]))  # only for the message
+        cols = [qid.alias("qid"), docno.alias("docno")]
+        if kind == "qrels":
+            cols.append(value.alias("rel"))
+        else:
+            tag = F.col(f"`{roles['tag']}`").cast("string") if "tag" in roles else F.lit(None).cast("string")
+            cols += [F.lit(name).alias("run"), value.alias("score"), tag.alias("tag")]
+        out = raw.select(*cols, "_row", bad.alias("_bad"), line.alias("_line"))
+    return out
+
+
+def _has_parquet_parts(path: str) -> bool:
+    p = Path(path)
+    return p.is_dir() and any(p.glob("*.parquet"))
+
+
+def _finite_double(text_col):
+    """The column as a finite double, or null (what float() refuses or gives inf/nan for)."""
+    from pyspark.sql import functions as F
+
+    value = F.trim(text_col).try_cast("double") if hasattr(text_col, "try_cast") else F.trim(text_col).cast("double")
+    return F.when(value.isNotNull() & ~F.isnan(value) & (F.abs(value) != float("inf")), value)
+
+
+# ------------------------------------------------------------------------------------------------ kernel
+#: The kernel's output besides the values: ``note`` names what a row reports (values rows: null).
+#: bad: lines of a file skipped (count, the first's text and reason, its place); tag: a run's last tag;
+#: qrels: the bucket's qrels queries and lines graded > 0 (``-c``'s counts); fractional: grades read as
+#: whole numbers; foreign: queries of a run the qrels lack; absent: qrels queries a run did not answer.
+NOTE_COLUMNS = (("note", "string"), ("count", "bigint"), ("count2", "bigint"), ("text", "string"),
+                ("detail", "string"), ("order", "bigint"))
+
+
+def _names(requested: Sequence[Requested]) -> list[tuple[str, str]]:
+    """(printed name, value kind) of every value the kernel returns per query."""
+    return [(name, r.info.value) for r in requested if r.info.compute is not None for name in r.names]
+
+
+def _out_ddl(names) -> str:
+    cols = ["run string", "qid string"] + [f"`{c}` {kind}" for c, kind in NOTE_COLUMNS]
+    cols += [f"m{i} {'string' if kind == 'text' else 'double'}" for i, (_n, kind) in enumerate(names)]
+    return ", ".join(cols)
+
+
+def _arrow_schema(names) -> pa.Schema:
+    types = {"string": pa.string(), "bigint": pa.int64()}
+    fields = [("run", pa.string()), ("qid", pa.string())] + [(c, types[k]) for c, k in NOTE_COLUMNS]
+    fields += [(f"m{i}", pa.string() if kind == "text" else pa.float64()) for i, (_n, kind) in enumerate(names)]
+    return pa.schema(fields)
+
+
+def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks()
+    if not pa.types.is_string(col.type):
+        col = col.cast(pa.string())
+    return col
+
+
+def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str) -> None:
+    """ValueError naming the first row the kernel cannot take (null id, non-finite value)."""
+    for ids, label in ((qid, "query id"), (docno, "document id")):
+        empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
+        if empty.any():
+            i = int(np.flatnonzero(empty)[0])
+            raise ValueError(f"{what} {run!r}: empty or null {label} (query {qid[i].as_py()!r:.60}, document "
+                             f"{docno[i].as_py()!r:.60})")
+    bad = ~np.isfinite(value)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what} {run!r}: query {qid[i].as_py()!r:.60}, document {docno[i].as_py()!r:.60} has the "
+                         f"value {float(value[i])!r}; values must be finite numbers")
+
+
+def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what: str, name: str,
+                   keep_first: bool):
+    """The rows in file order (``_row``; the stable and ranx tie rules keep it), each (query, document) pair
+    once: the first in file order (``keep_first``, as the single-machine reader keeps it) or a ValueError.
+    The ids come back dictionary-encoded (what :class:`~metrics.runfiles.read.Table` holds)."""
+    if row is not None and len(row) and row.null_count == 0:
+        order = np.argsort(row.to_numpy(), kind="stable")
+        if not np.array_equal(order, np.arange(order.size)):
+            take = pa.array(order)
+            qid, docno, value = qid.take(take), docno.take(take), value[order]
+    qid, docno = as_dictionary(qid), as_dictionary(docno)
+    if not len(qid):
+        return qid, docno, value
+    key = qid.indices.to_numpy().astype(np.int64) * len(docno.dictionary) + docno.indices.to_numpy()
+    unique, first = np.unique(key, return_index=True)
+    if unique.size == key.size:
+        return qid, docno, value
+    keep = np.sort(first)  # the first row of each pair, in file order
+    if not keep_first:
+        i = int(np.flatnonzero(np.isin(np.arange(key.size), keep, invert=True))[0])
+        raise ValueError(f"{what} {name!r}: document {docno[i].as_py()!r:.60} appears twice for query "
+                         f"{qid[i].as_py()!r:.60}; each (query, document) pair must be given once (or skip "
+                         "bad lines: skip_bad_lines=True, --skip-bad-lines)")
+    take = pa.array(keep)
+    return (as_dictionary(qid.dictionary_decode().take(take)), as_dictionary(docno.dictionary_decode().take(take)),
+            value[keep])
+
+
+def _table(name: str, kind: str, qid: pa.Array, docno: pa.Array, value: np.ndarray) -> Table:
+    return Table(name, kind, as_dictionary(qid), as_dictionary(docno), np.ascontiguousarray(value, np.float64))
+
+
+def _column(table: pa.Table, name: str):
+    return table.column(name).combine_chunks() if name in table.column_names else None
+
+
+class _Notes:
+    """The notes of one bucket, as columns."""
+
+    def __init__(self):
+        self.rows: list[tuple] = []
+
+    def add(self, run, note, count=None, count2=None, text=None, detail=None, order=None):
+        self.rows.append((run, note, count, count2, text, detail, order))
+
+    def table(self, names) -> pa.Table:
+        schema = _arrow_schema(names)
+        cols = list(zip(*self.rows)) if self.rows else [[]] * 7
+        data = {"run": cols[0], "qid": [None] * len(self.rows)}
+        for j, (c, _k) in enumerate(NOTE_COLUMNS):
+            data[c] = cols[1 + j]
+        for i in range(len(names)):
+            data[f"m{i}"] = [None] * len(self.rows)
+        return pa.table({k: pa.array(list(v), schema.field(k).type) for k, v in data.items()}, schema=schema)
+
+
+def _good_rows(part: pa.Table, what: str, name: str, keep_first: bool, notes: _Notes) -> pa.Table:
+    """The rows without a reading problem; the bad ones noted (skipped) or refused (a ValueError)."""
+    bad_col = _column(part, "_bad")
+    if bad_col is None or bad_col.null_count == len(bad_col):
+        return part
+    bad = pc.is_valid(bad_col)
+    rows = part.filter(bad)
+    first = int(np.argmin(rows.column("_row").to_numpy())) if rows.num_rows else 0
+    line, reason = rows.column("_line")[first].as_py() or "", rows.column("_bad")[first].as_py()
+    if not keep_first:
+        raise ValueError(f"{name}: line {line[:80]!r} cannot be read ({reason}); fix it, or skip bad lines "
+                         "(skip_bad_lines=True, --skip-bad-lines)")
+    notes.add(name, "bad", count=rows.num_rows, text=line[:80], detail=reason,
+              order=int(rows.column("_row")[first].as_py()))
+    return part.filter(pc.invert(bad))
+
+
+def _kernel(options: dict):
+    """The function Spark calls for each bucket: its run rows and qrels rows in, one row per query each run
+    answered out (the values in ``m0, m1, ...``), and the notes (:data:`NOTE_COLUMNS`).  The values come
+    from the single-machine loop (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket."""
+    runs: list[str] = options["runs"]
+    names: list[tuple[str, str]] = options["names"]
+    requested = parse_measures(options["measures"])
+    keep_first: bool = options["keep_first"]
+    opts: dict = options["opts"]
+    schema = _arrow_schema(names)
+
+    def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
+        notes = _Notes()
+        right = _good_rows(right, "qrels", "qrels", keep_first, notes)
+        rq, rd = _strings(right.column("qid")), _strings(right.column("docno"))
+        rv = right.column("rel").to_numpy(zero_copy_only=False).astype(np.float64)
+        _check_rows("qrels", rq, rd, rv, "qrels")
+        rq, rd, rv = _in_file_order(rq, rd, rv, _column(right, "_row"), "qrels", "qrels", keep_first)
+        lrun = left.column("_run")  # the run's place in ``runs`` (a number travels lighter than its name)
+        tables = []
+        for index, run in enumerate(runs):
+            part = left.filter(pc.equal(lrun, index)) if left.num_rows else left
+            part = _good_rows(part, "run", run, keep_first, notes)
+            tags = _column(part, "tag")
+            if tags is not None and tags.null_count < len(tags):
+                rows = part.column("_row").to_numpy(zero_copy_only=False)
+                valid = np.flatnonzero(pc.is_valid(tags).to_numpy(zero_copy_only=False))
+                last = int(valid[np.argmax(rows[valid])])
+                notes.add(run, "tag", text=tags[last].as_py(), order=int(rows[last]))
+            q, d = _strings(part.column("qid")), _strings(part.column("docno"))
+            v = part.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
+            _check_rows(run, q, d, v, "run")
+            q, d, v = _in_file_order(q, d, v, _column(part, "_row"), "run", run, keep_first)
+            tables.append(_table(run, "run", q, d, v))
+            used = q.dictionary  # the run's queries in this bucket (encoded from its rows: each one used)
+            outside = used.filter(pc.invert(pc.is_in(used, value_set=rq.dictionary)))
+            if len(outside):
+                notes.add(run, "foreign", count=len(outside), text=pc.min(outside).as_py())
+        parts = []
+        if len(rq):
+            qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
+            counts = qi.counts()
+            notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
+            whole = np.trunc(rv)
+            fractional = np.flatnonzero(whole != rv)
+            if fractional.size:
+                notes.add("qrels", "fractional", count=int(fractional.size), text=repr(float(rv[fractional[0]])),
+                          order=int(fractional[0]))
+            values, _problems = evaluate_tables(qi, tables, requested, **opts)
+            queries = pa.array(qi.queries.tolist(), pa.string())
+            for run_values in values:
+                present = run_values.present
+                where = pa.array(np.flatnonzero(present))
+                k = len(where)
+                if k < present.size:
+                    notes.add(run_values.name, "absent", count=int(present.size - k),
+                              text=str(qi.queries[int(np.flatnonzero(~present)[0])]))
+                if not k:
+                    continue
+                cols = {"run": pa.array([run_values.name] * k, pa.string()), "qid": queries.take(where)}
+                for c, kind in NOTE_COLUMNS:
+                    cols[c] = pa.nulls(k, pa.string() if kind == "string" else pa.int64())
+                for i, (name, kind) in enumerate(names):
+                    if kind == "text":
+                        cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
+                    else:
+                        cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
+                parts.append(pa.table(cols, schema=schema))
+        parts.append(notes.table(names))
+        return pa.concat_tables(parts)
+
+    return evaluate
+
+
+def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[QrelsCounts, dict, list[Problem]]:
+    """The buckets' notes added up: -c's counts, the runs' tags, the problems (as the single machine words them)."""
+    counts = QrelsCounts(0, 0)
+    tags: dict[str, tuple[int, str]] = {}
+    problems: list[Problem] = []
+    by = {kind: part for kind, part in notes.groupby("note", sort=False)} if len(notes) else {}
+    if "qrels" in by:
+        counts = QrelsCounts(int(by["qrels"]["count"].sum()), int(by["qrels"]["count2"].sum()))
+    if "bad" in by:
+        for run, part in by["bad"].groupby("run", sort=False):
+            first = part.sort_values("order").iloc[0]
+            problems.append(Problem(run, None, "bad_lines", {"count": int(part["count"].sum()), "text": first["text"],
+                                                             "reason": first["detail"], "action": "skipped"}))
+    if "fractional" in by:
+        part = by["fractional"]
+        grade = float(part.sort_values("order").iloc[0]["text"])
+        problems.append(Problem("qrels", None, "fractional_grades", {"count": int(part["count"].sum()),
+                                                                     "grade": grade,
+                                                                     "whole": f"{math.trunc(grade):g}"}))
+    if "tag" in by:
+        for row in by["tag"].itertuples():
+            if row.run not in tags or row.order > tags[row.run][0]:
+                tags[row.run] = (int(row.order), row.text)
+    for run in runs:
+        mine = {k: p[p["run"] == run] for k, p in by.items() if k in ("foreign", "absent")}
+        foreign = mine.get("foreign")
+        if foreign is not None and len(foreign):
+            problems.append(Problem(run, None, "not_in_qrels", {"count": int(foreign["count"].sum()),
+                                                                "example": min(foreign["text"])}))
+        absent = mine.get("absent")
+        answered_none = absent is not None and int(absent["count"].sum()) >= counts.num_q > 0
+        if answered_none:
+            problems.append(Problem(run, None, "no_queries", {}))
+        elif absent is not None and len(absent):
+            problems.append(Problem(run, None, "missing_in_run", {
+                "count": int(absent["count"].sum()), "example": min(absent["text"]),
+                "policy": "zero (-c)" if complete else "skip"}))
+    return counts, {run: tag for run, (_o, tag) in tags.items()}, problems
+
+
+# ------------------------------------------------------------------------------------------------ the API
+@dataclass
+class SparkEvaluation:
+    """trec_eval's measures evaluated on Spark; see :func:`evaluate_spark`.
+
+    ``rows`` is the kernel's output (lazy): one row per run and query it answered, the values in columns
+    ``m0, m1, ...`` (``names[i]`` is the printed name of ``m{i}``), and rows with a null ``qid`` that carry
+    the buckets' notes (:data:`NOTE_COLUMNS`).  ``problems``, ``tags`` and ``counts`` are known once
+    :meth:`means` or :meth:`result` has run.
+    """
+
+    spark: object
+    rows: object
+    requested: list[Requested]
+    names: list[tuple[str, str]]
+    runs: list[str]
+    complete: bool
+    tags: dict[str, str] = field(default_factory=dict)
+    counts: QrelsCounts | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+    def cache(self) -> SparkEvaluation:
+        """Keep the per-query values in Spark's memory (``persist``) once computed, so that
+        :meth:`per_query`, :meth:`means` and :meth:`result` do not each run the kernel again."""
+        self.rows = self.rows.persist()
+        return self
+
+    def _per_query_names(self) -> list[tuple[int, str]]:
+        per_query = {name for r in self.requested if r.info.per_query and r.info.value != "text" for name in r.names}
+        return [(i, name) for i, (name, _kind) in enumerate(self.names) if name in per_query]
+
+    def per_query(self):
+        """Per-query values as a Spark DataFrame ``run, measure, qid, value`` (the rows of
+        :meth:`MeasureResult.frame` without the "all" rows): measures trec_eval prints per query, queries the run
+        answered.  Lazy: nothing is computed until it is used."""
+        from pyspark.sql import functions as F
+
+        chosen = self._per_query_names()
+        if not chosen:
+            return self.spark.createDataFrame([], "run string, measure string, qid string, value double")
+        pairs = ", ".join(f"'{name}', m{i}" for i, name in chosen)
+        stacked = self.rows.filter(F.col("qid").isNotNull()).selectExpr(
+            "run", "qid", f"stack({len(chosen)}, {pairs}) as (measure, value)")
+        return stacked.select("run", "measure", "qid", F.col("value").cast("double"))
+
+    def _learn(self, notes: pd.DataFrame) -> None:
+        counts, tags, problems = _gather(notes, self.runs, self.complete)
+        self.counts, self.problems = counts, self.problems + problems
+        self.tags.update(tags)
+
+    def totals(self) -> pd.DataFrame:
+        """Each run's per-query values summed as trec_eval sums them: one addition at a time, in query-id
+        byte order, on one Spark task streaming the rows sorted by (run, query).  Columns ``run``, ``name``,
+        ``total``, ``n`` (queries answered).  Also gathers the notes (problems, tags, ``-c``'s counts)."""
+        numeric = [(i, name) for i, (name, kind) in enumerate(self.names) if kind != "text"]
+        cols = ["run", "qid"] + [c for c, _k in NOTE_COLUMNS] + [f"m{i}" for i, _ in numeric]
+        sorted_rows = self.rows.select(*cols).repartition(1).sortWithinPartitions("run", "qid")
+        labels = [name for _, name in numeric]
+        note_names = [c for c, _k in NOTE_COLUMNS]
+        out_schema = pa.schema([("run", pa.string()), ("name", pa.string()), ("total", pa.float64()),
+                                ("n", pa.int64())] + [(c, pa.string() if k == "string" else pa.int64())
+                                                      for c, k in NOTE_COLUMNS])
+        first_value = 2 + len(NOTE_COLUMNS)
+
+        def accumulate(batches):
+            state: dict[str, list] = {}
+            kept_notes = []
+            for batch in batches:
+                if not batch.num_rows:
+                    continue
+                is_note = pc.is_valid(batch.column(2)).to_numpy(zero_copy_only=False)
+                if is_note.any():
+                    kept_notes.append(batch.filter(pa.array(is_note)))
+                    batch = batch.filter(pa.array(~is_note))
+                    if not batch.num_rows:
+                        continue
+                runs = batch.column(0).to_numpy(zero_copy_only=False)
+                starts = np.flatnonzero(np.r_[True, runs[1:] != runs[:-1]])
+                for s, e in zip(starts, np.r_[starts[1:], len(runs)]):
+                    st = state.setdefault(runs[s], [[None] * len(labels), 0])
+                    st[1] += int(e - s)
+                    for j in range(len(labels)):
+                        v = batch.column(first_value + j).to_numpy(zero_copy_only=False)[s:e].astype(np.float64)
+                        prev = st[0][j]
+                        st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
+            out = {c: [] for c in out_schema.names}
+            for run, (totals, n) in state.items():
+                for j, label in enumerate(labels):
+                    for c, v in (("run", run), ("name", label), ("total", totals[j]), ("n", n)):
+                        out[c].append(v)
+                    for c in note_names:
+                        out[c].append(None)
+            for notes in kept_notes:
+                for r in range(notes.num_rows):
+                    for c, v in (("run", notes.column(0)[r].as_py()), ("name", None), ("total", None), ("n", None)):
+                        out[c].append(v)
+                    for j, c in enumerate(note_names):
+                        out[c].append(notes.column(2 + j)[r].as_py())
+            yield pa.RecordBatch.from_pydict(out, schema=out_schema)
+
+        ddl = "run string, name string, total double, n bigint, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS)
+        table = _collect(sorted_rows.mapInArrow(accumulate, ddl)).to_pandas()
+        is_note = table["note"].notna()
+        self._learn(table[is_note])
+        return table[~is_note][["run", "name", "total", "n"]].reset_index(drop=True)
+
+    def means(self):
+        """The "all" values as a Spark DataFrame ``run, measure, value``: trec_eval's summary (mean, sum
+        for num_*, geometric mean for gm_*, ``-c`` dividing by every qrels query), exactly the values of
+        :meth:`MeasureResult.summary` on one machine.  Computed when called (the kernel, then one pass over
+        the per-query values on one task); the driver holds one number per run and measure."""
+        totals = self.totals()
+        by = {(r.run, r.name): r for r in totals.itertuples()}
+        rows = []
+        for run in self.runs:
+            for r in self.requested:
+                kind = r.info.summary
+                if kind in ("runid", "none") or r.info.value == "text":
+                    continue
+                for name in r.names:
+                    t = by.get((run, name))
+                    if t is None or t.n == 0:
+                        continue  # no query evaluated: no "all" line (as on one machine)
+                    # the sequential total stands for the values: summary_value adds them in the same order
+                    total = np.array([t.total], dtype=np.float64)
+                    rows.append((run, name, summary_value(kind, name, total, n=int(t.n), complete=self.complete,
+                                                          counts=self.counts)))
+        return self.spark.createDataFrame(rows, "run string, measure string, value double")
+
+    def result(self) -> MeasureResult:
+        """Everything collected on the driver as the single-machine engine's :class:`MeasureResult`
+        (``.text()`` is trec_eval's output, byte for byte the command line's without ``--spark``).  Holds
+        every per-query value in the driver's memory (8 bytes a value), like the single-machine engine."""
+        table = _collect(self.rows)
+        is_note = pc.is_valid(table.column("note"))
+        self._learn(table.filter(is_note).select(["run"] + [c for c, _k in NOTE_COLUMNS]).to_pandas())
+        rows = table.filter(pc.invert(is_note))
+        qids = pc.unique(rows.column("qid").combine_chunks()) if rows.num_rows else pa.array([], pa.string())
+        queries = np.asarray(qids.take(pc.array_sort_indices(qids)).to_pylist(), dtype=object)
+        position = {q: i for i, q in enumerate(queries.tolist())}
+        out = []
+        for run in self.runs:
+            part = rows.filter(pc.equal(rows.column("run"), run))
+            idx = np.fromiter((position[q] for q in part.column("qid").to_pylist()), np.int64, part.num_rows)
+            present = np.zeros(queries.size, bool)
+            present[idx] = True
+            rv = RunValues(run, self.tags.get(run, run), present)
+            for i, (name, kind) in enumerate(self.names):
+                col = part.column(f"m{i}")
+                if kind == "text":
+                    arr = np.empty(queries.size, dtype=object)
+                    arr[idx] = np.asarray(col.to_pylist(), dtype=object)
+                    rv.texts[name] = arr
+                else:
+                    arr = np.zeros(queries.size, np.float64)
+                    arr[idx] = col.to_numpy(zero_copy_only=False)
+                    rv.values[name] = arr
+            out.append(rv)
+        return MeasureResult(queries, self.requested, out, self.complete, list(self.problems), self.counts)
+
+
+def _collect(df) -> pa.Table:
+    """A DataFrame on the driver as Arrow, the Python error of a failed task as a ValueError."""
+    from pyspark.errors import PythonException
+
+    try:
+        return df.toArrow()
+    except PythonException as exc:
+        raise ValueError(_python_error(exc)) from None
+
+
+def _python_error(exc) -> str:
+    text = str(exc)
+    found = re.findall(r"ValueError: (.+)", text)
+    return found[-1].strip() if found else text.strip().splitlines()[-1][:500]
+
+
+def _as_run_frames(spark, runs, columns) -> list[tuple[str | None, object]]:
+    """[(name, DataFrame run, qid, docno, score, tag[, _row, _bad, _line])] from the accepted forms of ``runs``;
+    the name is None for a DataFrame whose ``run`` column names its runs."""
+    from pyspark.sql import DataFrame
+    from pyspark.sql import functions as F
+
+    if isinstance(runs, (str, os.PathLike, DataFrame)):
+        runs = [runs]
+    if isinstance(runs, Mapping):
+        items = list(runs.items())
+    elif isinstance(runs, Sequence):
+        items = [(None, r) for r in runs]
+    else:
+        raise ValueError(f"runs must be a DataFrame, a path, or a list or dict of them, got {type(runs).__name__}")
+    if not items:
+        raise ValueError("runs is empty; give at least one run")
+    out = []
+    files = [str(r) for _, r in items if isinstance(r, (str, os.PathLike))]
+    bases = [Path(f.rstrip("/")).name for f in files]
+    for key, run in items:
+        if isinstance(run, (str, os.PathLike)):
+            base = Path(str(run).rstrip("/")).name
+            name = str(key) if key is not None else (base if bases.count(base) == 1 else str(run))
+            out.append((name, read_spark(spark, run, kind="run", columns=columns, name=name)))
+            continue
+        if not isinstance(run, DataFrame):
+            raise ValueError(f"a run must be a Spark DataFrame or a path, got {type(run).__name__}")
+        roles = column_roles([c for c in run.columns if c != "run"], "run", dict(columns or {}))
+        if isinstance(roles, Problem):
+            raise ValueError(f"run {key or ''}: no column for {roles.params['role']} among {roles.params['header']}; "
+                             f"accepted names: {roles.params['accepted']}")
+        value = F.col(f"`{roles['score']}`") if "score" in roles else -F.col(f"`{roles['rank']}`")
+        named = "run" in run.columns and key is None
+        name = None if named else (str(key) if key is not None else f"run{len(out) + 1}")
+        name_col = F.col("run").cast("string") if named else F.lit(name)
+        tag = F.col(f"`{roles['tag']}`").cast("string") if "tag" in roles and roles["tag"] != "run" else \
+            F.lit(None).cast("string")
+        out.append((name, run.select(name_col.alias("run"), F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
+                                        F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
+                                        value.cast("double").alias("score"), tag.alias("tag"))))
+    return out
+
+
+def _as_qrels_frame(spark, qrels, columns):
+    from pyspark.sql import DataFrame
+    from pyspark.sql import functions as F
+
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_spark(spark, qrels, kind="qrels", columns=columns)
+    if not isinstance(qrels, DataFrame):
+        raise ValueError(f"qrels must be a Spark DataFrame or a path, got {type(qrels).__name__}")
+    roles = column_roles(qrels.columns, "qrels", dict(columns or {}))
+    if isinstance(roles, Problem):
+        raise ValueError(f"qrels: no column for {roles.params['role']} among {roles.params['header']}; "
+                         f"accepted names: {roles.params['accepted']}")
+    return qrels.select(F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
+                        F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
+                        F.col(f"`{roles['rel']}`").cast("double").alias("rel"))
+
+
+def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spark=None, relevance_level: int = 1,
+                   complete: bool = False, judged_only: bool = False, max_docs: int | None = None,
+                   num_docs_in_coll: int = 0, err_gmax: float | None = None,
+                   qrels_columns: Mapping[str, str] | None = None, run_columns: Mapping[str, str] | None = None,
+                   buckets: int | None = None, skip_bad_lines: bool = False) -> SparkEvaluation:
+    """trec_eval's measures (and the extras) for runs held in Spark, through the single-machine kernel.
+
+    Parameters
+    ----------
+    qrels : pyspark.sql.DataFrame or path
+        Columns for query id, document id and grade (named as :data:`~metrics.runfiles.read.COLUMN_NAMES`
+        or by ``qrels_columns``), or a TREC / CSV / Parquet file or folder that Spark reads.
+    runs : DataFrame, path, or a list or dict of them
+        A DataFrame with a ``run`` column holds several runs (one name each); without one it is one
+        run (named by its dict key, or ``run1``, ``run2``, ...); a file's run is named by the file.
+        An optional ``tag`` column gives trec_eval's ``runid`` (TREC files: the last line's tag).
+    measures : sequence of str, default ("official",)
+        trec_eval ``-m`` arguments, as for :func:`metrics.runfiles.trec.evaluate_runs`.
+    spark : pyspark.sql.SparkSession, optional
+        Default: the active session (:func:`spark_session` starts one).
+    relevance_level, complete, judged_only, max_docs, num_docs_in_coll, err_gmax
+        trec_eval's ``-l``, ``-c``, ``-J``, ``-M``, ``-N`` and ERR's highest grade, as for
+        :func:`~metrics.runfiles.trec.evaluate_runs`.
+    qrels_columns, run_columns : mapping of str to str, optional
+        Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
+    buckets : int >= 1, optional
+        How many groups of queries the kernel is called on.  Default: the run rows as Spark estimates
+        them from the plan's size (no job), divided by :data:`ROWS_PER_BUCKET`, at least two per core.
+    skip_bad_lines : bool, default False
+        Drop lines of a file that cannot be read and keep the first of a repeated (query, document)
+        pair (in file or DataFrame order), with a problem, instead of refusing them, as
+        ``--skip-bad-lines``.
+
+    Returns
+    -------
+    SparkEvaluation
+        ``.per_query()`` and ``.means()`` (Spark DataFrames), ``.result()`` (a
+        :class:`~metrics.runfiles.trec.MeasureResult` on the driver: ``.text()`` is trec_eval's output);
+        nothing is computed until one of them is used (then two Spark jobs: the kernel, and the means on
+        one task).  ``.problems`` (lines skipped, queries on one side only, fractional grades) are known
+        after :meth:`~SparkEvaluation.means` or :meth:`~SparkEvaluation.result`.
+
+    Raises
+    ------
+    ValueError
+        For a bad measure or option (naming it) or inputs without the needed columns; when the values are
+        computed, for a line that cannot be read (unless skipped), a null id, a non-finite value or a
+        repeated (query, document) pair (naming the file or run, the line or the query and document).
+
+    Examples
+    --------
+    Not run here (it needs a Spark session)::
+
+        spark = spark_session("local[2]")
+        ev = evaluate_spark("qrels.txt", ["bm25.run", "dense.run"], ["map", "ndcg_cut.10"], spark=spark)
+        ev.means().show()          # run, measure, value
+        ev.per_query().write.parquet("per_query.parquet")
+    """
+    from pyspark.sql import functions as F
+
+
+    requested = parse_measures(measures)
+    opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
+                         num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
+    buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
+    skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
+    spark = _active(spark)
+    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns)
+    frames = _as_run_frames(spark, runs, run_columns)
+    run_dfs, runs_order = [], []
+    for name, df in frames:
+        if name is None:  # a DataFrame naming its runs: their names in sorted order (one pass over its column)
+            found_names = [r[0] for r in df.select("run").distinct().orderBy("run").collect()]
+            if any(n is None or n == "" for n in found_names):
+                raise ValueError("a run's name (its run column) is null or empty")
+        else:
+            found_names = [name]
+        dupes = sorted(set(found_names) & set(runs_order))
+        if dupes:
+            raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
+        runs_order += found_names
+        run_dfs.append(_kernel_columns(df, "run"))
+    run_df = run_dfs[0]
+    for other in run_dfs[1:]:
+        run_df = run_df.unionByName(other)
+    qrels_df = _kernel_columns(qrels_df, "qrels")
+    if opts["err_gmax"] is None and any(r.info.name == "err" for r in requested):
+        # ERR's scale top: the highest whole judged grade of the whole qrels (a bucket sees only its own)
+        rel = F.col("rel")
+        whole = F.when(rel >= 0, F.floor(rel)).otherwise(F.ceil(rel))
+        top = qrels_df.filter(F.col("_bad").isNull()).agg(F.max(F.when(whole >= 0, whole))).collect()[0][0]
+        opts["err_gmax"] = 0.0 if top is None else float(top)
+    if buckets is None:
+        cores = spark.sparkContext.defaultParallelism
+        buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
+    bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
+    names = _names(requested)
+    options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
+               "opts": opts}
+    index = F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1
+    left = run_df.select(index.alias("_run"), "qid", "docno", "score", "tag", "_row", "_bad", "_line", bucket)
+    right = qrels_df.select("qid", "docno", "rel", "_row", "_bad", "_line", bucket)
+    rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options), _out_ddl(names))
+    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
+
+
+def _kernel_columns(df, kind: str):
+    """The columns the kernel takes, with ``_row`` (file or DataFrame order), ``_bad`` and ``_line``."""
+    from pyspark.sql import functions as F
+
+    if "_row" not in df.columns:  # the DataFrame's own order (the stable and ranx tie rules keep it)
+        df = df.withColumn("_row", F.monotonically_increasing_id())
+    for col in ("_bad", "_line") + (("tag",) if kind == "run" else ()):
+        if col not in df.columns:
+            df = df.withColumn(col, F.lit(None).cast("string"))
+    cols = ["run", "qid", "docno", "score", "tag"] if kind == "run" else ["qid", "docno", "rel"]
+    return df.select(*cols, "_row", "_bad", "_line")
+
+
+def _estimated_rows(df) -> int:
+    """Rows to expect, from Spark's size estimate of the plan (no job): bytes / 16, generous on purpose (more
+    buckets, each smaller)."""
+    try:
+        size = int(df._jdf.queryExecution().optimizedPlan().stats().sizeInBytes().toString())
+    except Exception:  # noqa: BLE001 - an estimate only: a plan without statistics counts instead
+        return int(df.count())
+    return max(1, size // 16)
