@@ -9,15 +9,15 @@ import streamlit as st
 
 from metrics.lessons.diagnose import LOG_I, diagnose
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex
-from ui import check as C
-from ui import state as S
+from ui import check
+from ui import state as ui_state
 from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary
 from ui.i18n import registry_text, t
 from ui.shell import open_page
 from ui.widgets import copy_link, error_text, k_select, link_for
 
 open_page("check")
-page = S.PageState(C.PAGE, C.FIELDS)
+page = ui_state.PageState(check.PAGE, check.FIELDS)
 
 
 st.title(t("check.title"))
@@ -25,8 +25,8 @@ st.caption(t("check.intro"))
 page.show_link_problems()
 
 # Labels are computed here, in the script's language: a format_func must not look the language up later.
-sheet_labels = {k: f"{t(f'check.presets.{k}')}: {C.sheet_numbers(k)}" for k in C.SHEETS}
-st.selectbox(t("check.preset"), list(sheet_labels), key="check_sheet", index=None, on_change=C.on_sheet,
+sheet_labels = {k: f"{t(f'check.presets.{k}')}: {check.sheet_numbers(k)}" for k in check.SHEETS}
+st.selectbox(t("check.preset"), list(sheet_labels), key="check_sheet", index=None, on_change=check.on_sheet,
              args=(st.session_state,), format_func=sheet_labels.get, placeholder=t("check.preset_placeholder"),
              help=t("check.preset_help"))
 
@@ -41,10 +41,10 @@ with left:
     st.subheader(t("check.formula_header"))
     st.caption(t("check.formula_help"))
     detect = t("check.detect")
-    gain_labels = {C.AUTO: detect, **{x: registry_text("gain", GAINS[x], "name") for x in GAINS}}
-    discount_labels = {C.AUTO: detect, **{x: registry_text("discount", DISCOUNTS[x], "name") for x in DISCOUNTS}}
-    base_labels = {C.AUTO: detect, **{x: variant_label("log_base", b) for x, b in C.BASES.items()}}
-    source_labels = {C.AUTO: detect, **{x: variant_label("idcg_source", x) for x in ("list", "judged")}}
+    gain_labels = {check.AUTO: detect, **{x: registry_text("gain", GAINS[x], "name") for x in GAINS}}
+    discount_labels = {check.AUTO: detect, **{x: registry_text("discount", DISCOUNTS[x], "name") for x in DISCOUNTS}}
+    base_labels = {check.AUTO: detect, **{x: variant_label("log_base", b) for x, b in check.BASES.items()}}
+    source_labels = {check.AUTO: detect, **{x: variant_label("idcg_source", x) for x in ("list", "judged")}}
     gain = st.selectbox(t("common.gain"), list(gain_labels), key="check_gain", format_func=gain_labels.get)
     discount = st.selectbox(t("common.discount"), list(discount_labels), key="check_discount",
                             format_func=discount_labels.get)
@@ -58,12 +58,12 @@ hand: dict[str, str] = {}
 with right:
     st.subheader(t("check.numbers_header"))
     st.caption(t("check.numbers_help"))
-    for name in C.HAND_FIELDS:
+    for name in check.HAND_FIELDS:
         key = f"check_{name}"
-        st.text_input(t(f"check.{name}"), key=key, help=t(f"check.{name}_help"), max_chars=C.MAX_HAND_CHARS)
+        st.text_input(t(f"check.{name}"), key=key, help=t(f"check.{name}_help"), max_chars=check.MAX_HAND_CHARS)
         hand[name] = page.typed(key)
-        if name in C.LIST_FIELDS and C.count_values(hand[name]) > limits[name]:
-            st.error(t("check.too_many", count=C.count_values(hand[name]), limit=limits[name]),
+        if name in check.LIST_FIELDS and check.count_values(hand[name]) > limits[name]:
+            st.error(t("check.too_many", count=check.count_values(hand[name]), limit=limits[name]),
                      icon=":material/error:")
             hand[name] = ""  # not checked until it fits the list
 
@@ -74,9 +74,14 @@ if not any(v.strip() for v in hand.values()):
 else:
     try:
         d = diagnose(
-            grades, unretrieved=unretrieved, k=k, **{n: (hand[n] or None) for n in C.HAND_FIELDS},
-            gain=None if gain == C.AUTO else gain, discount=None if discount == C.AUTO else discount,
-            log_base=None if base == C.AUTO else C.BASES[base], idcg_source=None if source == C.AUTO else source,
+            grades,
+            unretrieved=unretrieved,
+            k=k,
+            **{n: (hand[n] or None) for n in check.HAND_FIELDS},
+            gain=None if gain == check.AUTO else gain,
+            discount=None if discount == check.AUTO else discount,
+            log_base=None if base == check.AUTO else check.BASES[base],
+            idcg_source=None if source == check.AUTO else source,
         )
     except ValueError as exc:
         st.error(error_text(exc))
@@ -96,4 +101,4 @@ else:
 
 page.finish()
 st.subheader(t("common.link_title"))
-copy_link(link_for(C.PAGE, page.query()), too_long=page.link_too_long)
+copy_link(link_for(check.PAGE, page.query()), too_long=page.link_too_long)

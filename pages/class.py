@@ -12,20 +12,20 @@ from __future__ import annotations
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from ui.classroom import views as V
+from ui.classroom import views
 from ui.i18n import t
 from ui.shell import open_page
 
 open_page("class")
-page = V.teacher_state()
+page = views.teacher_state()
 st.title(t("classroom.teacher_title"))
 page.show_link_problems()
 try:
-    found = V.teacher_from_page(page)
+    found = views.teacher_from_page(page)
     if found is None:
-        V.setup(page)
+        views.setup(page)
     else:
-        V.dashboard(page, *found)
+        views.dashboard(page, *found)
 except SQLAlchemyError:
-    V.database_down()
+    views.database_down()
 page.finish()

@@ -11,20 +11,20 @@ from __future__ import annotations
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from ui.classroom import views as V
+from ui.classroom import views
 from ui.i18n import t
 from ui.shell import open_page
 
 open_page("join")
-page = V.join_state()
+page = views.join_state()
 st.title(t("classroom.join_title"))
 page.show_link_problems()
 try:
-    seat = V.seat_from_page(page)
+    seat = views.seat_from_page(page)
     if seat is None:
-        V.join_form(page)
+        views.join_form(page)
     else:
-        V.student_view(seat)
+        views.student_view(seat)
 except SQLAlchemyError:
-    V.database_down()
+    views.database_down()
 page.finish()

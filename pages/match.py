@@ -9,9 +9,8 @@ import streamlit as st
 
 from metrics.lessons.libraries import LIBRARIES, NotApplicable
 from metrics.lessons.match import match_number
-from ui import escape
-from ui import match_view as V
-from ui import state as S
+from ui import escape, match_view
+from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import show
 from ui.shell import open_page
@@ -20,26 +19,26 @@ from ui.widgets import copy_link, link_for
 open_page("match")
 st.title(t("common.nav.match"))
 st.caption(t("match.intro"))
-page = S.PageState(V.PAGE, V.FIELDS)
+page = ui_state.PageState(match_view.PAGE, match_view.FIELDS)
 page.show_link_problems()
 
 c1, c2 = st.columns(2)
 with c1:
-    st.text_area(t("match.rels"), key=V.K_RELS, height=68, help=t("match.rels_help"))
-    rels = list(page.typed(V.K_RELS))
-    st.text_area(t("match.unretrieved"), key=V.K_UNRET, height=68, help=t("match.unretrieved_help"))
-    unretrieved = list(page.typed(V.K_UNRET))
+    st.text_area(t("match.rels"), key=match_view.K_RELS, height=68, help=t("match.rels_help"))
+    rels = list(page.typed(match_view.K_RELS))
+    st.text_area(t("match.unretrieved"), key=match_view.K_UNRET, height=68, help=t("match.unretrieved_help"))
+    unretrieved = list(page.typed(match_view.K_UNRET))
 with c2:
-    st.text_input(t("match.scores"), key=V.K_SCORES, help=t("match.scores_help"))
-    scores = list(page.typed(V.K_SCORES))
-    st.text_input(t("match.docnos"), key=V.K_DOCNOS, help=t("match.docnos_help"))
-    docnos = V.parse_docnos(page.value(V.K_DOCNOS))
+    st.text_input(t("match.scores"), key=match_view.K_SCORES, help=t("match.scores_help"))
+    scores = list(page.typed(match_view.K_SCORES))
+    st.text_input(t("match.docnos"), key=match_view.K_DOCNOS, help=t("match.docnos_help"))
+    docnos = match_view.parse_docnos(page.value(match_view.K_DOCNOS))
 c3, c4 = st.columns(2)
 with c3:
-    st.text_input(t("match.value"), key=V.K_VALUE, help=t("match.value_help"))
-    value = page.typed(V.K_VALUE)
+    st.text_input(t("match.value"), key=match_view.K_VALUE, help=t("match.value_help"))
+    value = page.typed(match_view.K_VALUE)
 with c4:
-    k = st.number_input(t("match.k"), min_value=1, max_value=10_000, step=1, key=V.K_K,
+    k = st.number_input(t("match.k"), min_value=1, max_value=10_000, step=1, key=match_view.K_K,
                         placeholder=t("match.k_none"), help=t("match.k_help"))
     k = None if k is None else int(k)
 
@@ -59,44 +58,46 @@ except (ValueError, NotApplicable) as exc:
 
 if result is not None:
     digits = max(result.target.scale + 2, 4)
-    st.caption(V.counted("match.precision", result.target.scale, value=escape.markdown(value),
+    st.caption(match_view.counted("match.precision", result.target.scale, value=escape.markdown(value),
                          decimals=result.target.scale,
                          lo=show(result.target.value - result.target.tolerance, result.target.scale + 1),
                          hi=show(result.target.value + result.target.tolerance, result.target.scale + 1)))
-    note = V.ranx_note(result, len(rels), scores)
+    note = match_view.ranx_note(result, len(rels), scores)
     if note:
         st.info(note, icon=":material/shuffle:")
 
     st.header(t("match.libraries"))
     if result.libraries:
         for m in result.libraries:
-            link = V.library_link(m.key, rels, unretrieved, k)
-            st.markdown("- " + V.library_sentence(m.key, m.value, m.k, digits) + f" — [{t('match.open')}]({link})")
+            link = match_view.library_link(m.key, rels, unretrieved, k)
+            st.markdown(
+                "- " + match_view.library_sentence(m.key, m.value, m.k, digits) + f" — [{t('match.open')}]({link})"
+            )
     else:
         st.info(t("match.no_library"), icon=":material/search_off:")
 
     st.header(t("match.settings"))
-    st.caption(V.counted("match.settings_help", len(result.matches), n=len(result.matches)))
-    for m in result.matches[:V.SHOWN_MATCHES]:
-        st.markdown("- " + V.match_sentence(m, digits)
-                    + f" — [{t('match.open')}]({V.open_link(rels, unretrieved, k, m.settings)})")
-    if len(result.matches) > V.SHOWN_MATCHES:
-        hidden = len(result.matches) - V.SHOWN_MATCHES
-        st.caption(V.counted("match.more", hidden, n=hidden))
+    st.caption(match_view.counted("match.settings_help", len(result.matches), n=len(result.matches)))
+    for m in result.matches[:match_view.SHOWN_MATCHES]:
+        st.markdown("- " + match_view.match_sentence(m, digits)
+                    + f" — [{t('match.open')}]({match_view.open_link(rels, unretrieved, k, m.settings)})")
+    if len(result.matches) > match_view.SHOWN_MATCHES:
+        hidden = len(result.matches) - match_view.SHOWN_MATCHES
+        st.caption(match_view.counted("match.more", hidden, n=hidden))
     if not result.matches:
         st.info(t("match.no_setting"), icon=":material/search_off:")
 
     st.header(t("match.near"))
     st.caption(t("match.near_help"))
     for m in result.near_misses:
-        st.markdown("- " + V.near_miss_sentence(m, digits))
-    for sentence in V.not_applicable_sentences(result.not_applicable):
+        st.markdown("- " + match_view.near_miss_sentence(m, digits))
+    for sentence in match_view.not_applicable_sentences(result.not_applicable):
         st.caption(sentence)
 
     with st.expander(t("match.sources")):
         for key in LIBRARIES:
-            st.markdown(V.source_text(key))
+            st.markdown(match_view.source_text(key))
 
 page.finish()
 st.subheader(t("common.link_title"))
-copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)
+copy_link(link_for(match_view.PAGE, page.query()), too_long=page.link_too_long)

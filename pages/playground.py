@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import playground as PG
-from ui import state as S
+from ui import playground as playground_ui
+from ui import state as ui_state
 from ui.components.cards import cards
 from ui.i18n import current_language, t
 from ui.playground_explain import variant_name
@@ -20,14 +20,14 @@ open_page("playground")
 
 
 # The page is one fragment: a widget inside it reruns the page without app.py, and the run that draws the
-# rest after a first visit's numbers (PG.defer_rest) leaves app.py's one-time messages on screen.
+# rest after a first visit's numbers (playground_ui.defer_rest) leaves app.py's one-time messages on screen.
 @st.fragment
 def playground() -> None:
     state = st.session_state
     lang = current_language()
-    page = S.PageState(PG.PAGE, PG.FIELDS)
-    PG.carry_problems(page, state)
-    ranking, errors = PG.absorb(page, state)
+    page = ui_state.PageState(playground_ui.PAGE, playground_ui.FIELDS)
+    playground_ui.carry_problems(page, state)
+    ranking, errors = playground_ui.absorb(page, state)
 
     st.title(t("common.nav.playground"))
     st.caption(t("playground.intro"))
@@ -36,27 +36,50 @@ def playground() -> None:
     # ---- the numbers and the cards first: the component draws them (and recomputes them while a card
     # moves); computed from the fields' current values, which the widgets below then show.  Nothing before
     # this point imports pandas or Altair (the tables and charts below do). -------------------------------
-    k, gain, gain_map, discount, base, idcg, zero = PG.settings(page)
+    k, gain, gain_map, discount, base, idcg, zero = playground_ui.settings(page)
     grades, unretrieved = tuple(ranking.grades()), tuple(ranking.unretrieved_grades())
-    values = PG.headline(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero)
-    documents = PG.matching_examples({f.key: page.value(f.key) for f in PG.FIELDS})
-    printed = PG.printed_beside(documents)
-    rest_later = PG.defer_rest(state)  # a browser's first run: the tables and charts once the numbers are painted
+    values = playground_ui.headline(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero)
+    documents = playground_ui.matching_examples({f.key: page.value(f.key) for f in playground_ui.FIELDS})
+    printed = playground_ui.printed_beside(documents)
+    # a browser's first run: the tables and charts once the numbers are painted
+    rest_later = playground_ui.defer_rest(state)
     st.caption(t("playground.chosen", name=variant_name(gain, discount, idcg)))
-    cards(PG.cards_data(state, ranking, values, printed, k=k, gain=gain, gain_map=gain_map, discount=discount,
-                        base=base, idcg_source=idcg, zero=zero, rest_pending=rest_later), key=PG.CARDS_KEY)
+    cards(
+        playground_ui.cards_data(
+            state,
+            ranking,
+            values,
+            printed,
+            k=k,
+            gain=gain,
+            gain_map=gain_map,
+            discount=discount,
+            base=base,
+            idcg_source=idcg,
+            zero=zero,
+            rest_pending=rest_later,
+        ),
+        key=playground_ui.CARDS_KEY,
+    )
     if documents:
-        st.caption(t("playground.documents_note", docs=", ".join(PG.docs(documents))))
-    if len(ranking.ranked) > PG.CARD_CAP or len(ranking.unretrieved) > PG.CARD_CAP:
-        st.info(t("playground.cards_capped", shown=PG.CARD_CAP, n=len(ranking.ranked), m=len(ranking.unretrieved)))
+        st.caption(t("playground.documents_note", docs=", ".join(playground_ui.docs(documents))))
+    if len(ranking.ranked) > playground_ui.CARD_CAP or len(ranking.unretrieved) > playground_ui.CARD_CAP:
+        st.info(
+            t(
+                "playground.cards_capped",
+                shown=playground_ui.CARD_CAP,
+                n=len(ranking.ranked),
+                m=len(ranking.unretrieved),
+            )
+        )
     if "cards" in errors:
-        st.error(PG.problem_text(errors["cards"]), icon=":material/error:")
+        st.error(playground_ui.problem_text(errors["cards"]), icon=":material/error:")
 
-    # ---- the rest of the page.  A browser's first run stops here (PG.defer_rest): its numbers and cards are
+    # ---- the rest of the page.  A browser's first run stops here (playground_ui.defer_rest): its numbers and cards are
     # painted before the browser starts on anything else, and the component then asks for the rest (one more
     # run).  Imported here for the same reason: nothing the numbers do not need loads before them. --------
     if rest_later:
-        PG.stop_for_now(page, state)
+        playground_ui.stop_for_now(page, state)
     from metrics.registry import ZERO_IDCG
     from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
     from ui.i18n import registry_text
@@ -72,7 +95,9 @@ def playground() -> None:
     from ui.widgets import copy_link, discount_select, k_select, link_for
 
     # ---- moving an item without dragging ------------------------------------------------------------
-    movable = {it.label: it for it in ranking.ranked[: PG.CARD_CAP] + ranking.unretrieved[: PG.CARD_CAP]}
+    movable = {
+        it.label: it for it in ranking.ranked[: playground_ui.CARD_CAP] + ranking.unretrieved[: playground_ui.CARD_CAP]
+    }
     if state.get("pg_move_item") not in movable:
         state["pg_move_item"] = next(iter(movable))
     item_names = {label: f"{label} ({exact(it.grade)})" for label, it in movable.items()}
@@ -82,14 +107,20 @@ def playground() -> None:
         for action, icon in (("up", "arrow_upward"), ("down", "arrow_downward"), ("top", "vertical_align_top"),
                              ("toggle", "swap_vert")):
             st.button(t(f"playground.move_{action}"), key=f"pg_move_{action}", icon=f":material/{icon}:",
-                      on_click=PG.request_move, args=(state, action))
+                      on_click=playground_ui.request_move, args=(state, action))
 
     # ---- examples: each reproduces a document exactly (formula, k, items, IDCG source) -------------
     st.markdown(f"**{t('playground.examples')}**")
     with st.container(horizontal=True, key="pg_examples"):
-        for group in PG.EXAMPLE_GROUPS:
-            st.button(PG.button_label(group), key=f"pg_ex_{group[0]}", on_click=PG.request_example,
-                      args=(state, group[0]), help=t("playground.example_help"), icon=":material/description:")
+        for group in playground_ui.EXAMPLE_GROUPS:
+            st.button(
+                playground_ui.button_label(group),
+                key=f"pg_ex_{group[0]}",
+                on_click=playground_ui.request_example,
+                args=(state, group[0]),
+                help=t("playground.example_help"),
+                icon=":material/description:",
+            )
 
     # ---- input: text and settings ------------------------------------------------------------------
     left, right = st.columns([3, 2])
@@ -123,24 +154,29 @@ def playground() -> None:
                             format_func=zero_names.__getitem__,
                             help="\n\n".join(f"**{zero_names[z]}**: {registry_text('zero_idcg', ZERO_IDCG[z], 'help')}"
                                                for z in ZERO_IDCG_CHOICES))
-    metric_gain = PG.gain_of(gain, gain_map)
+    metric_gain = playground_ui.gain_of(gain, gain_map)
 
-    wide, bd = PG.compute(grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, PG.TABLE_CAP)
+    wide, bd = playground_ui.compute(
+        grades, unretrieved, k, gain, gain_map, discount, base, idcg, zero, playground_ui.TABLE_CAP
+    )
 
     with st.expander(t("playground.table_title"), icon=":material/table_edit:"):
         st.caption(t("playground.table_help"))
         if "table" in errors:
-            st.error(PG.problem_text(errors["table"]), icon=":material/error:")
+            st.error(playground_ui.problem_text(errors["table"]), icon=":material/error:")
             st.caption(t("common.kept_last_valid"))
-        fits = len(ranking) <= PG.TABLE_CAP
+        fits = len(ranking) <= playground_ui.TABLE_CAP
         if not fits:
-            st.info(t("playground.table_capped", shown=PG.TABLE_CAP, n=len(ranking)))
+            st.info(t("playground.table_capped", shown=playground_ui.TABLE_CAP, n=len(ranking)))
         st.data_editor(
-            ranking.table(PG.TABLE_CAP), key=PG.table_key(state), num_rows="dynamic" if fits else "fixed",
+            ranking.table(playground_ui.TABLE_CAP),
+            key=playground_ui.table_key(state),
+            num_rows="dynamic" if fits else "fixed",
             column_config={
                 "label": st.column_config.TextColumn(t("common.label"), max_chars=60),
-                "grade": st.column_config.NumberColumn(t("common.relevance"), min_value=0, max_value=1000,
-                                                       required=True),
+                "grade": st.column_config.NumberColumn(
+                    t("common.relevance"), min_value=0, max_value=1000, required=True
+                ),
                 "retrieved": st.column_config.CheckboxColumn(t("playground.col_retrieved"), default=True),
             },
         )
@@ -183,7 +219,7 @@ def playground() -> None:
 
 
     def _full_breakdown():
-        return PG.full_breakdown(grades, unretrieved, **full)
+        return playground_ui.full_breakdown(grades, unretrieved, **full)
 
 
     st.caption(t("playground.export_help", title=title))
@@ -201,17 +237,19 @@ def playground() -> None:
                            icon=":material/download:")
     # Built only when asked for: a closed expander would still compute its contents on every rerun.
     if st.toggle(t("playground.export_preview"), key="pg_show_export"):
-        preview = bd.iloc[: PG.EXPORT_PREVIEW_ROWS]
+        preview = bd.iloc[: playground_ui.EXPORT_PREVIEW_ROWS]
         md_tab, tex_tab = st.tabs([t("playground.markdown"), t("playground.latex")])
         md_tab.code(to_markdown(preview, labels, headers=headers, title=title), language="markdown")
         tex_tab.code(to_latex(preview, labels, headers=headers, title=title), language="latex")
 
     # ---- charts ------------------------------------------------------------------------------------
     st.subheader(t("playground.charts_title"))
-    chart_bd = bd.iloc[: PG.CHART_CAP]
-    if len(bd) > PG.CHART_CAP:
-        st.caption(t("playground.charts_capped", shown=PG.CHART_CAP))
-    gains_spec, running_spec, curves_spec = PG.chart_specs(chart_bd, tuple(labels[: PG.CHART_CAP]), base, lang)
+    chart_bd = bd.iloc[: playground_ui.CHART_CAP]
+    if len(bd) > playground_ui.CHART_CAP:
+        st.caption(t("playground.charts_capped", shown=playground_ui.CHART_CAP))
+    gains_spec, running_spec, curves_spec = playground_ui.chart_specs(
+        chart_bd, tuple(labels[: playground_ui.CHART_CAP]), base, lang
+    )
     g_cols = st.columns(2)
     with g_cols[0]:
         st.markdown(f"**{t('playground.chart_gains')}**")
@@ -225,7 +263,7 @@ def playground() -> None:
     # ---- the link ----------------------------------------------------------------------------------
     page.finish()
     st.subheader(t("common.link_title"))
-    copy_link(link_for(PG.PAGE, page.query()), too_long=page.link_too_long)
+    copy_link(link_for(playground_ui.PAGE, page.query()), too_long=page.link_too_long)
     st.page_link(PRESENT_PAGE, label=t("present.open"), icon=":material/slideshow:", help=t("present.open_help"),
                  query_params=present_query_from_playground(page.query(), lang=lang))
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import streamlit as st
 
 from metrics.lessons.exercises import DIFFICULTIES, make_exercise
-from ui import practice as P
-from ui import state as S
+from ui import practice
+from ui import state as ui_state
 from ui.diagnosis import render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
 from ui.shell import open_page
@@ -18,11 +18,11 @@ from ui.widgets import copy_link, error_text, link_for
 open_page("practice")
 state = st.session_state
 previous_score = state.get("practice_score")
-page = S.PageState(P.PAGE, P.FIELDS)
+page = ui_state.PageState(practice.PAGE, practice.FIELDS)
 if page.opened_link and "score" not in st.query_params and previous_score is not None:
     page.set("practice_score", previous_score)  # a shared exercise link keeps the visitor's own score
 if state["practice_seed"] is None:
-    page.set("practice_seed", P.new_seed())
+    page.set("practice_seed", practice.new_seed())
 state.setdefault("practice_scored", {})  # exercise id -> steps already scored (the first try counts)
 state.setdefault("practice_revealed", set())
 state.setdefault("practice_solved_ids", set())
@@ -35,9 +35,11 @@ page.show_link_problems()
 level_names = {k: registry_text("difficulty", DIFFICULTIES[k], "name") for k in DIFFICULTIES}
 c1, c2, c3 = st.columns([2, 1, 2], vertical_alignment="bottom")
 difficulty = c1.selectbox(t("practice.difficulty"), list(level_names), key="practice_difficulty",
-                          format_func=level_names.__getitem__, on_change=P.clear_answers, args=(state,),
+                          format_func=level_names.__getitem__, on_change=practice.clear_answers, args=(state,),
                           help=registry_text("difficulty", DIFFICULTIES[state["practice_difficulty"]], "help"))
-c2.button(t("practice.new"), key="practice_new", on_click=P.new_exercise, args=(state,), icon=":material/refresh:")
+c2.button(
+    t("practice.new"), key="practice_new", on_click=practice.new_exercise, args=(state,), icon=":material/refresh:"
+)
 score_slot = c3.empty()  # filled at the end, after this run's answers are scored
 
 seed = state["practice_seed"]
@@ -46,17 +48,17 @@ exercise_id = f"{difficulty}:{seed}"
 
 # --- the exercise ---------------------------------------------------------------------------------
 st.subheader(t("practice.exercise", seed=seed, level=level_names[difficulty]))
-P.exercise_panel(ex, key="practice")
+practice.exercise_panel(ex, key="practice")
 
 # --- answers --------------------------------------------------------------------------------------
 st.subheader(t("practice.answers"))
 st.caption(t("practice.answers_help"))
 a1, a2 = st.columns(2)
 answers: dict[str, str] = {}
-for name, col in zip(P.ANSWERS, (a1, a1, a2, a2, a2)):
+for name, col in zip(practice.ANSWERS, (a1, a1, a2, a2, a2)):
     with col:
         st.text_input(t(f"check.{name}"), key=f"practice_{name}", help=t(f"check.{name}_help"),
-                      max_chars=P.MAX_ANSWER_CHARS)
+                      max_chars=practice.MAX_ANSWER_CHARS)
         answers[name] = page.typed(f"practice_{name}")
 
 revealed = exercise_id in state["practice_revealed"]
@@ -71,7 +73,7 @@ if any(v.strip() for v in answers.values()):
         render_findings(d)
         render_steps_table(d, key="practice_feedback", reveal=revealed)
         scored = state["practice_scored"].setdefault(exercise_id, set())
-        score = P.score_steps(score, scored, d.steps, revealed=revealed)
+        score = practice.score_steps(score, scored, d.steps, revealed=revealed)
         answered_all = d.steps["ok"].notna().all()
         if answered_all and d.ok:
             if exercise_id not in state["practice_solved_ids"]:
@@ -91,5 +93,5 @@ if st.toggle(t("practice.show_solution"), key=f"practice_show_{exercise_id}", he
 
 page.finish()
 st.subheader(t("practice.share"))
-query = P.share_query(page.query())
-copy_link(link_for(P.PAGE, query), too_long=page.link_too_long, help=t("practice.share_help"))
+query = practice.share_query(page.query())
+copy_link(link_for(practice.PAGE, query), too_long=page.link_too_long, help=t("practice.share_help"))

@@ -11,24 +11,24 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import runfiles_sections as sections
-from ui import runfiles_view as V
-from ui import state as S
+from ui import runfiles_view
+from ui import state as ui_state
 from ui.i18n import t
 from ui.shell import open_page
 from ui.significance_view import teaching_section
 from ui.widgets import copy_link, link_for
 
 open_page("run_files")
-P = V.P
-page = S.PageState("run_files", V.FIELDS)
+SECTION = runfiles_view.SECTION
+page = ui_state.PageState("run_files", runfiles_view.FIELDS)
 
-st.title(t(f"{P}.title"))
+st.title(t(f"{SECTION}.title"))
 page.show_link_problems()
-st.markdown(t(f"{P}.intro"))
+st.markdown(t(f"{SECTION}.intro"))
 sections.body()
 teaching_section(key_prefix="rf_teach")
-with st.expander(t(f"{P}.about_title")):
-    st.markdown(t(f"{P}.about"))
+with st.expander(t(f"{SECTION}.about_title")):
+    st.markdown(t(f"{SECTION}.about"))
     st.code("python -m metrics.runfiles data/samples/qrels.txt data/samples/*.run --k 10", language="bash")
 # The settings' complete address (files are never in links: said above the uploaders).
 copy_link(link_for("run_files", page.query()), too_long=page.link_too_long)

@@ -8,33 +8,33 @@ from __future__ import annotations
 import streamlit as st
 
 from metrics.other.topn import AP_DENOMINATORS
-from ui import state as S
+from ui import state as ui_state
 from ui.charts.other import GRID_POSITIONS, GRID_USERS, USER_BARS, hit_grid, per_user_chart
 from ui.i18n import registry_text, t
 from ui.numbers import for_table
 from ui.other import link_text
-from ui.other import topn as V
+from ui.other import topn as topn_ui
 from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 
 open_page("topn")
 st.title(t("topn.title"))
 st.markdown(t("topn.intro"))
-page = S.PageState(V.PAGE, V.FIELDS)
+page = ui_state.PageState(topn_ui.PAGE, topn_ui.FIELDS)
 page.show_link_problems()
 
 
-st.text_area(t("topn.users"), key=V.K_USERS, help=t("topn.users_help", max_users=V.MAX_USERS,
-                                                     max_chars=V.MAX_CHARS), height=150)
-runs = V.parse_runs(page.typed(V.K_USERS))
+st.text_area(t("topn.users"), key=topn_ui.K_USERS, help=t("topn.users_help", max_users=topn_ui.MAX_USERS,
+                                                     max_chars=topn_ui.MAX_CHARS), height=150)
+runs = topn_ui.parse_runs(page.typed(topn_ui.K_USERS))
 c1, c2 = st.columns([1, 3])
 with c1:
-    n = int(st.number_input("N", min_value=1, max_value=V.MAX_N, step=1, key=V.K_N, help=t("topn.n_help")))
+    n = int(st.number_input("N", min_value=1, max_value=topn_ui.MAX_N, step=1, key=topn_ui.K_N, help=t("topn.n_help")))
 with c2:
-    prec = V.choice_radio(V.K_PREC)
-hr_mode = page.value(V.K_HR)
-arhr_mode = page.value(V.K_ARHR)
-r = V.compute(runs, n, prec, hr_mode, arhr_mode)
+    prec = topn_ui.choice_radio(topn_ui.K_PREC)
+hr_mode = page.value(topn_ui.K_HR)
+arhr_mode = page.value(topn_ui.K_ARHR)
+r = topn_ui.compute(runs, n, prec, hr_mode, arhr_mode)
 
 st.markdown(f"**{t('topn.grid_title', n=n)}**")
 st.altair_chart(hit_grid(runs, n), width="stretch")
@@ -45,60 +45,60 @@ if len(runs) > GRID_USERS or n > GRID_POSITIONS:
 st.header(t("topn.pr_header"))
 st.markdown(t("topn.pr_intro"))
 st.subheader(t("topn.pooled"))
-for formula in V.pooled_latex(r):
+for formula in topn_ui.pooled_latex(r):
     st.latex(formula)
 st.subheader(t("topn.mean"))
-for formula in V.mean_latex(r):
+for formula in topn_ui.mean_latex(r):
     st.latex(formula)
 st.info(t("topn.why_differ"))
-caption = V.differ_caption(r)
+caption = topn_ui.differ_caption(r)
 if caption:
     st.caption(caption)
 if prec == "n" and (r.table["recommended"] < n).any():
     st.caption(t("topn.short_lists", n=n))
-st.dataframe(for_table(V.counts_table(r)), hide_index=True, width="stretch")
+st.dataframe(for_table(topn_ui.counts_table(r)), hide_index=True, width="stretch")
 
 # --- AP / MAP --------------------------------------------------------------------------------
 st.header(t("topn.ap_header"))
-st.latex(V.ap_definition_latex())
-who, problem = V.pick_user(page.value(V.K_USER), r.users, link=link_text(page, "user"))
+st.latex(topn_ui.ap_definition_latex())
+who, problem = topn_ui.pick_user(page.value(topn_ui.K_USER), r.users, link=link_text(page, "user"))
 if problem is not None:
     st.warning(page.message("user", problem) + " " + t("state.default_used"), icon=":material/link_off:")
-if page.value(V.K_USER) != who:
-    page.set(V.K_USER, who)
-who = st.selectbox(t("topn.ap_user"), r.users, key=V.K_USER)
-st.dataframe(for_table(V.ap_working_table(r, who)), hide_index=True, width="stretch")
-ap_formulas = V.ap_latex(r, who)
+if page.value(topn_ui.K_USER) != who:
+    page.set(topn_ui.K_USER, who)
+who = st.selectbox(t("topn.ap_user"), r.users, key=topn_ui.K_USER)
+st.dataframe(for_table(topn_ui.ap_working_table(r, who)), hide_index=True, width="stretch")
+ap_formulas = topn_ui.ap_latex(r, who)
 for key, choice in AP_DENOMINATORS.items():
     with st.container(border=True):
         st.markdown(f"**{registry_text('ap_denominator', choice, 'name')}**")
         st.latex(ap_formulas[key])
         st.caption(registry_text("ap_denominator", choice, "help"))
-st.dataframe(for_table(V.ap_table(r)), hide_index=True, width="stretch")
+st.dataframe(for_table(topn_ui.ap_table(r)), hide_index=True, width="stretch")
 st.caption(t("topn.ap_note"))
 
 # --- HR, ARHR, MRR ---------------------------------------------------------------------------
 st.header(t("topn.hr_header"))
 st.markdown(t("topn.hr_intro"))
-V.choice_radio(V.K_HR)
-V.choice_radio(V.K_ARHR)
-st.latex(V.hr_latex(r, hr_mode))
-st.latex(V.arhr_latex(r, arhr_mode))
-st.latex(V.mrr_latex(r))
+topn_ui.choice_radio(topn_ui.K_HR)
+topn_ui.choice_radio(topn_ui.K_ARHR)
+st.latex(topn_ui.hr_latex(r, hr_mode))
+st.latex(topn_ui.arhr_latex(r, arhr_mode))
+st.latex(topn_ui.mrr_latex(r))
 multi = bool((r.table["relevant"] > 1).any())
 st.caption(t("topn.hr_multi") if multi else t("topn.hr_single"))
 
 # --- leave-one-out NDCG ----------------------------------------------------------------------
 st.header(t("topn.ndcg_header"))
 st.markdown(t("topn.ndcg_intro"))
-st.latex(V.LOO_DEFINITION)
-for formula in V.loo_lines(r):
+st.latex(topn_ui.LOO_DEFINITION)
+for formula in topn_ui.loo_lines(r):
     st.latex(formula)
-if len(r.users) > V.MAX_LOO_LINES:
-    st.caption(t("topn.more_users", shown=V.MAX_LOO_LINES, total=len(r.users)))
-st.latex(V.loo_mean_latex(r))
+if len(r.users) > topn_ui.MAX_LOO_LINES:
+    st.caption(t("topn.more_users", shown=topn_ui.MAX_LOO_LINES, total=len(r.users)))
+st.latex(topn_ui.loo_mean_latex(r))
 if multi:
-    st.caption(V.ndcg_multi_caption(r))
+    st.caption(topn_ui.ndcg_multi_caption(r))
 
 st.markdown(f"**{t('topn.per_user_chart')}**")
 st.altair_chart(per_user_chart(r.table), width="stretch", height=340)
@@ -107,4 +107,4 @@ if len(r.users) > USER_BARS:
 
 page.finish()
 st.subheader(t("common.link_title"))
-copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)
+copy_link(link_for(topn_ui.PAGE, page.query()), too_long=page.link_too_long)

@@ -22,8 +22,8 @@ from metrics.lessons.libraries import (
 )
 from metrics.ndcg import ndcg
 from metrics.registry import DISCOUNTS, GAINS, TIES, dcg_latex
-from ui import state as S
-from ui import variants as V
+from ui import state as ui_state
+from ui import variants
 from ui.charts.ndcg import discount_curves_chart, tie_spread_chart
 from ui.escape import markdown
 from ui.i18n import registry_text, t
@@ -33,17 +33,17 @@ from ui.shell import open_page
 from ui.widgets import BASES, copy_link, error_text, k_select, link_for
 
 open_page("variants")
-P = "variants"
+SECTION = "variants"
 state = st.session_state
-page = S.PageState(V.PAGE, V.FIELDS)
+page = ui_state.PageState(variants.PAGE, variants.FIELDS)
 
 st.title(t("common.nav.variants"))
-st.caption(t(f"{P}.intro"))
+st.caption(t(f"{SECTION}.intro"))
 page.show_link_problems()
 
 # ---- formulas ------------------------------------------------------------------------------------
-st.header(t(f"{P}.formulas"))
-st.caption(t(f"{P}.formulas_help"))
+st.header(t(f"{SECTION}.formulas"))
+st.caption(t(f"{SECTION}.formulas_help"))
 base = BASES[st.selectbox(t("common.log_base"), list(BASES), key="va_base", help=t("common.log_base_help"))]
 with st.container(key="compact_va_formulas"):
     head = st.columns([1, 2, 2])
@@ -55,141 +55,151 @@ with st.container(key="compact_va_formulas"):
         for col, d in zip(row[1:], DISCOUNTS.values()):
             with col:
                 st.latex(dcg_latex(g.key, d.key, base))
-st.markdown(f"**{t(f'{P}.code_004')}**")
+st.markdown(f"**{t(f'{SECTION}.code_004')}**")
 st.latex(dcg_latex("binary", "standard", math.e))
 
-st.subheader(t(f"{P}.curves"))
-n_pos = st.slider(t(f"{P}.curves_n"), min_value=2, max_value=30, key="va_curve_n")
+st.subheader(t(f"{SECTION}.curves"))
+n_pos = st.slider(t(f"{SECTION}.curves_n"), min_value=2, max_value=30, key="va_curve_n")
 st.altair_chart(discount_curves_chart(n_pos, base), width="stretch")
 c = coincidences(n_pos, base)
-st.markdown(t(f"{P}.coincide", base=st.session_state["va_base"], same=", ".join(map(str, c["same_weight_positions"]))
-              or "—", equal=", ".join(map(str, c["jarvelin_equal_weight_positions"]))))
-st.markdown(t(f"{P}.gains_agree", grades=", ".join(map(str, c["same_gain_grades"]))))
+st.markdown(
+    t(
+        f"{SECTION}.coincide",
+        base=st.session_state["va_base"],
+        same=", ".join(map(str, c["same_weight_positions"])) or "—",
+        equal=", ".join(map(str, c["jarvelin_equal_weight_positions"])),
+    )
+)
+st.markdown(t(f"{SECTION}.gains_agree", grades=", ".join(map(str, c["same_gain_grades"]))))
 
 # ---- the ranking ---------------------------------------------------------------------------------
-st.header(t(f"{P}.ranking"))
+st.header(t(f"{SECTION}.ranking"))
 view = last_view(state)
 if view is not None:
-    st.button(t(f"{P}.use_playground", grades=exact_list(view[0].grades())), key="va_use_playground",
-              on_click=V.use_playground, args=(state, view), icon=":material/tune:")
+    st.button(t(f"{SECTION}.use_playground", grades=exact_list(view[0].grades())), key="va_use_playground",
+              on_click=variants.use_playground, args=(state, view), icon=":material/tune:")
 else:
-    st.caption(t(f"{P}.no_playground"))
+    st.caption(t(f"{SECTION}.no_playground"))
 cols = st.columns(2)
 with cols[0]:
-    st.text_area(t(f"{P}.grades"), key="va_grades", help=t("common.grades_help"), height=68)
+    st.text_area(t(f"{SECTION}.grades"), key="va_grades", help=t("common.grades_help"), height=68)
     grades = list(page.typed("va_grades"))
 with cols[1]:
-    st.text_area(t(f"{P}.unretrieved"), key="va_unretrieved", help=t("common.grades_help"), height=68)
+    st.text_area(t(f"{SECTION}.unretrieved"), key="va_unretrieved", help=t("common.grades_help"), height=68)
     unretrieved = list(page.typed("va_unretrieved"))
-k = k_select(key="va_k", n=len(grades) + len(unretrieved), label=t(f"{P}.k"))
+k = k_select(key="va_k", n=len(grades) + len(unretrieved), label=t(f"{SECTION}.k"))
 cols = st.columns(2)
 with cols[0]:
-    st.text_input(t(f"{P}.scores"), key="va_scores")
+    st.text_input(t(f"{SECTION}.scores"), key="va_scores")
     scores = list(page.typed("va_scores"))
 with cols[1]:
-    st.text_input(t(f"{P}.docnos"), key="va_docnos")
+    st.text_input(t(f"{SECTION}.docnos"), key="va_docnos")
     docnos = list(page.typed("va_docnos"))
 if scores and len(scores) != len(grades):
-    st.warning(t(f"{P}.scores_mismatch", n_scores=len(scores), n_items=len(grades)))
+    st.warning(t(f"{SECTION}.scores_mismatch", n_scores=len(scores), n_items=len(grades)))
     scores = []
 ids = docnos if len(docnos) == len(grades) else None
 
 # ---- libraries -------------------------------------------------------------------------------------
-st.header(t(f"{P}.libraries"))
-st.caption(t(f"{P}.libraries_help"))
+st.header(t(f"{SECTION}.libraries"))
+st.caption(t(f"{SECTION}.libraries_help"))
 try:
     table = evaluate_libraries(grades, scores=scores or None, docnos=ids, unretrieved=unretrieved, k=k)
 except ValueError as exc:
     st.error(error_text(exc))
     table = None
 if table is not None:
-    shown, config = V.library_table(table)
+    shown, config = variants.library_table(table)
     st.dataframe(for_table(shown), hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3,
                  column_config=config)
     for key, err in zip(table["key"], table.get("error", pd.Series([""] * len(table)))):
         if isinstance(err, str) and err:
             st.caption(f"{LIBRARIES[key].name}: {markdown(err, 200)}")
-with st.expander(t(f"{P}.conventions")):
+with st.expander(t(f"{SECTION}.conventions")):
     for lib in LIBRARIES.values():
         st.markdown(f"**{lib.name}** — `{lib.call}`")
         st.latex(lib.latex())
         st.markdown(
-            f"- {t(f'{P}.col.ties')}: {registry_text('library', lib, 'ties_note')}\n"
-            f"- {t(f'{P}.col.idcg_source')}: {t(f'{P}.idcg_source.{lib.idcg_source}')}\n"
-            f"- {t(f'{P}.col.idcg_zero')}: {registry_text('library', lib, 'idcg_zero')}\n"
-            f"- {t(f'{P}.col.notes')}: {registry_text('library', lib, 'notes')}"
+            f"- {t(f'{SECTION}.col.ties')}: {registry_text('library', lib, 'ties_note')}\n"
+            f"- {t(f'{SECTION}.col.idcg_source')}: {t(f'{SECTION}.idcg_source.{lib.idcg_source}')}\n"
+            f"- {t(f'{SECTION}.col.idcg_zero')}: {registry_text('library', lib, 'idcg_zero')}\n"
+            f"- {t(f'{SECTION}.col.notes')}: {registry_text('library', lib, 'notes')}"
         )
-        st.caption(t(f"{P}.tested", package=lib.checked_against) if lib.checked_against else t(f"{P}.not_tested"))
+        st.caption(
+            t(f"{SECTION}.tested", package=lib.checked_against) if lib.checked_against else t(f"{SECTION}.not_tested")
+        )
 
 # ---- ties ------------------------------------------------------------------------------------------
-st.header(t(f"{P}.ties"))
-st.caption(t(f"{P}.ties_help"))
+st.header(t(f"{SECTION}.ties"))
+st.caption(t(f"{SECTION}.ties_help"))
 tc = st.columns(3)
 with tc[0]:
-    st.text_input(t(f"{P}.ties_grades"), key="va_tie_grades")
+    st.text_input(t(f"{SECTION}.ties_grades"), key="va_tie_grades")
     tie_grades = list(page.typed("va_tie_grades"))
 with tc[1]:
-    st.text_input(t(f"{P}.ties_scores"), key="va_tie_scores")
+    st.text_input(t(f"{SECTION}.ties_scores"), key="va_tie_scores")
     tie_scores = list(page.typed("va_tie_scores"))
 with tc[2]:
-    st.text_input(t(f"{P}.ties_docnos"), key="va_tie_docnos")
+    st.text_input(t(f"{SECTION}.ties_docnos"), key="va_tie_docnos")
     tie_ids = list(page.typed("va_tie_docnos"))
 if len(tie_scores) != len(tie_grades) or len(tie_ids) != len(tie_grades):
-    st.warning(t(f"{P}.ties_bad"))
+    st.warning(t(f"{SECTION}.ties_bad"))
 else:
     spread = tie_spread(tie_grades, tie_scores, docnos=tie_ids)
     spread["name"] = [registry_text("ties", TIES[x], "name") for x in spread["ties"]]
     tcols = st.columns(2)
-    tcols[0].dataframe(pd.DataFrame({t(f"{P}.col.rule"): spread["name"],
-                                     t(f"{P}.col.ndcg"): [show(x) for x in spread["ndcg"]]}),
+    tcols[0].dataframe(pd.DataFrame({t(f"{SECTION}.col.rule"): spread["name"],
+                                     t(f"{SECTION}.col.ndcg"): [show(x) for x in spread["ndcg"]]}),
                        hide_index=True, width="stretch")
-    tcols[0].markdown(t(f"{P}.spread", spread=show(spread.attrs["spread"])))
-    tcols[1].altair_chart(tie_spread_chart(spread, rule_title=t(f"{P}.col.rule")), width="stretch")
+    tcols[0].markdown(t(f"{SECTION}.spread", spread=show(spread.attrs["spread"])))
+    tcols[1].altair_chart(tie_spread_chart(spread, rule_title=t(f"{SECTION}.col.rule")), width="stretch")
 
 # ---- does the choice matter? ------------------------------------------------------------------------
-st.header(t(f"{P}.matter"))
-st.caption(t(f"{P}.matter_help"))
+st.header(t(f"{SECTION}.matter"))
+st.caption(t(f"{SECTION}.matter_help"))
 mc = st.columns(3)
 for col, key, label in zip(mc, ("va_rank_a", "va_rank_b", "va_pool"), ("ranking_a", "ranking_b", "pool")):
     with col:
-        st.text_area(t(f"{P}.{label}"), key=key, help=t("common.grades_help"), height=68)
+        st.text_area(t(f"{SECTION}.{label}"), key=key, help=t("common.grades_help"), height=68)
 rank_a, rank_b, pool = (list(page.typed(key)) for key in ("va_rank_a", "va_rank_b", "va_pool"))
-mk = k_select(key="va_matter_k", n=max(len(pool), len(rank_a), len(rank_b)), label=t(f"{P}.matter_k"))
+mk = k_select(key="va_matter_k", n=max(len(pool), len(rank_a), len(rank_b)), label=t(f"{SECTION}.matter_k"))
 try:
     cmp = compare_rankings(rank_a, rank_b, pool=pool, k=mk)
 except ValueError as exc:
-    st.error(t(f"{P}.pool_bad", message=markdown(exc, 200)))
+    st.error(t(f"{SECTION}.pool_bad", message=markdown(exc, 200)))
     cmp = None
 if cmp is not None:
-    names = [V.variant_label(v) if kind == "variant" else LIBRARIES[v].name for v, kind in zip(cmp["variant"],
+    names = [variants.variant_label(v) if kind == "variant" else LIBRARIES[v].name for v, kind in zip(cmp["variant"],
                                                                                                 cmp["kind"])]
     # a wrapping table: every variant's whole name and its winner readable on a projector and a phone
     st.table(pd.DataFrame({
-        t(f"{P}.col.variant"): names,
-        t(f"{P}.col.winner"): [t(f"{P}.winner.{w}") for w in cmp["winner"]],
-        t(f"{P}.col.ndcg_a"): [show(x) for x in cmp["ndcg_a"]],
-        t(f"{P}.col.ndcg_b"): [show(x) for x in cmp["ndcg_b"]],
-        t(f"{P}.col.kind"): [t(f"{P}.kind.{x}") for x in cmp["kind"]],
+        t(f"{SECTION}.col.variant"): names,
+        t(f"{SECTION}.col.winner"): [t(f"{SECTION}.winner.{w}") for w in cmp["winner"]],
+        t(f"{SECTION}.col.ndcg_a"): [show(x) for x in cmp["ndcg_a"]],
+        t(f"{SECTION}.col.ndcg_b"): [show(x) for x in cmp["ndcg_b"]],
+        t(f"{SECTION}.col.kind"): [t(f"{SECTION}.kind.{x}") for x in cmp["kind"]],
     }), hide_index=True)
     counts = cmp["winner"].value_counts()
-    st.markdown(t(f"{P}.wins", a=int(counts.get("a", 0)), b=int(counts.get("b", 0)), tie=int(counts.get("tie", 0))))
+    st.markdown(
+        t(f"{SECTION}.wins", a=int(counts.get("a", 0)), b=int(counts.get("b", 0)), tie=int(counts.get("tie", 0)))
+    )
     if counts.get("a", 0) and counts.get("b", 0):
-        st.success(t(f"{P}.flips"), icon=":material/swap_vert:")
+        st.success(t(f"{SECTION}.flips"), icon=":material/swap_vert:")
     else:
-        st.caption(t(f"{P}.no_flip"))
+        st.caption(t(f"{SECTION}.no_flip"))
 
-st.subheader(t(f"{P}.flip"))
-variant_names = {key: V.variant_label(key) for key in VARIANTS}  # bound now, in this run's language
+st.subheader(t(f"{SECTION}.flip"))
+variant_names = {key: variants.variant_label(key) for key in VARIANTS}  # bound now, in this run's language
 with st.container(horizontal=True, key="va_flip_choice"):  # whole variant names: wide selects that wrap
-    first = st.selectbox(t(f"{P}.flip_first"), list(VARIANTS), format_func=variant_names.__getitem__,
+    first = st.selectbox(t(f"{SECTION}.flip_first"), list(VARIANTS), format_func=variant_names.__getitem__,
                          key="va_flip_first", width=420)
-    second = st.selectbox(t(f"{P}.flip_second"), list(VARIANTS), format_func=variant_names.__getitem__,
+    second = st.selectbox(t(f"{SECTION}.flip_second"), list(VARIANTS), format_func=variant_names.__getitem__,
                           key="va_flip_second", width=420)
-st.text_input(t(f"{P}.flip_grades", n=V.FLIP_MAX), key="va_flip_grades")
+st.text_input(t(f"{SECTION}.flip_grades", n=variants.FLIP_MAX), key="va_flip_grades")
 flip_grades = list(page.typed("va_flip_grades"))
 pair = find_flip(first, second, grades=flip_grades)
 if pair is None:
-    st.caption(t(f"{P}.flip_none"))
+    st.caption(t(f"{SECTION}.flip_none"))
 else:
     a, b = pair
     v1, v2 = VARIANTS[first], VARIANTS[second]
@@ -197,9 +207,18 @@ else:
     def under(v, r):
         return ndcg(r, gain=v.gain, discount=v.discount, log_base=v.log_base)
 
-    st.markdown(t(f"{P}.flip_found", a=exact_list(a), b=exact_list(b), a1=show(under(v1, a)), b1=show(under(v1, b)),
-                  a2=show(under(v2, a)), b2=show(under(v2, b))))
+    st.markdown(
+        t(
+            f"{SECTION}.flip_found",
+            a=exact_list(a),
+            b=exact_list(b),
+            a1=show(under(v1, a)),
+            b1=show(under(v1, b)),
+            a2=show(under(v2, a)),
+            b2=show(under(v2, b)),
+        )
+    )
 
 page.finish()
 st.subheader(t("common.link_title"))
-copy_link(link_for(V.PAGE, page.query()), too_long=page.link_too_long)
+copy_link(link_for(variants.PAGE, page.query()), too_long=page.link_too_long)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from metrics.lessons.diagnose import EXAMPLE_SHEETS, example_sheet, hand_number, hand_numbers
 from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
-from ui import state as S
+from ui import state as ui_state
 from ui.widgets import K_ALL, k_parser
 
 __all__ = ["PAGE", "AUTO", "HAND_FIELDS", "LIST_FIELDS", "DEFAULT_SHEET", "BASES", "MAX_GRADES", "MAX_HAND_CHARS",
@@ -28,15 +28,15 @@ MAX_HAND_CHARS = 20_000
 _LABELLED = (("dcg", "DCG"), ("idcg", "IDCG"), ("ndcg", "NDCG"))
 
 
-def _bad(text: str, exc: ValueError) -> S.BadValue:
+def _bad(text: str, exc: ValueError) -> ui_state.BadValue:
     if isinstance(exc, ParseError):
-        return S.BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
-    return S.BadValue(text, "invalid", str(exc), message=str(exc))
+        return ui_state.BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
+    return ui_state.BadValue(text, "invalid", str(exc), message=str(exc))
 
 
 def _hand_list(raw) -> str:
     """Hand-written terms, kept as typed (``3 1.26 ? 0``); refused if a value is not a number."""
-    text = S.text(MAX_HAND_CHARS)(raw)
+    text = ui_state.text(MAX_HAND_CHARS)(raw)
     try:
         hand_numbers(text)
     except ValueError as exc:
@@ -46,7 +46,7 @@ def _hand_list(raw) -> str:
 
 def _hand_one(raw) -> str:
     """One hand-written number (``7.99``, ``81.86%``) or nothing, kept as typed."""
-    text = S.text(MAX_HAND_CHARS)(raw)
+    text = ui_state.text(MAX_HAND_CHARS)(raw)
     if text.strip():
         try:
             hand_number(text)
@@ -95,19 +95,43 @@ _DEFAULTS = sheet_values(DEFAULT_SHEET)
 SHEETS = EXAMPLE_SHEETS
 
 FIELDS = (
-    S.Field("check_grades", "rels", default=_DEFAULTS["check_grades"], parse=S.grades(MAX_GRADES),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="common.grades"),
-    S.Field("check_unretrieved", "unretrieved", default=_DEFAULTS["check_unretrieved"],
-            parse=S.grades(MAX_GRADES, allow_empty=True), encode=S.list_encoder(","), text=S.list_encoder(", "),
-            label="check.unretrieved"),
-    S.Field("check_k", "k", default=_DEFAULTS["check_k"], parse=k_parser(10 * MAX_GRADES)),
-    *(S.Field(f"check_{name}", name, default=_DEFAULTS[f"check_{name}"],
-              parse=_hand_list if name in LIST_FIELDS else _hand_one, encode=_same, text=_same,
-              label=f"check.{name}") for name in HAND_FIELDS),
-    S.Field("check_gain", "gain", default=_DEFAULTS["check_gain"], parse=S.choice((AUTO, *GAINS))),
-    S.Field("check_discount", "discount", default=_DEFAULTS["check_discount"], parse=S.choice((AUTO, *DISCOUNTS))),
-    S.Field("check_base", "base", default=_DEFAULTS["check_base"], parse=S.choice((AUTO, *BASES))),
-    S.Field("check_source", "source", default=AUTO, parse=S.choice((AUTO, "list", "judged"))),
+    ui_state.Field(
+        "check_grades",
+        "rels",
+        default=_DEFAULTS["check_grades"],
+        parse=ui_state.grades(MAX_GRADES),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="common.grades",
+    ),
+    ui_state.Field(
+        "check_unretrieved",
+        "unretrieved",
+        default=_DEFAULTS["check_unretrieved"],
+        parse=ui_state.grades(MAX_GRADES, allow_empty=True),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="check.unretrieved",
+    ),
+    ui_state.Field("check_k", "k", default=_DEFAULTS["check_k"], parse=k_parser(10 * MAX_GRADES)),
+    *(
+        ui_state.Field(
+            f"check_{name}",
+            name,
+            default=_DEFAULTS[f"check_{name}"],
+            parse=_hand_list if name in LIST_FIELDS else _hand_one,
+            encode=_same,
+            text=_same,
+            label=f"check.{name}",
+        )
+        for name in HAND_FIELDS
+    ),
+    ui_state.Field("check_gain", "gain", default=_DEFAULTS["check_gain"], parse=ui_state.choice((AUTO, *GAINS))),
+    ui_state.Field(
+        "check_discount", "discount", default=_DEFAULTS["check_discount"], parse=ui_state.choice((AUTO, *DISCOUNTS))
+    ),
+    ui_state.Field("check_base", "base", default=_DEFAULTS["check_base"], parse=ui_state.choice((AUTO, *BASES))),
+    ui_state.Field("check_source", "source", default=AUTO, parse=ui_state.choice((AUTO, "list", "judged"))),
 )
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 from metrics.parse import ParseError, parse_gain_map
 from metrics.registry import ZERO_IDCG
-from ui import state as S
+from ui import state as ui_state
 from ui.numbers import exact
 from ui.ranking import MAX_LABEL_CHARS, clean_label
 from ui.widgets import K_ALL, k_parser
@@ -64,7 +64,7 @@ def parse_base(raw) -> float:
     text = str(raw).strip()
     if text.lower() == "e":
         return math.e
-    return S.number(*BASE_RANGE, exclude=(1.0,))(text)
+    return ui_state.number(*BASE_RANGE, exclude=(1.0,))(text)
 
 
 def format_base(base: float) -> str:
@@ -73,7 +73,7 @@ def format_base(base: float) -> str:
 
 
 def _grades(allow_empty: bool):
-    return S.grades(MAX_ITEMS, allow_empty=allow_empty, max_value=MAX_GRADE)
+    return ui_state.grades(MAX_ITEMS, allow_empty=allow_empty, max_value=MAX_GRADE)
 
 
 def parse_labels_field(raw) -> tuple[str, ...]:
@@ -82,7 +82,7 @@ def parse_labels_field(raw) -> tuple[str, ...]:
     >>> parse_labels_field("A, B ,,C")
     ('A', 'B', '', 'C')
     """
-    text = S.text(MAX_ITEMS * 2 * (MAX_LABEL_CHARS + 1))(raw)
+    text = ui_state.text(MAX_ITEMS * 2 * (MAX_LABEL_CHARS + 1))(raw)
     return tuple(clean_label(x) for x in text.split(",")) if text.strip() else ()
 
 
@@ -92,16 +92,18 @@ def parse_map(raw) -> tuple[tuple[float, float], ...]:
     >>> parse_map("-m ndcg.2=3, 0=0")
     ((0.0, 0.0), (2.0, 3.0))
     """
-    text = S.text(20_000)(raw)
+    text = ui_state.text(20_000)(raw)
     try:
         pairs = parse_gain_map(text)
     except ParseError as exc:
-        raise S.BadValue(text, "playground.bad_gain_map", str(exc), token=exc.token, position=exc.position) from None
+        raise ui_state.BadValue(
+            text, "playground.bad_gain_map", str(exc), token=exc.token, position=exc.position
+        ) from None
     except ValueError as exc:
-        raise S.BadValue(text, "empty", str(exc)) from None
+        raise ui_state.BadValue(text, "empty", str(exc)) from None
     for i, (level, gain) in enumerate(pairs.items(), start=1):
         if level > MAX_GRADE or abs(gain) > MAX_MAP_GAIN:
-            raise S.BadValue(text, "playground.bad_gain_map", f"pair {i} is too large", token=f"{exact(level)}="
+            raise ui_state.BadValue(text, "playground.bad_gain_map", f"pair {i} is too large", token=f"{exact(level)}="
                              f"{exact(gain)}", position=i)
     return tuple(sorted(pairs.items()))
 
@@ -114,20 +116,42 @@ def format_map(pairs, sep: str = ", ") -> str:
 
 
 FIELDS = (
-    S.Field("pg_rels", "rels", default=DEFAULT_RELS, parse=_grades(False), encode=S.list_encoder(","),
-            text=S.list_encoder(", "), label="common.grades"),
-    S.Field("pg_unret", "unretrieved", default=(), parse=_grades(True), encode=S.list_encoder(","),
-            text=S.list_encoder(", "), label="playground.unretrieved"),
-    S.Field("pg_labels", "labels", default=(), parse=parse_labels_field, encode=",".join, widget=False),
-    S.Field("pg_gain", "gain", default="linear", parse=S.choice(PLAYGROUND_GAINS)),
-    S.Field("pg_gain_map", "gain_map", default=DEFAULT_GAIN_MAP, parse=parse_map, encode=lambda m: format_map(m, ","),
-            text=format_map, label="playground.gain_map"),
-    S.Field("pg_discount", "discount", default="standard", parse=S.choice(DISCOUNT_CHOICES)),
-    S.Field("pg_base", "base", default=2.0, parse=parse_base, encode=format_base, text=format_base,
-            label="common.log_base"),
-    S.Field("pg_k", "k", default=K_ALL, parse=k_parser(2 * MAX_ITEMS)),
-    S.Field("pg_idcg", "idcg", default="judged", parse=S.choice(IDCG_CHOICES)),
-    S.Field("pg_zero", "zero_idcg", default="zero", parse=S.choice(ZERO_IDCG_CHOICES)),
+    ui_state.Field(
+        "pg_rels",
+        "rels",
+        default=DEFAULT_RELS,
+        parse=_grades(False),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="common.grades",
+    ),
+    ui_state.Field(
+        "pg_unret",
+        "unretrieved",
+        default=(),
+        parse=_grades(True),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="playground.unretrieved",
+    ),
+    ui_state.Field("pg_labels", "labels", default=(), parse=parse_labels_field, encode=",".join, widget=False),
+    ui_state.Field("pg_gain", "gain", default="linear", parse=ui_state.choice(PLAYGROUND_GAINS)),
+    ui_state.Field(
+        "pg_gain_map",
+        "gain_map",
+        default=DEFAULT_GAIN_MAP,
+        parse=parse_map,
+        encode=lambda m: format_map(m, ","),
+        text=format_map,
+        label="playground.gain_map",
+    ),
+    ui_state.Field("pg_discount", "discount", default="standard", parse=ui_state.choice(DISCOUNT_CHOICES)),
+    ui_state.Field(
+        "pg_base", "base", default=2.0, parse=parse_base, encode=format_base, text=format_base, label="common.log_base"
+    ),
+    ui_state.Field("pg_k", "k", default=K_ALL, parse=k_parser(2 * MAX_ITEMS)),
+    ui_state.Field("pg_idcg", "idcg", default="judged", parse=ui_state.choice(IDCG_CHOICES)),
+    ui_state.Field("pg_zero", "zero_idcg", default="zero", parse=ui_state.choice(ZERO_IDCG_CHOICES)),
 )
 _BY_PARAM = {f.param: f for f in FIELDS}
 
@@ -223,7 +247,7 @@ def read_playground_query(params) -> PlaygroundLink:
         raw = str(raw[-1] if isinstance(raw, (list, tuple)) and raw else raw)
         try:
             value = f.parse(raw)
-        except S.BadValue as exc:
+        except ui_state.BadValue as exc:
             kind = "empty" if f.param == "rels" and not raw.strip() else _KINDS.get(exc.reason, exc.reason)
             out.problems.append(LinkProblem(f.param, raw, kind, str(exc), token=str(exc.fmt.get("token", "")),
                                             position=int(exc.fmt.get("position", 0) or 0)))

@@ -24,7 +24,7 @@ from metrics.lessons.match import Match, MatchResult, NearMiss
 from metrics.ndcg import NUMBA_SMALL_QUICKSORT
 from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
 from ui import escape
-from ui import state as S
+from ui import state as ui_state
 from ui.i18n import registry_text, t
 from ui.links import format_base, playground_url
 from ui.numbers import show
@@ -42,26 +42,47 @@ K_RELS, K_SCORES, K_DOCNOS, K_UNRET, K_K, K_VALUE = ("mt_rels", "mt_scores", "mt
 
 
 def _value_text(raw) -> str:
-    value = S.text(40, allow_empty=False)(raw)
+    value = ui_state.text(40, allow_empty=False)(raw)
     from metrics.lessons.match import read_value
 
     try:
         read_value(value)
     except ValueError as exc:
-        raise S.BadValue(value, "invalid", str(exc), message=escape.markdown(str(exc), 80)) from None
+        raise ui_state.BadValue(value, "invalid", str(exc), message=escape.markdown(str(exc), 80)) from None
     return value
 
 
 FIELDS = (
-    S.Field(K_RELS, "rels", default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0), parse=S.grades(max_items=MAX_ITEMS),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="match.rels_name"),
-    S.Field(K_SCORES, "scores", default=(), parse=S.numbers(max_items=MAX_ITEMS, allow_empty=True),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="match.scores_name"),
-    S.Field(K_DOCNOS, "docnos", default="", parse=S.text(4_000)),
-    S.Field(K_UNRET, "unretrieved", default=(3.0, 0.0), parse=S.grades(max_items=MAX_ITEMS, allow_empty=True),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="match.unretrieved_name"),
-    S.Field(K_K, "k", default=6, parse=S.optional(S.integer(1, 10_000))),
-    S.Field(K_VALUE, "value", default="0.8184", parse=_value_text),
+    ui_state.Field(
+        K_RELS,
+        "rels",
+        default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0),
+        parse=ui_state.grades(max_items=MAX_ITEMS),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="match.rels_name",
+    ),
+    ui_state.Field(
+        K_SCORES,
+        "scores",
+        default=(),
+        parse=ui_state.numbers(max_items=MAX_ITEMS, allow_empty=True),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="match.scores_name",
+    ),
+    ui_state.Field(K_DOCNOS, "docnos", default="", parse=ui_state.text(4_000)),
+    ui_state.Field(
+        K_UNRET,
+        "unretrieved",
+        default=(3.0, 0.0),
+        parse=ui_state.grades(max_items=MAX_ITEMS, allow_empty=True),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="match.unretrieved_name",
+    ),
+    ui_state.Field(K_K, "k", default=6, parse=ui_state.optional(ui_state.integer(1, 10_000))),
+    ui_state.Field(K_VALUE, "value", default="0.8184", parse=_value_text),
 )
 
 

@@ -17,8 +17,8 @@ import streamlit as st
 
 from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
 from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
-from ui import state as S
-from ui.components import cards as C
+from ui import state as ui_state
+from ui.components import cards
 from ui.i18n import t
 from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
 from ui.numbers import exact_list, show
@@ -155,12 +155,12 @@ def table_key(state) -> str:
     return f"pg_table_{state.get(_TABLE_REV, 0)}"
 
 
-def ranking_of(page: S.PageState) -> Ranking:
+def ranking_of(page: ui_state.PageState) -> Ranking:
     """The ranking of the page's current (last valid) field values."""
     return Ranking.from_fields(page.value("pg_rels"), page.value("pg_unret"), page.value("pg_labels"))
 
 
-def _set_ranking(page: S.PageState, state, ranking: Ranking, *, texts: bool) -> None:
+def _set_ranking(page: ui_state.PageState, state, ranking: Ranking, *, texts: bool) -> None:
     rels, unret, labels = ranking.fields()
     if texts:  # the change came from elsewhere: the text boxes show it (typed text is left as typed)
         replaced = state.setdefault(_REPLACED, {})
@@ -172,7 +172,7 @@ def _set_ranking(page: S.PageState, state, ranking: Ranking, *, texts: bool) -> 
     page.set("pg_labels", labels)
 
 
-def _ignore_lagging_texts(page: S.PageState, state) -> None:
+def _ignore_lagging_texts(page: ui_state.PageState, state) -> None:
     """A card moved (a drop, a move button) while the browser still showed the grade boxes' text from
     before an earlier move: the rerun it sent carries that old text, which is not typing.  It would undo
     the earlier move and give the items other grades; the boxes get their current text back instead."""
@@ -182,7 +182,7 @@ def _ignore_lagging_texts(page: S.PageState, state) -> None:
             page.set(key, page.value(key))
 
 
-def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
+def absorb(page: ui_state.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
     """Fold what the user did since the last run into the fields; return the ranking and refused edits.
 
     Call it after the :class:`~ui.state.PageState` is made and before any of the page's widgets is drawn.
@@ -192,7 +192,7 @@ def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
     if example in EXAMPLES:
         for key, value in example_values(example).items():
             page.set(key, value)
-    drop = C.read_drop(state.get(CARDS_KEY), state.get(_DROP_SEEN, 0))
+    drop = cards.read_drop(state.get(CARDS_KEY), state.get(_DROP_SEEN, 0))
     if drop is not None:
         state[_DROP_SEEN] = drop[2]  # seen, applied or not: the cards then take the server's order
     if example is None and ((drop is not None and drop[0] is not None) or _PENDING_MOVE in state):
@@ -227,7 +227,7 @@ def absorb(page: S.PageState, state) -> tuple[Ranking, dict[str, Exception]]:
     return ranking, errors
 
 
-def settings(page: S.PageState) -> tuple:
+def settings(page: ui_state.PageState) -> tuple:
     """``(k, gain, gain_map, discount, base, idcg, zero_idcg)``: the current valid settings, read before their
     widgets are drawn (the numbers come first on the page); bad typed text keeps the last valid value."""
     return (k_value(page.value("pg_k")), page.value("pg_gain"), page.parse_typed("pg_gain_map"),
@@ -311,7 +311,7 @@ def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[
                       "printed": t("playground.printed", text=printed[name]) if name in printed else None}
                for name in ("cg", "dcg", "idcg", "ndcg")}
     texts = {key: t(f"playground.{catalogue_key}") for key, catalogue_key in _CARD_TEXTS.items()}
-    data = C.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
+    data = cards.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
                      idcg=idcg_source, zero=zero, numbers=numbers, texts=texts, seq=state.get(_DROP_SEEN, 0))
     data["rest_pending"] = bool(rest_pending)
     return data
@@ -334,7 +334,7 @@ def defer_rest(state) -> bool:
         return False
 
 
-def stop_for_now(page: S.PageState, state) -> None:
+def stop_for_now(page: ui_state.PageState, state) -> None:
     """End a first run after the numbers and cards (:func:`defer_rest`): write the address bar, and leave
     the widget fields out of the session so the next run draws their widgets from what the page state
     keeps (a value set by code for a widget not drawn in that run would outlive the widget's own: seen
@@ -347,7 +347,7 @@ def stop_for_now(page: S.PageState, state) -> None:
     st.stop()
 
 
-def carry_problems(page: S.PageState, state) -> None:
+def carry_problems(page: ui_state.PageState, state) -> None:
     """After a deferred first run (:func:`stop_for_now`) the page state still has that run's link problems,
     so their warnings stay on screen when the rest is drawn (call it right after making the page state)."""
     carried = state.pop(_PROBLEMS, None)

@@ -14,7 +14,7 @@ import streamlit as st
 
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise
 from metrics.registry import dcg_latex
-from ui import state as S
+from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import exact, exact_list
 
@@ -48,13 +48,13 @@ def parse_score(raw) -> Score:
     parts = value.split("-")
     english = f"{value[:40]!r} is not right-tried-solved (three whole numbers, right <= tried)"
     if len(parts) != 3:
-        raise S.BadValue(value, "practice.bad_score", english)
+        raise ui_state.BadValue(value, "practice.bad_score", english)
     try:
-        right, tried, solved = (S.integer(0, MAX_SCORE)(p) for p in parts)
-    except S.BadValue:
-        raise S.BadValue(value, "practice.bad_score", english) from None
+        right, tried, solved = (ui_state.integer(0, MAX_SCORE)(p) for p in parts)
+    except ui_state.BadValue:
+        raise ui_state.BadValue(value, "practice.bad_score", english) from None
     if right > tried:
-        raise S.BadValue(value, "practice.bad_score", english)
+        raise ui_state.BadValue(value, "practice.bad_score", english)
     return right, tried, solved
 
 
@@ -68,11 +68,16 @@ def encode_score(score: Score) -> str:
 
 
 FIELDS = (
-    S.Field("practice_seed", "seed", default=None, parse=S.optional(S.integer(0, MAX_SEED), none=("",)),
-            widget=False),
-    S.Field("practice_difficulty", "difficulty", default="easy", parse=S.choice(tuple(DIFFICULTIES))),
-    S.Field("practice_score", "score", default=(0, 0, 0), parse=parse_score, encode=encode_score, widget=False),
-    *(S.Field(f"practice_{name}", None, default="", parse=S.text(MAX_ANSWER_CHARS)) for name in ANSWERS),
+    ui_state.Field(
+        "practice_seed",
+        "seed",
+        default=None,
+        parse=ui_state.optional(ui_state.integer(0, MAX_SEED), none=("",)),
+        widget=False,
+    ),
+    ui_state.Field("practice_difficulty", "difficulty", default="easy", parse=ui_state.choice(tuple(DIFFICULTIES))),
+    ui_state.Field("practice_score", "score", default=(0, 0, 0), parse=parse_score, encode=encode_score, widget=False),
+    *(ui_state.Field(f"practice_{name}", None, default="", parse=ui_state.text(MAX_ANSWER_CHARS)) for name in ANSWERS),
 )
 
 

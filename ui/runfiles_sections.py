@@ -13,7 +13,7 @@ import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
-from ui import runfiles_view as V
+from ui import runfiles_view
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
@@ -25,53 +25,65 @@ from ui.significance_view import (
     winner_significance_title,
 )
 
-P = V.P
+SECTION = runfiles_view.SECTION
 state = st.session_state
 
 
 def choose_files():
     """The source radio and the sample picker or the uploaders; returns (qrels source, run sources)."""
-    source = st.radio(t(f"{P}.source"), ["sample", "upload"], key="rf_source", horizontal=True,
-                      format_func=lambda s: t(f"{P}.source_{s}"))
+    source = st.radio(t(f"{SECTION}.source"), ["sample", "upload"], key="rf_source", horizontal=True,
+                      format_func=lambda s: t(f"{SECTION}.source_{s}"))
     if source == "sample":
-        options = V.sample_files()
-        st.pills(t(f"{P}.sample_runs"), options, selection_mode="multi", key="rf_sample_runs", wrap=True,
-                 help=t(f"{P}.sample_help"))
-        st.caption(t(f"{P}.links_note_sample"))
-        return V.sample_sources(state["rf_sample_runs"])
+        options = runfiles_view.sample_files()
+        st.pills(t(f"{SECTION}.sample_runs"), options, selection_mode="multi", key="rf_sample_runs", wrap=True,
+                 help=t(f"{SECTION}.sample_help"))
+        st.caption(t(f"{SECTION}.links_note_sample"))
+        return runfiles_view.sample_sources(state["rf_sample_runs"])
     left, right = st.columns(2)
-    left.file_uploader(t(f"{P}.upload_qrels"), key="rf_up_qrels", on_change=V.remember_qrels,
-                       max_upload_size=V.UPLOAD_CAP_MB, help=t(f"{P}.formats_help"))
-    right.file_uploader(t(f"{P}.upload_runs"), key="rf_up_runs", accept_multiple_files=True,
-                        on_change=V.remember_runs, max_upload_size=V.UPLOAD_CAP_MB, help=t(f"{P}.formats_help"))
-    st.caption(t(f"{P}.upload_caption", mb=V.UPLOAD_CAP_MB))
-    st.caption(t(f"{P}.links_note_upload"))
-    qrels, runs = V.uploaded_sources()
-    kept = V.kept_names(qrels, runs)
+    left.file_uploader(t(f"{SECTION}.upload_qrels"), key="rf_up_qrels", on_change=runfiles_view.remember_qrels,
+                       max_upload_size=runfiles_view.UPLOAD_CAP_MB, help=t(f"{SECTION}.formats_help"))
+    right.file_uploader(
+        t(f"{SECTION}.upload_runs"),
+        key="rf_up_runs",
+        accept_multiple_files=True,
+        on_change=runfiles_view.remember_runs,
+        max_upload_size=runfiles_view.UPLOAD_CAP_MB,
+        help=t(f"{SECTION}.formats_help"),
+    )
+    st.caption(t(f"{SECTION}.upload_caption", mb=runfiles_view.UPLOAD_CAP_MB))
+    st.caption(t(f"{SECTION}.links_note_upload"))
+    qrels, runs = runfiles_view.uploaded_sources()
+    kept = runfiles_view.kept_names(qrels, runs)
     if kept:  # back from another page: the uploaders are empty again, the files are still here
-        st.info(t(f"{P}.kept_files", names=", ".join(markdown(n) for n in kept)))
-        st.button(t(f"{P}.forget_files"), key="rf_forget", on_click=V.forget_uploads)
+        st.info(t(f"{SECTION}.kept_files", names=", ".join(markdown(n) for n in kept)))
+        st.button(t(f"{SECTION}.forget_files"), key="rf_forget", on_click=runfiles_view.forget_uploads)
     return qrels, runs
 
 
 def choose_variants():
     """The variant options; drawn before anything can stop the page, so they always keep their values."""
-    st.subheader(t(f"{P}.options"))
+    st.subheader(t(f"{SECTION}.options"))
     c1, c2 = st.columns([1, 2])
     # value=None: an empty box is allowed and means the whole list (the state puts the kept value back)
-    c1.number_input(t(f"{P}.k"), min_value=1, max_value=10_000, value=None, step=1, key="rf_k",
-                    help=t(f"{P}.k_help"), placeholder=t(f"{P}.k_all"))
-    c2.radio(t(f"{P}.missing"), list(MISSING), key="rf_missing", format_func=lambda m: t(f"{P}.missing_{m}"),
-             help=t(f"{P}.missing_help"), horizontal=True)
+    c1.number_input(t(f"{SECTION}.k"), min_value=1, max_value=10_000, value=None, step=1, key="rf_k",
+                    help=t(f"{SECTION}.k_help"), placeholder=t(f"{SECTION}.k_all"))
+    c2.radio(
+        t(f"{SECTION}.missing"),
+        list(MISSING),
+        key="rf_missing",
+        format_func=lambda m: t(f"{SECTION}.missing_{m}"),
+        help=t(f"{SECTION}.missing_help"),
+        horizontal=True,
+    )
     c3, c4 = st.columns(2)
     c5, c6 = st.columns(2)
     for column, choice, key, options, help_key in ((c3, "gain", "rf_gains", GAINS, None),
                                                     (c4, "discount", "rf_discounts", DISCOUNTS, None),
                                                     (c5, "idcg", "rf_idcg", IDCG, "idcg_help"),
                                                     (c6, "ties", "rf_ties", TIES, "ties_help")):
-        names = {o: V.option_name(choice, o, short=True) for o in options}
-        column.pills(t(f"{P}.{choice}_pills"), list(options), selection_mode="multi", key=key, wrap=True,
-                     format_func=names.__getitem__, help=t(f"{P}.{help_key}") if help_key else None)
+        names = {o: runfiles_view.option_name(choice, o, short=True) for o in options}
+        column.pills(t(f"{SECTION}.{choice}_pills"), list(options), selection_mode="multi", key=key, wrap=True,
+                     format_func=names.__getitem__, help=t(f"{SECTION}.{help_key}") if help_key else None)
 
 
 def read_all(qrels_src, run_srcs):
@@ -83,173 +95,225 @@ def read_all(qrels_src, run_srcs):
     sources = [qrels_src, *run_srcs]
     parsed = []
     for i, src in enumerate(sources):
-        bar.progress(i / len(sources), text=t(f"{P}.reading", name=markdown(src.name), i=i + 1, n=len(sources)))
-        parsed.append(V.read_cached(src))
+        bar.progress(i / len(sources), text=t(f"{SECTION}.reading", name=markdown(src.name), i=i + 1, n=len(sources)))
+        parsed.append(runfiles_view.read_cached(src))
     bar.empty()
 
     has_errors = any(p.errors and not p.fatal for p in parsed)
     for p in parsed:
         if not p.problems:
             continue
-        with st.expander(t(f"{P}.problems_in", name=markdown(p.name), n=p.n_problems), expanded=bool(p.errors)):
-            rows = [{t(f"{P}.col_line"): ("" if x.line is None else str(x.line)),
-                     t(f"{P}.col_severity"): t(f"{P}.severity_{x.severity}"),
-                     t(f"{P}.col_message"): V.problem_text(x)} for x in p.problems]
+        with st.expander(t(f"{SECTION}.problems_in", name=markdown(p.name), n=p.n_problems), expanded=bool(p.errors)):
+            rows = [{t(f"{SECTION}.col_line"): ("" if x.line is None else str(x.line)),
+                     t(f"{SECTION}.col_severity"): t(f"{SECTION}.severity_{x.severity}"),
+                     t(f"{SECTION}.col_message"): runfiles_view.problem_text(x)} for x in p.problems]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         if p.fatal:
-            st.error(t(f"{P}.file_unusable", name=markdown(p.name)))
+            st.error(t(f"{SECTION}.file_unusable", name=markdown(p.name)))
     accept = True
     if has_errors:
-        accept = st.checkbox(t(f"{P}.accept_bad"), key="rf_accept_bad", help=t(f"{P}.accept_bad_help"))
+        accept = st.checkbox(t(f"{SECTION}.accept_bad"), key="rf_accept_bad", help=t(f"{SECTION}.accept_bad_help"))
     qrels, runs = parsed[0], list(zip(parsed[1:], run_srcs))
     usable = [(p, s) for p, s in runs if not p.fatal and (accept or not p.errors)]
-    with st.expander(t(f"{P}.files_read"), expanded=False):
-        st.dataframe(pd.DataFrame([{t(f"{P}.col_file"): p.name, t(f"{P}.col_kind"): p.kind,
-                                    t(f"{P}.col_format"): p.format or "", t(f"{P}.col_encoding"): p.encoding or "",
-                                    t(f"{P}.col_rows"): p.table.n_rows if p.table else 0} for p in parsed]),
-                     hide_index=True, width="stretch")
+    with st.expander(t(f"{SECTION}.files_read"), expanded=False):
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        t(f"{SECTION}.col_file"): p.name,
+                        t(f"{SECTION}.col_kind"): p.kind,
+                        t(f"{SECTION}.col_format"): p.format or "",
+                        t(f"{SECTION}.col_encoding"): p.encoding or "",
+                        t(f"{SECTION}.col_rows"): p.table.n_rows if p.table else 0,
+                    }
+                    for p in parsed
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+        )
     if qrels.fatal or (qrels.errors and not accept):
-        st.warning(t(f"{P}.qrels_unusable"))
+        st.warning(t(f"{SECTION}.qrels_unusable"))
         return None
     if not usable:
-        st.warning(t(f"{P}.no_usable_runs"))
+        st.warning(t(f"{SECTION}.no_usable_runs"))
         return None
     usable_ids = {id(p) for p, _ in usable}
     for p, _ in runs:
         if not p.fatal and id(p) not in usable_ids:
-            st.caption(t(f"{P}.run_left_out", name=markdown(p.name)))
+            st.caption(t(f"{SECTION}.run_left_out", name=markdown(p.name)))
     return qrels, usable
 
 
 def verdict(ev, k):
     """Means under every variant, the winner, and which choice flips it."""
     at = "" if k is None else f"@{k}"
-    st.subheader(t(f"{P}.results", at=at))
+    st.subheader(t(f"{SECTION}.results", at=at))
     orders = ev.orders()
     if len(ev.runs) < 2:
-        st.info(t(f"{P}.one_run"))
+        st.info(t(f"{SECTION}.one_run"))
     else:
         counts = orders["winner"].value_counts()
-        detail = t(f"{P}.list_sep").join(t(f"{P}.wins_under", run=markdown(r), n=int(n)) for r, n in counts.items())
+        detail = t(f"{SECTION}.list_sep").join(
+            t(f"{SECTION}.wins_under", run=markdown(r), n=int(n)) for r, n in counts.items()
+        )
         if ev.winner_changes():
-            st.warning(t(f"{P}.winner_changes", detail=detail))
+            st.warning(t(f"{SECTION}.winner_changes", detail=detail))
         else:
-            st.success(t(f"{P}.winner_same", run=markdown(counts.index[0]), n=len(ev.variants)))
+            st.success(t(f"{SECTION}.winner_same", run=markdown(counts.index[0]), n=len(ev.variants)))
     significance = None
     if len(ev.runs) >= 2:
         significance = winner_significance(per_query_frames(ev.per_query(), ev.labels), key_prefix="rf_sig")
-    st.dataframe(for_table(V.means_table(ev, significance)), hide_index=True, width="stretch",
+    st.dataframe(for_table(runfiles_view.means_table(ev, significance)), hide_index=True, width="stretch",
                  column_config={run: st.column_config.NumberColumn(run, format="%.4f") for run in ev.runs})
-    st.caption(t(f"{P}.means_help"))
+    st.caption(t(f"{SECTION}.means_help"))
     if significance is not None:
-        st.caption(t(f"{P}.significant_help", title=markdown(winner_significance_title(key_prefix="rf_sig"), 120)))
-    st.caption(t(f"{P}.n_queries", detail=t(f"{P}.list_sep").join(
+        st.caption(
+            t(f"{SECTION}.significant_help", title=markdown(winner_significance_title(key_prefix="rf_sig"), 120))
+        )
+    st.caption(t(f"{SECTION}.n_queries", detail=t(f"{SECTION}.list_sep").join(
         f"{markdown(r)}: {n}" for r, n in ev.n_queries().items())))
 
     if len(ev.runs) < 2 or len(ev.variants) < 2:
         return
-    st.markdown(f"**{t(f'{P}.flip_title')}**")
-    flips = V.winner_flips(orders)
-    summary = V.flip_summary(flips)
+    st.markdown(f"**{t(f'{SECTION}.flip_title')}**")
+    flips = runfiles_view.winner_flips(orders)
+    summary = runfiles_view.flip_summary(flips)
     if summary.empty:
-        st.caption(t(f"{P}.flip_none_to_compare"))
+        st.caption(t(f"{SECTION}.flip_none_to_compare"))
         return
-    st.caption(t(f"{P}.flip_help"))
-    names = {c: t(f"{P}.choice.{c}") for c in V.CHOICES}
-    st.altair_chart(flip_chart(summary, names=names, flips_title=t(f"{P}.flips"), changes_title=t(f"{P}.changes"),
-                               choice_title=t(f"{P}.col_choice"), count_title=t(f"{P}.flip_axis")), width="stretch")
+    st.caption(t(f"{SECTION}.flip_help"))
+    names = {c: t(f"{SECTION}.choice.{c}") for c in runfiles_view.CHOICES}
+    st.altair_chart(
+        flip_chart(
+            summary,
+            names=names,
+            flips_title=t(f"{SECTION}.flips"),
+            changes_title=t(f"{SECTION}.changes"),
+            choice_title=t(f"{SECTION}.col_choice"),
+            count_title=t(f"{SECTION}.flip_axis"),
+        ),
+        width="stretch",
+    )
     flipping = [names[c] for c, n in zip(summary["choice"], summary["flips"]) if n]
     if flipping:
-        st.markdown(t(f"{P}.flip_sentence", choices=t(f"{P}.list_sep").join(flipping)))
-        with st.expander(t(f"{P}.flip_table_title", n=int(flips["flips"].sum()))):
-            st.dataframe(for_table(V.flips_table(flips)), hide_index=True, width="stretch")
+        st.markdown(t(f"{SECTION}.flip_sentence", choices=t(f"{SECTION}.list_sep").join(flipping)))
+        with st.expander(t(f"{SECTION}.flip_table_title", n=int(flips["flips"].sum()))):
+            st.dataframe(for_table(runfiles_view.flips_table(flips)), hide_index=True, width="stretch")
     else:
-        st.success(t(f"{P}.flip_never"))
+        st.success(t(f"{SECTION}.flip_never"))
 
 
 def two_variants(ev, qrels, usable, k):
     """Two variants query by query: scatter, the queries where they disagree most, playground links."""
-    st.subheader(t(f"{P}.compare_title"))
+    st.subheader(t(f"{SECTION}.compare_title"))
     labels = ev.labels
-    V.pick_variant("rf_x", labels, V.X_DEFAULT)
-    V.pick_variant("rf_y", labels, V.y_fallback(labels, state["rf_x"]))
+    runfiles_view.pick_variant("rf_x", labels, runfiles_view.X_DEFAULT)
+    runfiles_view.pick_variant("rf_y", labels, runfiles_view.y_fallback(labels, state["rf_x"]))
     cx, cy = st.columns(2)
     with cx:
-        x_label = V.variant_picker("x", labels, t(f"{P}.variant_x"))
+        x_label = runfiles_view.variant_picker("x", labels, t(f"{SECTION}.variant_x"))
     with cy:
-        y_label = V.variant_picker("y", labels, t(f"{P}.variant_y"))
-    st.markdown(t(f"{P}.axes", x=V.variant_name(x_label), y=V.variant_name(y_label)))
-    per = V.per_query_table(ev)
+        y_label = runfiles_view.variant_picker("y", labels, t(f"{SECTION}.variant_y"))
+    st.markdown(t(f"{SECTION}.axes", x=runfiles_view.variant_name(x_label), y=runfiles_view.variant_name(y_label)))
+    per = runfiles_view.per_query_table(ev)
     data = pd.DataFrame({"run": per["run"], "qid": per["qid"], "x": per[x_label], "y": per[y_label]})
-    st.altair_chart(scatter_chart(data, x_title="x", y_title="y", run_title=t(f"{P}.col_run"),
-                                  query_title=t(f"{P}.col_qid")), width="stretch")
-    st.caption(t(f"{P}.scatter_help"))
+    st.altair_chart(scatter_chart(data, x_title="x", y_title="y", run_title=t(f"{SECTION}.col_run"),
+                                  query_title=t(f"{SECTION}.col_qid")), width="stretch")
+    st.caption(t(f"{SECTION}.scatter_help"))
     if len(data) > SCATTER_POINTS:
-        st.caption(t(f"{P}.scatter_sample", shown=SCATTER_POINTS, total=len(data)))
+        st.caption(t(f"{SECTION}.scatter_sample", shown=SCATTER_POINTS, total=len(data)))
 
-    top_n = st.slider(t(f"{P}.top_n"), min_value=1, max_value=50, key="rf_top")
+    top_n = st.slider(t(f"{SECTION}.top_n"), min_value=1, max_value=50, key="rf_top")
     worst = ev.disagreements(x_label, y_label, n=int(top_n))
-    links = V.playground_links(ev, worst, qrels, {p.name: p for p, _ in usable}, variant=x_label, k=k)
+    links = runfiles_view.playground_links(ev, worst, qrels, {p.name: p for p, _ in usable}, variant=x_label, k=k)
     st.dataframe(for_table(pd.DataFrame({
-        t(f"{P}.col_run"): worst["run"], t(f"{P}.col_qid"): worst["qid"],
-        "x": worst[x_label], "y": worst[y_label], t(f"{P}.col_difference"): worst["difference"],
-        t(f"{P}.col_open"): links,
+        t(f"{SECTION}.col_run"): worst["run"], t(f"{SECTION}.col_qid"): worst["qid"],
+        "x": worst[x_label], "y": worst[y_label], t(f"{SECTION}.col_difference"): worst["difference"],
+        t(f"{SECTION}.col_open"): links,
     })), hide_index=True, width="stretch", column_config={
-        "x": st.column_config.NumberColumn(t(f"{P}.col_x"), format="%.4f"),
-        "y": st.column_config.NumberColumn(t(f"{P}.col_y"), format="%.4f"),
-        t(f"{P}.col_difference"): st.column_config.NumberColumn(format="%.4f"),
-        t(f"{P}.col_open"): st.column_config.LinkColumn(display_text=t("common.open_in_playground")),
+        "x": st.column_config.NumberColumn(t(f"{SECTION}.col_x"), format="%.4f"),
+        "y": st.column_config.NumberColumn(t(f"{SECTION}.col_y"), format="%.4f"),
+        t(f"{SECTION}.col_difference"): st.column_config.NumberColumn(format="%.4f"),
+        t(f"{SECTION}.col_open"): st.column_config.LinkColumn(display_text=t("common.open_in_playground")),
     })
-    st.caption(t(f"{P}.playground_note", n=V.MAX_PLAYGROUND_ITEMS))
+    st.caption(t(f"{SECTION}.playground_note", n=runfiles_view.MAX_PLAYGROUND_ITEMS))
     return per
 
 
 def ndcg_downloads(ev, per):
     """The per-query NDCG table and the two CSV downloads."""
-    with st.expander(t(f"{P}.per_query_title")):
+    with st.expander(t(f"{SECTION}.per_query_title")):
         st.dataframe(for_table(per), hide_index=True, width="stretch",
-                     column_config={lab: st.column_config.NumberColumn(V.variant_name(lab), format="%.4f")
+                     column_config={lab: st.column_config.NumberColumn(runfiles_view.variant_name(lab), format="%.4f")
                                     for lab in ev.labels})
     d1, d2 = st.columns(2)
-    d1.download_button(t(f"{P}.download_per_query"), V.csv_bytes(per), file_name="ndcg_per_query.csv",
+    d1.download_button(t(f"{SECTION}.download_per_query"), runfiles_view.csv_bytes(per), file_name="ndcg_per_query.csv",
                        mime="text/csv", key="rf_dl_per")
-    d2.download_button(t(f"{P}.download_means"), V.csv_bytes(ev.means().T, index=True), file_name="ndcg_means.csv",
-                       mime="text/csv", key="rf_dl_means")
+    d2.download_button(
+        t(f"{SECTION}.download_means"),
+        runfiles_view.csv_bytes(ev.means().T, index=True),
+        file_name="ndcg_means.csv",
+        mime="text/csv",
+        key="rf_dl_means",
+    )
 
 
 def measures_section(qrels, qrels_src, usable):
     """trec_eval's measures, chosen from a list: the summary per run, per-query values, downloads.
 
     Returns the per-query table (run, qid, one column per measure), or None when no measure is chosen."""
-    st.subheader(t(f"{P}.measures_title"))
-    st.caption(t(f"{P}.measures_intro"))
+    st.subheader(t(f"{SECTION}.measures_title"))
+    st.caption(t(f"{SECTION}.measures_intro"))
     c1, c2 = st.columns([3, 2])
-    c1.pills(t(f"{P}.measures"), list(V.MEASURE_CHOICES), selection_mode="multi", key="rf_measures", wrap=True,
-             help=t(f"{P}.measures_help"))
-    c2.pills(t(f"{P}.cutoffs"), list(V.CUTOFF_CHOICES), selection_mode="multi", key="rf_cutoffs", wrap=True,
-             help=t(f"{P}.cutoffs_help"))
+    c1.pills(
+        t(f"{SECTION}.measures"),
+        list(runfiles_view.MEASURE_CHOICES),
+        selection_mode="multi",
+        key="rf_measures",
+        wrap=True,
+        help=t(f"{SECTION}.measures_help"),
+    )
+    c2.pills(
+        t(f"{SECTION}.cutoffs"),
+        list(runfiles_view.CUTOFF_CHOICES),
+        selection_mode="multi",
+        key="rf_cutoffs",
+        wrap=True,
+        help=t(f"{SECTION}.cutoffs_help"),
+    )
     measures = state["rf_measures"]
     if not measures:
-        st.info(t(f"{P}.pick_measure"))
+        st.info(t(f"{SECTION}.pick_measure"))
         return None
-    specs = V.measure_specs(measures, state["rf_cutoffs"] or [])
-    frame = V.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
-    means, per = V.measure_tables(frame, specs)
+    specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or [])
+    frame = runfiles_view.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
+    means, per = runfiles_view.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
-    st.dataframe(for_table(means.rename(columns={"run": t(f"{P}.col_run")})), hide_index=True, width="stretch",
+    st.dataframe(for_table(means.rename(columns={"run": t(f"{SECTION}.col_run")})), hide_index=True, width="stretch",
                  column_config=numbers)
     options = " ".join([*(f"-m {x}" for x in specs), *(["-c"] if state["rf_missing"] == "zero" else [])])
-    st.caption(t(f"{P}.measures_specs", options=markdown(options, 300)))
-    with st.expander(t(f"{P}.measures_what")):
-        st.markdown("\n".join(f"* **{name}** — {V.measure_help(name)}" for name in measures))
-    with st.expander(t(f"{P}.measures_per_query_title")):
+    st.caption(t(f"{SECTION}.measures_specs", options=markdown(options, 300)))
+    with st.expander(t(f"{SECTION}.measures_what")):
+        st.markdown("\n".join(f"* **{name}** — {runfiles_view.measure_help(name)}" for name in measures))
+    with st.expander(t(f"{SECTION}.measures_per_query_title")):
         st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in per.columns[2:]})
     d1, d2 = st.columns(2)
-    d1.download_button(t(f"{P}.download_measures_per_query"), V.csv_bytes(per), file_name="measures_per_query.csv",
-                       mime="text/csv", key="rf_dl_measures_per")
-    d2.download_button(t(f"{P}.download_measures_means"), V.csv_bytes(means), file_name="measures_means.csv",
-                       mime="text/csv", key="rf_dl_measures_means")
+    d1.download_button(
+        t(f"{SECTION}.download_measures_per_query"),
+        runfiles_view.csv_bytes(per),
+        file_name="measures_per_query.csv",
+        mime="text/csv",
+        key="rf_dl_measures_per",
+    )
+    d2.download_button(
+        t(f"{SECTION}.download_measures_means"),
+        runfiles_view.csv_bytes(means),
+        file_name="measures_means.csv",
+        mime="text/csv",
+        key="rf_dl_measures_means",
+    )
     return per
 
 
@@ -259,14 +323,14 @@ def significance(ev, per_ndcg, per_measures, k):
     measure_names = list(per_measures.columns[2:]) if per_measures is not None else []
     at = "" if k is None else f"@{k}"
     names = {**{m: m for m in measure_names},
-             **{axis: t(f"{P}.sig_variant_{axis}", at=at) for axis in ("x", "y")}}
-    V.pick_variant("rf_sig_measure", list(names), V.SIG_DEFAULT)
-    chosen = st.selectbox(t(f"{P}.sig_measure"), list(names), key="rf_sig_measure", format_func=names.__getitem__,
-                          help=t(f"{P}.sig_measure_help"))
+             **{axis: t(f"{SECTION}.sig_variant_{axis}", at=at) for axis in ("x", "y")}}
+    runfiles_view.pick_variant("rf_sig_measure", list(names), runfiles_view.SIG_DEFAULT)
+    chosen = st.selectbox(t(f"{SECTION}.sig_measure"), list(names), key="rf_sig_measure", format_func=names.__getitem__,
+                          help=t(f"{SECTION}.sig_measure_help"))
     if chosen in ("x", "y"):
         label = state[f"rf_{chosen}"]
         wide = per_query_frames(per_ndcg, [label])[label]
-        name = f"NDCG{at} · {V.variant_name(label)}"
+        name = f"NDCG{at} · {runfiles_view.variant_name(label)}"
     else:
         wide, name = per_query_frames(per_measures, [chosen])[chosen], chosen
     significance_section(wide, measure_name=name, key_prefix="rf_sig")
@@ -275,22 +339,22 @@ def significance(ev, per_ndcg, per_measures, k):
 def body():
     """The page between its introduction and its teaching section: files, options, results, measures, tests."""
     # Memory that expired sessions and evicted cache entries freed goes back to the system (< 1 ms usually).
-    V.release_memory()
+    runfiles_view.release_memory()
     qrels_src, run_srcs = choose_files()
     choose_variants()
     k = state["rf_k"]
     if qrels_src is None or not run_srcs:
-        st.info(t(f"{P}.need_files" if state["rf_source"] == "upload" else f"{P}.pick_sample_run"))
+        st.info(t(f"{SECTION}.need_files" if state["rf_source"] == "upload" else f"{SECTION}.pick_sample_run"))
         return
     if not (state["rf_gains"] and state["rf_discounts"] and state["rf_idcg"] and state["rf_ties"]):
-        st.warning(t(f"{P}.pick_one_each"))
+        st.warning(t(f"{SECTION}.pick_one_each"))
         return
-    run_srcs, notes = V.distinct_runs(run_srcs)
+    run_srcs, notes = runfiles_view.distinct_runs(run_srcs)
     for note in notes:
-        st.info(t(f"{P}.note.{note.kind}", **{key: markdown(v) for key, v in note.fields.items()}))
-    big = V.too_large([qrels_src, *run_srcs])
+        st.info(t(f"{SECTION}.note.{note.kind}", **{key: markdown(v) for key, v in note.fields.items()}))
+    big = runfiles_view.too_large([qrels_src, *run_srcs])
     if big:
-        st.error(t(f"{P}.too_large_total", **big))
+        st.error(t(f"{SECTION}.too_large_total", **big))
         return
     read = read_all(qrels_src, run_srcs)
     if read is None:
@@ -299,12 +363,12 @@ def body():
     variants = make_variants(gains=state["rf_gains"], discounts=state["rf_discounts"], idcg=state["rf_idcg"],
                              ties=state["rf_ties"])
     bar = st.empty()
-    bar.progress(0.0, text=t(f"{P}.evaluating"))
-    ev = V.evaluate_cached(qrels, qrels_src, usable, k=k, variants=variants, missing=state["rf_missing"])
+    bar.progress(0.0, text=t(f"{SECTION}.evaluating"))
+    ev = runfiles_view.evaluate_cached(qrels, qrels_src, usable, k=k, variants=variants, missing=state["rf_missing"])
     bar.empty()
-    st.caption(t(f"{P}.evaluated", runs=len(ev.runs), variants=len(ev.variants), queries=len(ev.queries)))
+    st.caption(t(f"{SECTION}.evaluated", runs=len(ev.runs), variants=len(ev.variants), queries=len(ev.queries)))
     for p in ev.problems:
-        st.caption("⚠️ " + V.problem_text(p, markdown_text=True))
+        st.caption("⚠️ " + runfiles_view.problem_text(p, markdown_text=True))
     verdict(ev, k)
     per = two_variants(ev, qrels, usable, k)
     ndcg_downloads(ev, per)

@@ -55,13 +55,13 @@ from metrics.runfiles import (
     read_qrels,
     read_run,
 )
-from ui import state as S
+from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
 from ui.significance_view import significance_fields
 
-P = "run_files"
+SECTION = "run_files"
 
 #: Megabytes (MiB, as Streamlit counts them) for all files of one evaluation together; each uploader's
 #: limit too.  ``.streamlit/config.toml`` sets ``server.maxUploadSize`` to the same number.
@@ -91,16 +91,16 @@ def choices(options: Sequence[str], *, allow_empty: bool = False):
     Traceback (most recent call last):
     ui.state.BadValue: 'cubic' is not one of: linear, exponential
     """
-    one = S.choice(options)
+    one = ui_state.choice(options)
 
     def parse(raw) -> list[str]:
         text = str(raw).strip()
         if len(text) > 40 * max(len(options), 1):
-            raise S.BadValue(text, "too_long", f"text of {len(text)} characters is too long",
+            raise ui_state.BadValue(text, "too_long", f"text of {len(text)} characters is too long",
                              n=len(text), max=40 * len(options))
         items = [x for x in (part.strip() for part in text.split(",")) if x]
         if not items and not allow_empty:
-            raise S.BadValue(text, "empty", "no choice given")
+            raise ui_state.BadValue(text, "empty", "no choice given")
         return list(dict.fromkeys(one(x) for x in items))
 
     parse.allowed = ("choice", {"options": ", ".join(options)})
@@ -121,7 +121,7 @@ def cutoffs(options: Sequence[int]):
     def parse(raw) -> list[int]:
         for part in str(raw).split(","):
             if part.strip():
-                S.integer(1, max(options))(part)  # ASCII digits only, bounded (its message names what is wrong)
+                ui_state.integer(1, max(options))(part)  # ASCII digits only, bounded (its message names what is wrong)
         return [int(x) for x in words(raw)]
 
     parse.allowed = ("choice", {"options": ", ".join(str(c) for c in options)})
@@ -162,23 +162,23 @@ def comparable_names() -> list[str]:
 
 #: Every setting of the page, its link parameter and default.  Files are never in links.
 FIELDS = (
-    S.Field("rf_source", "data", default="sample", parse=S.choice(("sample", "upload"))),
-    S.Field("rf_sample_runs", "runs", default=SAMPLE_RUNS, parse=choices(sample_files(), allow_empty=True)),
-    S.Field("rf_k", "k", default=10, parse=S.optional(S.integer(1, 10_000))),
-    S.Field("rf_gains", "gain", default=list(GAINS), parse=choices(list(GAINS))),
-    S.Field("rf_discounts", "discount", default=list(DISCOUNTS), parse=choices(list(DISCOUNTS))),
-    S.Field("rf_idcg", "idcg", default=["judged", "list"], parse=choices(list(IDCG))),
-    S.Field("rf_ties", "ties", default=list(DEFAULT_TIES), parse=choices(list(TIES))),
-    S.Field("rf_missing", "missing", default="skip", parse=S.choice(list(MISSING))),
-    S.Field("rf_accept_bad", "accept", default=False, parse=S.boolean()),
+    ui_state.Field("rf_source", "data", default="sample", parse=ui_state.choice(("sample", "upload"))),
+    ui_state.Field("rf_sample_runs", "runs", default=SAMPLE_RUNS, parse=choices(sample_files(), allow_empty=True)),
+    ui_state.Field("rf_k", "k", default=10, parse=ui_state.optional(ui_state.integer(1, 10_000))),
+    ui_state.Field("rf_gains", "gain", default=list(GAINS), parse=choices(list(GAINS))),
+    ui_state.Field("rf_discounts", "discount", default=list(DISCOUNTS), parse=choices(list(DISCOUNTS))),
+    ui_state.Field("rf_idcg", "idcg", default=["judged", "list"], parse=choices(list(IDCG))),
+    ui_state.Field("rf_ties", "ties", default=list(DEFAULT_TIES), parse=choices(list(TIES))),
+    ui_state.Field("rf_missing", "missing", default="skip", parse=ui_state.choice(list(MISSING))),
+    ui_state.Field("rf_accept_bad", "accept", default=False, parse=ui_state.boolean()),
     # The variants compared query by query: four selects each (see variant_picker), the label kept here.
-    S.Field("rf_x", "x", default=X_DEFAULT, parse=S.choice(all_variant_labels()), widget=False),
-    S.Field("rf_y", "y", default=Y_DEFAULT, parse=S.choice(all_variant_labels()), widget=False),
-    S.Field("rf_top", "top", default=10, parse=S.integer(1, 50)),
-    S.Field("rf_measures", "measures", default=list(DEFAULT_MEASURES),
+    ui_state.Field("rf_x", "x", default=X_DEFAULT, parse=ui_state.choice(all_variant_labels()), widget=False),
+    ui_state.Field("rf_y", "y", default=Y_DEFAULT, parse=ui_state.choice(all_variant_labels()), widget=False),
+    ui_state.Field("rf_top", "top", default=10, parse=ui_state.integer(1, 50)),
+    ui_state.Field("rf_measures", "measures", default=list(DEFAULT_MEASURES),
             parse=choices(MEASURE_CHOICES, allow_empty=True)),
-    S.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
-    S.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=S.choice(comparable_names())),
+    ui_state.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
+    ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
 )
 
@@ -206,7 +206,7 @@ def variant_picker(axis: str, labels: list[str], label: str) -> str:
         key = f"rf_{axis}_{choice}"
         st.session_state[key] = getattr(current, choice)
         names = {o: option_name(choice, o) for o in options}
-        st.selectbox(t(f"{P}.choice.{choice}"), options, key=key, format_func=names.__getitem__,
+        st.selectbox(t(f"{SECTION}.choice.{choice}"), options, key=key, format_func=names.__getitem__,
                      on_change=_compose, args=(axis,))
     return st.session_state[f"rf_{axis}"]
 
@@ -245,7 +245,7 @@ def option_name(choice: str, key: str, *, short: bool = False) -> str:
         return registry_text("discount", DISCOUNTS[key], "name")
     if choice == "ties":
         return registry_text("ties", TIES[key], "name")
-    return t(f"{P}.idcg.{key}") if short else t(f"{P}.idcg_short.{key}")
+    return t(f"{SECTION}.idcg.{key}") if short else t(f"{SECTION}.idcg_short.{key}")
 
 
 def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
@@ -253,8 +253,8 @@ def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
     fields = dict(p.params, file=p.file, line=p.line)
     if markdown_text:
         fields = {k: markdown(v, 60) if isinstance(v, str) else v for k, v in fields.items()}
-    text = t(f"{P}.problem.{p.kind}", **fields)
-    if text.startswith(f"{P}.problem."):
+    text = t(f"{SECTION}.problem.{p.kind}", **fields)
+    if text.startswith(f"{SECTION}.problem."):
         return markdown(p.message, 300) if markdown_text else p.message
     return text
 
@@ -454,13 +454,15 @@ def means_table(ev: Evaluation, significance: pd.DataFrame | None = None) -> pd.
     run's mean, the order of runs."""
     means = ev.means()
     orders = ev.orders().set_index("variant")
-    table = {t(f"{P}.col_winner"): orders["winner"].to_numpy()}
+    table = {t(f"{SECTION}.col_winner"): orders["winner"].to_numpy()}
     for choice in CHOICES:
-        table[t(f"{P}.choice.{choice}")] = [option_name(choice, getattr(v, choice), short=True) for v in ev.variants]
+        table[t(f"{SECTION}.choice.{choice}")] = [
+            option_name(choice, getattr(v, choice), short=True) for v in ev.variants
+        ]
     if significance is not None:
-        table[t(f"{P}.col_significant")] = significance.set_index("variant").loc[ev.labels, "text"].to_numpy()
+        table[t(f"{SECTION}.col_significant")] = significance.set_index("variant").loc[ev.labels, "text"].to_numpy()
     table.update({run: means.loc[run].to_numpy() for run in ev.runs})
-    table[t(f"{P}.col_order")] = orders["order"].to_numpy()
+    table[t(f"{SECTION}.col_order")] = orders["order"].to_numpy()
     return pd.DataFrame(table)
 
 
@@ -517,12 +519,12 @@ def flips_table(flips: pd.DataFrame) -> pd.DataFrame:
     """The changes that flip the winner, in words, for the page's table."""
     part = flips[flips["flips"]]
     return pd.DataFrame({
-        t(f"{P}.col_choice"): [t(f"{P}.choice.{c}") for c in part["choice"]],
-        t(f"{P}.col_from"): [option_name(c, a) for c, a in zip(part["choice"], part["a"])],
-        t(f"{P}.col_to"): [option_name(c, b) for c, b in zip(part["choice"], part["b"])],
-        t(f"{P}.col_winner_from"): part["winner_a"].to_numpy(),
-        t(f"{P}.col_winner_to"): part["winner_b"].to_numpy(),
-        t(f"{P}.col_with"): [_others_in_words(s) for s in part["same"]],
+        t(f"{SECTION}.col_choice"): [t(f"{SECTION}.choice.{c}") for c in part["choice"]],
+        t(f"{SECTION}.col_from"): [option_name(c, a) for c, a in zip(part["choice"], part["a"])],
+        t(f"{SECTION}.col_to"): [option_name(c, b) for c, b in zip(part["choice"], part["b"])],
+        t(f"{SECTION}.col_winner_from"): part["winner_a"].to_numpy(),
+        t(f"{SECTION}.col_winner_to"): part["winner_b"].to_numpy(),
+        t(f"{SECTION}.col_with"): [_others_in_words(s) for s in part["same"]],
     })
 
 

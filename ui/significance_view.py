@@ -42,13 +42,13 @@ from metrics.significance import (
     wilcoxon,
     winners,
 )
-from ui import state as S
+from ui import state as ui_state
 from ui.charts.significance import ci_chart, differences_chart, differences_data, null_chart
 from ui.escape import katex_text, markdown
 from ui.i18n import t
 from ui.numbers import for_table, show, show_trimmed
 
-P = "significance"
+SECTION = "significance"
 CONFIDENCES = ("90", "95", "99")  # percent, as the widget shows them
 N_RESAMPLES = 10_000
 SEED = 0
@@ -61,7 +61,7 @@ __all__ = ["significance_fields", "significance_section", "winner_significance",
 
 # ------------------------------------------------------------------------------------------ state
 
-def significance_fields(key_prefix: str = "rf_sig", *, param_prefix: str = "sig_") -> tuple[S.Field, ...]:
+def significance_fields(key_prefix: str = "rf_sig", *, param_prefix: str = "sig_") -> tuple[ui_state.Field, ...]:
     """The section's settings as :mod:`ui.state` fields (add them to the page's ``FIELDS``).
 
     >>> [f.param for f in significance_fields("rf_sig")]
@@ -70,11 +70,19 @@ def significance_fields(key_prefix: str = "rf_sig", *, param_prefix: str = "sig_
     ['x_test', 'x_conf']
     """
     return (
-        S.Field(f"{key_prefix}_test", f"{param_prefix}test", default=DEFAULTS["test"], parse=S.choice(TESTS)),
-        S.Field(f"{key_prefix}_conf", f"{param_prefix}conf", default=DEFAULTS["conf"], parse=S.choice(CONFIDENCES)),
-        S.Field(f"{key_prefix}_corr", f"{param_prefix}corr", default=DEFAULTS["corr"], parse=S.choice(CORRECTIONS)),
-        S.Field(f"{key_prefix}_ci", f"{param_prefix}ci", default=DEFAULTS["ci"], parse=S.choice(BOOTSTRAP_METHODS)),
-        S.Field(f"{key_prefix}_pair", None, default=DEFAULTS["pair"], parse=S.integer(0, 1_000_000)),
+        ui_state.Field(
+            f"{key_prefix}_test", f"{param_prefix}test", default=DEFAULTS["test"], parse=ui_state.choice(TESTS)
+        ),
+        ui_state.Field(
+            f"{key_prefix}_conf", f"{param_prefix}conf", default=DEFAULTS["conf"], parse=ui_state.choice(CONFIDENCES)
+        ),
+        ui_state.Field(
+            f"{key_prefix}_corr", f"{param_prefix}corr", default=DEFAULTS["corr"], parse=ui_state.choice(CORRECTIONS)
+        ),
+        ui_state.Field(
+            f"{key_prefix}_ci", f"{param_prefix}ci", default=DEFAULTS["ci"], parse=ui_state.choice(BOOTSTRAP_METHODS)
+        ),
+        ui_state.Field(f"{key_prefix}_pair", None, default=DEFAULTS["pair"], parse=ui_state.integer(0, 1_000_000)),
     )
 
 
@@ -149,48 +157,56 @@ def _winners(frames: dict, test: str, confidence: float, correction: str, bootst
 # ------------------------------------------------------------------------------------------ words
 
 def _pct(p: float) -> str:
-    return t(f"{P}.percent", value=show(100 * p, 2))
+    return t(f"{SECTION}.percent", value=show(100 * p, 2))
 
 
 def _names(options, prefix: str) -> dict[str, str]:
     # Looked up now, in the current language (a lazy format_func would be re-run by AppTest in English).
-    return {o: t(f"{P}.{prefix}_{o}") for o in options}
+    return {o: t(f"{SECTION}.{prefix}_{o}") for o in options}
 
 
 def _pair_sentence(row, *, test: str, alpha: float, m: int, correction: str) -> str:
     """One pair in plain words: who beats whom on how many queries, how often chance does as well."""
     a, b = markdown(row.system_a, 60), markdown(row.system_b, 60)
     if row.wins_a == 0 and row.wins_b == 0:
-        return t(f"{P}.sentence_identical", a=a, b=b, n=f"{int(row.n):,}")
+        return t(f"{SECTION}.sentence_identical", a=a, b=b, n=f"{int(row.n):,}")
     if row.better is None or (isinstance(row.better, float) and np.isnan(row.better)):
-        head = t(f"{P}.sentence_level", a=a, b=b, wins_a=f"{int(row.wins_a):,}", wins_b=f"{int(row.wins_b):,}",
+        head = t(f"{SECTION}.sentence_level", a=a, b=b, wins_a=f"{int(row.wins_a):,}", wins_b=f"{int(row.wins_b):,}",
                  n=f"{int(row.n):,}")
     else:
         first = row.better == row.system_a
-        head = t(f"{P}.sentence_beats", winner=a if first else b, loser=b if first else a,
+        head = t(f"{SECTION}.sentence_beats", winner=a if first else b, loser=b if first else a,
                  wins=f"{int(row.wins_a if first else row.wins_b):,}", n=f"{int(row.n):,}", ties=f"{int(row.ties):,}",
                  diff=show(abs(row.mean_difference), 4))
     if test == "randomization" and row.method != "exact" and row.n_extreme == 0:
-        chance = t(f"{P}.sentence_chance_none", r=f"{int(row.n_resamples):,}", p=show(row.p_value, 6))
+        chance = t(f"{SECTION}.sentence_chance_none", r=f"{int(row.n_resamples):,}", p=show(row.p_value, 6))
     elif test == "randomization":
         key = "sentence_chance_exact" if row.method == "exact" else "sentence_chance_mc"
-        chance = t(f"{P}.{key}", pct=_pct(row.p_value), r=f"{int(row.n_resamples):,}")
+        chance = t(f"{SECTION}.{key}", pct=_pct(row.p_value), r=f"{int(row.n_resamples):,}")
     elif test == "t":
-        chance = t(f"{P}.sentence_chance_t", pct=_pct(row.p_value))
+        chance = t(f"{SECTION}.sentence_chance_t", pct=_pct(row.p_value))
     else:
-        chance = t(f"{P}.sentence_chance_wilcoxon", pct=_pct(row.p_value))
+        chance = t(f"{SECTION}.sentence_chance_wilcoxon", pct=_pct(row.p_value))
     verdict_key = "sentence_significant" if row.significant else "sentence_not_significant"
     if correction == "none" or m == 1:
-        after = t(f"{P}.{verdict_key}", alpha=show(alpha, 2), p=show(row.p_corrected, 4))
+        after = t(f"{SECTION}.{verdict_key}", alpha=show(alpha, 2), p=show(row.p_corrected, 4))
     else:
-        after = t(f"{P}.sentence_join").join([
-            t(f"{P}.sentence_corrected", correction=t(f"{P}.corr_{correction}"), m=m, p=show(row.p_corrected, 4)),
-            t(f"{P}.{verdict_key}", alpha=show(alpha, 2), p=show(row.p_corrected, 4))])
-    return t(f"{P}.sentence_join").join([head, chance, after])
+        after = t(f"{SECTION}.sentence_join").join(
+            [
+                t(
+                    f"{SECTION}.sentence_corrected",
+                    correction=t(f"{SECTION}.corr_{correction}"),
+                    m=m,
+                    p=show(row.p_corrected, 4),
+                ),
+                t(f"{SECTION}.{verdict_key}", alpha=show(alpha, 2), p=show(row.p_corrected, 4)),
+            ]
+        )
+    return t(f"{SECTION}.sentence_join").join([head, chance, after])
 
 
 def _pair_label(row) -> str:
-    return t(f"{P}.pair_label", a=row.system_a, b=row.system_b)
+    return t(f"{SECTION}.pair_label", a=row.system_a, b=row.system_b)
 
 
 # ------------------------------------------------------------------------------------------ the section
@@ -208,21 +224,21 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
     key_prefix : str
         Prefix of every widget key (``<prefix>_test``, ``_conf``, ``_corr``, ``_ci``, ``_pair``).
     """
-    st.subheader(t(f"{P}.title"))
-    st.caption(t(f"{P}.intro", measure=markdown(measure_name, 120)))
+    st.subheader(t(f"{SECTION}.title"))
+    st.caption(t(f"{SECTION}.intro", measure=markdown(measure_name, 120)))
     if not isinstance(per_query, pd.DataFrame) or per_query.shape[1] < 2:
-        st.info(t(f"{P}.need_two_systems"))
+        st.info(t(f"{SECTION}.need_two_systems"))
         return
     frame, dropped = _complete(per_query)
     if dropped:
-        st.caption(t(f"{P}.dropped", dropped=dropped, total=len(per_query)))
+        st.caption(t(f"{SECTION}.dropped", dropped=dropped, total=len(per_query)))
     if len(frame) < 2:
-        st.info(t(f"{P}.need_two_queries"))
+        st.info(t(f"{SECTION}.need_two_queries"))
         return
 
     test_names, corr_names = _names(TESTS, "test"), _names(CORRECTIONS, "corr")
     ci_names = _names(BOOTSTRAP_METHODS, "ci")
-    conf_names = {c: t(f"{P}.percent", value=c) for c in CONFIDENCES}
+    conf_names = {c: t(f"{SECTION}.percent", value=c) for c in CONFIDENCES}
     keys = {name: f"{key_prefix}_{name}" for name in ("test", "conf", "corr", "ci", "pair")}
     _init(keys["test"], DEFAULTS["test"], TESTS)
     _init(keys["conf"], DEFAULTS["conf"], CONFIDENCES)
@@ -231,108 +247,129 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
     # two by two: four side by side are cut off at a projector's 1024x768 with the sidebar open
     c1, c2 = st.columns(2)
     c3, c4 = st.columns(2)
-    test = c1.selectbox(t(f"{P}.test"), list(TESTS), key=keys["test"], format_func=test_names.__getitem__,
-                        help=t(f"{P}.test_help"))
-    conf = c2.selectbox(t(f"{P}.confidence"), list(CONFIDENCES), key=keys["conf"],
-                        format_func=conf_names.__getitem__, help=t(f"{P}.confidence_help"))
-    correction = c3.selectbox(t(f"{P}.correction"), list(CORRECTIONS), key=keys["corr"],
-                              format_func=corr_names.__getitem__, help=t(f"{P}.correction_help"))
-    interval = c4.selectbox(t(f"{P}.interval"), list(BOOTSTRAP_METHODS), key=keys["ci"],
-                            format_func=ci_names.__getitem__, help=t(f"{P}.interval_help"))
+    test = c1.selectbox(t(f"{SECTION}.test"), list(TESTS), key=keys["test"], format_func=test_names.__getitem__,
+                        help=t(f"{SECTION}.test_help"))
+    conf = c2.selectbox(t(f"{SECTION}.confidence"), list(CONFIDENCES), key=keys["conf"],
+                        format_func=conf_names.__getitem__, help=t(f"{SECTION}.confidence_help"))
+    correction = c3.selectbox(t(f"{SECTION}.correction"), list(CORRECTIONS), key=keys["corr"],
+                              format_func=corr_names.__getitem__, help=t(f"{SECTION}.correction_help"))
+    interval = c4.selectbox(t(f"{SECTION}.interval"), list(BOOTSTRAP_METHODS), key=keys["ci"],
+                            format_func=ci_names.__getitem__, help=t(f"{SECTION}.interval_help"))
     confidence = int(conf) / 100
     alpha = round(1 - confidence, 12)
 
-    with st.spinner(t(f"{P}.computing")):
+    with st.spinner(t(f"{SECTION}.computing")):
         try:
             table = _pairs(frame, test, confidence, correction, interval)
         except ValueError as exc:
-            st.error(t(f"{P}.bad_data", message=markdown(str(exc), 300)))
+            st.error(t(f"{SECTION}.bad_data", message=markdown(str(exc), 300)))
             return
     m = len(table)
     labels = [_pair_label(row) for row in table.itertuples()]
-    shown = pd.DataFrame({
-        t(f"{P}.col_pair"): labels,
-        t(f"{P}.col_mean_a"): table["mean_a"], t(f"{P}.col_mean_b"): table["mean_b"],
-        t(f"{P}.col_difference"): table["mean_difference"],
-        t(f"{P}.col_ci"): [f"[{show(lo, 4)}, {show(hi, 4)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])],
-        t(f"{P}.col_p"): table["p_value"], t(f"{P}.col_p_corrected"): table["p_corrected"],
-        t(f"{P}.col_significant"): np.where(table["significant"], "✓", "–"),
-        t(f"{P}.col_wins"): [f"{int(x)} / {int(y)} / {int(z)}" for x, y, z in
-                             zip(table["wins_a"], table["wins_b"], table["ties"])],
-        t(f"{P}.col_dz"): table["d_z"],
-    })
+    shown = pd.DataFrame(
+        {
+            t(f"{SECTION}.col_pair"): labels,
+            t(f"{SECTION}.col_mean_a"): table["mean_a"],
+            t(f"{SECTION}.col_mean_b"): table["mean_b"],
+            t(f"{SECTION}.col_difference"): table["mean_difference"],
+            t(f"{SECTION}.col_ci"): [
+                f"[{show(lo, 4)}, {show(hi, 4)}]" for lo, hi in zip(table["ci_low"], table["ci_high"])
+            ],
+            t(f"{SECTION}.col_p"): table["p_value"],
+            t(f"{SECTION}.col_p_corrected"): table["p_corrected"],
+            t(f"{SECTION}.col_significant"): np.where(table["significant"], "✓", "–"),
+            t(f"{SECTION}.col_wins"): [
+                f"{int(x)} / {int(y)} / {int(z)}" for x, y, z in zip(table["wins_a"], table["wins_b"], table["ties"])
+            ],
+            t(f"{SECTION}.col_dz"): table["d_z"],
+        }
+    )
     number = st.column_config.NumberColumn
     st.dataframe(for_table(shown), hide_index=True, width="stretch", column_config={
-        t(f"{P}.col_mean_a"): number(format="%.4f"), t(f"{P}.col_mean_b"): number(format="%.4f"),
-        t(f"{P}.col_difference"): number(format="%.4f", help=t(f"{P}.col_difference_help")),
-        t(f"{P}.col_ci"): st.column_config.TextColumn(help=t(f"{P}.col_ci_help", conf=conf_names[conf],
+        t(f"{SECTION}.col_mean_a"): number(format="%.4f"), t(f"{SECTION}.col_mean_b"): number(format="%.4f"),
+        t(f"{SECTION}.col_difference"): number(format="%.4f", help=t(f"{SECTION}.col_difference_help")),
+        t(f"{SECTION}.col_ci"): st.column_config.TextColumn(help=t(f"{SECTION}.col_ci_help", conf=conf_names[conf],
                                                              method=ci_names[interval])),
-        t(f"{P}.col_p"): number(format="%.4f", help=t(f"{P}.col_p_help", test=test_names[test])),
-        t(f"{P}.col_p_corrected"): number(format="%.4f", help=t(f"{P}.col_p_corrected_help",
+        t(f"{SECTION}.col_p"): number(format="%.4f", help=t(f"{SECTION}.col_p_help", test=test_names[test])),
+        t(f"{SECTION}.col_p_corrected"): number(format="%.4f", help=t(f"{SECTION}.col_p_corrected_help",
                                                                 correction=corr_names[correction], m=m)),
-        t(f"{P}.col_wins"): st.column_config.TextColumn(help=t(f"{P}.col_wins_help")),
-        t(f"{P}.col_dz"): number(format="%.2f", help=t(f"{P}.col_dz_help")),
+        t(f"{SECTION}.col_wins"): st.column_config.TextColumn(help=t(f"{SECTION}.col_wins_help")),
+        t(f"{SECTION}.col_dz"): number(format="%.2f", help=t(f"{SECTION}.col_dz_help")),
     })
     st.caption(_method_caption(table, test, correction, m, alpha, conf_names[conf], ci_names[interval]))
 
     shown_pairs = min(m, MAX_CHART_PAIRS)
-    st.altair_chart(ci_chart(table.iloc[:shown_pairs], pair_labels=labels[:shown_pairs],
-                             x_title=t(f"{P}.axis_difference"),
-                             significant_label=t(f"{P}.significant"), not_significant_label=t(f"{P}.not_significant"),
-                             legend_title=t(f"{P}.legend_verdict"), pair_title=t(f"{P}.col_pair"),
-                             low_title=t(f"{P}.ci_low"), high_title=t(f"{P}.ci_high")), width="stretch")
+    st.altair_chart(
+        ci_chart(
+            table.iloc[:shown_pairs],
+            pair_labels=labels[:shown_pairs],
+            x_title=t(f"{SECTION}.axis_difference"),
+            significant_label=t(f"{SECTION}.significant"),
+            not_significant_label=t(f"{SECTION}.not_significant"),
+            legend_title=t(f"{SECTION}.legend_verdict"),
+            pair_title=t(f"{SECTION}.col_pair"),
+            low_title=t(f"{SECTION}.ci_low"),
+            high_title=t(f"{SECTION}.ci_high"),
+        ),
+        width="stretch",
+    )
     if shown_pairs < m:
-        st.caption(t(f"{P}.chart_pairs_cut", shown=shown_pairs, m=m))
+        st.caption(t(f"{SECTION}.chart_pairs_cut", shown=shown_pairs, m=m))
 
     if m > 1:
-        with st.expander(t(f"{P}.all_sentences"), expanded=m <= 3):
+        with st.expander(t(f"{SECTION}.all_sentences"), expanded=m <= 3):
             st.markdown("\n".join(f"- {_pair_sentence(row, test=test, alpha=alpha, m=m, correction=correction)}"
                                   for row in table.itertuples()))
 
     # ---- one pair in detail
     _init(keys["pair"], 0, range(m))
-    index = st.selectbox(t(f"{P}.choose_pair"), list(range(m)), key=keys["pair"], format_func=labels.__getitem__)
+    index = st.selectbox(t(f"{SECTION}.choose_pair"), list(range(m)), key=keys["pair"], format_func=labels.__getitem__)
     row = next(table.iloc[[index]].itertuples())
     st.markdown(_pair_sentence(row, test=test, alpha=alpha, m=m, correction=correction))
     a, b = frame[row.system_a].to_numpy(dtype=float), frame[row.system_b].to_numpy(dtype=float)
     detail = _detail(a, b, test)
     left, right = st.columns(2)
-    a_wins = t(f"{P}.wins_of", name=row.system_a)
-    b_wins = t(f"{P}.wins_of", name=row.system_b)
+    a_wins = t(f"{SECTION}.wins_of", name=row.system_a)
+    b_wins = t(f"{SECTION}.wins_of", name=row.system_b)
     data = differences_data(frame.index.astype(str), detail.differences, a_wins=a_wins, b_wins=b_wins,
-                            tie=t(f"{P}.tie"))
-    left.markdown(f"**{t(f'{P}.differences_title')}**")
-    left.altair_chart(differences_chart(data, x_title=t(f"{P}.axis_rank"),
-                                        y_title=t(f"{P}.axis_pair_difference", a=row.system_a, b=row.system_b),
-                                        query_title=t(f"{P}.query"), winner_title=t(f"{P}.legend_winner"),
-                                        a_wins=a_wins, b_wins=b_wins, tie=t(f"{P}.tie")), width="stretch")
+                            tie=t(f"{SECTION}.tie"))
+    left.markdown(f"**{t(f'{SECTION}.differences_title')}**")
+    left.altair_chart(differences_chart(data, x_title=t(f"{SECTION}.axis_rank"),
+                                        y_title=t(f"{SECTION}.axis_pair_difference", a=row.system_a, b=row.system_b),
+                                        query_title=t(f"{SECTION}.query"), winner_title=t(f"{SECTION}.legend_winner"),
+                                        a_wins=a_wins, b_wins=b_wins, tie=t(f"{SECTION}.tie")), width="stretch")
     if len(data) < len(frame):
-        left.caption(t(f"{P}.differences_sampled", shown=len(data), n=len(frame)))
-    right.markdown(f"**{t(f'{P}.null_title_{test}')}**")
+        left.caption(t(f"{SECTION}.differences_sampled", shown=len(data), n=len(frame)))
+    right.markdown(f"**{t(f'{SECTION}.null_title_{test}')}**")
     right.altair_chart(_null(detail.null_distribution(), test), width="stretch")
-    right.caption(t(f"{P}.null_help_{test}"))
+    right.caption(t(f"{SECTION}.null_help_{test}"))
 
 
 def _null(nd, test: str):
-    return null_chart(nd, x_title=t(f"{P}.axis_null_{test}"), y_title=t(f"{P}.axis_probability"
-                                                                        if nd.kind == "bars" else f"{P}.axis_density"),
-                      extreme_label=t(f"{P}.as_extreme"), other_label=t(f"{P}.less_extreme"),
-                      legend_title=t(f"{P}.legend_null"), observed_title=t(f"{P}.observed"))
+    return null_chart(
+        nd,
+        x_title=t(f"{SECTION}.axis_null_{test}"),
+        y_title=t(f"{SECTION}.axis_probability" if nd.kind == "bars" else f"{SECTION}.axis_density"),
+        extreme_label=t(f"{SECTION}.as_extreme"),
+        other_label=t(f"{SECTION}.less_extreme"),
+        legend_title=t(f"{SECTION}.legend_null"),
+        observed_title=t(f"{SECTION}.observed"),
+    )
 
 
 def _method_caption(table, test, correction, m, alpha, conf_text, interval_text) -> str:
     if test == "randomization":
         used = int(table["n_resamples"].iloc[0])
-        how = t(f"{P}.method_exact" if table["method"].iloc[0] == "exact" else f"{P}.method_mc",
+        how = t(f"{SECTION}.method_exact" if table["method"].iloc[0] == "exact" else f"{SECTION}.method_mc",
                 r=f"{used:,}", seed=SEED)
     elif test == "t":
-        how = t(f"{P}.method_t")
+        how = t(f"{SECTION}.method_t")
     else:
-        how = t(f"{P}.method_wilcoxon")
-    corr = t(f"{P}.method_none") if correction == "none" else t(f"{P}.method_corr", m=m,
-                                                                 correction=t(f"{P}.corr_{correction}"))
-    ci = t(f"{P}.method_ci", conf=conf_text, method=interval_text, r=f"{N_RESAMPLES:,}", alpha=show(alpha, 2))
-    return t(f"{P}.sentence_join").join([how, corr, ci])
+        how = t(f"{SECTION}.method_wilcoxon")
+    corr = t(f"{SECTION}.method_none") if correction == "none" else t(f"{SECTION}.method_corr", m=m,
+                                                                 correction=t(f"{SECTION}.corr_{correction}"))
+    ci = t(f"{SECTION}.method_ci", conf=conf_text, method=interval_text, r=f"{N_RESAMPLES:,}", alpha=show(alpha, 2))
+    return t(f"{SECTION}.sentence_join").join([how, corr, ci])
 
 
 # ------------------------------------------------------------------------------------------ winners
@@ -352,7 +389,7 @@ def winner_significance(per_query: Mapping[str, pd.DataFrame], *, key_prefix: st
     for name, frame in per_query.items():
         complete, _ = _complete(frame) if isinstance(frame, pd.DataFrame) else (pd.DataFrame(), 0)
         if complete.shape[1] < 2 or len(complete) < 2:
-            skipped[name] = t(f"{P}.winner_untestable")
+            skipped[name] = t(f"{SECTION}.winner_untestable")
         else:
             frames[name] = complete
     rows = {}
@@ -361,12 +398,17 @@ def winner_significance(per_query: Mapping[str, pd.DataFrame], *, key_prefix: st
             table = _winners(frames, s["test"], s["confidence"], s["correction"], s["bootstrap"])
         except ValueError as exc:
             table = pd.DataFrame()
-            skipped.update({name: t(f"{P}.bad_data", message=markdown(str(exc), 200)) for name in frames})
+            skipped.update({name: t(f"{SECTION}.bad_data", message=markdown(str(exc), 200)) for name in frames})
         for r in table.itertuples():
             mark = "✓" if r.significant else "✗"
-            rows[r.variant] = {"variant": r.variant, "winner": r.winner, "significant": bool(r.significant),
-                               "p_corrected": float(r.p_corrected), "closest": r.closest,
-                               "text": t(f"{P}.winner_text", mark=mark, p=show(r.p_corrected, 4), rival=r.closest)}
+            rows[r.variant] = {
+                "variant": r.variant,
+                "winner": r.winner,
+                "significant": bool(r.significant),
+                "p_corrected": float(r.p_corrected),
+                "closest": r.closest,
+                "text": t(f"{SECTION}.winner_text", mark=mark, p=show(r.p_corrected, 4), rival=r.closest),
+            }
     for name, why in skipped.items():
         rows[name] = {"variant": name, "winner": None, "significant": False, "p_corrected": np.nan,
                       "closest": None, "text": why}
@@ -377,7 +419,9 @@ def winner_significance(per_query: Mapping[str, pd.DataFrame], *, key_prefix: st
 def winner_significance_title(*, key_prefix: str = "rf_sig") -> str:
     """Header of the winner-significance column, naming the test and the level in use."""
     s = _settings(key_prefix)
-    return t(f"{P}.winner_column", test=t(f"{P}.test_{s['test']}"), alpha=show(round(1 - s["confidence"], 12), 2))
+    return t(
+        f"{SECTION}.winner_column", test=t(f"{SECTION}.test_{s['test']}"), alpha=show(round(1 - s["confidence"], 12), 2)
+    )
 
 
 # ------------------------------------------------------------------------------------------ the lesson
@@ -395,86 +439,96 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
     r = randomization(a, b, n_resamples=N_RESAMPLES, seed=SEED)
     boot = bootstrap_ci(a, b, n_resamples=N_RESAMPLES, seed=SEED)
     n = tt.n
-    with st.expander(t(f"{P}.teach_title"), expanded=expanded):
-        st.markdown(t(f"{P}.teach_intro", measure=ex.measure, n=n))
-        st.caption(t(f"{P}.provenance") or ex.provenance)
+    with st.expander(t(f"{SECTION}.teach_title"), expanded=expanded):
+        st.markdown(t(f"{SECTION}.teach_intro", measure=ex.measure, n=n))
+        st.caption(t(f"{SECTION}.provenance") or ex.provenance)
         sign = np.where(tt.differences > 0, "+", np.where(tt.differences < 0, "−", "0"))
         st.dataframe(for_table(pd.DataFrame({
-            t(f"{P}.query"): ex.queries, "A": a, "B": b, "d = A − B": tt.differences,
-            t(f"{P}.col_sign"): sign, "|d|": np.abs(tt.differences), t(f"{P}.col_rank"): w.ranks,
-            t(f"{P}.col_signed_rank"): w.signed_ranks,
+            t(f"{SECTION}.query"): ex.queries, "A": a, "B": b, "d = A − B": tt.differences,
+            t(f"{SECTION}.col_sign"): sign, "|d|": np.abs(tt.differences), t(f"{SECTION}.col_rank"): w.ranks,
+            t(f"{SECTION}.col_signed_rank"): w.signed_ranks,
         }), dict.fromkeys(("A", "B", "d = A − B", "|d|"), 2)), hide_index=True, width="stretch",
             key=f"{key_prefix}_data",
             column_config={c: st.column_config.NumberColumn(format="%.2f") for c in ("A", "B", "d = A − B", "|d|")})
 
         # 1. t-test
-        st.markdown(f"#### {t(f'{P}.teach_t_title')}")
-        st.markdown(t(f"{P}.teach_t_mean"))
+        st.markdown(f"#### {t(f'{SECTION}.teach_t_title')}")
+        st.markdown(t(f"{SECTION}.teach_t_mean"))
         st.latex(rf"\bar d = \frac{{1}}{{n}}\sum_{{i=1}}^{{n}} d_i = \frac{{{_num(tt.total, 2)}}}{{{n}}}"
                  rf" = {_num(tt.mean)}")
-        st.markdown(t(f"{P}.teach_t_sd"))
+        st.markdown(t(f"{SECTION}.teach_t_sd"))
         st.latex(rf"s_d = \sqrt{{\frac{{\sum_i (d_i - \bar d)^2}}{{n-1}}}} = \sqrt{{\frac{{{_num(tt.sum_squares, 5)}}}"
                  rf"{{{n - 1}}}}} = {_num(tt.sd)}")
-        st.markdown(t(f"{P}.teach_t_t"))
+        st.markdown(t(f"{SECTION}.teach_t_t"))
         st.latex(rf"t = \frac{{\bar d}}{{s_d / \sqrt{{n}}}} = \frac{{{_num(tt.mean)}}}{{{_num(tt.sd)} / \sqrt{{{n}}}}}"
                  rf" = \frac{{{_num(tt.mean)}}}{{{_num(tt.se)}}} = {_num(tt.t, 3)}, \qquad df = n - 1 = {tt.df}")
         st.latex(rf"p = 2\,P(T_{{{tt.df}}} \ge |t|) = 2\,P(T_{{{tt.df}}} \ge {_num(abs(tt.t), 3)})"
                  rf" = {_num(tt.p_value)}, \qquad d_z = \frac{{\bar d}}{{s_d}} = {_num(tt.d_z, 2)}")
         st.altair_chart(_null(tt.null_distribution(), "t"), width="stretch")
-        st.caption(t(f"{P}.teach_t_read", p=_pct(tt.p_value), t=_num(tt.t, 3), df=tt.df))
+        st.caption(t(f"{SECTION}.teach_t_read", p=_pct(tt.p_value), t=_num(tt.t, 3), df=tt.df))
 
         # 2. Wilcoxon
-        st.markdown(f"#### {t(f'{P}.teach_w_title')}")
-        st.markdown(t(f"{P}.teach_w_ranks", n=n))
+        st.markdown(f"#### {t(f'{SECTION}.teach_w_title')}")
+        st.markdown(t(f"{SECTION}.teach_w_ranks", n=n))
         plus = " + ".join(show_trimmed(x, 1) for x in w.ranks[tt.differences > 0])
         minus = " + ".join(show_trimmed(x, 1) for x in w.ranks[tt.differences < 0])
         st.latex(rf"W^+ = \sum_{{d_i > 0}} R_i = {plus} = {show_trimmed(w.w_plus, 1)}")
         st.latex(rf"W^- = \sum_{{d_i < 0}} R_i = {minus} = {show_trimmed(w.w_minus, 1)}, \qquad W = \min(W^+, W^-)"
                  rf" = {show_trimmed(w.statistic, 1)}")
-        st.latex(rf"p = P(W^+ \le {show_trimmed(min(w.w_plus, w.w_minus), 1)} \;\text{{{katex_text(t(f'{P}.or'))}}}\; "
-                 rf"W^+ \ge {show_trimmed(max(w.w_plus, w.w_minus), 1)}) = {_num(w.p_value)}")
+        st.latex(
+            rf"p = P(W^+ \le {show_trimmed(min(w.w_plus, w.w_minus), 1)} \;\text{{{katex_text(t(f'{SECTION}.or'))}}}\; "
+            rf"W^+ \ge {show_trimmed(max(w.w_plus, w.w_minus), 1)}) = {_num(w.p_value)}"
+        )
         st.altair_chart(_null(w.null_distribution(), "wilcoxon"), width="stretch")
-        st.caption(t(f"{P}.teach_w_read", p=_pct(w.p_value), n=n, total=f"{2 ** n:,}"))
+        st.caption(t(f"{SECTION}.teach_w_read", p=_pct(w.p_value), n=n, total=f"{2 ** n:,}"))
 
         # 3. Randomization
-        st.markdown(f"#### {t(f'{P}.teach_r_title')}")
-        st.markdown(t(f"{P}.teach_r_idea", total=f"{r.n_resamples:,}", n=n))
+        st.markdown(f"#### {t(f'{SECTION}.teach_r_title')}")
+        st.markdown(t(f"{SECTION}.teach_r_idea", total=f"{r.n_resamples:,}", n=n))
         flips = pd.DataFrame({
-            t(f"{P}.col_pattern"): np.arange(1, len(r.first_flips) + 1),
-            t(f"{P}.col_swapped"): [", ".join(ex.queries[i] for i in np.flatnonzero(row)) or "—"
+            t(f"{SECTION}.col_pattern"): np.arange(1, len(r.first_flips) + 1),
+            t(f"{SECTION}.col_swapped"): [", ".join(ex.queries[i] for i in np.flatnonzero(row)) or "—"
                                     for row in r.first_flips],
-            t(f"{P}.col_mean"): r.null_means[:len(r.first_flips)],
+            t(f"{SECTION}.col_mean"): r.null_means[:len(r.first_flips)],
         })
         st.dataframe(for_table(flips), hide_index=True, width="stretch", key=f"{key_prefix}_flips",
-                     column_config={t(f"{P}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
+                     column_config={t(f"{SECTION}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
         total_tex = f"{r.n_resamples:,}".replace(",", "{,}")
-        st.latex(rf"p = \frac{{\#\{{\text{{{katex_text(t(f'{P}.teach_r_count'), 80)}}}\}}}}{{2^{{{n}}}}}"
+        st.latex(rf"p = \frac{{\#\{{\text{{{katex_text(t(f'{SECTION}.teach_r_count'), 80)}}}\}}}}{{2^{{{n}}}}}"
                  rf" = \frac{{{r.n_extreme}}}{{{total_tex}}} = {_num(r.p_value)}")
         st.altair_chart(_null(r.null_distribution(), "randomization"), width="stretch")
-        st.caption(t(f"{P}.teach_r_read", p=_pct(r.p_value), extreme=r.n_extreme, total=f"{r.n_resamples:,}",
+        st.caption(t(f"{SECTION}.teach_r_read", p=_pct(r.p_value), extreme=r.n_extreme, total=f"{r.n_resamples:,}",
                      diff=_num(abs(r.observed))))
 
         # 4. Bootstrap
-        st.markdown(f"#### {t(f'{P}.teach_b_title')}")
-        st.markdown(t(f"{P}.teach_b_idea", n=n, r=f"{boot.n_resamples:,}"))
+        st.markdown(f"#### {t(f'{SECTION}.teach_b_title')}")
+        st.markdown(t(f"{SECTION}.teach_b_idea", n=n, r=f"{boot.n_resamples:,}"))
         draws = pd.DataFrame({
-            t(f"{P}.col_resample"): np.arange(1, len(boot.first_resamples) + 1),
-            t(f"{P}.col_drawn"): [", ".join(ex.queries[i] for i in row) for row in boot.first_resamples],
-            t(f"{P}.col_mean"): boot.resample_means[:len(boot.first_resamples)],
+            t(f"{SECTION}.col_resample"): np.arange(1, len(boot.first_resamples) + 1),
+            t(f"{SECTION}.col_drawn"): [", ".join(ex.queries[i] for i in row) for row in boot.first_resamples],
+            t(f"{SECTION}.col_mean"): boot.resample_means[:len(boot.first_resamples)],
         })
         st.dataframe(for_table(draws), hide_index=True, width="stretch", key=f"{key_prefix}_draws",
-                     column_config={t(f"{P}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
+                     column_config={t(f"{SECTION}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
         lo, hi = 100 * boot.lower_level, 100 * boot.upper_level
         st.latex(rf"\text{{CI}}_{{{show(100 * boot.confidence, 0)}\%}} = [\,q_{{{show(lo, 1)}\%}},\; "
                  rf"q_{{{show(hi, 1)}\%}}\,] = [{_num(boot.low)},\; {_num(boot.high)}]")
         ci_nd = boot.null_distribution()
-        st.altair_chart(null_chart(ci_nd, x_title=t(f"{P}.axis_null_randomization"),
-                                   y_title=t(f"{P}.axis_share_resamples"), extreme_label=t(f"{P}.outside_ci"),
-                                   other_label=t(f"{P}.inside_ci"), legend_title=t(f"{P}.legend_ci"),
-                                   observed_title=t(f"{P}.ci_end")), width="stretch")
-        st.caption(t(f"{P}.teach_b_read", low=_num(boot.low), high=_num(boot.high), r=f"{boot.n_resamples:,}"))
+        st.altair_chart(
+            null_chart(
+                ci_nd,
+                x_title=t(f"{SECTION}.axis_null_randomization"),
+                y_title=t(f"{SECTION}.axis_share_resamples"),
+                extreme_label=t(f"{SECTION}.outside_ci"),
+                other_label=t(f"{SECTION}.inside_ci"),
+                legend_title=t(f"{SECTION}.legend_ci"),
+                observed_title=t(f"{SECTION}.ci_end"),
+            ),
+            width="stretch",
+        )
+        st.caption(t(f"{SECTION}.teach_b_read", low=_num(boot.low), high=_num(boot.high), r=f"{boot.n_resamples:,}"))
 
         # Verdict
-        st.markdown(f"#### {t(f'{P}.teach_verdict_title')}")
-        st.markdown(t(f"{P}.teach_verdict", p_t=_num(tt.p_value), p_w=_num(w.p_value), p_r=_num(r.p_value),
+        st.markdown(f"#### {t(f'{SECTION}.teach_verdict_title')}")
+        st.markdown(t(f"{SECTION}.teach_verdict", p_t=_num(tt.p_value), p_w=_num(w.p_value), p_r=_num(r.p_value),
                       low=_num(boot.low), high=_num(boot.high)))

@@ -14,7 +14,7 @@ import streamlit as st
 from metrics.lessons.examples import EXAMPLES, GROUND_TRUTH_004
 from metrics.lessons.libraries import LIBRARIES, VARIANTS
 from metrics.registry import DISCOUNTS, GAINS, TIES
-from ui import state as S
+from ui import state as ui_state
 from ui.i18n import registry_text, t
 from ui.links import MAX_GRADE, format_base
 from ui.numbers import show
@@ -30,12 +30,12 @@ MAX_IDS_CHARS = 50_000
 
 def _grades(max_items: int = MAX_ITEMS, *, allow_empty: bool = False):
     # 2^1025 - 1 overflows: every variant must be computable
-    return S.grades(max_items, allow_empty=allow_empty, max_value=MAX_GRADE)
+    return ui_state.grades(max_items, allow_empty=allow_empty, max_value=MAX_GRADE)
 
 
 def _ids(raw) -> tuple[str, ...]:
     """Comma-separated document ids (spaces around them dropped)."""
-    text = S.text(MAX_IDS_CHARS)(raw)
+    text = ui_state.text(MAX_IDS_CHARS)(raw)
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
@@ -43,35 +43,89 @@ def _ids_text(ids) -> str:
     return ", ".join(ids)
 
 
-_LIST = dict(encode=S.list_encoder(","), text=S.list_encoder(", "))
+_LIST = dict(encode=ui_state.list_encoder(","), text=ui_state.list_encoder(", "))
 
 FIELDS = (
-    S.Field("va_base", "base", default="2", parse=S.choice(("2", "e", "10"))),
-    S.Field("va_curve_n", "n", default=10, parse=S.integer(2, 30)),
-    S.Field("va_grades", "rels", default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0), parse=_grades(), label="variants.grades",
-            **_LIST),
-    S.Field("va_unretrieved", "unretrieved", default=(3.0, 0.0), parse=_grades(allow_empty=True),
-            label="variants.unretrieved", **_LIST),
-    S.Field("va_k", "k", default=6, parse=k_parser(10 * MAX_ITEMS)),
-    S.Field("va_scores", "scores", default=(), parse=S.numbers(MAX_ITEMS, allow_empty=True), label="variants.scores",
-            **_LIST),
-    S.Field("va_docnos", "docnos", default=(), parse=_ids, encode=",".join, text=_ids_text, label="variants.docnos"),
-    S.Field("va_tie_grades", "tie_rels", default=(3.0, 0.0, 2.0, 1.0, 2.0), parse=_grades(),
-            label="variants.ties_grades", **_LIST),
-    S.Field("va_tie_scores", "tie_scores", default=(0.9, 0.9, 0.5, 0.5, 0.5), parse=S.numbers(MAX_ITEMS),
-            label="variants.ties_scores", **_LIST),
-    S.Field("va_tie_docnos", "tie_docnos", default=("a", "b", "c", "d", "e"), parse=_ids, encode=",".join,
-            text=_ids_text, label="variants.ties_docnos"),
-    S.Field("va_rank_a", "a", default=EXAMPLES["004-recsys1"].relevances, parse=_grades(), label="variants.ranking_a",
-            **_LIST),
-    S.Field("va_rank_b", "b", default=EXAMPLES["004-recsys2"].relevances, parse=_grades(), label="variants.ranking_b",
-            **_LIST),
-    S.Field("va_pool", "pool", default=GROUND_TRUTH_004, parse=_grades(), label="variants.pool", **_LIST),
-    S.Field("va_matter_k", "matter_k", default=5, parse=k_parser(10 * MAX_ITEMS)),
-    S.Field("va_flip_first", "first", default="linear/standard/list", parse=S.choice(tuple(VARIANTS))),
-    S.Field("va_flip_second", "second", default="exponential/standard/list", parse=S.choice(tuple(VARIANTS))),
-    S.Field("va_flip_grades", "flip", default=(3.0, 2.0, 2.0, 1.0, 0.0), parse=_grades(FLIP_MAX),
-            label="variants.flip_grades_label", **_LIST),
+    ui_state.Field("va_base", "base", default="2", parse=ui_state.choice(("2", "e", "10"))),
+    ui_state.Field("va_curve_n", "n", default=10, parse=ui_state.integer(2, 30)),
+    ui_state.Field(
+        "va_grades", "rels", default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0), parse=_grades(), label="variants.grades", **_LIST
+    ),
+    ui_state.Field(
+        "va_unretrieved",
+        "unretrieved",
+        default=(3.0, 0.0),
+        parse=_grades(allow_empty=True),
+        label="variants.unretrieved",
+        **_LIST,
+    ),
+    ui_state.Field("va_k", "k", default=6, parse=k_parser(10 * MAX_ITEMS)),
+    ui_state.Field(
+        "va_scores",
+        "scores",
+        default=(),
+        parse=ui_state.numbers(MAX_ITEMS, allow_empty=True),
+        label="variants.scores",
+        **_LIST,
+    ),
+    ui_state.Field(
+        "va_docnos", "docnos", default=(), parse=_ids, encode=",".join, text=_ids_text, label="variants.docnos"
+    ),
+    ui_state.Field(
+        "va_tie_grades",
+        "tie_rels",
+        default=(3.0, 0.0, 2.0, 1.0, 2.0),
+        parse=_grades(),
+        label="variants.ties_grades",
+        **_LIST,
+    ),
+    ui_state.Field(
+        "va_tie_scores",
+        "tie_scores",
+        default=(0.9, 0.9, 0.5, 0.5, 0.5),
+        parse=ui_state.numbers(MAX_ITEMS),
+        label="variants.ties_scores",
+        **_LIST,
+    ),
+    ui_state.Field(
+        "va_tie_docnos",
+        "tie_docnos",
+        default=("a", "b", "c", "d", "e"),
+        parse=_ids,
+        encode=",".join,
+        text=_ids_text,
+        label="variants.ties_docnos",
+    ),
+    ui_state.Field(
+        "va_rank_a",
+        "a",
+        default=EXAMPLES["004-recsys1"].relevances,
+        parse=_grades(),
+        label="variants.ranking_a",
+        **_LIST,
+    ),
+    ui_state.Field(
+        "va_rank_b",
+        "b",
+        default=EXAMPLES["004-recsys2"].relevances,
+        parse=_grades(),
+        label="variants.ranking_b",
+        **_LIST,
+    ),
+    ui_state.Field("va_pool", "pool", default=GROUND_TRUTH_004, parse=_grades(), label="variants.pool", **_LIST),
+    ui_state.Field("va_matter_k", "matter_k", default=5, parse=k_parser(10 * MAX_ITEMS)),
+    ui_state.Field("va_flip_first", "first", default="linear/standard/list", parse=ui_state.choice(tuple(VARIANTS))),
+    ui_state.Field(
+        "va_flip_second", "second", default="exponential/standard/list", parse=ui_state.choice(tuple(VARIANTS))
+    ),
+    ui_state.Field(
+        "va_flip_grades",
+        "flip",
+        default=(3.0, 2.0, 2.0, 1.0, 0.0),
+        parse=_grades(FLIP_MAX),
+        label="variants.flip_grades_label",
+        **_LIST,
+    ),
 )
 
 
@@ -85,8 +139,8 @@ def variant_label(key: str) -> str:
 def use_playground(state, view) -> None:
     """Button callback: copy the playground's ranking and cutoff (``ui.playground.last_view``) into the fields."""
     ranking, k = view
-    state["va_grades"] = S.list_encoder(", ")(ranking.grades())
-    state["va_unretrieved"] = S.list_encoder(", ")(ranking.unretrieved_grades())
+    state["va_grades"] = ui_state.list_encoder(", ")(ranking.grades())
+    state["va_unretrieved"] = ui_state.list_encoder(", ")(ranking.unretrieved_grades())
     state["va_k"] = K_ALL if k is None else k
     state["va_docnos"] = _ids_text(ranking.labels())
     state["va_scores"] = ""

@@ -13,7 +13,7 @@ import streamlit as st
 
 from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
-from ui import state as S
+from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import registry_text, t
 
@@ -68,7 +68,7 @@ def k_parser(hi: int):
     >>> k_parser(10)("all"), k_parser(10)("3")
     ('all', 3)
     """
-    inner = S.integer(1, hi)
+    inner = ui_state.integer(1, hi)
 
     def parse(raw):
         return K_ALL if str(raw).strip().lower() in ("", K_ALL) else inner(raw)

@@ -16,7 +16,7 @@ from metrics.lessons.examples import (
     position_table,
     setup,
 )
-from ui import state as S
+from ui import state as ui_state
 from ui.escape import html
 from ui.i18n import registry_text, t
 from ui.links import GAIN_CHOICES, playground_query_for
@@ -27,8 +27,8 @@ __all__ = ["PAGE", "FIELDS", "quote_html", "verdict_name", "like", "numbers", "v
            "playground_query", "fit"]
 
 PAGE = "worked_examples"
-P = "worked_examples"
-FIELDS = (S.Field("we_doc", "doc", default=next(iter(DOCUMENTS)), parse=S.choice(tuple(DOCUMENTS))),)
+SECTION = "worked_examples"
+FIELDS = (ui_state.Field("we_doc", "doc", default=next(iter(DOCUMENTS)), parse=ui_state.choice(tuple(DOCUMENTS))),)
 
 
 def verdict_name(kind: str) -> str:
@@ -60,18 +60,18 @@ def fit(n_rows: int) -> int:
 def _reason(v, example) -> str:
     p = v.printed
     if p.quantity in ("relevances", "ideal_vector"):
-        return t(f"{P}.reason.list_{v.kind}", computed=v.values.get("computed", ""))
+        return t(f"{SECTION}.reason.list_{v.kind}", computed=v.values.get("computed", ""))
     fmt = {"printed": p.text, "exact": like(p.text, v.exact), "rounded": v.rounded,
            "recomputed": like(p.text, v.recomputed), "named": like(p.text, v.named_value),
            "alt": like(p.text, v.alt_value),
-           "alt_items": t(f"{P}.items.{example.alt_idcg_items.key}") if example.alt_idcg_items else ""}
-    return " ".join(t(f"{P}.reason.{kind}", **fmt) for kind in v.kinds)
+           "alt_items": t(f"{SECTION}.items.{example.alt_idcg_items.key}") if example.alt_idcg_items else ""}
+    return " ".join(t(f"{SECTION}.reason.{kind}", **fmt) for kind in v.kinds)
 
 
 def _quantity_name(p) -> str:
-    name = t(f"{P}.quantity.{p.quantity}", position=p.position)
+    name = t(f"{SECTION}.quantity.{p.quantity}", position=p.position)
     if p.variant:
-        name += f" ({t(f'{P}.variant_{p.variant}')})"
+        name += f" ({t(f'{SECTION}.variant_{p.variant}')})"
     return name
 
 
@@ -96,7 +96,7 @@ def numbers(example) -> dict[str, str]:
     for f in findings(example):
         for key, value in f.values.items():
             out.setdefault(key, num(value) if isinstance(value, float) else
-                           (t(f"{P}.items.{value}") if key.startswith("items_") else str(value)))
+                           (t(f"{SECTION}.items.{value}") if key.startswith("items_") else str(value)))
     for key, value in explanation_values(example).items():
         out[key] = num(value)
     return out
@@ -108,12 +108,12 @@ def verdict_rows(example) -> pd.DataFrame:
     for v in judge_all(example):
         p = v.printed
         rows.append({
-            t(f"{P}.col.number"): _quantity_name(p),
-            t(f"{P}.col.printed"): p.text,
-            t(f"{P}.col.exact"): like(p.text, v.exact) if v.exact is not None else v.values.get("computed", ""),
-            t(f"{P}.col.rounded"): v.rounded or "",
-            t(f"{P}.col.verdict"): " · ".join(verdict_name(k) for k in v.kinds),
-            t(f"{P}.col.explanation"): _reason(v, example),
+            t(f"{SECTION}.col.number"): _quantity_name(p),
+            t(f"{SECTION}.col.printed"): p.text,
+            t(f"{SECTION}.col.exact"): like(p.text, v.exact) if v.exact is not None else v.values.get("computed", ""),
+            t(f"{SECTION}.col.rounded"): v.rounded or "",
+            t(f"{SECTION}.col.verdict"): " · ".join(verdict_name(k) for k in v.kinds),
+            t(f"{SECTION}.col.explanation"): _reason(v, example),
         })
     return pd.DataFrame(rows)
 
@@ -121,18 +121,18 @@ def verdict_rows(example) -> pd.DataFrame:
 def position_rows(example, variant: str) -> pd.DataFrame:
     table = position_table(example, variant=variant)
     show_cols = {
-        "position": t(f"{P}.col.position"),
-        "label": t(f"{P}.col.label"),
-        "relevance": t(f"{P}.col.relevance"),
-        "printed_divisor": t(f"{P}.col.divisor_printed"),
-        "divisor": t(f"{P}.col.divisor_exact"),
-        "printed_dcg_term": t(f"{P}.col.term_printed"),
-        "dcg_term": t(f"{P}.col.term_exact"),
-        "dcg_term_verdict": t(f"{P}.col.term_verdict"),
-        "ideal_relevance": t(f"{P}.col.ideal_relevance"),
-        "printed_idcg_term": t(f"{P}.col.ideal_term_printed"),
-        "idcg_term": t(f"{P}.col.ideal_term_exact"),
-        "idcg_term_verdict": t(f"{P}.col.ideal_term_verdict"),
+        "position": t(f"{SECTION}.col.position"),
+        "label": t(f"{SECTION}.col.label"),
+        "relevance": t(f"{SECTION}.col.relevance"),
+        "printed_divisor": t(f"{SECTION}.col.divisor_printed"),
+        "divisor": t(f"{SECTION}.col.divisor_exact"),
+        "printed_dcg_term": t(f"{SECTION}.col.term_printed"),
+        "dcg_term": t(f"{SECTION}.col.term_exact"),
+        "dcg_term_verdict": t(f"{SECTION}.col.term_verdict"),
+        "ideal_relevance": t(f"{SECTION}.col.ideal_relevance"),
+        "printed_idcg_term": t(f"{SECTION}.col.ideal_term_printed"),
+        "idcg_term": t(f"{SECTION}.col.ideal_term_exact"),
+        "idcg_term_verdict": t(f"{SECTION}.col.ideal_term_verdict"),
     }
     if not any(example.labels or ()):
         show_cols.pop("label")
@@ -155,7 +155,7 @@ def playground_query(example, variant: str, lang: str) -> dict[str, str]:
 
 
 def formula_name(example, variant: str) -> str:
-    return t(f"{P}.formula.{FORMULAS[variant or example.implied].key}")
+    return t(f"{SECTION}.formula.{FORMULAS[variant or example.implied].key}")
 
 
 def quote_html(text: str, lang: str) -> str:

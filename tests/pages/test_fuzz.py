@@ -26,7 +26,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import ROOT, examples
 from tests.gfm import links
-from ui import state as S
+from ui import state as ui_state
 from ui.escape import WORD_JOINER, markdown, shorten
 from ui.i18n import LANGUAGES
 
@@ -88,7 +88,7 @@ def _open(script: str, query: dict[str, str]) -> AppTest:
 def survey(script: str, page: str) -> Survey:
     at = _open(script, {})
     assert not at.exception, f"{page} fails with no input at all: {[e.value for e in at.exception]}"
-    entry = S.REGISTRY.get(page)
+    entry = ui_state.REGISTRY.get(page)
     return Survey(entry.fields if entry else ())
 
 
@@ -129,20 +129,20 @@ def names_value(message: str, raw: str) -> bool:
     return markdown(head.rstrip("…"), 0) in message
 
 
-def parse_problem(f: S.Field, raw: str) -> S.BadValue | None:
+def parse_problem(f: ui_state.Field, raw: str) -> ui_state.BadValue | None:
     """What ``f``'s parser says about ``raw`` (None: accepted)."""
     try:
         f.parse(raw)
-    except S.BadValue as exc:
+    except ui_state.BadValue as exc:
         return exc
     return None
 
 
-def expected_problem(f: S.Field, raw: str) -> S.BadValue | None:
+def expected_problem(f: ui_state.Field, raw: str) -> ui_state.BadValue | None:
     """What ui.state reports for this link value of ``f`` (None: accepted); over-long values are refused
     before parsing."""
-    if len(raw) > S.MAX_PARAM_CHARS:
-        return S.BadValue(raw, "too_long", "")
+    if len(raw) > ui_state.MAX_PARAM_CHARS:
+        return ui_state.BadValue(raw, "too_long", "")
     return parse_problem(f, raw)
 
 

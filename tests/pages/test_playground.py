@@ -11,7 +11,7 @@ from numpy import array as np_array
 from metrics.lessons.examples import EXAMPLES, printed_totals
 from metrics.ndcg import all_variants, cg, dcg, idcg, ndcg
 from tests.conftest import no_exceptions, open_page
-from ui import playground as PG
+from ui import playground
 from ui.components.cards import NAME as CARDS_NAME
 
 PAGE = "pages/playground.py"
@@ -60,7 +60,7 @@ def cards(at) -> list[dict]:
 
 def drop(at, ranked, unretrieved, seq) -> None:
     """What the component sends when a card is dropped."""
-    at.session_state[PG.CARDS_KEY] = {"order": {"ranked": ranked, "unretrieved": unretrieved, "seq": seq}}
+    at.session_state[playground.CARDS_KEY] = {"order": {"ranked": ranked, "unretrieved": unretrieved, "seq": seq}}
     at.run()
 
 
@@ -309,7 +309,7 @@ def test_a_drop_sent_before_the_last_one_reached_the_browser():
 ])
 def test_stale_or_malformed_drops_change_nothing_but_are_seen(value):
     at = open_page(query={"rels": "3,2"})
-    at.session_state[PG.CARDS_KEY] = value
+    at.session_state[playground.CARDS_KEY] = value
     at.run()
     no_exceptions(at)
     assert shown(at) == numbers([3, 2]) and "labels" not in query(at)
@@ -320,7 +320,7 @@ def test_stale_or_malformed_drops_change_nothing_but_are_seen(value):
                                    {"order": {"ranked": ["D2", "D1"], "unretrieved": [], "seq": "2"}}])
 def test_drops_without_a_sequence_number_are_ignored(value):
     at = open_page(query={"rels": "3,2"})
-    at.session_state[PG.CARDS_KEY] = value
+    at.session_state[playground.CARDS_KEY] = value
     at.run()
     no_exceptions(at)
     assert shown(at) == numbers([3, 2]) and card_data(at)["seq"] == 0
@@ -356,20 +356,20 @@ def test_move_buttons():
 
 def test_table_edit_through_session_state():
     at = open_page(query={"rels": "3,2,1"})
-    at.session_state[PG.table_key(at.session_state)] = {
+    at.session_state[playground.table_key(at.session_state)] = {
         "edited_rows": {0: {"grade": 0.0}}, "added_rows": [{"label": "new", "grade": 3.0}], "deleted_rows": []}
     at.run()
     no_exceptions(at)
     assert query(at)["rels"] == "0,2,1,3" and query(at)["labels"] == "D1,D2,D3,new"
     assert at.text_area(key="pg_rels").value == "0, 2, 1, 3"
-    at.session_state[PG.table_key(at.session_state)] = {"edited_rows": {1: {"grade": -4.0}}}
+    at.session_state[playground.table_key(at.session_state)] = {"edited_rows": {1: {"grade": -4.0}}}
     at.run()
     assert errors(at) and query(at)["rels"] == "0,2,1,3"
 
 
 # ---- the documents' examples: exact setups, printed numbers beside the exact ones -------------------------
 
-@pytest.mark.parametrize("group", PG.EXAMPLE_GROUPS, ids=lambda g: "+".join(g))
+@pytest.mark.parametrize("group", playground.EXAMPLE_GROUPS, ids=lambda g: "+".join(g))
 def test_examples_reproduce_each_document_exactly(group):
     at = open_page(query={"gain": "exponential", "k": "2"})  # settings chosen before are replaced
     at.button(key=f"pg_ex_{group[0]}").click().run()
@@ -380,7 +380,7 @@ def test_examples_reproduce_each_document_exactly(group):
             label = quantity.upper()
             assert f"{EXAMPLES[key].doc}: {p.text}" in printed[label]  # the document's number, as printed
     # the exact values under the example's own setup (formula followed, k, item set, IDCG source)
-    s = PG.example_values(group[0])
+    s = playground.example_values(group[0])
     pool = list(s["pg_rels"]) + list(s["pg_unret"]) if s["pg_idcg"] == "judged" else None
     k = None if s["pg_k"] == "all" else s["pg_k"]
     assert got == numbers(list(s["pg_rels"]), k=k, gain=s["pg_gain"], discount=s["pg_discount"],
@@ -485,10 +485,10 @@ def test_big_input_is_capped_but_exact():
     at = open_page(query={"rels": ",".join(map(str, rels)), "k": "4000"}, timeout=120)
     no_exceptions(at)
     assert shown(at) == numbers(rels, k=4000)
-    assert len(cards(at)[0]["items"]) == PG.CARD_CAP
+    assert len(cards(at)[0]["items"]) == playground.CARD_CAP
     infos = " ".join(i.value for i in at.info)
-    assert str(PG.CARD_CAP) in infos and "5000" in infos
-    assert len(frame(at, "Position")) == PG.TABLE_CAP  # the per-position table
+    assert str(playground.CARD_CAP) in infos and "5000" in infos
+    assert len(frame(at, "Position")) == playground.TABLE_CAP  # the per-position table
     # Typing into a big list keeps every grade.
     at.text_area(key="pg_rels").input(" ".join(map(str, rels + [3]))).run()
     assert shown(at)["CG"] == f"{sum(rels[:4000]):.4f}"

@@ -19,7 +19,7 @@ import pytest
 from metrics.registry import TIES
 from metrics.runfiles import evaluate, evaluate_measures, make_variants, read_qrels, read_run
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui import runfiles_view as V
+from ui import runfiles_view
 from ui.escape import markdown
 from ui.numbers import show
 
@@ -307,7 +307,7 @@ def test_a_bad_link_parameter_is_named_with_its_value_and_the_default_used(cases
     written = link(at)
     for name, raw in cases:
         bad, _, item = raw.partition("|")
-        field = next(f for f in V.FIELDS if f.param == name)
+        field = next(f for f in runfiles_view.FIELDS if f.param == name)
         assert at.session_state[field.key] == field.default, name
         message = next(w.value for w in at.warning if f"**{markdown(name)}**" in w.value)
         assert markdown(item or bad, 40) in message  # escaped: shown as typed, never acting as Markdown
@@ -319,7 +319,12 @@ def test_a_link_naming_a_variant_that_is_not_evaluated_falls_back():
     no_exceptions(at)
     assert at.session_state["rf_x"] == "linear/standard/judged/trec_eval"
     assert at.session_state["rf_y"] != at.session_state["rf_x"]
-    assert [at.selectbox(key=f"rf_x_{c}").value for c in V.CHOICES] == ["linear", "standard", "judged", "trec_eval"]
+    assert [at.selectbox(key=f"rf_x_{c}").value for c in runfiles_view.CHOICES] == [
+        "linear",
+        "standard",
+        "judged",
+        "trec_eval",
+    ]
 
 
 def test_the_four_selects_of_an_axis_make_its_variant():
@@ -398,7 +403,7 @@ def test_measures_and_cutoffs_from_the_link_and_missing_queries_as_zero():
 def test_every_measure_is_explained_in_every_language(lang):
     from ui.i18n import catalogue
 
-    helps = {m: catalogue(lang).get(f"registry.measure.{m}.help") for m in V.MEASURE_CHOICES}
+    helps = {m: catalogue(lang).get(f"registry.measure.{m}.help") for m in runfiles_view.MEASURE_CHOICES}
     assert all(helps.values()), [m for m, h in helps.items() if not h]
     at = open_page(PAGE, lang=lang, query={"measures": "map,bpref,err"})
     no_exceptions(at)
@@ -463,7 +468,7 @@ def test_real_uploads_through_the_widgets_are_kept_after_a_page_switch():
     no_exceptions(at)
     assert run_columns(table_with(at, "Winner")) == list(RUNS)
     kept = at.session_state["rf_files"]
-    assert kept["qrels"][0] == "qrels.txt" and kept["qrels"][2] == V.digest_of(QRELS)
+    assert kept["qrels"][0] == "qrels.txt" and kept["qrels"][2] == runfiles_view.digest_of(QRELS)
     at.switch_page("pages/worked_examples.py").run()
     at.switch_page(PAGE).run()
     no_exceptions(at)
@@ -477,22 +482,22 @@ def test_real_uploads_through_the_widgets_are_kept_after_a_page_switch():
 
 def test_uploader_limit_and_config_state_the_same_cap():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    assert config["server"]["maxUploadSize"] == V.UPLOAD_CAP_MB
+    assert config["server"]["maxUploadSize"] == runfiles_view.UPLOAD_CAP_MB
     at = open_page(PAGE, query={"data": "upload"})
-    assert [u.proto.max_upload_size_mb for u in at.get("file_uploader")] == [V.UPLOAD_CAP_MB] * 2
-    assert any(f"Up to {V.UPLOAD_CAP_MB} MB for all files together" in c.value for c in at.caption)
+    assert [u.proto.max_upload_size_mb for u in at.get("file_uploader")] == [runfiles_view.UPLOAD_CAP_MB] * 2
+    assert any(f"Up to {runfiles_view.UPLOAD_CAP_MB} MB for all files together" in c.value for c in at.caption)
 
 
 def test_files_over_the_total_cap_are_refused_before_anything_is_read(monkeypatch):
     def never(src):
         raise AssertionError(f"{src.name} was read")
 
-    monkeypatch.setattr(V, "UPLOAD_CAP_BYTES", len(QRELS) + len(RUNS["bm25.run"]) + 10)
-    monkeypatch.setattr(V, "read_cached", never)
+    monkeypatch.setattr(runfiles_view, "UPLOAD_CAP_BYTES", len(QRELS) + len(RUNS["bm25.run"]) + 10)
+    monkeypatch.setattr(runfiles_view, "read_cached", never)
     at = uploaded()  # qrels + three runs: more than the cap
     no_exceptions(at)
     error = " ".join(e.value for e in at.error)
-    assert "These 4 files hold" in error and f"the limit is {V.UPLOAD_CAP_MB} MB" in error
+    assert "These 4 files hold" in error and f"the limit is {runfiles_view.UPLOAD_CAP_MB} MB" in error
     assert not has_results(at)
 
 
@@ -575,13 +580,13 @@ def test_file_names_and_ids_are_not_rendered_as_markdown():
 
 def test_downloads_neutralise_formula_like_names_and_ids(monkeypatch):
     written: list[bytes] = []
-    original = V.csv_bytes
+    original = runfiles_view.csv_bytes
 
     def capture(frame, **kw):  # what the page hands to its download buttons
         written.append(original(frame, **kw))
         return written[-1]
 
-    monkeypatch.setattr(V, "csv_bytes", capture)
+    monkeypatch.setattr(runfiles_view, "csv_bytes", capture)
     qrels = QRELS.replace(b"101 ", b"=1+1 ")
     run = RUNS["bm25.run"].replace(b"101 ", b"=1+1 ")
     at = uploaded(qrels=("qrels.txt", qrels), runs={"@SUM(1).run": run, "+cmd.run": RUNS["dense.run"]})
@@ -615,19 +620,20 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
     import metrics.runfiles._kernels as kernels
 
     want = open_page(PAGE)
-    V._read_cached.clear()
-    V._evaluate_cached.clear()
+    runfiles_view._read_cached.clear()
+    runfiles_view._evaluate_cached.clear()
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
     try:
         at = open_page(PAGE)
         no_exceptions(at)
-        qrels, runs = V.sample_sources(list(RUNS))
-        assert all(pa.types.is_string(V.read_cached(s).table.docno.type) for s in [qrels, *runs])  # that path ran
+        qrels, runs = runfiles_view.sample_sources(list(RUNS))
+        # that path ran
+        assert all(pa.types.is_string(runfiles_view.read_cached(s).table.docno.type) for s in [qrels, *runs])
         assert table_with(at, "Winner").equals(table_with(want, "Winner"))
         assert table_with(at, "Playground").equals(table_with(want, "Playground"))
     finally:
-        V._read_cached.clear()
-        V._evaluate_cached.clear()
+        runfiles_view._read_cached.clear()
+        runfiles_view._evaluate_cached.clear()
 
 
 def test_a_scatter_of_more_queries_than_it_draws_says_how_many_it_shows():

@@ -15,21 +15,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from metrics.registry import ZERO_IDCG, resolve_discount, resolve_gain
-from ui.components import cards as C
+from ui.components import cards
 from ui.ranking import Ranking
 
 
 def test_vendored_sortable_is_the_pinned_version():
-    vendor = C.HERE / "vendor" / "Sortable.min.js"
-    assert hashlib.sha256(vendor.read_bytes()).hexdigest() == C.SORTABLE_SHA256
-    assert vendor.read_text(encoding="utf-8").startswith(f"/*! Sortable {C.SORTABLE_VERSION} - MIT")
-    assert "MIT License" in (C.HERE / "vendor" / "LICENSE").read_text(encoding="utf-8")
+    vendor = cards.HERE / "vendor" / "Sortable.min.js"
+    assert hashlib.sha256(vendor.read_bytes()).hexdigest() == cards.SORTABLE_SHA256
+    assert vendor.read_text(encoding="utf-8").startswith(f"/*! Sortable {cards.SORTABLE_VERSION} - MIT")
+    assert "MIT License" in (cards.HERE / "vendor" / "LICENSE").read_text(encoding="utf-8")
 
 
 def test_the_script_binds_sortable_locally_and_fetches_nothing():
-    js = C.script()
+    js = cards.script()
     assert js.startswith("const Sortable = (() => {") and "export default function" in js
-    own = (C.HERE / "cards.js").read_text(encoding="utf-8") + (C.HERE / "cards.css").read_text(encoding="utf-8")
+    own = (cards.HERE / "cards.js").read_text(encoding="utf-8") + (cards.HERE / "cards.css").read_text(encoding="utf-8")
     for network in ("fetch(", "XMLHttpRequest", "WebSocket", "import(", "http://", "https://", "url(", "@import",
                     "innerHTML", "insertAdjacentHTML", "eval("):
         assert network not in own, network  # labels are text (textContent), never markup
@@ -44,7 +44,7 @@ def test_the_script_binds_sortable_locally_and_fetches_nothing():
        cap=st.sampled_from([40, 3]))
 def test_payload_is_metrics_gains_and_discounts(rels, unret, gain, discount, base, k, zero, cap):
     ranking = Ranking.from_fields(rels, unret)
-    data = C.payload(ranking, cap=cap, k=k, gain=gain, discount=discount, base=base, idcg="judged", zero=zero,
+    data = cards.payload(ranking, cap=cap, k=k, gain=gain, discount=discount, base=base, idcg="judged", zero=zero,
                      numbers={}, texts={}, seq=3)
     json.dumps(data, allow_nan=False)  # plain JSON: no NaN or infinity can reach the browser
     gains = resolve_gain(gain).func(np.array(rels + unret, dtype=float)).tolist()
@@ -68,4 +68,4 @@ def test_payload_is_metrics_gains_and_discounts(rels, unret, gain, discount, bas
     ({"order": []}, 0, None), ({}, 0, None), (["order"], 0, None), (None, 0, None),
 ])
 def test_read_drop(value, seen, expected):
-    assert C.read_drop(value, seen) == expected
+    assert cards.read_drop(value, seen) == expected

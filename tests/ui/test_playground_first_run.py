@@ -9,28 +9,29 @@ import types
 
 import pytest
 
-from ui import playground as PG
-from ui import state as S
+from ui import playground
+from ui import state as ui_state
 
 
 @pytest.fixture
 def browser_headers(monkeypatch):
     def use(headers):
-        monkeypatch.setattr(PG.st, "context", types.SimpleNamespace(headers=headers))
+        monkeypatch.setattr(playground.st, "context", types.SimpleNamespace(headers=headers))
     return use
 
 
 def test_only_a_browsers_first_run_is_deferred(browser_headers):
     browser_headers({"User-Agent": "Mozilla/5.0"})
     state = {}
-    assert PG.defer_rest(state) is True
-    assert PG.defer_rest(state) is False and PG.defer_rest(state) is False  # every later run: the whole page
+    assert playground.defer_rest(state) is True
+    # every later run: the whole page
+    assert (playground.defer_rest(state) is False and playground.defer_rest(state) is False)
 
 
 @pytest.mark.parametrize("headers", [{}, {"User-Agent": ""}])
 def test_without_a_browser_the_whole_page_comes_at_once(browser_headers, headers):
     browser_headers(headers)
-    assert PG.defer_rest({}) is False
+    assert playground.defer_rest({}) is False
 
 
 class Stopped(Exception):
@@ -41,21 +42,21 @@ def test_the_stopped_runs_link_problems_come_back_once(monkeypatch):
     def stop():
         raise Stopped
 
-    monkeypatch.setattr(PG.st, "stop", stop)
+    monkeypatch.setattr(playground.st, "stop", stop)
     session, query = {}, {"rels": "3,2", "k": "abc"}
-    first = S.PageState("playground", PG.FIELDS, session=session, query=query)
+    first = ui_state.PageState("playground", playground.FIELDS, session=session, query=query)
     assert [p.name for p in first.problems] == ["k"]
     with pytest.raises(Stopped):
-        PG.stop_for_now(first, session)
+        playground.stop_for_now(first, session)
     # the widgets' keys leave the session (their widgets were not drawn); the page state keeps their values
     assert "pg_rels" not in session and query == {"rels": "3,2"}
-    again = S.PageState("playground", PG.FIELDS, session=session, query=query)
+    again = ui_state.PageState("playground", playground.FIELDS, session=session, query=query)
     assert session["pg_rels"] == "3, 2"
     assert again.problems == []  # the link is no news to the page state any more
-    PG.carry_problems(again, session)
+    playground.carry_problems(again, session)
     assert [p.name for p in again.problems] == ["k"]
-    later = S.PageState("playground", PG.FIELDS, session=session, query=query)
-    PG.carry_problems(later, session)
+    later = ui_state.PageState("playground", playground.FIELDS, session=session, query=query)
+    playground.carry_problems(later, session)
     assert later.problems == []
 
 

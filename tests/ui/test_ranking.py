@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from metrics.ndcg import ndcg
-from ui import state as S
+from ui import state as ui_state
 from ui.links import FIELDS, read_playground_query
 from ui.ranking import Ranking, RankingProblem
 
@@ -119,7 +119,7 @@ def test_any_drag_permutation_gives_the_metric_of_that_order(rels, data):
 def test_fields_round_trip_through_the_link_exactly():
     session, query = {}, {"rels": "2.1234567,3", "unretrieved": "0.1", "labels": "A,B", "base": "e", "k": "2",
                           "gain": "exponential", "discount": "jarvelin", "idcg": "list"}
-    page = S.PageState("playground", FIELDS, session=session, query=query)
+    page = ui_state.PageState("playground", FIELDS, session=session, query=query)
     assert page.problems == []
     assert session["pg_rels"] == "2.1234567, 3" and session["pg_base"] == "e"
     page.finish()
@@ -132,11 +132,11 @@ def test_fields_round_trip_through_the_link_exactly():
        st.sampled_from([2.0, 2.718281828459045, 10.0, 1.5, 0.5]))
 def test_any_values_survive_a_link_round_trip(rels, unret, k, base):
     session, query = {}, {}
-    page = S.PageState("playground", FIELDS, session=session, query=query)
+    page = ui_state.PageState("playground", FIELDS, session=session, query=query)
     for key, value in (("pg_rels", tuple(rels)), ("pg_unret", tuple(unret)), ("pg_k", k), ("pg_base", base)):
         page.set(key, value)
     page.finish()
-    again = S.PageState("playground", FIELDS, session={}, query=dict(query))
+    again = ui_state.PageState("playground", FIELDS, session={}, query=dict(query))
     assert again.problems == []
     assert again.value("pg_rels") == tuple(rels) and again.value("pg_unret") == tuple(unret)
     assert again.value("pg_k") == k and again.value("pg_base") == base

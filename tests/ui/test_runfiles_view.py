@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MEASURES, measure_names, parse_measures
 from tests.metrics.conftest import PROPERTY
-from ui import runfiles_view as V
+from ui import runfiles_view
 from ui.state import BadValue
 
 
@@ -35,7 +35,7 @@ def subsets(options):
 def test_flips_count_every_pair_differing_in_one_choice(gains, discounts, idcg, ties, seed):
     # The winner is a pseudo-random function of the variant, so flips happen in any pattern.
     orders = orders_for(gains, discounts, idcg, ties, lambda v: "AB"[zlib.crc32(f"{v}{seed}".encode()) % 2])
-    flips = V.winner_flips(orders)
+    flips = runfiles_view.winner_flips(orders)
     sizes = {"gain": len(gains), "discount": len(discounts), "idcg": len(idcg), "ties": len(ties)}
     for choice, n in sizes.items():
         others = math.prod(m for c, m in sizes.items() if c != choice)
@@ -44,9 +44,9 @@ def test_flips_count_every_pair_differing_in_one_choice(gains, discounts, idcg, 
         # a pair differs exactly in that choice, and "flips" says whether its winners differ
         for row in part.itertuples():
             a, b = row.variant_a.split("/"), row.variant_b.split("/")
-            assert [x != y for x, y in zip(a, b)] == [c == choice for c in V.CHOICES]
+            assert [x != y for x, y in zip(a, b)] == [c == choice for c in runfiles_view.CHOICES]
             assert row.flips == (row.winner_a != row.winner_b)
-    summary = V.flip_summary(flips)
+    summary = runfiles_view.flip_summary(flips)
     assert summary["changes"].sum() == len(flips) and summary["flips"].sum() == flips["flips"].sum()
 
 
@@ -58,7 +58,7 @@ def test_flips_by_hand():
     """
     orders = orders_for(["linear", "exponential"], ["standard"], ["judged"], ["trec_eval", "average"],
                         lambda v: "B" if v[0] == "exponential" and v[3] == "trec_eval" else "A")
-    summary = V.flip_summary(V.winner_flips(orders)).set_index("choice")
+    summary = runfiles_view.flip_summary(runfiles_view.winner_flips(orders)).set_index("choice")
     assert summary.to_dict("index") == {"gain": {"changes": 2, "flips": 1}, "ties": {"changes": 2, "flips": 1}}
 
 
@@ -68,8 +68,8 @@ names = st.sampled_from(["bm25.run", "dense.run", "a.run"])
 @given(st.lists(st.tuples(names, st.sampled_from(["d1", "d2", "d3", "d4"])), max_size=8))
 @PROPERTY
 def test_distinct_runs_keeps_one_per_content_with_unique_names(items):
-    sources = [V.Source("run", name, 1, digest, b"") for name, digest in items]
-    kept, notes = V.distinct_runs(sources)
+    sources = [runfiles_view.Source("run", name, 1, digest, b"") for name, digest in items]
+    kept, notes = runfiles_view.distinct_runs(sources)
     assert len({s.name for s in kept}) == len(kept)  # every system has its own name
     assert [s.digest for s in kept] == list(dict.fromkeys(d for _, d in items))  # first of each content, in order
     dropped = [n for n in notes if n.kind in ("added_again", "same_content")]
@@ -79,35 +79,42 @@ def test_distinct_runs_keeps_one_per_content_with_unique_names(items):
 
 
 def test_the_cap_is_inclusive_and_counts_every_file():
-    cap = V.UPLOAD_CAP_BYTES
-    at_cap = [V.Source("qrels", "q", cap - 10, "a", b""), V.Source("run", "r", 10, "b", b"")]
-    assert V.too_large(at_cap) is None
-    over = at_cap + [V.Source("run", "s", 1, "c", b"")]
-    assert V.too_large(over) == {"total_mb": f"{(cap + 1) / 2**20:.1f}", "cap_mb": V.UPLOAD_CAP_MB, "n": 3}
+    cap = runfiles_view.UPLOAD_CAP_BYTES
+    at_cap = [runfiles_view.Source("qrels", "q", cap - 10, "a", b""), runfiles_view.Source("run", "r", 10, "b", b"")]
+    assert runfiles_view.too_large(at_cap) is None
+    over = at_cap + [runfiles_view.Source("run", "s", 1, "c", b"")]
+    assert runfiles_view.too_large(over) == {
+        "total_mb": f"{(cap + 1) / 2**20:.1f}",
+        "cap_mb": runfiles_view.UPLOAD_CAP_MB,
+        "n": 3,
+    }
 
 
-@given(subsets(V.MEASURE_CHOICES))
+@given(subsets(runfiles_view.MEASURE_CHOICES))
 @PROPERTY
 def test_choices_parser_reads_what_the_link_writes(picked):
-    field = next(f for f in V.FIELDS if f.key == "rf_measures")
+    field = next(f for f in runfiles_view.FIELDS if f.key == "rf_measures")
     assert field.parse(field.to_link(picked)) == picked
 
 
 @pytest.mark.parametrize("text", ["5,①", "5,7", "5,-10", "5," + "9" * 40, "x"])
 def test_cutoffs_parser_refuses_what_is_not_offered(text):
     with pytest.raises(BadValue):
-        V.cutoffs(V.CUTOFF_CHOICES)(text)
+        runfiles_view.cutoffs(runfiles_view.CUTOFF_CHOICES)(text)
 
 
-@given(subsets(V.MEASURE_CHOICES), st.lists(st.sampled_from(V.CUTOFF_CHOICES), max_size=4, unique=True))
+@given(
+    subsets(runfiles_view.MEASURE_CHOICES),
+    st.lists(st.sampled_from(runfiles_view.CUTOFF_CHOICES), max_size=4, unique=True),
+)
 @PROPERTY
 def test_every_measure_spec_is_one_trec_eval_accepts_and_can_be_compared(measures, cuts):
-    specs = V.measure_specs(measures, cuts)
+    specs = runfiles_view.measure_specs(measures, cuts)
     parse_measures(specs)  # trec_eval's form: raises ValueError otherwise
-    comparable = set(V.comparable_names())
+    comparable = set(runfiles_view.comparable_names())
     per_query = [m for m in measures if MEASURES[m].per_query]
     assume(per_query)
-    assert set(measure_names(V.measure_specs(per_query, cuts))) <= comparable
+    assert set(measure_names(runfiles_view.measure_specs(per_query, cuts))) <= comparable
 
 
 def _rss_mb() -> float:
@@ -130,10 +137,10 @@ def test_release_memory_hands_freed_heap_pages_back_to_the_system():
     gc.collect()
     kept = _rss_mb()
     assert kept > peak - 60  # glibc keeps most of the freed pages: nothing went back yet
-    assert V.release_memory() is True  # glibc: malloc_trim is there
+    assert runfiles_view.release_memory() is True  # glibc: malloc_trim is there
     trimmed = _rss_mb()
     assert trimmed < kept - 60, (peak, kept, trimmed)  # most of the 120 MB is back with the system
-    assert V.release_memory() is True and _rss_mb() <= trimmed + 5  # twice: no harm, nothing new held
+    assert runfiles_view.release_memory() is True and _rss_mb() <= trimmed + 5  # twice: no harm, nothing new held
 
 
 def test_the_uploaded_bytes_are_never_copied():
@@ -144,4 +151,4 @@ def test_the_uploaded_bytes_are_never_copied():
     data = b"q1 Q0 d1 1 1.0 r\n" * 1000
     f = UploadedFile(UploadedFileRec("id", "r.run", "text/plain", data), None)
     assert f.getvalue() is data
-    assert V.digest_of(f.getvalue()) == V.digest_of(data)
+    assert runfiles_view.digest_of(f.getvalue()) == runfiles_view.digest_of(data)

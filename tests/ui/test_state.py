@@ -13,19 +13,19 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from tests.metrics.conftest import PROPERTY
-from ui import state as S
+from ui import state as ui_state
 
 FIELDS = (
-    S.Field("t_rels", "rels", default=(3.0, 2.0, 1.0), parse=S.grades(max_items=50),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="common.grades"),
-    S.Field("t_k", "k", default=None, parse=S.optional(S.integer(1, 1000))),
-    S.Field("t_gain", "gain", default="linear", parse=S.choice(("linear", "exponential"))),
-    S.Field("t_score", "score", default=0, parse=S.integer(0, 10**6), widget=False),
+    ui_state.Field("t_rels", "rels", default=(3.0, 2.0, 1.0), parse=ui_state.grades(max_items=50),
+            encode=ui_state.list_encoder(","), text=ui_state.list_encoder(", "), label="common.grades"),
+    ui_state.Field("t_k", "k", default=None, parse=ui_state.optional(ui_state.integer(1, 1000))),
+    ui_state.Field("t_gain", "gain", default="linear", parse=ui_state.choice(("linear", "exponential"))),
+    ui_state.Field("t_score", "score", default=0, parse=ui_state.integer(0, 10**6), widget=False),
 )
 
 
 def make(session, query):
-    return S.PageState("t", FIELDS, session=session, query=query)
+    return ui_state.PageState("t", FIELDS, session=session, query=query)
 
 
 def leave_page(session):
@@ -117,17 +117,17 @@ def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_n
     assert query == {"score": "1"}
     lagging = {"score": "0"}  # hypothetical: the browser had not yet shown score=1 when it sent the next run
     session["t_score"] = 2  # what that run's own control did (a callback, before the script)
-    page = S.PageState("t", FIELDS, session=session, query=lagging, own_rerun=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query=lagging, own_rerun=True)
     assert not page.opened_link and session["t_score"] == 2
     page.finish()
     assert lagging == {"score": "2"}
     # The same address in a run the page did not start (a link, the browser's history) is a new link.
     session["t_score"] = 5
-    page = S.PageState("t", FIELDS, session=session, query={"score": "0", "k": "3"})
+    page = ui_state.PageState("t", FIELDS, session=session, query={"score": "0", "k": "3"})
     assert page.opened_link and session["t_score"] == 0 and session["t_k"] == 3
     # A first visit always reads its link, whatever started the run.
     fresh: dict = {}
-    page = S.PageState("t", FIELDS, session=fresh, query={"score": "4"}, own_rerun=True)
+    page = ui_state.PageState("t", FIELDS, session=fresh, query={"score": "4"}, own_rerun=True)
     assert page.opened_link and fresh["t_score"] == 4
 
 
@@ -144,23 +144,27 @@ def test_overlong_link_is_not_written():
     session, query = {}, {}
     page = make(session, query)
     page.set("t_rels", tuple(float(i) + 0.123456789 for i in range(50)))
-    fields = tuple(S.Field(f.key, f.param, f.default, S.grades(max_items=2000), f.encode, f.text, f.widget)
-                   if f.key == "t_rels" else f for f in FIELDS)
-    page = S.PageState("t2", fields, session=session, query=query)
+    fields = tuple(
+        ui_state.Field(f.key, f.param, f.default, ui_state.grades(max_items=2000), f.encode, f.text, f.widget)
+        if f.key == "t_rels"
+        else f
+        for f in FIELDS
+    )
+    page = ui_state.PageState("t2", fields, session=session, query=query)
     page.set("t_rels", tuple(float(i) + 0.123456789 for i in range(1000)))
     page.finish()
     assert page.link_too_long and "rels" not in query
 
 
 def test_overlong_parameter_is_refused_before_parsing():
-    session, query = {}, {"rels": "1," * S.MAX_PARAM_CHARS}
+    session, query = {}, {"rels": "1," * ui_state.MAX_PARAM_CHARS}
     page = make(session, query)
     assert page.problems[0].error.reason == "too_long"
 
 
 def test_registry_records_the_page():
     make({}, {})
-    assert S.REGISTRY["t"].fields == FIELDS and S.REGISTRY["t"].script.endswith("test_state.py")
+    assert ui_state.REGISTRY["t"].fields == FIELDS and ui_state.REGISTRY["t"].script.endswith("test_state.py")
 
 
 def test_message_names_parameter_value_and_allowed_range():
@@ -177,8 +181,18 @@ def test_message_escapes_markdown_in_the_value():
 
 # ---- parsers: hostile text never raises anything but BadValue ------------------------------------
 
-PARSERS = [S.integer(1, 10), S.integer(0, 2**32 - 1), S.number(), S.number(0, 1), S.choice(("a", "b")),
-           S.text(10), S.grades(max_items=5), S.numbers(max_items=5), S.boolean(), S.optional(S.integer(1, 3))]
+PARSERS = [
+    ui_state.integer(1, 10),
+    ui_state.integer(0, 2**32 - 1),
+    ui_state.number(),
+    ui_state.number(0, 1),
+    ui_state.choice(("a", "b")),
+    ui_state.text(10),
+    ui_state.grades(max_items=5),
+    ui_state.numbers(max_items=5),
+    ui_state.boolean(),
+    ui_state.optional(ui_state.integer(1, 3)),
+]
 
 
 @PROPERTY
@@ -187,7 +201,7 @@ def test_parsers_accept_or_raise_badvalue(raw):
     for parse in PARSERS:
         try:
             value = parse(raw)
-        except S.BadValue as exc:
+        except ui_state.BadValue as exc:
             assert isinstance(exc.value, str)
         else:
             if isinstance(value, float):
@@ -196,15 +210,15 @@ def test_parsers_accept_or_raise_badvalue(raw):
 
 @pytest.mark.parametrize("raw", ["፩", "①", "²", "٣", "１", "1_000", "0x10", " ", "", "1e3", "9" * 4301])
 def test_integers_are_ascii_digits_only(raw):
-    with pytest.raises(S.BadValue):
-        S.integer(0, 10**9)(raw)
+    with pytest.raises(ui_state.BadValue):
+        ui_state.integer(0, 10**9)(raw)
 
 
 @PROPERTY
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_numbers_round_trip_exactly_through_the_link(x):
-    assert S.number()(S.list_encoder(",")([x])) == x
-    assert S.numbers()(S.list_encoder(", ")([x, 1.0])) == (x, 1.0)
+    assert ui_state.number()(ui_state.list_encoder(",")([x])) == x
+    assert ui_state.numbers()(ui_state.list_encoder(", ")([x, 1.0])) == (x, 1.0)
 
 
 # ---- the same behaviour inside a real Streamlit run ----------------------------------------------
@@ -212,14 +226,14 @@ def test_numbers_round_trip_exactly_through_the_link(x):
 def _script():
     import streamlit as st
 
-    from ui import state as S
+    from ui import state as ui_state
 
     fields = (
-        S.Field("s_rels", "rels", default=(3.0, 2.0), parse=S.grades(max_items=50),
-                encode=S.list_encoder(","), text=S.list_encoder(", ")),
-        S.Field("s_gain", "gain", default="linear", parse=S.choice(("linear", "exponential"))),
+        ui_state.Field("s_rels", "rels", default=(3.0, 2.0), parse=ui_state.grades(max_items=50),
+                encode=ui_state.list_encoder(","), text=ui_state.list_encoder(", ")),
+        ui_state.Field("s_gain", "gain", default="linear", parse=ui_state.choice(("linear", "exponential"))),
     )
-    page = S.PageState("s", fields)
+    page = ui_state.PageState("s", fields)
     page.show_link_problems()
     st.text_area("grades", key="s_rels")
     rels = page.typed("s_rels")
@@ -245,7 +259,7 @@ def test_inside_streamlit():
 
 
 def test_a_parameter_declared_twice_is_refused():
-    twice = (S.Field("a_value", "idcg", default=None, parse=S.optional(S.number())),
-             S.Field("a_source", "idcg", default="judged", parse=S.choice(("list", "judged"))))
+    twice = (ui_state.Field("a_value", "idcg", default=None, parse=ui_state.optional(ui_state.number())),
+             ui_state.Field("a_source", "idcg", default="judged", parse=ui_state.choice(("list", "judged"))))
     with pytest.raises(ValueError, match="idcg"):
-        S.PageState("twice", twice, session={}, query={})
+        ui_state.PageState("twice", twice, session={}, query={})

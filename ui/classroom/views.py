@@ -51,7 +51,7 @@ from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.safe_csv import to_csv
 from ui import practice
-from ui import state as S
+from ui import state as ui_state
 from ui.charts.classroom import spread_chart
 from ui.classroom import browser
 from ui.diagnosis import kind_name, number, render_findings, render_solution, render_steps_table, variant_label
@@ -110,13 +110,13 @@ def _steps(raw) -> list[str]:
     value = str(raw).strip()
     parts = [p.strip().lower() for p in value.split(",") if p.strip()]
     if not parts or len(value) > 80 or any(p not in FIELDS for p in parts):
-        raise S.BadValue(value, "choice", f"{value[:40]!r} is not a list of: {', '.join(FIELDS)}",
+        raise ui_state.BadValue(value, "choice", f"{value[:40]!r} is not a list of: {', '.join(FIELDS)}",
                          options=", ".join(FIELDS))
     return [f for f in FIELDS if f in parts]
 
 
 def _optional_int(lo: int, hi: int):
-    inner = S.integer(lo, hi)
+    inner = ui_state.integer(lo, hi)
 
     def parse(raw):
         return None if not str(raw).strip() else inner(raw)
@@ -129,33 +129,46 @@ def _blank_or(value) -> str:
 
 
 TEACHER_FIELDS = (
-    S.Field("class_source", "source", default="practice", parse=S.choice(SOURCES)),
-    S.Field("class_difficulty", "difficulty", default="easy", parse=S.choice(tuple(DIFFICULTIES))),
-    S.Field("class_seed", "seed", default=None, parse=_optional_int(0, MAX_SEED), text=_blank_or,
-            label="classroom.seed"),
-    S.Field("class_example", "example", default=EXAMPLE_KEYS[0], parse=S.choice(EXAMPLE_KEYS)),
-    S.Field("class_rels", "rels", default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0), parse=S.grades(max_items=20),
-            text=S.list_encoder(", "), label="common.grades"),
-    S.Field("class_unretrieved", "unretrieved", default=(), parse=S.grades(max_items=20, allow_empty=True),
-            text=S.list_encoder(", "), label="classroom.unretrieved"),
-    S.Field("class_k", "k", default=None, parse=_optional_int(1, 20), text=_blank_or, label="common.k"),
-    S.Field("class_gain", "gain", default="linear", parse=S.choice(("linear", "exponential"))),
-    S.Field("class_discount", "discount", default="standard", parse=S.choice(("standard", "jarvelin"))),
-    S.Field("class_base", "base", default="2", parse=S.choice(tuple(BASES))),
-    S.Field("class_idcg", "idcg", default="judged", parse=S.choice(("judged", "list"))),
-    S.Field("class_steps", "steps", default=list(FIELDS), parse=_steps, encode=",".join),
-    S.Field("class_code", "code", default="", parse=S.text(12), widget=False),
-    S.Field("class_key", "key", default="", parse=S.text(200), widget=False),
+    ui_state.Field("class_source", "source", default="practice", parse=ui_state.choice(SOURCES)),
+    ui_state.Field("class_difficulty", "difficulty", default="easy", parse=ui_state.choice(tuple(DIFFICULTIES))),
+    ui_state.Field(
+        "class_seed", "seed", default=None, parse=_optional_int(0, MAX_SEED), text=_blank_or, label="classroom.seed"
+    ),
+    ui_state.Field("class_example", "example", default=EXAMPLE_KEYS[0], parse=ui_state.choice(EXAMPLE_KEYS)),
+    ui_state.Field(
+        "class_rels",
+        "rels",
+        default=(3.0, 2.0, 3.0, 0.0, 1.0, 2.0),
+        parse=ui_state.grades(max_items=20),
+        text=ui_state.list_encoder(", "),
+        label="common.grades",
+    ),
+    ui_state.Field(
+        "class_unretrieved",
+        "unretrieved",
+        default=(),
+        parse=ui_state.grades(max_items=20, allow_empty=True),
+        text=ui_state.list_encoder(", "),
+        label="classroom.unretrieved",
+    ),
+    ui_state.Field("class_k", "k", default=None, parse=_optional_int(1, 20), text=_blank_or, label="common.k"),
+    ui_state.Field("class_gain", "gain", default="linear", parse=ui_state.choice(("linear", "exponential"))),
+    ui_state.Field("class_discount", "discount", default="standard", parse=ui_state.choice(("standard", "jarvelin"))),
+    ui_state.Field("class_base", "base", default="2", parse=ui_state.choice(tuple(BASES))),
+    ui_state.Field("class_idcg", "idcg", default="judged", parse=ui_state.choice(("judged", "list"))),
+    ui_state.Field("class_steps", "steps", default=list(FIELDS), parse=_steps, encode=",".join),
+    ui_state.Field("class_code", "code", default="", parse=ui_state.text(12), widget=False),
+    ui_state.Field("class_key", "key", default="", parse=ui_state.text(200), widget=False),
 )
 
 JOIN_FIELDS = (
-    S.Field("join_code", "code", default="", parse=S.text(40), text=str, label="classroom.code"),
-    S.Field("join_me", "me", default="", parse=S.text(200), widget=False),
+    ui_state.Field("join_code", "code", default="", parse=ui_state.text(40), text=str, label="classroom.code"),
+    ui_state.Field("join_me", "me", default="", parse=ui_state.text(200), widget=False),
 )
 
 
-def teacher_state() -> S.PageState:
-    page = S.PageState(TEACHER_PAGE, TEACHER_FIELDS)
+def teacher_state() -> ui_state.PageState:
+    page = ui_state.PageState(TEACHER_PAGE, TEACHER_FIELDS)
     # A playground link (rels=...) without source= starts from that ranking.
     if page.opened_link and "rels" in st.query_params and "source" not in st.query_params:
         page.set("class_source", "ranking")
@@ -169,8 +182,8 @@ def teacher_state() -> S.PageState:
     return page
 
 
-def join_state() -> S.PageState:
-    return S.PageState(JOIN_PAGE, JOIN_FIELDS)
+def join_state() -> ui_state.PageState:
+    return ui_state.PageState(JOIN_PAGE, JOIN_FIELDS)
 
 
 # ------------------------------------------------------------------------------------------------ links
@@ -229,7 +242,7 @@ def origin_text(task: Task) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ teacher
-def source_form(page: S.PageState, *, prefix: str) -> Task | None:
+def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
     """The choice of an exercise (practice seed, worked example or ranking); the task, or None on bad input."""
     sources = {s: t(f"classroom.source.{s}") for s in SOURCES}
     source = st.radio(t("classroom.source_label"), list(sources), key="class_source", format_func=sources.get,
@@ -283,7 +296,7 @@ def feedback_select(*, key: str, value: str = "concept", on_change=None, args=()
                     format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change, args=args)
 
 
-def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
+def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
     try:
         info, token = store().create(task, fields=fields, feedback=st.session_state.get("class_feedback", "concept"),
                                      client=browser.client())
@@ -298,7 +311,7 @@ def _start(page: S.PageState, task: Task, fields: list[str]) -> None:
     st.session_state["class_created"] = (info.code, token)
 
 
-def setup(page: S.PageState) -> None:
+def setup(page: ui_state.PageState) -> None:
     """The form that starts a session (the button's callback stores it; the page then shows the dashboard)."""
     st.caption(t("classroom.teacher_intro"))
     task = source_form(page, prefix="setup")
@@ -332,7 +345,7 @@ def _cookie_age(teacher_or_seat) -> float:
     return max(60.0, info.expires_at + store().limits.retention - time.time())
 
 
-def teacher_from_page(page: S.PageState) -> tuple[Teacher, str] | None:
+def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
     """The teacher's handle and this browser's token, from the private link (once) or the browser's cookie.
 
     The private link's key is checked, this browser gets a token of its own (a cookie); when the browser
@@ -363,7 +376,7 @@ def teacher_from_page(page: S.PageState) -> tuple[Teacher, str] | None:
     return teacher, token
 
 
-def dashboard(page: S.PageState, teacher: Teacher, token: str) -> None:
+def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
     """The session's head (code, link, QR), the exercise, the controls and the live panel."""
     info = teacher.refresh()
     current = teacher.round()
@@ -415,7 +428,7 @@ def _db_key(name: str, value) -> str:
     return f"{name}_{value if isinstance(value, str) else int(bool(value))}"
 
 
-def controls(page: S.PageState, teacher: Teacher, current, expired: bool) -> None:
+def controls(page: ui_state.PageState, teacher: Teacher, current, expired: bool) -> None:
     """Reveal, next exercise (asks first), names, joining, feedback, and the next exercise of one's choice."""
     info = teacher.info
     c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="center")
@@ -650,7 +663,7 @@ def _seat_action(teacher: Teacher, action: str, student_id) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ student
-def seat_from_page(page: S.PageState) -> Seat | None:
+def seat_from_page(page: ui_state.PageState) -> Seat | None:
     """The student's seat: from the ``me`` link (once; then the cookie), this browser session's token or its
     cookie — the first that still opens a seat (joining again from this session gives the seat a new token,
     so a link or cookie written before may be out of date while the session holds the new one)."""
@@ -682,7 +695,7 @@ def seat_from_page(page: S.PageState) -> Seat | None:
     return seat
 
 
-def _seated(page: S.PageState, seat: Seat, token: str) -> None:
+def _seated(page: ui_state.PageState, seat: Seat, token: str) -> None:
     st.session_state.get("class_pending_tokens", {}).pop(browser.cookie_name("s", seat.info.code), None)
     page.set("join_code", seat.info.code)
     page.set("join_me", token)  # until the browser confirms its cookie (then seat_from_page takes it out)
@@ -696,7 +709,7 @@ def _pending_token(code: str) -> str:
     return st.session_state.setdefault("class_pending_tokens", {}).setdefault(name, secrets.token_urlsafe(24))
 
 
-def _join(page: S.PageState, code: str) -> None:
+def _join(page: ui_state.PageState, code: str) -> None:
     # A second press of Join (a double click, a click sent again over a slow connection) finds the seat the
     # first one took in this browser session.
     for held in (browser.remembered("s", normalise_code(code or "")), _pending_token(code)):
@@ -716,7 +729,7 @@ def _join(page: S.PageState, code: str) -> None:
     _seated(page, seat, token)
 
 
-def _reclaim(page: S.PageState, code: str) -> None:
+def _reclaim(page: ui_state.PageState, code: str) -> None:
     try:
         seat, token = store().reclaim(code, st.session_state.get("join_seat_code", ""), client=browser.client(),
                                       token=_pending_token(code))
@@ -730,7 +743,7 @@ def _reclaim(page: S.PageState, code: str) -> None:
     _seated(page, seat, token)
 
 
-def join_form(page: S.PageState) -> None:
+def join_form(page: ui_state.PageState) -> None:
     st.caption(t("classroom.join_intro"))
     st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
     code = page.typed("join_code")

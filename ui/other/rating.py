@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.other.rating import ErrorBeyondFloat, as_ratings, error_sweep
-from ui import state as S
+from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import show_trimmed as num
 from ui.other import aligned, sum_lines
@@ -34,17 +34,17 @@ K_TRUE, K_PRED, K_PAIR, K_LAST = "rating_true", "rating_pred", "rating_pair", "r
 
 
 def _never(raw):  # the last consistent pairs are not in links
-    raise S.BadValue(str(raw), "invalid", "not a link parameter", message="")
+    raise ui_state.BadValue(str(raw), "invalid", "not a link parameter", message="")
 
 
 FIELDS = (
-    S.Field(K_TRUE, "true", default=DEFAULT_TRUE, parse=S.numbers(max_items=MAX_PAIRS),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="rating.true_name"),
-    S.Field(K_PRED, "pred", default=DEFAULT_PRED, parse=S.numbers(max_items=MAX_PAIRS),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="rating.pred_name"),
-    S.Field(K_PAIR, "pair", default=None, parse=S.optional(S.integer(1, MAX_PAIRS))),
+    ui_state.Field(K_TRUE, "true", default=DEFAULT_TRUE, parse=ui_state.numbers(max_items=MAX_PAIRS),
+            encode=ui_state.list_encoder(","), text=ui_state.list_encoder(", "), label="rating.true_name"),
+    ui_state.Field(K_PRED, "pred", default=DEFAULT_PRED, parse=ui_state.numbers(max_items=MAX_PAIRS),
+            encode=ui_state.list_encoder(","), text=ui_state.list_encoder(", "), label="rating.pred_name"),
+    ui_state.Field(K_PAIR, "pair", default=None, parse=ui_state.optional(ui_state.integer(1, MAX_PAIRS))),
     # the last true/predicted lists that go together (same length, finite errors)
-    S.Field(K_LAST, None, default=(DEFAULT_TRUE, DEFAULT_PRED), parse=_never, widget=False),
+    ui_state.Field(K_LAST, None, default=(DEFAULT_TRUE, DEFAULT_PRED), parse=_never, widget=False),
 )
 
 
@@ -76,7 +76,7 @@ def consistent(page, true, pred) -> tuple[tuple, tuple]:
     return page.value(K_LAST)
 
 
-def pick_pair(wanted, n: int, abs_errors, *, link: str | None = None) -> tuple[int, S.BadValue | None]:
+def pick_pair(wanted, n: int, abs_errors, *, link: str | None = None) -> tuple[int, ui_state.BadValue | None]:
     """The pair of the what-if chart: ``wanted`` if it exists, else the pair with the largest error
     (and a problem to report when the link just opened, whose ``pair`` text is ``link``, asked for a
     pair beyond the data).
@@ -91,7 +91,7 @@ def pick_pair(wanted, n: int, abs_errors, *, link: str | None = None) -> tuple[i
         return int(wanted), None
     problem = None
     if link is not None and wanted is not None:
-        problem = S.BadValue(link, "range", f"{link[:40]!r} is outside 1 to {n}", lo=1, hi=n)
+        problem = ui_state.BadValue(link, "range", f"{link[:40]!r} is outside 1 to {n}", lo=1, hi=n)
     return int(np.argmax(np.asarray(abs_errors))) + 1, problem
 
 

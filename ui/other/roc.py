@@ -9,7 +9,7 @@ import pandas as pd
 
 from metrics.other.roc import AUC_METHODS, parse_binary_labels
 from metrics.parse import ParseError
-from ui import state as S
+from ui import state as ui_state
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
 from ui.other import aligned, sum_lines
@@ -43,17 +43,17 @@ def parse_labels(raw) -> tuple[int, ...]:
     """
     value = str(raw)
     if len(value) > 32 * MAX_SAMPLES:
-        raise S.BadValue(value, "too_long", f"text of {len(value)} characters is longer than {32 * MAX_SAMPLES}",
+        raise ui_state.BadValue(value, "too_long", f"text of {len(value)} characters is longer than {32 * MAX_SAMPLES}",
                          n=len(value), max=32 * MAX_SAMPLES)
     try:
         labels = tuple(parse_binary_labels(value))
     except ParseError as exc:
         reason = "roc.reason.not_a_label" if exc.kind == "not_a_label" else f"parse_{exc.kind}"
-        raise S.BadValue(value, reason, str(exc), token=exc.token, position=exc.position) from None
+        raise ui_state.BadValue(value, reason, str(exc), token=exc.token, position=exc.position) from None
     except ValueError as exc:  # nothing typed
-        raise S.BadValue(value, "empty", str(exc)) from None
+        raise ui_state.BadValue(value, "empty", str(exc)) from None
     if len(labels) > MAX_SAMPLES:
-        raise S.BadValue(value, "too_many", f"{len(labels)} values; at most {MAX_SAMPLES} are accepted",
+        raise ui_state.BadValue(value, "too_many", f"{len(labels)} values; at most {MAX_SAMPLES} are accepted",
                          n=len(labels), max=MAX_SAMPLES)
     return labels
 
@@ -62,7 +62,7 @@ parse_labels.allowed = ("labels", {"max": MAX_SAMPLES})
 
 
 def _never(raw):  # the last consistent samples are not in links
-    raise S.BadValue(str(raw), "invalid", "not a link parameter", message="")
+    raise ui_state.BadValue(str(raw), "invalid", "not a link parameter", message="")
 
 
 def _ints(values) -> str:
@@ -70,13 +70,13 @@ def _ints(values) -> str:
 
 
 FIELDS = (
-    S.Field(K_SCORES, "scores", default=DEFAULT_SCORES, parse=S.numbers(max_items=MAX_SAMPLES),
-            encode=S.list_encoder(","), text=S.list_encoder(", "), label="roc.scores_name"),
-    S.Field(K_LABELS, "labels", default=DEFAULT_LABELS, parse=parse_labels, encode=_ints,
+    ui_state.Field(K_SCORES, "scores", default=DEFAULT_SCORES, parse=ui_state.numbers(max_items=MAX_SAMPLES),
+            encode=ui_state.list_encoder(","), text=ui_state.list_encoder(", "), label="roc.scores_name"),
+    ui_state.Field(K_LABELS, "labels", default=DEFAULT_LABELS, parse=parse_labels, encode=_ints,
             text=lambda v: ", ".join(str(int(x)) for x in v), label="roc.labels_name"),
-    S.Field(K_STEP, "step", default=None, parse=S.optional(S.integer(0, MAX_SAMPLES))),
+    ui_state.Field(K_STEP, "step", default=None, parse=ui_state.optional(ui_state.integer(0, MAX_SAMPLES))),
     # the last scores/labels that go together (same length, both classes present)
-    S.Field(K_LAST, None, default=(DEFAULT_SCORES, DEFAULT_LABELS), parse=_never, widget=False),
+    ui_state.Field(K_LAST, None, default=(DEFAULT_SCORES, DEFAULT_LABELS), parse=_never, widget=False),
 )
 
 
@@ -106,7 +106,7 @@ def consistent(page, scores, labels) -> tuple[tuple, tuple]:
     return page.value(K_LAST)
 
 
-def pick_step(wanted, last: int, *, link: str | None = None) -> tuple[int, S.BadValue | None]:
+def pick_step(wanted, last: int, *, link: str | None = None) -> tuple[int, ui_state.BadValue | None]:
     """The step shown: ``wanted`` if the curve has it, else the last (and a problem to report when the
     link just opened, whose ``step`` text is ``link``, asked for a step beyond the curve).
 
@@ -120,7 +120,7 @@ def pick_step(wanted, last: int, *, link: str | None = None) -> tuple[int, S.Bad
         return int(wanted), None
     problem = None
     if link is not None and wanted is not None:
-        problem = S.BadValue(link, "range", f"{link[:40]!r} is outside 0 to {last}", lo=0, hi=last)
+        problem = ui_state.BadValue(link, "range", f"{link[:40]!r} is outside 0 to {last}", lo=0, hi=last)
     return last, problem
 
 

@@ -23,7 +23,7 @@ from metrics.other.topn import (
     per_user,
     summary,
 )
-from ui import state as S
+from ui import state as ui_state
 from ui.escape import katex_text, markdown
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
@@ -78,21 +78,21 @@ def parse_users(raw) -> str:
     """
     value = str(raw)
     if len(value) > MAX_CHARS:
-        raise S.BadValue(value, "too_long", f"text of {len(value)} characters is longer than {MAX_CHARS}",
+        raise ui_state.BadValue(value, "too_long", f"text of {len(value)} characters is longer than {MAX_CHARS}",
                          n=len(value), max=MAX_CHARS)
     try:
         runs = parse_runs(value)
     except RunsParseError as exc:
         kind = f"{exc.kind}_{exc.side}" if exc.kind == "duplicate_item" else exc.kind
-        raise S.BadValue(value, f"topn.reason.{kind}", str(exc), line=exc.line, token=exc.token,
+        raise ui_state.BadValue(value, f"topn.reason.{kind}", str(exc), line=exc.line, token=exc.token,
                          position=exc.position, first=exc.first) from None
     if len(runs) > MAX_USERS:
-        raise S.BadValue(value, "topn.reason.too_many_users", f"{len(runs)} users; at most {MAX_USERS}",
+        raise ui_state.BadValue(value, "topn.reason.too_many_users", f"{len(runs)} users; at most {MAX_USERS}",
                          n=len(runs), max=MAX_USERS)
     for user, (rec, rel) in runs.items():
         longest = max(len(rec), len(rel))
         if longest > MAX_ITEMS:
-            raise S.BadValue(value, "topn.reason.too_many_items",
+            raise ui_state.BadValue(value, "topn.reason.too_many_items",
                              f"user {user[:40]!r} has a list of {longest} items; at most {MAX_ITEMS}",
                              user=user, n=longest, max=MAX_ITEMS)
     return value
@@ -101,12 +101,14 @@ def parse_users(raw) -> str:
 parse_users.allowed = ("text", {"max": MAX_CHARS})
 
 FIELDS = (
-    S.Field(K_USERS, "users", default=DEFAULT_USERS, parse=parse_users, encode=str, text=str, label="topn.users_name"),
-    S.Field(K_N, "n", default=DEFAULT_N, parse=S.integer(1, MAX_N)),
-    S.Field(K_PREC, "prec", default="list", parse=S.choice(tuple(PRECISION_DENOMINATORS))),
-    S.Field(K_HR, "hr", default="users", parse=S.choice(tuple(HIT_RATES))),
-    S.Field(K_ARHR, "arhr", default="first", parse=S.choice(tuple(ARHR_MODES))),
-    S.Field(K_USER, "user", default=None, parse=S.text(MAX_NAME, allow_empty=False)),
+    ui_state.Field(
+        K_USERS, "users", default=DEFAULT_USERS, parse=parse_users, encode=str, text=str, label="topn.users_name"
+    ),
+    ui_state.Field(K_N, "n", default=DEFAULT_N, parse=ui_state.integer(1, MAX_N)),
+    ui_state.Field(K_PREC, "prec", default="list", parse=ui_state.choice(tuple(PRECISION_DENOMINATORS))),
+    ui_state.Field(K_HR, "hr", default="users", parse=ui_state.choice(tuple(HIT_RATES))),
+    ui_state.Field(K_ARHR, "arhr", default="first", parse=ui_state.choice(tuple(ARHR_MODES))),
+    ui_state.Field(K_USER, "user", default=None, parse=ui_state.text(MAX_NAME, allow_empty=False)),
 )
 
 
@@ -161,7 +163,7 @@ def compute(runs: dict, n: int, prec: str, hr: str, arhr: str) -> Result:
     return Result(runs, n, prec, table, s, ap, maps)
 
 
-def pick_user(wanted, users: list[str], *, link: str | None = None) -> tuple[str, S.BadValue | None]:
+def pick_user(wanted, users: list[str], *, link: str | None = None) -> tuple[str, ui_state.BadValue | None]:
     """The user whose AP working is shown, and a problem to report when the link just opened (its
     ``user`` text is ``link``) names someone absent.
 
@@ -175,7 +177,7 @@ def pick_user(wanted, users: list[str], *, link: str | None = None) -> tuple[str
         return wanted, None
     problem = None
     if link is not None:
-        problem = S.BadValue(link, "topn.reason.no_such_user", f"no user {link[:40]!r} in the data")
+        problem = ui_state.BadValue(link, "topn.reason.no_such_user", f"no user {link[:40]!r} in the data")
     return users[0], problem
 
 
