@@ -6,9 +6,10 @@ whether a process that evaluates bucket after bucket (as a reused Spark Python w
 
 The data are ``benchmarks/spark_runs.py``'s Parquet files (made once by it, 100 documents and 20 judgements
 a query, queries in order): bucket ``b`` is the next ``--rows / 100`` queries' run rows and qrels rows, put
-in the columns and the Arrow record batches (10,000 rows, Spark's ``maxRecordsPerBatch``) that
-``applyInArrow`` hands the kernel.  Printed per bucket: seconds, the process's resident memory after it,
-and the mean of map and P_10 over its queries (a check that the kernel computed something).  Then the
+in the columns and the Arrow record batches (``ARROW_BATCH_ROWS``, the ``maxRecordsPerBatch`` of
+``spark_session``'s sessions) that ``applyInArrow`` hands the kernel.  Printed per bucket: seconds, the
+process's resident memory after it, and the mean of map and P_10 over its queries (a check that the kernel
+computed something).  Then the
 kernel's rate, and what it implies for ``spark_runs.py``'s kernel job: its CPU seconds against the job's
 core-seconds (``--job-seconds`` x ``--cores``) -- the share of the Spark path spent in the measures; the
 rest is Spark reading, shuffling, sorting and converting rows.  ``uptime``'s load is printed before and after.
@@ -26,7 +27,6 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-BATCH_ROWS = 10_000  # spark.sql.execution.arrow.maxRecordsPerBatch's default
 
 
 def rss_mb() -> float:
@@ -61,7 +61,7 @@ def main(argv=None) -> int:
     import pyarrow.parquet as pq
     from spark_runs import DOCS_PER_QUERY, JUDGED_PER_QUERY, generate
 
-    from metrics.runfiles.spark import bucket_kernel
+    from metrics.runfiles.spark import ARROW_BATCH_ROWS, bucket_kernel
 
     qrels_path, run_path = generate(int(args.lines))
     kernel = bucket_kernel(args.measures, err_gmax=3.0)  # the qrels' highest grade, as evaluate_spark finds it
@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     label = {name: f"m{i}" for i, name in enumerate(names)}
 
     def batches(table: pa.Table) -> pa.Table:
-        return pa.Table.from_batches(table.to_batches(max_chunksize=BATCH_ROWS))
+        return pa.Table.from_batches(table.to_batches(max_chunksize=ARROW_BATCH_ROWS))
 
     print(f"load before: {uptime()}")
     print(f"data loaded: {rss_mb():,.0f} MB resident; {len(names)} values a query; "

@@ -46,11 +46,16 @@ from .measures import Requested, parse_measures
 from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
 from .trec import MeasureResult, check_options
 
-__all__ = ["ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "evaluate_spark", "read_spark", "spark_session"]
+__all__ = ["ARROW_BATCH_ROWS", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "evaluate_spark", "read_spark",
+           "spark_session"]
 
 #: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
 #: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
 ROWS_PER_BUCKET = 500_000
+
+#: Rows per Arrow record batch between Spark and the Python workers in sessions :func:`spark_session` starts
+#: (``spark.sql.execution.arrow.maxRecordsPerBatch``; a ``config=`` entry overrides it).
+ARROW_BATCH_ROWS = 200_000
 
 _QRELS_COLUMNS = ("qid", "docno", "rel")
 _RUN_COLUMNS = ("run", "qid", "docno", "score")
@@ -118,7 +123,10 @@ def spark_session(master: str = "local[2]", *, app_name: str = "ndcg-lab", confi
     if not submitted:
         builder = builder.master(master)
     settings = {"spark.ui.showConsoleProgress": "false", "spark.sql.execution.arrow.pyspark.enabled": "true",
-                "spark.python.worker.reuse": "true"}
+                "spark.python.worker.reuse": "true",
+                # a bucket reaches the kernel whole: bigger Arrow batches carry it there faster (10^7 run rows
+                # in 20 buckets: 47 s -> 35 s with 200,000 instead of Spark's default 10,000, README)
+                "spark.sql.execution.arrow.maxRecordsPerBatch": str(ARROW_BATCH_ROWS)}
     if local:
         settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1",
                          "spark.ui.enabled": "false", "spark.executorEnv.PYTHONPATH": os.environ["PYTHONPATH"]})
@@ -251,7 +259,11 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
                              f"accepted names: {roles.params['accepted']}")
         raw = raw.withColumn("_row", row)
         value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
-        value = _finite_double(F.col(f"`{roles[value_role]}`").cast("string"))
+        value_col = F.col(f"`{roles[value_role]}`")
+        if raw.schema[roles[value_role]].dataType.typeName() in _EXACT_DOUBLE_TYPES:
+            value = _finite_double(value_col, text=False)  # a number already: no round trip through text
+        else:
+            value = _finite_double(value_col.cast("string"))
         if value_role == "rank":
             value = -value
         qid = F.col(f"`{roles['qid']}`").cast("string")
@@ -279,11 +291,20 @@ def _has_parquet_parts(path: str) -> bool:
     return p.is_dir() and any(p.glob("*.parquet"))
 
 
-def _finite_double(text_col):
-    """The column as a finite double, or null (what float() refuses or gives inf/nan for)."""
+#: Spark column types whose cast to double is the value pyarrow's ``to_numpy().astype(float64)`` gives on one
+#: machine (IEEE rounding to nearest); other types (decimal, string) go through their text.
+_EXACT_DOUBLE_TYPES = frozenset({"double", "float", "long", "integer", "short", "byte"})
+
+
+def _finite_double(col, *, text: bool = True):
+    """The column as a finite double, or null (what float() refuses or gives inf/nan for).  ``text``: the
+    column holds text (trimmed, then parsed); otherwise a number column cast to double."""
     from pyspark.sql import functions as F
 
-    value = F.trim(text_col).try_cast("double") if hasattr(text_col, "try_cast") else F.trim(text_col).cast("double")
+    if not text:
+        value = col.cast("double")
+    else:
+        value = F.trim(col).try_cast("double") if hasattr(col, "try_cast") else F.trim(col).cast("double")
     return F.when(value.isNotNull() & ~F.isnan(value) & (F.abs(value) != float("inf")), value)
 
 
