@@ -15,6 +15,7 @@
 * imports before the playground's first number, with ``python -X importtime``, against all of the page's.
 
 Run: python benchmarks/drag_latency.py [--drops 12] [--grades 5] [--rounds 3] [--later 4] [--skip-visits]
+     [--compare REF]   (REF: a git commit whose app is timed beside this tree's in the visits, e.g. main)
 
 "On screen" is read in the page: a MutationObserver sees the text change (or the component's preview
 style go), then two animation frames pass (the frame that paints it); times are ``performance.now()``
@@ -346,7 +347,8 @@ VISIT_PAGES = (("playground", "playground"), ("metric", "bare page, one st.metri
                ("cards_menu", "the cards page in the menus, no language select"))
 
 
-def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int) -> dict[str, dict[str, list]]:
+def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int,
+           compare: Path | None = None) -> dict[str, dict[str, list]]:
     """First number on screen: each round starts fresh servers (the playground, a bare ``st.metric`` page,
     the bare cards page, the cards page inside app.py-like menus with and without the language select);
     their first visit, then ``later`` new sessions each from new browsers (empty HTTP cache, "later"), then
@@ -356,6 +358,8 @@ def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int
              "cards": (scripts["bare_cards"], "", ".cards"),
              "cards_sidebar": (scripts["with_sidebar"], "", ".cards"),
              "cards_menu": (scripts["with_menu_only"], "", ".cards")}
+    if compare is not None:  # the app of another commit (--compare), served from its own copy
+        pages["playground_ref"] = (compare / "app.py", f"/playground?rels={rels}", ".cards")
     out = {name: {"first": [], "later": [], "return": []} for name in pages}
     for _ in range(rounds):
         servers = {name: serve(script) for name, (script, _, _) in pages.items()}
@@ -415,6 +419,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="fresh servers for first visits")
     ap.add_argument("--later", type=int, default=4, help="later visits per round")
     ap.add_argument("--skip-visits", action="store_true")
+    ap.add_argument("--compare", metavar="REF", help="also time the visits of the app at this git commit")
     args = ap.parse_args()
     grades = [[3, 2, 1, 3, 2][i % 5] for i in range(args.grades)]
     rels = ",".join(str(g) for g in grades)
@@ -448,7 +453,13 @@ def main() -> None:
         finally:
             stop(app, bare, old)
         if not args.skip_visits:
-            results["visits"] = visits(browser, scripts, rels, args.rounds, args.later)
+            compare = None
+            if args.compare:
+                compare = Path(tmp) / "compare"
+                compare.mkdir()
+                tree = subprocess.run(["git", "archive", args.compare], cwd=ROOT, capture_output=True, check=True)
+                subprocess.run(["tar", "-x", "-C", str(compare)], input=tree.stdout, check=True)
+            results["visits"] = visits(browser, scripts, rels, args.rounds, args.later, compare)
             print(f"load average after the visits: {load()}")
         browser.close()
     results["imports"] = import_times()
@@ -479,7 +490,8 @@ def main() -> None:
             rows = v[name][when]
             return [r[0] - r[1] for r in rows] if i is None else [r[i] for r in rows]
 
-        for name, label in VISIT_PAGES:
+        labels = VISIT_PAGES + ((("playground_ref", f"playground at {args.compare}"),) if args.compare else ())
+        for name, label in labels:
             print(f"  {label}:")
             for when in ("first", "later", "return"):
                 print(f"    {when:6s} {quartiles(part(name, when, 0))}; connected {quartiles(part(name, when, 1))};"
@@ -492,6 +504,10 @@ def main() -> None:
                   f"menus with / without the select: "
                   f"{ratio(part('cards_sidebar', when, 0), part('cards_menu', when, 0))}; "
                   f"connecting, playground - st.metric page: {connecting:.0f} ms")
+            if args.compare:
+                ref = part("playground_ref", when, 0)
+                print(f"    playground at {args.compare} / st.metric page: {ratio(ref, metric)}; "
+                      f"this tree / {args.compare}: {ratio(play, ref)}")
     print("imports (python -X importtime, seconds, fresh processes)")
     for name, value in results["imports"].items():
         print(f"  {name}: {value if isinstance(value, str) else f'{value:.2f} s'}")
