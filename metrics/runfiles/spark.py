@@ -103,6 +103,17 @@ def spark_session(master: str = "local[2]", *, app_name: str = "ndcg-lab", confi
     ------
     ValueError
         If ``master`` is empty or not text.
+
+    Examples
+    --------
+    The master is checked before any JVM starts:
+
+    >>> spark_session("")
+    Traceback (most recent call last):
+    ...
+    ValueError: master must be a Spark master URL such as 'local[2]', got ''
+
+    ``spark_session("local[2]")`` starts (or reuses) a local session with two cores; not run here.
     """
     if not isinstance(master, str) or not master.strip() or len(master) > 500:
         raise ValueError(f"master must be a Spark master URL such as 'local[2]', got {str(master)[:60]!r}")
@@ -212,6 +223,19 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     ------
     ValueError
         For an unknown kind or format, or a header without the needed columns.
+
+    Examples
+    --------
+    The kind is checked before Spark reads anything:
+
+    >>> read_spark(None, "bm25.run", kind="runs")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown kind 'runs'; valid kinds are 'qrels', 'run'
+
+    With a session (not run here)::
+
+        run = read_spark(spark, "hdfs:///runs/bm25.parquet", kind="run", columns={"qid": "user_id"})
     """
     from pyspark.sql import functions as F
 
@@ -833,7 +857,14 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
 
     Examples
     --------
-    Not run here (it needs a Spark session)::
+    Measures and options are checked before Spark is touched (no session needed):
+
+    >>> evaluate_spark("qrels.txt", "bm25.run", ["ndcg_cut.ten"])
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'ndcg_cut.ten': cutoff 'ten' is not a whole number >= 1
+
+    With a session (not run here: it starts a JVM)::
 
         spark = spark_session("local[2]")
         ev = evaluate_spark("qrels.txt", ["bm25.run", "dense.run"], ["map", "ndcg_cut.10"], spark=spark)

@@ -717,30 +717,28 @@ def _join(page: ui_state.PageState, code: str) -> None:
         if seat is not None:
             _seated(page, seat, held)
             return
-    try:
-        seat, token = store().join(code, st.session_state.get("join_nickname", ""), client=browser.client(),
-                                   token=_pending_token(code))
-    except ClassroomError as exc:
-        st.session_state["join_problem"] = refusal(exc)
-        return
-    except SQLAlchemyError:
-        st.session_state["join_problem"] = t("classroom.db_down")
-        return
-    _seated(page, seat, token)
+    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""))
+    if seated is not None:
+        _seated(page, *seated)
 
 
 def _reclaim(page: ui_state.PageState, code: str) -> None:
+    seated = _seat_from(store().reclaim, code, st.session_state.get("join_seat_code", ""))
+    if seated is not None:
+        st.session_state["join_seat_code"] = ""
+        _seated(page, *seated)
+
+
+def _seat_from(ask, code: str, typed: str):
+    """(seat, token) from the store's ``join`` or ``reclaim`` for what the student typed, or None with the
+    refusal (or "the database is down") kept for the form to show."""
     try:
-        seat, token = store().reclaim(code, st.session_state.get("join_seat_code", ""), client=browser.client(),
-                                      token=_pending_token(code))
+        return ask(code, typed, client=browser.client(), token=_pending_token(code))
     except ClassroomError as exc:
         st.session_state["join_problem"] = refusal(exc)
-        return
     except SQLAlchemyError:
         st.session_state["join_problem"] = t("classroom.db_down")
-        return
-    st.session_state["join_seat_code"] = ""
-    _seated(page, seat, token)
+    return None
 
 
 def join_form(page: ui_state.PageState) -> None:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from ui.components import lazy_component
+
 HERE = Path(__file__).parent
 NAME = "ndcg_lab.ranking_cards"
 #: SortableJS as vendored (``npm pack sortablejs@1.15.7``; ``scripts/vendor_sortable.sh`` refreshes it).
@@ -42,17 +44,7 @@ def script() -> str:
             f"{vendor}\nreturn module.exports;\n}})();\n{own}")
 
 
-_component = None
-
-
-def _mount():
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(
-            NAME, js=script(), css=(HERE / "cards.css").read_text(encoding="utf-8"))
-    return _component
+_mount = lazy_component(NAME, script, lambda: (HERE / "cards.css").read_text(encoding="utf-8"))
 
 
 def _finite(x: float) -> float | None:

@@ -12,21 +12,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ui.components import lazy_component
+
 JS = (Path(__file__).parent / "cookies.js").read_text(encoding="utf-8")
 NAME = "ndcg_lab.cookies"
 #: Cookie names and values this component writes: letters, digits, ``_`` and ``-`` only (no separators).
 SAFE = re.compile(r"[A-Za-z0-9_-]{1,200}")
 
-_component = None
-
-
-def _mount():
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(NAME, js=JS)
-    return _component
+_mount = lazy_component(NAME, lambda: JS)
 
 
 def stored(value, nonce: str) -> bool:

@@ -24,22 +24,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ui.components import lazy_component
+
 JS = (Path(__file__).parent / "keys.js").read_text(encoding="utf-8")
 NAME = "ndcg_lab.present_keys"
 #: Presses one value carries at most (the browser keeps only its last unanswered presses; a server that is
 #: this many presses behind is told the newest ones).
 MAX_PRESSES = 64
 
-_component = None
-
-
-def _mount():
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(NAME, js=JS)
-    return _component
+_mount = lazy_component(NAME, lambda: JS)
 
 
 def read_presses(value, token: str, seen: int) -> list[tuple[int, int]]:
