@@ -27,7 +27,7 @@ _MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 #: The two expressions as they appear in Streamlit's JavaScript bundle (for the drift check).
 STREAMLIT_REGEXES = (r"/(https?:\/\/|www(?=\.))([-.\w]+)([^ \t\r\n]*)/gi",
-                     r"/(?<=^|\s|\p{SECTION}|\p{S})([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)/gu")
+                     r"/(?<=^|\s|\p{P}|\p{S})([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)/gu")
 
 # JavaScript's \w is ASCII (re.ASCII); the e-mail lookbehind is checked in code (Python's re has no \p{}).
 _URL = re.compile(r"(https?://|www(?=\.))([-.\w]+)([^ \t\r\n]*)", re.IGNORECASE | re.ASCII)
@@ -36,7 +36,7 @@ _TRAILING = re.compile(r"[!\"&'),.:;<>?\]}]+$")
 
 
 def _punctuation_or_space(ch: str) -> bool:
-    # micromark's unicodeWhitespace (/\s/) or unicodePunctuation (/\p{SECTION}|\p{S}/u)
+    # micromark's unicodeWhitespace (/\s/) or unicodePunctuation (/\p{P}|\p{S}/u)
     return ch.isspace() or unicodedata.category(ch)[0] in "PS"
 
 
@@ -99,7 +99,7 @@ def autolinks(text: str) -> list[str]:
     pos = 0
     while (m := _EMAIL.search(text, pos)) is not None:
         local, domain = m.groups()
-        # the lookbehind (?<=^|\s|\p{SECTION}|\p{S}) and the replace function's own checks
+        # the lookbehind (?<=^|\s|\p{P}|\p{S}) and the replace function's own checks
         if _previous_ok(text, m.start(), email=True) and not re.search(r"[-\d_]$", domain):
             found.append(f"mailto:{local}@{domain}")
             pos = m.end()
