@@ -304,10 +304,13 @@ def focus_indicator(pg, *, margin: int = 10) -> FocusIndicator:
     f, u = focused[:h, :w], unfocused[:h, :w]
     diff = np.abs(f - u).max(axis=-1) > 8
     ratios = contrast(f[diff], u[diff]) if diff.any() else np.zeros(0)
-    # a 2 px ring around the part of the box in the viewport (corners included)
-    seen_w = min(box["x"] + box["width"], vw) - max(box["x"], 0)
-    seen_h = min(box["y"] + box["height"], vh) - max(box["y"], 0)
-    ring = 2 * 2 * (max(seen_w, 0) + max(seen_h, 0)) + 16
+    # a 2 px ring around the part of the box in the viewport (corners included): only the sides that are in
+    # the viewport count (a table taller than the screen shows its ring's top and sides, not its bottom)
+    seen_w = max(min(box["x"] + box["width"], vw) - max(box["x"], 0), 0)
+    seen_h = max(min(box["y"] + box["height"], vh) - max(box["y"], 0), 0)
+    sides = [(box["y"] - 2 >= 0, seen_w), (box["y"] + box["height"] + 2 <= vh, seen_w),
+             (box["x"] - 2 >= 0, seen_h), (box["x"] + box["width"] + 2 <= vw, seen_h)]
+    ring = 2 * sum(length for inside, length in sides if inside) + 16
     return FocusIndicator(element=box, changed=int(diff.sum()), strong=int((ratios >= 3.0).sum()),
                           max_contrast=float(ratios.max()) if ratios.size else 1.0, needed=int(ring))
 
