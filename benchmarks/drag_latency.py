@@ -7,11 +7,15 @@
   run over (charts, formulas and tables drawn);
 * hover -> previewed number: a mouse drag over the cards, from each pointer move that moves the card to
   the new number on screen;
-* first visit (a fresh server's first page) and later visits (new sessions on a warm server) -> first
-  number on screen, the playground against a bare Streamlit page with one ``st.metric``;
+* first visit (a fresh server's first page), later visits (new sessions on a warm server from new browsers)
+  and return visits (new sessions from a browser that has been there: its HTTP cache warm) -> first number
+  on screen, the playground against a bare Streamlit page with one ``st.metric``; where the time goes:
+  connecting (to the page's first websocket message) and drawing (from there to the number), and the bare
+  cards page inside app.py-like menus with and without the language select;
 * imports before the playground's first number, with ``python -X importtime``, against all of the page's.
 
 Run: python benchmarks/drag_latency.py [--drops 12] [--grades 5] [--rounds 3] [--later 4] [--skip-visits]
+     [--compare REF]   (REF: a git commit whose app is timed beside this tree's in the visits, e.g. main)
 
 "On screen" is read in the page: a MutationObserver sees the text change (or the component's preview
 style go), then two animation frames pass (the frame that paints it); times are ``performance.now()``
@@ -102,6 +106,9 @@ with st.sidebar:
     st.caption("About")
 nav.run()
 '''
+# The same menu without the language select (what the select alone costs).
+WITH_MENU_ONLY = WITH_SIDEBAR.replace('''    st.selectbox("Language", ["English", "中文", "한국어"], key="lang")
+''', "")
 
 # ---- in-page probes ------------------------------------------------------------------------------
 PAINTED = "(f) => requestAnimationFrame(() => requestAnimationFrame(f))"
@@ -149,9 +156,20 @@ DROP_IN_FRAME = """() => { window.__drop = 0;
   document.addEventListener('keydown', e => { if (e.code === 'Space') window.__drop = performance.timeOrigin
     + performance.now(); }, true); }"""
 
-# First number on screen after navigation (installed before the page's own scripts).
+# First number on screen after navigation (installed before the page's own scripts); also the time the page
+# sends its first websocket message (connected: the run is asked for), to tell connecting from drawing.
 FIRST_NUMBER = """(() => {
   window.__first = 0;
+  window.__connected = 0;
+  const Socket = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Socket(...args);
+    const send = ws.send.bind(ws);
+    ws.send = (data) => { if (!window.__connected) window.__connected = performance.now(); return send(data); };
+    return ws;
+  };
+  window.WebSocket.prototype = Socket.prototype;
+  Object.assign(window.WebSocket, Socket);
   const shown = () => {
     const host = document.querySelector('[data-testid="stBidiComponentIsolated"]');
     const v = host && host.shadowRoot && host.shadowRoot.querySelector('.num[data-key="ndcg"] .val');
@@ -300,37 +318,69 @@ def sortable_drops(page, url: str, n: int, warmup: int) -> dict[str, list[float]
 
 
 # ---- visits -------------------------------------------------------------------------------------
-def first_number(browser, url: str, wait_for: str) -> float:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    try:
+def first_number(browser, url: str, wait_for: str, context=None) -> tuple[float, float]:
+    """(first number on screen, the page's first websocket message), ms after navigation start.  A new
+    browser context (an empty HTTP cache) unless ``context`` is given (a returning browser).  The visit
+    ends when its run is over (the playground's rest drawn), so the next visit does not share the
+    server with it."""
+    own = context is None
+    if own:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
         context.add_init_script(FIRST_NUMBER)
-        page = context.new_page()
+    page = context.new_page()
+    try:
         page.goto(url, wait_until="commit")
         page.wait_for_function("() => window.__first > 0", timeout=180_000)
         page.wait_for_selector(wait_for, timeout=180_000)
-        return page.evaluate("() => window.__first")
+        first, connected = page.evaluate("() => [window.__first, window.__connected]")
+        page.wait_for_function(RUN_OVER, timeout=180_000)
+        return first, connected
     finally:
-        context.close()
+        page.close()
+        if own:
+            context.close()
 
 
-def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int) -> dict[str, dict[str, list]]:
+VISIT_PAGES = (("playground", "playground"), ("metric", "bare page, one st.metric"),
+               ("cards", "bare page, the cards component"),
+               ("cards_sidebar", "the cards page in app.py-like menus (+ language select)"),
+               ("cards_menu", "the cards page in the menus, no language select"))
+
+
+def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int,
+           compare: Path | None = None) -> dict[str, dict[str, list]]:
     """First number on screen: each round starts fresh servers (the playground, a bare ``st.metric`` page,
-    the bare cards page, the cards page inside app.py-like menus); their first visit, then ``later`` new
-    sessions each."""
+    the bare cards page, the cards page inside app.py-like menus with and without the language select);
+    their first visit, then ``later`` new sessions each from new browsers (empty HTTP cache, "later"), then
+    ``later`` new sessions each from one returning browser (its HTTP cache warm, "return")."""
     pages = {"playground": (ROOT / "app.py", f"/playground?rels={rels}", ".cards"),
              "metric": (scripts["bare_metric"], "", '[data-testid="stMetric"]'),
              "cards": (scripts["bare_cards"], "", ".cards"),
-             "cards_sidebar": (scripts["with_sidebar"], "", ".cards")}
-    out = {name: {"first": [], "later": []} for name in pages}
+             "cards_sidebar": (scripts["with_sidebar"], "", ".cards"),
+             "cards_menu": (scripts["with_menu_only"], "", ".cards")}
+    if compare is not None:  # the app of another commit (--compare), served from its own copy
+        pages["playground_ref"] = (compare / "app.py", f"/playground?rels={rels}", ".cards")
+    out = {name: {"first": [], "later": [], "return": []} for name in pages}
     for _ in range(rounds):
         servers = {name: serve(script) for name, (script, _, _) in pages.items()}
+        contexts = {}
         try:
             for name, (_, path, selector) in pages.items():
                 out[name]["first"].append(first_number(browser, servers[name][1] + path, selector))
             for _ in range(later):
                 for name, (_, path, selector) in pages.items():
                     out[name]["later"].append(first_number(browser, servers[name][1] + path, selector))
+            for name, (_, path, selector) in pages.items():  # a browser that has been here before
+                contexts[name] = browser.new_context(viewport={"width": 1400, "height": 1000})
+                contexts[name].add_init_script(FIRST_NUMBER)
+                first_number(browser, servers[name][1] + path, selector, contexts[name])
+            for _ in range(later):
+                for name, (_, path, selector) in pages.items():
+                    out[name]["return"].append(first_number(browser, servers[name][1] + path, selector,
+                                                            contexts[name]))
         finally:
+            for context in contexts.values():
+                context.close()
             stop(*(proc for proc, _ in servers.values()))
     return out
 
@@ -369,6 +419,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="fresh servers for first visits")
     ap.add_argument("--later", type=int, default=4, help="later visits per round")
     ap.add_argument("--skip-visits", action="store_true")
+    ap.add_argument("--compare", metavar="REF", help="also time the visits of the app at this git commit")
     args = ap.parse_args()
     grades = [[3, 2, 1, 3, 2][i % 5] for i in range(args.grades)]
     rels = ",".join(str(g) for g in grades)
@@ -380,7 +431,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         scripts = {}
         for name, source in (("bare_cards", BARE_CARDS), ("bare_sortables", BARE_SORTABLES),
-                             ("bare_metric", BARE_METRIC), ("with_sidebar", WITH_SIDEBAR)):
+                             ("bare_metric", BARE_METRIC), ("with_sidebar", WITH_SIDEBAR),
+                             ("with_menu_only", WITH_MENU_ONLY)):
             scripts[name] = Path(tmp) / f"{name}.py"
             cards_script = str(Path(tmp) / "bare_cards.py")
             scripts[name].write_text(source.format(root=str(ROOT), grades=grades, cards=cards_script))
@@ -401,7 +453,13 @@ def main() -> None:
         finally:
             stop(app, bare, old)
         if not args.skip_visits:
-            results["visits"] = visits(browser, scripts, rels, args.rounds, args.later)
+            compare = None
+            if args.compare:
+                compare = Path(tmp) / "compare"
+                compare.mkdir()
+                tree = subprocess.run(["git", "archive", args.compare], cwd=ROOT, capture_output=True, check=True)
+                subprocess.run(["tar", "-x", "-C", str(compare)], input=tree.stdout, check=True)
+            results["visits"] = visits(browser, scripts, rels, args.rounds, args.later, compare)
             print(f"load average after the visits: {load()}")
         browser.close()
     results["imports"] = import_times()
@@ -423,15 +481,33 @@ def main() -> None:
     print(f"  playground: {quartiles(results['play_hover'])}; bare cards page: {quartiles(results['bare_hover'])}")
     if "visits" in results:
         v = results["visits"]
-        print("first number on screen after navigation start (first visit = a fresh server's first page)")
-        for name, label in (("playground", "playground"), ("metric", "bare page, one st.metric"),
-                            ("cards", "bare page, the cards component"),
-                            ("cards_sidebar", "the cards page in app.py-like menus")):
-            print(f"  {label}: first {quartiles(v[name]['first'])}; later {quartiles(v[name]['later'])}")
-        for when, aim in (("first", "2x"), ("later", "1.3x")):
-            print(f"  {when} visits, playground / st.metric page: {ratio(v['playground'][when], v['metric'][when])}"
-                  f" (aim <= {aim}); playground / cards page in menus: "
-                  f"{ratio(v['playground'][when], v['cards_sidebar'][when])}")
+        print("first number on screen after navigation start (first visit = a fresh server's first page; later ="
+              " new sessions from new browsers, empty HTTP cache; return = new sessions from a browser that has"
+              " been there, cache warm); [connected] = the page's first websocket message, [drawing] = number -"
+              " connected")
+
+        def part(name: str, when: str, i: int | None = None) -> list[float]:
+            rows = v[name][when]
+            return [r[0] - r[1] for r in rows] if i is None else [r[i] for r in rows]
+
+        labels = VISIT_PAGES + ((("playground_ref", f"playground at {args.compare}"),) if args.compare else ())
+        for name, label in labels:
+            print(f"  {label}:")
+            for when in ("first", "later", "return"):
+                print(f"    {when:6s} {quartiles(part(name, when, 0))}; connected {quartiles(part(name, when, 1))};"
+                      f" drawing {quartiles(part(name, when))}")
+        for when, aim in (("first", "2x"), ("later", "1.3x"), ("return", "1.3x")):
+            play, metric = part("playground", when, 0), part("metric", when, 0)
+            connecting = statistics.median(part("playground", when, 1)) - statistics.median(part("metric", when, 1))
+            print(f"  {when} visits, playground / st.metric page: {ratio(play, metric)} (aim <= {aim}); "
+                  f"playground / cards page in menus: {ratio(play, part('cards_sidebar', when, 0))}; "
+                  f"menus with / without the select: "
+                  f"{ratio(part('cards_sidebar', when, 0), part('cards_menu', when, 0))}; "
+                  f"connecting, playground - st.metric page: {connecting:.0f} ms")
+            if args.compare:
+                ref = part("playground_ref", when, 0)
+                print(f"    playground at {args.compare} / st.metric page: {ratio(ref, metric)}; "
+                      f"this tree / {args.compare}: {ratio(play, ref)}")
     print("imports (python -X importtime, seconds, fresh processes)")
     for name, value in results["imports"].items():
         print(f"  {name}: {value if isinstance(value, str) else f'{value:.2f} s'}")

@@ -20,6 +20,8 @@ import math
 import random
 from urllib.parse import urlencode
 
+from playwright.sync_api import expect
+
 from metrics.ndcg import cg, dcg, idcg, ndcg
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.journey import done, query, visit, warm
@@ -443,7 +445,14 @@ def test_a_first_visits_warnings_stay_when_the_rest_arrives(page, app_url):
     page.wait_for_selector('[data-testid="stDataFrame"]', state="attached")  # the rest is there
     warnings = page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
     assert any("abc" in w and "k" in w for w in warnings), warnings
-    assert any("Unknown language 'xx'" in w for w in warnings), warnings
+    assert sum("Unknown language 'xx'" in w for w in warnings) == 1, warnings
+    # app.py draws the language select after the page: the first run stopped before it, the rest (a rerun of
+    # the whole app) brings it, once, under the page menu
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_role("combobox", name="Language")).to_have_count(1)
+    nav_bottom = sidebar.get_by_test_id("stSidebarNav").bounding_box()
+    select_top = sidebar.get_by_role("combobox", name="Language").bounding_box()
+    assert select_top["y"] >= nav_bottom["y"] + nav_bottom["height"] - 1
 
 
 COMPONENT_OVERFLOW_JS = """(box) => {
