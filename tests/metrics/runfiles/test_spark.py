@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+from decimal import Decimal
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -152,6 +154,39 @@ def test_parquet_and_csv_files_read_by_spark(spark, tmp_path):
     assert ev.result().text(per_query=True) == reference.text(per_query=True)
     frame = read_spark(spark, tmp_path / "qrels.parquet", kind="qrels")
     assert frame.columns[:3] == ["qid", "docno", "rel"] and frame.count() == qt.n_rows
+
+
+@pytest.mark.parametrize("score_type", [pa.float64(), pa.float32(), pa.int64(), pa.int32(), pa.int16(), pa.int8(),
+                                        pa.decimal128(20, 3)])
+def test_parquet_value_columns_of_every_type_give_the_single_machine_values(spark, tmp_path, score_type):
+    # numbers are cast to double directly, decimals through their text: either way the single machine's
+    # doubles (float32 widened exactly, int64 beyond 2^53 rounded to nearest), ties included (scores as
+    # integers tie), and a null score is a bad line on both paths
+    rng = np.random.default_rng(7)
+    n = 240
+    qid = [f"q{i % 12}" for i in range(n)]
+    docno = [f"d{i // 12:03d}" for i in range(n)]
+    raw = rng.integers(-120, 120, size=n).astype(np.float64) * (1.0 if pa.types.is_integer(score_type) else 0.37)
+    if score_type == pa.int64():
+        raw[:3] = [2.0**53 + 1, -(2.0**62) - 1, 2.0**63 - 1024]  # beyond a double's integers: rounded alike
+        values = pa.array([2**53 + 1, -(2**62) - 1, 2**63 - 1024] + raw[3:].astype(np.int64).tolist(), pa.int64())
+    elif pa.types.is_decimal(score_type):
+        values = pa.array([Decimal(f"{v:.3f}") for v in raw], score_type)
+    else:
+        values = pa.array(raw).cast(score_type, safe=False)
+    values = pa.array(values.to_pylist()[:-1] + [None], score_type)  # the last line: a null score
+    pq.write_table(pa.table({"qid": qid, "docno": docno, "score": values}), tmp_path / "run.parquet")
+    grades = rng.integers(0, 4, size=n // 2)
+    pq.write_table(pa.table({"qid": qid[::2], "docno": docno[::2], "rel": grades}), tmp_path / "qrels.parquet")
+    qrels_file, run_file = str(tmp_path / "qrels.parquet"), str(tmp_path / "run.parquet")
+    with pytest.raises(ValueError, match=r"run.parquet: line '.*' cannot be read \(not a finite number\)"):
+        evaluate_spark(qrels_file, [run_file], ["map"], spark=spark).means()
+    ev = evaluate_spark(qrels_file, [run_file], ["all_trec"], spark=spark, skip_bad_lines=True)
+    q, (r,) = read_files(qrels_file, [run_file])  # one machine drops the null-score row with a problem
+    assert r.table.n_rows == n - 1
+    reference = evaluate_runs(q.table, [r.table], ["all_trec"])
+    reference.runs[0].tag = "run.parquet"
+    assert ev.result().text(per_query=True) == reference.text(per_query=True)
 
 
 def test_bad_lines_are_refused_naming_the_first_or_skipped_like_the_single_machine_reader(spark, tmp_path):
