@@ -59,7 +59,7 @@ from typing import Any
 from ui.numbers import exact
 
 __all__ = [
-    "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "REGISTRY", "BadValue", "Field", "PageState",
+    "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "LAST_PAGE_KEY", "REGISTRY", "BadValue", "Field", "PageState",
     "integer", "number", "choice", "text", "grades", "numbers", "boolean", "optional", "list_encoder",
 ]
 
@@ -70,6 +70,8 @@ MAX_PARAM_CHARS = 20_000
 MAX_LINK_CHARS = 8_000
 #: Parameters that belong to the whole app, not to a page: never dropped by a page.
 GLOBAL_PARAMS = ("lang",)
+#: Session-state key: the page of the session's latest run (every PageState records it when it starts).
+LAST_PAGE_KEY = "_state.last_page"
 
 
 class BadValue(ValueError):
@@ -426,6 +428,16 @@ def _st():
     return st
 
 
+def _history_navigation() -> bool:
+    """Whether this run was started by the browser's Back or Forward button (False outside Streamlit)."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    except ImportError:  # pragma: no cover - Streamlit is a dependency
+        return False
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(getattr(ctx, "is_history_navigation", False)) if ctx is not None else False
+
+
 def _query_get(params: Mapping, name: str) -> str | None:
     if name not in params:
         return None
@@ -451,9 +463,17 @@ class PageState:
         handles itself).  The address such a run carries is the browser's at the moment of the press, which
         can be a run behind when presses come faster than the server answers; it is then not read as a new
         link (which would put back the previous values).  A first visit always reads its link.
+    links_on_arrival : bool, optional
+        True for a page whose every run after the first is its own: a run that *continues* the page (the
+        session's previous page run was this page, and the browser did not go Back or Forward in its
+        history) is then treated as ``own_rerun``.  Within one session the browser changes the address only
+        through the app (a page change, ``st.switch_page``, its history); any other run — a button, a
+        component answering (a cookie written), ``st.rerun`` — carries the address the browser had when it
+        sent the run, which is a run behind when the server is slow.  A link is read on arrival only.
     """
 
-    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None, own_rerun: bool = False):
+    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None, own_rerun: bool = False,
+                 links_on_arrival: bool = False):
         params = [f.param for f in fields if f.param is not None]
         repeated = sorted({p for p in params if params.count(p) > 1})
         keys = [f.key for f in fields]
@@ -471,7 +491,11 @@ class PageState:
         self._query = query if query is not None else st.query_params
         caller = sys._getframe(1).f_globals.get("__file__")
         REGISTRY[page] = _Entry(caller, tuple(fields))
-        self._start(own_rerun)
+        previous = self._session.get(LAST_PAGE_KEY)
+        self._session[LAST_PAGE_KEY] = page
+        #: This run continues the page: the session's previous page run was this page, no history navigation.
+        self.continued = previous == page and not _history_navigation()
+        self._start(own_rerun or (links_on_arrival and self.continued))
 
     # -- reading ------------------------------------------------------------------------------
     @property

@@ -211,6 +211,9 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     teacher.get_by_role("button", name="Yes, start exercise 2").click()
     for pg in (ada, bo, li):
         pg.get_by_text("Exercise 2:").first.wait_for(timeout=60_000)
+        # The heading is drawn before the answer boxes: until the run has ended, the boxes below it are still
+        # exercise 1's (stale), and text typed into them belongs to exercise 1's widgets (see the README).
+        settle(pg)
     answer(li, "DCG", "1", "DCG: wrong")
     wait_metric(teacher, "Answers", "1")
 

@@ -98,6 +98,28 @@ def test_teacher_starts_a_class_and_the_key_leaves_the_link(lang):
     assert not any("key=" in c.value for c in at.code)
 
 
+def test_runs_carrying_the_address_from_before_start_keep_the_dashboard():
+    """The lead's loaded run: "Start" ran to its end (the address held code and key), then runs the browser
+    had sent with the setup's address (the cookie component answering, the live panel's refresh) arrived.
+    Read as newly opened links they put the setup back for good (no error, no "not this browser")."""
+    at = open_page(TEACHER, query={"source": "example", "steps": "terms,dcg"})
+    setup_address = _query(at)
+    at.button(key="class_start").click().run()
+    no_exceptions(at)
+    q = _query(at)
+    assert {"code", "key"} <= set(q)
+    for _ in range(3):  # each run sent before the browser had taken the page's rewrite of the address
+        at.query_params.clear()
+        for name, value in setup_address.items():
+            at.query_params[name] = value
+        at.run()
+        no_exceptions(at)
+        assert "class_start" not in [b.key for b in at.button] and _metrics(at)["Joined"] == "0"  # the dashboard
+        assert _query(at)["code"] == q["code"]  # and the address is written again
+    _confirm_cookie(at, "t", q["code"])  # the cookie's answer, with the setup's address too
+    assert _metrics(at)["Joined"] == "0" and "key" not in _query(at) and _query(at)["code"] == q["code"]
+
+
 def test_without_the_key_or_this_browser_s_cookie_the_dashboard_stays_closed():
     at = _start({"source": "example", "example": "003-blog"})
     code = _query(at)["code"]

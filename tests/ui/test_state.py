@@ -131,6 +131,33 @@ def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_n
     assert page.opened_link and fresh["t_score"] == 4
 
 
+def test_a_page_that_reads_links_on_arrival_only_keeps_its_own_values_in_a_lagging_run():
+    """The classroom's Start: its callback gives the page a class code; the run that follows (or the cookie
+    component's, sent before the browser had taken the page's rewrite) still carries the setup's address.
+    Read as a new link, it put the setup back (the browser test saw "no dashboard after Start")."""
+    session, query = {}, {"score": "1"}
+    page = ui_state.PageState("t", FIELDS, session=session, query=query, links_on_arrival=True)
+    assert page.opened_link and not page.continued and session["t_score"] == 1  # arrival: the link is read
+    page.finish()
+    session["t_score"] = 7  # a callback of the page's own control, before the next run
+    page = ui_state.PageState("t", FIELDS, session=session, query=query, links_on_arrival=True)
+    page.finish()
+    assert query == {"score": "7"}
+    lagging = {"score": "1"}  # the address the browser had when it sent the run
+    page = ui_state.PageState("t", FIELDS, session=session, query=lagging, links_on_arrival=True)
+    assert page.continued and not page.opened_link and session["t_score"] == 7
+    page.finish()
+    assert lagging == {"score": "7"}
+    # Without the option the same lagging address is read as a new link (the other pages' behaviour).
+    page = ui_state.PageState("t", FIELDS, session=session, query={"score": "1"})
+    assert page.continued and page.opened_link and session["t_score"] == 1
+    # Another page in between: the next run of this one arrives, and reads its link (st.switch_page).
+    ui_state.PageState("other", FIELDS[:1], session=session, query={})
+    session["t_score"] = 9
+    page = ui_state.PageState("t", FIELDS, session=session, query={"score": "3"}, links_on_arrival=True)
+    assert not page.continued and page.opened_link and session["t_score"] == 3
+
+
 def test_set_from_code_updates_value_and_widget_text():
     session, query = {}, {}
     page = make(session, query)

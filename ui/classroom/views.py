@@ -60,6 +60,12 @@ from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
+#: Test-only: seconds every full run of the classroom pages sleeps (at most ``SLOW_CAP``) where a browser acts
+#: while a run is still going on a busy server: the teacher's after the dashboard (its cookie component answers
+#: before the run rewrites the address), the student's before the answer boxes (an answer typed as soon as a
+#: reconnected page is live interrupts the new session's first run).  Read from the server's environment only.
+SLOW_ENV = "NDCG_LAB_CLASS_SLOW"
+SLOW_CAP = 5.0
 #: Seconds between two refreshes of the teacher's live panel and of a student's check for changes (a
 #: class of 30 polls ten times a second at 3 s; the teacher's count is what has to be quick).
 TEACHER_REFRESH = 1.0
@@ -99,6 +105,18 @@ def refusal(exc: ClassroomError) -> str:
     if exc.kind == "unreadable":
         return text + " " + markdown(str(exc), 200)
     return text
+
+
+def slow_run() -> float:
+    """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
+    try:
+        seconds = float(os.environ.get(SLOW_ENV, "") or 0)
+    except ValueError:
+        return 0.0
+    seconds = min(seconds, SLOW_CAP) if seconds > 0 else 0.0  # NaN and negatives: none
+    if seconds:
+        time.sleep(seconds)
+    return seconds
 
 
 def database_down() -> None:
@@ -168,22 +186,18 @@ JOIN_FIELDS = (
 
 
 def teacher_state() -> ui_state.PageState:
-    page = ui_state.PageState(TEACHER_PAGE, TEACHER_FIELDS)
+    # Every run after the first is the page's own (Start, the cookie component answering, the live panel's
+    # st.rerun): it carries the address the browser had when it sent it, which on a slow server is the one
+    # before the page's own rewrite (e.g. the setup's, without the class just started), and is not a new link.
+    page = ui_state.PageState(TEACHER_PAGE, TEACHER_FIELDS, links_on_arrival=True)
     # A playground link (rels=...) without source= starts from that ranking.
     if page.opened_link and "rels" in st.query_params and "source" not in st.query_params:
         page.set("class_source", "ranking")
-    # The class "Start" just created: its callback ran before this run's page state read the link, and a
-    # link the browser sent before it had taken the page's own rewrite of the address counts as a newly
-    # opened link, which would put the setup back (seen on a fresh server: the click seemed lost).
-    created = st.session_state.pop("class_created", None)
-    if created:
-        page.set("class_code", created[0])
-        page.set("class_key", created[1])
     return page
 
 
 def join_state() -> ui_state.PageState:
-    return ui_state.PageState(JOIN_PAGE, JOIN_FIELDS)
+    return ui_state.PageState(JOIN_PAGE, JOIN_FIELDS, links_on_arrival=True)  # as teacher_state
 
 
 # ------------------------------------------------------------------------------------------------ links
@@ -308,7 +322,6 @@ def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
         return
     page.set("class_code", info.code)
     page.set("class_key", token)
-    st.session_state["class_created"] = (info.code, token)
 
 
 def setup(page: ui_state.PageState) -> None:
@@ -404,6 +417,7 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key=f"class_sol_{current.number}")
     live_panel(info.code, token, current.number, info.show_names)
+    slow_run()
 
 
 def private_link(code: str, token: str) -> None:
@@ -810,6 +824,7 @@ def student_view(seat: Seat) -> None:
     st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"join_ex_{n}")
     watch(seat, n, current.revealed, info.feedback)
+    slow_run()
     answer_panel(seat, current, info.feedback)
 
 
@@ -831,9 +846,13 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
         for col, f in zip(cols, fields[start:start + 2]):
             key = f"join_{f}_{n}"
             if key not in st.session_state:  # a new exercise, a reload or another server: the stored answer
-                st.session_state[key] = mine.get(f, "")
                 saved[(n, f)] = mine.get(f, "")
-            col.text_input(t(f"check.{f}"), key=key, help=t(f"check.{f}_help"), max_chars=300)
+            # The stored answer is the box's default, never written over what the browser sent: a page that
+            # has just reconnected to another server (or a restarted one) starts a new session there, and an
+            # answer typed as soon as it is connected arrives in a run that interrupted the session's first
+            # run before it drew the box — session state set here would win over it and the answer be lost.
+            col.text_input(t(f"check.{f}"), value=mine.get(f, ""), key=key, help=t(f"check.{f}_help"),
+                           max_chars=300)
     problems = []
     for f in seat.info.fields:
         text = st.session_state.get(f"join_{f}_{n}", "")
