@@ -12,7 +12,7 @@ import streamlit as st
 
 from ui.escape import markdown
 from ui.i18n import LANGUAGES, STATE_KEY, t
-from ui.shell import APP_CSS, SIDEBAR_PENDING, home
+from ui.shell import APP_CSS, home
 
 # The sidebar's state is set once per run, below, when the page to run is known.
 st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
@@ -61,15 +61,13 @@ navigation = st.navigation(groups, expanded=True)
 # run: "auto" then "collapsed" in the same run made the sidebar flick open on some of Present's reruns.
 st.set_page_config(initial_sidebar_state="collapsed" if navigation.url_path == "present" else "auto")
 
-# The language select's place, under the page menu; the select itself is drawn after the page (below).  A
-# browser loads a select's code (21 small files) when the select first arrives, before the page's own (the
-# sidebar comes first), and a later visit's first number waited ~0.15 s for it (benchmarks/drag_latency.py).
-# Its value is in the session before the page runs (set above, or the widget's state from the browser).
-language_place = st.sidebar.container()
+with st.sidebar:
+    st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)
+    st.caption(t("common.about"))
 
-bad_lang = st.session_state.get("_bad_lang") if navigation is not start else None  # "/" forwards: warn on the page
-if bad_lang:
-    st.warning(t("common.bad_lang", value=markdown(bad_lang, 20)))
+if st.session_state.get("_bad_lang") and navigation is not start:  # "/" forwards: warn on the page itself
+    st.warning(t("common.bad_lang", value=markdown(st.session_state["_bad_lang"], 20)))
+    st.session_state["_bad_lang"] = None
 
 # Keep the language in the address bar so a copied link opens in the same language.
 lang = st.session_state[STATE_KEY]
@@ -78,14 +76,4 @@ if lang != "en" and st.query_params.get("lang") != lang:
 elif lang == "en" and "lang" in st.query_params:
     del st.query_params["lang"]
 
-# A page that ends its run early (the playground's first visit: its numbers first) leaves the select out of that
-# run (no widget state is lost: Streamlit keeps it over a stopped run) and reruns the app at once after
-# (ui.shell.sidebar_done); the warning above stays until a run has drawn the select.
-st.session_state[SIDEBAR_PENDING] = True
 navigation.run()
-with language_place:
-    st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)
-    st.caption(t("common.about"))
-st.session_state[SIDEBAR_PENDING] = False
-if bad_lang:
-    st.session_state["_bad_lang"] = None

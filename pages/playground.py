@@ -14,17 +14,15 @@ from ui import state as ui_state
 from ui.components.cards import cards
 from ui.i18n import current_language, t
 from ui.playground_explain import variant_name
-from ui.shell import open_page, sidebar_done
+from ui.shell import open_page
 
 open_page("playground")
 
 
-# The page is one fragment: a widget inside it reruns the page without app.py.  A first visit's run stops after
-# the numbers (playground_ui.defer_rest), before app.py draws the language select; the rest of the page then
-# comes with a rerun of the whole app (ui.shell.sidebar_done).
+# The page is one fragment: a widget inside it reruns the page without app.py, and the run that draws the
+# rest after a first visit's numbers (playground_ui.defer_rest) leaves app.py's one-time messages on screen.
 @st.fragment
 def playground() -> None:
-    sidebar_done()  # after a first visit's early stop: the rest of the page comes with app.py's sidebar
     state = st.session_state
     lang = current_language()
     page = ui_state.PageState(playground_ui.PAGE, playground_ui.FIELDS)

@@ -26,7 +26,7 @@ string included, so ``/?rels=...`` and ``/playground?rels=...`` open the same vi
 from __future__ import annotations
 
 __all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "open_page", "page_title", "lang_script", "through_app",
-           "leave_legacy_pages_mode", "home", "SIDEBAR_PENDING", "sidebar_done"]
+           "leave_legacy_pages_mode", "home"]
 
 APP_NAME = "NDCG Lab"
 #: ``<html lang>`` (BCP 47) for each interface language: simplified Chinese is ``zh-Hans``.
@@ -134,23 +134,6 @@ def through_app() -> None:
 
         PagesManager.uses_pages_directory = False
         st.rerun()
-
-
-#: Session key: True while app.py's run has not drawn the sidebar's language select (app.py draws it after
-#: the page, so the page's own elements reach the browser first).
-SIDEBAR_PENDING = "_nl_sidebar_pending"
-
-
-def sidebar_done() -> None:
-    """Call first in a fragment whose page can stop a run early (``st.stop()``; the playground's first
-    visit): when such a run left app.py's language select out, the fragment's next rerun (the rest of the
-    page) becomes a rerun of the whole app, which draws the page and the select."""
-    import streamlit as st
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    if st.session_state.get(SIDEBAR_PENDING) and ctx is not None and ctx.fragment_ids_this_run:
-        st.rerun(scope="app")
 
 
 #: The name ``ui/__init__.py`` calls at import (a first guard; pages call :func:`through_app` as well).
