@@ -26,11 +26,32 @@ string included, so ``/?rels=...`` and ``/playground?rels=...`` open the same vi
 from __future__ import annotations
 
 __all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "open_page", "page_title", "lang_script", "through_app",
-           "leave_legacy_pages_mode", "home"]
+           "leave_legacy_pages_mode", "home", "slow_down"]
 
 APP_NAME = "NDCG Lab"
 #: ``<html lang>`` (BCP 47) for each interface language: simplified Chinese is ``zh-Hans``.
 HTML_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
+
+
+def slow_down(env: str, cap: float = 5.0) -> float:
+    """Sleep the seconds the environment variable ``env`` names, at most ``cap`` (a server slowed on purpose,
+    for tests: NDCG_LAB_PRESENT_SLOW, NDCG_LAB_CLASS_SLOW); return the seconds slept (0 when unset, not a
+    number, NaN or negative).
+
+    >>> slow_down("NDCG_LAB_NO_SUCH_VARIABLE")
+    0.0
+    """
+    import os
+    import time
+
+    try:
+        seconds = float(os.environ.get(env, "") or 0)
+    except ValueError:
+        return 0.0
+    seconds = min(seconds, cap) if seconds > 0 else 0.0  # NaN and negatives: none
+    if seconds:
+        time.sleep(seconds)
+    return seconds
 
 
 def page_title(key: str) -> str:

@@ -58,6 +58,7 @@ from ui.diagnosis import kind_name, number, render_findings, render_solution, re
 from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
+from ui.shell import slow_down
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: Test-only: seconds every full run of the classroom pages sleeps (at most ``SLOW_CAP``) where a browser acts
@@ -109,14 +110,7 @@ def refusal(exc: ClassroomError) -> str:
 
 def slow_run() -> float:
     """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
-    try:
-        seconds = float(os.environ.get(SLOW_ENV, "") or 0)
-    except ValueError:
-        return 0.0
-    seconds = min(seconds, SLOW_CAP) if seconds > 0 else 0.0  # NaN and negatives: none
-    if seconds:
-        time.sleep(seconds)
-    return seconds
+    return slow_down(SLOW_ENV, SLOW_CAP)
 
 
 def database_down() -> None:

@@ -12,12 +12,11 @@ previous step back).
 """
 from __future__ import annotations
 
-import os
 import secrets
-import time
 
 from ui.components.keys import read_presses
 from ui.present.link import STEP_KEY, THEME_KEY
+from ui.shell import slow_down
 
 __all__ = ["KEYS_KEY", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV", "REGION_LANG", "token", "own_rerun", "take_keys",
            "move", "toggle_theme", "slow_rerun"]
@@ -91,11 +90,4 @@ def toggle_theme(session) -> None:
 
 def slow_rerun() -> float:
     """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
-    try:
-        seconds = float(os.environ.get(SLOW_ENV, "") or 0)
-    except ValueError:
-        return 0.0
-    seconds = min(seconds, SLOW_CAP) if seconds > 0 else 0.0  # NaN and negatives: none
-    if seconds:
-        time.sleep(seconds)
-    return seconds
+    return slow_down(SLOW_ENV, SLOW_CAP)
