@@ -17,7 +17,7 @@ rest is Spark reading, shuffling, sorting and converting rows.  ``uptime``'s loa
 from __future__ import annotations
 
 import argparse
-import subprocess
+import os
 import sys
 import time
 from pathlib import Path
@@ -26,22 +26,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
-
-
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def uptime() -> str:
-    try:
-        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "?"
 
 
 def main(argv=None) -> int:
@@ -59,7 +43,10 @@ def main(argv=None) -> int:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
-    from spark_runs import DOCS_PER_QUERY, JUDGED_PER_QUERY, generate
+    from spark_runs import DOCS_PER_QUERY, JUDGED_PER_QUERY, _status, generate, uptime
+
+    def rss_mb() -> float:
+        return _status(os.getpid(), "VmRSS") / 2**20
 
     from metrics.runfiles.spark import ARROW_BATCH_ROWS, bucket_kernel
 
