@@ -227,6 +227,10 @@ IDLE_JS = r"""
   // an element whose code-split component is still downloading shows Suspense's skeleton meanwhile
   if (document.querySelector('[data-testid="stSkeleton"]')) return false;
   if (document.fonts && document.fonts.status !== 'loaded') return false;
+  // a CSS transition or finite animation still playing (the sidebar sliding shut takes ~0.3 s, and two
+  // frames of a slowed page can show the same width before it starts); spinners loop forever: not waited on
+  if (document.getAnimations().some(a => a.playState !== 'finished' && a.playState !== 'idle'
+      && Number.isFinite(a.effect?.getComputedTiming().endTime))) return false;
   const main = document.querySelector('[data-testid="stMain"]');
   const parts = [window.innerWidth, window.innerHeight, main ? main.scrollHeight : -1, main ? main.scrollWidth : -1];
   const watched = '[data-testid="stVegaLiteChart"], .katex-display, iframe, [data-testid="stSidebar"]';

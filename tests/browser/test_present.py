@@ -232,7 +232,7 @@ def test_present_button_from_the_playground_and_back(make_page, app_url):
     grades = [g.strip() for g in pg.locator(".nl-cards").first.locator(".nl-grade").all_inner_texts()]
     assert grades == ["3", "2", "3", "0", "1", "2"]
     side = SIDEBAR_WIDTH_JS
-    settled(pg)
+    settled(pg)  # the sidebar slides shut (a transition settled() waits out)
     assert pg.evaluate(side) < 5  # collapsed here
     pg.get_by_role("link", name="Open in playground").click()
     pg.wait_for_url(re.compile(r".*/playground\?.*"), timeout=30_000)
