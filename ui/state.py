@@ -656,13 +656,22 @@ class PageState:
         self.link_too_long = sum(len(k) + len(v) + 2 for k, v in query.items()) > MAX_LINK_CHARS
         if self.link_too_long:
             query = {}
+        sent = False
         for name in list(self._query.keys()):
             # Defaults and parameters this page does not know (or reported as bad) leave the link.
             if name not in GLOBAL_PARAMS and name not in query:
                 del self._query[name]
+                sent = True
         for name, value in query.items():
             if _query_get(self._query, name) != value:
                 self._query[name] = value
+                sent = True
+        if not sent and kept.written is not None and kept.written != query:
+            # This run's address is older than the one the previous run put in the address bar: the browser
+            # asked for it before that run's address arrived.  Both runs agree with this run's starting
+            # address, so nothing above was sent and the browser would keep the previous run's (a token
+            # that was to leave the link stayed in it): send the whole address again.
+            _resend(self._query)
         kept.written = query
 
     def url(self, base: str = "") -> str:
@@ -675,6 +684,13 @@ class PageState:
             query["lang"] = lang
         path = f"{base.rstrip('/')}/{self.page}" if base else self.page
         return f"{path}?{urlencode(query)}" if query else path
+
+
+def _resend(query) -> None:
+    """Send ``st.query_params``' current address to the browser again (a stand-in without ``from_dict``,
+    as in the tests without Streamlit, has no browser to tell)."""
+    if hasattr(query, "from_dict"):
+        query.from_dict(query.to_dict())
 
 
 def _t(key: str, **fmt) -> str:

@@ -109,9 +109,10 @@ def start_class(pg, url: str, setup: str = SETUP) -> str:
     pg.get_by_role("button", name="Start the class").click()
     try:
         pg.get_by_text("Scan to join").wait_for(timeout=60_000)
-    except Exception:
+    except Exception as exc:
         screenshot(pg, "classroom_start_failed")
-        raise AssertionError(f"no dashboard after Start; the page says: {text_of(pg)[:1500]}") from None
+        said = text_of(pg)[:1500]
+        raise AssertionError(f"no dashboard after Start ({str(exc)[:400]}); the page says: {said}") from exc
     pg.wait_for_function("() => location.search.includes('code=') && !location.search.includes('key=')")
     settle(pg)
     return query(pg)["code"]
@@ -126,11 +127,12 @@ def join(pg, url: str, code: str, nickname: str, *, double: bool = False) -> Non
     button.dblclick() if double else button.click()
     try:
         pg.get_by_role("textbox", name="DCG", exact=True).wait_for(timeout=90_000)
-    except Exception:
+    except Exception as exc:
         full_height(pg)
         screenshot(pg, "classroom_join_failed")
-        raise AssertionError(f"not joined; the page says: {text_of(pg)[:1500]}") from None
-    pg.wait_for_function("() => !location.search.includes('me=')")  # the token went into a cookie
+        raise AssertionError(f"not joined ({str(exc)[:400]}); the page says: {text_of(pg)[:1500]}") from exc
+    # the token went into a cookie and left the link
+    pg.wait_for_function("() => !location.search.includes('me=')")
     settle(pg)
 
 

@@ -158,6 +158,52 @@ def test_a_page_that_reads_links_on_arrival_only_keeps_its_own_values_in_a_laggi
     assert not page.continued and page.opened_link and session["t_score"] == 3
 
 
+class _Address(dict):
+    """st.query_params' stand-in that records what it would send to the browser (each change, or a resend)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.sent: list[dict] = []
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        self.sent.append(dict(self))
+
+    def __delitem__(self, key):
+        super().__delitem__(key)
+        self.sent.append(dict(self))
+
+    def to_dict(self):
+        return dict(self)
+
+    def from_dict(self, values):
+        super().clear()
+        super().update(values)
+        self.sent.append(dict(self))
+
+
+def test_a_run_older_than_the_last_address_sent_sends_its_own_again():
+    """The classroom's join, on a busy server: run A puts the student's token in the link (``me``); run B, asked
+    for before the browser had A's address, starts from the address without it, takes the token out (the
+    cookie holds it) and finds nothing to change, so the browser kept A's link with the secret in it."""
+    session = {}
+    make(session, _Address()).finish()
+    session["t_score"] = 1  # run A
+    a = _Address()
+    make(session, a).finish()
+    assert a.sent == [{"score": "1"}]
+    session["t_score"] = 0  # run B: back to the default, from the address before A's arrived
+    b = _Address()
+    page = ui_state.PageState("t", FIELDS, session=session, query=b, links_on_arrival=True)
+    page.set("t_score", 0)
+    page.finish()
+    assert b.sent == [{}]  # the browser is told: no score in the link
+    # A run whose address is the one last sent sends nothing.
+    c = _Address()
+    make(session, c).finish()
+    assert c.sent == []
+
+
 def test_set_from_code_updates_value_and_widget_text():
     session, query = {}, {}
     page = make(session, query)
