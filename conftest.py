@@ -3,7 +3,6 @@
 import sys
 
 import pytest
-from _pytest.doctest import DoctestItem
 
 
 @pytest.fixture(autouse=True)
@@ -12,6 +11,6 @@ def _doctests_outside_a_session_read_english(request):
     process's last script run (an AppTest in zh on the same xdist worker made two doctests print Chinese).
     Doctests document the English text: each starts from it."""
     i18n = sys.modules.get("ui.i18n")
-    if isinstance(request.node, DoctestItem) and i18n is not None:
+    if isinstance(request.node, pytest.DoctestItem) and i18n is not None:
         i18n._last_language = i18n.DEFAULT_LANGUAGE
     yield

@@ -667,10 +667,9 @@ class PageState:
                 self._query[name] = value
                 sent = True
         if not sent and kept.written is not None and kept.written != query:
-            # This run's address is older than the one the previous run put in the address bar: the browser
-            # asked for it before that run's address arrived.  Both runs agree with this run's starting
-            # address, so nothing above was sent and the browser would keep the previous run's (a token
-            # that was to leave the link stayed in it): send the whole address again.
+            # Nothing above was sent (this run started from an address that already matches), yet the previous
+            # run sent another one: the browser asked for this run before that address arrived, and now shows
+            # it (a token that was to leave the link stayed in it).  Send this run's address again.
             _resend(self._query)
         kept.written = query
 
