@@ -459,21 +459,22 @@ class PageState:
     session, query : mappings, optional
         For tests without Streamlit: stand-ins for ``st.session_state`` and ``st.query_params``.
     own_rerun : bool, optional
-        True when this run was started by one of the page's own controls (a key press, a button the page
-        handles itself).  The address such a run carries is the browser's at the moment of the press, which
-        can be a run behind when presses come faster than the server answers; it is then not read as a new
-        link (which would put back the previous values).  A first visit always reads its link.
-    links_on_arrival : bool, optional
-        True for a page whose every run after the first is its own: a run that *continues* the page (the
-        session's previous page run was this page, and the browser did not go Back or Forward in its
-        history) is then treated as ``own_rerun``.  Within one session the browser changes the address only
-        through the app (a page change, ``st.switch_page``, its history); any other run — a button, a
-        component answering (a cookie written), ``st.rerun`` — carries the address the browser had when it
-        sent the run, which is a run behind when the server is slow.  A link is read on arrival only.
+        True when this run was started by one of the page's own controls even though it does not continue the
+        page (see below); a first visit always reads its link.
+
+    Notes
+    -----
+    A link is read when the page *arrives*: a session's first visit, another page before this run (a page
+    change, ``st.switch_page(..., query_params=...)``), or the browser's Back or Forward button.  A run that
+    *continues* the page (the session's previous page run was this page, no history navigation) keeps its own
+    values whatever address it carries.  Within one session the browser changes the address only through the
+    app; any other run (a widget, a button, a component answering, ``st.rerun``) carries the address the
+    browser had when it sent the run, which is a run behind when the server is slow.  Read as a new link, that
+    older address would put back the previous values: a slider's key press lost on a busy server.  A pasted
+    or edited address reloads the page, which is a new session.
     """
 
-    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None, own_rerun: bool = False,
-                 links_on_arrival: bool = False):
+    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None, own_rerun: bool = False):
         params = [f.param for f in fields if f.param is not None]
         repeated = sorted({p for p in params if params.count(p) > 1})
         keys = [f.key for f in fields]
@@ -495,7 +496,7 @@ class PageState:
         self._session[LAST_PAGE_KEY] = page
         #: This run continues the page: the session's previous page run was this page, no history navigation.
         self.continued = previous == page and not _history_navigation()
-        self._start(own_rerun or (links_on_arrival and self.continued))
+        self._start(own_rerun or self.continued)
 
     # -- reading ------------------------------------------------------------------------------
     @property

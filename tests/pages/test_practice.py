@@ -7,6 +7,7 @@ import pytest
 from metrics.lessons.exercises import make_exercise
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui.i18n import catalogue
+from ui.state import LAST_PAGE_KEY
 
 PAGE = "pages/practice.py"
 
@@ -119,6 +120,7 @@ def test_reload_keeps_seed_and_score():
 def test_opening_a_shared_exercise_keeps_your_score():
     at = open_page(PAGE, query={"seed": "7"})
     at.text_input(key="practice_dcg").input("0.001").run()
+    at.session_state[LAST_PAGE_KEY] = "worked_examples"  # the link is opened from another page of the app
     at.query_params.clear()
     at.query_params["seed"] = "99"
     at.query_params["difficulty"] = "hard"

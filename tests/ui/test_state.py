@@ -29,10 +29,11 @@ def make(session, query):
 
 
 def leave_page(session):
-    """What Streamlit does to a page's widget values when another page is shown."""
+    """Another page is shown: Streamlit drops this page's widget values, and that page's run is the last."""
     for f in FIELDS:
         if f.widget:
             session.pop(f.key, None)
+    session[ui_state.LAST_PAGE_KEY] = "another page"
 
 
 def test_first_visit_reads_the_link_and_reports_bad_parameters():
@@ -121,8 +122,9 @@ def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_n
     assert not page.opened_link and session["t_score"] == 2
     page.finish()
     assert lagging == {"score": "2"}
-    # The same address in a run the page did not start (a link, the browser's history) is a new link.
+    # The same address when the page arrives (from another page, a link) is a new link.
     session["t_score"] = 5
+    leave_page(session)
     page = ui_state.PageState("t", FIELDS, session=session, query={"score": "0", "k": "3"})
     assert page.opened_link and session["t_score"] == 0 and session["t_k"] == 3
     # A first visit always reads its link, whatever started the run.
@@ -131,30 +133,32 @@ def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_n
     assert page.opened_link and fresh["t_score"] == 4
 
 
-def test_a_page_that_reads_links_on_arrival_only_keeps_its_own_values_in_a_lagging_run():
+def test_a_page_reads_links_on_arrival_only_and_keeps_its_own_values_in_a_lagging_run(monkeypatch):
     """The classroom's Start: its callback gives the page a class code; the run that follows (or the cookie
     component's, sent before the browser had taken the page's rewrite) still carries the setup's address.
     Read as a new link, it put the setup back (the browser test saw "no dashboard after Start")."""
     session, query = {}, {"score": "1"}
-    page = ui_state.PageState("t", FIELDS, session=session, query=query, links_on_arrival=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query=query)
     assert page.opened_link and not page.continued and session["t_score"] == 1  # arrival: the link is read
     page.finish()
     session["t_score"] = 7  # a callback of the page's own control, before the next run
-    page = ui_state.PageState("t", FIELDS, session=session, query=query, links_on_arrival=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query=query)
     page.finish()
     assert query == {"score": "7"}
     lagging = {"score": "1"}  # the address the browser had when it sent the run
-    page = ui_state.PageState("t", FIELDS, session=session, query=lagging, links_on_arrival=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query=lagging)
     assert page.continued and not page.opened_link and session["t_score"] == 7
     page.finish()
     assert lagging == {"score": "7"}
-    # Without the option the same lagging address is read as a new link (the other pages' behaviour).
+    # The browser's Back or Forward button: the address is the page's history, read as a link.
+    monkeypatch.setattr(ui_state, "_history_navigation", lambda: True)
     page = ui_state.PageState("t", FIELDS, session=session, query={"score": "1"})
-    assert page.continued and page.opened_link and session["t_score"] == 1
+    assert not page.continued and page.opened_link and session["t_score"] == 1
+    monkeypatch.undo()
     # Another page in between: the next run of this one arrives, and reads its link (st.switch_page).
     ui_state.PageState("other", FIELDS[:1], session=session, query={})
     session["t_score"] = 9
-    page = ui_state.PageState("t", FIELDS, session=session, query={"score": "3"}, links_on_arrival=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query={"score": "3"})
     assert not page.continued and page.opened_link and session["t_score"] == 3
 
 
@@ -194,7 +198,7 @@ def test_a_run_older_than_the_last_address_sent_sends_its_own_again():
     assert a.sent == [{"score": "1"}]
     session["t_score"] = 0  # run B: back to the default, from the address before A's arrived
     b = _Address()
-    page = ui_state.PageState("t", FIELDS, session=session, query=b, links_on_arrival=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query=b)
     page.set("t_score", 0)
     page.finish()
     assert b.sent == [{}]  # the browser is told: no score in the link

@@ -180,10 +180,9 @@ JOIN_FIELDS = (
 
 
 def teacher_state() -> ui_state.PageState:
-    # Every run after the first is the page's own (Start, the cookie component answering, the live panel's
-    # st.rerun): it carries the address the browser had when it sent it, which on a slow server is the one
-    # before the page's own rewrite (e.g. the setup's, without the class just started), and is not a new link.
-    page = ui_state.PageState(TEACHER_PAGE, TEACHER_FIELDS, links_on_arrival=True)
+    # Runs after the first (Start, the cookie component answering, the live panel's st.rerun) carry the address
+    # the browser had when it sent them; PageState does not read them as a new link (see its Notes).
+    page = ui_state.PageState(TEACHER_PAGE, TEACHER_FIELDS)
     # A playground link (rels=...) without source= starts from that ranking.
     if page.opened_link and "rels" in st.query_params and "source" not in st.query_params:
         page.set("class_source", "ranking")
@@ -191,7 +190,7 @@ def teacher_state() -> ui_state.PageState:
 
 
 def join_state() -> ui_state.PageState:
-    return ui_state.PageState(JOIN_PAGE, JOIN_FIELDS, links_on_arrival=True)  # as teacher_state
+    return ui_state.PageState(JOIN_PAGE, JOIN_FIELDS)
 
 
 # ------------------------------------------------------------------------------------------------ links
