@@ -328,3 +328,50 @@ def tab_to(pg, predicate_js: str, *, limit: int = 80, shift: bool = False) -> di
             return pg.evaluate(FOCUS_BOX_JS)
         seen.append(pg.evaluate(FOCUS_BOX_JS))
     raise AssertionError(f"no focus matching {predicate_js} after {limit} presses; last: {seen[-5:]}")
+
+
+# --- one page's accessibility as drawn ---------------------------------------------------------------
+
+# Charts without a description, per page: Present's charts (ui/charts/present.py) are the "present" helper's.
+UNDESCRIBED_CHARTS = {"present": None}  # None: not counted here (the slide's charts change with the step)
+
+METRICS_JS = """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map((m) => ({
+  label: (m.querySelector('[data-testid="stMetricLabel"]') || {}).innerText || '',
+  value: (m.querySelector('[data-testid="stMetricValue"]') || {}).innerText || ''}))"""
+
+
+def check_page(pg, page: str, lang: str, where: str) -> list[str]:
+    """What a screen reader and axe-core find on ``page`` as drawn in ``lang``: its own title, ``<html lang>``,
+    every chart named by its description, every headline number (st.metric) announced as one group named by
+    its label and the value shown, and no axe violation.  A list of problems (empty = clean).
+
+    Called after the caller has waited for the page (:func:`rendered`), by tests/browser/test_a11y.py and by
+    the layout tests for the pages they open anyway (one load serves both)."""
+    from ui.i18n import catalogue
+    from ui.shell import APP_NAME, HTML_LANG
+
+    problems = []
+    title = f"{catalogue(lang)[f'common.nav.{page}']} · {APP_NAME}"
+    if pg.title() != title:
+        problems.append(f"{where}: title {pg.title()!r}, expected {title!r}")
+    html_lang = pg.evaluate("() => document.documentElement.lang")
+    if html_lang != HTML_LANG[lang]:
+        problems.append(f"{where}: <html lang={html_lang!r}>, expected {HTML_LANG[lang]!r}")
+    charts = pg.eval_on_selector_all('[data-testid="stVegaLiteChart"]',
+                                     "els => els.map(e => e.getAttribute('aria-label') || '')")
+    bare = [c for c in charts if not c.strip() or c == "Vega visualization"]
+    if bare and page not in UNDESCRIBED_CHARTS:
+        problems.append(f"{where}: {len(bare)} of {len(charts)} charts without a description")
+    metrics = pg.get_by_test_id("stMetric")
+    shown = pg.evaluate(METRICS_JS)
+    for i, m in enumerate(shown):
+        snap = metrics.nth(i).aria_snapshot().splitlines()[0]
+        found = re.search(r'group "(.*)"', snap)
+        announced = found.group(1) if found else snap
+        expected = f"{m['label'].strip()} {m['value'].strip()}"
+        if " ".join(announced.split()) != " ".join(expected.split()):
+            problems.append(f"{where}: metric announced as {announced!r}, shown as {expected!r}")
+    report = axe(pg)
+    if report.counts():
+        problems.append(f"{where}: axe found {report.counts()}\n{report.text()}")
+    return problems

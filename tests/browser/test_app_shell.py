@@ -1,12 +1,11 @@
 """The app shell in a real browser: every page's own path opens for the first and every later visitor (no
 "Page not found" dialog, no exception, always inside app.py), ``/`` forwards to ``/playground``, the language
-switch, and markup from a link shown as text without fetching anything outside the app."""
+switch; markup from a link: tests/browser/test_injection.py."""
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from tests.browser.conftest import page_problems, settled, wait_for_app
-from tests.browser.journey import done, visit
+from tests.browser.journey import visit
 
 PATHS = {  # page path -> its title in English
     "playground?rels=3,2,1,3,2&discount=jarvelin": "Playground",
@@ -50,23 +49,3 @@ def test_bad_language_in_link_warns_and_falls_back(page, app_url):
     visit(page, f"{app_url}/?lang=xx")
     assert page.get_by_text("Unknown language 'xx'").count() == 1
     assert page.get_by_role("heading", name="Playground").count() >= 1
-
-
-def test_markup_from_a_link_is_text_and_nothing_outside_the_app_is_fetched(page, app_url):
-    own = urlparse(app_url).netloc
-    outside: list[str] = []
-    page.on("request", lambda r: outside.append(r.url) if urlparse(r.url).netloc not in (own, "") else None)
-    for path in ("?lang=![](//evil.example/x.png)", "playground?labels=![](//evil.example/y.png),B&rels=1,2",
-                 "practice?difficulty=[x](//evil.example)&seed=$\\huge PWN$", "check?dcg=![](//evil.example/z.png)",
-                 "worked_examples?doc=<img src=//evil.example/w.png>", "variants?docnos=![](//evil.example/v.png)"):
-        page.goto(f"{app_url}/{path}")
-        wait_for_app(page)
-        done(page)
-        assert page_problems(page) == []
-        # no image or link to another host (links to the app's own pages may carry the text in their query)
-        hosts = page.evaluate("() => [...document.querySelectorAll('img[src], a[href]')]"
-                              ".map(e => new URL(e.src || e.href, location.href).host)")
-        assert [h for h in hosts if h != own] == [], hosts
-        assert page.locator(".katex .sizing.reset-size6.size10").count() == 0  # no \huge maths rendered
-    settled(page)  # an image drawn by the last run has been requested (the browser asks on insertion)
-    assert outside == []

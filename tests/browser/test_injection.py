@@ -17,18 +17,21 @@ from tests.browser.conftest import page_problems, screenshot, settled, streamlit
 from tests.gfm import links
 from ui.escape import WORD_JOINER, markdown
 
+# Two payloads carry the four kinds of markup (an image, a link, maths, HTML).  Each is at most 40 characters,
+# so that a message echoing it (ui.escape.markdown shortens at 40) shows all of it: every kind is really drawn.
 PAYLOADS = {
-    "image": "![](//evil.example/x.png)",
-    "link": "[x](//evil.example/y)",
-    "latex": "$\\huge PWN$",
-    "html": "<img src=//evil.example/z.png>",
+    "maths and html": "$\\huge PWN$<img src=//evil.example/z>",
+    "image and link": "![](//evil.example/x)[x](//evil.example)",
 }
+MARKERS = {"maths and html": ("PWN", "evil"), "image and link": ("evil",)}
 
 # page -> the link parameters that get the payload (the documented links of issue 13 and these pages')
 LINKS = {
-    "playground": lambda p: {"lang": p},
+    "playground": lambda p: {"lang": p, "labels": f"{p},B", "rels": "1,2"},
+    "worked_examples": lambda p: {"doc": p},
+    "variants": lambda p: {"docnos": p},
+    "check": lambda p: {"rels": p, "dcg": p},
     "practice": lambda p: {"seed": p, "difficulty": p},
-    "check": lambda p: {"rels": p},
     "topn": lambda p: {"users": f"{p}: A B | A\nbob: C | C", "user": p},
     "rating": lambda p: {"true": p, "pair": p},
     "roc": lambda p: {"labels": p, "step": p},
@@ -42,8 +45,10 @@ def _own(url: str, app_url: str) -> bool:
 def _live_markup(pg) -> list[str]:
     return pg.evaluate(r"""() => {
       const out = [];
-      for (const el of document.querySelectorAll('img[src*="evil"], a[href*="evil"], source[src*="evil"]'))
-        out.push(el.outerHTML.slice(0, 120));
+      // an image or a link to another host (links to the app's own pages may carry the text in their query)
+      for (const el of document.querySelectorAll('img[src], a[href], source[src]'))
+        if (new URL(el.getAttribute('src') || el.getAttribute('href'), location.href).host !== location.host)
+          out.push(el.outerHTML.slice(0, 120));
       // KaTeX draws \huge / \Huge with the size10 / size11 classes; escaped text shows the backslash instead
       for (const el of document.querySelectorAll('.katex .size10, .katex .size11'))
         out.push('maths: ' + (el.closest('.katex').textContent || '').slice(0, 80));
@@ -52,6 +57,10 @@ def _live_markup(pg) -> list[str]:
         if ((el.textContent || '').includes('\\huge')) out.push('maths source: ' + el.textContent.slice(0, 80));
       return out;
     }""")
+
+
+def test_the_payloads_fit_one_message():
+    assert all(len(p) <= 40 and "…" not in markdown(p) for p in PAYLOADS.values())  # shown whole
 
 
 @pytest.mark.parametrize("kind", PAYLOADS)
@@ -70,9 +79,7 @@ def test_injection_links_render_as_text_and_fetch_nothing_outside(make_page, app
         problems = [f"request {u}" for u in requests if not _own(u, app_url)]
         problems += _live_markup(pg) + page_problems(pg)
         # the payload is shown as typed (in a warning, a text box or a formula's \text{}), markup characters and all
-        marker = "PWN" if kind == "latex" else "evil"
-        if marker not in text:
-            problems.append(f"payload not shown as text ({marker!r} missing)")
+        problems += [f"payload not shown as text ({m!r} missing)" for m in MARKERS[kind] if m not in text]
         found[page] = problems
         if problems:
             screenshot(pg, f"injection_{kind}_{page}")

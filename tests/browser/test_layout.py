@@ -1,12 +1,14 @@
 """Nothing a teacher points at is cut off: the five NDCG pages on a projector (1024×768, sidebar open), at
 1280×800 zoomed to 150 % (853×533 CSS pixels, sidebar open) and on a phone (390×844), in English, Chinese
-and Korean.  Every metric, button, select value, label, heading, formula and message fits its box
+and Korean.  On the projector, the same load is checked for accessibility (:func:`tests.browser.a11y.check_page`).
+Every metric, button, select value, label, heading, formula and message fits its box
 (``overflowing``: scrollWidth against clientWidth), with no exception and no dialog.  A screenshot of
 each view goes to test-artifacts/screenshots (look at them)."""
 from __future__ import annotations
 
 import pytest
 
+from tests.browser.a11y import axe_version, check_page, rendered
 from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled
 from tests.browser.journey import visit, warm
 
@@ -40,9 +42,12 @@ DEVICES = {"desktop": ("projector", "zoomed"), "phone": ("phone",)}
 def test_nothing_is_cut_off(make_page, app_url, device, lang):
     views = DEVICES[device]
     page = make_page(viewport=VIEWPORTS[views[0]])
-    problems = {}
+    problems, a11y = {}, []
     for name, path in PAGES.items():
         visit(page, f"{app_url}/{path}&lang={lang}")
+        if device == "desktop":  # the same load serves tests/browser/test_a11y.py's checks
+            rendered(page)
+            a11y += check_page(page, name, lang, f"{name} [{lang}]")
         for viewport in views:
             page.set_viewport_size(VIEWPORTS[viewport])
             settled(page)
@@ -57,3 +62,4 @@ def test_nothing_is_cut_off(make_page, app_url, device, lang):
             settled(page)
             screenshot(page, f"layout_{name}_{viewport}_{lang}")
     assert problems == {}
+    assert not a11y, f"axe-core {axe_version()}:\n" + "\n".join(a11y)

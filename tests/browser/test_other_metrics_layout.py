@@ -1,6 +1,7 @@
 """Top-N, Rating and ROC on a projector (1024×768, sidebar open) and a phone (390×844), in English,
 Chinese and Korean: nothing a user reads is cut off (metrics, buttons, selects, widget labels, headings,
-formulas) and nothing runs off the right edge; no exception, no dialog.
+formulas) and nothing runs off the right edge; no exception, no dialog.  On the projector, the same load is
+checked for accessibility (:func:`tests.browser.a11y.check_page`).
 
 Screenshots of the whole page go to test-artifacts/screenshots/layout_<page>_<lang>_<device>.png.
 """
@@ -11,6 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.a11y import axe_version, check_page, rendered
 from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled, wait_for_app
 
 PAGES = {"topn": 2, "rating": 3, "roc": 2}  # page -> charts it draws
@@ -40,14 +42,17 @@ def _whole_page(pg, name: str, viewport: dict) -> None:
 def test_nothing_cut_off(make_page, app_url, lang, device):
     viewport = DEVICES[device]
     pg = make_page(viewport=viewport)
-    found = {}
+    found, a11y = {}, []
     for name, charts in PAGES.items():
         _open(pg, f"{app_url}/{name}?lang={lang}", charts)
         if device == "projector":  # the teacher's sidebar stays open at 1024 px
             assert pg.locator('[data-testid="stSidebar"]').bounding_box()["width"] > 200
+            rendered(pg)  # the same load serves tests/browser/test_a11y.py's checks
+            a11y += check_page(pg, name, lang, f"{name} [{lang}]")
         found[name] = page_problems(pg) + overflowing(pg)
         _whole_page(pg, f"layout_{name}_{lang}_{device}", viewport)
     assert found == {name: [] for name in PAGES}
+    assert not a11y, f"axe-core {axe_version()}:\n" + "\n".join(a11y)
 
 
 LONG = {

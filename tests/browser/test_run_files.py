@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.a11y import axe_version, check_page, rendered
 from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, wait_for_app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples"
@@ -192,6 +193,9 @@ def test_nothing_is_cut_off_on_a_projector_or_a_phone(make_page, app_url, lang):
         _wait_for_results(page, EVALUATED[lang], lang)
         if name == "projector":
             assert page.locator('[data-testid="stSidebar"]').bounding_box()["width"] > 200  # sidebar open
+            rendered(page)  # the same load serves tests/browser/test_a11y.py's checks
+            a11y = check_page(page, "run_files", lang, f"run_files [{lang}]")
+            assert not a11y, f"axe-core {axe_version()}:\n" + "\n".join(a11y)
         assert overflowing(page) == [], (name, lang)
         assert page_problems(page) == []
         page.set_viewport_size({"width": viewport["width"], "height": 4200})
