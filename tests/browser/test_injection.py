@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.browser.conftest import page_problems, screenshot, settled, streamlit_server, wait_for_app
+from tests.browser.journey import done
 from tests.gfm import links
 from ui.escape import WORD_JOINER, markdown
 
@@ -72,7 +73,7 @@ def test_injection_links_render_as_text_and_fetch_nothing_outside(make_page, app
         requests: list[str] = []
         pg.on("request", lambda r, seen=requests: seen.append(r.url))
         pg.goto(f"{app_url}/{page}?{urlencode(params(payload))}")
-        wait_for_app(pg)
+        done(pg)  # the whole page (the playground's first run stops after its cards; the rest comes next)
         settled(pg)  # an image the run drew has been requested (the browser asks when it is inserted)
         text = pg.evaluate("() => document.body.innerText + [...document.querySelectorAll('textarea, input')]"
                            ".map(e => e.value).join(' ')")
