@@ -46,7 +46,8 @@ st.header(t(f"{SECTION}.formulas"))
 st.caption(t(f"{SECTION}.formulas_help"))
 base = BASES[st.selectbox(t("common.log_base"), list(BASES), key="va_base", help=t("common.log_base_help"))]
 with st.container(key="compact_va_formulas"):
-    head = st.columns([1, 2, 2])
+    with st.container(key="stackhead_va_formulas"):  # the column headers: hidden when the columns stack
+        head = st.columns([1, 2, 2])
     for col, d in zip(head[1:], DISCOUNTS.values()):
         col.markdown(f"**{registry_text('discount', d, 'name')}**")
     for g in GAINS.values():
@@ -54,6 +55,8 @@ with st.container(key="compact_va_formulas"):
         row[0].markdown(f"**{registry_text('gain', g, 'name')}**", help=registry_text("gain", g, "help"))
         for col, d in zip(row[1:], DISCOUNTS.values()):
             with col:
+                with st.container(key=f"stacked_va_{g.key}_{d.key}"):  # ... and each cell names its column then
+                    st.caption(registry_text("discount", d, "name"))
                 st.latex(dcg_latex(g.key, d.key, base))
 st.markdown(f"**{t(f'{SECTION}.code_004')}**")
 st.latex(dcg_latex("binary", "standard", math.e))

@@ -197,6 +197,14 @@ APP_CSS = """
 /* formulas side by side in narrow columns (a container keyed compact_...): text size instead of display size */
 [class*="st-key-compact_"] .katex-display > .katex { font-size: 0.95em; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1.05em; } }
+/* A grid of columns stacks on a phone (Streamlit: 640 px and below), and its header row would then stand apart
+   from the cells: the page keys the header row stackhead_... and a label in each cell stacked_...; the labels
+   show only when the columns stack, the header row only when they do not. */
+[class*="st-key-stacked_"] { display: none; }
+@media (max-width: 640px) {
+  [class*="st-key-stacked_"] { display: block; }
+  [class*="st-key-stackhead_"] { display: none; }
+}
 .st-key-nl_html_lang { display: none; }
 
 /* ---- Accessibility (WCAG 2.1 AA; tests/browser/test_a11y*.py measure all of it) ----

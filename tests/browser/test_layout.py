@@ -53,6 +53,10 @@ def test_nothing_is_cut_off(make_page, app_url, device, lang):
             settled(page)
             if viewport != "phone":  # the sidebar is open (it takes its share of the width)
                 assert page.get_by_test_id("stSidebar").bounding_box()["width"] > 200
+            if name == "variants":  # the formula grid: each cell names its discount once the columns stack
+                stacked = viewport == "phone"
+                assert page.locator('[class*="st-key-stacked_va_"]').first.is_visible() == stacked, viewport
+                assert page.locator(".st-key-stackhead_va_formulas").is_visible() != stacked, viewport
             found = overflowing(page)
             if found:
                 problems[f"{name} {viewport}"] = [x.replace("\n", "")[:120] for x in found]
