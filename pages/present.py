@@ -23,8 +23,8 @@ open_page("present")
 session = st.session_state
 lang = current_language()
 # A run started by a press or a click carries the browser's address of that moment, maybe a run behind:
-# not a new link.
-page = state.PageState(link.PAGE_ID, link.FIELDS, own_rerun=navigation.own_rerun(session))
+# PageState does not read a run that continues the page as a new link.
+page = state.PageState(link.PAGE_ID, link.FIELDS)
 
 lecture, build_problems = link.lecture_from_values(link.field_values(session))
 total = len(slides.steps(lecture))

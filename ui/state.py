@@ -458,9 +458,6 @@ class PageState:
         Every value of the page worth keeping.
     session, query : mappings, optional
         For tests without Streamlit: stand-ins for ``st.session_state`` and ``st.query_params``.
-    own_rerun : bool, optional
-        True when this run was started by one of the page's own controls even though it does not continue the
-        page (see below); a first visit always reads its link.
 
     Notes
     -----
@@ -474,7 +471,7 @@ class PageState:
     or edited address reloads the page, which is a new session.
     """
 
-    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None, own_rerun: bool = False):
+    def __init__(self, page: str, fields: Sequence[Field], *, session=None, query=None):
         params = [f.param for f in fields if f.param is not None]
         repeated = sorted({p for p in params if params.count(p) > 1})
         keys = [f.key for f in fields]
@@ -496,7 +493,7 @@ class PageState:
         self._session[LAST_PAGE_KEY] = page
         #: This run continues the page: the session's previous page run was this page, no history navigation.
         self.continued = previous == page and not _history_navigation()
-        self._start(own_rerun or self.continued)
+        self._start(continued=self.continued)
 
     # -- reading ------------------------------------------------------------------------------
     @property
@@ -521,14 +518,14 @@ class PageState:
                            n=len(raw), max=MAX_PARAM_CHARS)
         return f.parse(raw)
 
-    def _start(self, own_rerun: bool = False) -> None:
+    def _start(self, *, continued: bool) -> None:
         kept = self._kept()
         link = self._link_values()
         fresh = kept is None
         if fresh:
             kept = _Kept()
             self._session[self._store_key] = kept
-        self.opened_link = bool(link) and (fresh or (link != (kept.written or {}) and not own_rerun))
+        self.opened_link = bool(link) and (fresh or (link != (kept.written or {}) and not continued))
         if fresh or self.opened_link:
             # A link describes the whole view: what it does not give takes the default.
             for f in self.fields.values():

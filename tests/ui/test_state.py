@@ -118,7 +118,7 @@ def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_n
     assert query == {"score": "1"}
     lagging = {"score": "0"}  # hypothetical: the browser had not yet shown score=1 when it sent the next run
     session["t_score"] = 2  # what that run's own control did (a callback, before the script)
-    page = ui_state.PageState("t", FIELDS, session=session, query=lagging, own_rerun=True)
+    page = ui_state.PageState("t", FIELDS, session=session, query=lagging)  # continues the page
     assert not page.opened_link and session["t_score"] == 2
     page.finish()
     assert lagging == {"score": "2"}
@@ -129,7 +129,7 @@ def test_a_run_started_by_the_page_itself_does_not_read_a_lagging_address_as_a_n
     assert page.opened_link and session["t_score"] == 0 and session["t_k"] == 3
     # A first visit always reads its link, whatever started the run.
     fresh: dict = {}
-    page = ui_state.PageState("t", FIELDS, session=fresh, query={"score": "4"}, own_rerun=True)
+    page = ui_state.PageState("t", FIELDS, session=fresh, query={"score": "4"})
     assert page.opened_link and fresh["t_score"] == 4
 
 

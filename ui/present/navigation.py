@@ -6,9 +6,8 @@ has not taken yet; :func:`take_keys` applies each one, in order, to the step thi
 of presses made while the server is busy moves exactly as many steps as were pressed.
 
 A run started by the page's own controls (a press, Back, Next, the theme) carries the browser's address as it
-was when the control was used, which can be a run behind on a slow server: :func:`own_rerun` tells the page
-so, and :class:`ui.state.PageState` then does not read that address as a new link (which would put the
-previous step back).
+was when the control was used, which can be a run behind on a slow server; :class:`ui.state.PageState` does
+not read a run that continues the page as a new link (which would put the previous step back).
 """
 from __future__ import annotations
 
@@ -18,13 +17,12 @@ from ui.components.keys import read_presses
 from ui.present.link import STEP_KEY, THEME_KEY
 from ui.shell import slow_down
 
-__all__ = ["KEYS_KEY", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV", "REGION_LANG", "token", "own_rerun", "take_keys",
+__all__ = ["KEYS_KEY", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV", "REGION_LANG", "token", "take_keys",
            "move", "toggle_theme", "slow_rerun"]
 
 KEYS_KEY = "present_keys"  # the key listener's widget
 SEEN_KEY = "present_keys_seen"  # the number of the last key press taken
 TOKEN_KEY = "present_keys_token"  # names this session to the listener (a window outliving it drops its presses)
-OWN_KEY = "present_own_rerun"  # set by the page's button callbacks: this run was started by the page itself
 #: ``lang`` of the live region per interface language (BCP 47).
 REGION_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
 #: Test-only: seconds every run of the Present page sleeps (at most ``SLOW_CAP``), once after drawing the key
@@ -39,21 +37,6 @@ def token(session) -> str:
     if not isinstance(session.get(TOKEN_KEY), str):
         session[TOKEN_KEY] = secrets.token_hex(8)
     return session[TOKEN_KEY]
-
-
-def own_rerun(session) -> bool:
-    """Whether this run was started by the page's own controls: a key press not taken yet, or Back, Next or
-    the theme button (their callbacks ran just before).  Call once, at the top of the run.
-
-    >>> s = {TOKEN_KEY: "t", KEYS_KEY: {"go": {"token": "t", "presses": [[1, 1]]}}}
-    >>> own_rerun(s), own_rerun({**s, SEEN_KEY: 1}), own_rerun({OWN_KEY: True}), own_rerun({})
-    (True, False, True, False)
-    """
-    clicked = bool(session.get(OWN_KEY))
-    if OWN_KEY in session:
-        session[OWN_KEY] = False
-    pressed = bool(read_presses(session.get(KEYS_KEY), token(session), int(session.get(SEEN_KEY, 0) or 0)))
-    return clicked or pressed
 
 
 def take_keys(session, total: int) -> int:
@@ -79,13 +62,11 @@ def take_keys(session, total: int) -> int:
 def move(session, delta: int, total: int) -> None:
     """on_click of Back / Next: one step from the step this session shows."""
     session[STEP_KEY] = max(1, min(total, int(session.get(STEP_KEY) or 1) + delta))
-    session[OWN_KEY] = True
 
 
 def toggle_theme(session) -> None:
     """on_click of the theme button."""
     session[THEME_KEY] = "dark" if session.get(THEME_KEY) != "dark" else "light"
-    session[OWN_KEY] = True
 
 
 def slow_rerun() -> float:
