@@ -41,15 +41,15 @@ st.html(markup.page_css(theme))
 # nothing but the live region that announces each step).
 keys(key=navigation.KEYS_KEY, token=navigation.token(session), step=step, last=total,
      seen=session.get(navigation.SEEN_KEY, 0), announce=slides.announcement(s, lang),
-     label=t("present.status_region"), lang=navigation.REGION_LANG.get(lang, "en"))
+     label=t("present.status_region"), lang=navigation.REGION_LANG.get(lang, "en"), buttons=navigation.BUTTONS)
 navigation.slow_rerun()  # a no-op unless a test slows the server down
 head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
 head.title(s.title, anchor=False)
 nav = nav.container(horizontal=True, vertical_alignment="center", horizontal_alignment="right", key="present_nav")
-nav.button(t("present.back"), key="present_back", icon=":material/arrow_back:", disabled=step <= 1,
+nav.button(t("present.back"), key=navigation.BACK_KEY, icon=":material/arrow_back:", disabled=step <= 1,
            on_click=navigation.move, args=(session, -1, total))
 nav.html(f'<div class="nl nl-step">{t("present.step_of", index=step, total=total)}</div>', width="content")
-nav.button(t("present.next"), key="present_next", icon=":material/arrow_forward:", type="primary",
+nav.button(t("present.next"), key=navigation.NEXT_KEY, icon=":material/arrow_forward:", type="primary",
            disabled=step >= total, on_click=navigation.move, args=(session, 1, total))
 nav.button(t("present.theme_light") if theme == "dark" else t("present.theme_dark"), key="present_theme_toggle",
            icon=":material/contrast:", on_click=navigation.toggle_theme, args=(session,))

@@ -9,6 +9,13 @@ a burst of presses made while the server is busy moves exactly as many steps as 
 taken twice, and a button clicked between two presses is counted in its place.  ``token`` names the
 server session: a window that outlives its session (a restarted server) drops its old presses.
 
+The page's Back and Next buttons (``buttons``) are presses too: the script takes their clicks (mouse, touch,
+Enter or Space) before Streamlit does and queues them as -1 / +1.  Streamlit sends a click once: when the
+server takes a newer request (the next key press) after the click's run has started but before it has called
+the button's ``on_click``, that run is dropped with the click in it (its callback never runs, or is stopped at
+its first session-state read).  A queued press is carried by every later value until the server has taken
+it.  The buttons' own ``on_click`` still moves the step where this script does not run (AppTest).
+
 Keys act on the slide only when no control has the keyboard's focus: on a button or link reached with the
 keyboard every key is the control's (Space presses it); in a text field, select, slider, radio group or tab
 list arrows and Page keys stay there.  A button the mouse just clicked keeps Space only, so a presenter's
@@ -65,12 +72,16 @@ def read_presses(value, token: str, seen: int) -> list[tuple[int, int]]:
 
 
 def keys(*, key: str, token: str, step: int, last: int, seen: int, announce: str = "", label: str = "",
-         lang: str = "en", on_go=None) -> None:
+         lang: str = "en", buttons: dict[str, int] | None = None, on_go=None) -> None:
     """Draw the (invisible) key listener for a page at ``step`` of ``last``.
 
     ``token`` names the server session, ``seen`` is the last press taken, ``announce`` the live region's
     text for this step, ``label`` the region's name and ``lang`` their language (a BCP 47 tag).
+    ``buttons`` maps the keys of ``st.button`` widgets to the press (+1 / -1) a click on them makes: the
+    listener takes their clicks and queues them with the keys, in order (see the module's docstring).
     """
+    moves = {str(k): int(v) for k, v in (buttons or {}).items() if v in (1, -1)}
     _mount()(key=key, data={"token": str(token), "step": int(step), "last": int(last), "seq": int(seen),
-                            "announce": str(announce), "label": str(label), "lang": str(lang)},
+                            "announce": str(announce), "label": str(label), "lang": str(lang),
+                            "buttons": moves},
              on_go_change=on_go or (lambda: None), height=0)

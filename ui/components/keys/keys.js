@@ -69,6 +69,12 @@ export default function (component) {
     + "[contenteditable='true'], [role='button'], [role='link'], [role='checkbox'], [role='switch'], "
     + "[role='menuitem'], [role='option'], [role='tab']";
   const isControl = (el) => !!(el && el.matches && el !== document.body && el.matches(CONTROLS));
+  const press = (delta) => {
+    box.seq += 1;
+    box.presses.push([box.seq, delta]);
+    if (box.presses.length > MAX_PRESSES) box.presses = box.presses.slice(-MAX_PRESSES);
+    setStateValue("go", { token: box.token, presses: box.presses.map((p) => p.slice()) });
+  };
   const handler = (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.defaultPrevented) return;
     let delta = 0;
@@ -82,13 +88,31 @@ export default function (component) {
     const control = isControl(focused) ? focused : (isControl(e.target) ? e.target : null);
     if (control && (e.key === " " || e.key === "Spacebar" || box.keyboardFocus !== false)) return;
     e.preventDefault();  // our key: no page scroll
-    box.seq += 1;
-    box.presses.push([box.seq, delta]);
-    if (box.presses.length > MAX_PRESSES) box.presses = box.presses.slice(-MAX_PRESSES);
-    setStateValue("go", { token: box.token, presses: box.presses.map((p) => p.slice()) });
+    press(delta);
   };
   box.handler = handler;
   document.addEventListener("keydown", handler, true);
+
+  // ---- Back / Next: a click (mouse, touch, Enter or Space on the button) is one more numbered press -------
+  // Streamlit sends a button's click once and forgets it: when the server takes a newer request (a key press)
+  // before the click's run has called the button's callback, the click is gone.  A press queued here is sent
+  // again with every value until the server has taken it, so it cannot be lost, and it keeps its place among
+  // the keys.  The button itself never sees the click (its on_click stays for a browser without this script).
+  const buttons = data.buttons && typeof data.buttons === "object" ? data.buttons : {};
+  if (box.clickHandler) document.removeEventListener("click", box.clickHandler, true);
+  const clickHandler = (e) => {
+    if (!e.target || !e.target.closest) return;
+    for (const [key, delta] of Object.entries(buttons)) {
+      const button = e.target.closest(`.st-key-${key} button`);
+      if (!button) continue;
+      e.preventDefault();
+      e.stopPropagation();
+      if (!button.disabled && (delta === 1 || delta === -1)) press(delta);
+      return;
+    }
+  };
+  box.clickHandler = clickHandler;
+  document.addEventListener("click", clickHandler, true);
   // How the focus got where it is: with the keyboard (Tab, a script after a key) or with the pointer.  (A key
   // pressed on a clicked button makes it :focus-visible before this listener runs, so that cannot tell.)
   if (!box.modality) {
@@ -122,7 +146,9 @@ export default function (component) {
   return () => {
     document.removeEventListener("keydown", handler, true);
     document.removeEventListener("focusout", focusHandler, true);
+    document.removeEventListener("click", clickHandler, true);
     if (box.handler === handler) box.handler = null;
+    if (box.clickHandler === clickHandler) box.clickHandler = null;
     if (box.focusHandler === focusHandler) box.focusHandler = null;
     box.mounted = false;
     // Left the page (not just redrawn): the live region goes with it.
