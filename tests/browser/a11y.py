@@ -139,10 +139,30 @@ RENDERED_JS = """() => {
 }"""
 
 
+# What RENDERED_JS is still waiting for (said when the wait fails).
+NOT_RENDERED_JS = """() => ({
+  title: Boolean(document.querySelector('[data-testid="stMainBlockContainer"] h1')),
+  running: Boolean(document.querySelector('[data-testid="stStatusWidget"]')),
+  stale: [...document.querySelectorAll('[data-stale="true"]')].map((e) => e.getAttribute('data-testid')).slice(0, 5),
+  skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
+  undrawn_charts: [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+    .filter((c) => !c.querySelector('svg, canvas')).length,
+  charts: document.querySelectorAll('[data-testid="stVegaLiteChart"]').length,
+  loading_frames: [...document.querySelectorAll('iframe')].filter((f) => {
+    try { return f.contentDocument && f.contentDocument.readyState !== 'complete'; } catch (e) { return false; }
+  }).map((f) => f.title || f.src).slice(0, 5),
+})"""
+
+
 def rendered(pg, timeout: float = 60_000) -> None:
-    """Wait until the page is drawn and has stayed so for three polls (see ``RENDERED_JS``)."""
+    """Wait until the page is drawn and has stayed so for three polls (see ``RENDERED_JS``); on a timeout, say
+    what was still missing."""
     pg.evaluate("() => { window.__nlDrawn = 0; }")
-    pg.wait_for_function(RENDERED_JS, polling=100, timeout=timeout)
+    try:
+        pg.wait_for_function(RENDERED_JS, polling=100, timeout=timeout)
+    except Exception as exc:
+        raise AssertionError(f"{pg.url} not drawn after {timeout / 1000:.0f} s: "
+                             f"{pg.evaluate(NOT_RENDERED_JS)}") from exc
 
 
 # --- colours --------------------------------------------------------------------------------------
