@@ -146,7 +146,14 @@ NOT_RENDERED_JS = """() => ({
   stale: [...document.querySelectorAll('[data-stale="true"]')].map((e) => e.getAttribute('data-testid')).slice(0, 5),
   skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
   undrawn_charts: [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-    .filter((c) => !c.querySelector('svg, canvas')).length,
+    .filter((c) => !c.querySelector('svg, canvas')).map((c) => {
+      const box = c.getBoundingClientRect();
+      const expander = c.closest('[data-testid="stExpander"]');
+      return {label: c.getAttribute('aria-label') || (c.querySelector('[aria-label]') || c).getAttribute('aria-label'),
+              size: [Math.round(box.width), Math.round(box.height)],
+              expander: expander ? expander.querySelector('summary').innerText.slice(0, 40) : null,
+              html: c.innerHTML.slice(0, 200)};
+    }),
   charts: document.querySelectorAll('[data-testid="stVegaLiteChart"]').length,
   loading_frames: [...document.querySelectorAll('iframe')].filter((f) => {
     try { return f.contentDocument && f.contentDocument.readyState !== 'complete'; } catch (e) { return false; }
