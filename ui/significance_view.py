@@ -47,6 +47,7 @@ from ui.charts.significance import ci_chart, differences_chart, differences_data
 from ui.escape import katex_text, markdown
 from ui.i18n import t
 from ui.numbers import for_table, show, show_trimmed
+from ui.other import aligned, sum_lines
 
 SECTION = "significance"
 CONFIDENCES = ("90", "95", "99")  # percent, as the widget shows them
@@ -454,31 +455,34 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
         # 1. t-test
         st.markdown(f"#### {t(f'{SECTION}.teach_t_title')}")
         st.markdown(t(f"{SECTION}.teach_t_mean"))
-        st.latex(rf"\bar d = \frac{{1}}{{n}}\sum_{{i=1}}^{{n}} d_i = \frac{{{_num(tt.total, 2)}}}{{{n}}}"
-                 rf" = {_num(tt.mean)}")
+        st.latex(aligned([r"\bar d &= \frac{1}{n}\sum_{i=1}^{n} d_i",
+                          rf"&= \frac{{{_num(tt.total, 2)}}}{{{n}}} = {_num(tt.mean)}"]))
         st.markdown(t(f"{SECTION}.teach_t_sd"))
-        st.latex(rf"s_d = \sqrt{{\frac{{\sum_i (d_i - \bar d)^2}}{{n-1}}}} = \sqrt{{\frac{{{_num(tt.sum_squares, 5)}}}"
-                 rf"{{{n - 1}}}}} = {_num(tt.sd)}")
+        st.latex(aligned([r"s_d &= \sqrt{\frac{\sum_i (d_i - \bar d)^2}{n-1}}",
+                          rf"&= \sqrt{{\frac{{{_num(tt.sum_squares, 5)}}}{{{n - 1}}}}} = {_num(tt.sd)}"]))
         st.markdown(t(f"{SECTION}.teach_t_t"))
-        st.latex(rf"t = \frac{{\bar d}}{{s_d / \sqrt{{n}}}} = \frac{{{_num(tt.mean)}}}{{{_num(tt.sd)} / \sqrt{{{n}}}}}"
-                 rf" = \frac{{{_num(tt.mean)}}}{{{_num(tt.se)}}} = {_num(tt.t, 3)}, \qquad df = n - 1 = {tt.df}")
-        st.latex(rf"p = 2\,P(T_{{{tt.df}}} \ge |t|) = 2\,P(T_{{{tt.df}}} \ge {_num(abs(tt.t), 3)})"
-                 rf" = {_num(tt.p_value)}, \qquad d_z = \frac{{\bar d}}{{s_d}} = {_num(tt.d_z, 2)}")
+        st.latex(aligned([r"t &= \frac{\bar d}{s_d / \sqrt{n}}",
+                          rf"&= \frac{{{_num(tt.mean)}}}{{{_num(tt.sd)} / \sqrt{{{n}}}}}",
+                          rf"&= \frac{{{_num(tt.mean)}}}{{{_num(tt.se)}}} = {_num(tt.t, 3)}",
+                          rf"df &= n - 1 = {tt.df}"]))
+        st.latex(aligned([rf"p &= 2\,P(T_{{{tt.df}}} \ge |t|)",
+                          rf"&= 2\,P(T_{{{tt.df}}} \ge {_num(abs(tt.t), 3)}) = {_num(tt.p_value)}",
+                          rf"d_z &= \frac{{\bar d}}{{s_d}} = {_num(tt.d_z, 2)}"]))
         st.altair_chart(_null(tt.null_distribution(), "t"), width="stretch")
         st.caption(t(f"{SECTION}.teach_t_read", p=_pct(tt.p_value), t=_num(tt.t, 3), df=tt.df))
 
         # 2. Wilcoxon
         st.markdown(f"#### {t(f'{SECTION}.teach_w_title')}")
         st.markdown(t(f"{SECTION}.teach_w_ranks", n=n))
-        plus = " + ".join(show_trimmed(x, 1) for x in w.ranks[tt.differences > 0])
-        minus = " + ".join(show_trimmed(x, 1) for x in w.ranks[tt.differences < 0])
-        st.latex(rf"W^+ = \sum_{{d_i > 0}} R_i = {plus} = {show_trimmed(w.w_plus, 1)}")
-        st.latex(rf"W^- = \sum_{{d_i < 0}} R_i = {minus} = {show_trimmed(w.w_minus, 1)}, \qquad W = \min(W^+, W^-)"
-                 rf" = {show_trimmed(w.statistic, 1)}")
-        st.latex(
-            rf"p = P(W^+ \le {show_trimmed(min(w.w_plus, w.w_minus), 1)} \;\text{{{katex_text(t(f'{SECTION}.or'))}}}\; "
-            rf"W^+ \ge {show_trimmed(max(w.w_plus, w.w_minus), 1)}) = {_num(w.p_value)}"
-        )
+        for sign_, mask, total in (("+", tt.differences > 0, w.w_plus), ("-", tt.differences < 0, w.w_minus)):
+            st.latex(aligned([rf"W^{sign_} &= \sum_{{d_i {'>' if sign_ == '+' else '<'} 0}} R_i",
+                              *sum_lines("", [show_trimmed(x, 1) for x in w.ranks[mask]], show_trimmed(total, 1),
+                                         per_row=5)]))
+        st.latex(aligned([rf"W &= \min(W^+, W^-) = {show_trimmed(w.statistic, 1)}",
+                          rf"p &= P(W^+ \le {show_trimmed(min(w.w_plus, w.w_minus), 1)}"
+                          rf" \;\text{{{katex_text(t(f'{SECTION}.or'))}}}\;"
+                          rf" W^+ \ge {show_trimmed(max(w.w_plus, w.w_minus), 1)})",
+                          rf"&= {_num(w.p_value)}"]))
         st.altair_chart(_null(w.null_distribution(), "wilcoxon"), width="stretch")
         st.caption(t(f"{SECTION}.teach_w_read", p=_pct(w.p_value), n=n, total=f"{2 ** n:,}"))
 
@@ -494,8 +498,9 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
         st.dataframe(for_table(flips), hide_index=True, width="stretch", key=f"{key_prefix}_flips",
                      column_config={t(f"{SECTION}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
         total_tex = f"{r.n_resamples:,}".replace(",", "{,}")
-        st.latex(rf"p = \frac{{\#\{{\text{{{katex_text(t(f'{SECTION}.teach_r_count'), 80)}}}\}}}}{{2^{{{n}}}}}"
-                 rf" = \frac{{{r.n_extreme}}}{{{total_tex}}} = {_num(r.p_value)}")
+        st.markdown(rf"$N$: {markdown(t(f'{SECTION}.teach_r_count'), 120)}")
+        st.latex(aligned([rf"p &= \frac{{N}}{{2^{{{n}}}}} = \frac{{{r.n_extreme}}}{{{total_tex}}}",
+                          rf"&= {_num(r.p_value)}"]))
         st.altair_chart(_null(r.null_distribution(), "randomization"), width="stretch")
         st.caption(t(f"{SECTION}.teach_r_read", p=_pct(r.p_value), extreme=r.n_extreme, total=f"{r.n_resamples:,}",
                      diff=_num(abs(r.observed))))
@@ -511,8 +516,9 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
         st.dataframe(for_table(draws), hide_index=True, width="stretch", key=f"{key_prefix}_draws",
                      column_config={t(f"{SECTION}.col_mean"): st.column_config.NumberColumn(format="%.4f")})
         lo, hi = 100 * boot.lower_level, 100 * boot.upper_level
-        st.latex(rf"\text{{CI}}_{{{show(100 * boot.confidence, 0)}\%}} = [\,q_{{{show(lo, 1)}\%}},\; "
-                 rf"q_{{{show(hi, 1)}\%}}\,] = [{_num(boot.low)},\; {_num(boot.high)}]")
+        st.latex(aligned([rf"\text{{CI}}_{{{show(100 * boot.confidence, 0)}\%}} &= [\,q_{{{show(lo, 1)}\%}},\; "
+                          rf"q_{{{show(hi, 1)}\%}}\,]",
+                          rf"&= [{_num(boot.low)},\; {_num(boot.high)}]"]))
         ci_nd = boot.null_distribution()
         st.altair_chart(
             null_chart(

@@ -124,13 +124,16 @@ def axe(pg, *, tags=WCAG21_AA, frames: bool = True) -> AxeReport:
 
 # Drawn: the title is there, the script run is over (no status widget, nothing stale), every chart has drawn
 # its SVG, every component frame has loaded, and all of that held for three polls in a row (100 ms apart;
-# a rerun that starts in between resets the count).
+# a rerun that starts in between resets the count).  A chart inside a closed expander is not waited for: it
+# is drawn when the expander opens (under load its first drawing can find a zero width and wait for that;
+# tests/browser/test_run_files.py opens the expanders and waits for their charts).
 RENDERED_JS = """() => {
   const ok = Boolean(document.querySelector('[data-testid="stMainBlockContainer"] h1'))
     && !document.querySelector('[data-testid="stStatusWidget"]')
     && !document.querySelector('[data-stale="true"]')
     && !document.querySelector('[data-testid="stSkeleton"]')
-    && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].every((c) => c.querySelector('svg, canvas'))
+    && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+         .every((c) => c.querySelector('svg, canvas') || c.closest('details:not([open])'))
     && [...document.querySelectorAll('iframe')].every((f) => {
          try { return !f.contentDocument || f.contentDocument.readyState === 'complete'; }
          catch (e) { return true; } });
@@ -146,7 +149,7 @@ NOT_RENDERED_JS = """() => ({
   stale: [...document.querySelectorAll('[data-stale="true"]')].map((e) => e.getAttribute('data-testid')).slice(0, 5),
   skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
   undrawn_charts: [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-    .filter((c) => !c.querySelector('svg, canvas')).map((c) => {
+    .filter((c) => !c.querySelector('svg, canvas') && !c.closest('details:not([open])')).map((c) => {
       const box = c.getBoundingClientRect();
       const expander = c.closest('[data-testid="stExpander"]');
       return {label: c.getAttribute('aria-label') || (c.querySelector('[aria-label]') || c).getAttribute('aria-label'),

@@ -196,6 +196,14 @@ def test_nothing_is_cut_off_on_a_projector_or_a_phone(make_page, app_url, lang):
             rendered(page)  # the same load serves tests/browser/test_a11y.py's checks
             a11y = check_page(page, "run_files", lang, f"run_files [{lang}]")
             assert not a11y, f"axe-core {axe_version()}:\n" + "\n".join(a11y)
+        # The closed expanders (the significance lesson): once opened, their charts are drawn and their formulas
+        # fit, one step per line.
+        closed = page.locator('[data-testid="stExpander"] details:not([open])').filter(
+            has=page.locator('[data-testid="stVegaLiteChart"]'))
+        assert closed.count() >= 1
+        while closed.count():
+            closed.first.locator("summary").click()
+        rendered(page)
         assert overflowing(page) == [], (name, lang)
         assert page_problems(page) == []
         page.set_viewport_size({"width": viewport["width"], "height": 4200})

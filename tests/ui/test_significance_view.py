@@ -224,9 +224,11 @@ def test_teaching_section_step_by_step(lang):
     tex = "\n".join(x.value for x in at.latex)
     assert f"= {show(tt.mean)}" in tex and f"\\frac{{{show(tt.total, 2)}}}{{10}}" in tex
     assert f"{show(tt.sum_squares, 5)}" in tex and f"= {show(tt.sd)}" in tex
-    assert f"= {show(tt.t, 3)}" in tex and f"= {show(tt.p_value)}" in tex and "df = n - 1 = 9" in tex
+    assert f"= {show(tt.t, 3)}" in tex and f"= {show(tt.p_value)}" in tex and "df &= n - 1 = 9" in tex
     assert "2 + 5 + 3 = 10" in tex and "= 45" in tex and f"= {show(w.p_value)}" in tex
-    assert f"\\frac{{{r.n_extreme}}}{{1{{,}}024}} = {show(r.p_value)}" in tex
+    assert f"\\frac{{N}}{{2^{{10}}}} = \\frac{{{r.n_extreme}}}{{1{{,}}024}} \\\\ &= {show(r.p_value)}" in tex
+    # one step per line (a phone's width): no row of a formula carries more than two equals signs
+    assert all(row.count("=") <= 2 for x in at.latex for row in x.value.split("\\\\"))
     assert f"[{show(boot.low)},\\; {show(boot.high)}]" in tex
     assert len(at.get("vega_lite_chart")) == 4
     data = at.dataframe[0].value
