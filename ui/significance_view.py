@@ -474,8 +474,9 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
         # 2. Wilcoxon
         st.markdown(f"#### {t(f'{SECTION}.teach_w_title')}")
         st.markdown(t(f"{SECTION}.teach_w_ranks", n=n))
-        for sign_, mask, total in (("+", tt.differences > 0, w.w_plus), ("-", tt.differences < 0, w.w_minus)):
-            st.latex(aligned([rf"W^{sign_} &= \sum_{{d_i {'>' if sign_ == '+' else '<'} 0}} R_i",
+        for sign_, side, mask, total in (("+", ">", tt.differences > 0, w.w_plus),
+                                         ("-", "<", tt.differences < 0, w.w_minus)):
+            st.latex(aligned([rf"W^{sign_} &= \sum_{{d_i {side} 0}} R_i",
                               *sum_lines("", [show_trimmed(x, 1) for x in w.ranks[mask]], show_trimmed(total, 1),
                                          per_row=5)]))
         st.latex(aligned([rf"W &= \min(W^+, W^-) = {show_trimmed(w.statistic, 1)}",

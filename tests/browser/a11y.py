@@ -122,29 +122,12 @@ def axe(pg, *, tags=WCAG21_AA, frames: bool = True) -> AxeReport:
 
 # --- waiting for a page to be drawn ------------------------------------------------------------------
 
-# Drawn: the title is there, the script run is over (no status widget, nothing stale), every chart has drawn
-# its SVG, every component frame has loaded, and all of that held for three polls in a row (100 ms apart;
-# a rerun that starts in between resets the count).  A chart inside a closed expander is not waited for: it
-# is drawn when the expander opens (under load its first drawing can find a zero width and wait for that;
+# What keeps a page from being drawn: no title yet, a script run going, stale elements, skeletons, a chart without
+# its SVG, a component frame still loading.  A chart inside a closed expander is not waited for: it is drawn
+# when the expander opens (under load its first drawing can find a zero width and wait for that;
 # tests/browser/test_run_files.py opens the expanders and waits for their charts).
-RENDERED_JS = """() => {
-  const ok = Boolean(document.querySelector('[data-testid="stMainBlockContainer"] h1'))
-    && !document.querySelector('[data-testid="stStatusWidget"]')
-    && !document.querySelector('[data-stale="true"]')
-    && !document.querySelector('[data-testid="stSkeleton"]')
-    && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-         .every((c) => c.querySelector('svg, canvas') || c.closest('details:not([open])'))
-    && [...document.querySelectorAll('iframe')].every((f) => {
-         try { return !f.contentDocument || f.contentDocument.readyState === 'complete'; }
-         catch (e) { return true; } });
-  window.__nlDrawn = ok ? (window.__nlDrawn || 0) + 1 : 0;
-  return window.__nlDrawn >= 3;
-}"""
-
-
-# What RENDERED_JS is still waiting for (said when the wait fails).
-NOT_RENDERED_JS = """() => ({
-  title: Boolean(document.querySelector('[data-testid="stMainBlockContainer"] h1')),
+MISSING_JS = """() => ({
+  no_title: !document.querySelector('[data-testid="stMainBlockContainer"] h1'),
   running: Boolean(document.querySelector('[data-testid="stStatusWidget"]')),
   stale: [...document.querySelectorAll('[data-stale="true"]')].map((e) => e.getAttribute('data-testid')).slice(0, 5),
   skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
@@ -157,11 +140,19 @@ NOT_RENDERED_JS = """() => ({
               expander: expander ? expander.querySelector('summary').innerText.slice(0, 40) : null,
               html: c.innerHTML.slice(0, 200)};
     }),
-  charts: document.querySelectorAll('[data-testid="stVegaLiteChart"]').length,
   loading_frames: [...document.querySelectorAll('iframe')].filter((f) => {
     try { return f.contentDocument && f.contentDocument.readyState !== 'complete'; } catch (e) { return false; }
   }).map((f) => f.title || f.src).slice(0, 5),
 })"""
+# Drawn: nothing of MISSING_JS is missing, for three polls in a row (100 ms apart; a rerun that starts in
+# between resets the count).
+RENDERED_JS = """() => {
+  const m = (""" + MISSING_JS + """)();
+  const ok = !m.no_title && !m.running && !m.stale.length && !m.skeletons && !m.undrawn_charts.length
+    && !m.loading_frames.length;
+  window.__nlDrawn = ok ? (window.__nlDrawn || 0) + 1 : 0;
+  return window.__nlDrawn >= 3;
+}"""
 
 
 def rendered(pg, timeout: float = 60_000) -> None:
@@ -172,7 +163,7 @@ def rendered(pg, timeout: float = 60_000) -> None:
         pg.wait_for_function(RENDERED_JS, polling=100, timeout=timeout)
     except Exception as exc:
         raise AssertionError(f"{pg.url} not drawn after {timeout / 1000:.0f} s: "
-                             f"{pg.evaluate(NOT_RENDERED_JS)}") from exc
+                             f"{pg.evaluate(MISSING_JS)}") from exc
 
 
 # --- colours --------------------------------------------------------------------------------------
