@@ -291,3 +291,38 @@ def test_focus_on_presents_dark_theme(make_page, app_url):
                  "el => el.tagName === 'SUMMARY'"):
         tab_to(pg, what)
         ring(pg, f"present dark: {what}")
+
+
+def test_run_files_significance_lesson_opened_and_read_by_keyboard(make_page, app_url):
+    """The lesson is closed on arrival: Tab reaches its title, Enter opens it, and Tab then walks through
+    everything focusable inside it (its three tables, its inner expander) with a visible ring at every stop,
+    and leaves it again (no trap).  Its four charts are described for a screen reader."""
+    title = catalogue("en")["significance.teach_title"]
+    pg = make_page(viewport={"width": 1280, "height": 900})
+    pg.goto(f"{app_url}/run_files")
+    rendered(pg)
+    tab_to(pg, f"el => el.tagName === 'SUMMARY' && el.innerText.includes({title!r})", limit=200)
+    ring(pg, "the lesson's title")
+    pg.keyboard.press("Enter")
+    lesson = pg.locator("details", has=pg.locator("summary", has_text=title))
+    pg.wait_for_function("(el) => el.open", arg=lesson.element_handle())
+    rendered(pg)  # its charts are drawn once it is open
+    inside = ("(title) => { const d = document.activeElement && document.activeElement.closest('details');"
+              " return Boolean(d && d.querySelector('summary').innerText.includes(title)); }")
+    grid = ("() => { const g = document.activeElement.closest('[data-testid=\"stDataFrame\"]');"
+            " return g ? [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')].indexOf(g) : -1; }")
+    kinds, grids, stops = [], set(), 0
+    while stops < 60:
+        pg.keyboard.press("Tab")
+        stops += 1
+        if not pg.evaluate(inside, title):
+            break
+        now = pg.evaluate(KIND_JS)
+        kinds.append(now["kind"])
+        grids.add(pg.evaluate(grid))
+        ring(pg, f"inside the lesson, stop {stops}: {now['kind']}")
+    assert stops < 60, f"Tab never left the lesson: {kinds[-5:]}"
+    assert len(grids - {-1}) == 3, kinds  # the data, the sign flips, the resamples
+    names = lesson.locator('[data-testid="stVegaLiteChart"]').evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label') || '')")
+    assert len(names) == 4 and all(names), names
