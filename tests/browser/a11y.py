@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.browser.conftest import settled
+
 #: The WCAG 2.1 A and AA rules (axe's tags for 2.0 and 2.1 at both levels).
 WCAG21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
@@ -161,6 +163,9 @@ def rendered(pg, timeout: float = 60_000) -> None:
     pg.evaluate("() => { window.__nlDrawn = 0; }")
     try:
         pg.wait_for_function(RENDERED_JS, polling=100, timeout=timeout)
+        # RENDERED_JS can hold while a run is still going (Streamlit mounts its status widget only 500 ms into a
+        # run, and a page just opened has nothing stale): wait for the end of every run the page asked for too
+        settled(pg, timeout)
     except Exception as exc:
         raise AssertionError(f"{pg.url} not drawn after {timeout / 1000:.0f} s: "
                              f"{pg.evaluate(MISSING_JS)}") from exc

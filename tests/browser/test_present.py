@@ -417,6 +417,7 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
         pg.keyboard.press(" ")
     assert info.value.suggested_filename.endswith("_A4.pdf")
     wait_keys_idle(pg)
+    settled(pg)  # a step the slide took too would have been requested by now (the status widget shows late)
     assert step_in_url(pg) == N_STEPS - 2
     found = run_axe(pg)
     assert found == [], "\n".join(found)
@@ -425,6 +426,7 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
     pg.keyboard.press("Enter")
     pg.wait_for_function("() => new URLSearchParams(location.search).get('theme') === 'dark'", timeout=30_000)
     wait_keys_idle(pg)
+    settled(pg)  # the run's end and a still page before its colours are photographed and checked by axe
     assert focused(pg)["key"] == "present_theme_toggle"
     assert ring_contrast(pg, ".st-key-present_theme_toggle button") >= 3
     screenshot(pg, "present_keyboard_dark_theme_focused")
