@@ -62,7 +62,11 @@ navigation = st.navigation(groups, expanded=True)
 st.set_page_config(initial_sidebar_state="collapsed" if navigation.url_path == "present" else "auto")
 
 with st.sidebar:
-    st.selectbox(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY)
+    # Buttons, not a select: every language in view, one click or key press away, nothing that changes the
+    # language while the keyboard only moves (WCAG 3.2.2); and their code is a small part of a later visit's
+    # drawing time against the select's 21 files (benchmarks/drag_latency.py).
+    st.segmented_control(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY,
+                         required=True)
     st.caption(t("common.about"))
 
 if st.session_state.get("_bad_lang") and navigation is not start:  # "/" forwards: warn on the page itself

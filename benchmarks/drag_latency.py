@@ -11,7 +11,8 @@
   and return visits (new sessions from a browser that has been there: its HTTP cache warm) -> first number
   on screen, the playground against a bare Streamlit page with one ``st.metric``; where the time goes:
   connecting (to the page's first websocket message) and drawing (from there to the number), and the bare
-  cards page inside app.py-like menus with and without the language select;
+  cards page inside app.py-like menus with app.py's language buttons, with the select they replaced, and with
+  neither;
 * imports before the playground's first number, with ``python -X importtime``, against all of the page's.
 
 Run: python benchmarks/drag_latency.py [--drops 12] [--grades 5] [--rounds 3] [--later 4] [--skip-visits]
@@ -90,7 +91,8 @@ st.metric("NDCG", f"{{ndcg(order):.4f}}")
 
 BARE_METRIC = 'import streamlit as st\nst.metric("NDCG", "0.9561")\n'
 
-# Where a visit's time goes: the cards page inside a menu like app.py's (13 pages with icons, a language select).
+# Where a visit's time goes: the cards page inside a menu like app.py's (13 pages with icons, the language
+# buttons).
 WITH_SIDEBAR = '''
 import streamlit as st
 
@@ -102,13 +104,18 @@ pages += [st.Page(lambda: None, title=f"Page {{i}}", url_path=f"p{{i}}", icon=":
           for i in range(12)]
 nav = st.navigation(pages)
 with st.sidebar:
-    st.selectbox("Language", ["English", "中文", "한국어"], key="lang")
+    st.segmented_control("Language", ["English", "简体中文", "한국어"], key="lang", required=True)
     st.caption("About")
 nav.run()
 '''
-# The same menu without the language select (what the select alone costs).
-WITH_MENU_ONLY = WITH_SIDEBAR.replace('''    st.selectbox("Language", ["English", "中文", "한국어"], key="lang")
-''', "")
+# The same menu without a language control (what the control alone costs), and with the select app.py had
+# before the buttons.
+_BUTTONS = '''    st.segmented_control("Language", ["English", "简体中文", "한국어"], key="lang", required=True)
+'''
+WITH_MENU_ONLY = WITH_SIDEBAR.replace(_BUTTONS, "")
+_SELECT = '''    st.selectbox("Language", ["English", "简体中文", "한국어"], key="lang")
+'''
+WITH_SELECT = WITH_SIDEBAR.replace(_BUTTONS, _SELECT)
 
 # ---- in-page probes ------------------------------------------------------------------------------
 PAINTED = "(f) => requestAnimationFrame(() => requestAnimationFrame(f))"
@@ -343,20 +350,22 @@ def first_number(browser, url: str, wait_for: str, context=None) -> tuple[float,
 
 VISIT_PAGES = (("playground", "playground"), ("metric", "bare page, one st.metric"),
                ("cards", "bare page, the cards component"),
-               ("cards_sidebar", "the cards page in app.py-like menus (+ language select)"),
-               ("cards_menu", "the cards page in the menus, no language select"))
+               ("cards_sidebar", "the cards page in app.py-like menus (+ language buttons)"),
+               ("cards_select", "the cards page in the menus, the language select instead"),
+               ("cards_menu", "the cards page in the menus, no language control"))
 
 
 def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int,
            compare: Path | None = None) -> dict[str, dict[str, list]]:
     """First number on screen: each round starts fresh servers (the playground, a bare ``st.metric`` page,
-    the bare cards page, the cards page inside app.py-like menus with and without the language select);
+    the bare cards page, the cards page inside app.py-like menus with the language buttons, the select, neither);
     their first visit, then ``later`` new sessions each from new browsers (empty HTTP cache, "later"), then
     ``later`` new sessions each from one returning browser (its HTTP cache warm, "return")."""
     pages = {"playground": (ROOT / "app.py", f"/playground?rels={rels}", ".cards"),
              "metric": (scripts["bare_metric"], "", '[data-testid="stMetric"]'),
              "cards": (scripts["bare_cards"], "", ".cards"),
              "cards_sidebar": (scripts["with_sidebar"], "", ".cards"),
+             "cards_select": (scripts["with_select"], "", ".cards"),
              "cards_menu": (scripts["with_menu_only"], "", ".cards")}
     if compare is not None:  # the app of another commit (--compare), served from its own copy
         pages["playground_ref"] = (compare / "app.py", f"/playground?rels={rels}", ".cards")
@@ -432,7 +441,7 @@ def main() -> None:
         scripts = {}
         for name, source in (("bare_cards", BARE_CARDS), ("bare_sortables", BARE_SORTABLES),
                              ("bare_metric", BARE_METRIC), ("with_sidebar", WITH_SIDEBAR),
-                             ("with_menu_only", WITH_MENU_ONLY)):
+                             ("with_menu_only", WITH_MENU_ONLY), ("with_select", WITH_SELECT)):
             scripts[name] = Path(tmp) / f"{name}.py"
             cards_script = str(Path(tmp) / "bare_cards.py")
             scripts[name].write_text(source.format(root=str(ROOT), grades=grades, cards=cards_script))
@@ -501,8 +510,9 @@ def main() -> None:
             connecting = statistics.median(part("playground", when, 1)) - statistics.median(part("metric", when, 1))
             print(f"  {when} visits, playground / st.metric page: {ratio(play, metric)} (aim <= {aim}); "
                   f"playground / cards page in menus: {ratio(play, part('cards_sidebar', when, 0))}; "
-                  f"menus with / without the select: "
+                  f"menus with the buttons / neither: "
                   f"{ratio(part('cards_sidebar', when, 0), part('cards_menu', when, 0))}; "
+                  f"the select / neither: {ratio(part('cards_select', when, 0), part('cards_menu', when, 0))}; "
                   f"connecting, playground - st.metric page: {connecting:.0f} ms")
             if args.compare:
                 ref = part("playground_ref", when, 0)

@@ -170,12 +170,19 @@ def test_language_and_pages_from_the_sidebar_by_keyboard(make_page, app_url):
     pg.goto(f"{app_url}/rating")
     rendered(pg)
     assert pg.title() == f"{EN['common.nav.rating']} · NDCG Lab"
-    tab_to(pg, "el => el.getAttribute('role') === 'combobox' && el.getAttribute('aria-label') === 'Language'")
-    ring(pg, "language select")
-    pg.keyboard.press("ArrowDown")
-    pg.wait_for_selector('[role="listbox"]')
-    pg.keyboard.press("End")
-    pg.keyboard.press("Enter")   # 한국어, the last language
+    # the language buttons: one Tab stop (the chosen language); the arrows only move the focus (WCAG 3.2.2)
+    tab_to(pg, "el => el.getAttribute('role') === 'radio' && el.closest('[role=radiogroup]')"
+               ".getAttribute('aria-label') === 'Language'")
+    ring(pg, "language buttons")
+    chosen = ("() => [...document.querySelectorAll('[role=radiogroup][aria-label=Language] [role=radio]')]"
+              ".map((b) => [b.innerText, b.getAttribute('aria-checked'), b === document.activeElement])")
+    assert pg.evaluate(chosen) == [["English", "true", True], ["简体中文", "false", False], ["한국어", "false", False]]
+    pg.keyboard.press("ArrowRight")
+    pg.keyboard.press("ArrowRight")
+    assert pg.evaluate(chosen) == [["English", "true", False], ["简体中文", "false", False], ["한국어", "false", True]]
+    ring(pg, "language button 한국어 (focused, not chosen yet)")
+    assert "lang" not in query(pg)
+    pg.keyboard.press("Space")   # 한국어, the last language
     wait_query(pg, "lang", "ko")
     ko = catalogue("ko")
     pg.wait_for_function("() => document.documentElement.lang === 'ko'")

@@ -22,14 +22,14 @@ def test_a_shared_link_as_the_first_and_every_later_request(make_page, fresh_app
     first = make_page()
     visit(first, f"{fresh_app_url}/playground?rels=3,2&lang=zh")
     assert first.locator("h1").first.inner_text() == "实验台"
-    # inside app.py: its language select in the sidebar (the legacy mode would show a file-name menu)
-    assert first.get_by_test_id("stSidebar").get_by_role("combobox", name="语言").count() == 1
+    # inside app.py: its language buttons in the sidebar (the legacy mode would show a file-name menu)
+    assert first.get_by_test_id("stSidebar").get_by_role("radiogroup", name="语言").count() == 1
     for visitor in range(2):  # later visitors, every page, twice
         for path, title in PATHS.items():
             pg = make_page()
             visit(pg, f"{fresh_app_url}/{path}")
             assert pg.locator("h1").first.inner_text() == title, (visitor, path)
-            assert pg.get_by_test_id("stSidebar").get_by_role("combobox", name="Language").count() == 1
+            assert pg.get_by_test_id("stSidebar").get_by_role("radiogroup", name="Language").count() == 1
             assert urlparse(pg.url).path == "/" + path.split("?")[0]
             pg.context.close()
     root = make_page()

@@ -446,12 +446,12 @@ def test_a_first_visits_warnings_stay_when_the_rest_arrives(page, app_url):
     warnings = page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
     assert any("abc" in w and "k" in w for w in warnings), warnings
     assert sum("Unknown language 'xx'" in w for w in warnings) == 1, warnings
-    # the sidebar's language select is there once, under the page menu, after the first run stopped early
+    # the sidebar's language buttons are there once, under the page menu, after the first run stopped early
     # and the rest arrived
     sidebar = page.get_by_test_id("stSidebar")
-    expect(sidebar.get_by_role("combobox", name="Language")).to_have_count(1)
+    expect(sidebar.get_by_role("radiogroup", name="Language")).to_have_count(1)
     nav_bottom = sidebar.get_by_test_id("stSidebarNav").bounding_box()
-    select_top = sidebar.get_by_role("combobox", name="Language").bounding_box()
+    select_top = sidebar.get_by_role("radiogroup", name="Language").bounding_box()
     assert select_top["y"] >= nav_bottom["y"] + nav_bottom["height"] - 1
 
 

@@ -39,7 +39,7 @@ def test_doc003_default_sheet(lang):
     # 8.37 adds up a truncated term (0.35): an error carried from that step, and on into NDCG.
     at = open_page(PAGE, lang=lang)
     no_exceptions(at)
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # through app.py
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # through app.py
     c = _cat(lang)
     first = _first_error(at)
     assert _name(lang, "truncation") in first

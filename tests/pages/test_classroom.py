@@ -83,7 +83,7 @@ def test_teacher_starts_a_class_and_the_key_leaves_the_link(lang):
     assert _metrics(at)[cat["classroom.joined"]] == "0"
     assert any(q["code"] in x.value for x in at.markdown)  # the join code, big
     assert not any(q["key"] in c.value for c in at.code)  # the private link only on request
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # drawn through app.py
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # drawn through app.py
     _confirm_cookie(at, "t", q["code"])
     no_exceptions(at)
     after = _query(at)

@@ -37,7 +37,7 @@ def test_hostile_values_are_named_and_dropped(script, value):
     params = [f.param for f in PAGES[script] if f.param]
     at = open_page(script, query={param: value for param in params})
     no_exceptions(at)
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # through app.py
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # through app.py
     warnings = [w.value for w in at.warning]
     texts = " ".join(warnings + [m.value for m in at.markdown] + [c.value for c in at.caption])
     assert "![](" not in texts and "$\\huge" not in texts  # shown as text, never as markup

@@ -73,7 +73,7 @@ def errors(at) -> list[str]:
 
 
 def through_app(at) -> None:
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # app.py's sidebar: the page ran inside app.py
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # app.py's sidebar: the page ran inside app.py
 
 
 # ---- the two links ------------------------------------------------------------------------

@@ -31,7 +31,7 @@ def _query(at) -> dict:
 
 def _through_app(at) -> None:
     # app.py draws the language select in the sidebar: a page run without app.py has none
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]
 
 
 @pytest.mark.parametrize("lang", LANGS)

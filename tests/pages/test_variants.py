@@ -44,7 +44,7 @@ def test_renders_in_every_language(page):
     lang, at = page
     no_exceptions(at)
     assert not at.error
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # through app.py
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # through app.py
     assert at.title[0].value == t("common.nav.variants", lang=lang)
     # 3 gains x 2 discounts + document 004's code + one formula per library
     assert len(at.latex) == 6 + 1 + len(LIBRARIES)

@@ -49,7 +49,7 @@ def test_renders_without_errors(page):
     lang, doc, at = page
     no_exceptions(at)
     assert not at.error and not at.warning
-    assert [s.key for s in at.sidebar.selectbox] == ["lang"]  # through app.py
+    assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # through app.py
     assert at.title[0].value == t("common.nav.worked_examples", lang=lang)
     assert query(at).get("doc", "000") == doc
 
