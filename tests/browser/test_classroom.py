@@ -141,7 +141,15 @@ def answer(pg, label: str, text: str, expect: str) -> None:
     box = pg.get_by_role("textbox", name=label, exact=True)
     box.fill(text)
     box.press("Enter")
-    wait_text(pg, expect)
+    try:
+        wait_text(pg, expect)
+    except Exception as exc:  # what the student sees then: was the answer kept in the box, saved, refused?
+        full_height(pg)
+        screenshot(pg, f"classroom_answer_{label}_failed")
+        state = pg.evaluate("() => [document.querySelector('[data-testid=\"stApp\"]')?.dataset.testConnectionState,"
+                            " document.querySelector('[data-testid=\"stApp\"]')?.dataset.testScriptState]")
+        raise AssertionError(f"no {expect!r} ({str(exc)[:300]}); the box holds {box.input_value()!r}, "
+                             f"connection/script: {state}; the page says: {text_of(pg)[:1500]}") from exc
     settle(pg)
 
 
