@@ -186,7 +186,7 @@ APP_CSS = """
 [data-testid="stSidebarNavLink"] span, [data-testid="stSidebarNavLink"] .stMarkdownEllipsis,
 [data-testid="stSidebarNavLink"] .stMarkdownEllipsis p { white-space: normal; overflow: visible; text-overflow: clip; }
 [data-testid="stSidebarNavLink"] { height: auto; min-height: 2rem; }
-/* A collapsed sidebar stays in the page, off screen: its links and the language select would still take
+/* A collapsed sidebar stays in the page, off screen: its links and the language buttons would still take
    13 tab stops nobody can see (WCAG 2.4.3, 2.4.7).  Hidden, they leave the tab order until it opens. */
 [data-testid="stSidebar"][data-collapsed="true"] [data-testid="stSidebarContent"] { visibility: hidden; }
 /* a formula block spans its column (Streamlit shrinks it to the formula's width): a long one scrolls in it */

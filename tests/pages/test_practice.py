@@ -30,7 +30,7 @@ def _query(at) -> dict:
 
 
 def _through_app(at) -> None:
-    # app.py draws the language select in the sidebar: a page run without app.py has none
+    # app.py draws the language buttons in the sidebar: a page run without app.py has none
     assert [s.key for s in at.sidebar.segmented_control] == ["lang"]
 
 
