@@ -57,9 +57,13 @@ def wait_keys(pg) -> None:
 
 
 def wait_keys_idle(pg) -> None:
-    """Until no press is waiting for the server and no run is going."""
+    """Until no press is waiting for the server and every run the page asked for has ended and been drawn.
+
+    The status widget alone is not enough: Streamlit mounts it only 500 ms into a run, so a press the page
+    took (or a step it should not have taken) is only certain once :func:`settled` holds."""
     pg.wait_for_function("() => window.__ndcgLabKeys && window.__ndcgLabKeys.presses.length === 0"
                          " && !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000)
+    settled(pg)
 
 
 def open_present(make_page, app_url, query: str):
@@ -117,7 +121,6 @@ def test_buttons_move_and_space_on_a_focused_button_presses_it(make_page, app_ur
     pg.keyboard.press(" ")
     wait_step(pg, 5)
     wait_keys_idle(pg)
-    settled(pg)  # a second step (the button pressed too) would have been requested by now
     assert step_in_url(pg) == 5
     bd = breakdown(list(EXAMPLES["001-main"].relevances), k=6, pool=EXAMPLES["001-main"].pool)
     assert big_number(pg) == show_trimmed(float(bd["dcg"].iloc[1]))  # position 2: DCG so far
@@ -417,7 +420,6 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
         pg.keyboard.press(" ")
     assert info.value.suggested_filename.endswith("_A4.pdf")
     wait_keys_idle(pg)
-    settled(pg)  # a step the slide took too would have been requested by now (the status widget shows late)
     assert step_in_url(pg) == N_STEPS - 2
     found = run_axe(pg)
     assert found == [], "\n".join(found)
@@ -426,7 +428,6 @@ def test_keyboard_only_lecture_with_every_step_announced(make_page, app_url):
     pg.keyboard.press("Enter")
     pg.wait_for_function("() => new URLSearchParams(location.search).get('theme') === 'dark'", timeout=30_000)
     wait_keys_idle(pg)
-    settled(pg)  # the run's end and a still page before its colours are photographed and checked by axe
     assert focused(pg)["key"] == "present_theme_toggle"
     assert ring_contrast(pg, ".st-key-present_theme_toggle button") >= 3
     screenshot(pg, "present_keyboard_dark_theme_focused")

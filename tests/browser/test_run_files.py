@@ -196,8 +196,9 @@ def test_nothing_is_cut_off_on_a_projector_or_a_phone(make_page, app_url, lang):
         closed = page.locator('[data-testid="stExpander"] details:not([open])').filter(
             has=page.locator('[data-testid="stVegaLiteChart"]'))
         assert closed.count() >= 1
-        while closed.count():
+        for _ in range(closed.count()):  # each click opens the first one still closed
             closed.first.locator("summary").click()
+        assert closed.count() == 0
         rendered(page)
         if name == "projector":
             assert page.locator('[data-testid="stSidebar"]').bounding_box()["width"] > 200  # sidebar open
