@@ -31,6 +31,16 @@ def _open_uploaders(page, app_url):
 ABOUT = {"en": "How the values are computed", "zh": "数值是怎么算的", "ko": "값을 계산하는 방법"}
 
 
+def _upload(page, box, files) -> None:
+    """Give ``box`` (a file input) ``files`` like a user's file dialog and wait until the page has asked for the
+    run that reads them and that run is over.  The uploader first sends the bytes over HTTP and only then asks
+    for a rerun: until then the page looks idle, and a next step taken in that gap races the upload."""
+    before = page.evaluate("() => window.__stRuns.requests")
+    box.set_input_files(files)
+    page.wait_for_function("(n) => window.__stRuns.requests > n", arg=before, timeout=120_000)
+    wait_for_app(page, 120_000)
+
+
 def _wait_for_results(page, text: str, lang: str = "en"):
     """Wait until ``text`` shows and the script run has finished (its last element, the "about" expander,
     is drawn; the address bar is written right after it)."""
@@ -57,9 +67,8 @@ def test_upload_qrels_and_runs_then_see_which_choice_flips_the_winner(page, app_
     inputs = _open_uploaders(page, app_url)
     assert inputs.count() == 2
     assert "never your files" in _body(page)  # files are not in links, said on the page
-    inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
-    wait_for_app(page)
-    inputs.nth(1).set_input_files([str(p) for p in sorted(SAMPLES.glob("*.run"))])
+    _upload(page, inputs.nth(0), str(SAMPLES / "qrels.txt"))
+    _upload(page, inputs.nth(1), [str(p) for p in sorted(SAMPLES.glob("*.run"))])
     _wait_for_results(page, "The winner changes with the formula")
     body = _body(page)
     assert "bm25.run" in body and "hybrid.run" in body and "dense.run" in body
@@ -78,13 +87,12 @@ def test_upload_qrels_and_runs_then_see_which_choice_flips_the_winner(page, app_
 
 def test_adding_the_same_run_again_does_not_make_another_system(page, app_url):
     inputs = _open_uploaders(page, app_url)
-    inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
-    wait_for_app(page)
+    _upload(page, inputs.nth(0), str(SAMPLES / "qrels.txt"))
     runs = [str(SAMPLES / "bm25.run"), str(SAMPLES / "dense.run")]
-    inputs.nth(1).set_input_files(runs)
+    _upload(page, inputs.nth(1), runs)
     _wait_for_results(page, "2 run(s) × 24 variant(s)")
     # the same file once more, as a visitor adding it again in the uploader would
-    inputs.nth(1).set_input_files(str(SAMPLES / "bm25.run"))
+    _upload(page, inputs.nth(1), str(SAMPLES / "bm25.run"))
     page.get_by_text("bm25.run was added twice: it is evaluated once.").wait_for(timeout=120_000)
     wait_for_app(page)
     body = _body(page)
@@ -94,9 +102,8 @@ def test_adding_the_same_run_again_does_not_make_another_system(page, app_url):
 
 def test_uploaded_files_are_still_used_after_a_visit_to_another_page(page, app_url):
     inputs = _open_uploaders(page, app_url)
-    inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
-    wait_for_app(page)
-    inputs.nth(1).set_input_files([str(SAMPLES / "bm25.run"), str(SAMPLES / "hybrid.run")])
+    _upload(page, inputs.nth(0), str(SAMPLES / "qrels.txt"))
+    _upload(page, inputs.nth(1), [str(SAMPLES / "bm25.run"), str(SAMPLES / "hybrid.run")])
     _wait_for_results(page, "2 run(s) × 24 variant(s)")
     _navigate(page, "roc")
     wait_for_app(page)
@@ -111,9 +118,8 @@ def test_uploaded_files_are_still_used_after_a_visit_to_another_page(page, app_u
 
 def test_a_bad_upload_is_reported_with_its_line(page, app_url):
     inputs = _open_uploaders(page, app_url)
-    inputs.nth(0).set_input_files(str(SAMPLES / "qrels.txt"))
-    wait_for_app(page)
-    inputs.nth(1).set_input_files(str(SAMPLES / "broken_gbk.txt"))
+    _upload(page, inputs.nth(0), str(SAMPLES / "qrels.txt"))
+    _upload(page, inputs.nth(1), str(SAMPLES / "broken_gbk.txt"))
     page.get_by_text("Problems in broken_gbk.txt").wait_for(timeout=120_000)
     wait_for_app(page)
     page.get_by_text("Evaluate the readable lines of files with bad lines").click()
@@ -129,9 +135,8 @@ def test_csv_download_neutralises_formula_like_names_and_ids(page, app_url, tmp_
     evil = tmp_path / "@SUM(1).run"
     evil.write_bytes((SAMPLES / "bm25.run").read_bytes().replace(b"101 ", b"=1+1 "))
     inputs = _open_uploaders(page, app_url)
-    inputs.nth(0).set_input_files(str(qrels))
-    wait_for_app(page)
-    inputs.nth(1).set_input_files([str(evil), str(SAMPLES / "dense.run")])
+    _upload(page, inputs.nth(0), str(qrels))
+    _upload(page, inputs.nth(1), [str(evil), str(SAMPLES / "dense.run")])
     _wait_for_results(page, "2 run(s) × 24 variant(s)")
     with page.expect_download() as info:
         page.get_by_role("button", name="Download per-query values (CSV)").click()
