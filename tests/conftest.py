@@ -66,6 +66,7 @@ if not os.environ.get("NDCG_LAB_DB_URL") or os.environ.get(_DB_OWNER, str(os.get
     atexit.register(shutil.rmtree, _OWN_DB_DIR, ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     """xdist groups (scripts/test.sh runs ``--dist loadgroup``): Spark tests share one JVM session, so one
     worker runs them all; the tests of a module that share a module-scoped fixture (an AppTest run per
