@@ -286,3 +286,10 @@ def test_spark_submit_runs_the_command_line_with_the_same_output(tmp_path):
     # spark-submit's PythonRunner merges the program's standard error into its output: the time line is there
     lines = done.stdout.splitlines(keepends=True)
     assert lines[-1].startswith("evaluated on Spark (local[2]) in ") and "".join(lines[:-1]) == out
+
+
+def test_spark_tests_share_one_worker_under_xdist(request):
+    # scripts/test.sh runs --dist loadgroup: every Spark test must carry the "spark" group in its id (xdist
+    # sends a group to one worker), or each worker starts a JVM session of its own.
+    if request.config.getvalue("loadgroup"):
+        assert request.node.nodeid.endswith("@spark"), request.node.nodeid
