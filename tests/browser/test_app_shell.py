@@ -19,7 +19,7 @@ PATHS = {  # page path -> its title in English
 def test_a_shared_link_as_the_first_and_every_later_request(make_page, fresh_app_url):
     # The first visitor of a fresh server opens a page's own path (Streamlit's legacy pages/ mode would run
     # the script without app.py); then later visitors open every page's path and "/".
-    first = make_page()
+    first = make_page(fresh=True)  # a brand-new browser: nothing cached, nothing compiled
     visit(first, f"{fresh_app_url}/playground?rels=3,2&lang=zh")
     assert first.locator("h1").first.inner_text() == "实验台"
     # inside app.py: its language buttons in the sidebar (the legacy mode would show a file-name menu)
@@ -31,7 +31,7 @@ def test_a_shared_link_as_the_first_and_every_later_request(make_page, fresh_app
             assert pg.locator("h1").first.inner_text() == title, (visitor, path)
             assert pg.get_by_test_id("stSidebar").get_by_role("radiogroup", name="Language").count() == 1
             assert urlparse(pg.url).path == "/" + path.split("?")[0]
-            pg.context.close()
+            pg.close()
     root = make_page()
     visit(root, f"{fresh_app_url}/?rels=3,2,1")
     assert urlparse(root.url).path == "/playground" and parse_qs(urlparse(root.url).query)["rels"] == ["3,2,1"]

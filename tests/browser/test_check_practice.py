@@ -29,7 +29,7 @@ def test_check_journey(browser, make_page, app_url):
     assert page.get_by_label("DCG", exact=True).input_value() == "6.9"
     # the copied link in a fresh context: the same diagnosis
     link = copied_link(page)
-    other = make_page()
+    other = make_page(fresh=True)
     visit(other, link)
     assert other.get_by_label("IDCG", exact=True).input_value() == "8.380"
     assert other.get_by_text("First wrong step").first.inner_text() == first
@@ -71,7 +71,7 @@ def test_practice_journey_and_reload(browser, make_page, app_url):
     # the copied link (for a class): the same exercise, in the same language, without this visitor's score
     link = copied_link(page)
     assert "seed=42" in link and "difficulty=medium" in link and "lang=ko" in link and "score" not in link
-    other = make_page()
+    other = make_page(fresh=True)
     visit(other, link)
     assert other.locator("h3").filter(has_text="42").count() >= 1
     assert other.locator('[data-testid="stMetricValue"]').first.inner_text() == "0 / 0"

@@ -175,7 +175,7 @@ def private_link(pg) -> str:
 
 def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     url, db_url = server
-    teacher = make_page(viewport=PROJECTOR)
+    teacher = make_page(viewport=PROJECTOR, fresh=True)
     code = start_class(teacher, url)
     assert "key=" not in teacher.url and "key=" not in text_of(teacher)  # nothing secret on the projector
     teacher.reload()  # the browser's cookie keeps the dashboard
@@ -185,7 +185,7 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     teacher.get_by_role("button", name="Hide the link").click()
     teacher.get_by_role("button", name="Show the private teacher link").wait_for()
 
-    ada, bo, li = (make_page(viewport=PHONE) for _ in range(3))
+    ada, bo, li = (make_page(viewport=PHONE, fresh=True) for _ in range(3))
     for i, (pg, name) in enumerate(((ada, "Ada"), (bo, "Bo <b>x</b>"), (li, "李雷")), start=1):
         join(pg, url, code, name)
         wait_metric(teacher, "Joined", str(i))  # the dashboard refreshes by itself
@@ -251,15 +251,15 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
 
 def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     url, db_url = server
-    teacher = make_page(viewport=PROJECTOR)
+    teacher = make_page(viewport=PROJECTOR, fresh=True)
     code = start_class(teacher, url)
-    ada = make_page(viewport=PHONE)
+    ada = make_page(viewport=PHONE, fresh=True)
     join(ada, url, code, "Ada", double=True)  # a double click takes one seat, and says nothing about a second
     answer(ada, "DCG", "6.86", "DCG: right")
     assert "already has a seat" not in text_of(ada)
     wait_metric(teacher, "Joined", "1")
 
-    stranger = make_page(viewport=PHONE)  # another browser: Ada's nickname, a look-alike, an invisible one
+    stranger = make_page(viewport=PHONE, fresh=True)  # another browser: Ada's nickname, a look-alike, an invisible one
     stranger.goto(f"{url}/join?code={code}")
     wait_for_app(stranger)
     for name, message in (("Ada", "already has this nickname"), ("\u0410da", "already has this nickname"),
@@ -276,7 +276,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     seat_code.wait_for()
     assert teacher.get_by_text("Seat code for Student 1:").count() == 1
     code8 = seat_code.inner_text().strip()
-    laptop = make_page(viewport=PROJECTOR)
+    laptop = make_page(viewport=PROJECTOR, fresh=True)
     laptop.goto(f"{url}/join?code={code}")
     wait_for_app(laptop)
     laptop.get_by_text("Got a seat code from your teacher?").click()
@@ -288,7 +288,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     wait_for_app(ada)
     ada.get_by_role("textbox", name="Nickname").wait_for()
 
-    bo = make_page(viewport=PHONE)
+    bo = make_page(viewport=PHONE, fresh=True)
     join(bo, url, code, "Bo")
     wait_metric(teacher, "Joined", "2")
     number = teacher.get_by_role("spinbutton", name="Student number")
@@ -301,7 +301,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
 
     teacher.get_by_text("Students may join", exact=True).click()
     settle(teacher)
-    late = make_page(viewport=PHONE)
+    late = make_page(viewport=PHONE, fresh=True)
     late.goto(f"{url}/join?code={code}")
     wait_for_app(late)
     late.get_by_role("textbox", name="Nickname").fill("Cy")
@@ -313,7 +313,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
 
 def test_wrong_codes_are_slowed_for_that_browser_only(make_page, server):
     url, _ = server
-    guesser = make_page(viewport=PHONE)
+    guesser = make_page(viewport=PHONE, fresh=True)
     guesser.goto(f"{url}/join")
     wait_for_app(guesser)
     guesser.get_by_role("textbox", name="Nickname").fill("x")
@@ -328,7 +328,7 @@ def test_wrong_codes_are_slowed_for_that_browser_only(make_page, server):
         if slowed in text_of(guesser):
             break
     assert i >= 5 and slowed in text_of(guesser), (i, text_of(guesser)[-400:])
-    other = make_page(viewport=PHONE)  # another browser session from the same address is not slowed yet
+    other = make_page(viewport=PHONE, fresh=True)  # another browser session from the same address is not slowed yet
     other.goto(f"{url}/join?code=AAAAAK")
     wait_for_app(other)
     other.get_by_role("textbox", name="Nickname").fill("y")
@@ -349,7 +349,7 @@ def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
         seat, _ = store.join(info.code, f"s{i}", client=Client(f"setup-{lang}-{i}", f"198.51.100.{i}"))
         for j, (field, text) in enumerate(work[i::2]):
             seat.submit(1, field, text, submission_id=f"{i}-{j}")
-    teacher = make_page(viewport=PROJECTOR, locale={"en": "en-US", "zh": "zh-CN", "ko": "ko-KR"}[lang])
+    teacher = make_page(viewport=PROJECTOR, fresh=True, locale={"en": "en-US", "zh": "zh-CN", "ko": "ko-KR"}[lang])
     teacher.goto(f"{url}/class?code={info.code}&key={key}&lang={lang}")
     wait_for_app(teacher)
     table = teacher.locator(".st-key-class_mistakes table")
@@ -370,7 +370,7 @@ def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
 @pytest.mark.parametrize("server", ["sqlite"], indirect=True)  # the navigation: no database involved
 def test_the_class_pages_are_in_the_navigation(make_page, server):
     url, _ = server
-    pg = make_page(viewport=PROJECTOR)
+    pg = make_page(viewport=PROJECTOR, fresh=True)
     pg.goto(f"{url}/playground")
     wait_for_app(pg)
     links = pg.locator('[data-testid="stSidebarNav"] a')
@@ -385,9 +385,9 @@ def test_a_killed_server_loses_no_committed_answer(make_page, tmp_path):
     db_url = f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
     app = App(db_url).start()
     try:
-        teacher = make_page(viewport=PROJECTOR)
+        teacher = make_page(viewport=PROJECTOR, fresh=True)
         code = start_class(teacher, app.url)
-        student = make_page(viewport=PHONE)
+        student = make_page(viewport=PHONE, fresh=True)
         join(student, app.url, code, "Ada")
         answer(student, "DCG", "6.86", "DCG: right")
         answer(student, "IDCG", "8.37", "IDCG: wrong")

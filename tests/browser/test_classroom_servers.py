@@ -30,7 +30,7 @@ from tests.classroom.servers import apps, nginx
 
 def on(make_page, proxy, route: str, viewport):
     """A browser (a fresh context) whose route cookie sends it to one chosen app server."""
-    pg = make_page(viewport=viewport)
+    pg = make_page(viewport=viewport, fresh=True)
     pg.context.add_cookies([{"name": "ndcglab_route", "value": route, "url": proxy}])
     return pg
 

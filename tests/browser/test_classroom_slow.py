@@ -39,11 +39,11 @@ def slow_app(tmp_path):
 
 
 def test_start_shows_the_dashboard_and_a_reconnected_page_keeps_the_answer_typed_first(make_page, slow_app):
-    teacher = make_page(viewport=PROJECTOR)
+    teacher = make_page(viewport=PROJECTOR, fresh=True)
     code = start_class(teacher, slow_app.url)  # the dashboard, then the key leaves the address bar
     assert "key=" not in teacher.url and "Start the class" not in text_of(teacher)
     key = private_link(teacher).split("key=")[1]
-    student = make_page(viewport=PHONE)
+    student = make_page(viewport=PHONE, fresh=True)
     join(student, slow_app.url, code, "Ada")
     answer(student, "DCG", "6.86", "DCG: right")
     wait_metric(teacher, "Answers", "1")

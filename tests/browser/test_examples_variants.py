@@ -32,7 +32,7 @@ def test_worked_examples_journey(browser, make_page, app_url):
     # the copied link in a fresh context
     link = copied_link(page)
     assert link.endswith("/worked_examples?doc=003")
-    other = make_page()
+    other = make_page(fresh=True)
     visit(other, link)
     assert other.get_by_role("tab", name="003").get_attribute("aria-selected") == "true"
     assert other.get_by_text("Sum disagrees with its own terms").count() >= 1
@@ -53,7 +53,7 @@ def test_variants_journey(browser, make_page, app_url):
     go_via_sidebar(page, "公式变体与库")
     assert page.get_by_label("按排名顺序的等级", exact=True).input_value() == "2.1234567, 1, 0"
     link = copied_link(page)
-    other = make_page()
+    other = make_page(fresh=True)
     visit(other, link)
     assert other.get_by_label("按排名顺序的等级", exact=True).input_value() == "2.1234567, 1, 0"
     assert other.locator('[data-testid="stDataFrame"]').first.inner_text() == table

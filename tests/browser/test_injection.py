@@ -165,7 +165,7 @@ def test_the_markdown_renderer_agrees_with_chromium(browser, tmp_path):
             return {links: drawn.map(a => a.getAttribute('href') || a.getAttribute('src')),
                     text: p.innerText, width, twinWidth};
         })""", len(texts))
-        pg.context.close()
+        pg.close()
     half = len(texts) // 2
     disagree = {text: (seen["links"], links(text)) for text, seen in zip(texts, drawn)
                 if len(seen["links"]) != len(links(text))}

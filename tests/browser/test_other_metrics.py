@@ -86,7 +86,7 @@ def test_topn_journey(make_page, app_url):
     link = _copied_link(pg)
     assert link.startswith(app_url) and "n=3" in link
     # a new visitor opens the copied link: the same view
-    fresh = make_page()
+    fresh = make_page(fresh=True)
     _visit(fresh, link)
     _rendered(fresh, charts=2)
     assert fresh.locator(".st-key-topn_users textarea").input_value() == users
@@ -122,7 +122,7 @@ def test_rating_journey(make_page, app_url):
     assert _metrics(pg) == ["1.5811", "1.5"]
     assert _query(pg) == {"true": "1,1", "pred": "2,3", "pair": "1", "lang": "zh"}
     link = _copied_link(pg)
-    fresh = make_page()
+    fresh = make_page(fresh=True)
     _visit(fresh, link)
     _rendered(fresh, charts=3)
     assert _metrics(fresh) == ["1.5811", "1.5"]
@@ -149,7 +149,7 @@ def test_roc_journey(make_page, app_url):
     assert _metrics(pg) == area_so_far
     link = _copied_link(pg)
     assert "step=4" in link
-    fresh = make_page()
+    fresh = make_page(fresh=True)
     _visit(fresh, link)
     _rendered(fresh, charts=2)
     assert _slider_value(fresh) == "4"

@@ -46,7 +46,7 @@ def test_journey(browser, make_page, app_url):
     # the copied link in a fresh context: the same view
     link = copied_link(page)
     assert link.startswith(f"{app_url}/playground?") and "rels=2.1234567,3" in link
-    other = make_page()
+    other = make_page(fresh=True)
     visit(other, link)
     assert other.get_by_label("Grades in ranked order", exact=True).input_value() == "2.1234567, 3"
     assert metric(other, "NDCG") == shown and metric(other, "DCG") == metric(page, "DCG")

@@ -202,7 +202,7 @@ def test_projector_first_middle_last_step(make_page, app_url, theme):
             assert numbers and numbers[0]["size"] >= 28
         path = screenshot(pg, f"present_{theme}_{name}")
         assert path.stat().st_size > 10_000
-        pg.context.close()
+        pg.close()
 
 
 def test_ideal_order_with_unretrieved_items(make_page, app_url):

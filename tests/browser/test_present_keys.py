@@ -58,7 +58,7 @@ def settle_at(pg, n: int) -> None:
 
 
 def open_slow(make_page, url: str, query: str):
-    pg = make_page(viewport=PROJECTOR)
+    pg = make_page(viewport=PROJECTOR, fresh=True)
     pg.goto(f"{url}/present?{query}")
     wait_for_app(pg, timeout=60_000)
     pg.wait_for_function("() => window.__ndcgLabKeys && window.__ndcgLabKeys.handler", timeout=60_000)

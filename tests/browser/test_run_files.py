@@ -176,7 +176,7 @@ def test_a_shared_link_survives_a_page_switch_and_opens_the_same_in_a_fresh_brow
     for part in ("k=7", "gain=exponential%2Clinear", "ties=average", "top=3"):
         assert part in copied or part.replace("%2C", ",") in copied
     # the copied address in a fresh browser: the same view
-    fresh = make_page()
+    fresh = make_page(fresh=True)
     fresh.goto(copied)
     _wait_for_results(fresh, "Mean NDCG@7")
     assert fresh.get_by_label("Cutoff k", exact=True).input_value() == "7"
