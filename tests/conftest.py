@@ -15,6 +15,7 @@ Conventions (docs/TEAM_BRIEF.md, "Tests", says the same for newcomers):
 from __future__ import annotations
 
 import atexit
+import functools
 import math
 import os
 import shutil
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
 
 _CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -51,6 +53,12 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
                           **_UNTIMED)
 settings.register_profile("thorough", max_examples=examples(100), **_UNTIMED)
 settings.load_profile(PROFILE)
+
+# Every new AppTest scans the metadata of every installed distribution for Streamlit component manifests
+# (streamlit/testing/v1/app_test.py, ``discover_and_register_components``): 0.37 s per AppTest with the ~700
+# packages the tests install, three quarters of a page test's time.  What is installed does not change during
+# a test session: scan once per process, as the app's server does at its start.
+manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
 # The classroom's database: one SQLite file per test process (each xdist worker, and the Streamlit servers
 # the browser tests start, which inherit the environment) instead of the repository's data/classroom, which
