@@ -110,6 +110,16 @@ def app_url():
         yield url
 
 
+@pytest.fixture(scope="session")
+def warmed(browser, app_url):
+    """The session's server after a first visitor (st.navigation has run in that process): for tests of what a
+    later visitor sees.  Once per worker, not once per test (each is a page load in a new browser)."""
+    from tests.browser.journey import warm
+
+    warm(browser, app_url)
+    return app_url
+
+
 @pytest.fixture
 def fresh_app_url():
     """A server that has served nothing yet (for first-request behaviour)."""

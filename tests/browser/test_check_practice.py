@@ -3,7 +3,7 @@ back, the copied link in a fresh context), Practice's reload, and screenshots.""
 from __future__ import annotations
 
 from tests.browser.conftest import screenshot, settled
-from tests.browser.journey import choose, copied_link, done, fill, go_via_sidebar, query, settle, visit, warm
+from tests.browser.journey import choose, copied_link, done, fill, go_via_sidebar, query, settle, visit
 
 
 def full_height(page) -> None:
@@ -13,8 +13,7 @@ def full_height(page) -> None:
     settled(page)
 
 
-def test_check_journey(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_check_journey(make_page, app_url, warmed):
     page = make_page()
     visit(page, f"{app_url}/check?dcg=6.9&gain=exponential")
     assert page.get_by_label("DCG", exact=True).input_value() == "6.9"
@@ -46,8 +45,7 @@ def test_check_page_shows_document_003_diagnosis_in_two_languages(page, app_url)
     assert page.get_by_text("第一个出错的步骤").count() == 1
 
 
-def test_practice_journey_and_reload(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_practice_journey_and_reload(make_page, app_url, warmed):
     page = make_page()
     visit(page, f"{app_url}/practice?seed=42&difficulty=hard&lang=ko")
     assert page.get_by_role("heading", name="문제 42 (어려움)").count() == 1

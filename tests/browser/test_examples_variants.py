@@ -3,7 +3,7 @@ leave and come back, the copied link in a fresh context) and screenshots."""
 from __future__ import annotations
 
 from tests.browser.conftest import screenshot, settled
-from tests.browser.journey import copied_link, fill, go_via_sidebar, query, settle, visit, warm
+from tests.browser.journey import copied_link, fill, go_via_sidebar, query, settle, visit
 
 
 def grow(page, width: int = 1400) -> None:
@@ -12,8 +12,7 @@ def grow(page, width: int = 1400) -> None:
     settled(page)
 
 
-def test_worked_examples_journey(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_worked_examples_journey(make_page, app_url, warmed):
     page = make_page()
     visit(page, f"{app_url}/worked_examples?doc=001")
     assert page.get_by_role("tab", name="001").get_attribute("aria-selected") == "true"
@@ -40,8 +39,7 @@ def test_worked_examples_journey(browser, make_page, app_url):
     assert screenshot(other, "worked_examples").stat().st_size > 50_000
 
 
-def test_variants_journey(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_variants_journey(make_page, app_url, warmed):
     page = make_page()
     visit(page, f"{app_url}/variants?rels=3,2,1&k=all&lang=zh")
     assert page.get_by_text("IDCG 取自").count() >= 1

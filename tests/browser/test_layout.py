@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.a11y import axe_version, check_page, rendered
 from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled
-from tests.browser.journey import visit, warm
+from tests.browser.journey import visit
 
 ZOOMED = {"width": 853, "height": 533}  # 1280×800 at 150 %
 VIEWPORTS = {"projector": PROJECTOR, "zoomed": ZOOMED, "phone": PHONE}
@@ -24,11 +24,9 @@ PAGES = {
 }
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _warm(browser, app_url):
-    # every view below is a later visitor's (session scope: once per worker, and the tests of this module
-    # spread over the workers instead of sharing one for a module fixture)
-    warm(browser, app_url)
+@pytest.fixture(autouse=True)
+def _warm(warmed):
+    """Every view below is a later visitor's (the worker's server has served one before)."""
 
 
 # One load per page serves both desktop sizes (the projector, then the same page resized to the zoomed

@@ -7,7 +7,7 @@ import re
 
 from metrics.ndcg import ndcg
 from tests.browser.conftest import screenshot, settled
-from tests.browser.journey import copied_link, done, fill, go_via_sidebar, query, visit, warm
+from tests.browser.journey import copied_link, done, fill, go_via_sidebar, query, visit
 
 
 def metric(page, label: str) -> str:
@@ -27,8 +27,7 @@ def open_playground(page, app_url, q: str):
     page.wait_for_selector(".cards[data-cards-ready='1']")
 
 
-def test_journey(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_journey(make_page, app_url, warmed):
     page = make_page()
     # a later visitor opens the documented link: no dialog, no exception, document 000's numbers
     visit(page, f"{app_url}/playground?rels=3,2,1,3,2&discount=jarvelin")
@@ -52,8 +51,7 @@ def test_journey(browser, make_page, app_url):
     assert metric(other, "NDCG") == shown and metric(other, "DCG") == metric(page, "DCG")
 
 
-def test_root_forwards_to_the_playground_with_its_query(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_root_forwards_to_the_playground_with_its_query(make_page, app_url, warmed):
     page = make_page()
     visit(page, f"{app_url}/?rels=3,2,3,0,1,2&unretrieved=3,0&k=6")
     page.wait_for_url(re.compile(r"/playground\?"))

@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from metrics.ndcg import cg, dcg, idcg, ndcg
 from tests.browser.conftest import PHONE, screenshot
-from tests.browser.journey import done, query, visit, warm
+from tests.browser.journey import done, query, visit
 from ui.numbers import exact, show
 
 KEYS = ("cg", "dcg", "idcg", "ndcg")
@@ -133,8 +133,7 @@ def numbers_announced(pg) -> dict[str, str]:
     return out
 
 
-def test_previews_equal_metrics_over_random_rankings_and_variants(browser, make_page, app_url):
-    warm(browser, app_url)
+def test_previews_equal_metrics_over_random_rankings_and_variants(make_page, app_url, warmed):
     pg = make_page()
     rng = random.Random(20261125)
     checked = 0
