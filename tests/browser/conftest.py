@@ -227,11 +227,19 @@ class Visitors:
     renderer."""
 
     def __init__(self, browser, app_url: str):
-        self.context = browser.new_context(viewport=DESKTOP, locale="en-US")
+        self._browser, self._app_url = browser, app_url
+        self._open()
+
+    def _open(self) -> None:
+        self.closed = False
+        self.context = self._browser.new_context(viewport=DESKTOP, locale="en-US")
+        self.context.on("close", lambda _: setattr(self, "closed", True))
         self._keeper = self.context.new_page()
-        self._keeper.goto(f"{app_url}/_stcore/health")
+        self._keeper.goto(f"{self._app_url}/_stcore/health")
 
     def new_page(self, viewport: dict | None = None):
+        if self.closed:  # a test closed a tab's context: the next visitor still gets a clean one
+            self._open()
         self.context.clear_cookies()
         pg = self.context.new_page()
         if viewport is not None and viewport != DESKTOP:
@@ -255,7 +263,8 @@ class Visitors:
 def visitors(browser, app_url):
     v = Visitors(browser, app_url)
     yield v
-    v.context.close()
+    if not v.closed:
+        v.context.close()
 
 
 @pytest.fixture
