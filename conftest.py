@@ -6,11 +6,12 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _doctests_outside_a_session_read_english(request):
-    """A doctest runs outside any Streamlit session, where ``ui.i18n.t`` answers in the language of the
-    process's last script run (an AppTest in zh on the same xdist worker made two doctests print Chinese).
-    Doctests document the English text: each starts from it."""
+def _outside_a_session_english(request):
+    """Outside any Streamlit session ``ui.i18n.t`` answers in the language of the process's last script run, so
+    a test (or doctest) that calls the ui helpers directly would read whatever language an AppTest before it
+    on the same xdist worker ran in (it happened to two doctests, then to eight ui tests when the workers'
+    order changed).  Every test starts from English; an AppTest run inside it still sets its own language."""
     i18n = sys.modules.get("ui.i18n")
-    if isinstance(request.node, pytest.DoctestItem) and i18n is not None:
+    if i18n is not None:
         i18n._last_language = i18n.DEFAULT_LANGUAGE
     yield
