@@ -420,6 +420,26 @@ PROBLEMS_JS = r"""
 """
 
 
+#: Where a page is, for a timeout's message: Streamlit's script and connection state, the status widget, stale
+#: elements, the code blocks (an NDCG page ends with its copy-link box), the run tracker, the address and text.
+PAGE_STATE_JS = """() => {
+  const codes = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stCode"]')];
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {script_state: app && app.getAttribute('data-test-script-state'),
+          connection: app && app.getAttribute('data-test-connection-state'),
+          status_widget: Boolean(document.querySelector('[data-testid="stStatusWidget"]')),
+          stale: document.querySelectorAll('[data-testid="stMain"] [data-stale="true"]').length,
+          code_blocks: codes.length, last_code: codes.length ? codes[codes.length - 1].innerText.slice(0, 80) : null,
+          runs: window.__stRuns || null, url: location.href,
+          text: (document.querySelector('[data-testid="stMain"]') || document.body).innerText.slice(0, 1500)};
+}"""
+
+
+def page_state(pg) -> dict:
+    """What the page shows and where its runs are (:data:`PAGE_STATE_JS`), for a failure's message."""
+    return pg.evaluate(PAGE_STATE_JS)
+
+
 def page_problems(pg) -> list[str]:
     """Exceptions, tracebacks and "Page not found" dialogs on the page (empty = clean)."""
     return pg.evaluate(PROBLEMS_JS)

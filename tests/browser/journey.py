@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
-from tests.browser.conftest import page_problems, wait_for_app
+from tests.browser.conftest import page_problems, page_state, wait_for_app
 
 
 def warm(browser, app_url: str) -> None:
@@ -32,20 +32,6 @@ DONE_JS = """() => {
 }"""
 
 
-#: What DONE_JS found, for a timeout's message.
-DONE_STATE_JS = """() => {
-  const codes = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stCode"]')];
-  const app = document.querySelector('[data-testid="stApp"]');
-  return {status_widget: Boolean(document.querySelector('[data-testid="stStatusWidget"]')),
-          stale: document.querySelectorAll('[data-testid="stMain"] [data-stale="true"]').length,
-          code_blocks: codes.length, last_code: codes.length ? codes[codes.length - 1].innerText.slice(0, 80) : null,
-          script_state: app && app.getAttribute('data-test-script-state'),
-          connection: app && app.getAttribute('data-test-connection-state'),
-          runs: window.__stRuns || null, url: location.href,
-          text: (document.querySelector('[data-testid="stMain"]') || document.body).innerText.slice(0, 400)};
-}"""
-
-
 def done(pg, timeout: float = 60_000) -> None:
     """Wait until the page's script run is over (its last element, the link box, is drawn and fresh); on a
     timeout, say what the page showed."""
@@ -53,7 +39,7 @@ def done(pg, timeout: float = 60_000) -> None:
     try:
         pg.wait_for_function(DONE_JS, timeout=timeout)
     except Exception as exc:
-        raise AssertionError(f"the page's run never finished drawing: {pg.evaluate(DONE_STATE_JS)}") from exc
+        raise AssertionError(f"the page's run never finished drawing: {page_state(pg)}") from exc
 
 
 def visit(pg, url: str) -> None:

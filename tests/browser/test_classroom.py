@@ -23,6 +23,7 @@ from tests.browser.conftest import (
     PROJECTOR,
     overflowing,
     page_problems,
+    page_state,
     screenshot,
     settled,
     wait_for_app,
@@ -146,10 +147,8 @@ def answer(pg, label: str, text: str, expect: str) -> None:
     except Exception as exc:  # what the student sees then: was the answer kept in the box, saved, refused?
         full_height(pg)
         screenshot(pg, f"classroom_answer_{label}_failed")
-        state = pg.evaluate("() => [document.querySelector('[data-testid=\"stApp\"]')?.dataset.testConnectionState,"
-                            " document.querySelector('[data-testid=\"stApp\"]')?.dataset.testScriptState]")
-        raise AssertionError(f"no {expect!r} ({str(exc)[:300]}); the box holds {box.input_value()!r}, "
-                             f"connection/script: {state}; the page says: {text_of(pg)[:1500]}") from exc
+        raise AssertionError(f"no {expect!r} ({str(exc)[:300]}); the box holds {box.input_value()!r}; "
+                             f"the page: {page_state(pg)}") from exc
     settle(pg)
 
 

@@ -24,9 +24,8 @@ PAGES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _warm(warmed):
-    """Every view below is a later visitor's (the worker's server has served one before)."""
+# every view below is a later visitor's (the worker's server has served one before)
+pytestmark = pytest.mark.usefixtures("warmed")
 
 
 # One load per page serves both desktop sizes (the projector, then the same page resized to the zoomed
