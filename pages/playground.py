@@ -75,11 +75,12 @@ def playground() -> None:
     if "cards" in errors:
         st.error(playground_ui.problem_text(errors["cards"]), icon=":material/error:")
 
-    # ---- the rest of the page.  A browser's first run stops here (playground_ui.defer_rest): its numbers and cards are
+    # ---- the rest of the page.  A browser's first run ends here (playground_ui.defer_rest): its numbers and cards are
     # painted before the browser starts on anything else, and the component then asks for the rest (one more
     # run).  Imported here for the same reason: nothing the numbers do not need loads before them. --------
     if rest_later:
         playground_ui.stop_for_now(page, state)
+        return
     from metrics.registry import ZERO_IDCG
     from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
     from ui.i18n import registry_text

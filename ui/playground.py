@@ -24,6 +24,7 @@ from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
 from ui.numbers import exact_list, show
 from ui.playground_explain import variants_wide
 from ui.ranking import Ranking, RankingProblem
+from ui.shell import slow_down
 from ui.widgets import K_ALL, k_value
 
 if TYPE_CHECKING:
@@ -317,6 +318,10 @@ def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[
     return data
 
 
+#: Seconds a browser's deferred first run waits before it ends (a slow server, for tests; unset: none).
+SLOW_ENV = "NDCG_LAB_PLAYGROUND_SLOW"
+
+
 def defer_rest(state) -> bool:
     """True on the session's first run of the playground in a browser: the page then stops after its
     numbers, cards and settings, and the cards component asks for the rest (tables, formulas, charts)
@@ -338,13 +343,19 @@ def stop_for_now(page: ui_state.PageState, state) -> None:
     """End a first run after the numbers and cards (:func:`defer_rest`): write the address bar, and leave
     the widget fields out of the session so the next run draws their widgets from what the page state
     keeps (a value set by code for a widget not drawn in that run would outlive the widget's own: seen
-    as the typed grades coming back after a visit to another page)."""
+    as the typed grades coming back after a visit to another page).  The page then returns.
+
+    Never ``st.stop()`` here: the component's request for the rest can reach the server while this run is
+    still going (it is sent once the cards are painted, and a fragment's rerun waits for the run to end),
+    and ``st.stop()`` replaces a waiting rerun request with a stop, so the rest never came (seen on a busy
+    machine; tests/browser/test_playground_first_visit.py slows this run down with :data:`SLOW_ENV` so the
+    request always arrives during it)."""
+    slow_down(SLOW_ENV)
     page.finish()
     state[_PROBLEMS] = list(page.problems)
     for f in FIELDS:
         if f.widget:
             state.pop(f.key, None)
-    st.stop()
 
 
 def carry_problems(page: ui_state.PageState, state) -> None:

@@ -135,7 +135,9 @@ def fresh_app_url():
 RUN_TRACKER_JS = r"""
 (() => {
   if (window.__stRuns) return;
-  const runs = window.__stRuns = {seq: 0, lastRequest: 0, lastFinish: 0, requests: 0, finishes: 0};
+  // log: the first 40 events in order ("request", "finish"), for tests of their order and failure messages
+  const runs = window.__stRuns = {seq: 0, lastRequest: 0, lastFinish: 0, requests: 0, finishes: 0, log: []};
+  const note = (what) => { if (runs.log.length < 40) runs.log.push(what); };
   function fields(bytes) {            // top-level protobuf fields: [number, wireType, value or [start, end]]
     const out = []; let i = 0;
     const varint = () => {
@@ -157,14 +159,16 @@ RUN_TRACKER_JS = r"""
     ws.addEventListener('message', (event) => {
       if (!(event.data instanceof ArrayBuffer)) return;
       for (const [n, wt, v] of fields(new Uint8Array(event.data)))
-        if (n === 6 && wt === 0 && v !== 2) { runs.finishes++; runs.lastFinish = ++runs.seq; }
+        if (n === 6 && wt === 0 && v !== 2) { runs.finishes++; runs.lastFinish = ++runs.seq; note('finish'); }
     });
     const send = ws.send.bind(ws);
     ws.send = (data) => {
       try {
         const bytes = data instanceof ArrayBuffer ? new Uint8Array(data)
           : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
-        if (bytes && fields(bytes).some(([n]) => n === 11)) { runs.requests++; runs.lastRequest = ++runs.seq; }
+        if (bytes && fields(bytes).some(([n]) => n === 11)) {
+          runs.requests++; runs.lastRequest = ++runs.seq; note('request');
+        }
       } catch (e) { /* never break the app */ }
       return send(data);
     };
@@ -430,7 +434,11 @@ PAGE_STATE_JS = """() => {
           status_widget: Boolean(document.querySelector('[data-testid="stStatusWidget"]')),
           stale: document.querySelectorAll('[data-testid="stMain"] [data-stale="true"]').length,
           code_blocks: codes.length, last_code: codes.length ? codes[codes.length - 1].innerText.slice(0, 80) : null,
-          runs: window.__stRuns || null, url: location.href,
+          runs: window.__stRuns || null, url: location.href, visibility: document.visibilityState,
+          cards: [...document.querySelectorAll('*')].filter((e) => e.shadowRoot).map((e) => {
+            const c = e.shadowRoot.querySelector('.cards');
+            return c ? {ready: c.dataset.cardsReady || null, seq: c.dataset.serverSeq || null} : 'no box';
+          }),
           text: (document.querySelector('[data-testid="stMain"]') || document.body).innerText.slice(0, 1500)};
 }"""
 
