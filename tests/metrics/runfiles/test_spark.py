@@ -23,6 +23,7 @@ from metrics.runfiles import cli
 from metrics.runfiles.read import id_strings, read_files, read_qrels, read_run
 from metrics.runfiles.spark import SparkEvaluation, evaluate_spark, read_spark
 from metrics.runfiles.trec import evaluate_runs
+from tests.metrics.runfiles.conftest import JVM_OPTIONS
 from tests.metrics.runfiles.reference import generate, qrels_bytes, run_bytes
 
 pytestmark = pytest.mark.spark
@@ -278,7 +279,8 @@ def test_spark_submit_runs_the_command_line_with_the_same_output(tmp_path):
     env.update(PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1")
     args = ["-q", "-m", "official", "-m", "nDCG(gain=exponential)@5", QRELS, *RUNS[:2]]
     done = subprocess.run([str(submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
-                           "--conf", "spark.driver.host=127.0.0.1", str(ROOT / "scripts" / "spark_eval.py"),
+                           "--conf", "spark.driver.host=127.0.0.1", "--conf",
+                           f"spark.driver.extraJavaOptions={JVM_OPTIONS}", str(ROOT / "scripts" / "spark_eval.py"),
                            "--spark", "local[2]", *args], capture_output=True, text=True, env=env, cwd=tmp_path,
                           timeout=900)
     code, out, _ = run_cli(args)
@@ -291,5 +293,8 @@ def test_spark_submit_runs_the_command_line_with_the_same_output(tmp_path):
 def test_spark_tests_share_one_worker_under_xdist(request):
     # scripts/test.sh runs --dist loadgroup: every Spark test must carry the "spark" group in its id (xdist
     # sends a group to one worker), or each worker starts a JVM session of its own.
-    if request.config.getvalue("loadgroup"):
+    group = request.node.get_closest_marker("xdist_group")
+    assert group is not None and group.args == ("spark",), group
+    # (``loadgroup`` is set on xdist's workers only: a run without xdist has no such option)
+    if getattr(request.config.option, "loadgroup", False) or request.config.getoption("dist", "no") == "loadgroup":
         assert request.node.nodeid.endswith("@spark"), request.node.nodeid
