@@ -31,14 +31,16 @@ if [ "${NDCG_LAB_SKIP_INSTALL:-0}" != "1" ]; then
   # The package itself (console script ndcg-lab-eval), without touching the pinned dependencies.
   python -m pip install --quiet --disable-pip-version-check --no-deps -e .
   if [ "$FAST" = "0" ]; then
-    # Chromium for the browser tests; Noto CJK for Chinese/Korean pages and the PDF handout; poppler-utils
+    # Chromium for the browser tests (the headless shell runs them; the full browser opens every page once, see
+    # tests/browser/conftest.py); Noto CJK for Chinese/Korean pages and the PDF handout; poppler-utils
     # (pdftoppm) renders the handout to PNG in the tests.
-    if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || ! command -v pdftoppm >/dev/null \
+    if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}" ] || [ ! -x "${FULL_CHROMIUM_PATH:-/usr/bin/chromium}" ] \
+        || ! command -v pdftoppm >/dev/null \
         || [ ! -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ]; then
-      echo "Installing Debian's chromium, fonts-noto-cjk and poppler-utils for the browser and handout tests..."
+      echo "Installing Debian's chromium, chromium-headless-shell, fonts-noto-cjk and poppler-utils for the browser and handout tests..."
       SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
       $SUDO apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-noto-cjk poppler-utils >/dev/null
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-headless-shell fonts-noto-cjk poppler-utils >/dev/null
     fi
     # Classroom store tests run against a real PostgreSQL (tests/classroom/postgres.py starts a throwaway
     # cluster with initdb + pg_ctl); they fail, never skip, without the server binaries.
