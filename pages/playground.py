@@ -79,7 +79,7 @@ def playground() -> None:
     # painted before the browser starts on anything else, and the component then asks for the rest (one more
     # run).  Imported here for the same reason: nothing the numbers do not need loads before them. --------
     if rest_later:
-        playground_ui.stop_for_now(page, state)
+        playground_ui.end_first_run(page, state)
         return
     from metrics.registry import ZERO_IDCG
     from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown

@@ -34,7 +34,7 @@ __all__ = [
     "PAGE", "FIELDS", "CARD_CAP", "TABLE_CAP", "CHART_CAP", "EXPORT_PREVIEW_ROWS", "EXAMPLE_GROUPS",
     "example_values", "matching_examples", "printed_beside", "verdicts_beside", "docs", "button_label", "problem_text",
     "request_example", "request_move", "CARDS_KEY", "last_view", "headline", "cards_data", "defer_rest",
-    "stop_for_now", "carry_problems",
+    "end_first_run", "carry_problems",
     "table_key", "ranking_of", "absorb", "compute", "chart_specs", "gain_of", "settings", "full_breakdown",
 ]
 
@@ -339,7 +339,7 @@ def defer_rest(state) -> bool:
         return False
 
 
-def stop_for_now(page: ui_state.PageState, state) -> None:
+def end_first_run(page: ui_state.PageState, state) -> None:
     """End a first run after the numbers and cards (:func:`defer_rest`): write the address bar, and leave
     the widget fields out of the session so the next run draws their widgets from what the page state
     keeps (a value set by code for a widget not drawn in that run would outlive the widget's own: seen
@@ -359,7 +359,7 @@ def stop_for_now(page: ui_state.PageState, state) -> None:
 
 
 def carry_problems(page: ui_state.PageState, state) -> None:
-    """After a deferred first run (:func:`stop_for_now`) the page state still has that run's link problems,
+    """After a deferred first run (:func:`end_first_run`) the page state still has that run's link problems,
     so their warnings stay on screen when the rest is drawn (call it right after making the page state)."""
     carried = state.pop(_PROBLEMS, None)
     if carried and not page.problems:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from tests.browser.a11y import rendered
 from tests.browser.conftest import FULL_CHROMIUM, PROJECTOR, launch, overflowing, page_problems
 from tests.browser.test_a11y import LINKS, PAGES
-from ui.i18n import catalogue
-from ui.shell import APP_NAME
+from ui.shell import page_title
 
 
 def test_every_page_opens_cleanly_in_the_full_browser(pw, app_url):
@@ -16,14 +15,13 @@ def test_every_page_opens_cleanly_in_the_full_browser(pw, app_url):
     try:
         version = browser.version
         pg = browser.new_context(viewport=PROJECTOR, locale="en-US").new_page()
-        names = catalogue("en")
         problems = {}
         for page in PAGES:
             path = LINKS.get(page, page)
             pg.goto(f"{app_url}/{path}")
             rendered(pg)
             found = [*page_problems(pg), *overflowing(pg)]
-            if pg.title() != f"{names[f'common.nav.{page}']} · {APP_NAME}":  # the tab's title names the page
+            if pg.title() != page_title(page):  # the tab's title names the page (in English here)
                 found.append(f"tab title {pg.title()!r}")
             if not pg.locator('[data-testid="stMainBlockContainer"] h1').first.inner_text().strip():
                 found.append("no heading")

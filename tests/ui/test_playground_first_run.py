@@ -40,7 +40,7 @@ class Stopped(Exception):
 
 def test_the_first_run_returns_never_st_stop_and_its_link_problems_come_back_once(monkeypatch):
     # st.stop() would replace the cards' waiting request for the rest with a stop (the rest never came:
-    # tests/browser/test_playground_first_visit.py); the page returns after stop_for_now instead.
+    # tests/browser/test_playground_first_visit.py); the page returns after end_first_run instead.
     def stop():
         raise Stopped
 
@@ -48,7 +48,7 @@ def test_the_first_run_returns_never_st_stop_and_its_link_problems_come_back_onc
     session, query = {}, {"rels": "3,2", "k": "abc"}
     first = ui_state.PageState("playground", playground.FIELDS, session=session, query=query)
     assert [p.name for p in first.problems] == ["k"]
-    assert playground.stop_for_now(first, session) is None
+    assert playground.end_first_run(first, session) is None
     # the widgets' keys leave the session (their widgets were not drawn); the page state keeps their values
     assert "pg_rels" not in session and query == {"rels": "3,2"}
     again = ui_state.PageState("playground", playground.FIELDS, session=session, query=query)
