@@ -10,7 +10,8 @@ Conventions (docs/TEAM_BRIEF.md, "Tests", says the same for newcomers):
   a bare number, so every profile can raise or lower it.
 * **Workers** — scripts/test.sh runs pytest-xdist (``-n``, ``--dist loadgroup``).  Everything a test starts
   is per worker (servers on free ports, temp folders, its own classroom database, below); tests that must
-  share one process (Spark's JVM session) carry the ``spark`` marker, which puts them in one xdist group.
+  share one process (Spark's JVM session) carry the ``spark`` marker, which puts them in one xdist group;
+  tests that call ranx carry the ``ranx`` marker, for the same reason (see :data:`GROUP_MARKERS`).
 """
 from __future__ import annotations
 
@@ -74,18 +75,27 @@ if not os.environ.get("NDCG_LAB_DB_URL") or os.environ.get(_DB_OWNER, str(os.get
     atexit.register(shutil.rmtree, _OWN_DB_DIR, ignore_errors=True)
 
 
+#: Markers whose tests run on one worker, as one xdist group named after the marker.
+#: ``spark``: they share one JVM session (7-10 s to start).  ``ranx``: ranx JIT-compiles its functions with
+#: numba on first use, one compilation per argument type (the width of the longest document id is part of
+#: it), cached in ranx's __pycache__.  In a fresh venv two workers would compile the same functions at the same
+#: time: measured on the nine ranx tests, cold, 81 CPU-s on two workers against 57 on one (10 warm).
+GROUP_MARKERS = ("spark", "ranx")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
-    """xdist groups (scripts/test.sh runs ``--dist loadgroup``): Spark tests share one JVM session, so one
-    worker runs them all; the tests of a module that share a module-scoped fixture (an AppTest run per
+    """xdist groups (scripts/test.sh runs ``--dist loadgroup``): the tests of each of :data:`GROUP_MARKERS`
+    run on one worker; the tests of a module that share a module-scoped fixture (an AppTest run per
     language, say) run on one worker, which builds it once.  Every other test goes to any free worker."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
-        if item.get_closest_marker("spark") is not None:
-            item.add_marker(pytest.mark.xdist_group("spark"))
+        marker = next((m for m in GROUP_MARKERS if item.get_closest_marker(m) is not None), None)
+        if marker is not None:
+            item.add_marker(pytest.mark.xdist_group(marker))
             continue
         info = getattr(item, "_fixtureinfo", None)
         defs = info.name2fixturedefs.values() if info is not None else ()

@@ -190,6 +190,7 @@ def test_trec_eval_ideal_is_cut_at_k_even_when_fewer_retrieved():
 # ranx
 # --------------------------------------------------------------------------------------------
 @pytest.mark.slow
+@pytest.mark.ranx
 def test_ranx_ndcg_and_ndcg_burges():
     import ranx
 

@@ -560,6 +560,7 @@ def _ranx_inputs(n_queries=30, seed=11):
 
 
 @pytest.mark.slow
+@pytest.mark.ranx
 def test_ranx_compare_on_the_same_per_query_values():
     import ranx
 

@@ -142,6 +142,7 @@ def _ranx(grades, scores, unretrieved, k, names):
 
 
 @pytest.mark.slow
+@pytest.mark.ranx
 @RANX
 @given(case)
 def test_ranx_ndcg_and_burges(c):
@@ -276,6 +277,7 @@ def test_sklearn_single_document_raises_like_ndcg_score():
 
 
 @pytest.mark.slow
+@pytest.mark.ranx
 def test_ranx_tie_order_for_long_lists():
     # 20 tied items, the relevant one first in the run: ranx's numba quicksort moves it (issue 16:
     # 0.5725 in ranx where input order gives 1.0 / the old row gave 0.4305 for its example).

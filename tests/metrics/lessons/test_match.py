@@ -202,6 +202,7 @@ def test_sklearn_and_trec_eval_values_are_matched_back():
 
 
 @pytest.mark.slow
+@pytest.mark.ranx
 def test_ranx_values_are_matched_back():
     for grades, scores, extra, k, decimals in _random_lists(2, 200, max_n=24):
         names = [f"doc{i:03d}" for i in range(len(grades))]

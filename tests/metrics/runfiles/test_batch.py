@@ -281,6 +281,7 @@ def test_equal_to_pytrec_eval_on_sample_data():
 
 
 @pytest.mark.slow
+@pytest.mark.ranx
 @pytest.mark.parametrize("seed", [6, 7])
 def test_equal_to_ranx_on_generated_runs(seed):
     # ranx breaks score ties arbitrarily (numba argsort), so scores are distinct within a query here.
@@ -289,6 +290,7 @@ def test_equal_to_ranx_on_generated_runs(seed):
 
 
 @pytest.mark.slow
+@pytest.mark.ranx
 def test_equal_to_ranx_on_sample_data_where_ties_do_not_matter():
     assert SAMPLE_RUNS, f"the sample runs travel with the repository ({SAMPLES}); they are missing"
     qt = read_qrels(SAMPLES / "qrels.txt").table
