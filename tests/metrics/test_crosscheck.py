@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from metrics.ndcg import dcg, idcg, ndcg, ndcg_from_scores
-from tests.metrics.conftest import RTOL, close
+from tests.metrics.conftest import RTOL, close, ranx_ids
 
 N_CASES = 300
 
@@ -212,7 +212,8 @@ def test_ranx_ndcg_and_ndcg_burges():
             "ndcg_burges@5": ndcg_from_scores(rel, scores, k=5, pool=pool, gain="exponential"),
         }
     start = time.perf_counter()
-    q, r = ranx.Qrels(qrels), ranx.Run(run)
+    renamed = ranx_ids(qrels, run)
+    q, r = ranx.Qrels(renamed[0]), ranx.Run(renamed[1])
     with warnings.catch_warnings():  # numba's type-safety warnings are about ranx, not us
         warnings.simplefilter("ignore")
         result = ranx.evaluate(q, r, list(expected["q000"]), return_mean=False, make_comparable=True)

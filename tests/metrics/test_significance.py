@@ -36,7 +36,7 @@ from metrics.significance import (
 )
 from tests.conftest import examples
 
-from .conftest import PROPERTY
+from .conftest import PROPERTY, ranx_ids
 
 # For properties that call every test several times (scipy's Wilcoxon permutation test takes ~1 s at
 # n = 12 on this shared machine): fewer examples.
@@ -565,8 +565,9 @@ def test_ranx_compare_on_the_same_per_query_values():
     import ranx
 
     qrels_dict, runs_dict = _ranx_inputs()
+    qrels_dict, *run_dicts = ranx_ids(qrels_dict, runs_dict["alpha"], runs_dict["beta"])
     qrels = ranx.Qrels(qrels_dict)
-    runs = [ranx.Run(runs_dict[name], name=name) for name in ("alpha", "beta")]
+    runs = [ranx.Run(d, name=name) for d, name in zip(run_dicts, ("alpha", "beta"))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         per = [ranx.evaluate(qrels, run, "ndcg@10", return_mean=False) for run in runs]

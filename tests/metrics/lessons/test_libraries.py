@@ -35,7 +35,7 @@ from metrics.lessons.libraries import (
 from metrics.ndcg import ndcg
 from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
 from tests.conftest import examples
-from tests.metrics.conftest import PROPERTY, close
+from tests.metrics.conftest import PROPERTY, close, ranx_ids
 
 # ranx evaluates through numba: fewer examples keep the cross-check quick on a shared machine.
 RANX = settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
@@ -138,7 +138,8 @@ def _ranx(grades, scores, unretrieved, k, names):
     qrel.update({f"u{i}": int(g) for i, g in enumerate(unretrieved) if g > 0})
     run = {n: float(s) for n, s in zip(names, scores)}
     suffix = f"@{k}" if k else ""
-    return evaluate(Qrels({"q": qrel}), Run({"q": run}), [f"ndcg{suffix}", f"ndcg_burges{suffix}"])
+    qrels, run = ranx_ids({"q": qrel}, {"q": run})
+    return evaluate(Qrels(qrels), Run(run), [f"ndcg{suffix}", f"ndcg_burges{suffix}"])
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ from metrics.runfiles.batch import (
     query_lists,
 )
 from metrics.runfiles.read import id_strings, read_qrels, read_run
-from tests.metrics.conftest import PROPERTY, RTOL
+from tests.metrics.conftest import PROPERTY, RTOL, ranx_ids
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "data" / "samples"
@@ -256,8 +256,7 @@ def _check_ranx(qt, rts, ks=(None, 1, 5, 10)):
         per = ev.per_query().set_index(["run", "qid"])
         suffix = "" if k is None else f"@{k}"
         for rt in rts:
-            qrels, run = _as_dicts(qt, rt)
-            qrels = {q: docs for q, docs in qrels.items()}
+            qrels, run = ranx_ids(*_as_dicts(qt, rt))
             r = ranx.Run({q: docs for q, docs in run.items() if q in qrels})
             got = ranx.evaluate(ranx.Qrels(qrels), r, [f"ndcg{suffix}", f"ndcg_burges{suffix}"],
                                 return_mean=False, make_comparable=True)
@@ -302,7 +301,7 @@ def test_equal_to_ranx_on_sample_data_where_ties_do_not_matter():
                       atol=1e-15)
     assert same.any()
     for rt in rts:
-        qrels, run = _as_dicts(qt, rt)
+        qrels, run = ranx_ids(*_as_dicts(qt, rt))
         got = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), ["ndcg", "ndcg_burges"], return_mean=False,
                             make_comparable=True)
         theirs = {m: dict(zip(sorted(qrels), got[m])) for m in got}
