@@ -757,8 +757,8 @@ def _ndcg_rel(lists, gain_map):
     q = lists.q[pos_rows]
     ideal_here = _prefix_at(icum, istart, q, np.minimum(lists.pos[pos_rows], length[q]))
     s = _qsum(q, rcum[pos_rows] / ideal_here, lists.n)
-    s = s + (length - _qcount(q, lists.n)).astype(np.float64) * rtotal / itotal
-    return [np.where(s > 0, s / length, 0.0)]
+    s = s + (length - _qcount(q, lists.n)).astype(np.float64) * safe_divide(rtotal, itotal)  # 0 without relevant
+    return [safe_divide(s, length, where=s > 0)]
 
 
 def _rndcg(lists, gain_map):
@@ -778,7 +778,8 @@ def _rndcg(lists, gain_map):
     extra = results(extra_q, n_ret[extra_q]) / _prefix_at(icum, istart, extra_q, length[extra_q])
     q_all = np.r_[bq, extra_q]
     s = _qsum(q_all, np.r_[terms, extra], lists.n)
-    value = s / _qcount(q_all, lists.n).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 is trec_eval's nan (pytrec_eval agrees)
+        value = s / _qcount(q_all, lists.n).astype(np.float64)
     return [np.where(lists.num_rel == 0, 0.0, value)]
 
 
