@@ -1,9 +1,10 @@
 """Classroom in a real browser, on SQLite and on a real PostgreSQL (one app server per database for the
-module): one teacher (projector, 1024×768) and several students (phones), each in their own browser
-context.  The key leaves the address bar, one verdict on both sides, feedback before the reveal, "next"
-asks first, seats come back, look-alike and invisible nicknames are refused, the teacher removes a student
-and closes joining, wrong codes are slowed, mistake names stay whole in en/zh/ko, the class pages are in
-the navigation; and a server killed mid-session and restarted on the same database loses nothing.
+module; each journey runs on one of them, see :data:`ON_SQLITE`): one teacher (projector, 1024×768) and
+several students (phones), each in their own browser context.  The key leaves the address bar, one verdict
+on both sides, feedback before the reveal, "next" asks first, seats come back, look-alike and invisible
+nicknames are refused, the teacher removes a student and closes joining, wrong codes are slowed, mistake
+names stay whole in en/zh/ko, the class pages are in the navigation; and a server killed mid-session and
+restarted on the same database loses nothing.
 
 Exercise: document 003's worked example, DCG 6.8611, IDCG 8.3841, NDCG 0.8184 (tests/classroom/test_store.py).
 """
@@ -34,6 +35,16 @@ from tests.classroom.servers import App
 
 SETUP = "class?source=example&example=003-blog&steps=terms,dcg,idcg,ndcg"
 _names = itertools.count()
+
+
+#: Each journey runs on one database: what these tests add is the browser's side (cookies, links, the pages'
+#: polling, reconnects), the same on both.  The databases' own behaviour (unique and look-alike nicknames,
+#: throttling, concurrent writers, migrations) is checked on both by tests/classroom/test_store.py and the
+#: classroom's AppTests (tests/pages/test_classroom.py); a whole class runs on PostgreSQL behind nginx in
+#: test_classroom_servers.py.  Running every journey on both cost ~50 s of worker time (issue 25).
+ON_SQLITE = pytest.mark.parametrize("server", ["sqlite"], indirect=True)
+ON_POSTGRES = pytest.mark.parametrize("server", [pytest.param("postgres", marks=pytest.mark.postgres)],
+                                      indirect=True)
 
 
 @pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -172,6 +183,7 @@ def private_link(pg) -> str:
     return link.inner_text().strip()
 
 
+@ON_SQLITE  # the default database; a whole class on PostgreSQL: test_classroom_servers.py
 def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     url, db_url = server
     teacher = make_page(viewport=PROJECTOR, fresh=True)
@@ -248,6 +260,7 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     assert len(frame) == 5 and frame["answer_id"].is_unique
 
 
+@ON_POSTGRES  # look-alike nicknames meet PostgreSQL's unique index here
 def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     url, db_url = server
     teacher = make_page(viewport=PROJECTOR, fresh=True)
@@ -310,6 +323,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
         assert page_problems(pg) == []
 
 
+@ON_POSTGRES
 def test_wrong_codes_are_slowed_for_that_browser_only(make_page, server):
     url, _ = server
     guesser = make_page(viewport=PHONE, fresh=True)
@@ -335,7 +349,7 @@ def test_wrong_codes_are_slowed_for_that_browser_only(make_page, server):
     other.get_by_text("No class has this code").wait_for()
 
 
-@pytest.mark.parametrize("server", ["sqlite"], indirect=True)  # layout: the database makes no difference
+@ON_SQLITE  # layout: the database makes no difference
 @pytest.mark.parametrize("lang", ["en", "zh", "ko"])
 def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
     url, db_url = server
@@ -366,7 +380,7 @@ def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
     assert page_problems(teacher) == []
 
 
-@pytest.mark.parametrize("server", ["sqlite"], indirect=True)  # the navigation: no database involved
+@ON_SQLITE  # the navigation: no database involved
 def test_the_class_pages_are_in_the_navigation(make_page, server):
     url, _ = server
     pg = make_page(viewport=PROJECTOR, fresh=True)
