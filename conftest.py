@@ -1,5 +1,6 @@
 # Repository root conftest: makes `import metrics` / `import ui` work from every test directory.
 
+import gc
 import sys
 
 import pytest
@@ -31,16 +32,12 @@ _frozen_at = {"module": None}
 
 
 def pytest_collection_finish(session):
-    import gc
-
     gc.collect()
     gc.freeze()
     gc.set_threshold(_GC_YOUNG, 20, 20)
 
 
 def pytest_runtest_setup(item):
-    import gc
-
     module = item.nodeid.split("::")[0]
     if module != _frozen_at["module"]:
         _frozen_at["module"] = module

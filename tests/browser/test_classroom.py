@@ -37,7 +37,8 @@ SETUP = "class?source=example&example=003-blog&steps=terms,dcg,idcg,ndcg"
 _names = itertools.count()
 
 
-#: Each journey runs on one database: what these tests add is the browser's side (cookies, links, the pages'
+#: Each journey runs on one database, chosen by one of these two decorators (the ``server`` fixture has no
+#: default): what these tests add is the browser's side (cookies, links, the pages'
 #: polling, reconnects), the same on both.  The databases' own behaviour (unique and look-alike nicknames,
 #: throttling, concurrent writers, migrations) is checked on both by tests/classroom/test_store.py and the
 #: classroom's AppTests (tests/pages/test_classroom.py); a whole class runs on PostgreSQL behind nginx in
@@ -47,9 +48,10 @@ ON_POSTGRES = pytest.mark.parametrize("server", [pytest.param("postgres", marks=
                                       indirect=True)
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
-    """One app server for the module's tests on this database: (base URL, database URL)."""
+    """One app server for the module's tests on the database a test chose (:data:`ON_SQLITE`,
+    :data:`ON_POSTGRES`): (base URL, database URL)."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('classroom') / 'classroom.sqlite3'}"
     else:

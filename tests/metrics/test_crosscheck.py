@@ -212,8 +212,8 @@ def test_ranx_ndcg_and_ndcg_burges():
             "ndcg_burges@5": ndcg_from_scores(rel, scores, k=5, pool=pool, gain="exponential"),
         }
     start = time.perf_counter()
-    renamed = ranx_ids(qrels, run)
-    q, r = ranx.Qrels(renamed[0]), ranx.Run(renamed[1])
+    fixed_qrels, fixed_run = ranx_ids(qrels, run)
+    q, r = ranx.Qrels(fixed_qrels), ranx.Run(fixed_run)
     with warnings.catch_warnings():  # numba's type-safety warnings are about ranx, not us
         warnings.simplefilter("ignore")
         result = ranx.evaluate(q, r, list(expected["q000"]), return_mean=False, make_comparable=True)
