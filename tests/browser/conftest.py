@@ -53,24 +53,28 @@ def _free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None = None):
+def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None = None, log: Path | None = None):
     """Run ``streamlit run <script>`` (default app.py) on a free loopback port; yield its base URL.
 
     Each pytest-xdist worker starts its own servers.  A port found free can be taken by another worker
     before Streamlit binds it: the server is then started again on another port (up to 5 times).
-    ``env`` adds environment variables (e.g. ``NDCG_LAB_DB_URL``)."""
+    ``env`` adds environment variables (e.g. ``NDCG_LAB_DB_URL``); ``log`` is a file that receives the
+    server's output (standard output and error; a test reads it for tracebacks)."""
     for attempt in range(5):
         port = _free_port()
+        sink = log.open("ab") if log is not None else subprocess.PIPE
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
              "--browser.gatherUsageStats", "false"],
             cwd=ROOT, env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **(env or {})),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            stdout=sink, stderr=subprocess.STDOUT,
         )
+        if log is not None:
+            sink.close()  # the server has its own copy of the file
         url = f"http://127.0.0.1:{port}"
         try:
-            if _healthy(proc, url, last_attempt=attempt == 4):
+            if _healthy(proc, url, last_attempt=attempt == 4, log=log):
                 break
         except BaseException:
             _stop(proc)
@@ -82,12 +86,15 @@ def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None =
         _stop(proc)
 
 
-def _healthy(proc, url: str, *, last_attempt: bool) -> bool:
+def _healthy(proc, url: str, *, last_attempt: bool, log: Path | None = None) -> bool:
     """Wait until the server answers its health check (True) or exits because its port is taken (False)."""
     deadline = time.monotonic() + 120
     while True:
         if proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            if log is not None:
+                out = log.read_text(errors="replace")
+            else:
+                out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
             if "already in use" in out and not last_attempt:
                 return False
             pytest.fail(f"streamlit exited early ({proc.returncode}):\n{out}")
