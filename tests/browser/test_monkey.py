@@ -126,7 +126,7 @@ def test_playground_settings_after_the_list_grew(make_page, logged):
     clean(pg, log, "gain after the list grew")
     type_in(pg, log, EN["playground.unretrieved"], "3 0")
     clean(pg, log, "unretrieved grades after the list grew")
-    assert shown(pg, EN["common.k"]) == EN["common.k_whole"].format(n=6)
+    assert shown(pg, EN["common.k"]) == EN["common.k_whole"].format(n=8)  # 6 ranked and 2 judged, not retrieved
     assert "k" not in query(pg) and query(pg)["discount"] == "jarvelin"
     # and shorter again: k = 6 chosen, the list cut to 4 grades, then another setting
     pick(pg, log, EN["common.k"], "k = 6")
@@ -142,13 +142,16 @@ def test_check_cutoff_after_the_list_grew(make_page, logged):
     log.mark()
     pg.goto(f"{url}/check")
     done(pg)
+    # document 003's sheet: 6 ranked grades and 2 judged but not retrieved, k = 6; the whole list instead
+    pick(pg, log, EN["common.k"], EN["common.k_whole"].format(n=8))
     type_in(pg, log, EN["common.grades"], "3 2 3 0 1 2 1 1")
     pick(pg, log, EN["common.discount"], "Järvelin–Kekäläinen discount")
     clean(pg, log, "check: discount after the list grew")
     type_in(pg, log, EN["check.unretrieved"], "2")
     pick(pg, log, EN["common.gain"], "Exponential gain")
     clean(pg, log, "check: gain after the unretrieved grade")
-    assert query(pg)["discount"] == "jarvelin" and query(pg)["gain"] == "exponential"
+    assert query(pg)["discount"] == "jarvelin" and query(pg)["gain"] == "exponential" and query(pg)["k"] == "all"
+    assert shown(pg, EN["common.k"]) == EN["common.k_whole"].format(n=9)
 
 
 def test_a_choice_survives_a_language_switch(make_page, logged):
@@ -161,7 +164,7 @@ def test_a_choice_survives_a_language_switch(make_page, logged):
     done(pg)
     pick(pg, log, EN["common.discount"], "Järvelin–Kekäläinen discount")
     pg.get_by_test_id("stSidebar").get_by_role("radio", name="简体中文").click()
-    pg.wait_for_function("() => document.documentElement.lang === 'zh'")
+    pg.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
     done(pg)
     assert shown(pg, ZH["common.discount"]) == ZH["registry.discount.jarvelin.name"]
     assert shown(pg, ZH["common.k"]) == ZH["common.k_whole"].format(n=5)
