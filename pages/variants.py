@@ -30,7 +30,7 @@ from ui.i18n import registry_text, t
 from ui.numbers import exact_list, for_table, show
 from ui.playground import last_view
 from ui.shell import open_page
-from ui.widgets import BASES, copy_link, error_text, k_select, link_for
+from ui.widgets import BASES, copy_link, error_text, k_select, link_for, option_widget
 
 open_page("variants")
 SECTION = "variants"
@@ -194,10 +194,10 @@ if cmp is not None:
 st.subheader(t(f"{SECTION}.flip"))
 variant_names = {key: variants.variant_label(key) for key in VARIANTS}  # bound now, in this run's language
 with st.container(horizontal=True, key="va_flip_choice"):  # whole variant names: wide selects that wrap
-    first = st.selectbox(t(f"{SECTION}.flip_first"), list(VARIANTS), format_func=variant_names.__getitem__,
-                         key="va_flip_first", width=420)
-    second = st.selectbox(t(f"{SECTION}.flip_second"), list(VARIANTS), format_func=variant_names.__getitem__,
-                          key="va_flip_second", width=420)
+    first = option_widget(st.selectbox, t(f"{SECTION}.flip_first"), list(VARIANTS),
+                          format_func=variant_names.__getitem__, key="va_flip_first", width=420)
+    second = option_widget(st.selectbox, t(f"{SECTION}.flip_second"), list(VARIANTS),
+                           format_func=variant_names.__getitem__, key="va_flip_second", width=420)
 st.text_input(t(f"{SECTION}.flip_grades", n=variants.FLIP_MAX), key="va_flip_grades")
 flip_grades = list(page.typed("va_flip_grades"))
 pair = find_flip(first, second, grades=flip_grades)

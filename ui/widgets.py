@@ -53,6 +53,11 @@ def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwa
     restored = ui_state.restore_choice(session, key, options)
     if not restored and ui_state.relabelled(session, key, options, labels):
         session[key] = session[key]  # an assignment: Streamlit sends the browser this run's label
+        restored = True
+    if restored:  # the value comes from session state: a default as well would only draw Streamlit's warning
+        if kwargs.get("index") is not None:
+            kwargs.pop("index")
+        kwargs.pop("default", None)
     value = draw(label, options, key=key, format_func=format_func, **kwargs)
     ui_state.remember_labels(session, key, options, labels)
     return value
