@@ -13,14 +13,17 @@ error box, an exception element or any traceback or ERROR in the server's log.
 """
 from __future__ import annotations
 
+import os
+import random
 import re
 from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import page_problems, settled, streamlit_server
+from tests.browser.conftest import PHONE, PROJECTOR, page_problems, settled, streamlit_server
 from tests.browser.journey import done, query
-from ui.i18n import catalogue
+from tests.conftest import PROFILE, examples
+from ui.i18n import LANGUAGES, catalogue
 
 EN, ZH = catalogue("en"), catalogue("zh")
 
@@ -55,7 +58,7 @@ class ServerLog:
         return [line.strip() for line in plain.splitlines() if LOG_PROBLEM.search(line)]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def logged(tmp_path_factory):
     """A server of its own whose log this module reads: (base URL, :class:`ServerLog`)."""
     log = tmp_path_factory.mktemp("monkey") / "server.log"
@@ -172,3 +175,192 @@ def test_a_choice_survives_a_language_switch(make_page, logged):
     clean(pg, log, "a setting after the language switch")
     assert query(pg)["discount"] == "jarvelin" and query(pg)["base"] == "10"
     assert shown(pg, ZH["common.discount"]) == ZH["registry.discount.jarvelin.name"]
+
+
+
+# ---------------------------------------------------------------------------------------------
+# The monkey
+# ---------------------------------------------------------------------------------------------
+#: Every page that takes input (app.py's PAGES but the empty forwarder "/").
+PAGES = ("playground", "worked_examples", "variants", "match", "check", "practice", "present", "topn", "rating",
+         "roc", "run_files", "class", "join")
+#: Actions per page: 24 under the ``ci`` profile (scripts/test.sh), 6 in the everyday ``dev`` loop, 240 with
+#: ``thorough``; MONKEY_ACTIONS overrides.
+ACTIONS = int(os.environ.get("MONKEY_ACTIONS", examples(24)))
+
+#: What a visitor types, from a model of visitors (not from the app's parsers): rankings of other lengths in
+#: every separator people use, hand-computed numbers, blanks, and junk.
+SEPARATORS = (" ", ",", ", ", "，", "\t", "\n", "、", "  ")
+JUNK = ("abc", "3 2 x", "-1", "1e999", "nan", "inf", "３，２，１", "<b>bold</b>", "[x](http://evil.example)",
+        "$$\\huge x$$", "1,,2", "9" * 400, "10000", "0.5.5", "∞", "😀", "?", "81.96%", "3=7,1=1", "=1+2",
+        "A: x y | x", "'; DROP TABLE x;--", "\u202e12", "0x1F", "1_000", "－３")
+
+
+def typed_text(rng: random.Random) -> str:
+    roll = rng.random()
+    if roll < 0.45:  # a ranking of another length: grades, sometimes decimals
+        n = rng.choice((0, 1, 2, 3, 5, 6, 8, 12, 30))
+        grades = [str(rng.choice((0, 1, 2, 3))) if rng.random() < 0.85 else f"{rng.uniform(0, 4):.{rng.randint(1, 3)}f}"
+                  for _ in range(n)]
+        return rng.choice(SEPARATORS).join(grades)
+    if roll < 0.6:  # a hand-computed number as students write it
+        x = rng.uniform(0, 12)
+        return rng.choice((f"{x:.2f}", f"{x:.4f}", f"{x / 12:.3f}", f"{100 * x / 12:.2f}%", str(rng.randint(0, 20))))
+    if roll < 0.7:
+        return rng.choice(("", "   "))
+    return rng.choice(JUNK)
+
+
+#: Candidates for an action, each tagged ``data-monkey=<n>``: [n, kind, name].
+CANDIDATES_JS = r"""
+() => {
+  for (const e of document.querySelectorAll('[data-monkey]')) e.removeAttribute('data-monkey');
+  const main = document.querySelector('[data-testid="stMain"]');
+  const out = [];
+  if (!main) return out;
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('[inert]');
+  };
+  const tag = (el, kind, name) => {
+    if (!shown(el) || el.disabled || el.getAttribute('aria-disabled') === 'true') return;
+    el.setAttribute('data-monkey', String(out.length));
+    out.push([String(out.length), kind, (name || '').trim().slice(0, 60)]);
+  };
+  const name = (el) => el.getAttribute('aria-label') || el.innerText || el.value || '';
+  for (const el of main.querySelectorAll('[data-testid="stTextInput"] input, [data-testid="stTextArea"] textarea'))
+    tag(el, 'type', name(el));
+  for (const el of main.querySelectorAll('[data-testid="stNumberInput"] input')) tag(el, 'number', name(el));
+  for (const el of main.querySelectorAll('[role="combobox"]')) tag(el, 'select', name(el));
+  for (const el of main.querySelectorAll('[data-testid="stRadio"] label')) tag(el, 'press', 'radio ' + name(el));
+  for (const el of main.querySelectorAll('[data-testid="stCheckbox"] label')) tag(el, 'press', 'toggle ' + name(el));
+  for (const el of main.querySelectorAll('[role="slider"]')) tag(el, 'slide', name(el));
+  for (const el of main.querySelectorAll('[role="tab"]')) tag(el, 'press', 'tab ' + name(el));
+  for (const el of main.querySelectorAll('details > summary')) tag(el, 'press', 'expander ' + name(el));
+  for (const el of main.querySelectorAll('button')) {
+    // the copy buttons of code boxes, the toolbars of tables and charts, a select's arrow and the help icons are
+    // Streamlit's, not the app's
+    if (el.closest('[data-testid="stCode"], [data-testid="stElementToolbar"], [data-testid="stDataFrame"], '
+                   + '[data-testid="stFileUploader"], [data-testid="stSelectbox"], [data-testid="stMultiSelect"], '
+                   + '[data-testid="stTooltipIcon"], summary, [data-testid="stNumberInput"]')
+        || /^Help for /.test(el.getAttribute('aria-label') || ''))
+      continue;
+    tag(el, el.closest('[data-testid="stDownloadButton"]') ? 'download' : 'press', 'button ' + name(el));
+  }
+  return out;
+}
+"""
+
+
+#: How often each kind of action is chosen (among the kinds the page offers at that moment).
+KIND_WEIGHTS = {"type": 30, "number": 10, "select": 25, "press": 30, "slide": 5, "download": 3, "drag": 7}
+
+
+def monkey_seed(page: str) -> int:
+    """MONKEY_SEED, else a fixed seed per page under the ``ci`` profile (reproducible runs), else a new one."""
+    if os.environ.get("MONKEY_SEED"):
+        return int(os.environ["MONKEY_SEED"])
+    if PROFILE == "ci":
+        return 20261128 + PAGES.index(page)
+    return random.SystemRandom().randrange(2**32)
+
+
+def act(pg, rng: random.Random) -> str:
+    """One random action of a visitor on the page as it is now; returns what was done (for the failure's log)."""
+    roll = rng.random()
+    if roll < 0.06:  # the language, from the sidebar (every translated label changes)
+        lang = rng.choice(list(LANGUAGES))
+        side = pg.get_by_test_id("stSidebar")
+        if side.get_attribute("aria-expanded") == "false" or not side.is_visible():
+            return "language (sidebar closed: nothing)"
+        side.get_by_role("radio", name=LANGUAGES[lang], exact=True).click()
+        return f"language {lang}"
+    if roll < 0.12:  # keys a presenter's clicker or a keyboard user sends to the page
+        key = rng.choice(("ArrowRight", "ArrowLeft", "PageDown", "PageUp", "Space", "Home", "End"))
+        pg.locator("body").press(key)
+        return f"key {key}"
+    candidates = pg.evaluate(CANDIDATES_JS)
+    cards = pg.locator(".card-body")  # the playground's and Present's cards (in a shadow root)
+    if cards.count():
+        candidates.append(["", "drag", "a card"])
+    if not candidates:
+        return "nothing to act on"
+    # a kind first (typing and choosing are what breaks pages), then one of its elements
+    kinds = sorted({c[1] for c in candidates})
+    kind = rng.choices(kinds, weights=[KIND_WEIGHTS[k] for k in kinds])[0]
+    ident, kind, name = rng.choice([c for c in candidates if c[1] == kind])
+    if kind == "drag":  # by keyboard: lift, move, drop (or put back)
+        i = rng.randrange(cards.count())
+        moves = [rng.choice(("ArrowRight", "ArrowLeft", "ArrowDown", "ArrowUp")) for _ in range(rng.randint(1, 4))]
+        end = rng.choice(("Space", "Enter", "Escape"))
+        card = cards.nth(i)
+        card.focus()
+        for key in ("Space", *moves, end):
+            card.page.keyboard.press(key)
+        return f"card {i + 1}: Space {' '.join(moves)} {end}"
+    el = pg.locator(f'[data-monkey="{ident}"]')
+    if kind == "type":
+        text = typed_text(rng)
+        el.fill(text)
+        el.press("Tab")
+        return f"type {name!r} := {text[:60]!r}"
+    if kind == "number":  # a number field takes only what a browser lets through: numbers, blanks
+        text = rng.choice(("", "0", "1", "2", "3", "5", "-1", "-7", "2.5", "1e3", "10001", "99999999999999999999",
+                           str(rng.randint(1, 50))))
+        el.fill(text)
+        el.press(rng.choice(("Tab", "Enter")))
+        return f"number {name!r} := {text!r}"
+    if kind == "select":
+        el.scroll_into_view_if_needed()
+        el.click()
+        try:
+            pg.wait_for_selector('[role="listbox"] [role="option"]', timeout=5_000)
+        except Exception:  # noqa: BLE001 - the click only closed another list: nothing chosen
+            pg.keyboard.press("Escape")
+            return f"select {name!r}: the list did not open"
+        options = pg.locator('[role="listbox"] [role="option"]')
+        i = rng.randrange(options.count())
+        choice = options.nth(i).inner_text()
+        options.nth(i).click()
+        return f"select {name!r} := {choice!r}"
+    if kind == "slide":
+        key = rng.choice(("ArrowRight", "ArrowLeft", "End", "Home"))
+        el.press(key)
+        return f"slider {name!r} {key}"
+    if kind == "download":
+        with pg.expect_download() as download:
+            el.click()
+        assert download.value.failure() is None, f"download {name!r} failed: {download.value.failure()}"
+        return f"download {name!r}"
+    el.click()
+    return f"press {name!r}"
+
+
+@pytest.mark.parametrize("page_key", PAGES)
+def test_monkey(make_page, logged, page_key):
+    """Random visitors' sequences on each page: never an error box, an exception or a traceback in the log."""
+    url, log = logged
+    seed = monkey_seed(page_key)
+    rng = random.Random(seed)
+    lang = rng.choice(list(LANGUAGES))
+    viewport = rng.choice((PROJECTOR, PHONE, None))
+    pg = make_page(viewport=viewport)
+    start = f"{url}/{page_key}" + ("" if lang == "en" else f"?lang={lang}")
+    steps = [f"open {start} at {viewport or 'desktop'}"]
+    log.mark()
+    try:
+        pg.goto(start)
+        settled(pg)
+        clean(pg, log, "opened")
+        for _ in range(ACTIONS):
+            if f"/{page_key}" not in pg.url:  # an action opened another page: back to this one
+                pg.goto(start)
+                steps.append(f"back to {start}")
+            steps.append(act(pg, rng))
+            settled(pg)
+            clean(pg, log, steps[-1])
+    except Exception as exc:
+        raise AssertionError(
+            f"monkey on {page_key}, seed {seed} (MONKEY_SEED={seed} MONKEY_ACTIONS={ACTIONS} reproduces it):\n  "
+            + "\n  ".join(steps) + f"\n{type(exc).__name__}: {exc}") from None
+    print(f"monkey on {page_key}, seed {seed}:", *steps, sep="\n  ")  # shown with -s or -rP
