@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import PHONE, PROJECTOR, page_problems, settled, streamlit_server
 from tests.browser.journey import done, query
@@ -298,41 +299,54 @@ def act(pg, rng: random.Random) -> str:
         for key in ("Space", *moves, end):
             card.page.keyboard.press(key)
         return f"card {i + 1}: Space {' '.join(moves)} {end}"
-    el = pg.locator(f'[data-monkey="{ident}"]')
+    try:
+        return on_element(pg, rng, pg.locator(f'[data-monkey="{ident}"]'), kind, name)
+    except PlaywrightTimeout:
+        # the page redrew it between the look and the action (a fragment's refresh, a run's late elements)
+        return f"{kind} {name!r}: gone or disabled before the action"
+
+
+#: How long an action waits for its element (the page was idle when it was found).
+ACTION_TIMEOUT = 5_000
+
+
+def on_element(pg, rng: random.Random, el, kind: str, name: str) -> str:
+    """Act on one element of the page found by :data:`CANDIDATES_JS`."""
+    el.wait_for(state="visible", timeout=ACTION_TIMEOUT)
     if kind == "type":
         text = typed_text(rng)
-        el.fill(text)
-        el.press("Tab")
+        el.fill(text, timeout=ACTION_TIMEOUT)
+        el.press("Tab", timeout=ACTION_TIMEOUT)
         return f"type {name!r} := {text[:60]!r}"
     if kind == "number":  # a number field takes only what a browser lets through: numbers, blanks
         text = rng.choice(("", "0", "1", "2", "3", "5", "-1", "-7", "2.5", "1e3", "10001", "99999999999999999999",
                            str(rng.randint(1, 50))))
-        el.fill(text)
-        el.press(rng.choice(("Tab", "Enter")))
+        el.fill(text, timeout=ACTION_TIMEOUT)
+        el.press(rng.choice(("Tab", "Enter")), timeout=ACTION_TIMEOUT)
         return f"number {name!r} := {text!r}"
     if kind == "select":
-        el.scroll_into_view_if_needed()
-        el.click()
+        el.scroll_into_view_if_needed(timeout=ACTION_TIMEOUT)
+        el.click(timeout=ACTION_TIMEOUT)
         try:
-            pg.wait_for_selector('[role="listbox"] [role="option"]', timeout=5_000)
+            pg.wait_for_selector('[role="listbox"] [role="option"]', timeout=ACTION_TIMEOUT)
         except Exception:  # noqa: BLE001 - the click only closed another list: nothing chosen
             pg.keyboard.press("Escape")
             return f"select {name!r}: the list did not open"
         options = pg.locator('[role="listbox"] [role="option"]')
         i = rng.randrange(options.count())
         choice = options.nth(i).inner_text()
-        options.nth(i).click()
+        options.nth(i).click(timeout=ACTION_TIMEOUT)
         return f"select {name!r} := {choice!r}"
     if kind == "slide":
         key = rng.choice(("ArrowRight", "ArrowLeft", "End", "Home"))
-        el.press(key)
+        el.press(key, timeout=ACTION_TIMEOUT)
         return f"slider {name!r} {key}"
     if kind == "download":
-        with pg.expect_download() as download:
-            el.click()
+        with pg.expect_download(timeout=120_000) as download:  # a PDF handout is made when asked for
+            el.click(timeout=ACTION_TIMEOUT)
         assert download.value.failure() is None, f"download {name!r} failed: {download.value.failure()}"
         return f"download {name!r}"
-    el.click()
+    el.click(timeout=ACTION_TIMEOUT)
     return f"press {name!r}"
 
 
