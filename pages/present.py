@@ -85,7 +85,11 @@ row.page_link(PLAYGROUND_PAGE, label=t("common.open_in_playground"), icon=":mate
               query_params=link.playground_query(lecture))
 
 problem = handout.font_problem(lang)
-if problem is None:
+refused = link.refused_params(session, page.problems, build_problems, arrived=not page.continued)
+if refused:  # the lecture shown is not the one the link asked for: no handout of it
+    st.info(t("present.handout_refused", params=", ".join(f"**{markdown(name)}**" for name in refused)),
+            icon=":material/block:")
+elif problem is None:
     for paper in handout.PAPERS:
         row.download_button(
             t(f"present.handout_{paper.lower()}"), key=f"present_handout_{paper.lower()}",

@@ -373,6 +373,31 @@ def test_handout_buttons_and_playground_link():
     assert "discount=jarvelin" in link.proto.page or "jarvelin" in str(link.proto)
 
 
+@pytest.mark.parametrize("query, refused", [
+    ({"rels": "2000,1", "gain": "exponential"}, "rels"),          # too large for 2^rel − 1: the default ranking
+    ({"rels": "3,x,1"}, "rels"),                                  # not grades: the default ranking
+    ({"doc": "000", "gain": "cubic"}, "gain"),                    # another gain than asked for
+])
+def test_no_handout_of_another_lecture_than_the_link_asks_for(query, refused):
+    """Issue 36: when Present refused a link's grades, its handout button still made a handout of the default
+    ranking without a word.  It says why there is none, and stays so while the visitor steps through."""
+    at = open_page(PAGE, query=query)
+    no_exceptions(at)
+    assert at.get("download_button") == []
+    (info,) = [i.value for i in at.info if t("present.handout_refused").split("{")[0] in i.value]
+    assert f"**{refused}**" in info
+    at = go(at, 3)
+    assert at.get("download_button") == [] and len(at.info) >= 1
+    # a good link afterwards (a new arrival): the handout is back
+    at.session_state[ui_state.LAST_PAGE_KEY] = "worked_examples"
+    for name in list(at.query_params):
+        del at.query_params[name]
+    at.query_params["doc"] = "001"
+    at.run()
+    assert link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0].doc == "001-main"
+    assert {b.proto.label for b in at.get("download_button")} == {t("present.handout_a4"), t("present.handout_letter")}
+
+
 # ---- the "Present" links of the other pages open the same state ----------------------------------
 
 def lecture_of(at) -> link.Lecture:
