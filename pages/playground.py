@@ -90,9 +90,11 @@ def playground() -> None:
         formula_latex,
         gain_name,
         observations,
+        position_tables,
         variants_display,
     )
     from ui.present.link import PRESENT_PAGE, present_query_from_playground
+    from ui.tables import table as show_table
     from ui.widgets import copy_link, discount_select, k_select, link_for, option_widget
 
     # ---- moving an item without dragging ------------------------------------------------------------
@@ -184,8 +186,8 @@ def playground() -> None:
 
     # ---- every variant -----------------------------------------------------------------------------
     st.subheader(t("playground.variants_title"))
-    table, config = variants_display(wide, gain, discount, idcg)
-    st.dataframe(table, hide_index=True, key="pg_variants", column_config=config)
+    table, numeric, marks = variants_display(wide, gain, discount, idcg)
+    show_table(table, numeric=numeric, marks=marks, label=t("playground.variants_title"), test_id="pg_variants")
     for sentence in observations(wide, grades, unretrieved, gain=gain, discount=discount, idcg=idcg, log_base=base):
         st.markdown(f"- {sentence}")
 
@@ -204,12 +206,12 @@ def playground() -> None:
     labels = ranking.labels()
     headers = {c: t(f"playground.bd_{c}") for c in export_frame(bd.iloc[:0], []).columns}
     st.markdown(f"**{t('playground.table_caption')}**")
-    st.dataframe(
-        export_frame(bd, labels).rename(columns=headers), hide_index=True, key="pg_breakdown",
-        column_config={headers[c]: st.column_config.NumberColumn(format="%.4f")
-                       for c in ("gain", "discount", "discounted_gain", "dcg", "ideal_gain",
-                                 "ideal_discounted_gain", "idcg", "ndcg")},
-    )
+    ranked_table, ideal_table, numeric = position_tables(bd, labels)
+    with st.container(key="pg_breakdown"):
+        st.markdown(t("playground.table_ranked"))
+        show_table(ranked_table, numeric=numeric, label=t("playground.table_ranked"), test_id="pg_breakdown_ranked")
+        st.markdown(t("playground.table_ideal"))
+        show_table(ideal_table, numeric=numeric, label=t("playground.table_ideal"), test_id="pg_breakdown_ideal")
     if max(n_actual, n_ideal) > len(bd):
         st.caption(t("playground.rows_capped", shown=len(bd), n=max(n_actual, n_ideal)))
 
