@@ -24,8 +24,15 @@ def verdict_name(lang: str, kind: str) -> str:
     return VERDICTS[kind].name if lang == "en" else catalogue(lang)[f"registry.verdict.{kind}.name"]
 
 
+def html_tables(at, test_id: str) -> list[str]:
+    """The bodies of the page's HTML tables (ui/tables.py) with this data-testid."""
+    return [h.proto.body for h in at.get("html") if f'data-testid="{test_id}"' in h.proto.body]
+
+
 def tables_text(at) -> str:
-    return " ".join(x.value.to_string() for x in list(at.dataframe) + list(at.table))
+    html_text = " ".join(html_tables(at, "we_verdicts") + html_tables(at, "we_positions")
+                         + html_tables(at, "we_positions_ideal"))
+    return " ".join(x.value.to_string() for x in list(at.dataframe) + list(at.table)) + " " + html_text
 
 
 def playground_links(at) -> list:
@@ -77,7 +84,7 @@ def test_only_the_open_document_is_built(page):
     n_tables = sum(len(e.variants) for e in examples_for(doc))
     assert len(charts(at)) == n_tables
     assert len(playground_links(at)) == n_tables
-    assert len(at.table) == len(examples_for(doc))  # one verdict table per example
+    assert len(html_tables(at, "we_verdicts")) == len(examples_for(doc))  # one verdict table per example
 
 
 def test_verdicts_named_for_every_printed_number(page):
