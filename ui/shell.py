@@ -215,8 +215,8 @@ APP_CSS = """
 .nl-tbl th { font-weight: 600; background: #f0f2f6; vertical-align: bottom; }
 .nl-tbl .n { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 .nl-tbl .w { white-space: nowrap; }
-.nl-tbl td.ok { background: #dcfce7; }
-.nl-tbl td.bad { background: #fee2e2; }
+.nl-tbl td.ok { background: #e7f6ec; }
+.nl-tbl td.bad { background: #fde2e2; color: #7f1d1d; }
 .nl-tbl td.chosen { font-weight: 700; }
 /* Korean breaks lines between words (spaces), never inside one: a narrow column wrapped "정확" into 정/확.  A
    word longer than its line still breaks (break-word), without shrinking columns to one syllable. */

@@ -4,7 +4,6 @@ examples (exact setups, printed numbers beside), exports, languages, big input, 
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 
 import pandas as pd
 import pytest
@@ -12,7 +11,7 @@ from numpy import array as np_array
 
 from metrics.lessons.examples import EXAMPLES, printed_totals
 from metrics.ndcg import all_variants, cg, dcg, idcg, ndcg
-from tests.conftest import no_exceptions, open_page
+from tests.conftest import html_tables, no_exceptions, open_page
 from ui import playground
 from ui.components.cards import NAME as CARDS_NAME
 from ui.numbers import show
@@ -43,39 +42,10 @@ def numbers(rels, **kw) -> dict[str, str]:
             "IDCG": f"{idcg(rels, **kw, pool=pool):.4f}", "NDCG": f"{ndcg(rels, **kw, pool=pool):.4f}"}
 
 
-class _Tables(HTMLParser):
-    """The tables of HTML elements as lists of rows of cell texts (header row first)."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self._cell = [], None
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "table":
-            self.tables.append([])
-        elif tag == "tr" and self.tables:
-            self.tables[-1].append([])
-        elif tag in ("td", "th") and self.tables:
-            self._cell = ""
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            self.tables[-1][-1].append(self._cell)
-            self._cell = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell += data
-
-
 def frame(at, first_column: str) -> pd.DataFrame:
     """The table whose first column is `first_column` (the variant table, the per-position table of the ranking),
     its cells as shown (text)."""
-    found = []
-    for element in at.get("html"):
-        reader = _Tables()
-        reader.feed(element.proto.body)
-        found += [pd.DataFrame(t[1:], columns=t[0]) for t in reader.tables if t and t[0][:1] == [first_column]]
+    found = [df for df in html_tables(at) if list(df.columns)[:1] == [first_column]]
     assert found, first_column
     return found[0]  # the per-position tables both start with "Position": the ranking's comes first
 
