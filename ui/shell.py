@@ -213,7 +213,8 @@ APP_CSS = """
 .nl-tbl th, .nl-tbl td { padding: 0.3rem 0.45rem; border-bottom: 1px solid var(--nl-tbl-line); text-align: left;
   vertical-align: top; overflow-wrap: break-word; }
 .nl-tbl th { font-weight: 600; background: #f0f2f6; vertical-align: bottom; }
-.nl-tbl .n { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+.nl-tbl .n { text-align: right; font-variant-numeric: tabular-nums; }
+.nl-tbl td.n { white-space: nowrap; }
 .nl-tbl .w { white-space: nowrap; }
 .nl-tbl td.ok { background: #e7f6ec; }
 .nl-tbl td.bad { background: #fde2e2; color: #7f1d1d; }

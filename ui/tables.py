@@ -49,8 +49,8 @@ def _unbreakable(text: str, *, numeric: bool) -> str:
     text = str(text)
     if numeric or _keep_whole(text):
         return text
-    # a line may break at a space and after a dash or a slash ("Järvelin–" / "Kekäläinen")
-    return max(re.split(r"\s+|(?<=[–\-/])", text), key=text_width, default="")
+    # a line may break at a space and after a dash ("Järvelin–" / "Kekäläinen"); not inside a path or a name
+    return max(re.split(r"\s+|(?<=[–\-])", text), key=text_width, default="")
 
 
 def _keep_whole(text: str) -> bool:
@@ -91,7 +91,8 @@ def table_html(frame: pd.DataFrame, *, numeric: Iterable[str] = (), marks: pd.Da
     numeric = set(numeric)
     name = f"nl-tbl-{next(_ids)}"
     breakpoint_px = int(natural_width(frame, numeric)) + 1
-    head = "".join(f'<th role="columnheader" scope="col"{_whole(c, False)}>{html(c)}</th>' for c in frame.columns)
+    head = "".join(f'<th role="columnheader" scope="col"{_header_class(c, c in numeric)}>{html(c)}</th>'
+                   for c in frame.columns)
     rows = []
     for i, (_, row) in enumerate(frame.iterrows()):
         cells = []
@@ -116,8 +117,9 @@ def table_html(frame: pd.DataFrame, *, numeric: Iterable[str] = (), marks: pd.Da
              f"clip-path: inset(50%); white-space: nowrap; }} "
              f".{name} tr {{ display: block; border: 1px solid var(--nl-tbl-line); border-radius: 0.5rem; "
              f"margin: 0 0 0.5rem; padding: 0.2rem 0.6rem; }} "
-             f".{name} td {{ display: flex; justify-content: space-between; align-items: baseline; gap: 0.75rem; "
-             f"border: 0; padding: 0.15rem 0; text-align: right; white-space: normal; }} "
+             f".{name} td {{ display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0.75rem; "
+             f"align-items: baseline; border: 0; padding: 0.15rem 0; text-align: right; white-space: normal; "
+             f"overflow-wrap: anywhere; }} "
              f".{name} td::before {{ content: attr(data-label); font-weight: 600; text-align: left; }} }}</style>")
     aria = f' aria-label="{html(label)}"' if label else ""
     return (f'{style}<div class="nl-tbl" data-testid="{html(test_id)}" data-breakpoint="{breakpoint_px}">'
@@ -125,8 +127,9 @@ def table_html(frame: pd.DataFrame, *, numeric: Iterable[str] = (), marks: pd.Da
             f'<tbody role="rowgroup">{"".join(rows)}</tbody></table></div>')
 
 
-def _whole(text: str, numeric: bool) -> str:
-    return ' class="w"' if (numeric or _keep_whole(text)) else ""
+def _header_class(text: str, numeric: bool) -> str:
+    classes = (["n"] if numeric else []) + (["w"] if _keep_whole(text) else [])
+    return f' class="{" ".join(classes)}"' if classes else ""
 
 
 def table(frame: pd.DataFrame, *, numeric: Iterable[str] = (), marks: pd.DataFrame | None = None,
