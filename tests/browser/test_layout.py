@@ -96,6 +96,8 @@ def test_present_tables_and_formulas_on_a_projector(make_page, app_url, lang):
             s = slide(lecture, step, lang)
             found = overflowing(page) + not_whole(page)
             if s.printed:
+                # the step before may have drawn its table in another place: wait until it has left
+                page.wait_for_function("() => document.querySelectorAll('[data-testid=\"nl-printed\"]').length === 1")
                 box = page.get_by_test_id("nl-printed").bounding_box()
                 if box is None or box["y"] + box["height"] > PROJECTOR["height"]:
                     found.append(f"printed-vs-exact table below the fold: {box}")
