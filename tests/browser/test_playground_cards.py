@@ -464,7 +464,7 @@ def test_a_first_visits_warnings_stay_when_the_rest_arrives(page, app_url):
     # The first run stops after the numbers and the rest comes in a second run: the warnings of the first
     # (a bad link parameter, app.py's unknown language) are still there once the whole page is drawn.
     visit(page, f"{app_url}/playground?rels=3,2&k=abc&lang=xx")
-    page.wait_for_selector('[data-testid="stDataFrame"]', state="attached")  # the rest is there
+    page.wait_for_selector('[data-testid="pg_variants"]', state="attached")  # the rest is there
     warnings = page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
     assert any("abc" in w and "k" in w for w in warnings), warnings
     assert sum("Unknown language 'xx'" in w for w in warnings) == 1, warnings
