@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from itertools import product
@@ -73,7 +74,7 @@ from .libraries import (
 )
 
 __all__ = ["Match", "LibraryMatch", "NearMiss", "Explanation", "MatchResult", "match_number", "match_number_naive",
-           "read_value", "EXTRA_MISTAKES", "WRITINGS"]
+           "read_value", "written_as", "fold_settings", "EXTRA_MISTAKES", "WRITINGS"]
 
 #: Mistake kinds for dimensions diagnose has no word for (its MISTAKES cover gain, discount, base,
 #: IDCG source and order, k on one side, truncation, percent vs fraction).
@@ -376,11 +377,34 @@ def _as_set(v) -> frozenset:
     return v if isinstance(v, frozenset) else frozenset([v])
 
 
-def _merge(records: list[dict], cands: dict) -> list[Match]:
-    """Fold records that differ in one dimension only (same value to 12 decimals) into one, dimension by
-    dimension.  A record's settings are a tuple of sets in ``DIMENSIONS``'s order, so the key of a fold is two
-    slices of it (the app answers while the user types; this was most of a match's time)."""
-    dims = list(DIMENSIONS)
+def fold_settings(records: list[dict], candidates: dict, dimensions: Sequence[str]) -> list[tuple[dict, float]]:
+    """Settings families: records (one setting per dimension and a ``value``) folded where they differ in one
+    dimension only and give the same value (to 12 decimals), dimension by dimension.
+
+    Parameters
+    ----------
+    records : list of dict
+        Each maps every dimension to its choice (None: does not apply) and ``"value"`` to the number.
+    candidates : dict
+        Dimension -> every choice tried: a family holding all of them shows None ("does not matter here").
+    dimensions : sequence of str
+        The dimensions, in the order they are folded and shown.
+
+    Returns
+    -------
+    list of (dict, float)
+        Each family's settings (dimension -> tuple of choices in ``candidates`` order, or None) and value.
+
+    Examples
+    --------
+    Both tie rules give 0.5 with gain a; gain b gives it under rule x only.  Folding the tie rules first
+    makes gain a's family "any tie rule", and gain b's stays rule x:
+
+    >>> recs = [{"ties": t, "gain": g, "value": 0.5} for t, g in (("x", "a"), ("y", "a"), ("x", "b"))]
+    >>> fold_settings(recs, {"ties": ("x", "y"), "gain": ("a", "b")}, ["ties", "gain"])
+    [({'ties': None, 'gain': ('a',)}, 0.5), ({'ties': ('x',), 'gain': ('b',)}, 0.5)]
+    """
+    dims = list(dimensions)
     recs = [(tuple(_as_set(r[d]) for d in dims), round(r["value"], 12), r["value"]) for r in records]
     for i in range(len(dims)):
         grouped: dict[tuple, list] = {}
@@ -399,12 +423,21 @@ def _merge(records: list[dict], cands: dict) -> list[Match]:
         shown = {}
         for d in dims:
             vals = settings[d] - {None}
-            full = set(cands[d])
+            full = set(candidates[d])
             if None in settings[d] or vals >= full:
                 shown[d] = None  # does not matter here
             else:
-                shown[d] = tuple(c for c in cands[d] if c in vals)
-        out.append(Match(shown, value))
+                shown[d] = tuple(c for c in candidates[d] if c in vals)
+        out.append((shown, value))
+    return out
+
+
+def _merge(records: list[dict], cands: dict) -> list[Match]:
+    """Fold records that differ in one dimension only (same value to 12 decimals) into one, dimension by
+    dimension (:func:`fold_settings`).  A record's settings are a tuple of sets in ``DIMENSIONS``'s order, so
+    the key of a fold is two slices of it (the app answers while the user types; this was most of a match's
+    time)."""
+    out = [Match(shown, value) for shown, value in fold_settings(records, cands, list(DIMENSIONS))]
     out.sort(key=lambda m: (m.settings["quantity"] == ("dcg",), _complexity(m)))
     return out
 
@@ -488,6 +521,47 @@ def _text(d: Decimal) -> str:
 
 #: DCG and IDCG are tried rounded at 1 to this many decimals for the "ratio_of_rounded" writing.
 RATIO_DECIMALS = 6
+
+
+def written_as(value, x: float, *, dcg: float | None = None, idcg: float | None = None):
+    """The first way of :data:`WRITINGS` that turns the exact value ``x`` into the typed ``value``.
+
+    Parameters
+    ----------
+    value : str, Decimal, float, int or HandNumber
+        The number as written (see :func:`read_value`).
+    x : float
+        An exact value (an NDCG, a DCG, a mean).
+    dcg, idcg : float, optional
+        The DCG and IDCG ``x`` is the ratio of: with both, "from rounded DCG and IDCG" is tried too.
+
+    Returns
+    -------
+    tuple or None
+        ``(writing, decimals, shown, parts)``: a key of :data:`WRITINGS`, the decimals it used, what it
+        gives (a fraction, as text) and, for "ratio_of_rounded", the rounded (DCG, IDCG) as text; None
+        when no way of writing gives the number.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite number.
+
+    Examples
+    --------
+    Document 000's 0.91 is 0.91945 cut off, not rounded (that would be 0.92):
+
+    >>> written_as("0.91", 0.91945)
+    ('truncated', 2, '0.91', None)
+    >>> written_as("0.9200", 0.91945)[:3], written_as("0.92", 0.91945)[:3]
+    (('rounded_shorter', 2, '0.92'), ('rounded', 2, '0.92'))
+    >>> written_as("0.5", 0.91945) is None
+    True
+    """
+    h = value if isinstance(value, HandNumber) else read_value(value)
+    both = dcg is not None and idcg is not None
+    return _writing(h, _typed(h), float(x), "ndcg" if both else "", dcg if both else math.nan,
+                    idcg if both else math.nan)
 
 
 def _writing(h: HandNumber, typed: Decimal, x: float, quantity: str, dcg: float, idcg: float):
