@@ -30,8 +30,8 @@ Query 1 ranks b (grade 1) above a (grade 2): (1 + 2/log2 3) / (2 + 1/log2 3) = 2
 query 2 finds nothing relevant: 0; query 3 is not in the run.  trec_eval averages the two queries it
 evaluates, 0.4299; ir_measures counts query 3 as 0, 0.2866 -- a near miss, and query 3 is why:
 
->>> qrels = b"1 0 a 2\n1 0 b 1\n2 0 c 1\n3 0 d 1\n"
->>> run = b"1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n2 Q0 x 1 1.0 r\n"
+>>> qrels = b"1 0 a 2\\n1 0 b 1\\n2 0 c 1\\n3 0 d 1\\n"
+>>> run = b"1 Q0 b 1 2.0 r\\n1 Q0 a 2 1.0 r\\n2 Q0 x 1 1.0 r\\n"
 >>> r = match_mean("0.4299", qrels, run, "nDCG@10")
 >>> "trec_eval_9" in r.library_keys, "ir_measures" in r.library_keys
 (True, False)
