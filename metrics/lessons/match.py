@@ -405,7 +405,17 @@ def fold_settings(records: list[dict], candidates: dict, dimensions: Sequence[st
     [({'ties': None, 'gain': ('a',)}, 0.5), ({'ties': ('x',), 'gain': ('b',)}, 0.5)]
     """
     dims = list(dimensions)
-    recs = [(tuple(_as_set(r[d]) for d in dims), round(r["value"], 12), r["value"]) for r in records]
+    singles: dict = {}  # one frozenset per choice, shared by every record
+
+    def one(v):
+        if isinstance(v, frozenset):
+            return v
+        found = singles.get(v)
+        if found is None:
+            found = singles[v] = frozenset([v])
+        return found
+
+    recs = [(tuple(one(r[d]) for d in dims), round(r["value"], 12), r["value"]) for r in records]
     for i in range(len(dims)):
         grouped: dict[tuple, list] = {}
         for sets, rounded, value in recs:

@@ -44,7 +44,6 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from io import BytesIO
 from itertools import product
@@ -75,6 +74,7 @@ __all__ = [
     "ndcg_cutoff",
     "mean_grid",
     "match_mean",
+    "match_grid",
     "describe",
 ]
 
@@ -480,6 +480,42 @@ class MeanGrid:
         v = self.per_query(settings).to_numpy()
         return math.fsum(v.tolist()) / v.size if v.size else math.nan
 
+    def means(self) -> list[tuple[dict, float]]:
+        """Every point of the grid and its mean: (settings, mean) for the product of :attr:`candidates`.
+
+        The per-query arrays of a ranking and variant are read once; the query-level settings (zero-IDCG
+        policy, printing, queries averaged) are sums over them (numpy sums: equal to :meth:`mean` to about
+        1e-15)."""
+        c = self.candidates
+        out = []
+        n_qrels, n_foreign = self.queries.size, self.foreign.size
+        for ranking in product(*(c[d] for d in self._RANKING)):
+            present = self._present[ranking]
+            for variant in product(*(c[d] for d in self._VARIANT)):
+                values = self._values[ranking + variant]
+                positive = self._positive[(ranking, variant[2], variant[3])]
+                for zero in c["zero_idcg"]:
+                    v = np.where(present & ~positive, 1.0, values) if zero == "one" else values
+                    counted = present & positive if zero == "nan" else present
+                    count = int(counted.sum())
+                    for printed in c["printed"]:
+                        total = float((_printed5(v) if printed == "5" else v)[counted].sum())
+                        for queries in c["queries"]:
+                            if queries == "both":
+                                mean = total / count if count else math.nan
+                            elif queries == "qrels":
+                                mean = total / n_qrels if n_qrels else math.nan
+                            else:
+                                extra = 0 if zero == "nan" else n_foreign
+                                den = count + extra
+                                add = extra * ZERO_IDCG[zero].value if extra else 0.0
+                                mean = (total + add) / den if den else math.nan
+                            point = dict(zip(self._RANKING, ranking))
+                            point.update(zip(self._VARIANT, variant))
+                            point.update(zero_idcg=zero, printed=printed, queries=queries)
+                            out.append((point, mean))
+        return out
+
 
 def _printed5(v: np.ndarray) -> np.ndarray:
     """Each value as printf("%.5f") prints it (correctly rounded from the binary value), read back."""
@@ -581,11 +617,18 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None) -> Me
     k = ndcg_cutoff(measure)
     qrels_source, run_source = qrels, run
     qrels, _ = _read(qrels_source, "qrels")
-    run_table, run_parsed = _read(run_source, "run")
-    rows = _all_run_rows(run_source, run_parsed) if not isinstance(run_source, (Table, pd.DataFrame)) else None
-    if isinstance(run_source, pd.DataFrame) and run_source.duplicated(["qid", "docno"]).any():
+    rows = None
+    if isinstance(run_source, pd.DataFrame) and {"qid", "docno", "score"} <= set(run_source.columns) and \
+            run_source.astype({"qid": str, "docno": str}).duplicated(["qid", "docno"]).any():
         rows = pd.DataFrame({"qid": run_source["qid"].astype(str), "docno": run_source["docno"].astype(str),
-                             "score": pd.to_numeric(run_source["score"]).astype(np.float64)})
+                             "score": pd.to_numeric(run_source["score"], errors="coerce").astype(np.float64)})
+        if not np.isfinite(rows["score"].to_numpy()).all():
+            raise ValueError("the run's score column holds a value that is not a finite number")
+        run_table, run_parsed = _read(rows.drop_duplicates(["qid", "docno"], keep="first"), "run")
+    else:
+        run_table, run_parsed = _read(run_source, "run")
+        if not isinstance(run_source, (Table, pd.DataFrame)):
+            rows = _all_run_rows(run_source, run_parsed)
     versions = _run_versions(run_table, rows)
     first = versions["first"]
     qi = QrelsIndex(qrels)
@@ -643,36 +686,42 @@ def _level_arg(level: str):
 
 
 def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, k, *, max_docs, judged_only) -> None:
+    """One ranking's per-query values of every variant: two engine calls (the documents ranked per query,
+    then every ``nDCG(...)@k`` spec at once, the hits cutoffs included)."""
     c = grid.candidates
+    opts = {"max_docs": max_docs, "judged_only": judged_only}
+    short: list[int] = []
+    if "hits" in c["idcg"]:
+        first = evaluate_runs(qrels, [run], ["num_ret"], **opts).runs[0]
+        num_ret = first.values["num_ret"]
+        short = sorted({int(n) for n in num_ret[first.present] if 0 < n < k})
     plain, hits, masks = {}, {}, {}
     for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
+        lv = _level_arg(level)
         for idcg in ("judged", "list"):
             if idcg in c["idcg"] or (idcg == "judged" and "hits" in c["idcg"]):
-                spec = RunVariant(gain, "standard", idcg, ties).spec(k=k, relevance_level=_level_arg(level))
-                plain[(ties, gain, level, idcg)] = spec
+                variant = RunVariant(gain, "standard", idcg, ties)
+                plain[(ties, gain, level, idcg)] = variant.spec(k=k, relevance_level=lv)
+        if short:
+            base = RunVariant(gain, "standard", "judged", ties).spec(k=None, relevance_level=lv)
+            hits[(ties, gain, level)] = f"{base}@{','.join(map(str, short))}"
     for level in c["level"]:  # IDCG > 0 of the list ideal: some retrieved document is relevant
         masks[level] = RunVariant("binary", "standard", "list", "trec_eval").spec(k=None,
                                                                                   relevance_level=_level_arg(level))
-    specs = list(dict.fromkeys([*plain.values(), *masks.values(), "num_ret"]))
-    result = evaluate_runs(qrels, [run], specs, max_docs=max_docs, judged_only=judged_only)
-    values = result.runs[0].values
-    present = result.runs[0].present
+    specs = list(dict.fromkeys([*plain.values(), *hits.values(), *masks.values(), "num_ret"]))
+    result = evaluate_runs(qrels, [run], specs, **opts).runs[0]
+    values, present = result.values, result.present
     grid._present[ranking] = present
     num_ret = values["num_ret"]
     for key, spec in plain.items():
         grid._values[ranking + key] = values[measure_names([spec])[0]]
     if "hits" in c["idcg"]:
-        short = sorted({int(n) for n in num_ret[present] if 0 < n < k})
         for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
-            base = RunVariant(gain, "standard", "judged", ties).spec(k=None, relevance_level=_level_arg(level))
             out = grid._values[ranking + (ties, gain, level, "judged")].copy()
-            if short:
-                spec = f"{base}@{','.join(map(str, short))}"
-                hits[(ties, gain, level)] = spec
-                extra = evaluate_runs(qrels, [run], [spec], max_docs=max_docs, judged_only=judged_only).runs[0].values
-                for n, name in zip(short, measure_names([spec])):
+            if (ties, gain, level) in hits:
+                for n, name in zip(short, measure_names([hits[(ties, gain, level)]])):
                     at = present & (num_ret == n)
-                    out[at] = extra[name][at]
+                    out[at] = values[name][at]
             grid._values[ranking + (ties, gain, level, "hits")] = out
     qi = QrelsIndex(qrels)
     for level in c["level"]:
@@ -813,17 +862,48 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
     >>> round(m.value, 4), m.dimension, m.queries
     (0.2866, 'queries', (('3', 0.0, nan),))
     """
+    started = time.perf_counter()
+    read_value(value)  # a bad value is refused before the files are read
+    grid = mean_grid(qrels, run, measure, dimensions=dimensions)
+    result = match_grid(value, grid, measure=str(measure))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def match_grid(value, grid: MeanGrid, *, measure: str = "nDCG") -> MeanMatch:
+    """:func:`match_mean` on a grid already evaluated (:func:`mean_grid`): another typed value costs no
+    evaluation (the app keeps the grid of the files while the value is typed).
+
+    Parameters
+    ----------
+    value : str, Decimal, float or int
+        The reported mean, as written.
+    grid : MeanGrid
+        From :func:`mean_grid`.
+    measure : str, default "nDCG"
+        The measure's name as it is shown.
+
+    Returns
+    -------
+    MeanMatch
+        As for :func:`match_mean`.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite number.
+
+    Examples
+    --------
+    >>> g = mean_grid(b"1 0 a 2\\n1 0 b 1\\n2 0 c 1\\n", b"1 Q0 b 1 2 r\\n1 Q0 a 2 1 r\\n", "nDCG@10")
+    >>> match_grid("0.86", g).library_keys[:2], match_grid("0.43", g).library_keys[:2]
+    (['trec_eval_9', 'trec_eval_10'], ['trec_eval_9_c', 'trec_eval_10_c'])
+    """
     h = read_value(value)
     started = time.perf_counter()
-    grid = mean_grid(qrels, run, measure, dimensions=dimensions)
     cands = grid.candidates
     dims = list(MEAN_DIMENSIONS)
-    records = []
-    for point in product(*(cands[d] for d in dims)):
-        settings = dict(zip(dims, point))
-        mean = grid.mean(settings)
-        if _within(h, mean):
-            records.append({**settings, "value": mean})
+    records = [{**settings, "value": mean} for settings, mean in grid.means() if _within(h, mean)]
     families = [Family(s, v) for s, v in fold_settings(records, cands, dims)]
     found, near = [], []
     for key, lib in RUN_LIBRARIES.items():
@@ -838,7 +918,7 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
             near.append(_near(grid, key, point, mean, families))
     found.sort(key=lambda m: m.writing != "rounded")
     near.sort(key=lambda m: abs(m.value - h.value) if math.isfinite(m.value) else math.inf)
-    return MeanMatch(h, str(measure), grid.k, found, families, near, dict(grid.refused), cands, grid,
+    return MeanMatch(h, measure, grid.k, found, families, near, dict(grid.refused), cands, grid,
                      time.perf_counter() - started)
 
 
