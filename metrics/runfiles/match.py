@@ -373,7 +373,7 @@ def _read(source, kind: str) -> tuple[Table, Parsed | None]:
 def _all_run_rows(source, parsed: Parsed | None) -> pd.DataFrame | None:
     """Every line of a TREC run that repeats a document, as rows (qid, docno, score), or None when the run
     has no repeated document or is not TREC text (then only the first line of a repeat is known)."""
-    if parsed is None or not any(p.kind == "duplicate" for p in parsed.problems):
+    if parsed is None or isinstance(source, Parsed) or not any(p.kind == "duplicate" for p in parsed.problems):
         return None
     if parsed.format not in ("trec", "whitespace") or parsed.errors and any(
             p.kind != "duplicate" for p in parsed.errors):
@@ -945,7 +945,7 @@ def _choice_name(d: str, choice: str) -> str:
 
 
 def _settings_text(settings: dict) -> str:
-    parts = [f"{MEAN_DIMENSIONS[d].name.lower()}: " + " or ".join(_choice_name(d, c) for c in choices)
+    parts = [f"{MEAN_DIMENSIONS[d].name}: " + " or ".join(_choice_name(d, c) for c in choices)
              for d, choices in settings.items() if choices is not None]
     return "; ".join(parts) or "any setting"
 
@@ -1001,9 +1001,9 @@ def describe(result: MeanMatch, *, digits: int | None = None, families: int = 10
             lines.append(f"- {lib.name} gives {_fmt(m.value, digits)}; no setting gives {h.text}.")
             continue
         needed = " or ".join(_choice_name(m.dimension, c) for c in m.needed)
-        text = (f"- {lib.name} gives {_fmt(m.value, digits)}: its {MEAN_DIMENSIONS[m.dimension].name.lower()} "
-                f"differs -- it uses {_choice_name(m.dimension, m.theirs)}; {h.text} needs {needed} "
-                f"({_fmt(m.needed_value, digits)}).")
+        text = (f"- {lib.name} gives {_fmt(m.value, digits)}. First difference, {MEAN_DIMENSIONS[m.dimension].name}: "
+                f"it uses {_choice_name(m.dimension, m.theirs)}; {h.text} needs {needed} (that change alone gives "
+                f"{_fmt(m.needed_value, digits)}).")
         if m.queries:
             shown = ", ".join(f"{q} ({_fmt(a, 4)} vs {_fmt(b, 4)})" for q, a, b in m.queries)
             text += f" The queries that make the difference: {shown}."

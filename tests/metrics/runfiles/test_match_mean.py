@@ -353,6 +353,7 @@ def test_near_miss_queries_are_the_difference():
     assert round(miss.value, 4) == 0.4299 and round(miss.needed_value, 4) == 0.2866
     text = "\n".join(describe(r))
     assert "trec_eval 9.0.8 -c gives 0.286" in text and "3 (n/a vs 0.0000)" in text
+    assert "First difference, Queries averaged: it uses queries in both files" in text
 
 
 def test_a_cut_off_mean_is_said_as_cut_off():
