@@ -119,43 +119,6 @@ class Conformance:
             raise ValueError(f"which must be 'per_query' or 'means', got {which!r:.40}")
         return to_csv(getattr(self, which))
 
-    def to_markdown(self, which: str = "means", *, digits: int = 4) -> str:
-        """A Markdown (GFM) table of ``means`` or ``per_query``: numbers with ``digits`` decimals, every text
-        cell escaped so that a query id or a call never becomes markup, a link or a column break.
-
-        >>> t = conformance(b"1 0 a 1\\n", b"1 Q0 x 1 2 r\\n1 Q0 a 2 1 r\\n", "nDCG@10")
-        >>> print(t.to_markdown("per_query").splitlines()[2][:40])
-        | 1 | 0.6309 | 0.6309 | 0.6309 | 0.6309
-        """
-        if which not in ("per_query", "means"):
-            raise ValueError(f"which must be 'per_query' or 'means', got {which!r:.40}")
-        frame = getattr(self, which)
-        if which == "means":
-            frame = frame.drop(columns=["call"])
-        head = "| " + " | ".join(_md(c) for c in frame.columns) + " |"
-        align = ["---:" if pd.api.types.is_float_dtype(frame[c]) else "---" for c in frame.columns]
-        rule = "| " + " | ".join(align) + " |"
-        rows = [head, rule]
-        for row in frame.itertuples(index=False):
-            rows.append("| " + " | ".join(_md_cell(v, digits) for v in row) + " |")
-        return "\n".join(rows)
-
-
-_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~=:@&")
-
-
-def _md(text) -> str:
-    s = str(text).replace("\r", " ").replace("\n", " ")
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in s)
-
-
-def _md_cell(value, digits: int) -> str:
-    if isinstance(value, (float, np.floating)):
-        return "" if math.isnan(value) else f"{value:.{digits}f}"
-    if isinstance(value, (int, np.integer)):
-        return str(value)
-    return _md(value)
-
 
 def conformance(qrels, run=None, measure: str | None = None, *, libraries=None) -> Conformance:
     """Every library's value of an NDCG measure for the same files, per query and mean.
@@ -174,7 +137,8 @@ def conformance(qrels, run=None, measure: str | None = None, *, libraries=None) 
     Returns
     -------
     Conformance
-        ``per_query``, ``means``, ``to_csv()``, ``to_markdown()``.
+        ``per_query``, ``means``, ``to_csv()`` (the Run files page also exports Markdown, escaped by
+        :mod:`ui.escape`).
 
     Raises
     ------
