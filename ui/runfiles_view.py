@@ -59,6 +59,7 @@ from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
+from ui.runfiles_match import match_fields
 from ui.significance_view import significance_fields
 
 SECTION = "run_files"
@@ -180,6 +181,7 @@ FIELDS = (
     ui_state.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
+    *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
 )
 
 

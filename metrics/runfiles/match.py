@@ -283,7 +283,7 @@ RUN_LIBRARIES: dict[str, Choice] = _table(
                  "(empty_target_action='neg'). Sums in float32 (values agree to about 7 digits).",
                  "torchmetrics 1.9: retrieval/ndcg.py, functional/retrieval/ndcg.py",
                  duplicates="each", queries="run"),
-    _run_library("spark", "Spark RankingMetrics.ndcgAt(K)",
+    _run_library("spark", "Spark RankingMetrics.ndcgAt(k)",
                  "RankingMetrics(predictionAndLabels).ndcgAt(K), one row per query in both files", "spark",
                  "Binary: a predicted document that is a label gains 1; IDCG from min(labels, K) hits; the rows are "
                  "the queries of an inner join.",
