@@ -375,8 +375,7 @@ def _all_run_rows(source, parsed: Parsed | None) -> pd.DataFrame | None:
     has no repeated document or is not TREC text (then only the first line of a repeat is known)."""
     if parsed is None or isinstance(source, Parsed) or not any(p.kind == "duplicate" for p in parsed.problems):
         return None
-    if parsed.format not in ("trec", "whitespace") or parsed.errors and any(
-            p.kind != "duplicate" for p in parsed.errors):
+    if parsed.format not in ("trec", "whitespace") or any(p.kind not in ("duplicate", "more") for p in parsed.errors):
         return None
     data = source if isinstance(source, (bytes, bytearray, memoryview)) else None
     if data is None:
@@ -385,8 +384,8 @@ def _all_run_rows(source, parsed: Parsed | None) -> pd.DataFrame | None:
     try:
         frame = pd.read_csv(BytesIO(bytes(data)), sep=r"\s+", header=None, usecols=[0, 2, 4], dtype=str,
                             names=["qid", "q0", "docno", "rank", "score", "tag"], index_col=False,
-                            skiprows=parsed.table.header_lines if parsed.table is not None else 0, comment=None,
-                            encoding=parsed.encoding or "utf-8", engine="python")
+                            skiprows=parsed.table.header_lines if parsed.table is not None else 0,
+                            encoding=parsed.encoding or "utf-8", engine="c")
         frame["score"] = pd.to_numeric(frame["score"], errors="raise").astype(np.float64)
     except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError):
         return None
@@ -686,42 +685,41 @@ def _level_arg(level: str):
 
 
 def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, k, *, max_docs, judged_only) -> None:
-    """One ranking's per-query values of every variant: two engine calls (the documents ranked per query,
-    then every ``nDCG(...)@k`` spec at once, the hits cutoffs included)."""
+    """One ranking's per-query values of every variant: one engine call for every ``nDCG(...)@k`` spec at once,
+    and a second one only when some query returns fewer than k documents (the hits IDCG's cutoffs)."""
     c = grid.candidates
     opts = {"max_docs": max_docs, "judged_only": judged_only}
-    short: list[int] = []
-    if "hits" in c["idcg"]:
-        first = evaluate_runs(qrels, [run], ["num_ret"], **opts).runs[0]
-        num_ret = first.values["num_ret"]
-        short = sorted({int(n) for n in num_ret[first.present] if 0 < n < k})
-    plain, hits, masks = {}, {}, {}
+    plain, masks = {}, {}
     for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
         lv = _level_arg(level)
         for idcg in ("judged", "list"):
             if idcg in c["idcg"] or (idcg == "judged" and "hits" in c["idcg"]):
                 variant = RunVariant(gain, "standard", idcg, ties)
                 plain[(ties, gain, level, idcg)] = variant.spec(k=k, relevance_level=lv)
-        if short:
-            base = RunVariant(gain, "standard", "judged", ties).spec(k=None, relevance_level=lv)
-            hits[(ties, gain, level)] = f"{base}@{','.join(map(str, short))}"
     for level in c["level"]:  # IDCG > 0 of the list ideal: some retrieved document is relevant
         masks[level] = RunVariant("binary", "standard", "list", "trec_eval").spec(k=None,
                                                                                   relevance_level=_level_arg(level))
-    specs = list(dict.fromkeys([*plain.values(), *hits.values(), *masks.values(), "num_ret"]))
+    specs = list(dict.fromkeys([*plain.values(), *masks.values(), "num_ret"]))
     result = evaluate_runs(qrels, [run], specs, **opts).runs[0]
     values, present = result.values, result.present
     grid._present[ranking] = present
-    num_ret = values["num_ret"]
     for key, spec in plain.items():
         grid._values[ranking + key] = values[measure_names([spec])[0]]
     if "hits" in c["idcg"]:
+        num_ret = values["num_ret"]
+        short = sorted({int(n) for n in num_ret[present] if 0 < n < k})
+        hits = {}
+        if short:
+            for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
+                base = RunVariant(gain, "standard", "judged", ties).spec(k=None, relevance_level=_level_arg(level))
+                hits[(ties, gain, level)] = f"{base}@{','.join(map(str, short))}"
+            extra = evaluate_runs(qrels, [run], list(hits.values()), **opts).runs[0].values
         for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
             out = grid._values[ranking + (ties, gain, level, "judged")].copy()
-            if (ties, gain, level) in hits:
+            if short:
                 for n, name in zip(short, measure_names([hits[(ties, gain, level)]])):
                     at = present & (num_ret == n)
-                    out[at] = values[name][at]
+                    out[at] = extra[name][at]
             grid._values[ranking + (ties, gain, level, "hits")] = out
     qi = QrelsIndex(qrels)
     for level in c["level"]:
