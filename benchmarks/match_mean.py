@@ -47,7 +47,8 @@ def files(n_queries: int, depth: int = 100, judged: int = 20, seed: int = 0) -> 
         pool = rng.choice(10 * depth, size=judged, replace=False)
         grades = rng.integers(0, 4, size=judged)
         if i % 50 != 7:  # 2% of the qrels queries are not in the run
-            docs = np.concatenate([rng.permutation(pool)[:judged // 2], rng.choice(10 * depth, size=depth, replace=False)])
+            found = rng.permutation(pool)[:judged // 2]
+            docs = np.concatenate([found, rng.choice(10 * depth, size=depth, replace=False)])
             docs = list(dict.fromkeys(docs.tolist()))[:depth]
             scores = np.round(rng.random(len(docs)) * 20, 3)  # printed with 3 decimals: a few ties
             r_lines += [f"{q} Q0 d{d} {j} {float(s)!r} bench\n" for j, (d, s) in enumerate(zip(docs, scores), 1)]
@@ -79,7 +80,8 @@ def main() -> None:
     grid = result.grid
     n_points = len(grid.means())
     print(f"match_mean (read, {n_points:,} combinations, match): {t_all:6.2f} s  "
-          f"({len(result.libraries)} libraries, {len(result.families)} families, {len(result.near_misses)} near misses)")
+          f"({len(result.libraries)} libraries, {len(result.families)} families, "
+          f"{len(result.near_misses)} near misses)")
     _, t_grid = timed(lambda: mean_grid(qrels, run, "nDCG@10"))
     print(f"  of which the grid (read + evaluate):            {t_grid:6.2f} s")
     _, t_match = timed(lambda: match_grid("0.3821", grid))
