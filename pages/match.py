@@ -69,8 +69,8 @@ if result is not None:
     st.header(t("match.explain"))
     st.caption(t("match.explain_help"))
     shown = result.explanations[:match_view.SHOWN_EXPLANATIONS]
-    for e in shown:
-        st.markdown("- " + match_view.explanation_sentence(e, result.target, digits))
+    if shown:
+        st.markdown("\n".join("- " + match_view.explanation_sentence(e, result.target, digits) for e in shown))
     if len(result.explanations) > len(shown):
         st.caption(match_view.counted("match.explain_more", len(result.explanations) - len(shown),
                                       n=len(result.explanations) - len(shown)))

@@ -37,13 +37,14 @@ from ui.i18n import registry_text, t
 from ui.match_view import counted
 from ui.numbers import for_table, show
 
-__all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "match_fields", "choice_name",
+__all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "SHOWN_NEAR", "match_fields", "choice_name",
            "dimension_name", "library_name", "settings_text", "library_sentence", "near_sentence",
            "refusal_sentence", "conformance_frames", "conformance_markdown", "grid_cached", "section"]
 
 SECTION = "run_match"
 K_VALUE, K_MEASURE, K_RUN = "rf_match_value", "rf_match_measure", "rf_match_run"
 SHOWN_FAMILIES = 6
+SHOWN_NEAR = 4
 CACHE_ENTRIES = 8
 CACHE_TTL = "15m"
 
@@ -253,7 +254,11 @@ def _sentences(result: MeanMatch) -> None:
         st.info(t(f"{SECTION}.no_family", value=value), icon=":material/search_off:")
     if result.near_misses:
         st.markdown(f"**{t(f'{SECTION}.near')}**")
-        st.markdown("\n".join("- " + near_sentence(result, m, digits) for m in result.near_misses))
+        first, rest = result.near_misses[:SHOWN_NEAR], result.near_misses[SHOWN_NEAR:]
+        st.markdown("\n".join("- " + near_sentence(result, m, digits) for m in first))
+        if rest:
+            with st.expander(counted(f"{SECTION}.more_near", len(rest), n=len(rest))):
+                st.markdown("\n".join("- " + near_sentence(result, m, digits) for m in rest))
     for key, (why, detail) in result.refused.items():
         st.caption(refusal_sentence(key, why, detail))
 
