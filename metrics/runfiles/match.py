@@ -267,6 +267,13 @@ RUN_LIBRARIES: dict[str, Choice] = _table(
                  "Adds empty results for qrels queries missing from the run (0) and drops run queries the qrels lack.",
                  "ranx 0.3.21: data_structures/run.py (make_comparable)", duplicates="last", queries="qrels",
                  checked_against="ranx"),
+    _run_library("ir_measures_ranx", "ir_measures (ranx provider)",
+                 "ir_measures.providers.registry['ranx'].calc_aggregate([nDCG@K], qrels, run)", "ranx_ndcg",
+                 "ranx through ir_measures: refuses different query sets (ranx's check); with pandas 3 it stops "
+                 "before evaluating ('DataFrame Query IDs column dtype must be `object`') unless pandas' "
+                 "future.infer_string option is turned off.",
+                 "ir_measures 0.4.3: providers/ranx_provider.py (RanxInvoker); ranx 0.3.21",
+                 refuses=("query_sets",), duplicates="last", checked_against="ir-measures"),
     _run_library("ranx_burges", "ranx ndcg_burges", "ranx.evaluate(qrels, run, 'ndcg_burges@K')", "ranx_ndcg_burges",
                  "Gain 2^rel - 1; refuses different query sets.", "ranx 0.3.21: metrics/ndcg.py (ndcg_burges)",
                  refuses=("query_sets",), duplicates="last", checked_against="ranx"),
@@ -287,11 +294,13 @@ RUN_LIBRARIES: dict[str, Choice] = _table(
                  "RankingMetrics(predictionAndLabels).ndcgAt(K), one row per query in both files", "spark",
                  "Binary: a predicted document that is a label gains 1; IDCG from min(labels, K) hits; the rows are "
                  "the queries of an inner join.",
-                 "Spark 4.3.0 mllib RankingMetrics.scala (ndcgAt)", duplicates="each", ties="stable"),
+                 "Spark 4.3.0 mllib RankingMetrics.scala (ndcgAt)", duplicates="each", ties="stable",
+                 checked_against="pyspark"),
     _run_library("spark_evaluator", "Spark RankingEvaluator (ndcgAtK)",
                  "RankingEvaluator(metricName='ndcgAtK', k=K).evaluate(df)", "spark",
                  "The DataFrame form of ndcgAt: the same mean over the rows.",
-                 "Spark 4.3.0 ml/evaluation/RankingEvaluator.scala", duplicates="each", ties="stable"),
+                 "Spark 4.3.0 ml/evaluation/RankingEvaluator.scala", duplicates="each", ties="stable",
+                 checked_against="pyspark"),
     _run_library("elasticsearch", "Elasticsearch _rank_eval (dcg, normalize: true)",
                  '_rank_eval {"metric": {"dcg": {"k": K, "normalize": true}}}', "elasticsearch_ndcg",
                  "Gain 2^rating - 1; the ideal ranking stops at the number of hits; the metric_score is the mean "

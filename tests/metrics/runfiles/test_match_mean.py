@@ -199,6 +199,20 @@ def test_ranx(seed):
     for key, metric in (("ranx", f"ndcg@{K}"), ("ranx_burges", f"ndcg_burges@{K}")):
         theirs = ranx_eval(qrels, run, metric)
         assert_same(per_query(grid, key), theirs, key)
+    # ir_measures' ranx provider: the same numbers (pandas 3 makes it stop first unless infer_string is off)
+    import ir_measures
+    from ir_measures import nDCG
+
+    Q = [ir_measures.Qrel(q, d, g) for q, ds in qrels.items() for d, g in ds.items()]
+    R = [ir_measures.ScoredDoc(q, d, s) for q, d, s in lines]
+    provider = ir_measures.providers.registry["ranx"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(AssertionError, match="dtype must be `object`"):
+            provider.calc_aggregate([nDCG @ K], Q, R)
+        with pd.option_context("future.infer_string", False):
+            theirs = {m.query_id: m.value for m in provider.iter_calc([nDCG @ K], Q, R)}
+    assert_same(per_query(grid, "ir_measures_ranx"), theirs, "ir_measures_ranx")
     qrels, lines, qb, rb = generate(seed + 10, dups=True, missing=True, foreign=True)
     grid = mean_grid(qb, rb, f"nDCG@{K}")
     assert grid.refused["ranx"][0] == "query_sets"
