@@ -24,6 +24,7 @@ from metrics.runfiles.match import (
     MEAN_DIMENSIONS,
     REFUSALS,
     RUN_LIBRARIES,
+    GridTooLarge,
     MeanGrid,
     MeanMatch,
     match_grid,
@@ -37,15 +38,18 @@ from ui.i18n import registry_text, t
 from ui.match_view import counted
 from ui.numbers import for_table, show
 
-__all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "SHOWN_NEAR", "match_fields", "choice_name",
-           "dimension_name", "library_name", "settings_text", "library_sentence", "near_sentence",
+__all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "SHOWN_NEAR", "MAX_VALUES", "match_fields",
+           "choice_name", "dimension_name", "library_name", "settings_text", "library_sentence", "near_sentence",
            "refusal_sentence", "conformance_frames", "conformance_markdown", "grid_cached", "section"]
 
 SECTION = "run_match"
 K_VALUE, K_MEASURE, K_RUN = "rf_match_value", "rf_match_measure", "rf_match_run"
 SHOWN_FAMILIES = 6
 SHOWN_NEAR = 4
-CACHE_ENTRIES = 8
+#: The largest grid the app evaluates for one visitor (queries × rankings × variants; 8 bytes each: 160 MB).
+#: Larger files are for the command line, which the message names.
+MAX_VALUES = 20_000_000
+CACHE_ENTRIES = 4
 CACHE_TTL = "15m"
 
 
@@ -196,14 +200,14 @@ def conformance_markdown(frame: pd.DataFrame, *, digits: int = 4) -> str:
 # ------------------------------------------------------------------------------------------ the section
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _grid_cached(key: tuple, _qrels, _run, measure: str) -> MeanGrid:
-    return mean_grid(_qrels, _run, measure)
+    return mean_grid(_qrels, _run, measure, max_values=MAX_VALUES)
 
 
 def grid_cached(qrels_src, run_src, measure: str) -> MeanGrid:
     """The grid of a qrels, a run and a measure, once per content (every session of the server).  The files'
     bytes are handed over as they are, so repeated documents are tried every way."""
     key = (qrels_src.digest, run_src.digest, run_src.name)
-    return _grid_cached(key, bytes(qrels_src.data), bytes(run_src.data), measure)
+    return _grid_cached(key, memoryview(qrels_src.data), memoryview(run_src.data), measure)
 
 
 def section(page, qrels_src, usable) -> None:
@@ -224,6 +228,11 @@ def section(page, qrels_src, usable) -> None:
     run_src = runs[st.session_state[K_RUN]]
     try:
         grid = grid_cached(qrels_src, run_src, measure)
+    except GridTooLarge as exc:
+        st.warning(t(f"{SECTION}.too_large", size=f"{exc.size:,}", mb=f"{exc.size * 8 / 1e6:,.0f}",
+                     limit=f"{exc.limit:,}"), icon=":material/memory:")
+        st.code(f"python -m metrics.runfiles --match VALUE -m {measure} QRELS {run_src.name}", language="bash")
+        return
     except ValueError as exc:
         st.error(escape.markdown(str(exc), 200), icon=":material/error:")
         return

@@ -71,6 +71,7 @@ __all__ = [
     "Family",
     "MeanNearMiss",
     "MeanGrid",
+    "GridTooLarge",
     "ndcg_cutoff",
     "mean_grid",
     "match_mean",
@@ -366,8 +367,8 @@ def _read(source, kind: str) -> tuple[Table, Parsed | None]:
     if isinstance(source, Parsed):
         parsed = source
     elif isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
-        parsed = (read_qrels if kind == "qrels" else read_run)(bytes(source) if not isinstance(
-            source, (str, os.PathLike)) else source)
+        data = source if isinstance(source, (bytes, str, os.PathLike)) else memoryview(source)  # read in place
+        parsed = (read_qrels if kind == "qrels" else read_run)(data)
     else:
         raise ValueError(f"{kind} must be a path, the file's bytes, a Parsed or Table of metrics.runfiles.read, or "
                          f"a pandas DataFrame; got {type(source).__name__}")
@@ -427,6 +428,17 @@ def _ids(table: Table) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ the grid
+class GridTooLarge(ValueError):
+    """The files need more per-query values than ``max_values`` allows (``size``, ``limit``)."""
+
+    def __init__(self, size: int, limit: int):
+        super().__init__(f"max_values: these files need {size:,} per-query values (about {size * 8 / 1e6:,.0f} MB) "
+                         f"for every setting, more than the {limit:,} allowed; evaluate them with the command line "
+                         "(python -m metrics.runfiles --match VALUE -m MEASURE qrels run), or try fewer settings "
+                         "(dimensions=...)")
+        self.size, self.limit = size, limit
+
+
 @dataclass
 class MeanGrid:
     """Every combination's per-query values for one qrels, run and cutoff (see :func:`mean_grid`).
@@ -586,7 +598,7 @@ def _depths(run: Table) -> tuple[str, ...]:
     return ("none",) + tuple(str(d) for d in (1000, 100) if d < deepest)
 
 
-def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None) -> MeanGrid:
+def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None, max_values: int | None = None) -> MeanGrid:
     """Every combination of :data:`MEAN_DIMENSIONS` evaluated on the files, per query.
 
     Parameters
@@ -600,6 +612,9 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None) -> Me
         An NDCG measure (:func:`ndcg_cutoff`).
     dimensions : dict, optional
         Dimension -> the choices to try instead of all (e.g. ``{"ties": ("trec_eval",)}``).
+    max_values : int, optional
+        Refuse files whose grid would hold more per-query values than this (queries × rankings × variants,
+        8 bytes each), before anything is evaluated.  Default ``None``: no limit (the app sets one).
 
     Returns
     -------
@@ -609,7 +624,8 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None) -> Me
     Raises
     ------
     ValueError
-        For a measure that is not an NDCG, files that cannot be used, or an unknown dimension or choice.
+        For a measure that is not an NDCG, files that cannot be used, an unknown dimension or choice, or a
+        grid larger than ``max_values`` (the message gives its size).
 
     Examples
     --------
@@ -670,6 +686,10 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None) -> Me
             raise ValueError(f"dimensions[{d!r}]: {unknown[0] if unknown else 'nothing'!r:.40} is not a choice "
                              f"here; choices for these files: {', '.join(cands[d])}")
         cands[d] = chosen
+    if max_values is not None:
+        size = queries.size * math.prod(len(cands[d]) for d in (*MeanGrid._RANKING, *MeanGrid._VARIANT))
+        if size > max_values:
+            raise GridTooLarge(size, max_values)
     grid = MeanGrid(k, queries, foreign, cands, {})
     for key in RUN_LIBRARIES:
         why = _refusals(key, qrels, first, "each" in versions, k, foreign, missing)
@@ -823,7 +843,8 @@ def _difference(grid: MeanGrid, mine: dict, other: dict) -> tuple:
     return tuple((str(q), float(both.at[q, "a"]), float(both.at[q, "b"])) for q in diff.index[:SHOWN_QUERIES])
 
 
-def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = None) -> MeanMatch:
+def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = None,
+               max_values: int | None = None) -> MeanMatch:
     """Every library and setting whose mean of ``measure`` over the run rounds to ``value``.
 
     Parameters
@@ -837,6 +858,8 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
         An NDCG measure: ``nDCG@10``, ``ndcg_cut.10``, ``ndcg_cut_10``, ``nDCG`` (:func:`ndcg_cutoff`).
     dimensions : dict, optional
         Dimension -> choices to try instead of all of them.
+    max_values : int, optional
+        The largest grid accepted (:func:`mean_grid`).
 
     Returns
     -------
@@ -871,7 +894,7 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
     """
     started = time.perf_counter()
     read_value(value)  # a bad value is refused before the files are read
-    grid = mean_grid(qrels, run, measure, dimensions=dimensions)
+    grid = mean_grid(qrels, run, measure, dimensions=dimensions, max_values=max_values)
     result = match_grid(value, grid, measure=str(measure))
     result.seconds = time.perf_counter() - started
     return result

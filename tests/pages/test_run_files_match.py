@@ -142,3 +142,15 @@ def test_conformance_markdown_has_no_link_and_no_broken_columns():
     assert html.count("<tr>") == 5 and html.count("<td") == 8
     csv_like = io.StringIO(md)
     assert all(line.startswith("| ") for line in csv_like)
+
+
+def test_files_too_large_for_the_app_point_to_the_command_line(monkeypatch):
+    import ui.runfiles_match as rm
+
+    monkeypatch.setattr(rm, "MAX_VALUES", 10)
+    rm._grid_cached.clear()
+    at = open_page(PAGE, query={"match": "0.5"})
+    no_exceptions(at)
+    assert any("more than the 10 the app computes" in w.value for w in at.warning)
+    assert any("--match VALUE -m nDCG@10" in c.value for c in at.code)
+    rm._grid_cached.clear()

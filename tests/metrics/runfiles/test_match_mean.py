@@ -457,3 +457,13 @@ def test_means_of_the_whole_grid_equal_each_point(seed):
     for i in rng.choice(len(pairs), size=200, replace=False):
         point, mean = pairs[i]
         assert close(mean, grid.mean(point), 1e-12), point
+
+
+def test_a_grid_too_large_is_refused_before_it_is_evaluated():
+    from metrics.runfiles.match import GridTooLarge
+
+    _, _, qb, rb = generate(0)
+    with pytest.raises(GridTooLarge, match="per-query values") as info:
+        mean_grid(qb, rb, "nDCG@10", max_values=100)
+    assert info.value.limit == 100 and info.value.size > 100
+    assert mean_grid(qb, rb, "nDCG@10", max_values=info.value.size).queries.size == 14
