@@ -46,9 +46,10 @@ SECTION = "run_match"
 K_VALUE, K_MEASURE, K_RUN = "rf_match_value", "rf_match_measure", "rf_match_run"
 SHOWN_FAMILIES = 6
 SHOWN_NEAR = 4
-#: The largest grid the app evaluates for one visitor (queries × rankings × variants; 8 bytes each: 160 MB).
-#: Larger files are for the command line, which the message names.
-MAX_VALUES = 20_000_000
+#: The largest grid the app evaluates for one visitor (queries × rankings × variants; 8 bytes each: 64 MB; the
+#: cache holds at most CACHE_ENTRIES grids, 256 MB).  Larger files are for the command line, which the message
+#: names (a run of 10,000 queries with tied scores and repeated lines needs 13M values; without repeats 4.3M).
+MAX_VALUES = 8_000_000
 CACHE_ENTRIES = 4
 CACHE_TTL = "15m"
 
