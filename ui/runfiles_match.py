@@ -48,7 +48,7 @@ SHOWN_FAMILIES = 6
 SHOWN_NEAR = 4
 #: The largest grid the app evaluates for one visitor (queries × rankings × variants; 8 bytes each: 64 MB; the
 #: cache holds at most CACHE_ENTRIES grids, 256 MB).  Larger files are for the command line, which the message
-#: names (a run of 10,000 queries with tied scores and repeated lines needs 13M values; without repeats 4.3M).
+#: names (a run of 10,000 queries with tied scores and repeated lines needs 13M values; without repeats 2.2M to 4.3M).
 MAX_VALUES = 8_000_000
 CACHE_ENTRIES = 4
 CACHE_TTL = "15m"
