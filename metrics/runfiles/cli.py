@@ -34,10 +34,10 @@ from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
-from .read import COLUMN_ROLES, Parsed, read_files
+from .read import COLUMN_ROLES, Limits, Parsed, read_files
 from .trec import evaluate_runs
 
-__all__ = ["CLI_NUMBA_MIN_ROWS", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
+__all__ = ["CLI_NUMBA_MIN_ROWS", "DEFAULT_MAX_RATIO", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
 
 #: Each command-line run pays numba's start (~1.4 s: import, loading the compiled kernels); against the
 #: numpy path that pays off from about 3,000,000 run lines (measured: 2M lines 1.8-2.1 s with numba vs
@@ -110,6 +110,11 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 MAX_WHOLE = 10**15
 #: The largest --max-mb (10 TB): the cap is turned into bytes.
 MAX_MB = 10**7
+#: --max-ratio's default: a file may decode to 100 times its size (1 MiB counted for smaller files).  A run
+#: written by pandas or Spark decodes to 2-20 times its Parquet size; a few hundred KB that decode to tens of
+#: millions of rows (one pair repeated, dictionary-encoded and compressed) are refused from the footer.
+DEFAULT_MAX_RATIO = 100.0
+MAX_RATIO = 1e9
 _ASCII_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 _ASCII_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
 
@@ -274,15 +279,31 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
     o.add_argument("--max-mb", type=_real(positive=True, maximum=MAX_MB), default=None,
                    help="refuse files larger than this many MB")
+    o.add_argument("--max-rows", type=_whole(1), default=None, metavar="N",
+                   help="refuse files of more than N rows (a Parquet file's footer says how many, before any row "
+                        "is decoded)")
+    o.add_argument("--max-ratio", type=_real(minimum=1, maximum=MAX_RATIO), default=DEFAULT_MAX_RATIO, metavar="R",
+                   help="refuse a file that decodes to more than R times its size (a file under 1 MiB counts as "
+                        f"1 MiB); compressed Parquet can hold far more rows than its size suggests (default "
+                        f"{DEFAULT_MAX_RATIO:g})")
     o.add_argument("--digits", type=_whole(0, 17), default=4, help="decimals shown (default 4, as trec_eval)")
     return p
+
+
+#: What to do about a file beyond the limits (said after the problem).
+_LIMIT_HINTS = {
+    "too_large": "--max-mb MB sets the limit",
+    "too_many_rows": "--max-rows N sets the limit",
+    "decoded_too_large": "--max-ratio R sets the limit: R decoded bytes per byte of the file",
+}
 
 
 def _report(parsed: Parsed, skip_bad: bool) -> bool:
     """Print a file's problems to stderr; True when the file can be used."""
     for problem in parsed.problems:
         label = {"fatal": "error", "error": "error", "warning": "warning"}[problem.severity]
-        print(f"{label}: {problem.message}", file=sys.stderr)
+        hint = f". {_LIMIT_HINTS[problem.kind]}" if problem.kind in _LIMIT_HINTS else ""
+        print(f"{label}: {problem.message}{hint}", file=sys.stderr)
     if parsed.fatal:
         return False
     if parsed.errors and not skip_bad:
@@ -295,10 +316,11 @@ def _report(parsed: Parsed, skip_bad: bool) -> bool:
 def _read(args, max_bytes):
     """Read the files (standard input for a run given as '-'); None when one cannot be used."""
     sources = list(args.runs)
-    if "-" in sources:
-        sources[sources.index("-")] = sys.stdin.buffer.read()
+    if "-" in sources:  # with --max-mb, one byte more than the limit is enough to refuse it
+        sources[sources.index("-")] = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+    limits = Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
     qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
-                             run_columns=args.run_columns)
+                             run_columns=args.run_columns, limits=limits)
     for given, parsed in zip(args.runs, runs):
         if given == "-":
             parsed.name = "stdin"

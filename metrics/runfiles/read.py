@@ -133,8 +133,8 @@ PROBLEM_MESSAGES: dict[str, str] = {
                   "float64 above grade 1023): variants with that gain are n/a for {count} quer(ies) (e.g. "
                   "'{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
     "too_many_rows": "{file} has {rows:,} rows; the limit is {limit:,} rows",
-    "decoded_too_large": "{file} would take more than {limit_mb:.1f} MB once decoded (at least {decoded_mb:.1f} MB "
-                         "from its {size_mb:.2f} MB); the limit for a file of this size is {limit_mb:.1f} MB",
+    "decoded_too_large": "{file} decodes to at least {decoded_mb:.1f} MB from {size_mb:.2f} MB on disk; the limit "
+                         "for a file of this size is {limit_mb:.1f} MB",
     "parquet_footer": "{file} cannot be read as Parquet: its footer (the columns and row counts, at the end of the "
                       "file) is missing or damaged; the file may be truncated",
     "parquet_data": "{file} cannot be read as Parquet: its data is damaged or uses a feature this reader does not "
@@ -1217,8 +1217,10 @@ class _NotDecodable(Exception):
         self.offset = offset
 
 
-def _byte_blocks(source, block: int = SLOW_BLOCK_BYTES):
-    """(offset, bytes) of the file's blocks, each ending after a newline (the last one: the file's end)."""
+def _byte_blocks(source, block: int | None = None):
+    """(offset, bytes) of the file's blocks, each ending after a newline (the last one: the file's end);
+    ``block`` bytes are read at a time (default :data:`SLOW_BLOCK_BYTES`)."""
+    block = block or SLOW_BLOCK_BYTES
     if isinstance(source, Path):
         fh = open(source, "rb")
         read = fh.read
@@ -1796,6 +1798,8 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     while True:
         try:
             batch = next(batches, None)
+            if batch is not None:  # pyarrow decodes without checking everything: indices in bounds, UTF-8, ...
+                batch.validate(full=True)
         except Exception:  # noqa: BLE001 - damaged pages, a bad compression stream, invalid UTF-8, ...
             return refuse(Problem(name, None, "parquet_data", {"first": done + 1, "last": n_rows}), n_rows)
         if batch is None:
