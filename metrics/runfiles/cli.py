@@ -546,9 +546,10 @@ def _run_trec_spark(args, started) -> int:
     import warnings
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
-    from .spark import evaluate_spark, spark_session
+    from .spark import evaluate_spark, spark_failure, spark_session
 
     try:
         spark = spark_session(args.spark)
@@ -557,10 +558,11 @@ def _run_trec_spark(args, started) -> int:
                             complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
                             num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,
                             qrels_columns=args.qrels_columns, run_columns=args.run_columns,
-                            skip_bad_lines=args.skip_bad_lines)
+                            skip_bad_lines=args.skip_bad_lines,
+                            limits=Limits(max_rows=args.max_rows, max_ratio=args.max_ratio))
         result = ev.result()  # its problems are printed with the output, as without --spark
-    except PySparkException as exc:
-        print(f"error: Spark: {str(exc).strip().splitlines()[0][:500]}", file=sys.stderr)
+    except (PySparkException, Py4JError) as exc:  # one line (the file it names kept), never a Java stack
+        print(f"error: Spark: {spark_failure(exc)}", file=sys.stderr)
         return 1
 
     def timing():

@@ -58,6 +58,7 @@ __all__ = [
     "KINDS",
     "MAX_LISTED",
     "PROBLEM_MESSAGES",
+    "FileCheck",
     "Limits",
     "Parsed",
     "Problem",
@@ -67,6 +68,7 @@ __all__ = [
     "binary_format",
     "decode",
     "id_strings",
+    "inspect_file",
     "column_roles",
     "read_files",
     "read_parquet",
@@ -124,7 +126,7 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "whole_grades": "{file}: {count} grade(s) are not whole numbers (first {grade!r} at line {line}); trec_eval reads "
                     "grades as whole numbers, so its measures count them as {whole}",
     "column_type": "{file}: column '{column}' ({role}) is of type {type}; accepted: {accepted}",
-    "bad_lines": "{file}: {count} line(s) cannot be read; the first: {text!r} ({reason}); {action}",
+    "bad_lines": "{file}: {count} line(s) cannot be read; the first starts with {text!r} ({reason}); {action}",
     "fractional_grades": "{file}: {count} grade(s) are not whole numbers (e.g. {grade!r}); trec_eval reads grades "
                          "as whole numbers, so its measures count them as {whole}",
     "not_in_qrels": "{file}: {count} quer(ies) are not in the qrels and are not evaluated (e.g. '{example}'), as in "
@@ -660,6 +662,76 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
     """
     return read_table(source, kind="run", name=name, max_bytes=max_bytes, on_progress=on_progress,
                       columns=columns, limits=limits)
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """What :func:`inspect_file` found: the format ("parquet" or "text"), a text file's encoding, and the
+    fatal :class:`Problem` the readers would give before reading a row (None when there is none)."""
+
+    format: str
+    encoding: str | None
+    problem: Problem | None
+
+
+def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limits: Limits | None = None) -> FileCheck:
+    """Check a file as the readers do before reading its rows, without reading them: for readers that read
+    the rows elsewhere (Spark) and must refuse what one machine refuses, with the same message.
+
+    A Parquet file (``PAR1`` magic bytes): its footer, the columns the roles need (present, named once, of
+    a usable type) and ``limits`` on its rows and decoded size.  A text file: compressed or binary content
+    and the encoding (UTF-8, else GBK, else refused), checked a block at a time.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A local file.
+    kind : {"qrels", "run"}
+        What the file holds.
+    name : str, optional
+        The file name used in the problem.  Default: the path's name.
+    columns : mapping of str to str, optional
+        Role -> column name (see :func:`column_roles`).
+    limits : Limits, optional
+        Rows and decoded bytes a Parquet file may cost.
+
+    Returns
+    -------
+    FileCheck
+
+    Raises
+    ------
+    ValueError
+        For a bad argument (unknown kind, a path that is not a file).
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "run.gz")
+    ...     _ = p.write_bytes(gzip.compress(b"q1 Q0 d1 1 0.5 x\\n"))
+    ...     found = inspect_file(p, kind="run")
+    >>> found.format, found.problem.message[:40]
+    ('text', 'run.gz is a gzip file, not text: decompr')
+    """
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
+    limits = _check_limits(limits)
+    given = _check_columns(columns)
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path} is not a readable file")
+    name = name or path.name
+    if _is_parquet(path):
+        file = _parquet_file(str(path), name)
+        if isinstance(file, Problem):
+            return FileCheck("parquet", None, file)
+        roles = _parquet_plan(file, name, kind, given, path.stat().st_size, limits)
+        return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
+    if not _read_head(path, 1 << 16).strip():
+        return FileCheck("text", None, Problem(name, None, "empty", {}))
+    encoding, problem = _choose_encoding(path, name)
+    return FileCheck("text", encoding, problem)
 
 
 def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None, qrels_columns=None,
