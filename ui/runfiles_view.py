@@ -71,13 +71,14 @@ _LOG = get_logger(__name__)
 #: limit too.  ``.streamlit/config.toml`` sets ``server.maxUploadSize`` to the same number.
 UPLOAD_CAP_MB = 100
 UPLOAD_CAP_BYTES = UPLOAD_CAP_MB * 1024 * 1024
-#: What one uploaded file may cost once decoded, whatever its format.  Rows: as many as the shortest qrels
-#: lines ("1 0 1 1" and a newline, 8 bytes) fill in the cap, so no text file the page takes is refused for its
-#: rows while a compressed Parquet file holds no more than one.  Decoded bytes: at most 100 times the file
-#: (a file under 1 MiB counts as 1 MiB) and never more than 3 times the cap, about what the largest text
-#: file the page takes decodes to (:class:`metrics.runfiles.read.Limits`).  Checked on a Parquet file's
-#: footer before a row is decoded, then batch by batch.
-UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_decoded=3 * UPLOAD_CAP_BYTES)
+#: What reading one uploaded file may take, whatever its format.  Rows: as many as the shortest qrels lines
+#: ("1 0 1 1" and a newline, 8 bytes) fill in the cap, so no text file the page takes is refused for its rows
+#: while a compressed Parquet file holds no more than one.  Memory: at most 100 times the file (a file under
+#: 1 MiB counts as 1 MiB: about a million rows) and never more than 3 times the cap, about what reading the
+#: largest text file the page takes needs (~2.7 times its size; :class:`metrics.runfiles.read.Limits`,
+#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer before a row is decoded, then batch
+#: by batch.
+UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory=3 * UPLOAD_CAP_BYTES)
 #: Parsed files kept in the server's cache (all sessions together) and for how long after last use.
 CACHE_ENTRIES = 16
 CACHE_TTL = "15m"

@@ -110,8 +110,8 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 MAX_WHOLE = 10**15
 #: The largest --max-mb (10 TB): the cap is turned into bytes.
 MAX_MB = 10**7
-#: --max-ratio's default: a file may decode to 100 times its size (1 MiB counted for smaller files).  A run
-#: written by pandas or Spark decodes to 2-20 times its Parquet size; a few hundred KB that decode to tens of
+#: --max-ratio's default: reading a file may take 100 times its size in memory (1 MiB counted for smaller files).
+#: A run written by pandas or Spark takes 5-20 times its Parquet size; a few hundred KB that hold tens of
 #: millions of rows (one pair repeated, dictionary-encoded and compressed) are refused from the footer.
 DEFAULT_MAX_RATIO = 100.0
 MAX_RATIO = 1e9
@@ -283,9 +283,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="refuse files of more than N rows (a Parquet file's footer says how many, before any row "
                         "is decoded)")
     o.add_argument("--max-ratio", type=_real(minimum=1, maximum=MAX_RATIO), default=DEFAULT_MAX_RATIO, metavar="R",
-                   help="refuse a file that decodes to more than R times its size (a file under 1 MiB counts as "
-                        f"1 MiB); compressed Parquet can hold far more rows than its size suggests (default "
-                        f"{DEFAULT_MAX_RATIO:g})")
+                   help="refuse a file that needs more than R times its size in memory to read (a file under 1 MiB "
+                        "counts as 1 MiB); compressed Parquet can hold far more rows than its size suggests "
+                        f"(default {DEFAULT_MAX_RATIO:g})")
     o.add_argument("--digits", type=_whole(0, 17), default=4, help="decimals shown (default 4, as trec_eval)")
     return p
 
@@ -294,7 +294,7 @@ def _parser() -> argparse.ArgumentParser:
 _LIMIT_HINTS = {
     "too_large": "--max-mb MB sets the limit",
     "too_many_rows": "--max-rows N sets the limit",
-    "decoded_too_large": "--max-ratio R sets the limit: R decoded bytes per byte of the file",
+    "too_much_memory": "--max-ratio R sets the limit: R bytes of memory per byte of the file",
 }
 
 

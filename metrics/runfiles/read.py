@@ -58,6 +58,7 @@ __all__ = [
     "KINDS",
     "MAX_LISTED",
     "PROBLEM_MESSAGES",
+    "READ_ROW_BYTES",
     "FileCheck",
     "Limits",
     "Parsed",
@@ -135,8 +136,8 @@ PROBLEM_MESSAGES: dict[str, str] = {
                   "float64 above grade 1023): variants with that gain are n/a for {count} quer(ies) (e.g. "
                   "'{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
     "too_many_rows": "{file} has {rows:,} rows; the limit is {limit:,} rows",
-    "decoded_too_large": "{file} decodes to at least {decoded_mb:.1f} MB from {size_mb:.2f} MB on disk; the limit "
-                         "for a file of this size is {limit_mb:.1f} MB",
+    "too_much_memory": "{file} needs at least {memory_mb:.1f} MB of memory to read ({size_mb:.2f} MB on disk); the "
+                       "limit for a file of this size is {limit_mb:.1f} MB",
     "parquet_footer": "{file} cannot be read as Parquet: its footer (the columns and row counts, at the end of the "
                       "file) is missing or damaged; the file may be truncated",
     "parquet_data": "{file} cannot be read as Parquet: its data is damaged or uses a feature this reader does not "
@@ -152,7 +153,7 @@ _SEVERITY = {
     "blank_id": "error", "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
     "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
-    "fractional_grades": "warning", "not_in_qrels": "warning", "too_many_rows": "fatal", "decoded_too_large": "fatal",
+    "fractional_grades": "warning", "not_in_qrels": "warning", "too_many_rows": "fatal", "too_much_memory": "fatal",
     "parquet_footer": "fatal", "parquet_data": "fatal", "duplicate_column": "fatal", "not_a_file": "fatal",
     "unreadable": "fatal",
 }
@@ -298,22 +299,26 @@ class Parsed:
         return not self.fatal and not self.errors
 
 
-#: A file smaller than this counts as this big for :attr:`Limits.max_ratio`: a small file may always decode to
+#: A file smaller than this counts as this big for :attr:`Limits.max_ratio`: a small file may always need
 #: ``max_ratio`` MiB.
 RATIO_FLOOR_BYTES = 1 << 20
+#: Memory that reading one row takes besides its ids' text: its value, codes and line, the checks'
+#: temporaries.  Measured by ``benchmarks/upload_memory.py``: ~100 bytes a row for text files, 120-150 for
+#: Parquet (pyarrow 26), whatever the row's width on disk.
+READ_ROW_BYTES = 100
 
 
 @dataclass(frozen=True)
 class Limits:
-    """How much reading one file may cost, checked before the cost is spent.
+    """How much memory reading one file may take, checked before it is spent.
 
-    A file's *decoded size* is what its rows take once read: 8 bytes per grade or score and, per id,
-    4 bytes plus its UTF-8 text (an integer id: its decimal digits).  A text file decodes to about its
-    own size, so its bytes (``max_bytes``) bound it; a Parquet file is compressed and dictionary-encoded:
-    a few hundred KB can hold tens of millions of rows.  Its row count and the decompressed size of its
-    pages come from its footer and refuse it before anything is decoded; the rest is counted batch by
-    batch as it is decoded (string columns stay dictionary-encoded until then) and the read stops at the
-    limit.
+    A file's *cost* is the memory its rows take while read: :data:`READ_ROW_BYTES` a row plus its ids'
+    UTF-8 text (an integer id: its decimal digits).  A text file costs a few times its own size, so its
+    bytes (``max_bytes``) bound it; a Parquet file is compressed and dictionary-encoded: a few hundred KB
+    can hold tens of millions of rows.  Its row count and the decompressed size of its pages come from
+    its footer and refuse it before anything is decoded; the ids' text is counted batch by batch as it is
+    decoded (string columns dictionary-encoded until then, so a long id repeated is counted, not
+    repeated), and the read stops at the limit.
 
     Parameters
     ----------
@@ -321,10 +326,10 @@ class Limits:
         The most rows a file may hold (a Parquet file's footer says how many; a text file is counted
         as it is read).
     max_ratio : float >= 1, optional
-        The most decoded bytes per byte of the file; a file smaller than :data:`RATIO_FLOOR_BYTES`
+        The most bytes of memory per byte of the file; a file smaller than :data:`RATIO_FLOOR_BYTES`
         counts as that big.
-    max_decoded : int >= 1, optional
-        The most decoded bytes, whatever the file's size.
+    max_memory : int >= 1, optional
+        The most bytes of memory, whatever the file's size.
 
     Raises
     ------
@@ -333,12 +338,12 @@ class Limits:
 
     Examples
     --------
-    A 300 KB file may decode to 100 MiB under a ratio of 100 (it counts as 1 MiB), a 10 MB one to 1 GB,
-    unless ``max_decoded`` is lower:
+    A 300 KB file may take 100 MiB under a ratio of 100 (it counts as 1 MiB), about a million rows; a 10 MB
+    one 1 GB, unless ``max_memory`` is lower:
 
-    >>> Limits(max_ratio=100).decoded_budget(300_000) == 100 * 2**20
+    >>> Limits(max_ratio=100).memory_budget(300_000) == 100 * 2**20
     True
-    >>> Limits(max_ratio=100, max_decoded=500_000_000).decoded_budget(10_000_000)
+    >>> Limits(max_ratio=100, max_memory=500_000_000).memory_budget(10_000_000)
     500000000
     >>> Limits(max_rows=0)
     Traceback (most recent call last):
@@ -348,21 +353,21 @@ class Limits:
 
     max_rows: int | None = None
     max_ratio: float | None = None
-    max_decoded: int | None = None
+    max_memory: int | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "max_rows", check_whole(self.max_rows, name="max_rows", minimum=1, allow_none=True))
-        object.__setattr__(self, "max_decoded",
-                           check_whole(self.max_decoded, name="max_decoded", minimum=1, allow_none=True))
+        object.__setattr__(self, "max_memory",
+                           check_whole(self.max_memory, name="max_memory", minimum=1, allow_none=True))
         object.__setattr__(self, "max_ratio", check_real(self.max_ratio, name="max_ratio", minimum=1, allow_none=True))
 
-    def decoded_budget(self, size: int) -> int | None:
-        """The most bytes a file of ``size`` bytes may decode to (None: no limit)."""
+    def memory_budget(self, size: int) -> int | None:
+        """The most bytes of memory reading a file of ``size`` bytes may take (None: no limit)."""
         budgets = []
         if self.max_ratio is not None:
             budgets.append(int(self.max_ratio * max(int(size), RATIO_FLOOR_BYTES)))
-        if self.max_decoded is not None:
-            budgets.append(self.max_decoded)
+        if self.max_memory is not None:
+            budgets.append(self.max_memory)
         return min(budgets) if budgets else None
 
 
@@ -370,7 +375,7 @@ def _check_limits(limits) -> Limits:
     if limits is None:
         return Limits()
     if not isinstance(limits, Limits):
-        raise ValueError(f"limits must be a Limits(max_rows=..., max_ratio=..., max_decoded=...), got "
+        raise ValueError(f"limits must be a Limits(max_rows=..., max_ratio=..., max_memory=...), got "
                          f"{type(limits).__name__}")
     return limits
 
@@ -570,7 +575,7 @@ def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
         Role -> column name for CSV/TSV and Parquet columns whose names are not among
         :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
     limits : Limits, optional
-        Rows and decoded bytes a file may cost (fatal "too_many_rows" / "decoded_too_large"
+        Rows and memory a file may take (fatal "too_many_rows" / "too_much_memory"
         problems, before the cost is spent).  Default: no limit.
 
     Returns
@@ -635,7 +640,7 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
         Role -> column name for CSV/TSV and Parquet columns whose names are not among
         :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
     limits : Limits, optional
-        Rows and decoded bytes a file may cost (fatal "too_many_rows" / "decoded_too_large"
+        Rows and memory a file may take (fatal "too_many_rows" / "too_much_memory"
         problems, before the cost is spent).  Default: no limit.
 
     Returns
@@ -679,7 +684,7 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
     the rows elsewhere (Spark) and must refuse what one machine refuses, with the same message.
 
     A Parquet file (``PAR1`` magic bytes): its footer, the columns the roles need (present, named once, of
-    a usable type) and ``limits`` on its rows and decoded size.  A text file: compressed or binary content
+    a usable type) and ``limits`` on its rows and memory.  A text file: compressed or binary content
     and the encoding (UTF-8, else GBK, else refused), checked a block at a time.
 
     Parameters
@@ -693,7 +698,7 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
     columns : mapping of str to str, optional
         Role -> column name (see :func:`column_roles`).
     limits : Limits, optional
-        Rows and decoded bytes a Parquet file may cost.
+        Rows and memory a Parquet file may take.
 
     Returns
     -------
@@ -829,7 +834,7 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         Role -> column name for CSV/TSV and Parquet columns whose names are not among
         :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
     limits : Limits, optional
-        Rows and decoded bytes a file may cost (fatal "too_many_rows" / "decoded_too_large"
+        Rows and memory a file may take (fatal "too_many_rows" / "too_much_memory"
         problems, before the cost is spent).  Default: no limit.
 
     Returns
@@ -1678,17 +1683,20 @@ def _value_type_ok(t: pa.DataType) -> bool:
     return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_boolean(t)
 
 
-def _decoded_ids(values: pa.Array) -> tuple[pa.Array, int]:
-    """A batch's ids as a dictionary of strings (integers in decimal) and what they take expanded: 4 bytes
-    each plus their UTF-8 bytes -- counted on the dictionary, before any string is repeated."""
-    if not pa.types.is_dictionary(values.type):
-        values = values.cast(pa.string()) if not pa.types.is_string(values.type) else values
-        values = pc.dictionary_encode(values)
-    if not pa.types.is_string(values.type.value_type):
-        values = pa.DictionaryArray.from_arrays(values.indices, values.dictionary.cast(pa.string()))
-    lengths = pc.binary_length(values.dictionary)
-    text = pc.sum(pc.take(lengths, values.indices)).as_py() or 0
-    return values, 4 * len(values) + int(text)
+def _decoded_ids(values: pa.Array, *, keep_dictionary: bool) -> tuple[pa.Array, int]:
+    """A batch's ids as strings (integers in decimal) and their UTF-8 bytes once expanded -- for a
+    dictionary-encoded batch counted on the dictionary, before any string is repeated.
+    ``keep_dictionary``: the ids dictionary-encoded (query ids, mostly repeated), else plain strings."""
+    if pa.types.is_dictionary(values.type):
+        if not pa.types.is_string(values.type.value_type):
+            values = pa.DictionaryArray.from_arrays(values.indices, values.dictionary.cast(pa.string()))
+        lengths = pc.binary_length(values.dictionary)
+        cost = int(pc.sum(pc.take(lengths, values.indices)).as_py() or 0)
+        return values if keep_dictionary else None, cost
+    if not pa.types.is_string(values.type):
+        values = values.cast(pa.string())
+    cost = int(pc.sum(pc.binary_length(values)).as_py() or 0)
+    return (pc.dictionary_encode(values) if keep_dictionary else values), cost
 
 
 def _first_appearance(chunks: list[pa.DictionaryArray]) -> pa.DictionaryArray:
@@ -1725,7 +1733,7 @@ def _parquet_file(src, name: str):
 def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits):
     """(roles, the needed columns' positions) for a Parquet file, or the Problem that refuses it before any
     row is decoded: a missing, repeated or mistyped column, too many rows, pages that decompress beyond the
-    limit, or more decoded bytes than the limit at the narrowest the rows can be."""
+    limit, or more memory than the limit at the least the rows can take."""
     schema = file.schema_arrow
     names = schema.names
     roles = column_roles(names, kind, given)
@@ -1746,10 +1754,9 @@ def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Li
     n_rows = meta.num_rows
     if limits.max_rows is not None and n_rows > limits.max_rows:
         return Problem(name, None, "too_many_rows", {"rows": n_rows, "limit": limits.max_rows})
-    budget = limits.decoded_budget(size)
+    budget = limits.memory_budget(size)
     if budget is not None:
-        # the narrowest the rows can decode to: 8 bytes a value, 4 an id (plus its text, unknown yet)
-        narrowest = n_rows * sum(4 if role in ("qid", "docno") else 8 for role in roles if role != "tag")
+        narrowest = n_rows * READ_ROW_BYTES  # the ids' text comes on top, counted as it is decoded
         wanted = set(roles.values())
         pages = 0  # the needed columns' pages decompressed: dictionaries and plain-encoded text count whole
         for g in range(meta.num_row_groups):
@@ -1759,7 +1766,7 @@ def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Li
                 if chunk.path_in_schema.split(".")[0] in wanted:
                     pages += max(0, int(chunk.total_uncompressed_size))
         if max(narrowest, pages) > budget:
-            return Problem(name, None, "decoded_too_large", {"decoded_mb": max(narrowest, pages) / 1e6,
+            return Problem(name, None, "too_much_memory", {"memory_mb": max(narrowest, pages) / 1e6,
                                                              "limit_mb": budget / 1e6, "size_mb": size / 1e6})
     return roles
 
@@ -1793,7 +1800,7 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     max_bytes : int >= 1, optional
         Refuse a larger file with a fatal "too_large" problem.
     limits : Limits, optional
-        Rows and decoded bytes the file may cost (see :class:`Limits`).  Default: no limit.
+        Rows and memory the file may take (see :class:`Limits`).  Default: no limit.
     on_progress : callable, optional
         Called with the fraction of rows decoded after each batch; an exception it raises stops the read
         and propagates (a page stops reading when its visitor leaves).
@@ -1861,7 +1868,7 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     if n_rows == 0:
         return refuse(Problem(name, None, "empty", {}))
     value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
-    budget = limits.decoded_budget(size)
+    budget = limits.memory_budget(size)
     ids: dict[str, list] = {"qid": [], "docno": []}
     values_parts, null_parts = [], []
     tag, done, decoded = None, 0, 0
@@ -1878,16 +1885,22 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
             break
         rows = batch.num_rows
         for role in ("qid", "docno"):
-            encoded, cost = _decoded_ids(batch.column(roles[role]))
-            ids[role].append(encoded)
+            column = batch.column(roles[role])
+            ids_now, cost = _decoded_ids(column, keep_dictionary=role == "qid")
             decoded += cost
+            if budget is not None and decoded > budget:
+                break  # counted on the dictionary: refused below before a string is repeated
+            if ids_now is None:  # a dictionary-encoded batch of document ids, within the limit: expand it
+                ids_now = column.dictionary_decode()
+                ids_now = ids_now.cast(pa.string()) if not pa.types.is_string(ids_now.type) else ids_now
+            ids[role].append(ids_now)
         value = batch.column(roles[value_role])
         if pa.types.is_dictionary(value.type):
             value = value.dictionary_decode()
         null_parts.append(value.is_null().to_numpy(zero_copy_only=False))
         values_parts.append(np.asarray(value.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False),
                                        dtype=np.float64))
-        decoded += 8 * rows
+        decoded += READ_ROW_BYTES * rows
         if "tag" in roles:
             tags = batch.column(roles["tag"]).drop_null()
             if len(tags):
@@ -1895,8 +1908,8 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         del batch, value
         done += rows
         if budget is not None and decoded > budget:
-            over = {"decoded_mb": decoded / 1e6, "limit_mb": budget / 1e6, "size_mb": size / 1e6}
-            return refuse(Problem(name, None, "decoded_too_large", over), n_rows)
+            over = {"memory_mb": decoded / 1e6, "limit_mb": budget / 1e6, "size_mb": size / 1e6}
+            return refuse(Problem(name, None, "too_much_memory", over), n_rows)
         if limits.max_rows is not None and done > limits.max_rows:  # a footer that undercounts its rows
             return refuse(Problem(name, None, "too_many_rows", {"rows": done, "limit": limits.max_rows}), n_rows)
         progress(min(done / n_rows, 1.0))
@@ -1906,8 +1919,9 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     del values_parts, null_parts
     if value_role == "rank":
         values = -values
-    qid = _first_appearance(ids.pop("qid"))
-    docno = _first_appearance(ids.pop("docno"))
+    qid = _first_appearance(ids.pop("qid"))  # mostly repeated: stays a dictionary
+    # mostly distinct: plain strings (each batch was decoded once its cost was counted), as a text file gives them
+    docno = pa.concat_arrays(ids.pop("docno")) if n_rows else pa.array([], pa.string())
     problems = _Collector(name)
     bad = ~np.isfinite(values)  # NaN for a null as well
     for role, col in (("qid", qid), ("docno", docno)):
@@ -1930,24 +1944,15 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
             return Parsed(name, kind, None, problems.finish(), format="parquet", n_lines=n_rows,
                           n_problems=problems.count)
         take = pa.array(rows)
-        qid, docno, values = _first_appearance([qid.take(take)]), _first_appearance([docno.take(take)]), values[rows]
+        qid, docno, values = _first_appearance([qid.take(take)]), docno.take(take), values[rows]
     del bad
-    if _has_duplicates(qid, docno):  # a (query, document) pair repeats: keep the first row of each
-        key = qid.indices.to_numpy().astype(np.int64) * max(len(docno.dictionary), 1) + docno.indices.to_numpy()
-        again = pd.Series(key, copy=False).duplicated(keep="first").to_numpy()
+    checked = _checked_docnos(qid, docno)
+    if checked is None:  # a (query, document) pair repeats: keep the first row of each
         line_of = (lambda i: int(rows[i]) + 1) if rows is not None else (lambda i: int(i) + 1)
-        repeats = np.flatnonzero(again)
-        keep = np.flatnonzero(~again)
-        listed = repeats[:MAX_LISTED]
-        first_row = keep[pd.Index(key[keep]).get_indexer(key[listed])]  # the first row of each listed pair
-        for i, first in zip(listed, first_row):
-            problems.add(line_of(i), "duplicate", docno=_clip(docno.dictionary[docno.indices[i].as_py()].as_py()),
-                         qid=_clip(qid.dictionary[qid.indices[i].as_py()].as_py()), first=line_of(first))
-        problems.count += max(0, repeats.size - MAX_LISTED)
-        del key, again, repeats
+        qid, docno, values, keep = _without_repeats(qid, _encode_ids(docno), values, line_of, problems)
         rows = keep if rows is None else rows[keep]
-        take = pa.array(keep)
-        qid, docno, values = _first_appearance([qid.take(take)]), _first_appearance([docno.take(take)]), values[keep]
+    else:
+        docno = checked
     extra = []
     if kind == "qrels" and (values < 0).any():
         neg = np.flatnonzero(values < 0)
@@ -1959,8 +1964,11 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
                   n_problems=problems.count + len(extra))
 
 
-def _blank_ids(ids: pa.DictionaryArray) -> np.ndarray:
-    """True where a dictionary-encoded id is null or empty (looked up on the dictionary, not per string)."""
-    empty_entry = pc.fill_null(pc.equal(pc.binary_length(ids.dictionary), 0), True)
-    out = pc.take(empty_entry, ids.indices)
+def _blank_ids(ids: pa.Array) -> np.ndarray:
+    """True where an id is null or empty (a dictionary-encoded one looked up on its dictionary)."""
+    if pa.types.is_dictionary(ids.type):
+        empty_entry = pc.fill_null(pc.equal(pc.binary_length(ids.dictionary), 0), True)
+        out = pc.take(empty_entry, ids.indices)
+    else:
+        out = pc.equal(pc.binary_length(ids), 0)
     return pc.fill_null(out, True).to_numpy(zero_copy_only=False)

@@ -87,7 +87,7 @@ def test_the_page_limits_follow_from_its_cap():
     cap = runfiles_view.UPLOAD_CAP_BYTES
     limits = runfiles_view.UPLOAD_LIMITS
     assert limits.max_rows == cap // 8  # the most "1 0 1 1" lines (8 bytes each) a text upload can hold
-    assert limits.max_decoded == 3 * cap and limits.max_ratio == 100
+    assert limits.max_memory == 3 * cap and limits.max_ratio == 100
     # the largest text file the page takes is never refused for its rows
     assert (cap // len(b"1 0 1 1\n")) <= limits.max_rows
 
@@ -128,7 +128,7 @@ def test_reading_stops_once_the_visitor_has_left(monkeypatch):
             rt.active = False  # the tab is closed while the file is read
         check(fraction)
 
-    data = bomb(2_000_000)  # 31 batches of 65,536 rows; within the page's limits
+    data = bomb(500_000)  # 8 batches of 65,536 rows; within the page's limits (50 MB of memory at the least)
     with pytest.raises(runfiles_view.VisitorLeft):
         runfiles_view.read_source("run", "big.parquet", "digest", data, on_progress=progress)
     assert len(calls) == 3

@@ -23,6 +23,7 @@ import metrics.runfiles.read as reader
 from metrics.runfiles import cli
 from metrics.runfiles.read import (
     PARQUET_BATCH_ROWS,
+    READ_ROW_BYTES,
     SHOWN_CHARS,
     Limits,
     id_strings,
@@ -40,7 +41,7 @@ MB = 1e6
 
 # The Run files page's limits, restated here (ui/runfiles_view.py has them; metrics tests do not import ui).
 PAGE_CAP = 100 * 2**20
-PAGE_LIMITS = Limits(max_rows=PAGE_CAP // 8, max_ratio=100, max_decoded=3 * PAGE_CAP)
+PAGE_LIMITS = Limits(max_rows=PAGE_CAP // 8, max_ratio=100, max_memory=3 * PAGE_CAP)
 
 
 # ------------------------------------------------------------------------------------------- hostile files
@@ -106,11 +107,11 @@ def bomb(tmp_path_factory) -> Path:
 
 # ------------------------------------------------------------------------------------------- Parquet bombs
 def test_a_parquet_bomb_is_refused_from_its_footer_in_bounded_memory(bomb):
-    # 20,000,000 rows x (4 + 4 bytes of ids + 8 of score) = 320 MB at the narrowest: more than the page's rows
-    # (13,107,200) and than its decoded bytes for a file under 1 MiB (100 x 1 MiB).  Before: decoded whole,
-    # ~190 bytes a row (a 5-million-row file took 930 MB; the issue's 338 KB file 5.6 GB).
+    # 20,000,000 rows: more than the page's rows (13,107,200), and at READ_ROW_BYTES (100) a row 2,000 MB of
+    # memory at the least, against 100 x 1 MiB for a file under 1 MiB.  Before: decoded whole, ~190 bytes a row
+    # (a 5-million-row file took 930 MB; the issue's 338 KB file 5.6 GB).
     action = (f"p = read_run({str(bomb)!r}, limits=Limits(max_rows={PAGE_LIMITS.max_rows}, max_ratio=100, "
-              f"max_decoded={PAGE_LIMITS.max_decoded}))\n"
+              f"max_memory={PAGE_LIMITS.max_memory}))\n"
               "result = [p.fatal, [(x.kind, x.message) for x in p.problems]]")
     out = in_fresh_process(action)
     fatal, problems = out["result"]
@@ -118,9 +119,9 @@ def test_a_parquet_bomb_is_refused_from_its_footer_in_bounded_memory(bomb):
     assert out["peak"] < 20 * MB, out
     # The ratio alone refuses it as well, before a row is decoded (the command line's default).
     p = read_run(bomb, limits=Limits(max_ratio=cli.DEFAULT_MAX_RATIO))
-    assert [x.kind for x in p.problems] == ["decoded_too_large"]
-    assert p.problems[0].message == ("bomb.parquet decodes to at least 320.0 MB from "
-                                     f"{bomb.stat().st_size / MB:.2f} MB on disk; the limit for a file of this "
+    assert [x.kind for x in p.problems] == ["too_much_memory"]
+    assert p.problems[0].message == ("bomb.parquet needs at least 2000.0 MB of memory to read "
+                                     f"({bomb.stat().st_size / MB:.2f} MB on disk); the limit for a file of this "
                                      "size is 104.9 MB")
 
 
@@ -132,36 +133,36 @@ def test_the_command_line_refuses_the_bomb_by_default_naming_the_file_and_the_op
     out = in_fresh_process(action)
     code, stderr = out["result"]
     assert code == 1 and "Traceback" not in stderr
-    assert "error: bomb.parquet decodes to at least 320.0 MB" in stderr and "--max-ratio R sets the limit" in stderr
+    assert "error: bomb.parquet needs at least 2000.0 MB of memory" in stderr and "--max-ratio R sets" in stderr
     assert out["peak"] < 20 * MB, out
 
 
 def test_one_long_id_repeated_is_refused_in_the_first_batch_without_expanding_it(tmp_path):
     # 1,000,000 rows whose query id is one 100,000-character string: 100 GB once expanded, yet the footer is
-    # modest (1e6 rows x 16 bytes = 16 MB at the narrowest; the dictionary page ~100 KB).  The first batch
-    # (65,536 rows) is counted on its dictionary: 65,536 x (100,000 + 4) bytes > the budget, refused there.
+    # modest (1e6 rows x READ_ROW_BYTES = 100 MB at the least, under 100 x 1 MiB; the dictionary page ~100 KB).
+    # The first batch (65,536 rows) is counted on its dictionary: 65,536 x (100 + 100,000) bytes > the budget.
     path = repeated_pair_parquet(tmp_path / "long.parquet", 1_000_000, text="q" * 100_000)
     assert path.stat().st_size < 200_000
     action = (f"p = read_run({str(path)!r}, limits=Limits(max_ratio=100))\n"
               "result = [(x.kind, x.params) for x in p.problems]")
     out = in_fresh_process(action)
     [[kind, params]] = out["result"]
-    assert kind == "decoded_too_large"
-    assert params["decoded_mb"] >= PARQUET_BATCH_ROWS * 100_004 / MB  # stopped after the first batch
+    assert kind == "too_much_memory"
+    assert params["memory_mb"] >= PARQUET_BATCH_ROWS * (READ_ROW_BYTES + 100_000) / MB  # after the first batch
     assert out["peak"] < 60 * MB, out
 
 
 def test_limits_hold_for_files_that_are_within_them_and_refuse_just_beyond(tmp_path):
-    # 1000 rows: ids "q0".."q99" (2-3 characters) and "d0".."d999" (2-4), scores: decoded exactly
-    # 1000 x (4 + 4 + 8) + the ids' characters.
+    # 1000 rows: ids "q0".."q99" (2-3 characters) and "d0".."d999" (2-4): the memory counted is exactly
+    # 1000 x READ_ROW_BYTES + the ids' characters.
     data = good_parquet(1000)
     ids = sum(len(f"q{i // 10}") + len(f"d{i}") for i in range(1000))
-    exact = 1000 * 16 + ids
-    assert read_run(data, limits=Limits(max_rows=1000, max_decoded=exact)).ok
+    exact = 1000 * READ_ROW_BYTES + ids
+    assert read_run(data, limits=Limits(max_rows=1000, max_memory=exact)).ok
     too_many = read_run(data, name="f.parquet", limits=Limits(max_rows=999))
     assert [x.message for x in too_many.problems] == ["f.parquet has 1,000 rows; the limit is 999 rows"]
-    over = read_run(data, name="f.parquet", limits=Limits(max_decoded=exact - 1))
-    assert [x.kind for x in over.problems] == ["decoded_too_large"] and over.table is None
+    over = read_run(data, name="f.parquet", limits=Limits(max_memory=exact - 1))
+    assert [x.kind for x in over.problems] == ["too_much_memory"] and over.table is None
     # a text file: its rows are counted as it is read (its bytes bound the cost)
     text = b"".join(f"q1 Q0 d{i} {i} 1.0 t\n".encode() for i in range(10))
     assert read_run(text, limits=Limits(max_rows=10)).ok
@@ -170,7 +171,7 @@ def test_limits_hold_for_files_that_are_within_them_and_refuse_just_beyond(tmp_p
 
 def test_bad_limits_are_refused_naming_the_parameter():
     for kwargs, text in (({"max_rows": 0}, "max_rows"), ({"max_ratio": 0.5}, "max_ratio"),
-                         ({"max_ratio": float("nan")}, "max_ratio"), ({"max_decoded": -1}, "max_decoded")):
+                         ({"max_ratio": float("nan")}, "max_ratio"), ({"max_memory": -1}, "max_memory")):
         with pytest.raises(ValueError, match=text):
             Limits(**kwargs)
     with pytest.raises(ValueError, match="limits must be a Limits"):
