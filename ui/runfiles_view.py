@@ -264,7 +264,7 @@ def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
     """The translated problem; ``markdown_text=True`` escapes the file's own text (ids, tokens, names)."""
     fields = p.fields()  # a file's own text shortened (an id of a million characters shows as a few dozen)
     if markdown_text:
-        fields = {k: markdown(v, 60) if isinstance(v, str) else v for k, v in fields.items()}
+        fields = {k: markdown(v, 400) if isinstance(v, str) else v for k, v in fields.items()}  # shortened above
     text = t(f"{SECTION}.problem.{p.kind}", **fields)
     if text.startswith(f"{SECTION}.problem."):
         return markdown(p.message, 300) if markdown_text else p.message

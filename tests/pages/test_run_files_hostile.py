@@ -80,6 +80,8 @@ def test_a_bad_parquet_upload_is_named_and_the_other_runs_are_evaluated(lang, na
     at = uploaded({"bm25.run": BM25, name: data}, lang=lang)
     no_exceptions(at)
     assert said[lang] in problem_messages(at)
+    # said whole in the error box too (the problems table cuts long messages to its column's width)
+    assert any(e.value.replace("\\", "").startswith(said[lang]) for e in at.error)
     assert any("bm25.run" in d.value.columns for d in at.dataframe)  # the good run is still evaluated
 
 
