@@ -34,7 +34,7 @@ from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
-from .read import COLUMN_ROLES, Limits, Parsed, read_files
+from .read import COLUMN_ROLES, Limits, Parsed, read_files, read_run
 from .trec import evaluate_runs
 
 __all__ = ["CLI_NUMBA_MIN_ROWS", "DEFAULT_MAX_RATIO", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
@@ -315,17 +315,14 @@ def _report(parsed: Parsed, skip_bad: bool) -> bool:
 
 def _read(args, max_bytes):
     """Read the files (standard input for a run given as '-'); None when one cannot be used."""
-    sources = list(args.runs)
-    if "-" in sources:  # with --max-mb, one byte more than the limit is enough to refuse it
-        sources[sources.index("-")] = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+    files = [r for r in args.runs if r != "-"]
     limits = Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
-    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
+    qrels, runs = read_files(args.qrels, files, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
                              run_columns=args.run_columns, limits=limits)
-    for given, parsed in zip(args.runs, runs):
-        if given == "-":
-            parsed.name = "stdin"
-            if parsed.table is not None:
-                parsed.table.name = "stdin"
+    if "-" in args.runs:  # with --max-mb, one byte more than the limit is enough to refuse it
+        data = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+        runs.insert(args.runs.index("-"), read_run(data, name="stdin", max_bytes=max_bytes, columns=args.run_columns,
+                                                   limits=limits))
     ok = _report(qrels, args.skip_bad_lines)
     for parsed in runs:
         ok = _report(parsed, args.skip_bad_lines) and ok

@@ -105,8 +105,7 @@ _PACK_MIN_ROWS = 50_000
 
 #: English text of every problem kind; the UI translates the kind with the same fields.
 PROBLEM_MESSAGES: dict[str, str] = {
-    "too_large": "{file} is {size_mb:.1f} MB; the limit is {limit_mb:g} MB. Split the file or evaluate it with "
-                 "the command line: python -m metrics.runfiles QRELS RUN",
+    "too_large": "{file} is {size_mb:.1f} MB; the limit is {limit_mb:g} MB",
     "empty": "{file} has no data lines",
     "encoding": "{file} is neither UTF-8 nor GBK: undecodable byte at line {line}",
     "binary": "{file} is a {format} file, not text: {advice}",

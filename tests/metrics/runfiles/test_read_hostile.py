@@ -435,3 +435,24 @@ def test_qrels_and_sample_files_read_as_before():
     assert q.ok and broken.encoding == "gbk" and sorted(p.kind for p in broken.errors) == ["duplicate", "fields",
                                                                                           "number"]
     assert read_parquet(good_parquet(10), kind="run").ok
+
+
+def test_standard_input_is_read_no_further_than_the_size_limit(monkeypatch, capsys, tmp_path):
+    # `--max-mb 1` with a run piped in: one byte more than the limit is read and the run refused (before: all of
+    # standard input was read into memory first, however long it was)
+    class Endless:
+        asked: list = []
+
+        def read(self, n=-1):
+            self.asked.append(n)
+            assert n is not None and n >= 0, "read to the end of an endless stream"
+            return b"q1 Q0 d1 1 1.0 t\n" * (n // 17) + b"q" * (n % 17)
+
+    stdin = type("Stdin", (), {"buffer": Endless()})()
+    monkeypatch.setattr("sys.stdin", stdin)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    code = cli.main(["--max-mb", "1", str(qrels), "-"])
+    err = capsys.readouterr().err
+    assert code == 1 and "error: stdin is 1.0 MB; the limit is 1 MB" in err
+    assert Endless.asked == [1_000_001]
