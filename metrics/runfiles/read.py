@@ -1813,7 +1813,8 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     Raises
     ------
     ValueError
-        For a bad argument (unknown kind or role, a path that is not a file, bytes that are not Parquet).
+        For a bad argument (unknown kind or role, a path that is not a file, ``limits`` that is not a
+        :class:`Limits`); bytes that are not Parquet are a fatal "parquet_footer" problem.
 
     Examples
     --------

@@ -188,8 +188,8 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
                  not ln.strip().lstrip("\ufeff").startswith("#")]
         first = [(lines[0],)] if lines else []
     else:
-        first = (spark.read.text(path).filter(~F.trim(F.col("value")).startswith("#") & (F.trim(F.col("value")) != ""))
-                 .limit(1).collect())
+        value = F.trim(F.col("value"))
+        first = spark.read.text(literal_path(path)).filter(~value.startswith("#") & (value != "")).limit(1).collect()
     if not first:
         return "trec", None
     line = first[0][0].lstrip("\ufeff")
