@@ -20,6 +20,7 @@ open_page("class")
 page = views.teacher_state()
 st.title(t("classroom.teacher_title"))
 page.show_link_problems()
+views.setting_problems()
 try:
     found = views.teacher_from_page(page)
     if found is None:

@@ -1,9 +1,11 @@
 """Who is at the other end, and what their browser keeps: the classroom's client identity and cookies.
 
 * :func:`client` — the :class:`classroom.throttle.Client` the per-client limits count: Streamlit's session
-  id (one browser tab's connection) and the network address.  Behind ``NDCG_LAB_TRUSTED_PROXIES`` reverse
-  proxies (nginx: 1) the address is the one the nearest trusted proxy wrote into ``X-Forwarded-For``
-  (entries further left are the client's own claim and are ignored); with none, the connection's own.
+  id (one browser tab's connection) and the network address: the connection's own, unless it comes from a
+  proxy ``NDCG_LAB_TRUSTED_PROXIES`` names (e.g. ``127.0.0.1`` for nginx on the same machine); then
+  ``X-Forwarded-For`` is walked from the right through the trusted hops
+  (:func:`classroom.throttle.client_address`).  A misconfigured value is refused
+  (:func:`proxy_problem` says why, the teacher's page shows it) and the connection's own address is used.
 * :func:`remember` — keep a token in a cookie of the app's origin (teacher: ``ndcglab_t_<CODE>``, student:
   ``ndcglab_s_<CODE>``), through :mod:`ui.components.cookies`; returns True once the browser holds it.
 * :func:`remembered` — the token this browser session has, or its cookie holds, for a class.
@@ -14,40 +16,36 @@ link and a student's ``me`` link each work once, then the cookie does.
 """
 from __future__ import annotations
 
+import logging
 import os
 import uuid
+from functools import lru_cache
 
 import streamlit as st
 
-from classroom.throttle import Client
+from classroom.throttle import TRUSTED_PROXIES_VAR, Client, client_address, trusted_proxies
 from ui.components import cookies
 
-__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "forwarded_for", "cookie_name", "remember", "remembered",
+__all__ = ["TRUSTED_PROXIES_VAR", "client", "address", "proxy_problem", "cookie_name", "remember", "remembered",
            "forget"]
 
-TRUSTED_PROXIES_VAR = "NDCG_LAB_TRUSTED_PROXIES"
 _AUTH = "class_browser_tokens"  # session state: cookie name -> token known to this browser session
+_log = logging.getLogger(__name__)
 
 
-def _trusted() -> int:
-    raw = os.environ.get(TRUSTED_PROXIES_VAR, "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 3 else 0
+@lru_cache(maxsize=8)
+def _proxies(raw: str) -> tuple[tuple, str | None]:
+    """The trusted networks for one value of the variable, and the problem with it (logged once)."""
+    try:
+        return trusted_proxies(raw), None
+    except ValueError as exc:
+        _log.error("%s; using each connection's own address", exc)
+        return (), str(exc)
 
 
-def forwarded_for(values, trusted: int) -> str | None:
-    """The address the nearest of ``trusted`` proxies saw, from the ``X-Forwarded-For`` header ``values``
-    (each proxy appends the address it received the request from; entries further left are whatever the
-    client claimed).  None when there are fewer entries than trusted proxies, or none are trusted.
-
-    >>> forwarded_for(["203.0.113.7, 10.0.0.2"], 1)  # the client wrote 203.0.113.7; nginx saw 10.0.0.2
-    '10.0.0.2'
-    >>> forwarded_for(["203.0.113.7", "10.0.0.2"], 2), forwarded_for([], 1), forwarded_for(["1.2.3.4"], 0)
-    ('203.0.113.7', None, None)
-    """
-    entries = [e.strip() for value in values for e in str(value).split(",") if e.strip()]
-    if trusted <= 0 or len(entries) < trusted:
-        return None
-    return entries[-trusted][:64]
+def proxy_problem() -> str | None:
+    """Why ``NDCG_LAB_TRUSTED_PROXIES`` is refused (None when it is fine or unset)."""
+    return _proxies(os.environ.get(TRUSTED_PROXIES_VAR, "").strip())[1]
 
 
 def address() -> str | None:
@@ -57,15 +55,10 @@ def address() -> str | None:
         ip = st.context.ip_address
     except Exception:  # noqa: BLE001 - no browser connection
         return None
-    trusted = _trusted()
-    if trusted:
-        found = forwarded_for(headers.get_all("X-Forwarded-For"), trusted)
-        if found:
-            return found
-    if ip:
-        return ip[:64]
-    # Streamlit reports a loopback connection as None; a real connection always has headers.
-    return "localhost" if headers and len(headers) else None
+    if not ip and not (headers and len(headers)):
+        return None
+    networks = _proxies(os.environ.get(TRUSTED_PROXIES_VAR, "").strip())[0]
+    return client_address(ip or None, headers.get_all("X-Forwarded-For") if networks else (), networks)
 
 
 def session_id() -> str:

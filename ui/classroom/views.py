@@ -117,6 +117,14 @@ def database_down() -> None:
     st.error(t("classroom.db_down"), icon=":material/cloud_off:")
 
 
+def setting_problems() -> None:
+    """A refused server setting (``NDCG_LAB_TRUSTED_PROXIES``), shown to the teacher, who can tell whoever
+    runs the app (the server's log says it too)."""
+    problem = browser.proxy_problem()
+    if problem:
+        st.error(t("classroom.proxy_problem", message=markdown(problem, 400)), icon=":material/dns:")
+
+
 # ------------------------------------------------------------------------------------------------ fields
 def _steps(raw) -> list[str]:
     value = str(raw).strip()
