@@ -581,6 +581,15 @@ class Store:
         raise ClassroomError("waiting", "too many wrong codes came from this browser or network: the code was not "
                              "checked; if it is right, the teacher can let you in", seconds=int(wait) + 1)
 
+    def removed_token(self, code, token) -> bool:
+        """Whether ``token`` is the token of a student the teacher removed from class ``code``."""
+        row = self._session_row(normalise_code(code)) if _token_ok(token) else None
+        if row is None:
+            return False
+        with db.read(self.engine) as conn:
+            return conn.execute(select(removed.c.id).where(removed.c.session_id == row.id,
+                                                           removed.c.token_hash == _hash(token))).first() is not None
+
     def waiting_problem(self, code, token) -> str | None:
         """Why the teacher could not let in the join kept with ``token`` (a refusal kind such as
         ``nickname_taken``), else None (still waiting, let in, or nothing kept)."""

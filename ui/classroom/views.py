@@ -108,6 +108,12 @@ def refusal(exc: ClassroomError) -> str:
     return text
 
 
+def refusal_of(kind: str) -> str:
+    """The message for a refusal kept as its kind only (a join the teacher could not let in)."""
+    lim = store().limits
+    return refusal(ClassroomError(kind, kind, limit=lim.seat_cap if kind == "address_full" else lim.max_students))
+
+
 def slow_run() -> float:
     """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
     return slow_down(SLOW_ENV, SLOW_CAP)
@@ -620,7 +626,39 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
     st.download_button(t("classroom.download"), partial(_results_csv, code, token),
                        file_name=f"class-{info.code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
                        icon=":material/download:")
+    waiting_panel_teacher(teacher)
     roster_panel(teacher, roster)
+
+
+def waiting_panel_teacher(teacher: Teacher) -> None:
+    """Students whose join waits for the teacher (their browser or network typed too many wrong codes, so
+    their code was not checked): the count, a button that lets them in (then their network joins this class
+    at once), and their nicknames on request (the dashboard is projected)."""
+    done = st.session_state.pop("class_let_in_done", None)
+    if done is not None:
+        st.success(t("classroom.let_in_done", n=done))
+    queue = teacher.waiting()
+    if queue.empty:
+        return
+    fresh = queue[queue["problem"] == ""]
+    with st.container(border=True, key="class_waiting"):
+        if len(fresh):
+            st.warning(t("classroom.waiting_count", n=len(fresh)), icon=":material/hourglass_top:")
+            st.button(t("classroom.let_in", n=len(fresh)), key="class_let_in", type="primary",
+                      icon=":material/how_to_reg:", on_click=_let_in, args=(teacher,))
+        with st.expander(t("classroom.waiting_names")):
+            for _, row in queue.iterrows():
+                note = f" — {refusal_of(row['problem'])}" if row["problem"] else ""
+                st.markdown(f"- {markdown(row['nickname'], 24)}{note}")
+
+
+def _let_in(teacher: Teacher) -> None:
+    try:
+        st.session_state["class_let_in_done"] = teacher.admit_waiting()
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
@@ -695,7 +733,11 @@ def seat_from_page(page: ui_state.PageState) -> Seat | None:
             token = candidate
             break
     if seat is None:
-        if me or held:
+        if held and store().removed_token(code, held):
+            # Removed by the teacher: the cookie stays (it keeps this browser out of the class), the link goes.
+            st.error(t("classroom.error.removed_here"), icon=":material/person_off:")
+            page.set("join_me", "")
+        elif me or held:
             st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
             page.set("join_me", "")
             browser.forget("s", code)
@@ -732,7 +774,9 @@ def _join(page: ui_state.PageState, code: str) -> None:
         if seat is not None:
             _seated(page, seat, held)
             return
-    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""))
+    st.session_state.pop("join_waiting", None)
+    held = browser.remembered("s", normalise_code(code or ""))
+    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""), held=[held] if held else [])
     if seated is not None:
         _seated(page, *seated)
 
@@ -744,12 +788,16 @@ def _reclaim(page: ui_state.PageState, code: str) -> None:
         _seated(page, *seated)
 
 
-def _seat_from(ask, code: str, typed: str):
+def _seat_from(ask, code: str, typed: str, **extra):
     """(seat, token) from the store's ``join`` or ``reclaim`` for what the student typed, or None with the
-    refusal (or "the database is down") kept for the form to show."""
+    refusal (or "the database is down") kept for the form to show.  A join kept for the teacher (this
+    browser or network is held for wrong codes) makes the form wait: :func:`waiting_panel`."""
+    token = _pending_token(code)
     try:
-        return ask(code, typed, client=browser.client(), token=_pending_token(code))
+        return ask(code, typed, client=browser.client(), token=token, **extra)
     except ClassroomError as exc:
+        if exc.kind == "waiting":
+            st.session_state["join_waiting"] = (normalise_code(code), token)
         st.session_state["join_problem"] = refusal(exc)
     except SQLAlchemyError:
         st.session_state["join_problem"] = t("classroom.db_down")
@@ -760,16 +808,42 @@ def join_form(page: ui_state.PageState) -> None:
     st.caption(t("classroom.join_intro"))
     st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
     code = page.typed("join_code")
-    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=24, help=t("classroom.nickname_help"))
+    # The store cuts a nickname at 24 grapheme clusters (a flag or a family emoji is one, but many UTF-16
+    # units, which is what a browser's maxlength counts): the box only keeps absurd lengths out.
+    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=200, help=t("classroom.nickname_help"))
     st.button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:", on_click=_join,
               args=(page, code))
     problem = st.session_state.pop("join_problem", None)
-    if problem:
+    waiting = st.session_state.get("join_waiting")
+    if waiting:
+        waiting_panel(*waiting)
+    elif problem:
         st.error(problem)
     with st.expander(t("classroom.have_seat_code"), icon=":material/key:"):
         st.caption(t("classroom.have_seat_code_help"))
         st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
         st.button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page, code))
+
+
+@st.fragment(run_every=STUDENT_REFRESH)
+def waiting_panel(code: str, token: str) -> None:
+    """A join kept for the teacher (this browser or network was held for wrong codes, so the code was not
+    checked): every few seconds, has the teacher let it in (the page then shows the seat), or refused it?
+    The same panel whether the code is right or wrong: a held guesser learns nothing."""
+    try:
+        if store().seat(code, token) is not None:
+            st.session_state.pop("join_waiting", None)
+            st.rerun(scope="app")
+        why = store().waiting_problem(code, token)
+    except SQLAlchemyError:
+        st.caption(t("classroom.reconnecting"))
+        return
+    if why:
+        st.session_state.pop("join_waiting", None)
+        st.error(refusal_of(why))
+        return
+    with st.container(key="join_waiting_box"):
+        st.info(t("classroom.waiting_for_teacher"), icon=":material/hourglass_top:")
 
 
 def _saved() -> dict:
