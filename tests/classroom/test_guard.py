@@ -11,18 +11,22 @@
 """
 from __future__ import annotations
 
+import csv
+import io
 import unicodedata
 
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import select, text
 
-from classroom import db
+from classroom import db, stats
 from classroom.models import students
 from classroom.nicknames import clean_nickname, graphemes, skeleton
 from classroom.store import ClassroomError, Client, Limits, Store
 from classroom.tasks import example_task, practice_task
+from metrics.safe_csv import SIGNED_NUMBER, to_csv
 from tests.classroom.test_store import Clock, kind_of
 
 HALL = "198.51.100.20"  # a lecture hall behind one NAT address
@@ -239,6 +243,26 @@ def test_accents_never_change_a_skeleton(name, marks):
         accented[i] += chr(mark)
     assert skeleton("".join(accented)) == skeleton(name)
     assert skeleton(name.upper()) == skeleton(name.casefold().upper())
+
+
+# ---------------------------------------------------------------------------------------------- the CSV
+def test_the_teachers_csv_is_safe_in_both_locales_and_keeps_numbers(db_url, clock):
+    # Issue 37: read with ";" a nickname ";=1+1;" became a formula cell; an answer -1 was exported as '-1.
+    store = Store(db_url, clock=clock)
+    info, key = store.create(example_task("003-blog"))
+    troll, _ = store.join(info.code, ";=1+1;")
+    troll.submit(1, "dcg", "-1", submission_id="a")
+    troll.submit(1, "ndcg", "-0.5", submission_id="b")
+    text = to_csv(stats.results(store.teacher(info.code, key).answers()))
+    rows = list(csv.reader(io.StringIO(text)))
+    header = rows[0]
+    answers = [r[header.index("answer")] for r in rows[1:]]
+    assert answers == ["-1", "-0.5"] and pd.read_csv(io.StringIO(text))["answer"].tolist() == [-1.0, -0.5]
+    for delimiter in ",;":
+        cells = [c for row in csv.reader(io.StringIO(text), delimiter=delimiter) for c in row]
+        cells += [piece.strip(' "') for line in text.splitlines() for piece in line.split(delimiter)]
+        live = [c for c in cells if c.lstrip().startswith(("=", "+", "-", "@")) and not SIGNED_NUMBER.fullmatch(c)]
+        assert live == [], delimiter
 
 
 # ---------------------------------------------------------------------------------------------- schema
