@@ -446,6 +446,18 @@ class Store:
             return None
         return Teacher(self, _info(row))
 
+    def use_link(self, code, key) -> bool:
+        """Retire the private link ``key`` of class ``code`` (a browser has exchanged it for a token of its
+        own): it opens the dashboard no more.  True if it was the class's current link."""
+        row = self._session_row(normalise_code(code)) if _token_ok(key) else None
+        if row is None or not _same(key, row.teacher_hash):
+            return False
+        with db.write(self.engine) as conn:
+            done = conn.execute(update(sessions).where(sessions.c.id == row.id,
+                                                       sessions.c.teacher_hash == _hash(key)).values(
+                teacher_hash=_hash(secrets.token_urlsafe(32))))
+        return done.rowcount == 1
+
     # ------------------------------------------------------------------ students
     def open(self, code, client: Client | None = None) -> ClassInfo:
         """The session a join code names, if it is open (raises ``unknown_code`` / ``expired`` /
@@ -824,6 +836,23 @@ class Teacher:
                 teacher_tokens.c.id.desc()).offset(keep)
             conn.execute(delete(teacher_tokens).where(teacher_tokens.c.id.in_(old)))
         return token
+
+    def new_link(self) -> str:
+        """A new key for the private teacher link (the link shown before stops working).  A link opens the
+        dashboard once: :meth:`Store.use_link` retires it when a browser has taken a token of its own."""
+        key = secrets.token_urlsafe(32)
+        self._set(teacher_hash=_hash(key))
+        return key
+
+    def sign_out_others(self, keep: str) -> int:
+        """Revoke every browser's token for this dashboard but ``keep`` (this browser's), and the private
+        link; returns how many tokens were revoked."""
+        with db.write(self.store.engine) as conn:
+            gone = conn.execute(delete(teacher_tokens).where(teacher_tokens.c.session_id == self.info.id,
+                                                             teacher_tokens.c.token_hash != _hash(str(keep))))
+            conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(
+                teacher_hash=_hash(secrets.token_urlsafe(32))))
+        return gone.rowcount
 
     def set_joining(self, open_: bool) -> None:
         """Open or close joining (students with a seat keep it and can come back)."""

@@ -228,8 +228,10 @@ def join_url(code: str) -> str:
     return f"{base_url()}/{JOIN_PAGE}?{urlencode({'code': code})}"
 
 
-def teacher_url(code: str, token: str) -> str:
-    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code, 'key': token})}"
+def teacher_url(code: str, key: str) -> str:
+    """The private teacher link: the key in the fragment, which browsers never send to a server (no request
+    line, no ``Referer``, no proxy log holds it); the page's script reads it (:func:`teacher_from_page`)."""
+    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code})}#key={key}"
 
 
 @lru_cache(maxsize=64)
@@ -327,8 +329,12 @@ def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
     except SQLAlchemyError:
         st.session_state["class_problem"] = t("classroom.db_down")
         return
+    # This browser takes a token of its own at once; the key create() returned is never shown: the private
+    # link is made on request (private_link), and retired once used.
+    teacher = store().teacher(info.code, token)
+    browser.hold("t", info.code, teacher.issue_token())
+    store().use_link(info.code, token)
     page.set("class_code", info.code)
-    page.set("class_key", token)
 
 
 def setup(page: ui_state.PageState) -> None:
@@ -365,35 +371,64 @@ def _cookie_age(teacher_or_seat) -> float:
     return max(60.0, info.expires_at + store().limits.retention - time.time())
 
 
-def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
-    """The teacher's handle and this browser's token, from the private link (once) or the browser's cookie.
+#: :func:`teacher_from_page`'s answer while the browser has not yet said whether the address holds a key.
+OPENING = "opening"
 
-    The private link's key is checked, this browser gets a token of its own (a cookie); when the browser
-    confirms it holds it, the key leaves the address bar, and reloads (on any server) use the cookie.
+
+def teacher_from_page(page: ui_state.PageState):
+    """The teacher's handle and this browser's token, :data:`OPENING`, or None (the setup is drawn).
+
+    This session's token or this browser's cookie opens the dashboard; else the private link's key — from
+    the address's fragment (``#key=...``, read in the browser: it never reaches a server, a proxy's log or
+    a ``Referer``) or, from an older link, the query — which this browser exchanges for a token of its own.
+    When the browser confirms its cookie holds that token, the key is retired (the link opens the dashboard
+    once) and leaves the address bar; a browser that refuses the cookie is warned (the key stays, and
+    works, until it is allowed or the tab is closed).
     """
-    code, key = normalise_code(page.value("class_code")), page.value("class_key")
-    if not code and not key:
+    code, query_key = normalise_code(page.value("class_code")), page.value("class_key")
+    if not code and not query_key:
         return None
-    if key:
+    token = browser.remembered("t", code) if code else None
+    teacher = store().teacher(code, token) if token else None
+    key = query_key or (browser.fragment_key(code) if code else "")
+    if teacher is None:
+        if key is None:
+            return OPENING
+        if not key:
+            st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
+            page.set("class_code", "")
+            return None
         teacher = store().teacher(code, key)
         if teacher is None:
             st.error(t("classroom.bad_teacher_link"), icon=":material/lock:")
             page.set("class_code", "")
             page.set("class_key", "")
             return None
-        token = browser.remembered("t", teacher.info.code)
-        if store().teacher(code, token or "") is None:
-            token = teacher.issue_token()
-        if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher)):
-            page.set("class_key", "")  # the browser holds its token: the key leaves the address bar
+        token = _exchanged(teacher, key)
+    key = key or ""
+    if not key and browser.in_cookie("t", code, token):
         return teacher, token
-    token = browser.remembered("t", code)
-    teacher = store().teacher(code, token) if token else None
-    if teacher is None:
-        st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
-        page.set("class_code", "")
-        return None
+    if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher), clear_fragment=bool(key)):
+        if key:
+            store().use_link(code, key)  # used once: the link opens no other browser
+            page.set("class_key", "")  # an older link's key leaves the address bar too
+    elif browser.refused("t", teacher.info.code, token):
+        st.warning(t("classroom.cookie_refused"), icon=":material/cookie_off:")
     return teacher, token
+
+
+def _exchanged(teacher: Teacher, key: str) -> str:
+    """The token this browser session takes for the link ``key`` (one per session: reruns reuse it)."""
+    held = st.session_state.setdefault("class_exchanged", {})
+    token = held.get((teacher.info.code, key))
+    if token is None or store().teacher(teacher.info.code, token) is None:
+        token = held[(teacher.info.code, key)] = teacher.issue_token()
+    return token
+
+
+def opening() -> None:
+    """What the page shows while the browser reads the address's fragment (a moment)."""
+    st.caption(t("classroom.opening"))
 
 
 def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
@@ -412,7 +447,7 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
             st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
     with qr:
         st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width="stretch")
-    private_link(info.code, token)
+    private_link(teacher, token)
 
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"class_ex_{current.number}")
@@ -427,20 +462,49 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
     slow_run()
 
 
-def private_link(code: str, token: str) -> None:
-    """The private teacher link, drawn only on request (the dashboard is projected)."""
-    shown = st.session_state.get("class_show_link") == code
-    if not shown:
-        st.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
-                  help=t("classroom.private_link_help"), on_click=st.session_state.__setitem__,
-                  args=("class_show_link", code))
-        return
-    with st.container(border=True):
-        st.markdown(f"**{t('classroom.private_link')}**")
-        st.caption(t("classroom.private_link_help"))
-        st.code(teacher_url(code, token), language=None, wrap_lines=True)
-        st.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
-                  on_click=st.session_state.__setitem__, args=("class_show_link", None))
+def private_link(teacher: Teacher, token: str) -> None:
+    """The private teacher link, made on request (the dashboard is projected): each showing makes a new one
+    and retires the one before; it opens the dashboard once, in one browser.  "Sign out other browsers"
+    revokes every other browser's token and the link."""
+    code = teacher.info.code
+    shown = st.session_state.get("class_link")
+    if not shown or shown[0] != code:
+        c1, c2 = st.columns(2)
+        c1.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
+                  help=t("classroom.private_link_help"), on_click=_link_action, args=(teacher, token, "show"))
+        c2.button(t("classroom.sign_out_others"), key="class_sign_out_button", icon=":material/logout:",
+                  help=t("classroom.sign_out_others_help"), on_click=_link_action, args=(teacher, token, "sign_out"))
+    else:
+        with st.container(border=True):
+            st.markdown(f"**{t('classroom.private_link')}**")
+            st.caption(t("classroom.private_link_help"))
+            st.code(teacher_url(code, shown[1]), language=None, wrap_lines=True)
+            c1, c2 = st.columns(2)
+            c1.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
+                      on_click=_link_action, args=(teacher, token, "hide"))
+            c2.button(t("classroom.revoke_link"), key="class_revoke_link_button", icon=":material/link_off:",
+                      help=t("classroom.revoke_link_help"), on_click=_link_action, args=(teacher, token, "revoke"))
+    done = st.session_state.pop("class_link_done", None)
+    if done:
+        st.success(done)
+
+
+def _link_action(teacher: Teacher, token: str, action: str) -> None:
+    try:
+        if action == "show":
+            st.session_state["class_link"] = (teacher.info.code, teacher.new_link())
+        elif action == "revoke":
+            teacher.new_link()  # made and dropped: the link shown stops working
+            st.session_state["class_link"] = None
+            st.session_state["class_link_done"] = t("classroom.link_revoked")
+        elif action == "sign_out":
+            n = teacher.sign_out_others(token)
+            st.session_state["class_link"] = None
+            st.session_state["class_link_done"] = t("classroom.signed_out", n=n)
+        else:
+            st.session_state["class_link"] = None
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 def _db_key(name: str, value) -> str:
