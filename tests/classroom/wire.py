@@ -21,18 +21,20 @@ __all__ = ["join_once", "guess"]
 class _Tab:
     """One fresh browser session on the join page."""
 
-    def __init__(self, base: str, query: str, headers: dict | None = None):
+    def __init__(self, base: str, query: str, headers: dict | None = None, local: str | None = None):
         self.url = base.replace("http://", "ws://") + "/_stcore/stream"
         self.query = query
         self.headers = headers or {}
+        self.local = local
         self.page_hash = ""
         self.ids: dict[str, str] = {}  # widget label -> id
         self.alerts: list[str] = []
         self.done = asyncio.Event()
 
     async def __aenter__(self):
+        extra = {"local_addr": (self.local, 0)} if self.local else {}
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120,
-                                ping_interval=None, additional_headers=self.headers)
+                                ping_interval=None, additional_headers=self.headers, **extra)
         self.reader = asyncio.create_task(self._read())
         return self
 
@@ -83,9 +85,11 @@ class _Tab:
         await asyncio.wait_for(self.done.wait(), timeout=120)
 
 
-async def join_once(base: str, code: str, nickname: str, headers: dict | None = None) -> list[str]:
-    """Open a fresh session on ``/join``, type ``code`` and ``nickname``, press Join: the alerts it shows."""
-    async with _Tab(base, "", headers) as tab:
+async def join_once(base: str, code: str, nickname: str, headers: dict | None = None,
+                    local: str | None = None) -> list[str]:
+    """Open a fresh session on ``/join``, type ``code`` and ``nickname``, press Join: the alerts it shows.
+    ``local``: the address the socket is bound to (Linux routes all of 127/8 to the loopback)."""
+    async with _Tab(base, "", headers, local) as tab:
         await tab.run()
         typed = {"Class code": code, "Nickname": nickname}
         await tab.run(typed)  # as a browser does: the boxes send their text (on leaving them) before the click
@@ -93,12 +97,13 @@ async def join_once(base: str, code: str, nickname: str, headers: dict | None = 
         return list(tab.alerts)
 
 
-def guess(base: str, codes: list[str], *, headers_of=None) -> list[list[str]]:
+def guess(base: str, codes: list[str], *, headers_of=None, local: str | None = None) -> list[list[str]]:
     """A guessing bot: each code from a fresh session, one after another; the alerts each got.
-    ``headers_of(i)``: extra handshake headers for the i-th session (e.g. a forged ``X-Forwarded-For``)."""
+    ``headers_of(i)``: extra handshake headers for the i-th session (e.g. a forged ``X-Forwarded-For``);
+    ``local``: the address its sockets are bound to."""
 
     async def main():
-        return [await join_once(base, code, f"bot{i}", headers_of(i) if headers_of else None)
+        return [await join_once(base, code, f"bot{i}", headers_of(i) if headers_of else None, local)
                 for i, code in enumerate(codes)]
 
     # A thread of its own: the caller may be running an event loop (Playwright's sync API does).
