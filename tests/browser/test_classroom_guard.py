@@ -19,7 +19,7 @@ from classroom import db, throttle
 from classroom.store import Client, Store
 from classroom.tasks import example_task
 from deploy.nginx import route_name
-from tests.browser.conftest import PHONE, PROJECTOR, page_problems, screenshot, wait_for_app
+from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, wait_for_app
 from tests.browser.test_classroom import private_link, settle, start_class, wait_metric, wait_text
 from tests.classroom.servers import App, apps, nginx
 from tests.classroom.wire import guess
@@ -193,3 +193,46 @@ def test_pages_moved_by_a_failover_keep_uploading_and_downloading(make_page, tmp
             assert code
         finally:
             back.stop()
+
+
+# ---------------------------------------------------------------------------------------------- layout
+WAITING_TEXT = {"zh": "所以没有检查你输入的课堂码", "ko": "입력한 코드를 확인하지 않았습니다"}
+LET_IN = {"zh": "让他们进入（1）", "ko": "입장 허락 (1)"}
+
+
+def test_the_new_panels_fit_in_chinese_and_korean(make_page, tmp_path):
+    # The waiting panels (student and teacher), the link buttons and the cookie warning: nothing a user
+    # reads is cut off at 1024×768 with the sidebar open or at 390 px.
+    url = f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
+    app = App(url).start()
+    try:
+        store = Store(url)
+        with db.write(store.engine) as conn:  # the loopback address (every browser here) held for an hour
+            throttle.failed(conn, f"guess:a:{throttle.client_hash('address', 'localhost')}", free=0, base=3600,
+                            cap=3600, window=3600, now=time.time())
+        for lang in ("zh", "ko"):
+            locale = {"zh": "zh-CN", "ko": "ko-KR"}[lang]
+            info, key = store.create(example_task("003-blog"), client=Client(f"t-{lang}", "203.0.113.1"))
+            student = make_page(viewport=PHONE, fresh=True, locale=locale)
+            student.goto(f"{app.url}/join?code={info.code}&lang={lang}")
+            wait_for_app(student)
+            student.get_by_role("textbox").nth(1).fill("学生" if lang == "zh" else "학생")
+            student.locator('[data-testid="stButton"] button').first.click()
+            wait_text(student, WAITING_TEXT[lang])
+            settle(student)
+            assert overflowing(student) == [], (lang, overflowing(student))
+            screenshot(student, f"classroom_join_waiting_{lang}")
+            teacher = make_page(viewport=PROJECTOR, fresh=True, locale=locale)
+            teacher.goto(f"{app.url}/class?code={info.code}&lang={lang}#key={key}")
+            teacher.get_by_role("button", name=LET_IN[lang]).wait_for(timeout=60_000)
+            for viewport in (PROJECTOR, PHONE):
+                teacher.set_viewport_size(viewport)
+                settle(teacher)
+                assert overflowing(teacher) == [], (lang, viewport, overflowing(teacher))
+            teacher.locator(".st-key-class_waiting").scroll_into_view_if_needed()
+            screenshot(teacher, f"classroom_teacher_waiting_{lang}_phone")
+            for pg in (student, teacher):
+                assert page_problems(pg) == []
+    finally:
+        app.stop()
+        db.dispose(url)
