@@ -18,14 +18,18 @@ on its own before the student sees the feedback, so a killed server loses nothin
 A submission carries an id chosen by the client: sending it again (a retry after a network error, a
 double click) returns the stored answer instead of a second row.
 
-Limits (:class:`Limits`) are per client — a browser session and a network address
-(:class:`classroom.throttle.Client`) — not per class, so one client cannot use up a class: joins a minute
-and seats per class from one address, one seat per browser session and class (joining again gives it
-back), growing delays after wrong join codes or seat codes, classes created an hour.  Per class: at most
-500 students; codes expire after 12 hours and a class with its answers is deleted ``retention`` (7 days)
-after that, by the app (:meth:`Store.purge`, run by :meth:`Store.create` and at most every 10 minutes by
-:meth:`Store.open`).  Bad input or a limit raises :class:`ClassroomError` (a ValueError) with a ``kind``
-for a translated message.
+Limits (:class:`Limits`, the settings a deployment may change in :data:`SETTINGS`) are per client — a
+browser session and a network address (:class:`classroom.throttle.Client`) — not per class, so one client
+cannot use up a class: joins a minute and seats per class from one address (never more than
+:data:`MAX_ADDRESS_SHARE` of a class), one seat per browser session and class (joining again gives it back),
+classes created an hour.  After too many wrong join or seat codes a client is *held* (growing delays): its
+codes are not checked, a join waits for the teacher (:meth:`Store.join`, :meth:`Teacher.admit_waiting`)
+and the answer does not depend on the code — except for a class known at its address.  A student the
+teacher removes stays out (browser and nickname).  Per class: at most 500 students; codes expire after 12
+hours and a class is unreachable ``retention`` (7 days) after that — checked on every read — and deleted
+with its answers by the app (:meth:`Store.purge`, run by :meth:`Store.create` and at most every 10 minutes
+by :meth:`Store.open` and :meth:`Store.join`).  Bad input or a limit raises :class:`ClassroomError` (a
+ValueError) with a ``kind`` for a translated message.
 
 >>> from classroom.tasks import practice_task
 >>> store = Store("sqlite://")  # in memory, for this example

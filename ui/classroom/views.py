@@ -11,9 +11,13 @@ and mistakes every :data:`TEACHER_REFRESH` seconds, the student's check for "sol
 exercise" / "feedback changed" every :data:`STUDENT_REFRESH` seconds (a full rerun only when something
 changed).  Everything they read is in the database, so a page served by any app server shows the same class.
 
-Secrets leave the address bar: the private teacher link (``key``) and a student's ``me`` link are used
-once, a token is kept in a cookie of this browser (:mod:`ui.classroom.browser`) and, once the browser
-confirms it holds it, the secret is taken out of the link; reloads and other servers read the cookie.
+Secrets stay out of what servers see: the teacher's browser gets a token of its own at Start, and the
+private teacher link carries its key in the fragment (``#key=``, never in a request line, a ``Referer`` or a
+proxy's log), exchanged once for a token and then retired; a student's ``me`` link works until the
+browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.classroom.browser`); once the
+browser confirms it holds one, the secret is taken out of the address; reloads and other servers read the
+cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
+:func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
 One verdict: every mark on both pages comes from :func:`classroom.tasks.verdict` (stored with the
 answer for the dashboard, the first-try share and the CSV; :func:`classroom.tasks.value_verdict` for
 the spread chart's colour per value).
