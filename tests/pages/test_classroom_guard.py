@@ -104,3 +104,16 @@ def test_a_removed_student_stays_out(database):
     assert said in _texts(troll, "error") and not any(x.key == "join_dcg_1" for x in troll.text_input)
     other = _join(code, "TROLL")  # another browser, the same name
     assert catalogue("en")["classroom.error.nickname_removed"] in _texts(other, "error")
+
+
+def test_a_nickname_of_emoji_is_shown_whole(database):
+    # 24 grapheme clusters can be far more than 24 code points: the pages show the nickname whole, never cut
+    # inside a family or a flag (issue 37).
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
+    name = "Bo " + family * 5 + "\U0001F1EB\U0001F1F7" * 5
+    teacher, code = _start()
+    me = _join(code, name)
+    assert any(family * 5 + "\U0001F1EB\U0001F1F7" * 5 in m.value for m in me.markdown)
+    teacher.toggle(key="class_show_names_0").set_value(True).run()
+    teacher.number_input(key="class_pick").set_value(1).run()
+    assert any(family * 5 in c.value for c in teacher.caption)

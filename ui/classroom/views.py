@@ -38,6 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import stats
 from classroom.db import ENV_VAR, database_url
+from classroom.nicknames import MAX_CODE_POINTS  # a nickname is whole (24 grapheme clusters): never cut again
 from classroom.store import FEEDBACK, ClassroomError, Seat, Store, Teacher, normalise_code
 from classroom.tasks import (
     EXAMPLE_KEYS,
@@ -717,7 +718,7 @@ def waiting_panel_teacher(teacher: Teacher) -> None:
         with st.expander(t("classroom.waiting_names")):
             for _, row in queue.iterrows():
                 note = f" — {refusal_of(row['problem'])}" if row["problem"] else ""
-                st.markdown(f"- {markdown(row['nickname'], 24)}{note}")
+                st.markdown(f"- {markdown(row['nickname'], MAX_CODE_POINTS)}{note}")
 
 
 def _let_in(teacher: Teacher) -> None:
@@ -748,7 +749,8 @@ def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
         if chosen is None:
             st.caption(t("classroom.no_student_n", n=int(number)))
         elif teacher.info.show_names:
-            st.caption(t("classroom.student_named", n=int(number), nickname=markdown(row["nickname"].iloc[0], 24)))
+            st.caption(t("classroom.student_named", n=int(number),
+                         nickname=markdown(row["nickname"].iloc[0], MAX_CODE_POINTS)))
         done = st.session_state.get("class_seat_code")
         numbers = dict(zip(roster["student_id"].astype(int), roster["number"].astype(int)))
         if done and done[0] == teacher.info.code and done[1] in numbers:
@@ -963,7 +965,7 @@ def student_view(seat: Seat) -> None:
     current = seat.store.round(seat.info.id)
     info = seat.store.info(seat.info.id)
     n = current.number
-    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
+    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, MAX_CODE_POINTS), code=seat.info.code))
     st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"join_ex_{n}")
     watch(seat, n, current.revealed, info.feedback)
