@@ -413,7 +413,7 @@ def lecture(n_students: int, n_servers: int, flood: int) -> dict:
         procs = []
         try:
             for _ in range(n_servers):  # started together: the migration lock lets one migrate
-                procs.append(serve(db_url, NDCG_LAB_TRUSTED_PROXIES="127.0.0.1"))
+                procs.append(serve(db_url, NDCG_LAB_TRUSTED_PROXIES="1"))
             with nginx([int(base.rsplit(":", 1)[1]) for _, base in procs]) as proxy:
                 asyncio.run(session(proxy, db_url, 2, seed=0, addresses=True))  # warm-up: every page imported
                 result = asyncio.run(session(proxy, db_url, n_students, addresses=True, flood=flood))
