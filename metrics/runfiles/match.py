@@ -66,6 +66,7 @@ from .trec import evaluate_runs
 __all__ = [
     "MEAN_DIMENSIONS",
     "RUN_LIBRARIES",
+    "READ_OPTIONS",
     "MeanMatch",
     "LibraryMean",
     "Family",
@@ -357,7 +358,11 @@ def ndcg_cutoff(measure: str) -> int | None:
 
 
 # ------------------------------------------------------------------------------------------ the files
-def _read(source, kind: str) -> tuple[Table, Parsed | None]:
+#: The reading options :func:`mean_grid` passes on (``read=``): to both readers, or to one (``*_columns``).
+READ_OPTIONS = ("max_bytes", "limits", "qrels_columns", "run_columns")
+
+
+def _read(source, kind: str, options: dict | None = None) -> tuple[Table, Parsed | None]:
     if isinstance(source, Table):
         if source.kind != kind:
             raise ValueError(f"{kind} must be a {kind} table, got a {source.kind} table")
@@ -368,7 +373,10 @@ def _read(source, kind: str) -> tuple[Table, Parsed | None]:
         parsed = source
     elif isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)):
         data = source if isinstance(source, (bytes, str, os.PathLike)) else memoryview(source)  # read in place
-        parsed = (read_qrels if kind == "qrels" else read_run)(data)
+        opts = dict(options or {})
+        columns = opts.pop(f"{kind}_columns", None)
+        opts.pop("qrels_columns", None), opts.pop("run_columns", None)
+        parsed = (read_qrels if kind == "qrels" else read_run)(data, columns=columns, **opts)
     else:
         raise ValueError(f"{kind} must be a path, the file's bytes, a Parsed or Table of metrics.runfiles.read, or "
                          f"a pandas DataFrame; got {type(source).__name__}")
@@ -598,7 +606,8 @@ def _depths(run: Table) -> tuple[str, ...]:
     return ("none",) + tuple(str(d) for d in (1000, 100) if d < deepest)
 
 
-def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None, max_values: int | None = None) -> MeanGrid:
+def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None, max_values: int | None = None,
+              read: dict | None = None) -> MeanGrid:
     """Every combination of :data:`MEAN_DIMENSIONS` evaluated on the files, per query.
 
     Parameters
@@ -615,6 +624,10 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None, max_v
     max_values : int, optional
         Refuse files whose grid would hold more per-query values than this (queries × rankings × variants,
         8 bytes each), before anything is evaluated.  Default ``None``: no limit (the app sets one).
+    read : dict, optional
+        Options for reading files given as paths or bytes (:data:`READ_OPTIONS`): ``max_bytes``, ``limits``
+        (:class:`metrics.runfiles.read.Limits`), ``qrels_columns``, ``run_columns`` (as ``columns`` of
+        :func:`~metrics.runfiles.read.read_qrels` / :func:`~metrics.runfiles.read.read_run`).
 
     Returns
     -------
@@ -639,8 +652,11 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None, max_v
     """
     started = time.perf_counter()
     k = ndcg_cutoff(measure)
+    unknown = sorted(set(read or {}) - set(READ_OPTIONS))
+    if unknown:
+        raise ValueError(f"read: unknown option {unknown[0]!r:.40}; options are {', '.join(READ_OPTIONS)}")
     qrels_source, run_source = qrels, run
-    qrels, _ = _read(qrels_source, "qrels")
+    qrels, _ = _read(qrels_source, "qrels", read)
     rows = None
     if isinstance(run_source, pd.DataFrame) and {"qid", "docno", "score"} <= set(run_source.columns) and \
             run_source.astype({"qid": str, "docno": str}).duplicated(["qid", "docno"]).any():
@@ -650,7 +666,7 @@ def mean_grid(qrels, run, measure: str, *, dimensions: dict | None = None, max_v
             raise ValueError("the run's score column holds a value that is not a finite number")
         run_table, run_parsed = _read(rows.drop_duplicates(["qid", "docno"], keep="first"), "run")
     else:
-        run_table, run_parsed = _read(run_source, "run")
+        run_table, run_parsed = _read(run_source, "run", read)
         if not isinstance(run_source, (Table, pd.DataFrame)):
             rows = _all_run_rows(run_source, run_parsed)
     versions = _run_versions(run_table, rows)
@@ -844,7 +860,7 @@ def _difference(grid: MeanGrid, mine: dict, other: dict) -> tuple:
 
 
 def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = None,
-               max_values: int | None = None) -> MeanMatch:
+               max_values: int | None = None, read: dict | None = None) -> MeanMatch:
     """Every library and setting whose mean of ``measure`` over the run rounds to ``value``.
 
     Parameters
@@ -860,6 +876,8 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
         Dimension -> choices to try instead of all of them.
     max_values : int, optional
         The largest grid accepted (:func:`mean_grid`).
+    read : dict, optional
+        Options for reading the files (:func:`mean_grid`).
 
     Returns
     -------
@@ -894,7 +912,7 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
     """
     started = time.perf_counter()
     read_value(value)  # a bad value is refused before the files are read
-    grid = mean_grid(qrels, run, measure, dimensions=dimensions, max_values=max_values)
+    grid = mean_grid(qrels, run, measure, dimensions=dimensions, max_values=max_values, read=read)
     result = match_grid(value, grid, measure=str(measure))
     result.seconds = time.perf_counter() - started
     return result
