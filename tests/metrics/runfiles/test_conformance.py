@@ -180,3 +180,19 @@ def test_cli_match_file_errors_exit_1(tmp_path):
     assert code == 1 and "error: qrels" in err
     code, _, err = run_cli(["--match", "0.5", "-m", "nDCG@10", str(tmp_path / "missing"), str(tmp_path / "run")])
     assert code == 1 and "error:" in err
+
+
+def test_cli_match_reads_with_the_command_line_s_limits_and_columns(tmp_path):
+    (tmp_path / "qrels").write_bytes(QRELS)
+    (tmp_path / "run.csv").write_text("user,item,pred\n1,b,2\n1,a,1\n2,x,1\n2,c,1\n")
+    code, out, err = run_cli(["--match", "0.7453", "-m", "nDCG@10", "--run-columns", "qid=user,docno=item,score=pred",
+                              str(tmp_path / "qrels"), str(tmp_path / "run.csv")])
+    assert code == 0, err
+    assert "trec_eval 9.0.8 gives 0.745324" in out
+    (tmp_path / "run").write_bytes(RUN * 2000)
+    code, _, err = run_cli(["--match", "0.5", "-m", "nDCG@10", "--max-mb", "0.01", str(tmp_path / "qrels"),
+                            str(tmp_path / "run")])
+    assert code == 1 and "error: run" in err and "MB" in err
+    code, _, err = run_cli(["--match", "0.5", "-m", "nDCG@10", "--max-rows", "3", str(tmp_path / "qrels"),
+                            str(tmp_path / "run")])
+    assert code == 1 and "qrels has 4 rows; the limit is 3 rows" in err
