@@ -548,12 +548,12 @@ def _run_match(parser: argparse.ArgumentParser, args) -> int:
     except ValueError as exc:
         parser.error(f"argument --match: {_typed(args.match)} is not a number as written ({exc})")
     if not args.measures or len(args.measures) != 1:
-        parser.error("argument -m/--measure: --match needs exactly one measure, an NDCG such as -m ndcg_cut.10 or "
-                     "-m nDCG@10")
+        parser.error(f"argument -m/--measure: --match {_typed(args.match)} needs exactly one measure, an NDCG such as "
+                     "-m ndcg_cut.10 or -m nDCG@10")
     try:
         ndcg_cutoff(args.measures[0])
     except ValueError as exc:
-        parser.error(f"argument -m/--measure: {exc}")
+        parser.error(f"argument -m/--measure: {exc} (for --match {_typed(args.match)})")
     if args.qrels == "-" or args.runs.count("-") > 1:
         parser.error("argument run: only one run can come from standard input ('-'), the qrels from a file")
     if args.csv is not None:
