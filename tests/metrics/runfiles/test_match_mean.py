@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from metrics.ndcg import dcg_from_scores, idcg
 from metrics.runfiles.match import (
@@ -26,6 +28,7 @@ from metrics.runfiles.match import (
     mean_grid,
     ndcg_cutoff,
 )
+from tests.conftest import examples
 from tests.metrics.conftest import ranx_ids
 
 
@@ -467,3 +470,18 @@ def test_a_grid_too_large_is_refused_before_it_is_evaluated():
         mean_grid(qb, rb, "nDCG@10", max_values=100)
     assert info.value.limit == 100 and info.value.size > 100
     assert mean_grid(qb, rb, "nDCG@10", max_values=info.value.size).queries.size == 14
+
+
+@settings(deadline=None, max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 6), dups=st.booleans(), fractional=st.booleans(),
+       k=st.sampled_from([None, 1, 3, 10]))
+def test_random_files_every_library_point_equals_the_model(seed, n, dups, fractional, k):
+    qrels, lines, qb, rb = generate(seed, n=n, dups=dups, fractional=fractional, min_docs=1)
+    grid = mean_grid(qb, rb, "nDCG" if k is None else f"nDCG@{k}")
+    rng = np.random.default_rng(seed)
+    points = [grid.canonical(RUN_LIBRARIES[key].settings) for key in RUN_LIBRARIES]
+    points += [{d: grid.candidates[d][int(rng.integers(0, len(grid.candidates[d])))] for d in MEAN_DIMENSIONS}
+               for _ in range(10)]
+    for point in points:
+        theirs = model(qrels, lines, point, k)
+        assert_same(grid.per_query(point).groupby(level=0).first(), theirs.to_dict(), point)
