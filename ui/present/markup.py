@@ -212,7 +212,7 @@ def printed_first(s: Slide) -> bool:
     >>> from ui.present.link import lecture_from_example
     >>> from ui.present.slides import slide
     >>> lecture = lecture_from_example("003-blog")
-    >>> [(slide(lecture, i, "en").kind, printed_first(slide(lecture, i, "en"))) for i in (4, 9, 12, 13)]
+    >>> [(slide(lecture, i, "en").kind, printed_first(slide(lecture, i, "en"))) for i in (4, 10, 12, 13)]
     [('term', False), ('dcg', False), ('idcg', True), ('ndcg', False)]
     """
     return bool(s.printed) and (bool(s.ideal_cards) or len(s.printed) > 2)
