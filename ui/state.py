@@ -749,7 +749,7 @@ class PageState:
         for f in self.fields.values():
             if f.param is None:
                 continue
-            if f.text is not None:
+            if f.text is not None or f.key in self.errors:
                 value = kept.values.get(f.key, f.default)
             else:
                 value = self._session.get(f.key, f.default)
@@ -766,9 +766,11 @@ class PageState:
             current = self._session[f.key]
             if f.widget:
                 kept.texts[f.key] = current
+                if f.key in self.errors:  # refused by its parser this run: the last valid value stays
+                    continue
                 if f.text is None:
                     kept.values[f.key] = current
-                elif f.key not in self.errors:
+                else:
                     self.parse_typed(f.key)
             else:
                 kept.values[f.key] = current

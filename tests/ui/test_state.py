@@ -411,3 +411,31 @@ def test_labels_remembered_are_bounded():
     for n in range(ui_state.LABELS_CAP // 100 + 20):
         ui_state.remember_labels(session, "w", list(range(100)), [f"{i}/{n}" for i in range(100)])
     assert len(session[ui_state.LABELS_KEY]["w"].known) == ui_state.LABELS_CAP
+
+
+def test_a_plain_widget_field_refused_by_its_parser_keeps_the_last_valid_value():
+    """A text box declared without ``text=`` (its widget holds the value itself) and a parser that refuses what
+    was typed: the refused text never becomes the field's value, in this run or the next (the monkey found
+    Run files' reported mean read back as raw text one run after it was refused)."""
+    def even(raw):
+        value = ui_state.text(10)(raw)
+        if value and int(value) % 2:
+            raise ui_state.BadValue(value, "invalid", f"{value} is odd")
+        return value
+
+    fields = (ui_state.Field("t_even", "even", default="", parse=even),)
+    session, query = {}, {}
+    page = ui_state.PageState("t", fields, session=session, query=query)
+    session["t_even"] = "4"
+    assert page.parse_typed("t_even") == "4"
+    page.finish()
+    assert query == {"even": "4"}
+    session["t_even"] = "7"                      # typed, refused
+    page = ui_state.PageState("t", fields, session=session, query=query)
+    assert page.parse_typed("t_even") == "4" and "t_even" in page.errors
+    page.finish()
+    assert query == {"even": "4"}
+    page = ui_state.PageState("t", fields, session=session, query=query)   # the next run (another widget)
+    assert page.parse_typed("t_even") == "4"
+    page.finish()
+    assert query == {"even": "4"}
