@@ -112,15 +112,17 @@ def table_html(frame: pd.DataFrame, *, numeric: Iterable[str] = (), marks: pd.Da
         rows.append(f'<tr role="row">{"".join(cells)}</tr>')
     # Below the width its columns need, one block per row: the headers leave the screen (not the accessibility
     # tree), each cell shows its header before its value.
+    sel = f".nl-tbl .{name}"  # above the shared look's specificity (ui.shell.APP_CSS: .nl-tbl td, .nl-tbl .w)
     style = (f"<style>@container (max-width: {breakpoint_px}px) {{ "
-             f".{name} thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden; "
+             f"{sel} thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden; "
              f"clip-path: inset(50%); white-space: nowrap; }} "
-             f".{name} tr {{ display: block; border: 1px solid var(--nl-tbl-line); border-radius: 0.5rem; "
+             f"{sel} tr {{ display: block; border: 1px solid var(--nl-tbl-line); border-radius: 0.5rem; "
              f"margin: 0 0 0.5rem; padding: 0.2rem 0.6rem; }} "
-             f".{name} td {{ display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0.75rem; "
-             f"align-items: baseline; border: 0; padding: 0.15rem 0; text-align: right; white-space: normal; "
-             f"overflow-wrap: anywhere; }} "
-             f".{name} td::before {{ content: attr(data-label); font-weight: 600; text-align: left; }} }}</style>")
+             f"{sel} td, {sel} td.w, {sel} td.n {{ display: grid; "
+             f"grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0.75rem; align-items: baseline; "
+             f"border: 0; padding: 0.15rem 0; text-align: right; white-space: normal; overflow-wrap: anywhere; }} "
+             f"{sel} td::before {{ content: attr(data-label); font-weight: 600; text-align: left; "
+             f"white-space: normal; }} }}</style>")
     aria = f' aria-label="{html(label)}"' if label else ""
     return (f'{style}<div class="nl-tbl" data-testid="{html(test_id)}" data-breakpoint="{breakpoint_px}">'
             f'<table role="table" class="{name}"{aria}><thead role="rowgroup"><tr role="row">{head}</tr></thead>'
