@@ -150,6 +150,8 @@ class QrelsIndex:
         self.n = len(names)
         self.q = self.rank[qrels.qid.indices.to_numpy().astype(np.int64)]
         self.grade = np.asarray(qrels.value, dtype=np.float64)
+        #: The subtopic judgments of each line, for diversity qrels (``qid subtopic docno rel``), else None.
+        self.subtopics = getattr(qrels, "subtopics", None)
 
     @cached_property
     def row_plus1(self) -> np.ndarray:
@@ -444,7 +446,7 @@ def _docrank(run: Table, kept: np.ndarray | None):
 
 def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int | None = None,
          judged_only: bool = False, num_docs_in_coll: int = 0, gmax: float | None = None,
-         ties: Sequence[str] = (), graded_only: bool = False) -> Ranked:
+         ties: Sequence[str] = (), graded_only: bool = False, scores: bool = False) -> Ranked:
     """The ranker: a run's documents matched to the qrels and ranked as trec_eval ranks them.
 
     Parameters
@@ -465,6 +467,8 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     graded_only : bool, default False
         Look up only the qrels documents graded > 0 (enough for the NDCG variants, not for trec_eval's
         measures, which tell a document judged 0 from one outside the qrels).
+    scores : bool, default False
+        Keep each listed document's score (ir_measures' Compat orders its ideal ranking by it).
 
     Returns
     -------
@@ -491,14 +495,17 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     if order is not None:
         q, row = q[order], row[order]
     ties = [t for t in dict.fromkeys(ties) if t != "trec_eval"]
+    ordered = None  # the scores in rank order, when the tie rules or a measure need them
+    if ties or scores:
+        ordered = score if order is None else score[order]
     lists, present = _lists(qi, q, row, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                             num_docs_in_coll=num_docs_in_coll, gmax=gmax,
-                            tie_input=(score if order is None else score[order], order) if ties else None)
+                            tie_input=(ordered, order) if ties else None, score=ordered if scores else None)
     return Ranked(lists, present, foreign)
 
 
 def _lists(qi: QrelsIndex, q, row, *, relevance_level, max_docs, judged_only, num_docs_in_coll, gmax,
-           tie_input) -> tuple[Lists, np.ndarray]:
+           tie_input, score=None) -> tuple[Lists, np.ndarray]:
     """Lists from ranked rows (query, qrels row + 1 or 0), keeping only the documents the qrels list."""
     nq = qi.n
     n = q.size
@@ -547,7 +554,8 @@ def _lists(qi: QrelsIndex, q, row, *, relevance_level, max_docs, judged_only, nu
         ties = TieOrder(lq, lscore, file_row, grade_of, list_rows, row_pos)
     lists = Lists(q=rq, pos=pos, code=code, n=nq, levels=qi.levels, num_ret=num_ret, relevance_level=relevance_level,
                   num_docs_in_coll=num_docs_in_coll, gmax=qi.gmax if gmax is None else gmax,
-                  grade=qi.grade[qrow], ties=ties, judged=qi.judged)
+                  grade=qi.grade[qrow], ties=ties, judged=qi.judged, qrow=qrow,
+                  score=None if score is None else score[rows], subtopics=qi.subtopics)
     return lists, present
 
 
