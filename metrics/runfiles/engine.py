@@ -43,9 +43,7 @@ of ``-c`` (``counts``), and the order of the run's lines for the tie rules that 
 ...                     "score": [2.0, 1.0, 3.0]})
 >>> rows = evaluate_block(qrels, run, ["map", "nDCG@2"])
 >>> rows[["measure", "qid", "value"]].round(4).values.tolist()  # doctest: +NORMALIZE_WHITESPACE
-[['map', 'q1', 1.0], ['map', 'q2', 0.0],
- ['nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@2', 'q1', 0.8597],
- ['nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@2', 'q2', 0.0]]
+[['map', 'q1', 1.0], ['map', 'q2', 0.0], ['nDCG@2', 'q1', 0.8597], ['nDCG@2', 'q2', 0.0]]
 
 q1's two documents are both relevant (grades >= 1), so its average precision is 1 whatever their order;
 NDCG sees that the run puts b (grade 1) before a (grade 2): (1 + 2/log2(3)) / (2 + 1/log2(3)) = 0.8597.
@@ -621,14 +619,15 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
     if trec:
         qi.check_whole()
         problems += qi.problems()
-    ties = [r.params.ties for r in requested if r.info.origin == "variant"]
+    ties = [t for r in requested for t in r.ties]
+    scores = any(r.scores for r in requested)
     progress = on_progress or (lambda _f, _label: None)
     out = []
     for i, run in enumerate(runs):
         progress(i / max(len(runs), 1), run.name)
         ranked = rank(qi, run, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                       num_docs_in_coll=num_docs_in_coll, gmax=err_gmax, ties=ties,
-                      graded_only=not trec and not judged_only)
+                      graded_only=not trec and not judged_only, scores=scores)
         problems += _run_problems(qi, run, ranked, policy or ("zero (-c)" if complete else "skip"))
         rv = RunValues(run.name, _run_tag(run), ranked.present)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -694,7 +693,7 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
 
     Parameters
     ----------
-    kind : {"mean", "sum", "count", "gm"}
+    kind : {"mean", "sum", "count", "gm", "qrels_mean", "defined_mean"}
         The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.table.SUMMARIES`).
     name : str
         The printed name (``num_rel`` has its own rule under ``-c``).
@@ -707,7 +706,9 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
         ``-c``: divide by every qrels query (missing ones count 0; 0.00001 in geometric means);
         ``num_q`` counts every qrels query and ``num_rel`` every qrels line graded > 0.
     counts : QrelsCounts, optional
-        Required with ``complete``.
+        Required with ``complete`` and for ``"qrels_mean"`` (ir_measures' mean: over every qrels query,
+        a query the run lacks counting 0, whatever ``complete``); ``"defined_mean"`` (ir_measures'
+        Accuracy) averages the values that are not NaN.
 
     Returns
     -------
@@ -731,6 +732,15 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     """
     if complete and counts is None:
         raise ValueError("complete=True needs counts: the qrels' QrelsCounts (qrels_counts)")
+    if kind == "qrels_mean":
+        if counts is None:
+            raise ValueError("ir_measures' means need counts: the qrels' QrelsCounts (qrels_counts)")
+        total = float(np.cumsum(values)[-1]) if values.size else 0.0
+        return safe_divide(total, counts.num_q, default=float("nan"))
+    if kind == "defined_mean":
+        defined = values[~np.isnan(values)]
+        return safe_divide(float(np.cumsum(defined)[-1]) if defined.size else 0.0, defined.size,
+                           default=float("nan"))
     den = counts.num_q if complete else n
     if kind == "count":
         return float(den)
@@ -745,7 +755,8 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
         return math.exp(safe_divide(total, den, default=float("nan")))
     if kind == "mean":
         return safe_divide(total, den, default=float("nan"))
-    raise ValueError(f"unknown summary kind {kind!r}; kinds are 'mean', 'sum', 'count', 'gm'")
+    raise ValueError(f"unknown summary kind {kind!r}; kinds are 'mean', 'sum', 'count', 'gm', 'qrels_mean', "
+                     "'defined_mean'")
 
 
 def summarize(per_query: pd.DataFrame, measures: Sequence[str], *, complete: bool = False,
@@ -797,17 +808,17 @@ def summarize(per_query: pd.DataFrame, measures: Sequence[str], *, complete: boo
         evaluated = frame["qid"].unique()
         n = int(evaluated.size)
         for r in requested:
-            if r.info.summary in ("runid", "none"):
+            if r.summary in ("runid", "none"):
                 continue
             for name in r.names:
                 part = by_measure.get(name)
                 if part is None:
-                    if r.info.summary != "count":
+                    if r.summary != "count":
                         continue
                     values = np.zeros(0)
                 else:
                     values = part.sort_values("qid", key=_byte_order)["value"].to_numpy(np.float64)
-                out.append((run, name, "all", summary_value(r.info.summary, name, values, n=n, complete=complete,
+                out.append((run, name, "all", summary_value(r.summary, name, values, n=n, complete=complete,
                                                             counts=counts)))
     return pd.DataFrame(out, columns=["run", "measure", "qid", "value"]).astype(
         {"run": object, "measure": object, "qid": object, "value": np.float64})

@@ -685,7 +685,7 @@ class SparkEvaluation:
         rows = []
         for run in self.runs:
             for r in self.requested:
-                kind = r.info.summary
+                kind = r.summary
                 if kind in ("runid", "none") or r.info.value == "text":
                     continue
                 for name in r.names:
