@@ -243,12 +243,13 @@ def _dense(lists: Lists, rows: np.ndarray, g: np.ndarray, continue_at, tail) -> 
     q_sorted = q[order]
     start = 0
     while start < queries.size:
+        # one width per chunk (each query's own last rank with a gain): a query's value never depends on the
+        # other queries evaluated with it (blocks on a cluster give the same bits)
         width = int(last[queries[start]])
         stop = start + 1
-        while stop < queries.size and int(last[queries[stop]]) * (stop + 1 - start) <= max(_CELLS, width):
+        while stop < queries.size and int(last[queries[stop]]) == width and (stop + 1 - start) * width <= _CELLS:
             stop += 1
         chunk = queries[start:stop]
-        width = int(last[chunk].max())
         local = np.full(lists.n, -1, dtype=np.int64)
         local[chunk] = np.arange(chunk.size)
         lo, hi = np.searchsorted(q_sorted, [chunk.min(), chunk.max() + 1])

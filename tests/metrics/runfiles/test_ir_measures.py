@@ -14,15 +14,19 @@ from collections.abc import Sequence
 
 import ir_measures
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ir_measures import Qrel, ScoredDoc
 
 from metrics.runfiles import evaluate_runs, measure_names, parse_measures, read_qrels, read_run
+from metrics.runfiles.engine import evaluate_block
 from metrics.runfiles.measures.irm import ALIASES, IR_MEASURES, plan
 from metrics.runfiles.subtopics import read_subtopic_qrels
 from tests.metrics.conftest import PROPERTY
+from tests.metrics.runfiles.reference import generate, tables
+from tests.metrics.runfiles.test_engine import frames, key
 
 logging.getLogger("ir_measures").setLevel("ERROR")
 logging.getLogger("ir_measures.cwl_eval").setLevel("ERROR")
@@ -293,3 +297,24 @@ def test_no_query_answered_gives_nan_means_like_ir_measures():
     _per, mean = theirs(qrels, run, "P@5")
     assert mean == 0.0  # ir_measures counts the missing query as 0, and so do its names here
     assert mine["P@5"].value.tolist() == [0.0] and mine["P@5"].qid.tolist() == ["all"]
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**16), blocks=st.lists(st.integers(0, 3), min_size=12, max_size=12))
+def test_property_blocks_of_queries_give_the_same_bits(seed, blocks):
+    """A query's values depend on its own rows only (what Spark relies on): evaluate_block over any partition
+    of the queries gives the single machine's per-query rows, bit for bit."""
+    qrels, run = generate(seed, n_queries=10, max_ret=30, missing_every=4)
+    names = ["nDCG@5", "P(rel=2)@3", "RR(rel=2)@5", "Judged@5", "Compat", "Accuracy@5", "RBP(rel=1)",
+             "INST(max_rel=4)", "NERR10(max_rel=4)", "NERR8(max_rel=4)@5", "BPM(max_rel=4)@5", "SDCG(max_rel=4)@5",
+             "INSQ(max_rel=4)", "ERR@5", "nDCG(dcg='exp-log2')@5", "nDCG(gains={0:0,1:2,2:5})@5"]
+    qt, rt = tables(qrels, run)
+    single = evaluate_runs(qt, [rt], names).per_query()
+    qf, rf = frames(qrels, run)
+    queries = sorted(set(qrels) | set(run))
+    parts = []
+    for b in sorted(set(blocks)):
+        chosen = {q for q, x in zip(queries, blocks) if x == b}
+        parts.append(evaluate_block(qf[qf.qid.isin(chosen)], rf[rf.qid.isin(chosen)], names))
+    got = pd.concat(parts, ignore_index=True)
+    pd.testing.assert_frame_equal(key(got), key(single), check_exact=True)
