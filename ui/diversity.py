@@ -15,6 +15,7 @@ from metrics.runfiles.measures.diversity import DEPTH
 from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import show
+from ui.other import aligned
 
 __all__ = ["PAGE", "FIELDS", "DEFAULT_RANKING", "DEFAULT_MISSED", "K_RANKING", "K_MISSED", "K_ALPHA", "K_K",
            "coverage", "coverage_text", "steps_table", "greedy_display", "formula_latex", "steps_csv_frame"]
@@ -34,8 +35,8 @@ def coverage(*, max_items: int = MAX_DOCS, allow_empty: bool = False) -> ui_stat
     frozenset('c'))``.  Letters a-z (upper case read as lower), ``-`` or nothing for a document without a
     subtopic; documents separated by commas (also ，、;).
 
-    >>> coverage()("ab, A, -")
-    (frozenset({'a', 'b'}), frozenset({'a'}), frozenset())
+    >>> [sorted(d) for d in coverage()("ab, A, -")]
+    [['a', 'b'], ['a'], []]
     >>> coverage()("a1")
     Traceback (most recent call last):
     ui.state.BadValue: 'a1' at position 1 is not a list of subtopic letters
@@ -119,13 +120,24 @@ def greedy_display(steps: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def formula_latex(table: pd.DataFrame, k: int) -> str:
-    r"""α-DCG@k with the numbers of the ranking: ``\sum G_i / \log_2(i+1)``."""
+def formula_latex(table: pd.DataFrame, k: int, *, per_row: int = 3) -> str:
+    r"""α-DCG@k with the numbers of the ranking, ``\sum G_i / \log_2(i+1)``, ``per_row`` terms a line (a phone's
+    width); at most 9 terms are written, the rest is ``\cdots`` (every term still counts).
+
+    >>> t = pd.DataFrame({"rank": [1, 2], "gain": [1.0, 0.5], "discounted": [1.0, 0.5 / 1.584962500721156]})
+    >>> latex = formula_latex(t, 2)
+    >>> latex.startswith("\\begin{aligned}\\alpha\\text{-DCG@}2 &= \\frac{1.0000}{\\log_2(2)}"), latex.count("\\\\")
+    (True, 1)
+    """
     rows = table[table["rank"] <= k]
     terms = [f"\\frac{{{show(g)}}}{{\\log_2({r + 1})}}" for r, g in zip(rows["rank"], rows["gain"]) if g]
+    if len(terms) > 9:
+        terms = terms[:8] + ["\\cdots"]
     total = show(float(rows["discounted"].sum())) if len(rows) else "0"
-    return f"\\alpha\\text{{-DCG@}}{k} = " + (" + ".join(terms[:8]) + (" + \\cdots" if len(terms) > 8 else "")
-                                                if terms else "0") + f" = {total}"
+    lines = [" + ".join(terms[i:i + per_row]) for i in range(0, len(terms), per_row)] or ["0"]
+    head = f"\\alpha\\text{{-DCG@}}{k} &= "
+    body = [head + lines[0]] + ["&\\quad + " + line for line in lines[1:]] + [f"&= {total}"]
+    return aligned(body)
 
 
 def steps_csv_frame(table: pd.DataFrame) -> pd.DataFrame:

@@ -43,11 +43,12 @@ from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau,
 from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
 from .measures import MEASURES, NICKNAMES, measure_names, parse_measures
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
+from .subtopics import read_subtopic_qrels
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
 __all__ = [
     "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
     "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
-    "read_files", "read_qrels", "read_run", "summarize",
+    "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize",
 ]

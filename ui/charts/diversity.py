@@ -27,7 +27,7 @@ def gain_chart(table: pd.DataFrame) -> alt.Chart:
         xOffset=alt.XOffset("series:N", sort=domain),
         y=alt.Y("gain:Q", title=t("diversity.col_gain")),
         color=alt.Color("series:N", title=None, scale=alt.Scale(domain=domain, range=[NOVELTY, PLAIN]),
-                        legend=alt.Legend(orient="top")),
+                        legend=alt.Legend(orient="top", direction="vertical", labelLimit=320)),
         opacity=alt.Opacity("series:N", scale=alt.Scale(domain=domain, range=[1.0, 0.55]), legend=None),
         tooltip=[alt.Tooltip("rank:O", title=t("diversity.col_rank")), alt.Tooltip("series:N", title=" "),
                  alt.Tooltip("gain:Q", title=t("diversity.col_gain"), format=".4g")],
