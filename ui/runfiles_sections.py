@@ -108,8 +108,10 @@ def read_all(qrels_src, run_srcs):
                      t(f"{SECTION}.col_severity"): t(f"{SECTION}.severity_{x.severity}"),
                      t(f"{SECTION}.col_message"): runfiles_view.problem_text(x)} for x in p.problems]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-        if p.fatal:
-            st.error(t(f"{SECTION}.file_unusable", name=markdown(p.name)))
+        if p.fatal:  # why, in full (the problems table cuts long messages to its column's width)
+            fatal = [x for x in p.problems if x.severity == "fatal"]
+            st.error(runfiles_view.problem_text(fatal[0], markdown_text=True) if fatal
+                     else t(f"{SECTION}.file_unusable", name=markdown(p.name)))
     accept = True
     if has_errors:
         accept = st.checkbox(t(f"{SECTION}.accept_bad"), key="rf_accept_bad", help=t(f"{SECTION}.accept_bad_help"))

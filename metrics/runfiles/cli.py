@@ -35,11 +35,11 @@ from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
 from .measures.irm import ALIASES, IR_MEASURES, PROVIDERS
-from .read import COLUMN_ROLES, Parsed, read_files, read_run
+from .read import COLUMN_ROLES, Limits, Parsed, read_files, read_run
 from .subtopics import read_subtopic_qrels
 from .trec import evaluate_runs
 
-__all__ = ["CLI_NUMBA_MIN_ROWS", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
+__all__ = ["CLI_NUMBA_MIN_ROWS", "DEFAULT_MAX_RATIO", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
 
 #: Each command-line run pays numba's start (~1.4 s: import, loading the compiled kernels); against the
 #: numpy path that pays off from about 3,000,000 run lines (measured: 2M lines 1.8-2.1 s with numba vs
@@ -112,6 +112,11 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 MAX_WHOLE = 10**15
 #: The largest --max-mb (10 TB): the cap is turned into bytes.
 MAX_MB = 10**7
+#: --max-ratio's default: reading a file may take 100 times its size in memory (1 MiB counted for smaller files).
+#: A run written by pandas or Spark takes 5-20 times its Parquet size; a few hundred KB that hold tens of
+#: millions of rows (one pair repeated, dictionary-encoded and compressed) are refused from the footer.
+DEFAULT_MAX_RATIO = 100.0
+MAX_RATIO = 1e9
 _ASCII_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 _ASCII_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
 
@@ -295,15 +300,31 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
     o.add_argument("--max-mb", type=_real(positive=True, maximum=MAX_MB), default=None,
                    help="refuse files larger than this many MB")
+    o.add_argument("--max-rows", type=_whole(1), default=None, metavar="N",
+                   help="refuse files of more than N rows (a Parquet file's footer says how many, before any row "
+                        "is decoded)")
+    o.add_argument("--max-ratio", type=_real(minimum=1, maximum=MAX_RATIO), default=DEFAULT_MAX_RATIO, metavar="R",
+                   help="refuse a file that needs more than R times its size in memory to read (a file under 1 MiB "
+                        "counts as 1 MiB); compressed Parquet can hold far more rows than its size suggests "
+                        f"(default {DEFAULT_MAX_RATIO:g})")
     o.add_argument("--digits", type=_whole(0, 17), default=4, help="decimals shown (default 4, as trec_eval)")
     return p
+
+
+#: What to do about a file beyond the limits (said after the problem).
+_LIMIT_HINTS = {
+    "too_large": "--max-mb MB sets the limit",
+    "too_many_rows": "--max-rows N sets the limit",
+    "too_much_memory": "--max-ratio R sets the limit: R bytes of memory per byte of the file",
+}
 
 
 def _report(parsed: Parsed, skip_bad: bool) -> bool:
     """Print a file's problems to stderr; True when the file can be used."""
     for problem in parsed.problems:
         label = {"fatal": "error", "error": "error", "warning": "warning"}[problem.severity]
-        print(f"{label}: {problem.message}", file=sys.stderr)
+        hint = f". {_LIMIT_HINTS[problem.kind]}" if problem.kind in _LIMIT_HINTS else ""
+        print(f"{label}: {problem.message}{hint}", file=sys.stderr)
     if parsed.fatal:
         return False
     if parsed.errors and not skip_bad:
@@ -316,20 +337,18 @@ def _report(parsed: Parsed, skip_bad: bool) -> bool:
 def _read(args, max_bytes, *, subtopics: bool = False):
     """Read the files (standard input for a run given as '-'); None when one cannot be used.  With
     ``subtopics`` the qrels are diversity qrels (``qid subtopic docno rel``)."""
-    sources = list(args.runs)
-    if "-" in sources:
-        sources[sources.index("-")] = sys.stdin.buffer.read()
+    files = [r for r in args.runs if r != "-"]
+    limits = Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
     if subtopics:
         qrels = read_subtopic_qrels(args.qrels, max_bytes=max_bytes)
-        runs = [read_run(src, max_bytes=max_bytes, columns=args.run_columns) for src in sources]
+        runs = [read_run(path, max_bytes=max_bytes, columns=args.run_columns, limits=limits) for path in files]
     else:
-        qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
-                                 run_columns=args.run_columns)
-    for given, parsed in zip(args.runs, runs):
-        if given == "-":
-            parsed.name = "stdin"
-            if parsed.table is not None:
-                parsed.table.name = "stdin"
+        qrels, runs = read_files(args.qrels, files, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
+                                 run_columns=args.run_columns, limits=limits)
+    if "-" in args.runs:  # with --max-mb, one byte more than the limit is enough to refuse it
+        data = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+        runs.insert(args.runs.index("-"), read_run(data, name="stdin", max_bytes=max_bytes, columns=args.run_columns,
+                                                   limits=limits))
     ok = _report(qrels, args.skip_bad_lines)
     for parsed in runs:
         ok = _report(parsed, args.skip_bad_lines) and ok
@@ -560,9 +579,10 @@ def _run_trec_spark(args, started) -> int:
     import warnings
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
-    from .spark import evaluate_spark, spark_session
+    from .spark import evaluate_spark, spark_failure, spark_session
 
     try:
         spark = spark_session(args.spark)
@@ -571,10 +591,11 @@ def _run_trec_spark(args, started) -> int:
                             complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
                             num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,
                             qrels_columns=args.qrels_columns, run_columns=args.run_columns,
-                            skip_bad_lines=args.skip_bad_lines)
+                            skip_bad_lines=args.skip_bad_lines,
+                            limits=Limits(max_rows=args.max_rows, max_ratio=args.max_ratio))
         result = ev.result()  # its problems are printed with the output, as without --spark
-    except PySparkException as exc:
-        print(f"error: Spark: {str(exc).strip().splitlines()[0][:500]}", file=sys.stderr)
+    except (PySparkException, Py4JError) as exc:  # one line (the file it names kept), never a Java stack
+        print(f"error: Spark: {spark_failure(exc)}", file=sys.stderr)
         return 1
 
     def timing():
