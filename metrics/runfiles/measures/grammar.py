@@ -73,7 +73,9 @@ def _power(n: int) -> str:
 
 
 def _bad(spec: str, why: str) -> ValueError:
-    return ValueError(f"measure '{spec}': {why}")
+    """A ValueError naming the spec (control characters written as escapes: a terminal shows them as text)."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(spec))
+    return ValueError(f"measure '{shown}': {why}")
 
 
 def _params(info: Measure, spec: str, text: str | None):
@@ -486,7 +488,8 @@ def _unknown(spec: str) -> str:
         if close:
             hint = f" (did you mean '{close[0]}'?)"
     names = ", ".join(list(MEASURES)[:3])
-    return f"unknown measure '{spec[:40]}'{hint}; measures are {names}, ... and ir_measures' names such as " \
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in spec[:40])
+    return f"unknown measure '{shown}'{hint}; measures are {names}, ... and ir_measures' names such as " \
            f"nDCG@10, P(rel=2)@5 (see --help); sets are {', '.join(NICKNAMES)}"
 
 
