@@ -340,7 +340,7 @@ def _read(args, max_bytes, *, subtopics: bool = False):
     files = [r for r in args.runs if r != "-"]
     limits = Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
     if subtopics:
-        qrels = read_subtopic_qrels(args.qrels, max_bytes=max_bytes)
+        qrels = read_subtopic_qrels(args.qrels, max_bytes=max_bytes, limits=limits)
         runs = [read_run(path, max_bytes=max_bytes, columns=args.run_columns, limits=limits) for path in files]
     else:
         qrels, runs = read_files(args.qrels, files, max_bytes=max_bytes, qrels_columns=args.qrels_columns,

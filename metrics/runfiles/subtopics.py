@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .measures.diversity import SubtopicJudgments
-from .read import Parsed, Problem, Table, decode
+from .read import Limits, Parsed, Problem, Table, decode
 
 __all__ = ["SubtopicTable", "read_subtopic_qrels", "subtopic_table"]
 
@@ -104,7 +104,8 @@ def subtopic_table(qid, subtopic, docno, grade, *, name: str = "qrels", lines=No
                          subtopics=judgments)
 
 
-def read_subtopic_qrels(source, *, name: str | None = None, max_bytes: int | None = None) -> Parsed:
+def read_subtopic_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
+                        limits: Limits | None = None) -> Parsed:
     """Read diversity qrels: ``qid subtopic docno rel`` per line, whitespace separated (ndeval's format).
 
     Lines with another number of fields or a grade that is not a finite number are reported and
@@ -119,6 +120,9 @@ def read_subtopic_qrels(source, *, name: str | None = None, max_bytes: int | Non
         The name used in messages (default: the file name, or "qrels").
     max_bytes : int, optional
         Refuse a larger file (a "too_large" problem) before reading it.
+    limits : Limits, optional
+        ``max_rows``: refuse a file with more lines (a "too_many_rows" problem), counted before the lines
+        are parsed (the text itself is bounded by ``max_bytes``).
 
     Returns
     -------
@@ -130,6 +134,9 @@ def read_subtopic_qrels(source, *, name: str | None = None, max_bytes: int | Non
     >>> p = read_subtopic_qrels(b"1 a d1 1\\n1 b d1 1\\nbad line\\n1 a d2 x\\n", name="div")
     >>> p.table.n_rows, [x.kind for x in p.problems], p.problems[0].message
     (1, ['fields', 'number'], 'div line 3: 2 fields where a subtopic qrels line has 4; the line is skipped')
+    >>> read_subtopic_qrels(b"1 a d1 1\\n1 b d1 1\\n", limits=Limits(max_rows=1)).problems[0].message
+    'qrels has 2 rows; the limit is 1 rows'
+
     """
     if isinstance(source, (str, os.PathLike)):
         name = name or os.path.basename(os.fspath(source))
@@ -150,6 +157,11 @@ def read_subtopic_qrels(source, *, name: str | None = None, max_bytes: int | Non
     text, encoding, problem = decode(data, name=name)
     if text is None:
         return Parsed(name, "qrels", None, [problem])
+    if limits is not None and limits.max_rows is not None:
+        rows = text.count("\n") + (0 if text.endswith("\n") else 1)
+        if rows > limits.max_rows:
+            return Parsed(name, "qrels", None, [Problem(name, None, "too_many_rows",
+                                                        {"rows": rows, "limit": limits.max_rows})])
     problems: list[Problem] = []
     count = 0
 
