@@ -13,7 +13,7 @@ import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
-from ui import runfiles_view
+from ui import runfiles_match, runfiles_view
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
@@ -347,8 +347,9 @@ def significance(ev, per_ndcg, per_measures, k):
     significance_section(wide, measure_name=name, key_prefix="rf_sig")
 
 
-def body():
-    """The page between its introduction and its teaching section: files, options, results, measures, tests."""
+def body(page=None):
+    """The page between its introduction and its teaching section: files, options, results, measures, tests,
+    and (given the page's :class:`ui.state.PageState`) where a reported number comes from."""
     # Memory that expired sessions and evicted cache entries freed goes back to the system (< 1 ms usually).
     runfiles_view.release_memory()
     qrels_src, run_srcs = choose_files()
@@ -385,3 +386,5 @@ def body():
     ndcg_downloads(ev, per)
     per_measures = measures_section(qrels, qrels_src, usable)
     significance(ev, per, per_measures, k)
+    if page is not None:
+        runfiles_match.section(page, qrels_src, usable)

@@ -63,6 +63,7 @@ from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
+from ui.runfiles_match import match_fields
 from ui.significance_view import significance_fields
 
 SECTION = "run_files"
@@ -245,6 +246,7 @@ FIELDS = (
     ui_state.Field("rf_more", "more", default="", parse=_more_field),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
+    *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
 )
 
 

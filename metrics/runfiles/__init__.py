@@ -34,6 +34,12 @@ trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
 * :func:`evaluate_runs` (same arguments) -> :class:`MeasureResult` with ``.frame()``, ``.text(per_query=,
   summary=, digits=)`` (trec_eval's exact output), ``.summary(run)``, ``.runs`` and ``.problems``.
 
+Where a reported mean comes from (``match``, ``conformance``): :func:`match_mean` ``(value, qrels, run, measure)``
+-- every library (trec_eval 9 and 10, pytrec_eval, ir_measures, ranx, scikit-learn, torchmetrics, Spark,
+Elasticsearch, gdeval) and setting whose mean rounds to a number as it was printed, the near misses and the
+queries that make the difference; ``conformance_table`` (:func:`metrics.runfiles.conformance.conformance`) --
+every library's values side by side.
+
 NDCG under every variant (``batch``): :func:`evaluate`, :func:`make_variants`, :func:`query_lists`,
 :func:`kendall_tau`.  The command line is ``python -m metrics.runfiles`` (``cli``): trec_eval's options
 and output by default.  Imported on demand: ``import metrics`` does not load this package.
@@ -51,9 +57,24 @@ from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, re
 from .subtopics import read_subtopic_qrels
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
+#: "Where did this number come from?" (metrics.runfiles.match, metrics.runfiles.conformance), imported when first
+#: used: ``metrics.runfiles.match_mean(value, qrels, run, measure)``, ``conformance_table(qrels, run, measure)``.
+_LAZY = {"match_mean": ("match", "match_mean"), "match_grid": ("match", "match_grid"),
+         "mean_grid": ("match", "mean_grid"), "conformance_table": ("conformance", "conformance")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "IDCG", "IR_MEASURES", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
     "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
-    "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize",
+    "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize", "match_mean", "match_grid",
+    "mean_grid", "conformance_table",
 ]

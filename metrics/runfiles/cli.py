@@ -283,6 +283,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
                    help="relabellings / bootstrap resamples (default 10000)")
     s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
+    w = p.add_argument_group("where did this number come from? (one -m, an NDCG: -m ndcg_cut.10 or -m nDCG@10)")
+    w.add_argument("--match", metavar="VALUE", default=None,
+                   help="a reported mean, as written (0.4523, 45.23%%): every library (trec_eval 9 and 10, "
+                        "pytrec_eval, ir_measures, ranx, scikit-learn, torchmetrics, Spark, Elasticsearch, gdeval) "
+                        "and setting (duplicates, -M, -J, ties, gain, IDCG items, zero-IDCG, queries averaged, ...) "
+                        "whose mean of the run rounds to it, the near misses and the queries that make the "
+                        "difference; --csv writes the conformance table (every library per query)")
     c = p.add_argument_group("Apache Spark (the 'spark' extra: pyspark and Java 17+)")
     c.add_argument("--spark", metavar="MASTER", default=None,
                    help="evaluate on Spark: local[N], spark://HOST:7077, yarn, k8s://... (or the master of "
@@ -402,6 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.match is not None:
+        return _run_match(parser, args)
     requested = _check(parser, args)  # every option, before a file is read or a line printed
     if args.spark is not None:
         _check_spark(parser, args, variants=requested is None, requested=requested)
@@ -549,6 +558,69 @@ def _spec_of(parser, name: str) -> str:
         return f"{base}.{param}"
     parser.error(f"argument --compare: {_typed(name)} is not a measure name such as map, P_10 or ndcg_cut_10")
     return name  # pragma: no cover
+
+
+#: Options that fix what --match tries instead (it tries every setting itself).
+_NOT_WITH_MATCH = (("trec_query", "-q"), ("complete", "-c"), ("nosummary", "-n"), ("level", "-l"),
+                   ("judged_only", "-J"), ("max_docs", "-M"), ("num_docs", "-N"), ("err_gmax", "--err-gmax"),
+                   ("variants", "--variants"), ("compare", "--compare"), ("spark", "--spark"), ("k", "--k"),
+                   ("gain", "--gain"), ("discount", "--discount"), ("idcg", "--idcg"), ("ties", "--ties"),
+                   ("missing", "--missing"), ("relevance_level", "--relevance-level"), ("log_base", "--log-base"),
+                   ("per_query", "--per-query"))
+
+
+def _run_match(parser: argparse.ArgumentParser, args) -> int:
+    """``--match VALUE -m MEASURE``: where did this mean come from (metrics.runfiles.match)."""
+    from ..lessons.match import read_value
+    from .conformance import conformance
+    from .match import describe, match_grid, mean_grid, ndcg_cutoff
+
+    for dest, option in _NOT_WITH_MATCH:
+        if getattr(args, dest, None) not in (None, False):
+            parser.error(f"argument {option}: --match tries every setting itself (-c, -M, -J, ties, gains, ...); "
+                         "leave it out")
+    try:
+        read_value(args.match)
+    except ValueError as exc:
+        parser.error(f"argument --match: {_typed(args.match)} is not a number as written ({exc})")
+    if not args.measures or len(args.measures) != 1:
+        parser.error(f"argument -m/--measure: --match {_typed(args.match)} needs exactly one measure, an NDCG such as "
+                     "-m ndcg_cut.10 or -m nDCG@10")
+    try:
+        ndcg_cutoff(args.measures[0])
+    except ValueError as exc:
+        parser.error(f"argument -m/--measure: {exc} (for --match {_typed(args.match)})")
+    if args.qrels == "-" or args.runs.count("-") > 1:
+        parser.error("argument run: only one run can come from standard input ('-'), the qrels from a file")
+    if args.csv is not None:
+        _check_output(parser, args.csv)
+    max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
+    started = time.perf_counter()
+    frames = []
+    read = {"max_bytes": max_bytes, "limits": Limits(max_rows=args.max_rows, max_ratio=args.max_ratio),
+            "qrels_columns": args.qrels_columns, "run_columns": args.run_columns}
+    try:
+        for i, path in enumerate(args.runs):
+            # standard input: with --max-mb, one byte more than the limit is enough to refuse it
+            source = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1) if path == "-" else path
+            grid = mean_grid(args.qrels, source, args.measures[0], read=read)
+            if len(args.runs) > 1:
+                print(f"{'' if i == 0 else chr(10)}# run {path}")
+            print("\n".join(describe(match_grid(args.match, grid, measure=args.measures[0]))))
+            if args.csv is not None:
+                table = conformance(grid).per_query
+                table.insert(0, "run", "stdin" if path == "-" else str(path))
+                frames.append(table)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"every setting evaluated and matched in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+    if frames:
+        import pandas as pd
+
+        if not _write_csv(args.csv, pd.concat(frames, ignore_index=True)):
+            return 1
+    return 0
 
 
 def _timing(runs, qrels, started) -> None:
