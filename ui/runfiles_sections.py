@@ -286,11 +286,19 @@ def measures_section(qrels, qrels_src, usable):
         wrap=True,
         help=t(f"{SECTION}.cutoffs_help"),
     )
+    st.text_input(t(f"{SECTION}.more"), key="rf_more", max_chars=runfiles_view.MORE_MAX_CHARS,
+                  placeholder="nDCG@10; P(rel=2)@5; RR(rel=2)@10; Judged@10", help=t(f"{SECTION}.more_help"))
+    try:
+        more = runfiles_view.check_more(state["rf_more"])
+        state["rf_more_valid"] = more
+    except ValueError as exc:  # the box keeps what was typed; the table keeps the last names that were valid
+        more = state.get("rf_more_valid", [])
+        st.error(t(f"{SECTION}.more_bad", message=markdown(str(exc), 300)))
     measures = state["rf_measures"]
-    if not measures:
+    if not measures and not more:
         st.info(t(f"{SECTION}.pick_measure"))
         return None
-    specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or [])
+    specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or []) + more
     frame = runfiles_view.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
     means, per = runfiles_view.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
@@ -299,7 +307,8 @@ def measures_section(qrels, qrels_src, usable):
     options = " ".join([*(f"-m {x}" for x in specs), *(["-c"] if state["rf_missing"] == "zero" else [])])
     st.caption(t(f"{SECTION}.measures_specs", options=markdown(options, 300)))
     with st.expander(t(f"{SECTION}.measures_what")):
-        st.markdown("\n".join(f"* **{name}** — {runfiles_view.measure_help(name)}" for name in measures))
+        st.markdown("\n".join([*(f"* **{name}** — {runfiles_view.measure_help(name)}" for name in measures),
+                               *(f"* **{markdown(name, 80)}** — {runfiles_view.more_help(name)}" for name in more)]))
     with st.expander(t(f"{SECTION}.measures_per_query_title")):
         st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in per.columns[2:]})
