@@ -13,6 +13,7 @@ error box, an exception element or any traceback or ERROR in the server's log.
 """
 from __future__ import annotations
 
+import ast
 import os
 import random
 import re
@@ -182,9 +183,17 @@ def test_a_choice_survives_a_language_switch(make_page, logged):
 # ---------------------------------------------------------------------------------------------
 # The monkey
 # ---------------------------------------------------------------------------------------------
-#: Every page that takes input (app.py's PAGES but the empty forwarder "/").
-PAGES = ("playground", "worked_examples", "variants", "match", "check", "practice", "present", "topn", "rating",
-         "roc", "run_files", "class", "join")
+def app_pages() -> tuple[str, ...]:
+    """The url paths of app.py's PAGES (read from its source: importing app.py would run the app)."""
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "PAGES" for t in node.targets):
+            return tuple(ast.literal_eval(node.value)[i][1] for i in range(len(node.value.elts)))
+    raise AssertionError("app.py has no PAGES")
+
+
+#: Every page of the app (each takes input: a link, a field, a button or a key).
+PAGES = app_pages()
 #: Actions per page: 24 under the ``ci`` profile (scripts/test.sh), 6 in the everyday ``dev`` loop, 240 with
 #: ``thorough``; MONKEY_ACTIONS overrides.
 ACTIONS = int(os.environ.get("MONKEY_ACTIONS", examples(24)))
