@@ -104,7 +104,11 @@ def engine_for(url: str) -> Engine:
 
 
 def dispose(url: str) -> None:
-    """Close and forget the engine for ``url`` (the next :func:`engine_for` opens a new one)."""
+    """Close and forget the engine for ``url`` (the next :func:`engine_for` opens a new one) and its
+    change watcher (:mod:`classroom.changes`)."""
+    from .changes import forget
+
+    forget(url)
     with _lock:
         engine = _engines.pop(url, None)
     if engine is not None:

@@ -63,7 +63,7 @@ import pandas as pd
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import db, throttle
+from . import changes, db, throttle
 from .models import answers, rounds, sessions, students, teacher_tokens
 from .nicknames import clean_nickname, problem, skeleton
 from .tasks import FIELDS, Task, verdict
@@ -263,8 +263,8 @@ class Store:
         self.engine = db.engine_for(self.url)
         self.limits = limits or Limits.from_env()
         self.clock = clock
-        self._pulses: dict[int, tuple[float, tuple]] = {}
-        self._seated: dict[int, tuple[float, frozenset[int]]] = {}
+        #: The process's change check for this database (shared by every Store on the same URL).
+        self.changes = changes.watcher(self.url, self.engine)
         self._purged_at = float("-inf")
 
     # ------------------------------------------------------------------ limits
@@ -321,7 +321,7 @@ class Store:
             throttle.purge(conn, before=now - max(86400.0, self.limits.guess_window))
         self._purged_at = time.monotonic()
         for sid in old:
-            self._pulses.pop(sid, None)
+            self.changes.changed(sid)
         return len(old)
 
     def _maybe_purge(self) -> None:
@@ -451,8 +451,10 @@ class Store:
                     session_id=info.id, number=number, nickname=name, nickname_key=key, token_hash=_hash(token),
                     joined_at=now, session_hash=client.session_hash if client else None,
                     address_hash=client.address_hash if client else None)).inserted_primary_key[0]
+                changes.notify(conn, info.id)
         except IntegrityError as exc:  # a join raced this one (SQLite serialises writes; PostgreSQL locks)
             raise ClassroomError("nickname_taken", "this nickname is taken in this class") from exc
+        self.changes.changed(info.id)
         return Seat(self, info, sid, number, name), token
 
     def seat(self, code, token) -> Seat | None:
@@ -493,37 +495,23 @@ class Store:
 
     # ------------------------------------------------------------------ shared reads
     def pulse(self, session_id: int, *, max_age: float = 1.0) -> tuple:
-        """What a student's page polls for: (round number, solution revealed, feedback, joining open).
+        """What a student's page polls for: (round number, solution revealed, feedback).
 
-        Read from the database (what every server shares) at most once per ``max_age`` seconds per
-        session and process: a teacher's change made on this server is seen at once, one made on another
-        server within ``max_age``.
+        From the process's change check (:mod:`classroom.changes`): no database read while the class has
+        not changed; a change made on this server is seen at once, one made on another server as soon as
+        the database tells this process (PostgreSQL ``NOTIFY``; SQLite ``data_version``, polled every
+        0.2 s).  ``max_age=0`` reads the database now.
         """
-        now = time.monotonic()
-        cached = self._pulses.get(session_id)
-        if cached is not None and now - cached[0] < max_age:
-            return cached[1]
-        with db.read(self.engine) as conn:
-            row = conn.execute(select(sessions.c.round_no, rounds.c.revealed_at, sessions.c.feedback).join(
-                rounds, (rounds.c.session_id == sessions.c.id) & (rounds.c.number == sessions.c.round_no)).where(
-                sessions.c.id == session_id)).first()
-        if row is None:  # removed by the teacher's purge
+        state = self.changes.state(session_id, fresh=max_age <= 0)
+        if state is None:  # removed by the teacher's purge
             raise ClassroomError("unknown_code", "this class no longer exists")
-        value = (row.round_no, row.revealed_at is not None, row.feedback)
-        self._pulses[session_id] = (now, value)
-        return value
+        return state.pulse
 
     def seated(self, session_id: int, *, max_age: float = 1.0) -> frozenset[int]:
-        """The ids of the students in a session (read at most once per ``max_age`` seconds per session and
-        process: every student's page asks whether its seat is still there, one query answers them all)."""
-        now = time.monotonic()
-        cached = self._seated.get(session_id)
-        if cached is not None and now - cached[0] < max_age:
-            return cached[1]
-        with db.read(self.engine) as conn:
-            ids = frozenset(conn.execute(select(students.c.id).where(students.c.session_id == session_id)).scalars())
-        self._seated[session_id] = (now, ids)
-        return ids
+        """The ids of the students in a session (from the process's change check, as :meth:`pulse`: every
+        student's page asks whether its seat is still there, and nothing is read until the class changes)."""
+        state = self.changes.state(session_id, fresh=max_age <= 0)
+        return frozenset() if state is None else state.seated
 
     def round(self, session_id: int, number: int | None = None) -> RoundInfo:
         """Round ``number`` (default: the current one) of a session."""
@@ -633,11 +621,13 @@ class Seat:
                            kinds=",".join(v.mistakes), notes=",".join(v.notes), after_reveal=revealed is not None,
                            submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
+                changes.notify(conn, self.info.id)
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
+        store.changes.changed(self.info.id)
         return Answer(id=aid, field=field, text=text, ok=v.ok, kinds=v.mistakes, after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 
@@ -660,7 +650,8 @@ class Teacher:
     def _set(self, **values) -> None:
         with db.write(self.store.engine) as conn:
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(**values))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         self.refresh()
 
     def issue_token(self) -> str:
@@ -699,7 +690,8 @@ class Teacher:
                 return False
             conn.execute(delete(answers).where(answers.c.student_id == found.id))
             conn.execute(delete(students).where(students.c.id == found.id))
-        self.store._seated.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         return True
 
     def seat_code(self, student_id: int) -> str:
@@ -720,7 +712,8 @@ class Teacher:
             number = conn.execute(select(sessions.c.round_no).where(sessions.c.id == self.info.id)).scalar_one()
             conn.execute(update(rounds).where(rounds.c.session_id == self.info.id, rounds.c.number == number,
                                               rounds.c.revealed_at.is_(None)).values(revealed_at=self.store.clock()))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
 
     def next_round(self, task: Task, *, after: int | None = None) -> RoundInfo:
         """Start the next exercise (every student's page follows).  ``after``: the round the teacher saw;
@@ -737,13 +730,18 @@ class Teacher:
             rid = conn.execute(rounds.insert().values(session_id=self.info.id, number=number + 1,
                                                       task=task.to_json(), created_at=now)).inserted_primary_key[0]
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(round_no=number + 1))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         self.refresh()
         return RoundInfo(rid, number + 1, task, False)
 
     def version(self, round_no: int) -> tuple:
         """What the dashboard shows depends on: (students, newest student id, answers in round ``round_no``,
-        newest answer id, revealed, names shown).  One cheap query; the summaries are reused until it changes."""
+        newest answer id, revealed, names shown); the summaries are reused until it changes.  The current
+        round's comes from the process's change check (no query while nothing changed)."""
+        state = self.store.changes.state(self.info.id)
+        if state is not None and state.round_no == round_no:
+            return state.activity
         with db.read(self.store.engine) as conn:
             show = select(sessions.c.show_names).where(sessions.c.id == self.info.id).scalar_subquery()
             n_students, newest_student, show = conn.execute(
