@@ -53,7 +53,7 @@ from metrics.safe_csv import to_csv
 from ui import practice
 from ui import state as ui_state
 from ui.charts.classroom import spread_chart
-from ui.classroom import browser
+from ui.classroom import browser, push
 from ui.diagnosis import kind_name, number, render_findings, render_solution, render_steps_table, variant_label
 from ui.escape import html as html_escape
 from ui.escape import markdown
@@ -67,10 +67,15 @@ TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: reconnected page is live interrupts the new session's first run).  Read from the server's environment only.
 SLOW_ENV = "NDCG_LAB_CLASS_SLOW"
 SLOW_CAP = 5.0
-#: Seconds between two refreshes of the teacher's live panel and of a student's check for changes (a
-#: class of 30 polls ten times a second at 3 s; the teacher's count is what has to be quick).
+#: Without server pushes (:func:`ui.classroom.push.available` false: AppTest, another Streamlit version):
+#: seconds between two refreshes of the teacher's live panel and of a student's check for changes, asked
+#: by the browser.  With pushes the server reruns exactly the pages whose class changed, and the browsers
+#: ask only every :data:`ui.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
+#: Seconds between two pushed redraws of the teacher's live panel while answers pour in (one redraw shows
+#: every answer that came in meanwhile).
+TEACHER_GAP = 0.5
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -358,6 +363,8 @@ def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
     confirms it holds it, the key leaves the address bar, and reloads (on any server) use the cookie.
     """
     code, key = normalise_code(page.value("class_code")), page.value("class_key")
+    # The cookie component's place, there on every run: the dashboard below does not move when it goes.
+    slot = st.container()
     if not code and not key:
         return None
     if key:
@@ -370,7 +377,9 @@ def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
         token = browser.remembered("t", teacher.info.code)
         if store().teacher(code, token or "") is None:
             token = teacher.issue_token()
-        if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher)):
+        with slot:
+            kept = browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher))
+        if kept:
             page.set("class_key", "")  # the browser holds its token: the key leaves the address bar
         return teacher, token
     token = browser.remembered("t", code)
@@ -383,34 +392,49 @@ def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
 
 
 def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
-    """The session's head (code, link, QR), the exercise, the controls and the live panel."""
+    """The teacher's dashboard.  On the first screen (1024×768 with the sidebar open, and on a phone): how
+    to join, reveal and next, and the live counts; then the per-step charts, mistakes and class grid, the
+    exercise, and the settings.  Until a student is in, the join code and QR code are large."""
     info = teacher.refresh()
     current = teacher.round()
     expired = info.expired(time.time())
-    head, qr = st.columns([3, 1], vertical_alignment="center")
-    with head:
-        st.markdown(t("classroom.join_at", url=markdown(join_url(info.code), 200)))
-        st.markdown(f"<p class='class-code' style='font-size:4rem;font-weight:700;letter-spacing:.3em;margin:0'>"
-                    f"{html_escape(info.code)}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only; escaped all the same
-        if expired:
-            st.warning(t("classroom.expired_teacher"), icon=":material/timer_off:")
-        else:
-            st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
-    with qr:
-        st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width="stretch")
-    private_link(info.code, token)
-
-    st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
-    exercise_panel(current.task, key=f"class_ex_{current.number}")
-    controls(page, teacher, current, expired)
+    state = teacher.store.changes.state(info.id)
+    joined = bool(state is not None and state.seated)
+    join_head(info, expired, compact=joined)
+    controls(teacher, current, expired)
     problem = st.session_state.pop("class_problem", None)
     if problem:
         st.error(problem)
+    live_counts(teacher, token, current.number, info.show_names, joined)
     if current.revealed:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key=f"class_sol_{current.number}")
-    live_panel(info.code, token, current.number, info.show_names)
+    live_panel(teacher, token, current.number, info.show_names, joined)
+    st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
+    exercise_panel(current.task, key=f"class_ex_{current.number}")
+    settings(page, teacher, current, expired)
+    private_link(info.code, token)
     slow_run()
+
+
+def join_head(info, expired: bool, *, compact: bool) -> None:
+    """How to join: the link, the code, the QR code (large until the first student is in, then smaller, so
+    that reveal, next and the counts fit on the first screen), how long the code works."""
+    url = join_url(info.code)
+    with st.container(key="class_head"):
+        head, qr = st.columns([4, 1] if compact else [3, 1], vertical_alignment="center")
+        with head:
+            st.markdown(t("classroom.join_at", url=markdown(url, 200)))
+            size, spacing = ("2.5rem", ".2em") if compact else ("4rem", ".3em")
+            st.markdown(f"<p class='class-code' style='font-size:{size};font-weight:700;letter-spacing:{spacing};"
+                        f"margin:0;line-height:1.2'>{html_escape(info.code)}</p>",
+                        unsafe_allow_html=True)  # CODE_ALPHABET only; escaped all the same
+            if expired:
+                st.warning(t("classroom.expired_teacher"), icon=":material/timer_off:")
+            else:
+                st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
+        with qr:
+            st.image(qr_png(url), caption=t("classroom.qr_caption"), width=112 if compact else "stretch")
 
 
 def private_link(code: str, token: str) -> None:
@@ -435,20 +459,20 @@ def _db_key(name: str, value) -> str:
     return f"{name}_{value if isinstance(value, str) else int(bool(value))}"
 
 
-def controls(page: ui_state.PageState, teacher: Teacher, current, expired: bool) -> None:
-    """Reveal, next exercise (asks first), names, joining, feedback, and the next exercise of one's choice."""
+def controls(teacher: Teacher, current, expired: bool) -> None:
+    """Reveal, next exercise (asks first) and names shown: one row under the join code."""
     info = teacher.info
-    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="center")
-    # Callbacks run before the page is drawn again, so the page shows the new state at once.
-    c1.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
-              disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None, None))
     asking = st.session_state.get("class_confirm_next") == (info.code, current.number)
-    c2.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="secondary",
-              disabled=expired or asking, on_click=st.session_state.__setitem__,
-              args=("class_confirm_next", (info.code, current.number)))
-    names_key = _db_key("class_show_names", info.show_names)
-    c3.toggle(t("classroom.show_names"), value=info.show_names, key=names_key, help=t("classroom.show_names_help"),
-              on_change=_setting, args=(teacher, "show_names", names_key))
+    with st.container(horizontal=True, vertical_alignment="center", key="class_controls"):
+        # Callbacks run before the page is drawn again, so the page shows the new state at once.
+        st.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
+                  disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None, None))
+        st.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="secondary",
+                  disabled=expired or asking, on_click=st.session_state.__setitem__,
+                  args=("class_confirm_next", (info.code, current.number)))
+        names_key = _db_key("class_show_names", info.show_names)
+        st.toggle(t("classroom.show_names"), value=info.show_names, key=names_key,
+                  help=t("classroom.show_names_help"), on_change=_setting, args=(teacher, "show_names", names_key))
     if asking:
         with st.container(border=True):
             st.warning(t("classroom.confirm_next", number=current.number + 1), icon=":material/skip_next:")
@@ -457,6 +481,11 @@ def controls(page: ui_state.PageState, teacher: Teacher, current, expired: bool)
                      type="primary", on_click=_act, args=(teacher, "next", next_task(current.task), current.number))
             n.button(t("classroom.cancel"), key="class_next_no", on_click=st.session_state.__setitem__,
                      args=("class_confirm_next", None))
+
+
+def settings(page: ui_state.PageState, teacher: Teacher, current, expired: bool) -> None:
+    """Joining open, the feedback before the reveal, and the next exercise of one's choice."""
+    info = teacher.info
     s1, s2 = st.columns([1, 2], vertical_alignment="center")
     joining_key = _db_key("class_joining", info.joining_open)
     s1.toggle(t("classroom.joining_open"), value=info.joining_open, key=joining_key,
@@ -537,31 +566,45 @@ def _results_csv(code: str, token: str) -> str:
     return to_csv(results if teacher.info.show_names else results.drop(columns=["nickname"]))
 
 
-@st.fragment(run_every=TEACHER_REFRESH)
-def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
-    """Counts, per-step spread and first-try share, named mistakes, the class grid, the CSV download."""
+def _live_data(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool, role: str):
+    """The live panel's data for the class as it is now (from the process's change check: no query while
+    nothing changed), or None; a full rerun when the page drawn no longer fits (another window or server
+    moved on or changed a setting, the first student came in).  Subscribes this fragment to the changes it
+    shows."""
     try:
-        teacher = store().teacher(code, token)
-        if teacher is None:
-            st.error(t("classroom.bad_teacher_link"))
-            return
-        info = teacher.refresh()
-        if (info.round_no, info.show_names) != (round_no, names_shown):
-            st.rerun(scope="app")  # another window or server moved on or changed a setting: redraw the page
-        data = _panel(code, token, round_no, teacher.version(round_no), current_language())
+        state = teacher.store.changes.state(teacher.info.id)
+        if state is None or (state.round_no, state.show_names, bool(state.seated)) != (round_no, names_shown, joined):
+            st.rerun(scope="app")
+        data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
     except SQLAlchemyError:
         database_down()
-        return
+        return None
+    drawn = state.activity
+    push.follow(teacher.store.changes, teacher.info.id, role,
+                lambda now: now is None or now.round_no != round_no or now.activity != drawn, gap=TEACHER_GAP)
+    return data
+
+
+def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """Joined, answered, answers and the exercise's number, in a row that wraps on a phone."""
+    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_counts")
     if data is None:
         return
-    fields, frame, roster = data["fields"], data["frame"], data["roster"]
-    show_names = info.show_names
-    m = st.columns(4)
-    m[0].metric(t("classroom.joined"), len(roster))
-    m[1].metric(t("classroom.answered"), int(frame["student_id"].nunique()))
-    m[2].metric(t("classroom.answers"), len(frame))
-    m[3].metric(t("classroom.round_metric"), round_no)
+    frame, roster = data["frame"], data["roster"]
+    with st.container(horizontal=True, key="class_counts"):
+        st.metric(t("classroom.joined"), len(roster), width=120)
+        st.metric(t("classroom.answered"), int(frame["student_id"].nunique()), width=120)
+        st.metric(t("classroom.answers"), len(frame), width=120)
+        st.metric(t("classroom.round_metric"), round_no, width=120)
 
+
+def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
+    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_panel")
+    if data is None:
+        return
+    fields, roster = data["fields"], data["roster"]
+    code = teacher.info.code
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
     for start in range(0, len(fields), per_row):
@@ -599,7 +642,7 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
     if grid.empty:
         st.caption(t("classroom.nobody_yet"))
     else:
-        who = grid["nickname"] if show_names else [t("classroom.student_n", n=n) for n in grid["number"]]
+        who = grid["nickname"] if names_shown else [t("classroom.student_n", n=n) for n in grid["number"]]
         table = {t("classroom.col.student"): list(who)}
         for f in fields:
             table[t(f"check.{f}")] = list(grid[f])
@@ -610,9 +653,25 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
 
     # The CSV is built when the button is pressed, not on every refresh.
     st.download_button(t("classroom.download"), partial(_results_csv, code, token),
-                       file_name=f"class-{info.code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
+                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
                        icon=":material/download:")
     roster_panel(teacher, roster)
+
+
+_counts_pushed = st.fragment(_live_counts, run_every=push.SAFETY)
+_counts_polled = st.fragment(_live_counts, run_every=TEACHER_REFRESH)
+_panel_pushed = st.fragment(_live_panel, run_every=push.SAFETY)
+_panel_polled = st.fragment(_live_panel, run_every=TEACHER_REFRESH)
+
+
+def live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """The counts, redrawn when they change (pushed by the server; polled by the browser without pushes)."""
+    (_counts_pushed if push.available() else _counts_polled)(teacher, token, round_no, names_shown, joined)
+
+
+def live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """The charts, mistakes and grid, redrawn when they change (as :func:`live_counts`)."""
+    (_panel_pushed if push.available() else _panel_polled)(teacher, token, round_no, names_shown, joined)
 
 
 def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
@@ -676,6 +735,9 @@ def seat_from_page(page: ui_state.PageState) -> Seat | None:
     so a link or cookie written before may be out of date while the session holds the new one)."""
     code = normalise_code(page.value("join_code") or st.session_state.get("join_code", ""))
     me = page.value("join_me")
+    # The cookie component's place, there on every run: the answer boxes below never move when it comes and
+    # goes (a box that moves is drawn at its new place while the old one is still shown: two "DCG" boxes).
+    slot = st.container()
     if not code:
         return None
     held = browser.remembered("s", code)
@@ -697,7 +759,9 @@ def seat_from_page(page: ui_state.PageState) -> Seat | None:
         me = token
     if me:  # the token stays in the link (the valid one) until this browser confirms its cookie holds it
         page.set("join_me", token)
-        if browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat)):
+        with slot:
+            kept = browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat))
+        if kept:
             page.set("join_me", "")
     return seat
 
@@ -813,12 +877,19 @@ def student_view(seat: Seat) -> None:
     current = seat.store.round(seat.info.id)
     info = seat.store.info(seat.info.id)
     n = current.number
-    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
-    st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
-    exercise_panel(current.task, key=f"join_ex_{n}")
-    watch(seat, n, current.revealed, info.feedback)
+    # Two places made first, so the answer boxes are drawn at the same place in every run whatever the
+    # exercise above them draws (another exercise has another number of elements): a box drawn at a new
+    # place appears while the old one is still shown, and an answer typed into that one is not this
+    # exercise's.
+    top, answers = st.container(), st.container(key="join_answers")
+    with top:
+        st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
+        st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
+        exercise_panel(current.task, key=f"join_ex_{n}")
+        watch(seat, n, current.revealed, info.feedback)
     slow_run()
-    answer_panel(seat, current, info.feedback)
+    with answers:
+        answer_panel(seat, current, info.feedback)
 
 
 def answer_panel(seat: Seat, current, feedback: str) -> None:
@@ -895,15 +966,28 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
             st.caption(t("classroom.no_answers_yet"))
 
 
-@st.fragment(run_every=STUDENT_REFRESH)
-def watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
-    """Every few seconds: has the teacher revealed the solution, started the next exercise, changed the
-    feedback, or removed this seat?"""
+def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
+    """Has the teacher revealed the solution, started the next exercise, changed the feedback, or removed
+    this seat?  Then the whole page is drawn again.  Reads the process's change check (no database read
+    while the class is unchanged) and draws nothing; rerun by the server when the class changes."""
     try:
         now = seat.store.pulse(seat.info.id)
         if now != (round_no, revealed, feedback) or seat.id not in seat.store.seated(seat.info.id):
             st.rerun(scope="app")
     except SQLAlchemyError:
         st.caption(t("classroom.reconnecting"))
+        return
     except ClassroomError:
         st.rerun(scope="app")
+    drawn = (round_no, revealed, feedback)
+    push.follow(seat.store.changes, seat.info.id, "student",
+                lambda state: state is None or state.pulse != drawn or seat.id not in state.seated)
+
+
+_watch_pushed = st.fragment(_watch, run_every=push.SAFETY)
+_watch_polled = st.fragment(_watch, run_every=STUDENT_REFRESH)
+
+
+def watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
+    """The student's check for changes: pushed by the server, or polled by the browser without pushes."""
+    (_watch_pushed if push.available() else _watch_polled)(seat, round_no, revealed, feedback)
