@@ -18,17 +18,20 @@ AppTest), the pages fall back to the browser's timers at the old pace (``ui.clas
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 
 from classroom.changes import ClassState, Watcher
 
-__all__ = ["SAFETY", "available", "here", "rerun_fragment", "follow", "forget", "pushed"]
+__all__ = ["SAFETY", "SWITCH", "available", "here", "rerun_fragment", "follow", "forget", "pushed"]
 
 _LOG = logging.getLogger(__name__)
 
 #: Seconds between two reruns a page's browser asks for by itself when pushes are available.
 SAFETY = 30.0
+#: ``NDCG_LAB_CLASS_PUSH=0`` turns pushes off (the browsers poll as before: benchmarks compare the two).
+SWITCH = "NDCG_LAB_CLASS_PUSH"
 
 _followed: dict[tuple[str, str], tuple[Watcher, int]] = {}  # (session id, role) -> (watcher, class id)
 _lock = threading.Lock()
@@ -52,7 +55,10 @@ def _internals():
 
 
 def available() -> bool:
-    """Whether this process can push reruns (a Streamlit server with the internals this module uses)."""
+    """Whether this process can push reruns (a Streamlit server with the internals this module uses, and
+    ``NDCG_LAB_CLASS_PUSH`` not ``0``: that switch brings back the browsers' polling, e.g. to compare)."""
+    if os.environ.get(SWITCH, "").strip() == "0":
+        return False
     found = _internals()
     if found is None:
         return False
