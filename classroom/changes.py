@@ -147,6 +147,7 @@ class Watcher:
         self._read_at: dict[int, float] = {}
         self._seen: dict[int, int] = {}  # SQLite: the data_version each class was read at
         self._dirty: set[int] = set()
+        self._reading: set[int] = set()  # being read now: their cached state may be older than a change
         self._asked: dict[int, float] = {}
         self._subs: dict[int, dict[object, Callback]] = {}
         self._wake = threading.Event()
@@ -216,7 +217,7 @@ class Watcher:
 
     # ------------------------------------------------------------------ internals
     def _current(self, sid: int, now: float) -> bool:
-        return sid in self._states and sid not in self._dirty and (
+        return sid in self._states and sid not in self._dirty and sid not in self._reading and (
             self._live or now - self._read_at.get(sid, -1e9) < self.FALLBACK_AGE)
 
     def _read(self, ids: list[int]) -> tuple[dict[int, ClassState], int | None]:
@@ -258,15 +259,18 @@ class Watcher:
                     if not ids:
                         return done
                 self._dirty.difference_update(ids)
+                self._reading.update(ids)
             try:
                 found, version = self._read(ids)
             except Exception:
                 with self._lock:
                     self._dirty.update(ids)
+                    self._reading.difference_update(ids)
                 raise
             now = time.monotonic()
             events = []
             with self._lock:
+                self._reading.difference_update(ids)
                 self.reads += 1
                 for sid in ids:
                     old, new = self._states.get(sid), found.get(sid)
@@ -341,8 +345,10 @@ class Watcher:
                 if self._sqlite is None:
                     self._sqlite = self.engine.connect()
                 # On the driver's connection (autocommit): no transaction around one pragma.
+                # fetchall: a statement left unfinished would hold its read snapshot, and the next read on
+                # this connection would see the database as it was then.
                 raw = self._sqlite.connection.dbapi_connection
-                version = raw.execute("PRAGMA data_version").fetchone()[0]
+                version = raw.execute("PRAGMA data_version").fetchall()[0][0]
             except Exception:  # noqa: BLE001 - the file is unreachable: read as if there were no feed
                 self._drop_sqlite()
                 self._live = False

@@ -230,6 +230,12 @@ def _task(text: str) -> Task:
     return Task.from_json(text)
 
 
+@lru_cache(maxsize=4096)
+def _verdict(task: Task, given: tuple[tuple[str, str], ...], field: str):
+    """The verdict on ``field`` for one set of answers (a class sends the same sets many times)."""
+    return verdict(task.check(dict(given)), field)
+
+
 def _round(row) -> RoundInfo:
     return RoundInfo(id=row.id, number=row.number, task=_task(row.task), revealed=row.revealed_at is not None)
 
@@ -265,6 +271,7 @@ class Store:
         self.clock = clock
         #: The process's change check for this database (shared by every Store on the same URL).
         self.changes = changes.watcher(self.url, self.engine)
+        self._round_rows: dict[tuple[int, int], tuple[int, str]] = {}  # (class, round) -> (round id, task)
         self._purged_at = float("-inf")
 
     # ------------------------------------------------------------------ limits
@@ -513,6 +520,23 @@ class Store:
         state = self.changes.state(session_id, fresh=max_age <= 0)
         return frozenset() if state is None else state.seated
 
+    def current_round(self, session_id: int) -> tuple[RoundInfo, changes.ClassState]:
+        """The current round and the class's state, from the process's change check (a round's exercise
+        never changes: it is read once per process)."""
+        state = self.changes.state(session_id)
+        if state is None:
+            raise ClassroomError("unknown_code", "this class no longer exists")
+        key = (int(session_id), state.round_no)
+        found = self._round_rows.get(key)
+        if found is None:
+            with db.read(self.engine) as conn:
+                row = conn.execute(select(rounds.c.id, rounds.c.task).where(
+                    rounds.c.session_id == session_id, rounds.c.number == state.round_no)).one()
+            if len(self._round_rows) > 1024:
+                self._round_rows.clear()
+            found = self._round_rows[key] = (row.id, row.task)
+        return RoundInfo(found[0], state.round_no, _task(found[1]), state.revealed), state
+
     def round(self, session_id: int, number: int | None = None) -> RoundInfo:
         """Round ``number`` (default: the current one) of a session."""
         with db.read(self.engine) as conn:
@@ -595,7 +619,7 @@ class Seat:
         given = self.latest(round_no)
         given[field] = text
         try:
-            v = verdict(current.task.check(given), field)
+            v = _verdict(current.task, tuple((f, given[f]) for f in FIELDS if f in given), field)
         except ValueError as exc:
             raise ClassroomError("unreadable", str(exc)) from exc
         try:

@@ -81,8 +81,7 @@ def test_an_idle_class_is_read_once_for_all_its_pages(store):
         seats[0].submit(1, "dcg", "6.86", submission_id="a")
         counter.n = 0
         for seat in seats:
-            store.pulse(info.id)
-            store.seated(info.id)
+            assert store.pulse(info.id) == (1, False, "concept") and seat.id in store.seated(info.id)
         assert teacher.version(1)[2:4] == (1, store.changes.state(info.id).newest_answer)
         assert counter.n == 3  # the answer made one more read, for everyone
     finally:
@@ -141,6 +140,36 @@ def test_subscribers_hear_each_change_once_and_not_of_other_classes(store, other
     teacher.set_feedback("concept")
     until(lambda: watcher.state(info.id).feedback == "concept")
     assert len(heard) == 2 and watcher.subscribers(info.id) == 0
+
+
+def test_a_page_never_gets_the_state_from_before_a_change_while_it_is_being_read(store):
+    # The watcher's thread is reading the class (it started after the change); a page asking meanwhile
+    # waits for that read instead of taking the state cached before the change (a race seen 1 in 10).
+    info, token = store.create(example_task("003-blog"), fields=FIELDS)
+    watcher = store.changes
+    assert watcher.state(info.id).show_names is False
+    started, release = threading.Event(), threading.Event()
+    real = watcher._read
+
+    def held(ids):
+        if threading.current_thread().name.startswith("classroom-changes"):
+            started.set()
+            assert release.wait(30)
+        return real(ids)
+
+    watcher._read = held
+    try:
+        store.teacher(info.code, token).set_show_names(True)  # marks the class; the thread starts reading
+        assert started.wait(30)
+        seen = []
+        page = threading.Thread(target=lambda: seen.append(watcher.state(info.id)))
+        page.start()
+        release.set()
+        page.join(30)
+    finally:
+        watcher._read = real
+        release.set()
+    assert seen and seen[0].show_names is True
 
 
 def test_a_purged_class_has_no_state(db_url):

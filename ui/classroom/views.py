@@ -848,16 +848,25 @@ def right_value(task: Task, field: str) -> str:
     return number(sol[field], ex.decimals)
 
 
-def step_feedback(task: Task, d, fields, answered: set[str], mode: str) -> bool:
+@lru_cache(maxsize=1024)
+def checked(task: Task, given: tuple[tuple[str, str], ...]):
+    """(diagnosis, field -> verdict) for one set of answers (field, text), computed once per process: a
+    student's page is drawn again after every answer and every change of the class, many students send
+    the same sets, and the diagnosis and its verdicts are what a page run costs most."""
+    d = task.check(dict(given))
+    return d, {f: verdict(d, f) for f, _ in given}
+
+
+def step_feedback(task: Task, verdicts: dict, fields, mode: str) -> bool:
     """Before the reveal: per answered step its mark and, when wrong, the mistake's name (and with
     ``mode="value"`` the right value) — never the explanation with the formula's numbers.  Returns
     whether every asked step is right."""
     lines, all_right = [], True
     for f in fields:
-        if f not in answered:
+        if f not in verdicts:
             all_right = False
             continue
-        v = verdict(d, f)
+        v = verdicts[f]
         all_right &= v.ok
         text = t(f"classroom.verdict.{v.state}", mark=v.mark, step=t(f"check.{f}"))
         if v.mistakes:
@@ -874,8 +883,7 @@ def step_feedback(task: Task, d, fields, answered: set[str], mode: str) -> bool:
 
 def student_view(seat: Seat) -> None:
     """One student's exercise, answers, feedback (their own only) and, once revealed, the solution."""
-    current = seat.store.round(seat.info.id)
-    info = seat.store.info(seat.info.id)
+    current, state = seat.store.current_round(seat.info.id)  # no query while the class is unchanged
     n = current.number
     # Two places made first, so the answer boxes are drawn at the same place in every run whatever the
     # exercise above them draws (another exercise has another number of elements): a box drawn at a new
@@ -886,10 +894,10 @@ def student_view(seat: Seat) -> None:
         st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
         st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
         exercise_panel(current.task, key=f"join_ex_{n}")
-        watch(seat, n, current.revealed, info.feedback)
+        watch(seat, n, current.revealed, state.feedback)
     slow_run()
     with answers:
-        answer_panel(seat, current, info.feedback)
+        answer_panel(seat, current, state.feedback)
 
 
 def answer_panel(seat: Seat, current, feedback: str) -> None:
@@ -902,7 +910,8 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
     n = current.number
     st.subheader(t("practice.answers"))
     st.caption(t("classroom.answers_help"))
-    mine = seat.latest(n)
+    history = seat.answers(n)
+    mine = {a.field: a.text for a in history}
     saved = _saved()
     fields = seat.info.fields
     for start in range(0, len(fields), 2):  # two a row; on a phone the rows stack in step order
@@ -917,7 +926,7 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
             # run before it drew the box — session state set here would win over it and the answer be lost.
             col.text_input(t(f"check.{f}"), value=mine.get(f, ""), key=key, help=t(f"check.{f}_help"),
                            max_chars=300)
-    problems = []
+    problems, sent = [], False
     for f in seat.info.fields:
         text = st.session_state.get(f"join_{f}_{n}", "")
         if not text.strip() or text == saved.get((n, f), mine.get(f)):
@@ -935,15 +944,18 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
             continue
         saved[(n, f)] = text
         pending.pop((n, f, text), None)
+        sent = True
     for p in problems:
         st.error(p)
 
-    mine = seat.latest(n)
+    if sent:
+        history = seat.answers(n)
+        mine = {a.field: a.text for a in history}
     if mine:
-        d = current.task.check(mine)
+        d, verdicts = checked(current.task, tuple((f, mine[f]) for f in FIELDS if f in mine))
         # The same verdict lines before and after the reveal; once revealed, the right values and the
         # full explanation with the formula's numbers (the Check page's) follow.
-        done = step_feedback(current.task, d, fields, set(mine), "value" if current.revealed else feedback)
+        done = step_feedback(current.task, verdicts, fields, "value" if current.revealed else feedback)
         if current.revealed:
             render_findings(d)
             render_steps_table(d, key=f"join_feedback_{n}", reveal=True)
@@ -955,7 +967,6 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
     else:
         st.caption(t("classroom.wait_for_reveal"))
     with st.expander(t("classroom.my_answers")):
-        history = seat.answers(n)
         if history:
             st.dataframe(pd.DataFrame({
                 t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
