@@ -602,7 +602,7 @@ def quantile(values: list[float], q: float) -> float:
 
 def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> dict:
     """One class answering on ``db`` with ``n_servers`` app processes; everything measured."""
-    with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, {"NDCG_LAB_TRUSTED_PROXIES": "1"}
+    with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"}
                                                             if n_servers > 1 else {}, Path(stats)) as parts:
         base, db_url, groups, counter, _apps = parts
         store, info, token = class_for(db_url)
@@ -653,7 +653,7 @@ def print_answer_run(r: dict) -> None:
 
 
 def idle_run(db: str, n_students: int, n_servers: int, seconds: float, push: bool, args) -> dict:
-    env = {"NDCG_LAB_TRUSTED_PROXIES": "1"} if n_servers > 1 else {}
+    env = {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"} if n_servers > 1 else {}
     if not push:
         env["NDCG_LAB_CLASS_PUSH"] = "0"
     with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, env, Path(stats)) as parts:

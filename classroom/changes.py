@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, Engine, func, select, text
 
-from .models import answers, rounds, sessions, students
+from .models import answers, rounds, sessions, students, waiting
 
 __all__ = ["CHANNEL", "ClassState", "Watcher", "watcher", "notify", "forget"]
 
@@ -68,6 +68,7 @@ class ClassState:
     seated: frozenset[int]
     answers: int  # answers in the current round
     newest_answer: int  # the highest answer id in the current round (0: none yet)
+    waiting: int = 0  # joins kept for the teacher to let in (from held browsers or networks), not refused
 
     @property
     def pulse(self) -> tuple[int, bool, str]:
@@ -94,7 +95,7 @@ def notify(conn: Connection, session_id: int) -> None:
 
 
 def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, ClassState]:
-    """The states of the classes ``session_ids`` that exist (three queries, whatever their number)."""
+    """The states of the classes ``session_ids`` that exist (four queries, whatever their number)."""
     ids = sorted(set(session_ids))
     if not ids:
         return {}
@@ -112,12 +113,16 @@ def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, Class
     counts = {rid: (n, newest) for rid, n, newest in conn.execute(
         select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id))
         .where(answers.c.round_id.in_([h.round_id for h in heads])).group_by(answers.c.round_id))}
+    held = dict(conn.execute(select(waiting.c.session_id, func.count(waiting.c.id))
+                             .where(waiting.c.session_id.in_(list(seated)), waiting.c.problem == "")
+                             .group_by(waiting.c.session_id)).all())
     out = {}
     for h in heads:
         n, newest = counts.get(h.round_id, (0, 0))
         out[h.id] = ClassState(round_no=int(h.round_no), revealed=h.revealed_at is not None, feedback=h.feedback,
                                joining_open=bool(h.joining_open), show_names=bool(h.show_names),
-                               seated=frozenset(seated[h.id]), answers=int(n), newest_answer=int(newest or 0))
+                               seated=frozenset(seated[h.id]), answers=int(n), newest_answer=int(newest or 0),
+                               waiting=int(held.get(h.id, 0)))
     return out
 
 
@@ -155,7 +160,7 @@ class Watcher:
         self._sqlite: Connection | None = None  # SQLite file: the watcher's own connection (polls and reads)
         self._stop = False
         self._live = self._memory  # the change feed is up: a clean cached state is current
-        #: Statistics (read by tests and benchmarks): state reads (three queries each), SQLite
+        #: Statistics (read by tests and benchmarks): state reads (four queries each), SQLite
         #: ``data_version`` checks, PostgreSQL notifications received (this process's own not counted).
         self.reads = 0
         self.checks = 0
