@@ -31,17 +31,25 @@ from tests.classroom.conftest import pg_server  # noqa: F401 - the session's Pos
 from tests.classroom.postgres import fresh_database
 from tests.classroom.servers import apps, nginx
 
-#: Counts, on every frame, the text boxes of each label on the page (stale ones included: what a student
-#: sees) and keeps the highest count of any label: one answer panel at a time means 1.
+#: Counts, on every frame, the text boxes of each label on the page (stale and retained ones included: what a
+#: student sees) and keeps the highest count of any label, with what the boxes were then: one answer panel at
+#: a time means 1.
 BOXES_JS = """
 (() => {
   window.__mostBoxes = 0;
   const count = () => {
+    const boxes = [...document.querySelectorAll('[data-testid="stTextInput"]')];
     const seen = {};
-    for (const box of document.querySelectorAll('[data-testid="stTextInput"]')) {
+    for (const box of boxes) {
       const label = box.querySelector('label')?.innerText.trim() || '';
       seen[label] = (seen[label] || 0) + 1;
-      if (seen[label] > window.__mostBoxes) { window.__mostBoxes = seen[label]; window.__twice = label; }
+      if (seen[label] > window.__mostBoxes) {
+        window.__mostBoxes = seen[label];
+        const key = (b) => (b.closest('[class*="st-key-"]')?.className.match(/st-key-\\S+/) || ['-'])[0];
+        window.__twice = boxes.map(b => [key(b), b.closest('[data-stale]')?.getAttribute('data-stale'),
+          b.closest('[data-retained]') ? 'retained' : ''].join(':')).join(' ; ') + ' | ' +
+          [...document.querySelectorAll('h3')].map(h => h.innerText).join(' / ');
+      }
     }
     requestAnimationFrame(count);
   };

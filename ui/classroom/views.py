@@ -203,6 +203,9 @@ TEACHER_FIELDS = (
 JOIN_FIELDS = (
     ui_state.Field("join_code", "code", default="", parse=ui_state.text(40), text=str, label="classroom.code"),
     ui_state.Field("join_me", "me", default="", parse=ui_state.text(200), widget=False),
+    # The exercise the answer boxes show (set by the page): a page that comes back from another server
+    # sends its boxes' values with it, and they count only for this exercise (see answer_panel).
+    ui_state.Field("join_round", "round", default=None, parse=_optional_int(1, 10_000), text=_blank_or, widget=False),
 )
 
 
@@ -466,10 +469,10 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
     live_counts(teacher, token, current.number, info.show_names, joined)
     if current.revealed:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
-            solution_panel(current.task, key=f"class_sol_{current.number}")
+            solution_panel(current.task, key="class_sol")  # one key for every exercise (see answer_panel)
     live_panel(teacher, token, current.number, info.show_names, joined)
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
-    exercise_panel(current.task, key=f"class_ex_{current.number}")
+    exercise_panel(current.task, key="class_ex")
     settings(page, teacher, current, expired)
     private_link(teacher, token)
     slow_run()
@@ -1039,7 +1042,7 @@ def step_feedback(task: Task, verdicts: dict, fields, mode: str) -> bool:
     return all_right
 
 
-def student_view(seat: Seat) -> None:
+def student_view(seat: Seat, page: ui_state.PageState | None = None) -> None:
     """One student's exercise, answers, feedback (their own only) and, once revealed, the solution."""
     current, state = seat.store.current_round(seat.info.id)  # no query while the class is unchanged
     n = current.number
@@ -1051,15 +1054,25 @@ def student_view(seat: Seat) -> None:
     with top:
         st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, MAX_CODE_POINTS), code=seat.info.code))
         st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
-        exercise_panel(current.task, key=f"join_ex_{n}")
+        exercise_panel(current.task, key="join_ex")  # one key for every exercise: see answer_panel
         watch(seat, n, current.revealed, state.feedback)
     slow_run()
     with answers:
-        answer_panel(seat, current, state.feedback)
+        answer_panel(seat, current, state.feedback, linked=page.value("join_round") if page is not None else None)
+    if page is not None:
+        page.set("join_round", n)
 
 
-def answer_panel(seat: Seat, current, feedback: str) -> None:
+def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = None) -> None:
     """The answers, their feedback and (once revealed) the solution.
+
+    One box per step for the life of the page, whatever the exercise (keys without the exercise's number):
+    a box whose key changes is a new widget, and Streamlit keeps the old one on screen beside it until the
+    run ends — two boxes for one step, and an answer typed into the old one is another exercise's.  So the
+    boxes follow the exercise explicitly: when the page showed another exercise (this session did, or the
+    link the browser sent says so: ``linked``, the ``round`` this page set), the boxes start again from this
+    exercise's stored answers, and what the browser sent for the other exercise is not taken as an answer to
+    this one.
 
     Not a fragment, on purpose: a page that has just reconnected to another app server (its own died)
     still shows the old server's page, and a fragment's rerun sent from it is dropped by a server that
@@ -1072,21 +1085,26 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
     mine = {a.field: a.text for a in history}
     saved = _saved()
     fields = seat.info.fields
+    drawn = st.session_state.get("join_drawn_round")
+    other = drawn != n if drawn is not None else (linked is not None and linked != n)
+    st.session_state["join_drawn_round"] = n
     for start in range(0, len(fields), 2):  # two a row; on a phone the rows stack in step order
         cols = st.columns(2)
         for col, f in zip(cols, fields[start:start + 2]):
-            key = f"join_{f}_{n}"
-            if key not in st.session_state:  # a new exercise, a reload or another server: the stored answer
+            key = f"join_{f}"
+            if other:  # the boxes showed another exercise: they start again from this one's answers
+                st.session_state[key] = mine.get(f, "")
+            if other or key not in st.session_state:  # a new exercise, a reload or another server
                 saved[(n, f)] = mine.get(f, "")
-            # The stored answer is the box's default, never written over what the browser sent: a page that
-            # has just reconnected to another server (or a restarted one) starts a new session there, and an
-            # answer typed as soon as it is connected arrives in a run that interrupted the session's first
-            # run before it drew the box — session state set here would win over it and the answer be lost.
-            col.text_input(t(f"check.{f}"), value=mine.get(f, ""), key=key, help=t(f"check.{f}_help"),
-                           max_chars=300)
+            # Otherwise the stored answer is only the box's default, never written over what the browser
+            # sent: a page that has just reconnected to another server (or a restarted one) starts a new
+            # session there, and an answer typed as soon as it is connected (or sent to the server that then
+            # died) arrives in its first runs — session state set here would win over it and lose it.
+            col.text_input(t(f"check.{f}"), value="" if other else mine.get(f, ""), key=key,
+                           help=t(f"check.{f}_help"), max_chars=300)
     problems, sent = [], False
     for f in seat.info.fields:
-        text = st.session_state.get(f"join_{f}_{n}", "")
+        text = st.session_state.get(f"join_{f}", "")
         if not text.strip() or text == saved.get((n, f), mine.get(f)):
             continue
         # One id per (exercise, field, text): a rerun after a failed write sends the same id again.
@@ -1116,12 +1134,12 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
         done = step_feedback(current.task, verdicts, fields, "value" if current.revealed else feedback)
         if current.revealed:
             render_findings(d)
-            render_steps_table(d, key=f"join_feedback_{n}", reveal=True)
+            render_steps_table(d, key="join_feedback", reveal=True)
         if done:
             st.success(t("practice.solved"))
     if current.revealed:
         st.subheader(t("classroom.solution"))
-        solution_panel(current.task, key=f"join_sol_{n}")
+        solution_panel(current.task, key="join_sol")
     else:
         st.caption(t("classroom.wait_for_reveal"))
     with st.expander(t("classroom.my_answers")):
@@ -1130,7 +1148,7 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
                 t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
                 t("classroom.col.answer"): [a.text for a in history],
                 t("diagnose.col.mark"): [MARKS[state_of(a.ok, a.kinds)] for a in history],
-            }), hide_index=True, key=f"join_history_{n}")
+            }), hide_index=True, key="join_history")
         else:
             st.caption(t("classroom.no_answers_yet"))
 
