@@ -81,9 +81,11 @@ SLOW_CAP = 5.0
 #: ask only every :data:`ui.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
-#: Seconds between two pushed redraws of the teacher's live panel while answers pour in (one redraw shows
-#: every answer that came in meanwhile).
-TEACHER_GAP = 0.5
+#: Seconds between two pushed redraws of the teacher's live counts, and of the charts, mistakes and grid,
+#: while answers pour in (one redraw shows every answer that came in meanwhile; the counts are what the
+#: teacher watches, the charts cost more to draw).
+COUNTS_GAP = 0.3
+PANEL_GAP = 1.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -495,7 +497,8 @@ def join_head(info, expired: bool, *, compact: bool) -> None:
             else:
                 st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
         with qr:
-            st.image(qr_png(url), caption=t("classroom.qr_caption"), width=112 if compact else "stretch")
+            st.image(qr_png(url), caption=t("classroom.qr_caption"), alt=t("classroom.qr_alt", url=url),
+                     width=112 if compact else "stretch")
 
 
 def private_link(teacher: Teacher, token: str) -> None:
@@ -656,7 +659,8 @@ def _results_csv(code: str, token: str) -> str:
     return to_csv(results if teacher.info.show_names else results.drop(columns=["nickname"]))
 
 
-def _live_data(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool, role: str):
+def _live_data(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool, role: str,
+               gap: float):
     """The live panel's data for the class as it is now (from the process's change check: no query while
     nothing changed), or None; a full rerun when the page drawn no longer fits (another window or server
     moved on or changed a setting, the first student came in).  Subscribes this fragment to the changes it
@@ -672,13 +676,13 @@ def _live_data(teacher: Teacher, token: str, round_no: int, names_shown: bool, j
     drawn = (state.activity, state.waiting)  # the panel shows who waits for the teacher too
     push.follow(teacher.store.changes, teacher.info.id, role,
                 lambda now: now is None or now.round_no != round_no or (now.activity, now.waiting) != drawn,
-                gap=TEACHER_GAP)
+                gap=gap)
     return data
 
 
 def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
     """Joined, answered, answers and the exercise's number, in a row that wraps on a phone."""
-    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_counts")
+    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_counts", COUNTS_GAP)
     if data is None:
         return
     frame, roster = data["frame"], data["roster"]
@@ -691,7 +695,7 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
     """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
-    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_panel")
+    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_panel", PANEL_GAP)
     if data is None:
         return
     fields, roster = data["fields"], data["roster"]
