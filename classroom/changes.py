@@ -69,6 +69,7 @@ class ClassState:
     answers: int  # answers in the current round
     newest_answer: int  # the highest answer id in the current round (0: none yet)
     waiting: int = 0  # joins kept for the teacher to let in (from held browsers or networks), not refused
+    answered: int = 0  # students with an answer in the current round
 
     @property
     def pulse(self) -> tuple[int, bool, str]:
@@ -110,19 +111,20 @@ def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, Class
     for sid, student in conn.execute(select(students.c.session_id, students.c.id)
                                      .where(students.c.session_id.in_(list(seated)))):
         seated[sid].add(student)
-    counts = {rid: (n, newest) for rid, n, newest in conn.execute(
-        select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id))
+    counts = {rid: (n, newest, who) for rid, n, newest, who in conn.execute(
+        select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id),
+               func.count(answers.c.student_id.distinct()))
         .where(answers.c.round_id.in_([h.round_id for h in heads])).group_by(answers.c.round_id))}
     held = dict(conn.execute(select(waiting.c.session_id, func.count(waiting.c.id))
                              .where(waiting.c.session_id.in_(list(seated)), waiting.c.problem == "")
                              .group_by(waiting.c.session_id)).all())
     out = {}
     for h in heads:
-        n, newest = counts.get(h.round_id, (0, 0))
+        n, newest, who = counts.get(h.round_id, (0, 0, 0))
         out[h.id] = ClassState(round_no=int(h.round_no), revealed=h.revealed_at is not None, feedback=h.feedback,
                                joining_open=bool(h.joining_open), show_names=bool(h.show_names),
                                seated=frozenset(seated[h.id]), answers=int(n), newest_answer=int(newest or 0),
-                               waiting=int(held.get(h.id, 0)))
+                               waiting=int(held.get(h.id, 0)), answered=int(who))
     return out
 
 

@@ -85,7 +85,7 @@ STUDENT_REFRESH = 3.0
 #: while answers pour in (one redraw shows every answer that came in meanwhile; the counts are what the
 #: teacher watches, the charts cost more to draw).
 COUNTS_GAP = 0.3
-PANEL_GAP = 1.0
+PANEL_GAP = 2.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -659,43 +659,49 @@ def _results_csv(code: str, token: str) -> str:
     return to_csv(results if teacher.info.show_names else results.drop(columns=["nickname"]))
 
 
-def _live_data(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool, role: str,
-               gap: float):
-    """The live panel's data for the class as it is now (from the process's change check: no query while
-    nothing changed), or None; a full rerun when the page drawn no longer fits (another window or server
-    moved on or changed a setting, the first student came in).  Subscribes this fragment to the changes it
-    shows."""
-    try:
-        state = teacher.store.changes.state(teacher.info.id)
-        if state is None or (state.round_no, state.show_names, bool(state.seated)) != (round_no, names_shown, joined):
-            st.rerun(scope="app")
-        data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
-    except SQLAlchemyError:
-        database_down()
-        return None
-    drawn = (state.activity, state.waiting)  # the panel shows who waits for the teacher too
+def _live_state(teacher: Teacher, round_no: int, names_shown: bool, joined: bool):
+    """The class's state now (from the process's change check: no query while nothing changed); a full rerun
+    when the page drawn no longer fits (another window or server moved on or changed a setting, the first
+    student came in)."""
+    state = teacher.store.changes.state(teacher.info.id)
+    if state is None or (state.round_no, state.show_names, bool(state.seated)) != (round_no, names_shown, joined):
+        st.rerun(scope="app")
+    return state
+
+
+def _follow(teacher: Teacher, state, round_no: int, role: str, gap: float) -> None:
+    """Rerun this fragment when the class's answers, students, reveal, names or waiting joins change."""
+    drawn = (state.activity, state.waiting)
     push.follow(teacher.store.changes, teacher.info.id, role,
                 lambda now: now is None or now.round_no != round_no or (now.activity, now.waiting) != drawn,
                 gap=gap)
-    return data
 
 
 def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
-    """Joined, answered, answers and the exercise's number, in a row that wraps on a phone."""
-    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_counts", COUNTS_GAP)
-    if data is None:
+    """Joined, answered, answers and the exercise's number, in a row that wraps on a phone: straight from the
+    class's state (nothing else read or computed: the counts are redrawn as answers pour in)."""
+    try:
+        state = _live_state(teacher, round_no, names_shown, joined)
+    except SQLAlchemyError:
+        database_down()
         return
-    frame, roster = data["frame"], data["roster"]
     with st.container(horizontal=True, key="class_counts"):
-        st.metric(t("classroom.joined"), len(roster), width=120)
-        st.metric(t("classroom.answered"), int(frame["student_id"].nunique()), width=120)
-        st.metric(t("classroom.answers"), len(frame), width=120)
+        st.metric(t("classroom.joined"), len(state.seated), width=120)
+        st.metric(t("classroom.answered"), state.answered, width=120)
+        st.metric(t("classroom.answers"), state.answers, width=120)
         st.metric(t("classroom.round_metric"), round_no, width=120)
+    _follow(teacher, state, round_no, "teacher_counts", COUNTS_GAP)
 
 
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
     """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
-    data = _live_data(teacher, token, round_no, names_shown, joined, "teacher_panel", PANEL_GAP)
+    try:
+        state = _live_state(teacher, round_no, names_shown, joined)
+        data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
+    except SQLAlchemyError:
+        database_down()
+        return
+    _follow(teacher, state, round_no, "teacher_panel", PANEL_GAP)
     if data is None:
         return
     fields, roster = data["fields"], data["roster"]
