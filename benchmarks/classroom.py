@@ -19,7 +19,7 @@ Three runs:
   sessions (``--flood`` tabs) until the real students have joined;
 * ``--idle`` — N students seated and a teacher watching, nobody acting, for ``--seconds``: the server CPU
   an idle seated student costs and the database statements a second of an idle class, with the server
-  pushing reruns (``ui/classroom/push.py``) and, in the same run, with the browsers polling as before
+  pushing reruns (``ui/pages/classroom/push.py``) and, in the same run, with the browsers polling as before
   (``NDCG_LAB_CLASS_PUSH=0``).
 
 The answering runs: the teacher opens the private link of a class on document 003's example asking all five

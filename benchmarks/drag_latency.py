@@ -398,7 +398,7 @@ def import_times(repeat: int = 5) -> dict[str, float]:
     """Seconds of imports (python -X importtime, a fresh process each): what the playground imports before
     its first number, and everything its script imports."""
     before = ("import streamlit; import ui.escape, ui.i18n, ui.shell; from ui import playground, state; "
-              "from ui.components.cards import cards; from ui.playground_explain import variant_name")
+              "from ui.components.cards import cards; from ui.pages.playground.explain import variant_name")
     page = re.findall(r"^from (\S+) import", (ROOT / "pages" / "playground.py").read_text(), re.M)
     everything = before + "; " + "; ".join(f"import {m}" for m in dict.fromkeys(page) if m != "__future__")
     out = {}

@@ -1,7 +1,7 @@
 """Check my hand calculation: which formula the numbers follow, the first wrong step and why.
 
 Layout and wiring only: the diagnosis comes from metrics/lessons/diagnose.py, the documents' sheets from
-metrics/lessons/examples.py, the fields from ui/check.py, state and link from ui/state.py.
+metrics/lessons/examples.py, the fields from ui/pages/check.py, state and link from ui/state.py.
 """
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import streamlit as st
 
 from metrics.lessons.diagnose import LOG_I, diagnose
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex
-from ui import check
 from ui import state as ui_state
 from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary
 from ui.i18n import registry_text, t
+from ui.pages import check
 from ui.shell import open_page
 from ui.widgets import copy_link, error_text, k_select, link_for, option_widget
 

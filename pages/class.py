@@ -3,7 +3,7 @@
 The file is named after its URL path (``class``) like every page: a fresh server's first request for
 ``/class`` finds it in Streamlit's legacy pages mode, and ``through_app`` reruns it through app.py.
 
-Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/classroom/views.py.
+Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/pages/classroom/views.py.
 Without a class the page offers the setup; with the private link (its key in the address's fragment, used
 once; then this browser's cookie), the dashboard.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from ui.classroom import views
 from ui.i18n import t
+from ui.pages.classroom import views
 from ui.shell import open_page
 
 open_page("class")

@@ -1,6 +1,6 @@
 """Diversity NDCG: alpha-nDCG step by step -- the novelty discount, ndeval's greedy ideal, and plain NDCG beside it.
 
-Layout and wiring only: fields and display tables in ui.diversity, charts in ui.charts.diversity, numbers from
+Layout and wiring only: fields and display tables in ui.pages.diversity, charts in ui.charts.diversity, numbers from
 metrics.lessons.diversity, state and link through ui.state.
 """
 from __future__ import annotations
@@ -10,12 +10,12 @@ import streamlit as st
 from metrics import safe_csv
 from metrics.lessons.diversity import BEST_ORDER_MAX, alpha_ndcg, alpha_sweep, best_order, greedy_table, novelty_table
 from metrics.lessons.diversity import plain_ndcg as plain
-from ui import diversity as div
 from ui import state as ui_state
 from ui.charts.diversity import gain_chart, sweep_chart
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import for_table, show
+from ui.pages import diversity as div
 from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 

@@ -2,7 +2,7 @@
 
 Named after its URL path (``join``), as every page is (see pages/class.py).
 
-Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/classroom/views.py.
+Layout and wiring only: sessions and answers are in the classroom package, drawing in ui/pages/classroom/views.py.
 The link keeps the class code and, once joined, the student's own token (``me``), so a reload or a
 restarted server brings the student back to their answers.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
-from ui.classroom import views
 from ui.i18n import t
+from ui.pages.classroom import views
 from ui.shell import open_page
 
 open_page("join")

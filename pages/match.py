@@ -1,7 +1,7 @@
 """Which convention gives my number?  Paste a ranking and the NDCG you got; see every library and setting.
 
 Layout and wiring only: the search is metrics.lessons.match.match_number, the wording and fields are in
-ui/match_view.py, state and link through ui.state.
+ui/pages/match.py, state and link through ui.state.
 """
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import streamlit as st
 
 from metrics.lessons.libraries import LIBRARIES, NotApplicable
 from metrics.lessons.match import match_number
-from ui import escape, match_view
+from ui import escape
 from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import show
+from ui.pages import match as match_view
 from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 

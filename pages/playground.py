@@ -1,19 +1,19 @@
 """Playground: type, edit or drag a ranking and see every NDCG variant step by step.
 
-Layout and wiring only.  Fields and edits: ui/playground.py (state and link through ui/state.py, the link
+Layout and wiring only.  Fields and edits: ui/pages/playground/__init__.py (state and link through ui/state.py, the link
 format in ui/links.py, the ranking in ui/ranking.py); the numbers and cards: ui/components/cards (they
-update in the browser while a card moves); wording of the numbers: ui/playground_explain.py; exports:
-ui/export.py; charts: ui/charts/ndcg.py; every number comes from metrics/.
+update in the browser while a card moves); wording of the numbers: ui/pages/playground/explain.py; exports:
+ui/pages/playground/export.py; charts: ui/charts/ndcg.py; every number comes from metrics/.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import playground as playground_ui
 from ui import state as ui_state
 from ui.components.cards import cards
 from ui.i18n import current_language, t
-from ui.playground_explain import variant_name
+from ui.pages import playground as playground_ui
+from ui.pages.playground.explain import variant_name
 from ui.shell import open_page
 
 open_page("playground")
@@ -82,18 +82,18 @@ def playground() -> None:
         playground_ui.end_first_run(page, state)
         return
     from metrics.registry import ZERO_IDCG
-    from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
     from ui.i18n import registry_text
     from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base
     from ui.numbers import exact
-    from ui.playground_explain import (
+    from ui.pages.playground.explain import (
         formula_latex,
         gain_name,
         observations,
         position_tables,
         variants_display,
     )
-    from ui.present.link import PRESENT_PAGE, present_query_from_playground
+    from ui.pages.playground.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
+    from ui.pages.present.link import PRESENT_PAGE, present_query_from_playground
     from ui.tables import table as show_table
     from ui.widgets import copy_link, discount_select, k_select, link_for, option_widget
 

@@ -1,17 +1,17 @@
 """Practice: a generated exercise (seeded, shareable by link), answered step by step with instant feedback.
 
 Layout and wiring only: exercises come from metrics/lessons/exercises.py, feedback from
-metrics/lessons/diagnose.py, the fields and the score from ui/practice.py, state and link from ui/state.py.
+metrics/lessons/diagnose.py, the fields and the score from ui/pages/practice.py, state and link from ui/state.py.
 """
 from __future__ import annotations
 
 import streamlit as st
 
 from metrics.lessons.exercises import DIFFICULTIES, make_exercise
-from ui import practice
 from ui import state as ui_state
 from ui.diagnosis import render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
+from ui.pages import practice
 from ui.shell import open_page
 from ui.widgets import copy_link, error_text, link_for, option_widget
 

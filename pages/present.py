@@ -1,20 +1,20 @@
 """Present: NDCG one step per click or key, large type, light or dark, with a one-page handout.
 
-Layout and wiring only: the ui/present package holds the lecture and its link (link), its steps (slides), their
+Layout and wiring only: the ui/pages/present package holds the lecture and its link (link), its steps (slides), their
 HTML (markup) and the moves between steps (navigation); the charts are in ui/charts/present.py, the key listener
-in ui/components/keys, the handout in ui/handout.py; every number comes from metrics/.
+in ui/components/keys, the handout in ui/pages/present/handout.py; every number comes from metrics/.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import handout, state
+from ui import state
 from ui.charts.present import discount_curve, gain_bars
 from ui.components.keys import keys
 from ui.escape import markdown
 from ui.i18n import current_language, t
 from ui.links import PLAYGROUND_PAGE
-from ui.present import link, markup, navigation, slides
+from ui.pages.present import handout, link, markup, navigation, slides
 from ui.shell import open_page
 from ui.widgets import copy_link, link_for
 

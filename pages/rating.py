@@ -1,6 +1,6 @@
 """Rating prediction (document 002): RMSE and MAE with the per-pair errors, and why RMSE punishes large errors.
 
-Layout and wiring only: fields and formulas in ui.other.rating, charts in ui.charts.other, numbers from
+Layout and wiring only: fields and formulas in ui.pages.rating, charts in ui.charts.other, numbers from
 metrics.other.rating, state and link through ui.state.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from ui import state as ui_state
 from ui.charts.other import ERROR_BARS, errors_chart, share_chart, sweep_chart
 from ui.i18n import t
 from ui.numbers import for_table, show_trimmed
-from ui.other import link_text
-from ui.other import rating as rating_ui
+from ui.pages import rating as rating_ui
 from ui.shell import open_page
+from ui.state import link_text
 from ui.widgets import copy_link, link_for
 
 open_page("rating")

@@ -1,6 +1,6 @@
 """ROC & AUC (document 001): the curve drawn one threshold at a time, AUC as area and as 1 - rank loss.
 
-Layout and wiring only: fields and formulas in ui.other.roc, charts in ui.charts.other, numbers from
+Layout and wiring only: fields and formulas in ui.pages.roc, charts in ui.charts.other, numbers from
 metrics.other.roc, state and link through ui.state.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from ui import state as ui_state
 from ui.charts.other import pair_chart, roc_chart
 from ui.i18n import registry_text, t
 from ui.numbers import exact, for_table, show_trimmed
-from ui.other import link_text
-from ui.other import roc as roc_ui
+from ui.pages import roc as roc_ui
 from ui.shell import open_page
+from ui.state import link_text
 from ui.widgets import copy_link, link_for
 
 open_page("roc")

@@ -1,7 +1,7 @@
 """Run files: evaluate TREC qrels and runs (or CSV/TSV) under every NDCG variant — does the winner change?
 
-Layout and wiring only: the sections are drawn by ui/runfiles_sections.py; files, caching, names and
-flips: ui/runfiles_view.py; charts: ui/charts/runfiles.py; numbers: metrics/runfiles.  The settings are
+Layout and wiring only: the sections are drawn by ui/pages/run_files/sections.py; files, caching, names and
+flips: ui/pages/run_files/view.py; charts: ui/charts/runfiles.py; numbers: metrics/runfiles.  The settings are
 ui.state fields (kept across page switches, in the link); the files are not in links.  Tests drive the
 uploaders (AppTest's ``file_uploader.set_value``) or put ``(name, bytes)`` pairs in
 ``st.session_state["rf_files"]`` directly.
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import runfiles_sections as sections
-from ui import runfiles_view
 from ui import state as ui_state
 from ui.i18n import t
+from ui.pages.run_files import sections
+from ui.pages.run_files import view as runfiles_view
+from ui.pages.run_files.significance import teaching_section
 from ui.shell import open_page
-from ui.significance_view import teaching_section
 from ui.widgets import copy_link, link_for
 
 open_page("run_files")

@@ -1,6 +1,6 @@
 """Top-N recommendation (document 002): precision, recall, F1, AP/MAP, HR, ARHR, MRR, leave-one-out NDCG.
 
-Layout and wiring only: fields, parsers and formulas in ui.other.topn, charts in ui.charts.other,
+Layout and wiring only: fields, parsers and formulas in ui.pages.topn, charts in ui.charts.other,
 numbers from metrics.other.topn, state and link through ui.state.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from ui import state as ui_state
 from ui.charts.other import GRID_POSITIONS, GRID_USERS, USER_BARS, hit_grid, per_user_chart
 from ui.i18n import registry_text, t
 from ui.numbers import for_table
-from ui.other import link_text
-from ui.other import topn as topn_ui
+from ui.pages import topn as topn_ui
 from ui.shell import open_page
+from ui.state import link_text
 from ui.widgets import copy_link, link_for
 
 open_page("topn")

@@ -1,7 +1,7 @@
 """Variants & libraries: the formulas side by side, where they coincide and split, what each library returns.
 
 Layout and wiring only: conventions and values come from metrics/lessons/libraries.py (which computes with
-metrics/ndcg.py), formulas from metrics/registry.py, fields and tables from ui/variants.py, charts from
+metrics/ndcg.py), formulas from metrics/registry.py, fields and tables from ui/pages/variants.py, charts from
 ui/charts/ndcg.py; state and link through ui/state.py.
 """
 from __future__ import annotations
@@ -23,12 +23,12 @@ from metrics.lessons.libraries import (
 from metrics.ndcg import ndcg
 from metrics.registry import DISCOUNTS, GAINS, TIES, dcg_latex
 from ui import state as ui_state
-from ui import variants
 from ui.charts.ndcg import discount_curves_chart, tie_spread_chart
 from ui.escape import markdown
 from ui.i18n import registry_text, t
 from ui.numbers import exact_list, show
-from ui.playground import last_view
+from ui.pages import variants
+from ui.pages.playground import last_view
 from ui.shell import open_page
 from ui.tables import table as show_table
 from ui.widgets import BASES, copy_link, error_text, k_select, link_for, option_widget

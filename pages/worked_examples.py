@@ -1,7 +1,7 @@
 """Worked examples: every number the five source documents print, beside the exact value, with a verdict.
 
 Layout and wiring only.  The documents' data, printed numbers and verdicts come from
-metrics/lessons/examples.py, the text and tables from ui/worked_examples.py, charts from ui/charts/ndcg.py;
+metrics/lessons/examples.py, the text and tables from ui/pages/worked_examples.py, charts from ui/charts/ndcg.py;
 the open document is in the link (``doc``) through ui/state.py.  The document quotes are data, not user text.
 """
 from __future__ import annotations
@@ -11,12 +11,12 @@ import streamlit as st
 from metrics.lessons.examples import DOCUMENTS, EXAMPLES, FORMULAS, VERDICTS, examples_for, findings, judge
 from metrics.ndcg import breakdown
 from ui import state as ui_state
-from ui import worked_examples
 from ui.charts.ndcg import discounted_gain_chart
 from ui.i18n import catalogue, current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE
 from ui.numbers import exact_list, show
-from ui.present.link import PRESENT_PAGE, present_query_for_example
+from ui.pages import worked_examples
+from ui.pages.present.link import PRESENT_PAGE, present_query_for_example
 from ui.shell import open_page
 from ui.tables import table as show_table
 from ui.widgets import copy_link, link_for

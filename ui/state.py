@@ -60,7 +60,7 @@ from ui.numbers import exact
 
 __all__ = [
     "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "LAST_PAGE_KEY", "LABELS_KEY", "LABELS_CAP",
-    "REGISTRY", "BadValue", "Field", "PageState",
+    "REGISTRY", "BadValue", "Field", "PageState", "link_text",
     "integer", "number", "choice", "text", "grades", "numbers", "boolean", "optional", "list_encoder",
     "remember_labels", "restore_choice", "restore_choices", "relabelled",
 ]
@@ -805,6 +805,17 @@ class PageState:
             query["lang"] = lang
         path = f"{base.rstrip('/')}/{self.page}" if base else self.page
         return f"{path}?{urlencode(query)}" if query else path
+
+
+def link_text(page, param: str) -> str | None:
+    """The text of link parameter ``param`` when ``page`` (a :class:`ui.state.PageState`) has just read a
+    link, else None: a message about a value the data cannot use then quotes what the link said."""
+    import streamlit as st
+
+    if not page.opened_link:
+        return None
+    value = st.query_params.get(param)
+    return None if value is None else str(value)
 
 
 def _resend(query) -> None:

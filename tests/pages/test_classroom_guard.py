@@ -7,8 +7,8 @@ import pytest
 from classroom.store import ClassroomError, Client, Store
 from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui.classroom import browser
 from ui.i18n import catalogue
+from ui.pages.classroom import browser
 
 TEACHER, JOIN = "pages/class.py", "pages/join.py"
 HALL = "198.51.100.20"

@@ -10,7 +10,7 @@ from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import show_trimmed as num
-from ui.other.rating import DEFAULT_PRED, DEFAULT_TRUE, MAX_PAIRS
+from ui.pages.rating import DEFAULT_PRED, DEFAULT_TRUE, MAX_PAIRS
 
 PAGE = "pages/rating.py"
 

@@ -11,7 +11,7 @@ from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_
 from ui.escape import markdown
 from ui.i18n import catalogue, t
 from ui.numbers import show_trimmed as fmt
-from ui.other.roc import MAX_SAMPLES, samples_text
+from ui.pages.roc import MAX_SAMPLES, samples_text
 
 PAGE = "pages/roc.py"
 

@@ -19,9 +19,9 @@ import pytest
 from metrics.registry import TIES
 from metrics.runfiles import evaluate, evaluate_measures, make_variants, read_qrels, read_run
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui import runfiles_view
 from ui.escape import markdown
 from ui.numbers import show
+from ui.pages.run_files import view as runfiles_view
 
 PAGE = "pages/run_files.py"
 ROOT = Path(__file__).resolve().parents[2]

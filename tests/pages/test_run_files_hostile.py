@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.conftest import no_exceptions, one_language_each, open_page
-from ui import runfiles_view
+from ui.pages.run_files import view as runfiles_view
 
 PAGE = "pages/run_files.py"
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_
 from ui.escape import markdown
 from ui.i18n import catalogue, t
 from ui.numbers import show_trimmed as num
-from ui.other.topn import DEFAULT_USERS, MAX_CHARS, MAX_ITEMS, MAX_USERS
+from ui.pages.topn import DEFAULT_USERS, MAX_CHARS, MAX_ITEMS, MAX_USERS
 
 PAGE = "pages/topn.py"
 KEY = "topn_users"

@@ -12,7 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from metrics.ndcg import breakdown
-from ui.export import COLUMNS, VARIANT_COLUMNS, Variant, export_frame, file_name, to_csv, to_latex, to_markdown
+from ui.pages.playground.export import (
+    COLUMNS,
+    VARIANT_COLUMNS,
+    Variant,
+    export_frame,
+    file_name,
+    to_csv,
+    to_latex,
+    to_markdown,
+)
 
 V001 = Variant("linear", "standard", 2.0, 6, "judged")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 
 from ui.components.keys import read_presses
-from ui.present.link import STEP_KEY, THEME_KEY
+from ui.pages.present.link import STEP_KEY, THEME_KEY
 from ui.shell import slow_down
 
 __all__ = ["KEYS_KEY", "BACK_KEY", "NEXT_KEY", "BUTTONS", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV", "REGION_LANG",

@@ -10,14 +10,14 @@ Both pages redraw a part of themselves when their class changes: the teacher's c
 mistakes and grid, and the student's check for "solution revealed" / "next exercise" / "feedback changed"
 (a full rerun only when something changed) are fragments that the server reruns when the process's change
 check (:mod:`classroom.changes`: PostgreSQL ``NOTIFY``, SQLite ``data_version``) says their class changed
-(:mod:`ui.classroom.push`); the browsers ask by themselves only every :data:`ui.classroom.push.SAFETY`
+(:mod:`ui.pages.classroom.push`); the browsers ask by themselves only every :data:`ui.pages.classroom.push.SAFETY`
 seconds (without pushes, every :data:`TEACHER_REFRESH` and :data:`STUDENT_REFRESH` seconds).  Everything
 they read is in the database, so a page served by any app server shows the same class.
 
 Secrets stay out of what servers see: the teacher's browser gets a token of its own at Start, and the
 private teacher link carries its key in the fragment (``#key=``, never in a request line, a ``Referer`` or a
 proxy's log), exchanged once for a token and then retired; a student's ``me`` link works until the
-browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.classroom.browser`); once the
+browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.pages.classroom.browser`); once the
 browser confirms it holds one, the secret is taken out of the address; reloads and other servers read the
 cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
 :func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
@@ -58,14 +58,14 @@ from classroom.tasks import (
 from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.safe_csv import to_csv
-from ui import practice
 from ui import state as ui_state
 from ui.charts.classroom import spread_chart
-from ui.classroom import browser, push
 from ui.diagnosis import kind_name, number, render_findings, render_solution, render_steps_table, variant_label
 from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
+from ui.pages import practice
+from ui.pages.classroom import browser, push
 from ui.shell import slow_down
 from ui.widgets import option_widget
 
@@ -76,10 +76,10 @@ TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: reconnected page is live interrupts the new session's first run).  Read from the server's environment only.
 SLOW_ENV = "NDCG_LAB_CLASS_SLOW"
 SLOW_CAP = 5.0
-#: Without server pushes (:func:`ui.classroom.push.available` false: AppTest, another Streamlit version):
+#: Without server pushes (:func:`ui.pages.classroom.push.available` false: AppTest, another Streamlit version):
 #: seconds between two refreshes of the teacher's live panel and of a student's check for changes, asked
 #: by the browser.  With pushes the server reruns exactly the pages whose class changed, and the browsers
-#: ask only every :data:`ui.classroom.push.SAFETY` seconds.
+#: ask only every :data:`ui.pages.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
 #: Seconds between two pushed redraws of the teacher's live counts, and of the charts, mistakes and grid,
@@ -265,7 +265,7 @@ def qr_png(text: str) -> bytes:
 
 # ------------------------------------------------------------------------------------------------ exercise
 def exercise_panel(task: Task, *, key: str) -> None:
-    """The exercise as the Practice page shows it (one panel for both: :func:`ui.practice.exercise_panel`)."""
+    """The exercise as the Practice page shows it (one panel for both: :func:`ui.pages.practice.exercise_panel`)."""
     practice.exercise_panel(task.exercise(), key=key)
 
 

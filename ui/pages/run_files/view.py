@@ -63,8 +63,8 @@ from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
-from ui.runfiles_match import match_fields
-from ui.significance_view import significance_fields
+from ui.pages.run_files.match import match_fields
+from ui.pages.run_files.significance import significance_fields
 
 SECTION = "run_files"
 _LOG = get_logger(__name__)
@@ -85,7 +85,7 @@ UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory
 CACHE_ENTRIES = 16
 CACHE_TTL = "15m"
 MAX_PLAYGROUND_ITEMS = 200  # longer lists are cut for the playground link
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "data" / "samples"
 FILES = "rf_files"  # the uploaded files: {"qrels": (name, bytes, digest) | None, "runs": [(name, bytes, digest)]}
 CHOICES = ("gain", "discount", "idcg", "ties")  # the four choices a variant is made of
 
@@ -246,7 +246,7 @@ FIELDS = (
     ui_state.Field("rf_more", "more", default="", parse=_more_field),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
-    *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
+    *match_fields(),  # "Where did this number come from?" (ui/pages/run_files/match.py)
 )
 
 
@@ -548,7 +548,7 @@ def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parse
 # --------------------------------------------------------------------------------------- the verdict
 def means_table(ev: Evaluation, significance: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per variant: the winner first, the four choices in words, (given
-    :func:`ui.significance_view.winner_significance`'s table) whether the winner wins significantly, every
+    :func:`ui.pages.run_files.significance.winner_significance`'s table) whether the winner wins significantly, every
     run's mean, the order of runs."""
     means = ev.means()
     orders = ev.orders().set_index("variant")

@@ -4,7 +4,7 @@ the tables it shows.  Numbers come from :mod:`metrics.lessons.libraries` and :mo
 Every input is in the link (``base``, ``n``; the ranking ``rels``, ``unretrieved``, ``k``, ``scores``,
 ``docnos``; the tie example ``tie_rels``, ``tie_scores``, ``tie_docnos``; the two rankings compared ``a``,
 ``b``, ``pool``, ``matter_k``; the flip search ``first``, ``second``, ``flip``).  The playground's ranking
-is copied in on request (:func:`ui.playground.last_view`), so a link never depends on another page.
+is copied in on request (:func:`ui.pages.playground.last_view`), so a link never depends on another page.
 """
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def variant_label(key: str) -> str:
 
 
 def use_playground(state, view) -> None:
-    """Button callback: copy the playground's ranking and cutoff (``ui.playground.last_view``) into the fields."""
+    """Button callback: copy the playground's ranking and cutoff (``ui.pages.playground.last_view``) into the fields."""
     ranking, k = view
     state["va_grades"] = ui_state.list_encoder(", ")(ranking.grades())
     state["va_unretrieved"] = ui_state.list_encoder(", ")(ranking.unretrieved_grades())

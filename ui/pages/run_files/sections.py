@@ -1,8 +1,8 @@
 """The Run files page's sections, drawn in the page's order (``pages/run_files.py`` only calls :func:`body`).
 
-Each section draws its widgets and results; what they compute or decide is in :mod:`ui.runfiles_view`,
+Each section draws its widgets and results; what they compute or decide is in :mod:`ui.pages.run_files.view`,
 the charts in :mod:`ui.charts.runfiles`, the numbers in :mod:`metrics.runfiles` (one engine).  The settings
-are the page's :mod:`ui.state` fields (:data:`ui.runfiles_view.FIELDS`), kept across page switches and in
+are the page's :mod:`ui.state` fields (:data:`ui.pages.run_files.view.FIELDS`), kept across page switches and in
 the link; the files are not in links.  The uploaders' callbacks keep the files in
 ``st.session_state["rf_files"]`` (no copy), so they survive a visit to another page.
 """
@@ -13,12 +13,13 @@ import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
-from ui import runfiles_match, runfiles_view
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import for_table
-from ui.significance_view import (
+from ui.pages.run_files import match as runfiles_match
+from ui.pages.run_files import view as runfiles_view
+from ui.pages.run_files.significance import (
     per_query_frames,
     significance_section,
     winner_significance,
