@@ -10,26 +10,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import state as ui_state
 from ui.i18n import t
 from ui.pages.run_files import sections
 from ui.pages.run_files import view as runfiles_view
 from ui.pages.run_files.significance import teaching_section
-from ui.shell import open_page
-from ui.widgets import copy_link, link_for
+from ui.shell import page
 
-open_page("run_files")
 SECTION = runfiles_view.SECTION
-page = ui_state.PageState("run_files", runfiles_view.FIELDS)
-
-st.title(t(f"{SECTION}.title"))
-page.show_link_problems()
-st.markdown(t(f"{SECTION}.intro"))
-sections.body(page)
-teaching_section(key_prefix="rf_teach")
-with st.expander(t(f"{SECTION}.about_title")):
-    st.markdown(t(f"{SECTION}.about"))
-    st.code("python -m metrics.runfiles data/samples/qrels.txt data/samples/*.run --k 10", language="bash")
-# The settings' complete address (files are never in links: said above the uploaders).
-copy_link(link_for("run_files", page.query()), too_long=page.link_too_long)
-page.finish()
+# The link box at the end holds the settings' complete address (files are never in links: said above the uploaders).
+with page("run_files", runfiles_view.FIELDS, title=f"{SECTION}.title", link_title=None) as p:
+    st.markdown(t(f"{SECTION}.intro"))
+    sections.body(p)
+    teaching_section(key_prefix="rf_teach")
+    with st.expander(t(f"{SECTION}.about_title")):
+        st.markdown(t(f"{SECTION}.about"))
+        st.code("python -m metrics.runfiles data/samples/qrels.txt data/samples/*.run --k 10", language="bash")
