@@ -104,7 +104,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGS = ("en", "zh", "ko")
+LANGS = ("en", "zh", "ko", "zh-Hant")
 
 
 def open_page(page: str | None = None, *, lang: str = "en", query: dict | None = None,

@@ -42,6 +42,8 @@ class Language:
 LANGUAGE_TABLE: dict[str, Language] = {lang.code: lang for lang in (
     Language("en", "English", "en", "en", "SC", "Noto Sans CJK SC", ", ", ": "),
     Language("zh", "简体中文", "zh-Hans", "zh-CN", "SC", "Noto Sans CJK SC:lang=zh-cn", "、", "："),
+    # Converted from the Simplified catalogues with OpenCC's Taiwan profile (scripts/zh_hant.py).
+    Language("zh-Hant", "繁體中文", "zh-Hant", "zh-TW", "TC", "Noto Sans CJK TC:lang=zh-tw", "、", "："),
     Language("ko", "한국어", "ko", "ko-KR", "KR", "Noto Sans CJK KR:lang=ko", ", ", ": "),
 )}
 #: code -> name, in the order the language buttons show them.
