@@ -13,10 +13,15 @@ def test_every_language_has_the_same_concepts(lang):
     assert set(glossary(lang)) == set(glossary("en"))
 
 
+# A document's words, translated: kept as the post wrote them (its own terms, its own punctuation).
+QUOTE = re.compile(r"\.quote$")
+
+
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_no_avoided_word_anywhere(lang):
     avoid = {word: concept for concept, entry in glossary(lang).items() for word in entry["avoid"]}
-    found = {(key, word): avoid[word] for key, text in catalogue(lang).items() for word in avoid if word in text}
+    found = {(key, word): avoid[word] for key, text in catalogue(lang).items() if not QUOTE.search(key)
+             for word in avoid if word in text}
     assert found == {}, "use the glossary's term (ui/locales/<lang>/glossary.toml)"
 
 
