@@ -13,12 +13,13 @@ blocks (with :func:`qrels_counts` for ``-c``); see :mod:`metrics.runfiles.engine
 
 trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
 
-* :data:`MEASURES` -- the registry: ``MEASURES["ndcg_cut"]`` is a :class:`~metrics.registry.Choice` with ``name`` (as
-  trec_eval spells it), ``params`` (kind: None, "cutoffs", "fractions", "numbers", "gains",
-  "persistence", "variant"), ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g.
-  ``"trec_eval 9.0.8 m_ndcg_cut.c"`` or the paper), ``origin`` (``"trec_eval"``, ``"extra"``:
-  judged, err, rbp, rbp_resid, or ``"variant"``: nDCG), ``summary`` (mean, sum, count, gm, runid, none)
-  and ``per_query``.  A new measure is one entry here (a function of :class:`~.measures.Lists`).
+* :data:`MEASURES` -- the table: ``MEASURES["ndcg_cut"]`` is a typed :class:`~metrics.runfiles.measures.Measure`
+  with ``name`` (as trec_eval spells it), ``params`` (how ``-m`` writes them: None, "cutoffs", "fractions",
+  "numbers", "gains", "persistence", "variant"), ``parameters`` (typed, as ir_measures declares them),
+  ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g. ``"trec_eval 9.0.8 m_ndcg_cut.c"``
+  or the paper), ``origin`` (``"trec_eval"``, ``"extra"``: judged, err, rbp, rbp_resid, or ``"variant"``:
+  nDCG), ``summary`` (mean, sum, count, gm, runid, none) and ``per_query``.  A new measure is one kernel
+  in its family's module of :mod:`metrics.runfiles.measures` and one entry in its table.
   :data:`NICKNAMES`: the sets (``official``, ``all_trec``, ``set``, ``common``, ``extras``).
 * :func:`measure_names` -- the names a list of ``-m`` specs prints (``["P.5,10"]`` -> ``P_5, P_10``);
   :func:`parse_measures` validates specs (ValueError naming the bad one).
