@@ -66,7 +66,7 @@ from sqlalchemy.exc import IntegrityError
 from . import db, throttle
 from .models import answers, rounds, sessions, students, teacher_tokens
 from .nicknames import clean_nickname, problem, skeleton
-from .tasks import FIELDS, Task, verdict
+from .tasks import FIELDS, Task, Verdict, verdict
 from .throttle import Client
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "SEAT_CODE_LENGTH", "FEEDBACK", "Limits", "ClassroomError",
@@ -178,11 +178,16 @@ class Answer:
     field: str
     text: str
     ok: bool
-    kinds: tuple[str, ...]  # mistakes named at this step (never a note)
+    kinds: tuple[str, ...]  # mistakes named at this step (never a note), or ("carried_forward:<fields>",)
     after_reveal: bool
     created_at: float
     duplicate: bool = False  # True when this submission id had been stored before
     notes: tuple[str, ...] = ()
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict stored with this answer (:meth:`metrics.lessons.diagnose.Verdict.from_stored`)."""
+        return Verdict.from_stored(self.ok, ",".join(self.kinds), ",".join(self.notes))
 
 
 def _hash(token: str) -> str:
@@ -629,8 +634,9 @@ class Seat:
                     raise ClassroomError("too_many", "too many answers for this exercise",
                                          limit=lim.answers_per_round)
                 revealed = conn.execute(select(rounds.c.revealed_at).where(rounds.c.id == current.id)).scalar_one()
-                row = dict(student_id=self.id, round_id=current.id, field=field, text=text, ok=v.ok,
-                           kinds=",".join(v.mistakes), notes=",".join(v.notes), after_reveal=revealed is not None,
+                ok, kinds, notes = v.stored()  # the one verdict, as a row keeps it
+                row = dict(student_id=self.id, round_id=current.id, field=field, text=text, ok=ok,
+                           kinds=kinds, notes=notes, after_reveal=revealed is not None,
                            submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
         except IntegrityError:  # the same submission raced itself: return the stored one
@@ -638,7 +644,7 @@ class Seat:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
-        return Answer(id=aid, field=field, text=text, ok=v.ok, kinds=v.mistakes, after_reveal=revealed is not None,
+        return Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 
 

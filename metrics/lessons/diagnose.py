@@ -811,7 +811,7 @@ class _Engine:
         their_dcg, their_idcg = self.hand["dcg"], self.hand["idcg"]
         if (their_dcg is not None and their_idcg is not None and their_idcg.value
                 and _close(their_dcg, self.right.dcg) and _close(their_idcg, self.right.idcg)
-                and _fits(h, their_dcg.value / their_idcg.value)):
+                and _close(h, their_dcg.value / their_idcg.value)):
             m.kinds = ("ratio_of_rounded",)
             m.params.update(ratio=their_dcg.value / their_idcg.value, dcg_text=their_dcg.shown(),
                             idcg_text=their_idcg.shown())
@@ -1113,12 +1113,14 @@ def example_sheet(key: str) -> dict:
     """:func:`diagnose` keyword arguments holding what a document prints, as printed.
 
     The unretrieved grades are the document's judged items minus its list; the
-    formula the document *names* is the intended one.
+    formula the document *names* is the intended one.  :data:`EXAMPLE_SHEETS` are the examples that
+    print a hand calculation; every other worked example (document 004's, which prints only the grades
+    and the ideal vector) gives its exercise with no printed numbers (``""``).
 
     Parameters
     ----------
     key : str
-        One of :data:`EXAMPLE_SHEETS`, keys of :data:`metrics.lessons.examples.EXAMPLES`.
+        A key of :data:`metrics.lessons.examples.EXAMPLES`.
 
     Returns
     -------
@@ -1130,7 +1132,7 @@ def example_sheet(key: str) -> dict:
     Raises
     ------
     ValueError
-        If ``key`` is not one of :data:`EXAMPLE_SHEETS`.
+        If ``key`` is not a worked example's key.
 
     Examples
     --------
@@ -1139,12 +1141,18 @@ def example_sheet(key: str) -> dict:
     >>> s = example_sheet("003-blog")
     >>> s["terms"], s["unretrieved"], s["idcg"], s["ndcg"]
     ('3 1.26 1.5 0 0.38 0.71', [3.0, 0.0], '8.37', '81.96%')
+
+    Document 004's rec_sys_1 (A, E, C, D, F) misses B (grade 3) and G (grade 0) of its ground truth:
+
+    >>> s = example_sheet("004-recsys1")
+    >>> s["grades"], s["unretrieved"], s["k"], s["dcg"]
+    ([3.0, 1.0, 2.0, 2.0, 1.0], [3.0, 0.0], 5, '')
     """
     from collections import Counter
 
     from .examples import EXAMPLES, FORMULAS
 
-    example = check_choice(key, {k: EXAMPLES[k] for k in EXAMPLE_SHEETS}, name="example")
+    example = check_choice(key, EXAMPLES, name="example")
     rel = list(example.relevances)
     unretrieved: list[float] = []
     need = Counter(rel)
