@@ -609,12 +609,20 @@ class Seat:
                 sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one())
         if current.number != round_no:
             raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
-        given = self.latest(round_no)
+        latest = {a.field: a for a in self.answers(round_no)}
+        given = {f: a.text for f, a in latest.items()}
         given[field] = text
         try:
-            v = verdict(current.task.check(given), field)
+            d = current.task.check(given)
+            v = verdict(d, field)
         except ValueError as exc:
             raise ClassroomError("unreadable", str(exc)) from exc
+        # One verdict per answer: a new answer can make another latest answer of this student carried forward
+        # from it (an NDCG written before the IDCG it divides by), or no longer so.  Right or not never changes
+        # (it depends on the value alone); the stored mistake / carried-from kinds follow the current sheet, so
+        # the grid, the mistakes table and the CSV say what the student's page says.
+        rejudged = {a.id: verdict(d, f).stored() for f, a in latest.items() if f != field
+                    and verdict(d, f).stored() != (a.ok, ",".join(a.kinds), ",".join(a.notes))}
         try:
             with db.write(store.engine) as conn:
                 if conn.execute(select(students.c.id).where(students.c.id == self.id)).first() is None:
@@ -639,6 +647,9 @@ class Seat:
                            kinds=kinds, notes=notes, after_reveal=revealed is not None,
                            submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
+                for other_id, (o_ok, o_kinds, o_notes) in rejudged.items():
+                    conn.execute(update(answers).where(answers.c.id == other_id)
+                                 .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,

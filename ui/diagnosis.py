@@ -14,7 +14,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.lessons.diagnose import MARKS, MISTAKES, NOTES, Diagnosis, Finding, Verdict
+from metrics.lessons.diagnose import FIELDS, MARKS, MISTAKES, NOTES, Diagnosis, Finding, Verdict
 from metrics.lessons.examples import VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
@@ -108,13 +108,13 @@ def verdict_line(field_name: str, v: Verdict) -> str:
     """One answer's verdict in words, the same on Practice, Check and the classroom: ``✓ DCG: right``,
     ``✗ DCG terms: wrong — rel used for 2^rel − 1``, ``↪ IDCG: carried forward from IDCG terms``,
     ``… DCG terms: not finished (positions missing)``; notes follow in brackets."""
+    sep = t("diagnose.list_sep")
     text = t(f"diagnose.verdict.{v.state}", mark=v.mark, step=field_label(field_name),
-             mistakes=", ".join(kind_name(k) for k in v.mistakes),
-             sources=", ".join(field_label(s) if s in ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
-                               else t("diagnose.verdict.earlier") for s in v.carried_from)
-             or t("diagnose.verdict.earlier"))
+             mistakes=sep.join(kind_name(k) for k in v.mistakes),
+             sources=sep.join(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
+                              for s in v.carried_from) or t("diagnose.verdict.earlier"))
     if v.notes:
-        text += " " + t("diagnose.verdict.note", notes=", ".join(kind_name(k) for k in v.notes))
+        text += " " + t("diagnose.verdict.note", notes=sep.join(kind_name(k) for k in v.notes))
     return text
 
 
@@ -153,7 +153,7 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
         "dcg_text": markdown(p.get("dcg_text", ""), 40),
         "idcg_text": markdown(p.get("idcg_text", ""), 40),
         "percent": p.get("percent", ""),
-        "source": ", ".join(field_label(s) for s in p.get("from", [])),
+        "source": t("diagnose.list_sep").join(field_label(s) for s in p.get("from", [])),
         "neighbour": p.get("neighbour", ""),
         "their_divisor": number(p.get("their_divisor"), 4),
         "divisor": number(p.get("divisor"), 4),

@@ -713,11 +713,6 @@ class _Engine:
         (another gain, the neighbouring position's divisor ...) or a slip."""
         if _is_truncation(h, c):
             return ("truncation",), {}
-        for cand in self.cands[which][1:]:
-            if len(cand.entries) == 1 and _close(h, cand.at(p)) and _differs(cand.at(p), c):
-                kinds = self._showing(which, cand, p)
-                return kinds, {"own": cand.at(p), "side": which, "one_position": True,
-                               **self._variant_params(which, kinds, cand)}
         side = self.correct.side(which)
         gain = float(GAINS[side.gain].func(grades[p - 1: p])[0])
         discount = SIDE_DISCOUNTS[side.discount]
@@ -729,6 +724,11 @@ class _Engine:
             if theirs > 0 and _close(h, gain / theirs) and _differs(theirs, divisor):
                 return (kind,), {"own": gain / theirs, "side": which, "one_position": True, "neighbour": other,
                                  "their_divisor": theirs, "divisor": divisor, "form": "term"}
+        for cand in self.cands[which][1:]:
+            if len(cand.entries) == 1 and _close(h, cand.at(p)) and _differs(cand.at(p), c):
+                kinds = self._showing(which, cand, p)
+                return kinds, {"own": cand.at(p), "side": which, "one_position": True,
+                               **self._variant_params(which, kinds, cand)}
         return ("arithmetic_slip",), {}
 
     def _total(self, which: str, step: str, h: HandNumber, items: list, marks: list[_Mark], fit: _Cand) -> _Mark:
