@@ -789,12 +789,11 @@ class _Engine:
             tops = self._their_totals("dcg", side_marks, fits)
             bottoms = self._their_totals("ideal", side_marks, fits)
             for i, r in enumerate(readings):
-                for (top, top_wrong), (bottom, bottom_wrong) in product(tops, bottoms):
-                    if not (top_wrong or bottom_wrong) or bottom == 0:
+                for (top, top_from), (bottom, bottom_from) in product(tops, bottoms):
+                    if not (top_from or bottom_from) or bottom == 0:
                         continue
                     if _fits(r, top / bottom):
-                        sources = [self._source(w, side_marks) for w, bad in (("dcg", top_wrong),
-                                                                               ("ideal", bottom_wrong)) if bad]
+                        sources = list(dict.fromkeys(x for x in (top_from, bottom_from) if x))
                         m.params.update(own=top / bottom, ratio=top / bottom, **{"from": sources})
                         if i == 0:
                             m.state = "carried_forward"
@@ -831,28 +830,34 @@ class _Engine:
             m.params["own"] = ratio_f
         return m
 
-    def _their_totals(self, which: str, side_marks: dict, fits: dict) -> list[tuple[float, bool]]:
-        """The totals the writer may have divided: (value, whether it is off)."""
+    def _their_totals(self, which: str, side_marks: dict, fits: dict) -> list[tuple[float, str | None]]:
+        """The totals the writer may have divided: (value, the field its error comes from; None: right)."""
         right = self.cands[which][0]
         step = "dcg" if which == "dcg" else "idcg"
-        out = [(right.total, False)]
+        out: list[tuple[float, str | None]] = [(right.total, None)]
         written = self.hand[step]
         if written is not None:  # a right total as written (rounded) is divided too
-            out.append((written.value, not _close(written, right.total)))
+            out.append((written.value, None if _close(written, right.total) else FIELD_OF_STEP[step]))
         fit = fits[which]
         if fit.entries and _differs(fit.total, right.total):
-            out.append((fit.total, True))
+            out.append((fit.total, self._source(which, side_marks)))
         items = self.hand["term" if which == "dcg" else "ideal_term"]
         own = self._own_sum(items, fit)
         if own is not None and any(x.state != "right" for x in side_marks[which]):
-            out.append((own, True))
-        # the other side's misconception on this side too, where nothing was written here
-        other = fits["ideal" if which == "dcg" else "dcg"]
-        if not side_marks[which] and other.entries:
+            out.append((own, self._source(which, side_marks)))
+        # the other side's misconception on this side too, where the numbers written here do not show it
+        other_side = "ideal" if which == "dcg" else "dcg"
+        other = fits[other_side]
+        if other.entries:
             same = self.values[which].get(other.changes)
-            if same is not None and _differs(same.total, right.total):
-                out.append((same.total, True))
+            if same is not None and _differs(same.total, right.total) and self._consistent(which, same, side_marks):
+                out.append((same.total, self._source(other_side, side_marks)))
         return out
+
+    @staticmethod
+    def _consistent(which: str, cand: _Cand, side_marks: dict) -> bool:
+        """``cand`` gives every number written on its side as written."""
+        return all(_close(m.hand, cand.at(m.position)) for m in side_marks[which])
 
     @staticmethod
     def _source(which: str, side_marks: dict) -> str:
@@ -863,20 +868,22 @@ class _Engine:
         return FIELD_OF_STEP["term" if which == "dcg" else "ideal_term"]
 
     def _ndcg_formula(self, h: HandNumber, side_marks: dict):
-        """A formula entry that explains NDCG on a side (or both) where no number was written."""
-        free = {w: not side_marks[w] for w in ("dcg", "ideal")}
+        """A formula entry that explains NDCG on a side (or both) whose written numbers it leaves as they are
+        (nothing written there, or only positions and totals it does not change)."""
+        def consistent(which: str, cand: _Cand) -> bool:
+            return self._consistent(which, cand, side_marks)
+
         singles = {w: [c for c in self.values[w].values() if len(c.entries) == 1] for w in ("dcg", "ideal")}
         right = {w: self.cands[w][0] for w in ("dcg", "ideal")}
         for e in formula_entries():
-            options = []
-            if e.scope == "side" and free["dcg"] and free["ideal"]:
-                options.append("both")
-            options += [w for w in (("dcg", "ideal") if e.scope == "side" else ("ideal",)) if free[w]]
+            options = ["both", "dcg", "ideal"] if e.scope == "side" else ["ideal"]
             for which in options:
                 tops = [c for c in singles["dcg"] if c.entries == (e.key,)] if which != "ideal" else [right["dcg"]]
                 bottoms = [c for c in singles["ideal"] if c.entries == (e.key,)] if which != "dcg" else [right["ideal"]]
                 for top, bottom in product(tops, bottoms):
                     if which == "both" and top.changes != bottom.changes:
+                        continue
+                    if not (consistent("dcg", top) and consistent("ideal", bottom)):
                         continue
                     ratio = top.total / bottom.total if bottom.total else 0.0
                     if _close(h, ratio) and _differs(ratio, self.right.ndcg):
