@@ -26,8 +26,8 @@ BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
 DIFF_STYLE = "background-color: #fde2e2; color: #7f1d1d"
 OK_STYLE = "background-color: #e7f6ec"
 CARRIED_STYLE = "background-color: #fef3c7; color: #713f12"
-#: What an answer field is called on every page (the Check page's labels).
-FIELD_LABEL = "check.{}"
+#: What an answer field is called in a verdict, on every page.
+FIELD_LABEL = "diagnose.field.{}"
 
 
 def number(x, places: int = 4) -> str:
@@ -114,7 +114,7 @@ def verdict_line(field_name: str, v: Verdict) -> str:
              sources=sep.join(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
                               for s in v.carried_from) or t("diagnose.verdict.earlier"))
     if v.notes:
-        text += " " + t("diagnose.verdict.note", notes=sep.join(kind_name(k) for k in v.notes))
+        text += t("diagnose.verdict.note", notes=sep.join(kind_name(k) for k in v.notes))
     return text
 
 

@@ -56,7 +56,7 @@ def test_doc003_default_sheet(lang):
     assert marks.count("↪") == 2  # IDCG 8.37, NDCG 81.96%: carried forward
     verdicts = " ".join(m.value for m in at.markdown if m.value.startswith("- "))
     assert c["diagnose.verdict.carried_forward"].format(
-        mark="↪", step=c["check.idcg"], sources=c["check.ideal_terms"]) in verdicts
+        mark="↪", step=c["diagnose.field.idcg"], sources=c["diagnose.field.ideal_terms"]) in verdicts
     assert "0.3869" in table[c["diagnose.col.correct"]].tolist()
     assert _query(at) == ({"lang": lang} if lang != "en" else {})  # the defaults are the 003 sheet
 

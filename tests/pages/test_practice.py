@@ -211,9 +211,9 @@ def test_feedback_quotes_the_exercise_s_numbers_zh():
     assert "7.2103" not in texts  # the IDCG under rel is never quoted as the value
     lines = [m.value for m in at.markdown if m.value.startswith("- ")]
     verdicts = "\n".join(lines)
-    assert c["diagnose.verdict.right"].format(mark="✓", step=c["check.ideal_terms"]) in verdicts
-    assert c["diagnose.verdict.right"].format(mark="✓", step=c["check.idcg"]) in verdicts
-    assert c["diagnose.verdict.carried_forward"].format(mark="↪", step=c["check.ndcg"],
-                                                         sources=c["check.dcg"]) in verdicts
+    assert c["diagnose.verdict.right"].format(mark="✓", step=c["diagnose.field.ideal_terms"]) in verdicts
+    assert c["diagnose.verdict.right"].format(mark="✓", step=c["diagnose.field.idcg"]) in verdicts
+    assert c["diagnose.verdict.carried_forward"].format(mark="↪", step=c["diagnose.field.ndcg"],
+                                                         sources=c["diagnose.field.dcg"]) in verdicts
     # the NDCG explanation quotes the exercise's NDCG (0.8597 from 13.5260 / 15.7340), not the linear one
     assert f"{13.525968777075907 / idcg:.4f}" in texts
