@@ -147,7 +147,7 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
         "their_variant": variant_label(dim, p["theirs_variant"], d.k) if dim and "theirs_variant" in p else "",
         "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
         "k": "" if d.k is None else str(d.k),
-        "their_sum": number(p.get("their_sum"), places),
+        "their_sum": number(p.get("their_sum"), max(2, int(p.get("scale") or 2))),
         "also": t("diagnose.also", positions=", ".join(str(x) for x in p["also"])) if p.get("also") else "",
         "ratio": number(p.get("ratio"), max(places, 6)),
         "dcg_text": markdown(p.get("dcg_text", ""), 40),

@@ -805,7 +805,7 @@ class _Engine:
         flipped = readings[1] if len(readings) > 1 else None
         if flipped is not None and _fits(flipped, c):
             m.kinds = ("percent_vs_fraction",) if _close(flipped, c) else ("percent_vs_fraction", "truncation")
-            m.params["wrote_percent"] = not h.percent
+            m.params.update(_ndcg_params(flipped, c), wrote_percent=not h.percent)  # at the precision meant
             return m
         their_dcg, their_idcg = self.hand["dcg"], self.hand["idcg"]
         if (their_dcg is not None and their_idcg is not None and their_idcg.value
