@@ -189,8 +189,8 @@ def test_feedback_quotes_the_exercise_s_numbers_zh():
     # Issue 41 item 3 (zh, seed 42, medium: grades 3 1 0 3 1 3, 2^rel - 1, log2(i + 1), no cutoff, no missed
     # items).  A student uses rel for the DCG terms only: 3/1, 1/log2 3, 0, 3/log2 5, 1/log2 6, 3/log2 7 and
     # their sum; the ideal side (grades 3 3 3 1 1 0: 7, 7/log2 3, 7/2, 1/log2 5, 1/log2 6, 0; IDCG 15.7340)
-    # right; NDCG from their own DCG.  The IDCG side is never called a slip, "exact" is the exercise's IDCG 15.7340 (never the
-    # linear 7.2103), and NDCG is carried forward from the DCG.
+    # right; NDCG from their own DCG.  The IDCG side is never called a slip, "exact" is the exercise's IDCG
+    # 15.7340 (never the linear 7.2103), and NDCG is carried forward from the DCG.
     import math
     log2 = math.log2
     lin = [3 / 1, 1 / log2(3), 0.0, 3 / log2(5), 1 / log2(6), 3 / log2(7)]
