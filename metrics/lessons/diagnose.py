@@ -841,6 +841,10 @@ class _Engine:
         fit = fits[which]
         if fit.entries and _differs(fit.total, right.total):
             out.append((fit.total, self._source(which, side_marks)))
+        if any(x.state != "right" for x in side_marks[which]):
+            # any other way of computing that gives every number written here (they cannot be told apart there)
+            out += [(c.total, self._source(which, side_marks)) for c in self.cands[which][1:]
+                    if c is not fit and _differs(c.total, right.total) and self._consistent(which, c, side_marks)]
         items = self.hand["term" if which == "dcg" else "ideal_term"]
         own = self._own_sum(items, fit)
         if own is not None and any(x.state != "right" for x in side_marks[which]):

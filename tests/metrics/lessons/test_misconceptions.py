@@ -155,7 +155,8 @@ def _write_formula(sheet: Sheet, student: Recipe, fields, carry: bool, data) -> 
             # their own DCG and IDCG: as written where something is already off, else their exact values
             used = {s: read(sheet.texts[TOTAL_OF[s]])[0] if wrong and TOTAL_OF[s] in sheet.texts else value[s]
                     for s in ("dcg", "ideal")}
-            n = used["dcg"] / used["ideal"] if used["ideal"] else 0.0
+            assume(used["ideal"] > 0)  # nobody divides by an IDCG of 0
+            n = used["dcg"] / used["ideal"]
         sheet.texts["ndcg"] = _ndcg_text(n, d, data.draw(st.booleans(), label="percent"))
         sheet.derived["ndcg"] = bool(earlier) and carry and wrong
 
@@ -286,6 +287,14 @@ def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> 
     states, sources = expected_states(sheet)
     got = {f: v.state for f, v in d.verdicts.items()}
     assert got == states, (sheet.texts, got, states, d.kinds())
+    # "exact" is always the exercise's value (issue 41): every finding quotes it, never the student's own
+    field_of = {v: k for k, v in STEP.items()}
+    for finding in d.findings:
+        right = sheet.right[field_of[finding.step]]
+        if finding.position is not None:
+            right = right[finding.position - 1] if finding.position <= len(right) else math.nan
+        assert (math.isnan(right) and math.isnan(finding.expected)) or math.isclose(
+            finding.expected, right, rel_tol=1e-9, abs_tol=1e-12), (finding, right)
     for f, srcs in sources.items():
         assert d.verdicts[f].carried_from and set(d.verdicts[f].carried_from) <= srcs, (f, d.verdicts[f], srcs)
     first_field = next((f for f in FIELDS if states.get(f) == "wrong"), None)
@@ -391,6 +400,7 @@ def _carry_on(sheet: Sheet, start: str, carry: bool) -> None:
                 value = read(sheet.texts[total])[0]
         used[side] = value
     if "ndcg" in sheet.texts and start != "ndcg" and (used["dcg"] != right["dcg"] or used["ideal"] != right["idcg"]):
+        assume(used["ideal"] > 0)  # nobody divides by an IDCG of 0
         sheet.texts["ndcg"] = _ndcg_text(used["dcg"] / used["ideal"], d, sheet.texts["ndcg"].endswith("%"))
         sheet.derived["ndcg"] = True
 
