@@ -831,37 +831,45 @@ class _Engine:
         return m
 
     def _their_totals(self, which: str, side_marks: dict, fits: dict) -> list[tuple[float, str | None]]:
-        """The totals the writer may have divided: (value, the field its error comes from; None: right)."""
+        """The totals the writer may have divided: (value, the field its error comes from; None: right).
+
+        Their written total; else any way of computing that gives every number written on this side (the fit,
+        and the others that cannot be told apart from it there): its total, or their written terms added up
+        with its values for the blanks; and the other side's way applied here, where nothing here says no."""
         right = self.cands[which][0]
         step = "dcg" if which == "dcg" else "idcg"
         out: list[tuple[float, str | None]] = [(right.total, None)]
         written = self.hand[step]
         if written is not None:  # a right total as written (rounded) is divided too
             out.append((written.value, None if _close(written, right.total) else FIELD_OF_STEP[step]))
-        fit = fits[which]
-        if fit.entries and _differs(fit.total, right.total):
-            out.append((fit.total, self._source(which, side_marks)))
-        if any(x.state != "right" for x in side_marks[which]):
-            # any other way of computing that gives every number written here (they cannot be told apart there)
-            out += [(c.total, self._source(which, side_marks)) for c in self.cands[which][1:]
-                    if c is not fit and _differs(c.total, right.total) and self._consistent(which, c, side_marks)]
+        source = self._source(which, side_marks)
+        off = any(x.state != "right" for x in side_marks[which])
         items = self.hand["term" if which == "dcg" else "ideal_term"]
-        own = self._own_sum(items, fit)
-        if own is not None and any(x.state != "right" for x in side_marks[which]):
-            out.append((own, self._source(which, side_marks)))
-        # the other side's misconception on this side too, where the numbers written here do not show it
+        fit = fits[which]
+        ways = [fit] + ([c for c in self.cands[which][1:] if c is not fit and self._consistent(which, c, side_marks)]
+                        if side_marks[which] else [])  # nothing written here: nothing here to be off
+        for c in ways:
+            if c.entries and _differs(c.total, right.total):
+                out.append((c.total, source))
+            own = self._own_sum(items, c) if off else None
+            if own is not None:
+                out.append((own, source))
         other_side = "ideal" if which == "dcg" else "dcg"
-        other = fits[other_side]
-        if other.entries:
-            same = self.values[which].get(other.changes)
+        others = [fits[other_side]] + ([c for c in self.cands[other_side][1:] if c is not fits[other_side]
+                                        and self._consistent(other_side, c, side_marks)]
+                                       if side_marks[other_side] else [])
+        for o in others:
+            same = self.values[which].get(o.changes) if o.entries else None
             if same is not None and _differs(same.total, right.total) and self._consistent(which, same, side_marks):
                 out.append((same.total, self._source(other_side, side_marks)))
         return out
 
     @staticmethod
     def _consistent(which: str, cand: _Cand, side_marks: dict) -> bool:
-        """``cand`` gives every number written on its side as written."""
-        return all(_close(m.hand, cand.at(m.position)) for m in side_marks[which])
+        """``cand`` gives every number written on its side as written (a total carried forward from the terms
+        written beside it is theirs, not a way's)."""
+        return all(_close(m.hand, cand.at(m.position)) for m in side_marks[which]
+                   if not (m.position is None and m.state == "carried_forward"))
 
     @staticmethod
     def _source(which: str, side_marks: dict) -> str:

@@ -357,7 +357,7 @@ def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
     url, db_url = server
     store = Store(db_url)
     info, key = store.create(example_task("003-blog"))
-    # Answers naming long mistakes: log(i) for log(i + 1), truncation, rounded terms summed, carried forward.
+    # Answers naming long mistakes (digits cut off instead of rounded, slips) beside carried-forward ones.
     work = [("dcg", "7.86"), ("terms", "3 1.26 1.5 0 0.38 0.71"), ("terms", "3 1.26 1.5 0 0.39 0.71"),
             ("dcg", "6.86"), ("idcg", "8.38"), ("ndcg", "0.8090"), ("idcg", "8.48"), ("ideal_terms", "3 3 3 2 2 1")]
     for i in range(3):
