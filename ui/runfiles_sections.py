@@ -13,7 +13,7 @@ import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
-from ui import runfiles_view
+from ui import runfiles_match, runfiles_view
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
@@ -108,8 +108,10 @@ def read_all(qrels_src, run_srcs):
                      t(f"{SECTION}.col_severity"): t(f"{SECTION}.severity_{x.severity}"),
                      t(f"{SECTION}.col_message"): runfiles_view.problem_text(x)} for x in p.problems]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-        if p.fatal:
-            st.error(t(f"{SECTION}.file_unusable", name=markdown(p.name)))
+        if p.fatal:  # why, in full (the problems table cuts long messages to its column's width)
+            fatal = [x for x in p.problems if x.severity == "fatal"]
+            st.error(runfiles_view.problem_text(fatal[0], markdown_text=True) if fatal
+                     else t(f"{SECTION}.file_unusable", name=markdown(p.name)))
     accept = True
     if has_errors:
         accept = st.checkbox(t(f"{SECTION}.accept_bad"), key="rf_accept_bad", help=t(f"{SECTION}.accept_bad_help"))
@@ -336,8 +338,9 @@ def significance(ev, per_ndcg, per_measures, k):
     significance_section(wide, measure_name=name, key_prefix="rf_sig")
 
 
-def body():
-    """The page between its introduction and its teaching section: files, options, results, measures, tests."""
+def body(page=None):
+    """The page between its introduction and its teaching section: files, options, results, measures, tests,
+    and (given the page's :class:`ui.state.PageState`) where a reported number comes from."""
     # Memory that expired sessions and evicted cache entries freed goes back to the system (< 1 ms usually).
     runfiles_view.release_memory()
     qrels_src, run_srcs = choose_files()
@@ -374,3 +377,5 @@ def body():
     ndcg_downloads(ev, per)
     per_measures = measures_section(qrels, qrels_src, usable)
     significance(ev, per, per_measures, k)
+    if page is not None:
+        runfiles_match.section(page, qrels_src, usable)

@@ -36,6 +36,8 @@ from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
+from streamlit.logger import get_logger
+from streamlit.runtime.scriptrunner import StopException
 
 from metrics import safe_csv
 from metrics.registry import DISCOUNTS, GAINS, TIES
@@ -55,18 +57,29 @@ from metrics.runfiles import (
     read_qrels,
     read_run,
 )
+from metrics.runfiles.read import Limits, shorten
 from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
+from ui.runfiles_match import match_fields
 from ui.significance_view import significance_fields
 
 SECTION = "run_files"
+_LOG = get_logger(__name__)
 
 #: Megabytes (MiB, as Streamlit counts them) for all files of one evaluation together; each uploader's
 #: limit too.  ``.streamlit/config.toml`` sets ``server.maxUploadSize`` to the same number.
 UPLOAD_CAP_MB = 100
 UPLOAD_CAP_BYTES = UPLOAD_CAP_MB * 1024 * 1024
+#: What reading one uploaded file may take, whatever its format.  Rows: as many as the shortest qrels lines
+#: ("1 0 1 1" and a newline, 8 bytes) fill in the cap, so no text file the page takes is refused for its rows
+#: while a compressed Parquet file holds no more than one.  Memory: at most 100 times the file (a file under
+#: 1 MiB counts as 1 MiB: about a million rows) and never more than 3 times the cap, about what reading the
+#: largest text file the page takes needs (~2.7 times its size; :class:`metrics.runfiles.read.Limits`,
+#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer before a row is decoded, then batch
+#: by batch.
+UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory=3 * UPLOAD_CAP_BYTES)
 #: Parsed files kept in the server's cache (all sessions together) and for how long after last use.
 CACHE_ENTRIES = 16
 CACHE_TTL = "15m"
@@ -180,6 +193,7 @@ FIELDS = (
     ui_state.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
+    *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
 )
 
 
@@ -250,9 +264,9 @@ def option_name(choice: str, key: str, *, short: bool = False) -> str:
 
 def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
     """The translated problem; ``markdown_text=True`` escapes the file's own text (ids, tokens, names)."""
-    fields = dict(p.params, file=p.file, line=p.line)
+    fields = p.fields()  # a file's own text shortened (an id of a million characters shows as a few dozen)
     if markdown_text:
-        fields = {k: markdown(v, 60) if isinstance(v, str) else v for k, v in fields.items()}
+        fields = {k: markdown(v, 400) if isinstance(v, str) else v for k, v in fields.items()}  # shortened above
     text = t(f"{SECTION}.problem.{p.kind}", **fields)
     if text.startswith(f"{SECTION}.problem."):
         return markdown(p.message, 300) if markdown_text else p.message
@@ -413,17 +427,48 @@ def release_memory() -> bool:
     return False
 
 
-def read_source(kind: str, name: str, digest: str, data) -> Parsed:
-    """Parse one file from its bytes, in place (uncached; the page calls :func:`read_cached`)."""
+class VisitorLeft(StopException):
+    """Raised between two blocks of a file being read when the session that asked for it has ended: Streamlit's
+    own "stop this script run" (no traceback in the server's log; nothing is cached)."""
+
+
+def stop_when_visitor_leaves(name: str):
+    """An ``on_progress`` callback for a reader: it raises :class:`VisitorLeft` once the session running
+    this script is no longer active (the tab was closed or the connection lost), so the rest of the file is
+    not read for nobody.  Streamlit asks a disconnected session's script to stop, but a script only stops at
+    its next Streamlit call; the readers call this between blocks of lines and Parquet batches.  Outside a
+    server (AppTest, a benchmark) it never raises."""
+    from streamlit import runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not runtime.exists():
+        return lambda _fraction: None
+    session_id, rt = ctx.session_id, runtime.get_instance()
+
+    def check(_fraction: float) -> None:
+        if not rt.is_active_session(session_id):
+            _LOG.info("stopped reading %s: its visitor left", shorten(name))
+            raise VisitorLeft(name)
+
+    return check
+
+
+def read_source(kind: str, name: str, digest: str, data, on_progress=None) -> Parsed:
+    """Parse one file from its bytes, in place (uncached; the page calls :func:`read_cached`), within
+    :data:`UPLOAD_LIMITS`; ``on_progress`` may stop it (:func:`stop_when_visitor_leaves`)."""
     reader = read_qrels if kind == "qrels" else read_run
-    parsed = reader(memoryview(data), name=name, max_bytes=UPLOAD_CAP_BYTES)
-    release_memory()
+    try:
+        parsed = reader(memoryview(data), name=name, max_bytes=UPLOAD_CAP_BYTES, limits=UPLOAD_LIMITS,
+                        on_progress=on_progress)
+    finally:
+        release_memory()
     return parsed
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _read_cached(kind: str, name: str, digest: str, _data) -> Parsed:
-    return read_source(kind, name, digest, _data)
+    return read_source(kind, name, digest, _data, on_progress=stop_when_visitor_leaves(name))
 
 
 def read_cached(src: Source) -> Parsed:

@@ -625,7 +625,7 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
         rv = RunValues(run.name, _run_tag(run), ranked.present)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             for r in requested:
-                if r.info.func is None:
+                if r.info.compute is None:
                     continue
                 for name, v in zip(r.names, r.compute(ranked.lists)):
                     (rv.texts if r.info.value == "text" else rv.values)[name] = v
@@ -687,7 +687,7 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     Parameters
     ----------
     kind : {"mean", "sum", "count", "gm"}
-        The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.MEASURE_FACTS`).
+        The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.table.SUMMARIES`).
     name : str
         The printed name (``num_rel`` has its own rule under ``-c``).
     values : numpy.ndarray of float

@@ -53,7 +53,7 @@ def wait_until(condition, timeout: float = 90) -> None:
 def test_two_servers_one_class_and_one_server_killed(make_page, pg_server):  # noqa: F811 - the fixture
     url = fresh_database(pg_server, "two_servers")
     try:
-        with apps(url, 2, env={"NDCG_LAB_TRUSTED_PROXIES": "1"}) as (a, b), nginx([a.port, b.port]) as proxy:
+        with apps(url, 2, env={"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"}) as (a, b), nginx([a.port, b.port]) as proxy:
             routes = proxy.routes([a.port, b.port])
             teacher = on(make_page, proxy, routes[b.port], PROJECTOR)
             code = start_class(teacher, proxy)

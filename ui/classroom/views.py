@@ -11,9 +11,13 @@ and mistakes every :data:`TEACHER_REFRESH` seconds, the student's check for "sol
 exercise" / "feedback changed" every :data:`STUDENT_REFRESH` seconds (a full rerun only when something
 changed).  Everything they read is in the database, so a page served by any app server shows the same class.
 
-Secrets leave the address bar: the private teacher link (``key``) and a student's ``me`` link are used
-once, a token is kept in a cookie of this browser (:mod:`ui.classroom.browser`) and, once the browser
-confirms it holds it, the secret is taken out of the link; reloads and other servers read the cookie.
+Secrets stay out of what servers see: the teacher's browser gets a token of its own at Start, and the
+private teacher link carries its key in the fragment (``#key=``, never in a request line, a ``Referer`` or a
+proxy's log), exchanged once for a token and then retired; a student's ``me`` link works until the
+browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.classroom.browser`); once the
+browser confirms it holds one, the secret is taken out of the address; reloads and other servers read the
+cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
+:func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
 One verdict: every mark on both pages comes from :func:`classroom.tasks.verdict` (stored with the
 answer for the dashboard, the first-try share and the CSV; :func:`classroom.tasks.value_verdict` for
 the spread chart's colour per value).
@@ -34,6 +38,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import stats
 from classroom.db import ENV_VAR, database_url
+from classroom.nicknames import MAX_CODE_POINTS  # a nickname is whole (24 grapheme clusters): never cut again
 from classroom.store import FEEDBACK, ClassroomError, Seat, Store, Teacher, normalise_code
 from classroom.tasks import (
     EXAMPLE_KEYS,
@@ -115,6 +120,12 @@ def refusal(exc: ClassroomError) -> str:
     return text
 
 
+def refusal_of(kind: str) -> str:
+    """The message for a refusal kept as its kind only (a join the teacher could not let in)."""
+    lim = store().limits
+    return refusal(ClassroomError(kind, kind, limit=lim.seat_cap if kind == "address_full" else lim.max_students))
+
+
 def slow_run() -> float:
     """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
     return slow_down(SLOW_ENV, SLOW_CAP)
@@ -122,6 +133,14 @@ def slow_run() -> float:
 
 def database_down() -> None:
     st.error(t("classroom.db_down"), icon=":material/cloud_off:")
+
+
+def setting_problems() -> None:
+    """A refused server setting (``NDCG_LAB_TRUSTED_PROXIES``), shown to the teacher, who can tell whoever
+    runs the app (the server's log says it too)."""
+    problem = browser.proxy_problem()
+    if problem:
+        st.error(t("classroom.proxy_problem", message=markdown(problem, 400)), icon=":material/dns:")
 
 
 # ------------------------------------------------------------------------------------------------ fields
@@ -221,8 +240,10 @@ def join_url(code: str) -> str:
     return f"{base_url()}/{JOIN_PAGE}?{urlencode({'code': code})}"
 
 
-def teacher_url(code: str, token: str) -> str:
-    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code, 'key': token})}"
+def teacher_url(code: str, key: str) -> str:
+    """The private teacher link: the key in the fragment, which browsers never send to a server (no request
+    line, no ``Referer``, no proxy log holds it); the page's script reads it (:func:`teacher_from_page`)."""
+    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code})}#key={key}"
 
 
 @lru_cache(maxsize=64)
@@ -320,8 +341,12 @@ def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
     except SQLAlchemyError:
         st.session_state["class_problem"] = t("classroom.db_down")
         return
+    # This browser takes a token of its own at once; the key create() returned is never shown: the private
+    # link is made on request (private_link), and retired once used.
+    teacher = store().teacher(info.code, token)
+    browser.hold("t", info.code, teacher.issue_token())
+    store().use_link(info.code, token)
     page.set("class_code", info.code)
-    page.set("class_key", token)
 
 
 def setup(page: ui_state.PageState) -> None:
@@ -358,35 +383,64 @@ def _cookie_age(teacher_or_seat) -> float:
     return max(60.0, info.expires_at + store().limits.retention - time.time())
 
 
-def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
-    """The teacher's handle and this browser's token, from the private link (once) or the browser's cookie.
+#: :func:`teacher_from_page`'s answer while the browser has not yet said whether the address holds a key.
+OPENING = "opening"
 
-    The private link's key is checked, this browser gets a token of its own (a cookie); when the browser
-    confirms it holds it, the key leaves the address bar, and reloads (on any server) use the cookie.
+
+def teacher_from_page(page: ui_state.PageState):
+    """The teacher's handle and this browser's token, :data:`OPENING`, or None (the setup is drawn).
+
+    This session's token or this browser's cookie opens the dashboard; else the private link's key — from
+    the address's fragment (``#key=...``, read in the browser: it never reaches a server, a proxy's log or
+    a ``Referer``) or, from an older link, the query — which this browser exchanges for a token of its own.
+    When the browser confirms its cookie holds that token, the key is retired (the link opens the dashboard
+    once) and leaves the address bar; a browser that refuses the cookie is warned (the key stays, and
+    works, until it is allowed or the tab is closed).
     """
-    code, key = normalise_code(page.value("class_code")), page.value("class_key")
-    if not code and not key:
+    code, query_key = normalise_code(page.value("class_code")), page.value("class_key")
+    if not code and not query_key:
         return None
-    if key:
+    token = browser.remembered("t", code) if code else None
+    teacher = store().teacher(code, token) if token else None
+    key = query_key or (browser.fragment_key(code) if code else "")
+    if teacher is None:
+        if key is None:
+            return OPENING
+        if not key:
+            st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
+            page.set("class_code", "")
+            return None
         teacher = store().teacher(code, key)
         if teacher is None:
             st.error(t("classroom.bad_teacher_link"), icon=":material/lock:")
             page.set("class_code", "")
             page.set("class_key", "")
             return None
-        token = browser.remembered("t", teacher.info.code)
-        if store().teacher(code, token or "") is None:
-            token = teacher.issue_token()
-        if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher)):
-            page.set("class_key", "")  # the browser holds its token: the key leaves the address bar
+        token = _exchanged(teacher, key)
+    key = key or ""
+    if not key and browser.in_cookie("t", code, token):
         return teacher, token
-    token = browser.remembered("t", code)
-    teacher = store().teacher(code, token) if token else None
-    if teacher is None:
-        st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
-        page.set("class_code", "")
-        return None
+    if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher), clear_fragment=bool(key)):
+        if key:
+            store().use_link(code, key)  # used once: the link opens no other browser
+            page.set("class_key", "")  # an older link's key leaves the address bar too
+    elif browser.refused("t", teacher.info.code, token):
+        st.warning(t("classroom.cookie_refused"), icon=":material/cookie_off:")
     return teacher, token
+
+
+def _exchanged(teacher: Teacher, key: str) -> str:
+    """The token this browser session takes for the link ``key`` (one per session: reruns reuse it)."""
+    held = st.session_state.setdefault("class_exchanged", {})
+    token = held.get((teacher.info.code, key))
+    if token is None or store().teacher(teacher.info.code, token) is None:
+        token = held[(teacher.info.code, key)] = teacher.issue_token()
+    return token
+
+
+def opening() -> None:
+    """What the page shows while the browser reads the address's fragment (a moment)."""
+    st.caption(t("classroom.opening"))
 
 
 def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
@@ -405,7 +459,7 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
             st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
     with qr:
         st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width="stretch")
-    private_link(info.code, token)
+    private_link(teacher, token)
 
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"class_ex_{current.number}")
@@ -420,20 +474,49 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
     slow_run()
 
 
-def private_link(code: str, token: str) -> None:
-    """The private teacher link, drawn only on request (the dashboard is projected)."""
-    shown = st.session_state.get("class_show_link") == code
-    if not shown:
-        st.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
-                  help=t("classroom.private_link_help"), on_click=st.session_state.__setitem__,
-                  args=("class_show_link", code))
-        return
-    with st.container(border=True):
-        st.markdown(f"**{t('classroom.private_link')}**")
-        st.caption(t("classroom.private_link_help"))
-        st.code(teacher_url(code, token), language=None, wrap_lines=True)
-        st.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
-                  on_click=st.session_state.__setitem__, args=("class_show_link", None))
+def private_link(teacher: Teacher, token: str) -> None:
+    """The private teacher link, made on request (the dashboard is projected): each showing makes a new one
+    and retires the one before; it opens the dashboard once, in one browser.  "Sign out other browsers"
+    revokes every other browser's token and the link."""
+    code = teacher.info.code
+    shown = st.session_state.get("class_link")
+    if not shown or shown[0] != code:
+        c1, c2 = st.columns(2)
+        c1.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
+                  help=t("classroom.private_link_help"), on_click=_link_action, args=(teacher, token, "show"))
+        c2.button(t("classroom.sign_out_others"), key="class_sign_out_button", icon=":material/logout:",
+                  help=t("classroom.sign_out_others_help"), on_click=_link_action, args=(teacher, token, "sign_out"))
+    else:
+        with st.container(border=True):
+            st.markdown(f"**{t('classroom.private_link')}**")
+            st.caption(t("classroom.private_link_help"))
+            st.code(teacher_url(code, shown[1]), language=None, wrap_lines=True)
+            c1, c2 = st.columns(2)
+            c1.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
+                      on_click=_link_action, args=(teacher, token, "hide"))
+            c2.button(t("classroom.revoke_link"), key="class_revoke_link_button", icon=":material/link_off:",
+                      help=t("classroom.revoke_link_help"), on_click=_link_action, args=(teacher, token, "revoke"))
+    done = st.session_state.pop("class_link_done", None)
+    if done:
+        st.success(done)
+
+
+def _link_action(teacher: Teacher, token: str, action: str) -> None:
+    try:
+        if action == "show":
+            st.session_state["class_link"] = (teacher.info.code, teacher.new_link())
+        elif action == "revoke":
+            teacher.new_link()  # made and dropped: the link shown stops working
+            st.session_state["class_link"] = None
+            st.session_state["class_link_done"] = t("classroom.link_revoked")
+        elif action == "sign_out":
+            n = teacher.sign_out_others(token)
+            st.session_state["class_link"] = None
+            st.session_state["class_link_done"] = t("classroom.signed_out", n=n)
+        else:
+            st.session_state["class_link"] = None
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 def _db_key(name: str, value) -> str:
@@ -619,7 +702,39 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
     st.download_button(t("classroom.download"), partial(_results_csv, code, token),
                        file_name=f"class-{info.code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
                        icon=":material/download:")
+    waiting_panel_teacher(teacher)
     roster_panel(teacher, roster)
+
+
+def waiting_panel_teacher(teacher: Teacher) -> None:
+    """Students whose join waits for the teacher (their browser or network typed too many wrong codes, so
+    their code was not checked): the count, a button that lets them in (then their network joins this class
+    at once), and their nicknames on request (the dashboard is projected)."""
+    done = st.session_state.pop("class_let_in_done", None)
+    if done is not None:
+        st.success(t("classroom.let_in_done", n=done))
+    queue = teacher.waiting()
+    if queue.empty:
+        return
+    fresh = queue[queue["problem"] == ""]
+    with st.container(border=True, key="class_waiting"):
+        if len(fresh):
+            st.warning(t("classroom.waiting_count", n=len(fresh)), icon=":material/hourglass_top:")
+            st.button(t("classroom.let_in", n=len(fresh)), key="class_let_in", type="primary",
+                      icon=":material/how_to_reg:", on_click=_let_in, args=(teacher,))
+        with st.expander(t("classroom.waiting_names")):
+            for _, row in queue.iterrows():
+                note = f" — {refusal_of(row['problem'])}" if row["problem"] else ""
+                st.markdown(f"- {markdown(row['nickname'], MAX_CODE_POINTS)}{note}")
+
+
+def _let_in(teacher: Teacher) -> None:
+    try:
+        st.session_state["class_let_in_done"] = teacher.admit_waiting()
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
@@ -641,7 +756,8 @@ def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
         if chosen is None:
             st.caption(t("classroom.no_student_n", n=int(number)))
         elif teacher.info.show_names:
-            st.caption(t("classroom.student_named", n=int(number), nickname=markdown(row["nickname"].iloc[0], 24)))
+            st.caption(t("classroom.student_named", n=int(number),
+                         nickname=markdown(row["nickname"].iloc[0], MAX_CODE_POINTS)))
         done = st.session_state.get("class_seat_code")
         numbers = dict(zip(roster["student_id"].astype(int), roster["number"].astype(int)))
         if done and done[0] == teacher.info.code and done[1] in numbers:
@@ -694,7 +810,11 @@ def seat_from_page(page: ui_state.PageState) -> Seat | None:
             token = candidate
             break
     if seat is None:
-        if me or held:
+        if held and store().removed_token(code, held):
+            # Removed by the teacher: the cookie stays (it keeps this browser out of the class), the link goes.
+            st.error(t("classroom.error.removed_here"), icon=":material/person_off:")
+            page.set("join_me", "")
+        elif me or held:
             st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
             page.set("join_me", "")
             browser.forget("s", code)
@@ -731,7 +851,9 @@ def _join(page: ui_state.PageState, code: str) -> None:
         if seat is not None:
             _seated(page, seat, held)
             return
-    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""))
+    st.session_state.pop("join_waiting", None)
+    held = browser.remembered("s", normalise_code(code or ""))
+    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""), held=[held] if held else [])
     if seated is not None:
         _seated(page, *seated)
 
@@ -743,12 +865,16 @@ def _reclaim(page: ui_state.PageState, code: str) -> None:
         _seated(page, *seated)
 
 
-def _seat_from(ask, code: str, typed: str):
+def _seat_from(ask, code: str, typed: str, **extra):
     """(seat, token) from the store's ``join`` or ``reclaim`` for what the student typed, or None with the
-    refusal (or "the database is down") kept for the form to show."""
+    refusal (or "the database is down") kept for the form to show.  A join kept for the teacher (this
+    browser or network is held for wrong codes) makes the form wait: :func:`waiting_panel`."""
+    token = _pending_token(code)
     try:
-        return ask(code, typed, client=browser.client(), token=_pending_token(code))
+        return ask(code, typed, client=browser.client(), token=token, **extra)
     except ClassroomError as exc:
+        if exc.kind == "waiting":
+            st.session_state["join_waiting"] = (normalise_code(code), token)
         st.session_state["join_problem"] = refusal(exc)
     except SQLAlchemyError:
         st.session_state["join_problem"] = t("classroom.db_down")
@@ -759,16 +885,42 @@ def join_form(page: ui_state.PageState) -> None:
     st.caption(t("classroom.join_intro"))
     st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
     code = page.typed("join_code")
-    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=24, help=t("classroom.nickname_help"))
+    # The store cuts a nickname at 24 grapheme clusters (a flag or a family emoji is one, but many UTF-16
+    # units, which is what a browser's maxlength counts): the box only keeps absurd lengths out.
+    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=200, help=t("classroom.nickname_help"))
     st.button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:", on_click=_join,
               args=(page, code))
     problem = st.session_state.pop("join_problem", None)
-    if problem:
+    waiting = st.session_state.get("join_waiting")
+    if waiting:
+        waiting_panel(*waiting)
+    elif problem:
         st.error(problem)
     with st.expander(t("classroom.have_seat_code"), icon=":material/key:"):
         st.caption(t("classroom.have_seat_code_help"))
         st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
         st.button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page, code))
+
+
+@st.fragment(run_every=STUDENT_REFRESH)
+def waiting_panel(code: str, token: str) -> None:
+    """A join kept for the teacher (this browser or network was held for wrong codes, so the code was not
+    checked): every few seconds, has the teacher let it in (the page then shows the seat), or refused it?
+    The same panel whether the code is right or wrong: a held guesser learns nothing."""
+    try:
+        if store().seat(code, token) is not None:
+            st.session_state.pop("join_waiting", None)
+            st.rerun(scope="app")
+        why = store().waiting_problem(code, token)
+    except SQLAlchemyError:
+        st.caption(t("classroom.reconnecting"))
+        return
+    if why:
+        st.session_state.pop("join_waiting", None)
+        st.error(refusal_of(why))
+        return
+    with st.container(key="join_waiting_box"):
+        st.info(t("classroom.waiting_for_teacher"), icon=":material/hourglass_top:")
 
 
 def _saved() -> dict:
@@ -816,7 +968,7 @@ def student_view(seat: Seat) -> None:
     current = seat.store.round(seat.info.id)
     info = seat.store.info(seat.info.id)
     n = current.number
-    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
+    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, MAX_CODE_POINTS), code=seat.info.code))
     st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
     exercise_panel(current.task, key=f"join_ex_{n}")
     watch(seat, n, current.revealed, info.feedback)
