@@ -203,7 +203,7 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
         join(pg, url, code, name)
         wait_metric(teacher, "Joined", str(i))  # the dashboard refreshes by itself
     # The student: every number right; their terms add up to 6.86, not 6.861: a note, never a mistake.
-    answer(ada, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms, position 1 first: right")
+    answer(ada, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms: right")
     answer(ada, "DCG", "6.861", "DCG: right")
     assert "✗" not in text_of(ada) and "Sum disagrees with its own terms" in text_of(ada)
     answer(bo, "DCG", "6.8", "DCG: wrong")  # a named mistake, and not the answer (concept feedback)
