@@ -846,8 +846,9 @@ class _Engine:
         off = any(x.state != "right" for x in side_marks[which])
         items = self.hand["term" if which == "dcg" else "ideal_term"]
         fit = fits[which]
+        # only where a number written here is off: a way the numbers here do not show is no error of this side
         ways = [fit] + ([c for c in self.cands[which][1:] if c is not fit and self._consistent(which, c, side_marks)]
-                        if side_marks[which] else [])  # nothing written here: nothing here to be off
+                        if off else [])
         for c in ways:
             if c.entries and _differs(c.total, right.total):
                 out.append((c.total, source))
@@ -857,7 +858,7 @@ class _Engine:
         other_side = "ideal" if which == "dcg" else "dcg"
         others = [fits[other_side]] + ([c for c in self.cands[other_side][1:] if c is not fits[other_side]
                                         and self._consistent(other_side, c, side_marks)]
-                                       if side_marks[other_side] else [])
+                                       if any(x.state != "right" for x in side_marks[other_side]) else [])
         for o in others:
             same = self.values[which].get(o.changes) if o.entries else None
             if same is not None and _differs(same.total, right.total) and self._consistent(which, same, side_marks):
