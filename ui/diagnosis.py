@@ -26,6 +26,10 @@ BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
 DIFF_STYLE = "background-color: #fde2e2; color: #7f1d1d"
 OK_STYLE = "background-color: #e7f6ec"
 CARRIED_STYLE = "background-color: #fef3c7; color: #713f12"
+#: Findings explained one by one; past them, the table lists the rest (a long sheet stays quick to draw).
+MAX_EXPLAINED = 30
+#: Rows of the steps table drawn without an inner scroll bar (a hand calculation; a long list scrolls).
+MAX_TABLE_ROWS = 60
 #: What an answer field is called in a verdict, on every page.
 FIELD_LABEL = "diagnose.field.{}"
 
@@ -188,9 +192,11 @@ def render_findings(d: Diagnosis, *, verdicts: bool = True) -> None:
                    kind=kind_name(first.kind, first.params.get("side"))))
     if verdicts:
         render_verdicts(d)
-    for i, f in enumerate(d.findings, start=1):
+    for i, f in enumerate(d.findings[:MAX_EXPLAINED], start=1):
         note = f" ({t('diagnose.note')})" if f.kind in NOTES else ""
         st.markdown(f"**{i}. {kind_name(f.kind, f.params.get('side'))}**{note} — {finding_text(f, d)}")
+    if len(d.findings) > MAX_EXPLAINED:  # a sheet of a thousand terms: the table below has every one
+        st.caption(t("diagnose.more", count=len(d.findings) - MAX_EXPLAINED))
 
 
 def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool = True) -> pd.DataFrame:
@@ -244,7 +250,7 @@ def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.Dat
     finding_col = t("diagnose.col.finding")
     st.dataframe(
         frame.style.apply(style, axis=1), hide_index=True, width="stretch", key=key,
-        height=35 * (len(frame) + 1) + 3,  # every step visible, no inner scrolling
+        height=35 * (min(len(frame), MAX_TABLE_ROWS) + 1) + 3,  # every step of a hand calculation visible
         column_config={mark_col: st.column_config.TextColumn(width="small"),
                        finding_col: st.column_config.TextColumn(width="large")},
     )

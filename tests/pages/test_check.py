@@ -231,3 +231,16 @@ def test_odd_links_never_crash(query):
     at = open_page(PAGE, query=query)
     no_exceptions(at)
     assert not any("![](" in m.value for kind in ("markdown", "warning", "error") for m in getattr(at, kind))
+
+
+def test_a_long_sheet_explains_thirty_findings_and_tables_the_rest():
+    # 200 grades of 1 and every term written 9 (1/log2(i + 1) is at most 1): 200 slips.  The page explains the
+    # first thirty and says how many more the table holds, instead of drawing 200 paragraphs.
+    at = open_page(PAGE, query={"rels": ",".join(["1"] * 200), "unretrieved": "", "k": "all",
+                                "terms": " ".join(["9"] * 200), "dcg": "", "ideal_terms": "", "idcg": "",
+                                "ndcg": "", "gain": "linear", "discount": "standard", "base": "2"})
+    no_exceptions(at)
+    numbered = [m.value for m in at.markdown if m.value.startswith("**") and ". " in m.value[:8]]
+    assert len(numbered) == 30
+    assert _cat("en")["diagnose.more"].format(count=170) in [c.value for c in at.caption]
+    assert len(at.dataframe[0].value) == 200 + 1 + 200 + 1 + 1  # every step in the table
