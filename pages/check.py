@@ -89,10 +89,10 @@ else:
     if d is not None:
         f1, f2 = st.columns(2)
         with f1:
-            st.markdown(f"**{t('diagnose.followed')}:** {variant_summary(d.followed, d.k)}")
+            st.markdown(t("diagnose.followed_line", summary=variant_summary(d.followed, d.k)))
             st.latex(dcg_latex(*side_latex(d.followed, "dcg")))
         with f2:
-            st.markdown(f"**{t('diagnose.correct_formula')}:** {variant_summary(d.correct, d.k)}")
+            st.markdown(t("diagnose.correct_line", summary=variant_summary(d.correct, d.k)))
             st.latex(dcg_latex(*side_latex(d.correct, "dcg")))
         render_findings(d)
         st.markdown(f"#### {t('check.table_header')}")

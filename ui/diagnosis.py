@@ -76,7 +76,7 @@ def variant_summary(calc: Calculation, k) -> str:
         ideal.append(variant_label("ideal_order", calc.ideal_order))
     if calc.dcg == calc.ideal:
         return " · ".join(_side_summary(calc.dcg, k) + ideal)
-    return "; ".join([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
+    return t("diagnose.side_sep").join([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
                       t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
 
 
