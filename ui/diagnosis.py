@@ -23,13 +23,8 @@ from ui.i18n import registry_text, t
 from ui.numbers import exact, show
 
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
-DIFF_STYLE = "background-color: #fde2e2; color: #7f1d1d"
-OK_STYLE = "background-color: #e7f6ec"
-CARRIED_STYLE = "background-color: #fef3c7; color: #713f12"
 #: Findings explained one by one; past them, the table lists the rest (a long sheet stays quick to draw).
 MAX_EXPLAINED = 30
-#: Rows of the steps table drawn without an inner scroll bar (a hand calculation; a long list scrolls).
-MAX_TABLE_ROWS = 60
 #: What an answer field is called in a verdict, on every page.
 FIELD_LABEL = "diagnose.field.{}"
 
@@ -234,26 +229,19 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
 
 
 def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
-    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗/↪)."""
+    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗/↪); whole on a
+    projector beside the sidebar and on a phone (ui/tables.py: one block per step where the columns do not fit)."""
+    from ui.tables import table
+
     frame = steps_frame(d, reveal=reveal)
     theirs_col, mark_col = t("diagnose.col.theirs"), t("diagnose.col.mark")
-    colour = {MARKS["wrong"]: DIFF_STYLE, MARKS["carried_forward"]: CARRIED_STYLE, MARKS["right"]: OK_STYLE}
-
-    def style(row):
-        styles = [""] * len(row)
-        cell = colour.get(row[mark_col], "")
-        if cell:
-            for name in (theirs_col, mark_col):
-                styles[list(row.index).index(name)] = cell
-        return styles
-
-    finding_col = t("diagnose.col.finding")
-    st.dataframe(
-        frame.style.apply(style, axis=1), hide_index=True, width="stretch", key=key,
-        height=35 * (min(len(frame), MAX_TABLE_ROWS) + 1) + 3,  # every step of a hand calculation visible
-        column_config={mark_col: st.column_config.TextColumn(width="small"),
-                       finding_col: st.column_config.TextColumn(width="large")},
-    )
+    cell = {MARKS["wrong"]: "bad", MARKS["right"]: "ok", MARKS["carried_forward"]: "carried"}
+    marks = pd.DataFrame("", index=frame.index, columns=frame.columns)
+    if len(frame):
+        for col in (theirs_col, mark_col):
+            marks[col] = [cell.get(m, "") for m in frame[mark_col]]
+    numeric = [c for c in frame.columns if c not in (t("diagnose.col.step"), t("diagnose.col.finding"), mark_col)]
+    table(frame, numeric=numeric, marks=marks, label=t("check.table_header"), test_id=key)
     return frame
 
 
@@ -266,14 +254,17 @@ def render_solution(ex, *, key: str) -> None:
     st.markdown(t("practice.solution_ranked", order=order))
     st.markdown(t("practice.solution_ideal", ideal=", ".join(exact(g) for g in sol["ideal"])))
     bd = sol["breakdown"]
-    st.dataframe(pd.DataFrame({
-        t("common.position"): bd["position"],
+    from ui.tables import table
+
+    solution = pd.DataFrame({
+        t("common.position"): [str(int(x)) for x in bd["position"]],
         t("common.relevance"): [number(x, 0) for x in bd["relevance"]],
         t("practice.col.gain"): [number(x, places) for x in bd["gain"]],
         t("practice.col.divisor"): [number(x, places) for x in bd["discount"]],
         t("practice.col.term"): [number(x, places) for x in bd["discounted_gain"]],
         t("practice.col.ideal_grade"): [number(x, 0) for x in bd["ideal_relevance"]],
         t("practice.col.ideal_term"): [number(x, places) for x in bd["ideal_discounted_gain"]],
-    }), hide_index=True, key=f"{key}_solution")
+    })
+    table(solution, numeric=list(solution.columns), test_id=f"{key}_solution")
     st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
                   ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))

@@ -6,7 +6,7 @@ import pytest
 
 from metrics.lessons.examples import EXAMPLES, VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS
-from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
+from tests.conftest import LANGS, html_tables, no_exceptions, one_language_each, open_page
 from ui.i18n import catalogue
 
 PAGE = "pages/check.py"
@@ -50,7 +50,7 @@ def test_doc003_default_sheet(lang):
         assert _name(lang, kind) in texts
     assert _name(lang, "rounded_sum") not in texts
     assert "6.85" in texts  # 3+1.26+1.5+0+0.38+0.71
-    table = at.dataframe[0].value
+    (table,) = html_tables(at, "check_table")
     marks = table[c["diagnose.col.mark"]].tolist()
     assert marks.count("✗") == 2  # term 5, ideal term 6
     assert marks.count("↪") == 2  # IDCG 8.37, NDCG 81.96%: carried forward
@@ -243,4 +243,5 @@ def test_a_long_sheet_explains_thirty_findings_and_tables_the_rest():
     numbered = [m.value for m in at.markdown if m.value.startswith("**") and ". " in m.value[:8]]
     assert len(numbered) == 30
     assert _cat("en")["diagnose.more"].format(count=170) in [c.value for c in at.caption]
-    assert len(at.dataframe[0].value) == 200 + 1 + 200 + 1 + 1  # every step in the table
+    (table,) = html_tables(at, "check_table")
+    assert len(table) == 200 + 1 + 200 + 1 + 1  # every step in the table
