@@ -451,8 +451,8 @@ def test_document_004_and_a_percent_answer():
     assert not teacher.warning  # the link's example is accepted
     code = _query(teacher)["code"]
     ada = _join(code, "Ada", lang="ko")
-    ada.text_input(key="join_ndcg_1").input("82%").run()
-    ada.text_input(key="join_idcg_1").input("7.14").run()
+    ada.text_input(key="join_ndcg").input("82%").run()
+    ada.text_input(key="join_idcg").input("7.14").run()
     no_exceptions(ada)
     c = catalogue("ko")
     text = _all_text(ada)
