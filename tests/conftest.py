@@ -21,6 +21,7 @@ import math
 import os
 import shutil
 import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,17 @@ def one_language_each(argnames: str, cases: list, *, ids: list[str] | None = Non
     return pytest.mark.parametrize(f"lang, {argnames}", rows, ids=[f"{n}-{row[0]}" for n, row in zip(names, rows)])
 
 
+def said_in(said: dict[str, str], lang: str) -> str:
+    """A case's expected text in `lang`: Traditional Chinese, when a case lists only the Simplified text, is
+    that text through the same conversion that generates ui/locales/zh-Hant (scripts/zh_hant.py)."""
+    if lang in said:
+        return said[lang]
+    if lang == "zh-Hant":
+        from scripts.zh_hant import convert
+        return convert(said["zh"])
+    raise KeyError(lang)
+
+
 def no_exceptions(at: AppTest) -> None:
     """Fail with the exception text if the page raised."""
     errors = [e.value for e in at.exception]
@@ -161,3 +173,46 @@ def texts(at, kind: str) -> list[str]:
 @pytest.fixture
 def page_opener():
     return open_page
+
+
+class _HtmlTables(HTMLParser):
+    """Every <table> of some HTML as rows of cell texts (the header row first), with the data-testid of the
+    element around it."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._cell, self._test_id = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "data-testid" in attrs and tag == "div":
+            self._test_id = attrs["data-testid"]
+        if tag == "table":
+            self.tables.append((self._test_id, []))
+        elif tag == "tr" and self.tables:
+            self.tables[-1][1].append([])
+        elif tag in ("td", "th") and self.tables:
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][1][-1].append(self._cell)
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def html_tables(at, test_id: str | None = None) -> list:
+    """The HTML tables a page drew (ui/tables.py through st.html) as DataFrames of the texts shown, in page
+    order; only those in the element with ``data-testid=test_id`` if given."""
+    import pandas as pd
+
+    out = []
+    for element in at.get("html"):
+        reader = _HtmlTables()
+        reader.feed(element.proto.body)
+        out += [pd.DataFrame(rows[1:], columns=rows[0]) for tid, rows in reader.tables
+                if rows and (test_id is None or tid == test_id)]
+    return out
