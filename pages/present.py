@@ -13,7 +13,7 @@ import streamlit as st
 from ui.charts.present import discount_curve, gain_bars
 from ui.components.keys import keys
 from ui.escape import markdown
-from ui.i18n import current_language, t
+from ui.i18n import current_language, language, t
 from ui.links import PLAYGROUND_PAGE
 from ui.pages.present import handout, link, markup, navigation, slides
 from ui.shell import page
@@ -40,7 +40,7 @@ with page(link.PAGE_ID, link.FIELDS, title=None, problems=False, link_folded=Tru
     # nothing but the live region that announces each step).
     keys(key=navigation.KEYS_KEY, token=navigation.token(session), step=step, last=total,
          seen=session.get(navigation.SEEN_KEY, 0), announce=slides.announcement(s, lang),
-         label=t("present.status_region"), lang=navigation.REGION_LANG.get(lang, "en"), buttons=navigation.BUTTONS)
+         label=t("present.status_region"), lang=language(lang).html, buttons=navigation.BUTTONS)
     navigation.slow_rerun()  # a no-op unless a test slows the server down
     head, nav = st.columns([2, 3], vertical_alignment="center", gap="small")
     head.title(s.title, anchor=False)
