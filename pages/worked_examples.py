@@ -87,12 +87,12 @@ with page(worked_examples.PAGE, worked_examples.FIELDS, caption=f"{SECTION}.intr
                 f1, f2 = st.columns(2)
                 with f1:
                     st.markdown(f"**{t(f'{SECTION}.named_formula')}**")
-                    named = sorted({p.named for p in ex.printed} | {p.named_ideal for p in ex.printed if p.named_ideal})
+                    named = sorted({n.named for n in ex.printed} | {n.named_ideal for n in ex.printed if n.named_ideal})
                     for fk in named:
                         st.latex(FORMULAS[fk].latex())
                 with f2:
                     st.markdown(f"**{t(f'{SECTION}.implied_formula')}**")
-                    implied = sorted({p.implied for p in ex.printed})
+                    implied = sorted({n.implied for n in ex.printed})
                     for fk in implied:
                         st.latex(FORMULAS[fk].latex())
                     if set(named) == set(implied):
