@@ -39,6 +39,7 @@ import io
 import itertools
 import math
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -144,6 +145,15 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "duplicate_column": "{file}: {count} columns are named '{column}'; give each column its own name",
     "not_a_file": "{file} is not a file (a folder or a device); give the path of a qrels or run file",
     "unreadable": "{file} cannot be read: {reason}",
+    "long_id": "{file} line {line}: {column} of {length:,} characters ('{text}'); an id has at most {limit:,}; the "
+               "line is skipped",
+    "long_header": "{file}: its first line, the header ('{header}'), is longer than {limit:,} characters; a header "
+                   "names a few columns",
+    "long_field": "{file} line {line}: a field of more than {limit:,} characters; a qrels or run file's fields are "
+                  "ids and numbers",
+    "parquet_pages": "{file} is split into more than {limit:,} pages (or row groups) in the columns read; write it "
+                     "with larger pages and row groups",
+    "csv_error": "{file} line {line}: the line cannot be read as CSV ({reason})",
 }
 
 _SEVERITY = {
@@ -154,7 +164,8 @@ _SEVERITY = {
     "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
     "fractional_grades": "warning", "not_in_qrels": "warning", "too_many_rows": "fatal", "too_much_memory": "fatal",
     "parquet_footer": "fatal", "parquet_data": "fatal", "duplicate_column": "fatal", "not_a_file": "fatal",
-    "unreadable": "fatal",
+    "unreadable": "fatal", "long_id": "error", "long_header": "fatal", "long_field": "fatal", "parquet_pages": "fatal",
+    "csv_error": "fatal",
 }
 
 
@@ -305,6 +316,21 @@ RATIO_FLOOR_BYTES = 1 << 20
 #: temporaries.  Measured by ``benchmarks/upload_memory.py``: ~100 bytes a row for text files, 120-150 for
 #: Parquet (pyarrow 26), whatever the row's width on disk.
 READ_ROW_BYTES = 100
+#: Memory one byte of an id's text takes once read: the decoded text and its copies (a dictionary's values, the
+#: Table's arrays, the checks' hash tables).  Measured by ``benchmarks/hostile_uploads.py``: 4x for query ids
+#: (kept dictionary-encoded), 6x for document ids (pyarrow 26).
+ID_TEXT_BYTES = 6
+#: The longest id (a query or document id) a file may hold, in characters: a line (or a Parquet row) with a longer
+#: one is a bad line ("long_id").  Real ids are short -- TREC docnos, URLs of a few thousand characters at most;
+#: an id of megabytes is not an id, and every copy of it costs its whole length.
+MAX_ID_CHARS = 10_000
+#: The longest first line (a CSV/TSV file's header) looked at, in characters: a header that does not end within
+#: it is refused ("long_header") before its columns are split -- a header of millions of columns would cost
+#: tens of times its size.
+MAX_HEADER_CHARS = 1 << 16
+# The start of a text file read to choose the format and its fast path: a header of MAX_HEADER_CHARS characters
+# of up to 4 bytes each.
+_HEAD_BYTES = 4 * MAX_HEADER_CHARS
 
 
 @dataclass(frozen=True)
@@ -496,13 +522,26 @@ def _alias_map() -> dict[str, str]:
     return {alias: role for role, names in COLUMN_NAMES.items() for alias in names}
 
 
-def _first_line(text: str) -> str:
-    """The first line that is neither blank nor a '#' comment."""
-    for line in text.split("\n", 200)[:200]:
-        stripped = line.strip().lstrip("\ufeff")
+def _first_line(lines, *, last_ended: bool = True) -> tuple[str, bool]:
+    """The first of ``lines`` (at most 200 looked at) that is neither blank nor a '#' comment, cut at
+    :data:`MAX_HEADER_CHARS`, and whether it is longer than that -- looked at without copying a long line whole
+    (a line of millions of fields).  ``last_ended=False``: the last of ``lines`` is cut short (the start of a
+    file), so if it is the one found, it counts as longer.
+
+    >>> _first_line(["# a comment", "", "qid,docno,score", "q1,d1,1"])
+    ('qid,docno,score', False)
+    >>> _first_line(["q1 Q0 d1 1 1.0 t" + " x" * 40_000])[1]
+    True
+    """
+    lines = lines[:200]
+    for i, line in enumerate(lines):
+        cut = line[: MAX_HEADER_CHARS + 1].rstrip("\r").lstrip("\ufeff")
+        stripped = cut.strip()
         if stripped and not stripped.startswith("#"):
-            return line.strip("\r").lstrip("\ufeff")
-    return ""
+            longer = len(cut) > MAX_HEADER_CHARS or len(line) > MAX_HEADER_CHARS + 2 or (
+                not last_ended and i == len(lines) - 1)
+            return cut[:MAX_HEADER_CHARS], longer
+    return "", False
 
 
 def _leading_comments(head: bytes) -> int:
@@ -887,18 +926,23 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         progress(1.0)
         return out
 
-    with (open(path, "rb") if path is not None else io.BytesIO(bytes(source[: 1 << 16]))) as fh:
-        head = fh.read(1 << 16)
+    with (open(path, "rb") if path is not None else io.BytesIO(bytes(source[:_HEAD_BYTES]))) as fh:
+        head = fh.read(_HEAD_BYTES)
     if not head.strip():
         return Parsed(name, kind, None, [Problem(name, None, "empty", {})], n_problems=1)
 
     head_text, head_enc = _head_utf8(head)
     fast = None
     if head_text is not None:
-        fmt, delim, header = _sniff(_first_line(head_text), columns)
-        n_fields = len(_first_line(head_text).split())
-        # trec_eval 10 ignores fields after a run line's tag; a qrels line has exactly 4
-        if not (fmt == "trec" and (n_fields < _TREC_FIELDS[kind] or (kind == "qrels" and n_fields != 4))):
+        first, longer = _first_line(head_text.split("\n", 200), last_ended=len(head) >= size)
+        fmt, delim, header = _sniff(first, columns)
+        if header is not None and longer:
+            return _long_header(name, kind, fmt, first, head_enc)
+        n_fields = len(first.split())
+        # trec_eval 10 ignores fields after a run line's tag; a qrels line has exactly 4.  A first line longer than
+        # MAX_HEADER_CHARS is not for pyarrow (its parser would hold every field of its block): line by line.
+        if not longer and not (fmt == "trec" and (n_fields < _TREC_FIELDS[kind]
+                                                  or (kind == "qrels" and n_fields != 4))):
             fast = _fast_read(path if path is not None else source, kind, name, fmt, delim, header, head_enc,
                               columns)
     progress(0.5)
@@ -910,6 +954,11 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     out = _slow_read(path if path is not None else source, kind, name, columns, progress)
     progress(1.0)
     return _row_limit(out, limits)
+
+
+def _long_header(name: str, kind: str, fmt: str, first: str, encoding: str | None) -> Parsed:
+    problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
+    return Parsed(name, kind, None, [problem], encoding=encoding, format=fmt, n_problems=1)
 
 
 def _row_limit(parsed: Parsed, limits: Limits) -> Parsed:
@@ -1016,6 +1065,8 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding, columns=None) -
         return None
     if fmt == "trec" and pc.any(pc.starts_with(qid.dictionary, "#")).as_py():
         return None  # a comment line further down: read line by line
+    if _longest(qid.dictionary) > MAX_ID_CHARS or _longest(docno) > MAX_ID_CHARS:
+        return None  # an id too long: the line-by-line reader names its line
     docno = _checked_docnos(qid, docno)
     if docno is None:
         return None
@@ -1024,6 +1075,13 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding, columns=None) -
         return None
     out = Table(name, kind, qid, docno, values, None, header_lines, tag)
     return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=n_rows + header_lines)
+
+
+def _longest(values: pa.Array) -> int:
+    """The most characters of a string array's values (0 when empty)."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary
+    return int(pc.max(pc.utf8_length(values)).as_py() or 0) if len(values) else 0
 
 
 def _combine(values) -> pa.Array:
@@ -1293,40 +1351,64 @@ class _NotDecodable(Exception):
         self.offset = offset
 
 
-def _byte_blocks(source, block: int | None = None):
-    """(offset, bytes) of the file's blocks, each ending after a newline (the last one: the file's end);
-    ``block`` bytes are read at a time (default :data:`SLOW_BLOCK_BYTES`)."""
-    block = block or SLOW_BLOCK_BYTES
+def _reader_of(source):
+    """``(read, close)`` for a path or the file's bytes: ``read(n)`` gives the next ``n`` bytes (fewer at the end)."""
     if isinstance(source, Path):
         fh = open(source, "rb")
-        read = fh.read
-    else:
-        view, pos, fh = memoryview(source).cast("B"), 0, None
+        return fh.read, fh.close
+    view, pos = memoryview(source).cast("B"), 0
 
-        def read(n):
-            nonlocal pos
-            out = bytes(view[pos: pos + n])
-            pos += len(out)
-            return out
+    def read(n):
+        nonlocal pos
+        out = bytes(view[pos: pos + n])
+        pos += len(out)
+        return out
+
+    return read, lambda: None
+
+
+def _raw_blocks(source, block: int | None = None):
+    """(offset, bytes) of the file's blocks of ``block`` bytes (default :data:`SLOW_BLOCK_BYTES`), cut anywhere."""
+    block = block or SLOW_BLOCK_BYTES
+    read, close = _reader_of(source)
     try:
-        carry, offset = b"", 0
+        offset = 0
+        while data := read(block):
+            yield offset, data
+            offset += len(data)
+    finally:
+        close()
+
+
+def _byte_blocks(source, block: int | None = None):
+    """(offset, [bytes]) of the file's blocks, each ending after a newline (the last one: the file's end);
+    ``block`` bytes are read at a time (default :data:`SLOW_BLOCK_BYTES`).  The block comes in a one-item list
+    that the caller empties: then the caller's reference is the only one (a long line's bytes are freed as soon
+    as the caller has its text)."""
+    block = block or SLOW_BLOCK_BYTES
+    read, close = _reader_of(source)
+    try:
+        pending, offset = [], 0  # the pieces of a line that has not ended yet
         while True:
             data = read(block)
             if not data:
-                if carry:
-                    yield offset, carry
+                if pending:
+                    yield offset, [b"".join(pending)]
                 return
-            data = carry + data if carry else data
             cut = data.rfind(b"\n") + 1
-            if cut == 0:  # no newline yet: a long line, read on
-                carry = data
+            if cut == 0:  # no newline yet: a long line, read on (its pieces joined once, when it ends)
+                pending.append(data)
                 continue
-            yield offset, data[:cut]
-            offset += cut
-            carry = data[cut:]
+            out = b"".join([*pending, data[:cut]]) if pending else (data if cut == len(data) else data[:cut])
+            pending = [data[cut:]] if cut < len(data) else []
+            del data
+            size = len(out)
+            box = [out]
+            del out
+            yield offset, box
+            offset += size
     finally:
-        if fh is not None:
-            fh.close()
+        close()
 
 
 def _decoded_lines(source, encoding: str, on_block=None):
@@ -1334,24 +1416,28 @@ def _decoded_lines(source, encoding: str, on_block=None):
     raises :class:`_NotDecodable` at the first block that is not ``encoding``.  ``on_block`` is called with
     the bytes read so far before each block's lines."""
     codec = "utf-8" if encoding == "utf-8-sig" else encoding
-    for offset, data in _byte_blocks(source):
+    for offset, box in _byte_blocks(source):
+        data = box.pop()
         if on_block is not None:
             on_block(offset + len(data))
         skip = len(codecs.BOM_UTF8) if offset == 0 and encoding == "utf-8-sig" else 0
         try:
-            text = data[skip:].decode(codec)
+            text = str(memoryview(data)[skip:], codec)  # decoded in place: a long line is not copied first
         except UnicodeDecodeError as exc:
             raise _NotDecodable(offset + skip + exc.start) from None
+        del data  # the block's bytes, as soon as they are text
         lines = text.split("\n")
+        del text
         if lines[-1] == "":
             lines.pop()
         yield from lines
+        del lines
 
 
 def _line_at_offset(source, offset: int) -> int:
     """The 1-based line of a byte offset."""
     count = 0
-    for start, data in _byte_blocks(source):
+    for start, data in _raw_blocks(source):
         if start + len(data) > offset:
             return count + data[: offset - start].count(b"\n") + 1
         count += data.count(b"\n")
@@ -1415,6 +1501,10 @@ def _without_repeats(qid: pa.DictionaryArray, docno: pa.DictionaryArray, values:
     return _first_appearance([qid.take(take)]), docno.take(take), values[keep], keep
 
 
+def _source_size(source) -> int:
+    return source.stat().st_size if isinstance(source, Path) else len(memoryview(source).cast("B"))
+
+
 def _choose_encoding(source, name: str) -> tuple[str | None, Problem | None]:
     """The file's encoding as :func:`decode` chooses it (UTF-8 with or without a byte-order mark, else GBK),
     checked block by block without holding the text; or the "encoding"/"binary" problem decode gives."""
@@ -1426,13 +1516,20 @@ def _choose_encoding(source, name: str) -> tuple[str | None, Problem | None]:
     bad_at = 0
     for encoding in tries:
         codec = "utf-8" if encoding == "utf-8-sig" else encoding
+        decoder = codecs.getincrementaldecoder(codec)()  # blocks cut anywhere; a long line is never held whole
         try:
-            for offset, data in _byte_blocks(source):
+            for offset, data in _raw_blocks(source):
                 skip = len(codecs.BOM_UTF8) if offset == 0 and encoding == "utf-8-sig" else 0
+                pending = len(decoder.getstate()[0])  # bytes of a character cut by the previous block
                 try:
-                    data[skip:].decode(codec)
+                    decoder.decode(data[skip:] if skip else data)
                 except UnicodeDecodeError as exc:
-                    raise _NotDecodable(offset + skip + exc.start) from None
+                    raise _NotDecodable(offset + skip - pending + exc.start) from None
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(b"", final=True)
+            except UnicodeDecodeError as exc:
+                raise _NotDecodable(_source_size(source) - pending + exc.start) from None
             return encoding, None
         except _NotDecodable as exc:
             bad_at = max(bad_at, exc.offset)
@@ -1455,10 +1552,13 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
     progress = progress or (lambda _f: None)
     lines = _decoded_lines(source, encoding, lambda done: progress(0.5 + 0.5 * done / max(size, 1)))
     head = list(itertools.islice(lines, 200))
-    first = _first_line("\n".join(head))
+    first, longer = _first_line(head)
     lines = itertools.chain(head, lines)
+    del head
     problems = _Collector(name)
     fmt, delim, header = _sniff(first, columns)
+    if header is not None and longer:
+        return _long_header(name, kind, fmt, first, encoding)
     out = _Rows()
     tag = None
     n_lines = 0
@@ -1467,22 +1567,26 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
     if fmt == "trec":
         expected = _TREC_FIELDS[kind]
         other = "run" if kind == "qrels" else "qrels"
-        if len(first.split()) == _TREC_FIELDS[other]:
+        if not longer and len(first.split(None, 7)) == _TREC_FIELDS[other]:
             n_lines = sum(1 for _ in lines)
             p = Problem(name, None, "wrong_kind", {"found": other, "fields": _TREC_FIELDS[other], "expected": kind})
             return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
         di, vi = 2, (3 if kind == "qrels" else 4)
         for i, raw in enumerate(lines, start=1):
             n_lines = i
-            fields = raw.split()
+            # The fields a line needs: fields after a run's tag are ignored (trec_eval 10), and a line of millions
+            # of them is never split into millions of strings.
+            fields, more = _line_fields(raw, expected)
             if not fields or fields[0].startswith("#"):  # blank line or comment (trec_eval 10)
                 continue
-            if len(fields) != expected and not (kind == "run" and len(fields) > expected):
-                problems.add(i, "fields", found=len(fields), format=f"TREC {kind}", expected=expected)
+            if len(fields) < expected or (kind == "qrels" and more):
+                problems.add(i, "fields", found=_count_fields(raw), format=f"TREC {kind}", expected=expected)
                 continue
             value = _number(fields[vi])
             if value is None:
                 problems.add(i, "number", column=value_name, token=_clip(fields[vi]))
+                continue
+            if _long_id(problems, i, fields[0], fields[di], "qid", "docno"):
                 continue
             if kind == "run":
                 tag = fields[5]  # trec_eval keeps the last line's tag
@@ -1500,30 +1604,44 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
         header_seen = False
         counted = _Counted(lines)
         body = (ln.rstrip("\r") for ln in counted)
-        if delim is None:
-            rows = ((i, ln.split()) for i, ln in enumerate(body, start=1))
+        if delim is None:  # whitespace-separated with a header: as a TREC line, never split past what is needed
+            wide = None
+            rows = ((i, fields if not more else fields + [""] * (_count_fields(ln) - width))
+                    for i, ln in enumerate(body, start=1) for fields, more in [_line_fields(ln, width)])
         else:
-            reader = csv.reader((ln + "\n" for ln in body), delimiter=delim)
-            rows = ((reader.line_num, r) for r in reader)
-        for i, fields in rows:
-            if not fields or all(not f.strip() for f in fields):
-                continue
-            if not header_seen:
-                header_seen = True
-                continue
-            if len(fields) != width:
-                problems.add(i, "fields", found=len(fields), format=f"{fmt.upper()} {kind}", expected=width)
-                continue
-            q, d = fields[roles["qid"]].strip(), fields[roles["docno"]].strip()
-            token = fields[roles[vrole]].strip()
-            value = _number(token)
-            if value is None:
-                problems.add(i, "number", column=header[roles[vrole]], token=_clip(token))
-                continue
-            if not q or not d:
-                problems.add(i, "blank_id", column=header[roles["qid" if not q else "docno"]])
-                continue
-            out.add(q, d, sign * value, i)
+            wide = _CsvLines(width, delim)
+            reader = csv.reader((wide.feed(ln, counted.count) + "\n" for ln in body), delimiter=delim)
+            rows = wide.records(reader)
+        try:
+            for i, fields in rows:
+                found = wide.found if wide is not None else None
+                if found is None and (not fields or all(not f.strip() for f in fields)):
+                    continue
+                if not header_seen:
+                    header_seen = True
+                    continue
+                if found is not None or len(fields) != width:
+                    problems.add(i, "fields", found=found or len(fields), format=f"{fmt.upper()} {kind}",
+                                 expected=width)
+                    continue
+                q, d = fields[roles["qid"]].strip(), fields[roles["docno"]].strip()
+                token = fields[roles[vrole]].strip()
+                value = _number(token)
+                if value is None:
+                    problems.add(i, "number", column=header[roles[vrole]], token=_clip(token))
+                    continue
+                if not q or not d:
+                    problems.add(i, "blank_id", column=header[roles["qid" if not q else "docno"]])
+                    continue
+                if _long_id(problems, i, q, d, header[roles["qid"]], header[roles["docno"]]):
+                    continue
+                out.add(q, d, sign * value, i)
+        except csv.Error as exc:  # a field beyond the csv module's limit, a lone carriage return, ...
+            line = reader.line_num
+            problem = (Problem(name, line, "long_field", {"limit": csv.field_size_limit()})
+                       if "field limit" in str(exc) else Problem(name, line, "csv_error", {"reason": str(exc)[:120]}))
+            return Parsed(name, kind, None, [problem], encoding=encoding, format=fmt, n_lines=counted.count,
+                          n_problems=1)
         n_lines = counted.count
         header_lines = 1
 
@@ -1547,6 +1665,92 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
     listed = problems.finish() + extra
     return Parsed(name, kind, table, listed, encoding=encoding, format=fmt, n_lines=n_lines,
                   n_problems=problems.count + len(extra))
+
+
+_FIELD = re.compile(r"\S+")  # a field of a whitespace-separated line: \s is what str.split() splits on
+# Lines longer than this are split with a regular expression, field by field, never as a whole.
+_LONG_LINE = 4096
+
+
+def _line_fields(line: str, n: int) -> tuple[list[str], bool]:
+    """The first ``n`` whitespace-separated fields of a line and whether it has more, without making a string of
+    any other field (a line of millions of fields costs what its text costs).
+
+    >>> _line_fields("q1 Q0 d1 1 2.5 tag x y", 6)
+    (['q1', 'Q0', 'd1', '1', '2.5', 'tag'], True)
+    >>> _line_fields("q1 Q0 d1" + " x" * 5000, 2)
+    (['q1', 'Q0'], True)
+    """
+    if len(line) <= _LONG_LINE:
+        fields = line.split(None, n)
+        return fields[:n], len(fields) > n
+    found = _FIELD.finditer(line)
+    fields = [m.group() for m in itertools.islice(found, n)]
+    return fields, next(found, None) is not None
+
+
+def _count_fields(line: str) -> int:
+    """How many whitespace-separated fields a line has, counted without splitting it."""
+    return len(line.split()) if len(line) <= _LONG_LINE else sum(1 for _ in _FIELD.finditer(line))
+
+
+def _long_id(problems: _Collector, line: int, qid: str, docno: str, qid_column: str, docno_column: str) -> bool:
+    """Whether one of a line's ids is longer than :data:`MAX_ID_CHARS` (then its "long_id" problem is added)."""
+    for text, column in ((qid, qid_column), (docno, docno_column)):
+        if len(text) > MAX_ID_CHARS:
+            problems.add(line, "long_id", column=column, length=len(text), text=_clip(text), limit=MAX_ID_CHARS)
+            return True
+    return False
+
+
+#: Fields a CSV line may hold beyond its header's width before it is split (or cut) ahead of the csv module, which
+#: would make a Python string of every field: such a line is a bad line whatever its content.
+_EXTRA_CSV_FIELDS = 64
+
+
+class _CsvLines:
+    """Feeds a csv reader line by line, keeping what it costs bounded.
+
+    A line that starts a record, has no quote character, and either has far more fields than the header or is
+    longer than the csv module's field limit is split here instead (into the header's width of fields at most,
+    or only counted), and the reader is given an empty line: an id too long or a line of millions of fields is
+    then a bad line, as on pyarrow's path, never a csv error or millions of strings.  A line inside a quoted
+    record with far more fields is cut before the reader sees it, and its record is reported as a bad line.
+    """
+
+    def __init__(self, width: int, delim: str):
+        self.width, self.delim = width, delim
+        self.limit = width + _EXTRA_CSV_FIELDS
+        self.done = 0  # physical lines of the records the reader has returned
+        self.own: dict[int, list[str] | int] = {}  # line -> its fields, or its field count when not the width
+        self.cut_lines: list[tuple[int, int]] = []  # (line, fields) of lines cut inside a quoted record
+        self.found: int | None = None  # the last record's field count, when it is a bad line found here
+
+    def feed(self, line: str, number: int) -> str:
+        count = line.count(self.delim)
+        if count <= self.limit and len(line) <= csv.field_size_limit():
+            return line
+        if self.done == number - 1 and '"' not in line:  # a record of its own, without quoting: split here
+            self.own[number] = line.split(self.delim) if count + 1 == self.width else count + 1
+            return ""
+        if count > self.limit:
+            self.cut_lines.append((number, count + 1))
+            end = -1
+            for _ in range(self.limit + 1):
+                end = line.index(self.delim, end + 1)
+            return line[:end]
+        return line  # a long quoted field: the csv module refuses it (a "long_field" problem)
+
+    def records(self, reader):
+        """(line, fields) of each record; ``found`` is set when the record is a bad line found here."""
+        for fields in reader:
+            last = reader.line_num
+            own = self.own.pop(last, None)
+            cut = [n for line, n in self.cut_lines if self.done < line <= last]
+            self.cut_lines = [c for c in self.cut_lines if c[0] > last]
+            self.done = last
+            self.found = max(cut) if cut else (own if isinstance(own, int) else None)
+            yield last, (own if isinstance(own, list) else fields)
 
 
 class _Counted:

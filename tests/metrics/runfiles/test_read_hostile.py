@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import metrics.runfiles.read as reader
 from metrics.runfiles import cli
 from metrics.runfiles.read import (
+    MAX_ID_CHARS,
     PARQUET_BATCH_ROWS,
     READ_ROW_BYTES,
     SHOWN_CHARS,
@@ -389,21 +390,35 @@ def test_an_exception_from_on_progress_stops_the_read_between_blocks(kind, monke
 
 
 # ------------------------------------------------------------------------------------------- long ids
-def test_an_id_of_a_million_characters_is_shortened_in_every_message(capsys, tmp_path):
-    long_q, long_d = "Q" * 1_000_000, "D" * 1_000_000
+def test_an_id_of_a_million_characters_is_a_bad_line_shown_shortened_in_every_message(capsys, tmp_path):
+    # An id of a million characters is not an id: its line is skipped ("long_id", MAX_ID_CHARS = 10,000), the id
+    # shown as its first 59 characters.  An id just within the limit is kept, and shortened where a message quotes
+    # it (here: a repeated document).  Before: kept whole, and the million characters copied at every step.
+    long_q, long_d, near = "Q" * 1_000_000, "D" * 1_000_000, "N" * MAX_ID_CHARS
     run = tmp_path / "run.txt"
-    run.write_text(f"q1 Q0 d1 1 2.0 t\n{long_q} Q0 d1 1 2.0 t\nq1 Q0 {long_d} 2 1.0 t\nq1 Q0 {long_d} 3 1.0 t\n"
-                   f"q1 Q0 d2 4 {'9' * 10_000}x t\n")
+    run.write_text(f"q1 Q0 d1 1 2.0 t\n{long_q} Q0 d1 1 2.0 t\nq1 Q0 {long_d} 2 1.0 t\nq1 Q0 {near} 3 1.0 t\n"
+                   f"q1 Q0 {near} 4 1.0 t\nq1 Q0 d2 5 {'9' * 10_000}x t\n")
     p = read_run(run)
+    assert [(x.line, x.kind) for x in p.problems] == [(2, "long_id"), (3, "long_id"), (5, "duplicate"), (6, "number")]
     for x in p.problems:
         assert len(x.message) < 300 and "Q" * (SHOWN_CHARS + 1) not in x.message
-    assert any(x.kind == "duplicate" and "D" * (SHOWN_CHARS - 1) + "…" in x.message for x in p.problems)
+    assert p.problems[0].message == ("run.txt line 2: qid of 1,000,000 characters ('" + "Q" * (SHOWN_CHARS - 1)
+                                     + "…'); an id has at most 10,000; the line is skipped")
+    assert "docno of 1,000,000 characters ('" + "D" * (SHOWN_CHARS - 1) + "…')" in p.problems[1].message
+    assert "N" * (SHOWN_CHARS - 1) + "…" in p.problems[2].message
+    assert id_strings(p.table.docno).to_pylist() == ["d1", near]
     qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\n")
+    qrels.write_text("q1 0 d1 1\nq9 0 d1 1\n")
     code = cli.main(["--skip-bad-lines", str(qrels), str(run)])
     err = capsys.readouterr().err
-    assert code in (0, 1) and max(len(line) for line in err.splitlines()) < 400
-    assert "not in the qrels" in err and "Q" * (SHOWN_CHARS - 1) + "…" in err
+    assert code == 0 and max(len(line) for line in err.splitlines()) < 400
+    assert "Q" * (SHOWN_CHARS - 1) + "…" in err and "Q" * (SHOWN_CHARS + 1) not in err
+    # the same ids in a CSV file, read line by line (one bad line) and through pyarrow's reader
+    csv = tmp_path / "run.csv"
+    csv.write_text(f"qid,docno,score\nq1,d1,2\n{long_q},d1,1\nq1,{near},1\n")
+    p = read_run(csv)
+    assert [(x.line, x.kind) for x in p.problems] == [(3, "long_id")] and p.table.n_rows == 2
+    assert read_run(csv.read_bytes() + b"q1,d3\n").problems[0].kind == "long_id"
 
 
 @PROPERTY
