@@ -316,10 +316,12 @@ RATIO_FLOOR_BYTES = 1 << 20
 #: temporaries.  Measured by ``benchmarks/upload_memory.py``: ~100 bytes a row for text files, 120-150 for
 #: Parquet (pyarrow 26), whatever the row's width on disk.
 READ_ROW_BYTES = 100
-#: Memory one byte of an id's text takes once read: the decoded text and its copies (a dictionary's values, the
-#: Table's arrays, the checks' hash tables).  Measured by ``benchmarks/hostile_uploads.py``: 4x for query ids
-#: (kept dictionary-encoded), 6x for document ids (pyarrow 26).
-ID_TEXT_BYTES = 6
+#: Memory one byte of a Parquet file's ids takes once read: the decoded text and its copies (a dictionary's values,
+#: the Table's arrays, the checks' hash tables), on top of :data:`READ_ROW_BYTES` a row.  Measured by
+#: ``benchmarks/hostile_uploads.py`` (pyarrow 26): ~4 for query ids (kept dictionary-encoded), ~6 for document
+#: ids.  Counted on the pages before they are decoded, then on each batch's ids before they are expanded.
+QID_TEXT_BYTES = 4
+DOCNO_TEXT_BYTES = 6
 #: The longest id (a query or document id) a file may hold, in characters: a line (or a Parquet row) with a longer
 #: one is a bad line ("long_id").  Real ids are short -- TREC docnos, URLs of a few thousand characters at most;
 #: an id of megabytes is not an id, and every copy of it costs its whole length.
@@ -766,10 +768,11 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
         raise ValueError(f"{path} is not a readable file")
     name = name or path.name
     if _is_parquet(path):
-        file = _parquet_file(str(path), name)
+        size = path.stat().st_size
+        file = _parquet_file(str(path), name, path, size, limits)
         if isinstance(file, Problem):
             return FileCheck("parquet", None, file)
-        roles = _parquet_plan(file, name, kind, given, path.stat().st_size, limits)
+        roles = _parquet_plan(file, name, kind, given, size, limits, path)
         return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
     if not _read_head(path, 1 << 16).strip():
         return FileCheck("text", None, Problem(name, None, "empty", {}))
@@ -1589,7 +1592,7 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
             if _long_id(problems, i, fields[0], fields[di], "qid", "docno"):
                 continue
             if kind == "run":
-                tag = fields[5]  # trec_eval keeps the last line's tag
+                tag = fields[5][:MAX_ID_CHARS]  # trec_eval keeps the last line's tag (a run's name)
             out.add(fields[0], fields[di], value, i)
         header_lines = 0
     else:
@@ -1869,6 +1872,7 @@ def _is_parquet(source) -> bool:
 #: batches.
 PARQUET_BATCH_ROWS = 1 << 16
 
+
 _ID_ACCEPTED = "strings or integers"
 _VALUE_ACCEPTED = "numbers (integer, floating point or decimal)"
 
@@ -1918,25 +1922,160 @@ def _first_appearance(chunks: list[pa.DictionaryArray]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32(), mask=nulls), canon.dictionary.take(first))
 
 
-def _parquet_file(src, name: str):
-    """A ``ParquetFile`` whose string columns decode dictionary-encoded, or a "parquet_footer" Problem."""
+#: Memory per byte of a Parquet footer once pyarrow has parsed it (its row groups' and columns' descriptions):
+#: measured ~13 (pyarrow 26, ``benchmarks/hostile_uploads.py``).  A footer whose parse alone would exceed the
+#: limit is refused before pyarrow reads it.
+FOOTER_BYTES = 16
+#: Memory per column chunk read (a row group's column) besides its pages: measured ~1.7 KB (pyarrow 26).
+CHUNK_BYTES = 2048
+#: A Parquet file may hold at most ``max(PARQUET_MIN_PAGES, size // PARQUET_PAGE_BYTES)`` pages in the columns
+#: read (row groups count as pages: each has one at least).  Writers make pages of about 1 MB (pyarrow, Spark,
+#: DuckDB); their headers are read one by one before a row is decoded, so a file of millions of tiny pages or
+#: row groups is refused instead of keeping the server busy.
+PARQUET_MIN_PAGES = 4096
+PARQUET_PAGE_BYTES = 4096
+
+
+def _parquet_file(src, name: str, source=None, size: int = 0, limits: Limits | None = None):
+    """A ``ParquetFile`` whose string columns decode dictionary-encoded, or a Problem: "parquet_footer" for a
+    damaged footer, "too_much_memory" when parsing the footer alone would take more than ``limits`` allow
+    (its length is read from the file's last 8 bytes first, so a footer of millions of row groups is never
+    parsed)."""
     import pyarrow.parquet as pq
 
+    if source is not None and limits is not None:
+        footer = _footer_length(source, size)
+        if footer is None:
+            return Problem(name, None, "parquet_footer", {})
+        budget = limits.memory_budget(size)
+        if budget is not None and footer * FOOTER_BYTES > budget:
+            return Problem(name, None, "too_much_memory", {"memory_mb": footer * FOOTER_BYTES / 1e6,
+                                                          "limit_mb": budget / 1e6, "size_mb": size / 1e6})
     try:
         file = pq.ParquetFile(src)
         strings = [f.name for f in file.schema_arrow if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
                    or pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type)]
         if strings:
-            file = pq.ParquetFile(src, read_dictionary=list(dict.fromkeys(strings)))
+            file = pq.ParquetFile(src, metadata=file.metadata, read_dictionary=list(dict.fromkeys(strings)))
         return file
     except Exception:  # noqa: BLE001 - whatever pyarrow says about a damaged footer, the file is refused
         return Problem(name, None, "parquet_footer", {})
 
 
-def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits):
-    """(roles, the needed columns' positions) for a Parquet file, or the Problem that refuses it before any
-    row is decoded: a missing, repeated or mistyped column, too many rows, pages that decompress beyond the
-    limit, or more memory than the limit at the least the rows can take."""
+def _footer_length(source, size: int) -> int | None:
+    """The length of a Parquet file's footer from its last 8 bytes, or None when they are not a footer's end."""
+    if size < 12:
+        return None
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            fh.seek(size - 8)
+            tail = fh.read(8)
+    else:
+        tail = bytes(memoryview(source).cast("B")[size - 8: size])
+    if len(tail) != 8 or tail[4:] != _PARQUET_MAGIC:
+        return None
+    length = int.from_bytes(tail[:4], "little")
+    return length if length <= size - 12 else None
+
+
+def _footer_cost(source, size: int, meta, wanted: set[str]) -> int:
+    """Memory the footer and the column chunks read take, whatever the rows (see :data:`FOOTER_BYTES`)."""
+    footer = _footer_length(source, size) or 0
+    return footer * FOOTER_BYTES + meta.num_row_groups * len(wanted) * CHUNK_BYTES
+
+
+class _PageHeaderProtocol:
+    """Thrift's compact protocol (Parquet's page headers), binary fields read as bytes, never decoded as text."""
+
+    def __new__(cls, transport):
+        from thrift.protocol.TCompactProtocol import TCompactProtocol
+
+        class _Protocol(TCompactProtocol):
+            readString = TCompactProtocol.readBinary  # noqa: N815 - Thrift's name; statistics are bytes
+
+        return _Protocol(transport, string_length_limit=1 << 20, container_length_limit=1 << 16)
+
+
+def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int] | str:
+    """Bytes every needed column's pages take once decompressed, read from each page's own header (the sizes
+    pyarrow allocates before it decompresses a page), or why they cannot be: "pages" (more than ``max_pages``)
+    or "damaged" (a header that cannot be read).
+
+    The footer's ``total_uncompressed_size`` is not used: a forged footer can say anything, while a page
+    header that claims less than its page holds makes decompression fail within the claim.
+    """
+    import mmap
+
+    from thrift.protocol.TProtocol import TType
+    from thrift.transport.TTransport import TTransportBase
+
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+    else:
+        view = memoryview(source).cast("B")
+
+    class Reader(TTransportBase):
+        def __init__(self, data):
+            self.data, self.pos = data, 0
+
+        def read(self, n):
+            out = bytes(self.data[self.pos: self.pos + n])
+            self.pos += len(out)
+            return out
+
+    reader = Reader(view)
+    protocol = _PageHeaderProtocol(reader)
+    sizes = dict.fromkeys(wanted, 0)
+    pages = 0
+    try:
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                column = chunk.path_in_schema.split(".")[0]
+                if column not in wanted:
+                    continue
+                start = chunk.data_page_offset  # where pyarrow starts reading the chunk
+                if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < start:
+                    start = chunk.dictionary_page_offset
+                end = start + chunk.total_compressed_size
+                if start < 0 or end > len(view):
+                    return "damaged"
+                reader.pos = start
+                while reader.pos < end:
+                    pages += 1
+                    if pages > max_pages:
+                        return "pages"
+                    found = {}
+                    protocol.readStructBegin()
+                    while True:
+                        _, ttype, fid = protocol.readFieldBegin()
+                        if ttype == TType.STOP:
+                            break
+                        if fid in (2, 3) and ttype == TType.I32:  # uncompressed_page_size, compressed_page_size
+                            found[fid] = protocol.readI32()
+                        else:
+                            protocol.skip(ttype)
+                        protocol.readFieldEnd()
+                    protocol.readStructEnd()
+                    if found.get(2, -1) < 0 or found.get(3, -1) < 0:
+                        return "damaged"
+                    sizes[column] += found[2]
+                    reader.pos += found[3]
+    except Exception:  # noqa: BLE001 - Thrift's errors, end of data, a state the protocol does not expect
+        return "damaged"
+    finally:
+        reader.data = None
+        view.release()
+    return sizes
+
+
+def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits, source):
+    """The roles' columns of a Parquet file, or the Problem that refuses it before any row is decoded: a
+    missing, repeated or mistyped column, too many rows, too many pages or row groups, or more memory than the
+    limit at the least: every row, the footer, and the needed columns' pages as their own headers say they
+    decompress (``source``: the file's path or bytes, whose page headers are read)."""
     schema = file.schema_arrow
     names = schema.names
     roles = column_roles(names, kind, given)
@@ -1959,18 +2098,30 @@ def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Li
         return Problem(name, None, "too_many_rows", {"rows": n_rows, "limit": limits.max_rows})
     budget = limits.memory_budget(size)
     if budget is not None:
-        narrowest = n_rows * READ_ROW_BYTES  # the ids' text comes on top, counted as it is decoded
         wanted = set(roles.values())
-        pages = 0  # the needed columns' pages decompressed: dictionaries and plain-encoded text count whole
-        for g in range(meta.num_row_groups):
-            group = meta.row_group(g)
-            for c in range(group.num_columns):
-                chunk = group.column(c)
-                if chunk.path_in_schema.split(".")[0] in wanted:
-                    pages += max(0, int(chunk.total_uncompressed_size))
-        if max(narrowest, pages) > budget:
-            return Problem(name, None, "too_much_memory", {"memory_mb": max(narrowest, pages) / 1e6,
-                                                             "limit_mb": budget / 1e6, "size_mb": size / 1e6})
+
+        def over(cost: int) -> Problem:
+            return Problem(name, None, "too_much_memory", {"memory_mb": cost / 1e6, "limit_mb": budget / 1e6,
+                                                           "size_mb": size / 1e6})
+
+        # At the least: every row, the footer and the column chunks (whatever the pages hold) ...
+        cost = n_rows * READ_ROW_BYTES + _footer_cost(source, size, meta, wanted)
+        if cost > budget:
+            return over(cost)
+        max_pages = max(PARQUET_MIN_PAGES, size // PARQUET_PAGE_BYTES)
+        if meta.num_row_groups * len(wanted) > max_pages:
+            return Problem(name, None, "parquet_pages", {"limit": max_pages})
+        # ... and the pages as their own headers say they decompress: text at what reading it costs.
+        sizes = _page_sizes(source, meta, wanted, max_pages)
+        if sizes == "pages":
+            return Problem(name, None, "parquet_pages", {"limit": max_pages})
+        if sizes == "damaged":
+            return Problem(name, None, "parquet_data", {"first": 1, "last": n_rows})
+        text = {c for c in wanted if not pa.types.is_integer(file.schema_arrow.field(c).type)}
+        factor = {c: f for c, f in ((roles["docno"], DOCNO_TEXT_BYTES), (roles["qid"], QID_TEXT_BYTES)) if c in text}
+        cost += sum(n * factor.get(column, 1) for column, n in sizes.items())
+        if cost > budget:
+            return over(cost)
     return roles
 
 
@@ -2050,9 +2201,10 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         path = Path(source)
         if not path.is_file():
             raise ValueError(f"{path} is not a readable file")
-        name, size, src = name or path.name, path.stat().st_size, str(path)
+        name, size, src, raw = name or path.name, path.stat().st_size, str(path), path
     elif isinstance(source, (bytes, bytearray, memoryview)):
-        name, size, src = name or "input", len(source), pa.BufferReader(pa.py_buffer(source))
+        raw = memoryview(source).cast("B")
+        name, size, src = name or "input", len(raw), pa.BufferReader(pa.py_buffer(source))
     else:
         raise ValueError(f"source must be a path or bytes, got {type(source).__name__}")
 
@@ -2062,10 +2214,10 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     if max_bytes is not None and size > max_bytes:
         problem = Problem(name, None, "too_large", {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
         return Parsed(name, kind, None, [problem], n_problems=1)
-    file = _parquet_file(src, name)
+    file = _parquet_file(src, name, raw, size, limits)
     if isinstance(file, Problem):
         return refuse(file)
-    roles = _parquet_plan(file, name, kind, given, size, limits)
+    roles = _parquet_plan(file, name, kind, given, size, limits, raw)
     if isinstance(roles, Problem):
         return refuse(roles)
     n_rows = file.metadata.num_rows
@@ -2075,7 +2227,9 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     budget = limits.memory_budget(size)
     ids: dict[str, list] = {"qid": [], "docno": []}
     values_parts, null_parts = [], []
-    tag, done, decoded = None, 0, 0
+    tag, done = None, 0
+    # what the footer and the column chunks take for the whole read, then each batch's rows and ids as they come
+    decoded = _footer_cost(raw, size, file.metadata, set(roles.values()))
     batches = file.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=list(dict.fromkeys(roles.values())),
                                 use_threads=True)
     while True:
@@ -2091,7 +2245,7 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         for role in ("qid", "docno"):
             column = batch.column(roles[role])
             ids_now, cost = _decoded_ids(column, keep_dictionary=role == "qid")
-            decoded += cost
+            decoded += cost * (QID_TEXT_BYTES if role == "qid" else DOCNO_TEXT_BYTES)
             if budget is not None and decoded > budget:
                 break  # counted on the dictionary: refused below before a string is repeated
             if ids_now is None:  # a dictionary-encoded batch of document ids, within the limit: expand it
@@ -2108,7 +2262,7 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         if "tag" in roles:
             tags = batch.column(roles["tag"]).drop_null()
             if len(tags):
-                tag = str(tags[-1].as_py())
+                tag = str(tags[-1].as_py())[:MAX_ID_CHARS]  # a run's name
         del batch, value
         done += rows
         if budget is not None and decoded > budget:
@@ -2134,6 +2288,14 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
             problems.add(int(i) + 1, "blank_id", column=roles[role])
         problems.count += max(0, int(np.count_nonzero(empty & ~bad)) - MAX_LISTED)
         bad |= empty
+    for role, col in (("qid", qid), ("docno", docno)):
+        lengths = _id_lengths(col)
+        long = np.flatnonzero((lengths > MAX_ID_CHARS) & ~bad)
+        for i in long[:MAX_LISTED]:
+            problems.add(int(i) + 1, "long_id", column=roles[role], length=int(lengths[i]), text=_id_start(col, i),
+                         limit=MAX_ID_CHARS)
+        problems.count += max(0, long.size - MAX_LISTED)
+        bad[long] = True
     nonfinite = np.flatnonzero(~np.isfinite(values))
     for i in nonfinite[:MAX_LISTED]:
         token = "null" if null_value[i] else repr(float(values[i]))
@@ -2166,6 +2328,22 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     out = Table(name, kind, qid, docno, values, lines, 0, tag)
     return Parsed(name, kind, out, problems.finish() + extra, format="parquet", n_lines=n_rows,
                   n_problems=problems.count + len(extra))
+
+
+def _id_lengths(ids: pa.Array) -> np.ndarray:
+    """Each id's length in characters (0 for a null), a dictionary-encoded one looked up on its dictionary."""
+    if pa.types.is_dictionary(ids.type):
+        lengths = pc.fill_null(pc.utf8_length(ids.dictionary), 0).to_numpy(zero_copy_only=False)
+        return lengths[pc.fill_null(ids.indices, 0).to_numpy(zero_copy_only=False)] if len(lengths) else \
+            np.zeros(len(ids), np.int64)
+    return pc.fill_null(pc.utf8_length(ids), 0).to_numpy(zero_copy_only=False)
+
+
+def _id_start(ids: pa.Array, row: int) -> str:
+    """The start of one id, as a message shows it (the id is never copied whole)."""
+    if pa.types.is_dictionary(ids.type):
+        ids, row = ids.dictionary, ids.indices[int(row)].as_py()
+    return _clip(pc.utf8_slice_codeunits(ids.slice(int(row), 1), 0, SHOWN_CHARS + 1)[0].as_py())
 
 
 def _blank_ids(ids: pa.Array) -> np.ndarray:

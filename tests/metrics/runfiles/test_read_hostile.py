@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,12 @@ from hypothesis import strategies as st
 import metrics.runfiles.read as reader
 from metrics.runfiles import cli
 from metrics.runfiles.read import (
+    CHUNK_BYTES,
+    DOCNO_TEXT_BYTES,
+    FOOTER_BYTES,
     MAX_ID_CHARS,
     PARQUET_BATCH_ROWS,
+    QID_TEXT_BYTES,
     READ_ROW_BYTES,
     SHOWN_CHARS,
     Limits,
@@ -118,12 +123,13 @@ def test_a_parquet_bomb_is_refused_from_its_footer_in_bounded_memory(bomb):
     fatal, problems = out["result"]
     assert fatal and problems == [["too_many_rows", "bomb.parquet has 20,000,000 rows; the limit is 13,107,200 rows"]]
     assert out["peak"] < 20 * MB, out
-    # The ratio alone refuses it as well, before a row is decoded (the command line's default).
+    # The ratio alone refuses it as well, before a row is decoded (the command line's default): 20,000,000 rows at
+    # READ_ROW_BYTES, its footer at FOOTER_BYTES a byte, 5 row groups x 3 columns at CHUNK_BYTES.
     p = read_run(bomb, limits=Limits(max_ratio=cli.DEFAULT_MAX_RATIO))
     assert [x.kind for x in p.problems] == ["too_much_memory"]
-    assert p.problems[0].message == ("bomb.parquet needs at least 2000.0 MB of memory to read "
-                                     f"({bomb.stat().st_size / MB:.2f} MB on disk); the limit for a file of this "
-                                     "size is 104.9 MB")
+    assert p.problems[0].message == (f"bomb.parquet needs at least {least_cost(bomb, 20_000_000) / MB:.1f} MB of "
+                                     f"memory to read ({bomb.stat().st_size / MB:.2f} MB on disk); the limit for a "
+                                     "file of this size is 104.9 MB")
 
 
 def test_the_command_line_refuses_the_bomb_by_default_naming_the_file_and_the_option(bomb):
@@ -134,7 +140,8 @@ def test_the_command_line_refuses_the_bomb_by_default_naming_the_file_and_the_op
     out = in_fresh_process(action)
     code, stderr = out["result"]
     assert code == 1 and "Traceback" not in stderr
-    assert "error: bomb.parquet needs at least 2000.0 MB of memory" in stderr and "--max-ratio R sets" in stderr
+    assert f"error: bomb.parquet needs at least {least_cost(bomb, 20_000_000) / MB:.1f} MB of memory" in stderr
+    assert "--max-ratio R sets" in stderr
     assert out["peak"] < 20 * MB, out
 
 
@@ -153,12 +160,31 @@ def test_one_long_id_repeated_is_refused_in_the_first_batch_without_expanding_it
     assert out["peak"] < 60 * MB, out
 
 
+def footer_length(data: bytes) -> int:
+    """A Parquet file's footer length, from its last 8 bytes (the format: length, then b"PAR1")."""
+    assert data[-4:] == b"PAR1"
+    return struct.unpack("<I", data[-8:-4])[0]
+
+
+def least_cost(path: Path, rows: int, columns: int = 3) -> int:
+    """What reading a file costs whatever its pages hold: rows, footer, column chunks."""
+    groups = pq.ParquetFile(path).metadata.num_row_groups
+    return rows * READ_ROW_BYTES + footer_length(path.read_bytes()) * FOOTER_BYTES + groups * columns * CHUNK_BYTES
+
+
 def test_limits_hold_for_files_that_are_within_them_and_refuse_just_beyond(tmp_path):
-    # 1000 rows: ids "q0".."q99" (2-3 characters) and "d0".."d999" (2-4): the memory counted is exactly
-    # 1000 x READ_ROW_BYTES + the ids' characters.
-    data = good_parquet(1000)
-    ids = sum(len(f"q{i // 10}") + len(f"d{i}") for i in range(1000))
-    exact = 1000 * READ_ROW_BYTES + ids
+    # 1000 rows: query ids "qq0".."qq99" repeated (3-4 characters; 100 queries of 10 documents), document ids
+    # 10 distinct 40-character names: their pages are small (dictionaries of a few hundred bytes), so the memory
+    # counted is the decoding's, batch by batch: 1000 x READ_ROW_BYTES, the footer at FOOTER_BYTES a byte, one
+    # row group x 3 columns at CHUNK_BYTES, QID_TEXT_BYTES per query id character and DOCNO_TEXT_BYTES per
+    # document id character.
+    qids = [f"qq{i // 10}" for i in range(1000)]
+    docnos = [f"{i % 10}" + "d" * 39 for i in range(1000)]
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"qid": qids, "docno": docnos, "score": np.arange(1000.0)}), buf)
+    data = buf.getvalue()
+    exact = (1000 * READ_ROW_BYTES + footer_length(data) * FOOTER_BYTES + 3 * CHUNK_BYTES
+             + QID_TEXT_BYTES * sum(map(len, qids)) + DOCNO_TEXT_BYTES * sum(map(len, docnos)))
     assert read_run(data, limits=Limits(max_rows=1000, max_memory=exact)).ok
     too_many = read_run(data, name="f.parquet", limits=Limits(max_rows=999))
     assert [x.message for x in too_many.problems] == ["f.parquet has 1,000 rows; the limit is 999 rows"]
