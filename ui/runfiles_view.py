@@ -24,10 +24,12 @@ Files are never part of a link: a link keeps the page's settings (see :data:`FIE
 """
 from __future__ import annotations
 
+import collections
 import ctypes
 import ctypes.util
 import hashlib
 import itertools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -466,14 +468,77 @@ def read_source(kind: str, name: str, digest: str, data, on_progress=None) -> Pa
     return parsed
 
 
-@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _read_cached(kind: str, name: str, digest: str, _data) -> Parsed:
-    return read_source(kind, name, digest, _data, on_progress=stop_when_visitor_leaves(name))
+#: Bytes the parsed files kept in the server's cache may take together (all sessions; their tables' arrays, see
+#: :func:`parsed_bytes`): beyond it, the files used longest ago are dropped (and read again if asked for).  The
+#: entries alone do not bound it: 16 files may hold gigabytes.
+CACHE_BYTES = 4 * UPLOAD_CAP_BYTES
+
+
+def parsed_bytes(parsed: Parsed) -> int:
+    """What a parsed file's table holds in memory (its arrays' buffers), 0 without a table.
+
+    >>> from metrics.runfiles import read_run
+    >>> parsed_bytes(read_run(b"q1 Q0 d1 1 1.0 t\\n")) > 0
+    True
+    """
+    table = parsed.table
+    if table is None:
+        return 0
+    arrays = (table.qid, table.docno)
+    return int(sum(a.nbytes for a in arrays) + table.value.nbytes + (table.line.nbytes if table.line is not None
+                                                                      else 0))
+
+
+class _Held:
+    """A parsed file in the server's cache; :func:`_hold` empties it when the cache's bytes are over
+    :data:`CACHE_BYTES` (Streamlit's cache then reads the file again: its ``validate`` says the entry is gone)."""
+
+    __slots__ = ("parsed", "size", "__weakref__")
+
+    def __init__(self, parsed: Parsed):
+        self.parsed, self.size = parsed, parsed_bytes(parsed)
+
+
+_HELD: collections.OrderedDict[int, _Held] = collections.OrderedDict()  # by last use, oldest first
+_HELD_LOCK = threading.Lock()
+
+
+def _hold(held: _Held) -> None:
+    """Count ``held`` as just used; empty the entries used longest ago while the total is over the budget."""
+    with _HELD_LOCK:
+        _HELD.pop(id(held), None)
+        _HELD[id(held)] = held
+        total = sum(h.size for h in _HELD.values())
+        for key in list(_HELD):
+            if total <= CACHE_BYTES or key == id(held):
+                break
+            dropped = _HELD.pop(key)
+            total -= dropped.size
+            dropped.parsed = None
+
+
+def _release(held: _Held) -> None:
+    """Streamlit dropped the entry (its ``ttl`` or ``max_entries``): forget it."""
+    with _HELD_LOCK:
+        _HELD.pop(id(held), None)
+    held.parsed = None
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False,
+                   validate=lambda held: held.parsed is not None, on_release=_release)
+def _read_cached(kind: str, name: str, digest: str, _data) -> _Held:
+    return _Held(read_source(kind, name, digest, _data, on_progress=stop_when_visitor_leaves(name)))
 
 
 def read_cached(src: Source) -> Parsed:
-    """The parsed file, read once per (kind, name, content) for every session of the server."""
-    return _read_cached(src.kind, src.name, src.digest, src.data)
+    """The parsed file, read once per (kind, name, content) for every session of the server while the cache's
+    bytes allow (:data:`CACHE_BYTES`)."""
+    while True:
+        held = _read_cached(src.kind, src.name, src.digest, src.data)
+        parsed = held.parsed  # this run's own reference: emptying the entry now frees nothing it uses
+        if parsed is not None:
+            _hold(held)
+            return parsed
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from metrics.runfiles.read import MAX_ID_CHARS
 from tests.conftest import no_exceptions, one_language_each, open_page
 from ui import runfiles_view
 
@@ -95,12 +96,30 @@ def test_the_page_limits_follow_from_its_cap():
 
 
 def test_a_query_id_of_a_million_characters_is_shown_shortened():
+    # A million characters: not an id, its line is a bad line ("long_id"), the id shown as its first 59.
     long_q = "Q" * 1_000_000
     run = BM25 + f"{long_q} Q0 D1 1 1.0 x\n".encode()
     at = uploaded({"long.run": run})
     no_exceptions(at)
     shown = " ".join(c.value for c in at.caption) + problem_messages(at)
     assert "Q" * 59 + "…" in shown and "Q" * 200 not in shown
+
+
+def test_a_query_id_at_the_length_limit_is_shown_shortened_everywhere_it_is_named():
+    # An id of MAX_ID_CHARS characters is read; every place that names it shortens it: the warning that it is not
+    # in the qrels, and "Where did this number come from?", whose gdeval libraries refuse query ids that are not
+    # numbers and named this one whole (before: 10,000 characters in the means table's "No number because it").
+    long_q = "Q" * MAX_ID_CHARS
+    run = BM25 + f"{long_q} Q0 D1 1 1.0 x\n".encode()
+    at = uploaded({"long.run": run})
+    no_exceptions(at)
+    messages = [c.value for c in at.caption] + [m.value for m in at.markdown] + [e.value for e in at.error] + [
+        w.value for w in at.warning]
+    assert any("Q" * 59 + "…" in m for m in messages) and not any("Q" * 200 in m for m in messages)
+    [refusals] = [d.value["No number because it"] for d in at.dataframe if "No number because it" in d.value]
+    said = [r for r in refusals if "needs numeric topic ids" in r]
+    assert said and all(r.endswith("(" + "Q" * 59 + "…)") for r in said)
+    # (a per-query table lists the query by its id, whole: it is the data, downloadable as such)
 
 
 def test_reading_stops_once_the_visitor_has_left(monkeypatch):
