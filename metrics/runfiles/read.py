@@ -774,9 +774,16 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
             return FileCheck("parquet", None, file)
         roles = _parquet_plan(file, name, kind, given, size, limits, path)
         return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
-    if not _read_head(path, 1 << 16).strip():
+    head = _read_head(path, _HEAD_BYTES)
+    if not head.strip():
         return FileCheck("text", None, Problem(name, None, "empty", {}))
     encoding, problem = _choose_encoding(path, name)
+    if problem is None:  # a header of millions of columns is refused before anything splits it
+        text = codecs.getincrementaldecoder("utf-8" if encoding == "utf-8-sig" else encoding)().decode(
+            head.removeprefix(codecs.BOM_UTF8) if encoding == "utf-8-sig" else head)
+        first, longer = _first_line(text.split("\n", 200), last_ended=len(head) >= path.stat().st_size)
+        if longer and _sniff(first, given)[2] is not None:
+            problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
     return FileCheck("text", encoding, problem)
 
 

@@ -46,6 +46,8 @@ from .measures import Requested, parse_measures
 from .read import (
     BINARY_FORMATS,
     COLUMN_NAMES,
+    MAX_HEADER_CHARS,
+    MAX_ID_CHARS,
     Limits,
     Problem,
     Table,
@@ -189,14 +191,21 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
         first = [(lines[0],)] if lines else []
     else:
         value = F.trim(F.col("value"))
-        first = spark.read.text(literal_path(path)).filter(~value.startswith("#") & (value != "")).limit(1).collect()
+        cut = F.substring(F.col("value"), 1, MAX_HEADER_CHARS + 1)  # the start of a line, never a line of megabytes
+        first = (spark.read.text(literal_path(path)).filter(~value.startswith("#") & (value != ""))
+                 .select(cut.alias("value")).limit(1).collect())
     if not first:
         return "trec", None
     line = first[0][0].lstrip("\ufeff")
+    longer = len(line) > MAX_HEADER_CHARS
+    line = line[:MAX_HEADER_CHARS]
     known = {a for names in COLUMN_NAMES.values() for a in names} | {c.lower() for c in (columns or {}).values()}
     for delim in sorted((d for d in (",", "\t", ";") if d in line), key=lambda d: -line.count(d)):
         names = {f.strip().strip('"').lower() for f in line.split(delim)}
         if len(names & known) >= 2:
+            if longer:  # a header of millions of columns: one machine refuses it, and Spark would hold its schema
+                _refuse(Problem(Path(path.rstrip("/")).name, 1, "long_header",
+                                {"header": line, "limit": MAX_HEADER_CHARS}))
             return "csv", delim
     return "trec", None
 
@@ -275,18 +284,21 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     row = F.monotonically_increasing_id()
     if file_format == "trec":
         text = _spark_read(name, lambda: spark.read.text(literal)).withColumn("_row", row)
-        fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+")
+        # the fields a line needs and the rest in one piece (trec_eval ignores fields after a run's tag): a line of
+        # millions of fields is never an array of millions of strings in the JVM
+        want = _TREC_FIELDS[kind]
+        fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+", want + 1)
         df = text.select(_identify(F.get(fields, 0)).alias("_line"), F.col("value").alias("_text"), "_row",
                          fields.alias("f"))
         df = df.filter((F.col("f")[0] != "") & ~F.col("f")[0].startswith("#"))
         n = F.size("f")
-        want = _TREC_FIELDS[kind]
         field = lambda i: F.get(F.col("f"), i)  # noqa: E731  (null past the end; [] raises in ANSI mode)
         value = field(3 if kind == "qrels" else 4)
         number = _finite_double(value)
         bad = (F.when(~_utf8(F.col("_text")), F.lit(_NOT_UTF8))
                .when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
-               .when(number.isNull(), F.lit("not a finite number")))
+               .when(number.isNull(), F.lit("not a finite number"))
+               .when(_too_long(field(0)) | _too_long(field(2)), F.lit(_LONG_ID)))
         cols = [field(0).alias("qid"), field(2).alias("docno")]
         if kind == "qrels":
             cols.append(number.alias("rel"))
@@ -323,7 +335,8 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         bad = (F.when(not_utf8, F.lit(_NOT_UTF8))
                .when(qid.isNull() | (F.trim(qid) == ""), F.lit("empty query id"))
                .when(docno.isNull() | (F.trim(docno) == ""), F.lit("empty document id"))
-               .when(value.isNull(), F.lit("not a finite number")))
+               .when(value.isNull(), F.lit("not a finite number"))
+               .when(_too_long(F.trim(qid)) | _too_long(F.trim(docno)), F.lit(_LONG_ID)))
         if file_format == "csv":
             qid, docno = F.trim(qid), F.trim(docno)
         line = F.when(bad.isNotNull(), _identify(qid))  # only for the message: the query id, shortened
@@ -344,6 +357,14 @@ def _has_parquet_parts(path: str) -> bool:
 
 #: The reason a line that is not UTF-8 is bad (Spark's text reader keeps its bytes; the CSV reader makes U+FFFD).
 _NOT_UTF8 = "not UTF-8 (Spark reads text files as UTF-8)"
+_LONG_ID = f"an id longer than {MAX_ID_CHARS:,} characters"
+
+
+def _too_long(col):
+    """An id longer than one machine's :data:`~metrics.runfiles.read.MAX_ID_CHARS` (a bad line there too)."""
+    from pyspark.sql import functions as F
+
+    return F.coalesce(F.length(col) > MAX_ID_CHARS, F.lit(False))
 #: Characters of a line's first field a message shows (what identifies the line; Spark does not know line numbers).
 IDENTIFY_CHARS = 20
 #: Names Spark (Hadoop) decompresses by their ending; one machine reads no compressed file, nor does Spark here.

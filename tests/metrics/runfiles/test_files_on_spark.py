@@ -17,7 +17,7 @@ import pytest
 
 from metrics.runfiles import cli
 from metrics.runfiles import spark as spark_module
-from metrics.runfiles.read import Limits, read_run
+from metrics.runfiles.read import MAX_ID_CHARS, Limits, read_run
 from metrics.runfiles.spark import IDENTIFY_CHARS, check_spark_path, evaluate_spark, literal_path, spark_failure
 
 QRELS_TEXT = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
@@ -53,6 +53,8 @@ def bad_files() -> dict[str, bytes]:
         "compressed.run": gzip.compress(RUN_TEXT.encode()),  # gzip content, a plain name
         "run.gz": gzip.compress(RUN_TEXT.encode()),
         "latin1.run": "q1 Q0 d\xe9\xe0\xff 1 1.0 r\n".encode("latin-1") + b"\xff\xfe\xfa\n",
+        # a header of 200,000 columns: Spark would hold its schema in the driver (one machine refuses it)
+        "wide_header.csv": b"qid,docno,score," + b",".join(b"c%d" % i for i in range(200_000)) + b"\nq1,d1,1\n",
     }
 
 
@@ -219,13 +221,50 @@ def test_text_that_is_not_utf8_further_on_is_a_bad_line_where_spark_reads_it(spa
 
 @pytest.mark.spark
 def test_long_ids_are_shortened_in_spark_messages(spark, qrels, tmp_path):
+    # An id at one machine's length limit is read and shortened where named; a longer one is a bad line, as on one
+    # machine (its line identified by its first field, shortened).
     run = tmp_path / "long.run"
-    run.write_text(RUN_TEXT + "Q" * 100_000 + " Q0 d1 1 1.0 r\n")
+    run.write_text(RUN_TEXT + "Q" * MAX_ID_CHARS + " Q0 d1 1 1.0 r\n")
     ev = evaluate_spark(qrels, [str(run)], ["map"], spark=spark)
     ev.means()
     messages = [p.message for p in ev.problems]
     assert any("not in the qrels" in m for m in messages)
     assert all(len(m) < 300 for m in messages)
+    longer = tmp_path / "longer.run"
+    longer.write_text(RUN_TEXT + "q1 Q0 " + "D" * 100_000 + " 1 1.0 r\n")
+    assert [x.kind for x in read_run(longer).problems] == ["long_id"]
+    with pytest.raises(ValueError, match=f"an id longer than {MAX_ID_CHARS:,} characters"):
+        evaluate_spark(qrels, [str(longer)], ["map"], spark=spark).means()
+
+
+@pytest.mark.spark
+def test_a_line_of_a_million_fields_is_read_by_spark_as_by_one_machine(spark, qrels, tmp_path):
+    # F7: before, Spark split such a line (20 MB) into an array of every field and the driver died ("SparkContext
+    # was shut down"), the message naming neither the file nor the cause.  trec_eval ignores fields after the tag.
+    run = tmp_path / "wide_line.run"
+    run.write_bytes(RUN_TEXT.encode() + b"q2 Q0 d2 2 0.5 r" + b" x" * 1_000_000 + b"\n")
+    one = read_run(run)
+    assert one.ok and one.table.n_rows == 4
+    ev = evaluate_spark(qrels, [str(run)], ["map"], spark=spark)
+    frame = ev.per_query().toPandas()
+    assert sorted(frame["qid"]) == ["q1", "q2"] and ev.problems == []
+
+
+def test_a_forged_parquet_footer_is_refused_on_the_driver_as_on_one_machine(tmp_path):
+    # F7: before, the footer's lie passed the driver's check and Spark decompressed the page: the driver died.
+    from tests.metrics.runfiles.test_read_redteam import forged_footer
+
+    table = pa.table({"qid": pa.array([b"\0" * 30_000_000], pa.binary()).cast(pa.string()), "docno": ["d1"],
+                      "score": [1.0]})
+    pq.write_table(table, tmp_path / "page.parquet", compression="zstd", use_dictionary=False,
+                   write_statistics=False)
+    del table
+    path = forged_footer(tmp_path / "page.parquet", tmp_path / "forged.parquet")
+    one = read_run(path, limits=LIMITS)
+    assert [x.kind for x in one.problems] == ["too_much_memory"]
+    with pytest.raises(ValueError) as exc:
+        check_spark_path(path, kind="run", limits=LIMITS)
+    assert str(exc.value) == one.problems[0].message
 
 
 def test_local_parquet_limits_apply_on_spark_as_on_one_machine(tmp_path):
