@@ -159,3 +159,80 @@ def test_reading_stops_once_the_visitor_has_left(monkeypatch):
     # outside a server the callback never stops anything
     monkeypatch.setattr(st_runtime, "exists", lambda: False)
     runfiles_view.stop_when_visitor_leaves("x")(0.5)
+
+
+# ------------------------------------------------------------------------------------------- the red team's files
+def forged_parquet() -> bytes:
+    """One row whose query id is one PLAIN page of 30,000,000 NUL characters (zstd), its footer forged to say the
+    pages decompress to 100 bytes (F3)."""
+    import tempfile
+
+    from tests.metrics.runfiles.test_read_redteam import forged_footer
+
+    with tempfile.TemporaryDirectory() as folder:
+        table = pa.table({"qid": pa.array([b"\0" * 30_000_000], pa.binary()).cast(pa.string()), "docno": ["d1"],
+                          "score": [1.0]})
+        pq.write_table(table, Path(folder, "page.parquet"), compression="zstd", use_dictionary=False,
+                       write_statistics=False)
+        del table
+        return forged_footer(Path(folder, "page.parquet"), Path(folder, "forged.parquet")).read_bytes()
+
+
+def many_row_groups() -> bytes:
+    """20,000 row groups of one row (F4)."""
+    n = 20_000
+    table = pa.table({"qid": ["q1"] * n, "docno": [f"D{i}" for i in range(n)], "score": np.arange(n * 1.0)})
+    return parquet(table, row_group_size=1, compression="none", write_statistics=False)
+
+
+RED_TEAM = {  # file name -> (its bytes, built when the test runs; what the message says in en / zh / ko)
+    # its page: 30,000,000 characters and a 4-byte length, at QID_TEXT_BYTES (4) a byte: 120.0 MB at the least
+    "forged.parquet": (forged_parquet, {
+        "en": "forged.parquet is 0.00 MB but needs at least 120.0 MB of memory",
+        "zh": "forged.parquet 只有 0.00 MB，读取时却至少需要 120.0 MB 内存",
+        "ko": "forged.parquet: 파일은 0.00 MB이지만 읽으려면 메모리가 적어도 120.0 MB"}),
+    "many_rg.parquet": (many_row_groups, {"en": "many_rg.parquet is split into more than 4,096 pages",
+                                          "zh": "many_rg.parquet 在要读取的列中被切成了超过 4,096 个页",
+                                          "ko": "many_rg.parquet: 읽을 열이 4,096개가 넘는 페이지"}),
+    "q1.csv": (lambda: b'qid,docno,score\n101,"' + b"x" * 200_000 + b'",1.0\n101,D101\n',
+               {"en": "q1.csv, line 2: a field of more than 131,072 characters",
+                "zh": "q1.csv 第 2 行：有一个字段超过 131,072 个字符",
+                "ko": "q1.csv, 2행: 131,072자를 넘는 필드가 있습니다"}),
+}
+
+
+@one_language_each("name", sorted(RED_TEAM), ids=sorted(RED_TEAM))
+def test_the_red_team_s_files_are_named_and_the_other_runs_evaluated(lang, name):
+    # Before: the forged footer took the server to 2.5 GB before its refusal, the row groups to 600 MB and 25 s,
+    # the CSV field gave "This app has encountered an error".
+    build, said = RED_TEAM[name]
+    at = uploaded({"bm25.run": BM25, name: build()}, lang=lang)
+    no_exceptions(at)
+    assert said[lang] in problem_messages(at)
+    assert any(e.value.replace("\\", "").startswith(said[lang]) for e in at.error)
+    assert any("bm25.run" in d.value.columns for d in at.dataframe)
+
+
+def test_the_parse_cache_holds_at_most_its_bytes(monkeypatch):
+    # F2: before, the cache was bounded by its entries only (16): 12 tiny files holding one huge id each kept 3 GB.
+    # Four runs of about 30 KB of tables each, the budget two of them: the ones used longest ago are dropped, and a
+    # dropped one is read again (the same table) when it is asked for.
+    runs = [BM25 + "".join(f"q{i} Q0 extra{j} 1 0.5 x\n" for j in range(400)).encode() for i in range(4)]
+    sources = [runfiles_view.Source("run", f"r{i}.run", len(r), runfiles_view.digest_of(r), r)
+               for i, r in enumerate(runs)]
+    runfiles_view._read_cached.clear()
+    try:
+        sizes = [runfiles_view.parsed_bytes(runfiles_view.read_source("run", s.name, s.digest, s.data))
+                 for s in sources]
+        monkeypatch.setattr(runfiles_view, "CACHE_BYTES", sizes[0] + sizes[1] + sizes[2] // 2)
+        first = runfiles_view.read_cached(sources[0]).table
+        for s in sources[1:]:
+            runfiles_view.read_cached(s)
+        held = [h for h in runfiles_view._HELD.values() if h.parsed is not None]
+        assert len(held) == 2 and sum(h.size for h in held) <= runfiles_view.CACHE_BYTES
+        assert [h.parsed.name for h in held] == ["r2.run", "r3.run"]
+        again = runfiles_view.read_cached(sources[0]).table
+        assert again is not first and again.docno.to_pylist() == first.docno.to_pylist()
+    finally:
+        runfiles_view._read_cached.clear()
+    assert not runfiles_view._HELD  # Streamlit's clear releases every entry
