@@ -312,16 +312,19 @@ class Parsed:
 #: A file smaller than this counts as this big for :attr:`Limits.max_ratio`: a small file may always need
 #: ``max_ratio`` MiB.
 RATIO_FLOOR_BYTES = 1 << 20
-#: Memory that reading one row takes besides its ids' text: its value, codes and line, the checks'
-#: temporaries.  Measured by ``benchmarks/upload_memory.py``: ~100 bytes a row for text files, 120-150 for
-#: Parquet (pyarrow 26), whatever the row's width on disk.
-READ_ROW_BYTES = 100
+#: Memory that reading one row of a Parquet file takes besides its ids' text: its value, codes and line, the
+#: checks' temporaries, whatever the row's width on disk.  With :data:`QID_TEXT_BYTES` and :data:`DOCNO_TEXT_BYTES`
+#: an upper bound of what ``benchmarks/hostile_uploads.py --calibrate`` measures (pyarrow 26, load ~12 on 2
+#: cores): 2,000,000 rows of short ids 378 MB (estimated 406), 20,000 rows of 5,000-character document ids 696 MB
+#: (estimated 703), of 5,000-character query ids 493 MB (estimated 503).  (A text file is bounded by its bytes:
+#: ~100 bytes a row, ``benchmarks/upload_memory.py``.)
+READ_ROW_BYTES = 120
 #: Memory one byte of a Parquet file's ids takes once read: the decoded text and its copies (a dictionary's values,
-#: the Table's arrays, the checks' hash tables), on top of :data:`READ_ROW_BYTES` a row.  Measured by
-#: ``benchmarks/hostile_uploads.py`` (pyarrow 26): ~4 for query ids (kept dictionary-encoded), ~6 for document
-#: ids.  Counted on the pages before they are decoded, then on each batch's ids before they are expanded.
-QID_TEXT_BYTES = 4
-DOCNO_TEXT_BYTES = 6
+#: the Table's arrays, the checks' hash tables), on top of :data:`READ_ROW_BYTES` a row: query ids (kept
+#: dictionary-encoded) and document ids.  Counted on the pages before they are decoded (a page of text, as its
+#: header says it decompresses), then on each batch's ids before they are expanded.
+QID_TEXT_BYTES = 5
+DOCNO_TEXT_BYTES = 7
 #: The longest id (a query or document id) a file may hold, in characters: a line (or a Parquet row) with a longer
 #: one is a bad line ("long_id").  Real ids are short -- TREC docnos, URLs of a few thousand characters at most;
 #: an id of megabytes is not an id, and every copy of it costs its whole length.

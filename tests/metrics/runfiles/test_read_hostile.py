@@ -146,17 +146,18 @@ def test_the_command_line_refuses_the_bomb_by_default_naming_the_file_and_the_op
 
 
 def test_one_long_id_repeated_is_refused_in_the_first_batch_without_expanding_it(tmp_path):
-    # 1,000,000 rows whose query id is one 100,000-character string: 100 GB once expanded, yet the footer is
-    # modest (1e6 rows x READ_ROW_BYTES = 100 MB at the least, under 100 x 1 MiB; the dictionary page ~100 KB).
-    # The first batch (65,536 rows) is counted on its dictionary: 65,536 x (100 + 100,000) bytes > the budget.
-    path = repeated_pair_parquet(tmp_path / "long.parquet", 1_000_000, text="q" * 100_000)
+    # 800,000 rows whose query id is one 100,000-character string: 80 GB once expanded, yet the footer is modest
+    # (800,000 rows x READ_ROW_BYTES = 96 MB at the least, under 100 x 1 MiB; the dictionary page ~100 KB).  The
+    # first batch (65,536 rows) is counted on its dictionary: 65,536 x (READ_ROW_BYTES + QID_TEXT_BYTES x 100,000)
+    # bytes > the budget.
+    path = repeated_pair_parquet(tmp_path / "long.parquet", 800_000, text="q" * 100_000)
     assert path.stat().st_size < 200_000
     action = (f"p = read_run({str(path)!r}, limits=Limits(max_ratio=100))\n"
               "result = [(x.kind, x.params) for x in p.problems]")
     out = in_fresh_process(action)
     [[kind, params]] = out["result"]
     assert kind == "too_much_memory"
-    assert params["memory_mb"] >= PARQUET_BATCH_ROWS * (READ_ROW_BYTES + 100_000) / MB  # after the first batch
+    assert params["memory_mb"] >= PARQUET_BATCH_ROWS * (READ_ROW_BYTES + QID_TEXT_BYTES * 100_000) / MB
     assert out["peak"] < 60 * MB, out
 
 
