@@ -55,6 +55,7 @@ from metrics.runfiles import (
     evaluate_measures,
     make_variants,
     measure_names,
+    parse_measures,
     query_lists,
     read_qrels,
     read_run,
@@ -175,6 +176,57 @@ def comparable_names() -> list[str]:
     return list(dict.fromkeys(names)) + ["x", "y"]
 
 
+#: More measures by name (ir_measures' names, trec_eval's, NDCG variants), ';' between them: at most so many.
+MORE_MAX_NAMES = 20
+MORE_MAX_CHARS = 600
+
+
+def more_names(text: str) -> list[str]:
+    """The names typed in the "more measures" box: split at ';' and line breaks, blanks dropped.
+
+    >>> more_names("nDCG@10; P(rel=2)@5;\\n")
+    ['nDCG@10', 'P(rel=2)@5']
+    """
+    return [part.strip() for part in str(text).replace("\n", ";").split(";") if part.strip()]
+
+
+def check_more(text: str) -> list[str]:
+    """The names of the "more measures" box, each checked by the engine's ``-m`` grammar.
+
+    Raises ValueError naming the first bad name: unknown, malformed, too many, or a diversity measure
+    (those read diversity qrels, which this page does not read).
+
+    >>> check_more("nDCG@10; Judged@10")
+    ['nDCG@10', 'Judged@10']
+    >>> check_more("P@x")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'P@x': expected a number at character 3 ('x')
+    """
+    names = more_names(text)
+    if len(str(text)) > MORE_MAX_CHARS or len(names) > MORE_MAX_NAMES:
+        raise ValueError(f"at most {MORE_MAX_NAMES} names and {MORE_MAX_CHARS} characters, got {len(names)} "
+                         f"names and {len(str(text))} characters")
+    for name in names:
+        for r in parse_measures([name]):
+            if r.info.origin == "ir_measures" and r.params.provider == "pyndeval":
+                raise ValueError(f"measure {name[:40]!r}: diversity measures read diversity qrels (qid subtopic "
+                                 "docno rel); evaluate them with the command line")
+    return names
+
+
+def _more_field(raw) -> str:
+    value = str(raw)
+    try:
+        check_more(value)
+    except ValueError as exc:
+        raise ui_state.BadValue(value[:80], "invalid", str(exc), message=str(exc)) from None
+    return value
+
+
+_more_field.allowed = ("text", {"max": MORE_MAX_CHARS})
+
+
 #: Every setting of the page, its link parameter and default.  Files are never in links.
 FIELDS = (
     ui_state.Field("rf_source", "data", default="sample", parse=ui_state.choice(("sample", "upload"))),
@@ -193,6 +245,7 @@ FIELDS = (
     ui_state.Field("rf_measures", "measures", default=list(DEFAULT_MEASURES),
             parse=choices(MEASURE_CHOICES, allow_empty=True)),
     ui_state.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
+    ui_state.Field("rf_more", "more", default="", parse=_more_field),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
     *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
@@ -652,6 +705,20 @@ def measure_specs(measures: Sequence[str], cuts: Sequence[int]) -> list[str]:
     """
     cut_text = ",".join(str(c) for c in sorted(set(cuts)))
     return [f"{m}.{cut_text}" if MEASURES[m].params == "cutoffs" and cut_text else m for m in measures]
+
+
+def more_help(name: str) -> str:
+    """One line about a name of the "more measures" box: its help and, for ir_measures' names, the provider
+    whose values it gives."""
+    from metrics.runfiles.measures.irm import ALIASES, IR_MEASURES
+
+    r = parse_measures([name])[0]
+    if r.info.origin == "ir_measures":
+        base = ALIASES.get(r.info.name, (r.info.name, {}))[0]
+        return t("run_files.more_irm", provider=r.params.provider, help=IR_MEASURES[base].help)
+    if r.info.origin == "variant":
+        return t("run_files.more_variant")
+    return measure_help(r.info.name)
 
 
 def measure_help(name: str) -> str:

@@ -21,6 +21,10 @@ trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
   nDCG), ``summary`` (mean, sum, count, gm, runid, none) and ``per_query``.  A new measure is one kernel
   in its family's module of :mod:`metrics.runfiles.measures` and one entry in its table.
   :data:`NICKNAMES`: the sets (``official``, ``all_trec``, ``set``, ``common``, ``extras``).
+* :data:`IR_MEASURES` -- ir_measures 0.4.3's measures by its names (``nDCG@10``, ``P(rel=2)@5``,
+  ``alpha_nDCG(alpha=0.5)@20``, ...), each computed as the provider ir_measures uses for it, printed as
+  written and averaged as ir_measures averages (:mod:`metrics.runfiles.measures.irm`); the diversity ones
+  read diversity qrels (:func:`read_subtopic_qrels`: ``qid subtopic docno rel``).
 * :func:`measure_names` -- the names a list of ``-m`` specs prints (``["P.5,10"]`` -> ``P_5, P_10``);
   :func:`parse_measures` validates specs (ValueError naming the bad one).
 * :func:`evaluate_measures` ``(qrels, runs, measures=("official",), *, relevance_level=1, complete=False,
@@ -48,7 +52,9 @@ and output by default.  Imported on demand: ``import metrics`` does not load thi
 from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau, make_variants, query_lists
 from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
 from .measures import MEASURES, NICKNAMES, measure_names, parse_measures
+from .measures.irm import IR_MEASURES
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
+from .subtopics import read_subtopic_qrels
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
 #: "Where did this number come from?" (metrics.runfiles.match, metrics.runfiles.conformance), imported when first
@@ -66,9 +72,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
+    "IDCG", "IR_MEASURES", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
     "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
-    "read_files", "read_qrels", "read_run", "summarize", "match_mean", "match_grid", "mean_grid",
-    "conformance_table",
+    "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize", "match_mean", "match_grid",
+    "mean_grid", "conformance_table",
 ]

@@ -34,7 +34,9 @@ from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
+from .measures.irm import ALIASES, IR_MEASURES, PROVIDERS
 from .read import COLUMN_ROLES, Limits, Parsed, read_files, read_run
+from .subtopics import read_subtopic_qrels
 from .trec import evaluate_runs
 
 __all__ = ["CLI_NUMBA_MIN_ROWS", "DEFAULT_MAX_RATIO", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
@@ -197,6 +199,24 @@ def _measure_help() -> str:
         extra = " (extra)" if m.origin == "extra" else ""
         lines.append(f"  {m.name}{params}{extra}: {m.help} [{m.source}]")
     lines.append("Sets: " + "; ".join(f"{k} = {' '.join(v)}" for k, v in NICKNAMES.items()))
+    lines.append("")
+    lines.append("ir_measures' names (-m 'Name', 'Name@k' or 'Name(key=value,...)@k', printed as written; each "
+                 "computed as the provider ir_measures 0.4.3 uses for it; the mean is over every qrels query, a "
+                 "query the run lacks counting 0, as ir_measures averages -- trec_eval's -c; -l does not "
+                 "apply to them (rel= does; judged_only= too), -M and -J cut the run before every measure):")
+    for m in IR_MEASURES.values():
+        params = ",".join(p.name + ("" if p.default is None else f"={p.default!r}") + ("!" if p.required else "")
+                          for p in m.parameters if p.name != m.at)
+        at = "" if m.at is None or all(p.name != m.at for p in m.parameters) else f"@{m.at}"
+        lines.append(f"  {m.name}" + (f"({params})" if params else "") + f"{at}: {m.help}")
+    aliases = []
+    for alias, (base, fixed) in ALIASES.items():
+        given = ",".join(f"{k}={v!r}" for k, v in fixed.items())
+        aliases.append(f"{alias} = {base}" + (f"({given})" if given else ""))
+    lines.append("  (! = required; aliases: " + ", ".join(aliases) + ")")
+    lines.append("  Providers: " + "; ".join(f"{k}: {v}" for k, v in PROVIDERS.items()))
+    lines.append("  Diversity measures (alpha_nDCG, ERR_IA, NRBP, AP_IA, P_IA, StRecall and their kin) read "
+                 "diversity qrels, 'qid subtopic docno rel'.")
     return "\n".join(lines)
 
 
@@ -217,8 +237,9 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("-q", "--query_eval_wanted", dest="trec_query", action="store_true",
                    help="also print each query's values")
     t.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE[.PARAMS]",
-                   help="measure or set to print (repeatable; default 'official'): map, P.5,10, ndcg_cut.10, "
-                        "ndcg.1=0,2=1, all_trec, ...")
+                   help="measure or set to print (repeatable; default 'official'): trec_eval's names (map, P.5,10, "
+                        "ndcg_cut.10, ndcg.1=0,2=1, all_trec, ...) or ir_measures' ('nDCG@10', 'P(rel=2)@5', "
+                        "'alpha_nDCG(alpha=0.5)@20', 'Judged@10', ...)")
     t.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
                    help="average over every qrels query; missing ones count 0")
     t.add_argument("-n", "--nosummary", dest="nosummary", action="store_true", help="no summary ('all') lines")
@@ -320,12 +341,17 @@ def _report(parsed: Parsed, skip_bad: bool) -> bool:
     return True
 
 
-def _read(args, max_bytes):
-    """Read the files (standard input for a run given as '-'); None when one cannot be used."""
+def _read(args, max_bytes, *, subtopics: bool = False):
+    """Read the files (standard input for a run given as '-'); None when one cannot be used.  With
+    ``subtopics`` the qrels are diversity qrels (``qid subtopic docno rel``)."""
     files = [r for r in args.runs if r != "-"]
     limits = Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
-    qrels, runs = read_files(args.qrels, files, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
-                             run_columns=args.run_columns, limits=limits)
+    if subtopics:
+        qrels = read_subtopic_qrels(args.qrels, max_bytes=max_bytes, limits=limits)
+        runs = [read_run(path, max_bytes=max_bytes, columns=args.run_columns, limits=limits) for path in files]
+    else:
+        qrels, runs = read_files(args.qrels, files, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
+                                 run_columns=args.run_columns, limits=limits)
     if "-" in args.runs:  # with --max-mb, one byte more than the limit is enough to refuse it
         data = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
         runs.insert(args.runs.index("-"), read_run(data, name="stdin", max_bytes=max_bytes, columns=args.run_columns,
@@ -387,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_match(parser, args)
     requested = _check(parser, args)  # every option, before a file is read or a line printed
     if args.spark is not None:
-        _check_spark(parser, args, variants=requested is None)
+        _check_spark(parser, args, variants=requested is None, requested=requested)
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
     if args.spark is not None:
@@ -398,7 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     try:
         with _kernels.numba_from(max(CLI_NUMBA_MIN_ROWS, _kernels.NUMBA_MIN_ROWS)):
-            read = _read(args, max_bytes)
+            read = _read(args, max_bytes, subtopics=_diversity(requested))
             if read is None:
                 return 1
             qrels, runs = read
@@ -472,7 +498,7 @@ SPARK_MASTER = re.compile(r"local(\[(\d{1,4}|\*)(,\d{1,3})?\])?|spark://[A-Za-z0
                           r"(,[A-Za-z0-9.\-]+:\d{1,5})*|yarn|k8s://[A-Za-z0-9.:/\-\[\]]{1,300}", re.ASCII)
 
 
-def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool) -> None:
+def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool, requested=None) -> None:
     """--spark: a master URL, files only, and trec_eval's form (the variants are measures there: -m 'nDCG(...)')."""
     if "-" in args.runs:
         parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
@@ -484,6 +510,9 @@ def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool) -> No
     if variants:
         parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
                      f"machine; on Spark ask for the variants as measures: -m '{VARIANT_MEASURE}(...)'")
+    if _diversity(requested):
+        parser.error("argument --spark: the diversity measures read diversity qrels (qid subtopic docno rel), "
+                     "which Spark does not read here; evaluate them on one machine")
 
 
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
@@ -513,9 +542,16 @@ def _try_parse(parser, measures):
     return parse_measures(measures)
 
 
+def _diversity(requested) -> bool:
+    """Whether a requested measure reads diversity qrels (``qid subtopic docno rel``)."""
+    return any(r.info.origin == "ir_measures" and r.params.provider == "pyndeval" for r in requested or ())
+
+
 def _spec_of(parser, name: str) -> str:
-    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``, an nDCG variant itself)."""
-    if name in MEASURES or name.startswith(VARIANT_MEASURE + "("):
+    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``, an nDCG variant or an
+    ir_measures name itself)."""
+    if name in MEASURES or name.startswith(VARIANT_MEASURE + "(") or name.split("(")[0].split("@")[0] in IR_MEASURES \
+            or name.split("(")[0].split("@")[0] in ALIASES:
         return name
     base, _, param = name.rpartition("_")
     if base in MEASURES and param:

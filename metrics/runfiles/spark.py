@@ -881,9 +881,10 @@ class SparkEvaluation:
         chosen = self._per_query_names()
         if not chosen:
             return self.spark.createDataFrame([], "run string, measure string, qid string, value double")
-        pairs = ", ".join(f"'{name}', m{i}" for i, name in chosen)
-        stacked = self.rows.filter(F.col("qid").isNotNull()).selectExpr(
-            "run", "qid", f"stack({len(chosen)}, {pairs}) as (measure, value)")
+        # literals, not SQL text: a measure's name may hold quotes (ir_measures' nDCG(dcg='exp-log2')@10)
+        pairs = [c for i, name in chosen for c in (F.lit(name), F.col(f"m{i}"))]
+        stacked = self.rows.filter(F.col("qid").isNotNull()).select(
+            "run", "qid", F.stack(F.lit(len(chosen)), *pairs).alias("measure", "value"))
         return stacked.select("run", "measure", "qid", F.col("value").cast("double"))
 
     def _learn(self, notes: pd.DataFrame) -> None:
@@ -904,6 +905,9 @@ class SparkEvaluation:
                                 ("n", pa.int64())] + [(c, pa.string() if k == "string" else pa.int64())
                                                       for c, k in NOTE_COLUMNS])
         first_value = 2 + len(NOTE_COLUMNS)
+        # ir_measures' Accuracy averages the queries where it is defined: its NaN are left out of the total and n
+        defined = {j for j, label in enumerate(labels)
+                   if label in {n for r in self.requested if r.summary == "defined_mean" for n in r.names}}
 
         def accumulate(batches):
             state: dict[str, list] = {}
@@ -920,16 +924,22 @@ class SparkEvaluation:
                 runs = batch.column(0).to_numpy(zero_copy_only=False)
                 starts = np.flatnonzero(np.r_[True, runs[1:] != runs[:-1]])
                 for s, e in zip(starts, np.r_[starts[1:], len(runs)]):
-                    st = state.setdefault(runs[s], [[None] * len(labels), 0])
+                    st = state.setdefault(runs[s], [[None] * len(labels), 0, [0] * len(labels)])
                     st[1] += int(e - s)
                     for j in range(len(labels)):
                         v = batch.column(first_value + j).to_numpy(zero_copy_only=False)[s:e].astype(np.float64)
+                        if j in defined:
+                            v = v[~np.isnan(v)]
+                        st[2][j] += v.size
+                        if not v.size:
+                            continue
                         prev = st[0][j]
                         st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
             out = {c: [] for c in out_schema.names}
-            for run, (totals, n) in state.items():
+            for run, (totals, _n, counts) in state.items():
                 for j, label in enumerate(labels):
-                    for c, v in (("run", run), ("name", label), ("total", totals[j]), ("n", n)):
+                    total = totals[j] if totals[j] is not None or j in defined else 0.0
+                    for c, v in (("run", run), ("name", label), ("total", total), ("n", counts[j])):
                         out[c].append(v)
                     for c in note_names:
                         out[c].append(None)
@@ -957,11 +967,15 @@ class SparkEvaluation:
         rows = []
         for run in self.runs:
             for r in self.requested:
-                kind = r.info.summary
+                kind = r.summary
                 if kind in ("runid", "none") or r.info.value == "text":
                     continue
                 for name in r.names:
                     t = by.get((run, name))
+                    if kind == "defined_mean" and t is not None:  # the mean of the values that are defined
+                        rows.append((run, name, summary_value("mean", name, np.array([t.total if t.n else 0.0]),
+                                                              n=int(t.n))))
+                        continue
                     if t is None or t.n == 0:
                         continue  # no query evaluated: no "all" line (as on one machine)
                     # the sequential total stands for the values: summary_value adds them in the same order

@@ -13,7 +13,7 @@ import pytest
 from classroom.store import Store
 from classroom.tasks import example_task
 from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, html_tables, no_exceptions, open_page
 from ui.diagnosis import kind_name
 from ui.i18n import catalogue
 
@@ -59,6 +59,8 @@ def _all_text(at) -> str:
              for x in getattr(at, kind)]
     for frame in at.dataframe:
         parts.append(frame.value.to_string())
+    for frame in html_tables(at):
+        parts.append(frame.to_string())
     return "\n".join(str(p) for p in parts)
 
 

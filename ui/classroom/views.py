@@ -64,6 +64,7 @@ from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.shell import slow_down
+from ui.widgets import option_widget
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: Test-only: seconds every full run of the classroom pages sleeps (at most ``SLOW_CAP``) where a browser acts
@@ -273,20 +274,21 @@ def origin_text(task: Task) -> str:
 def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
     """The choice of an exercise (practice seed, worked example or ranking); the task, or None on bad input."""
     sources = {s: t(f"classroom.source.{s}") for s in SOURCES}
-    source = st.radio(t("classroom.source_label"), list(sources), key="class_source", format_func=sources.get,
-                      horizontal=True)
+    source = option_widget(st.radio, t("classroom.source_label"), list(sources), key="class_source",
+                           format_func=sources.get, horizontal=True)
     try:
         if source == "practice":
             c1, c2 = st.columns(2)
             levels = {k: registry_text("difficulty", DIFFICULTIES[k], "name") for k in DIFFICULTIES}
-            level = c1.selectbox(t("practice.difficulty"), list(levels), key="class_difficulty",
-                                 format_func=levels.get)
+            level = option_widget(c1.selectbox, t("practice.difficulty"), list(levels), key="class_difficulty",
+                                  format_func=levels.get)
             c2.text_input(t("classroom.seed"), key="class_seed", help=t("classroom.seed_help"))
             seed = page.typed("class_seed")
             return practice_task(secrets.randbelow(MAX_SEED + 1) if seed is None else seed, level)
         if source == "example":
             names = {k: t(f"classroom.example.{k.replace('-', '_')}") for k in EXAMPLE_KEYS}
-            key = st.selectbox(t("classroom.example_label"), list(names), key="class_example", format_func=names.get)
+            key = option_widget(st.selectbox, t("classroom.example_label"), list(names), key="class_example",
+                                format_func=names.get)
             return example_task(key)
         c1, c2, c3 = st.columns([3, 2, 1])
         c1.text_input(t("common.grades"), key="class_rels", help=t("common.grades_help"))
@@ -297,13 +299,13 @@ def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
         k = page.typed("class_k")
         c4, c5, c6, c7 = st.columns(4)
         gains = {g: variant_label("gain", g) for g in ("linear", "exponential")}
-        gain = c4.selectbox(t("common.gain"), list(gains), key="class_gain", format_func=gains.get)
+        gain = option_widget(c4.selectbox, t("common.gain"), list(gains), key="class_gain", format_func=gains.get)
         discounts = {d: variant_label("discount", d) for d in ("standard", "jarvelin")}
-        discount = c5.selectbox(t("common.discount"), list(discounts), key="class_discount",
-                                format_func=discounts.get)
+        discount = option_widget(c5.selectbox, t("common.discount"), list(discounts), key="class_discount",
+                                 format_func=discounts.get)
         base = c6.selectbox(t("common.log_base"), list(BASES), key="class_base")
         idcgs = {s: t(f"diagnose.source.{s}") for s in ("judged", "list")}
-        idcg = c7.selectbox(t("classroom.idcg"), list(idcgs), key="class_idcg", format_func=idcgs.get)
+        idcg = option_widget(c7.selectbox, t("classroom.idcg"), list(idcgs), key="class_idcg", format_func=idcgs.get)
         return ranking_task(rels, unretrieved=unretrieved, k=k, gain=gain, discount=discount,
                             log_base=BASES[base], idcg=idcg)
     except ValueError as exc:
@@ -313,15 +315,16 @@ def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
 
 def steps_select() -> list[str]:
     names = {f: t(f"check.{f}") for f in FIELDS}
-    return st.multiselect(t("classroom.steps"), list(names), key="class_steps", format_func=names.get,
-                          help=t("classroom.steps_help"))
+    return option_widget(st.multiselect, t("classroom.steps"), list(names), key="class_steps", format_func=names.get,
+                         help=t("classroom.steps_help"))
 
 
 def feedback_select(*, key: str, value: str = "concept", on_change=None, args=()) -> str:
     """The teacher's choice of what students see before the reveal."""
     names = {m: t(f"classroom.feedback.{m}") for m in FEEDBACK}
-    return st.radio(t("classroom.feedback_label"), list(names), index=list(names).index(value), key=key,
-                    format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change, args=args)
+    return option_widget(st.radio, t("classroom.feedback_label"), list(names), index=list(names).index(value),
+                         key=key, format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change,
+                         args=args)
 
 
 def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:

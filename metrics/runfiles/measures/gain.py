@@ -84,7 +84,7 @@ class DcgInput:
     ideal: tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def trec_input(lists: Lists, gain_map: Mapping[int, float] | None = None) -> DcgInput:
+def trec_input(lists: Lists, gain_map: Mapping[int, float] | None = None, *, gain: str = "linear") -> DcgInput:
     """trec_eval's gains: each retrieved document's whole grade (or the map's gain for it; unjudged 0), and
     the ideal ranking from the judged levels as trec_eval walks them (:meth:`Lists.ideal`).
 
@@ -94,6 +94,9 @@ def trec_input(lists: Lists, gain_map: Mapping[int, float] | None = None) -> Dcg
         A run's ranked lists.
     gain_map : mapping of int to float, optional
         trec_eval's ``ndcg.L=G,...`` (levels not in it keep their grade as gain).
+    gain : str, default "linear"
+        A key of :data:`metrics.registry.GAINS` applied to the whole grades (``"exponential"``:
+        gdeval's ``2^grade - 1``); with a gain map only "linear".
 
     Returns
     -------
@@ -105,8 +108,12 @@ def trec_input(lists: Lists, gain_map: Mapping[int, float] | None = None) -> Dcg
     >>> d = trec_input(lists, {3: 1.0})
     >>> d.rows.tolist(), d.gains.tolist(), d.ideal[2].tolist()   # the ideal walks gain 2 (level 2) first
     ([1], [1.0], [2.0, 1.0])
+    >>> trec_input(lists, gain="exponential").ideal[2].tolist()
+    [7.0, 3.0]
     """
     key = tuple(sorted((gain_map or {}).items()))
+    if gain_map and gain != "linear":
+        raise ValueError(f"gain must be 'linear' with a gain map, got {gain!r}")
 
     def build():
         g = lists.gains(gain_map)
@@ -114,7 +121,13 @@ def trec_input(lists: Lists, gain_map: Mapping[int, float] | None = None) -> Dcg
         return rows, g[rows]
 
     rows, gains = lists.memo(("trec_gains", key), build)
-    return DcgInput(("trec", key), rows, gains, ("trec", key), lists.ideal(gain_map))
+    iq, ip, ig = lists.ideal(gain_map)
+    if gain != "linear":
+        func = GAINS[gain].func
+        with np.errstate(over="ignore"):
+            gains = lists.memo(("trec_gains", key, gain), lambda: func(gains))
+            ig = lists.memo(("trec_ideal_gains", key, gain), lambda: func(ig))
+    return DcgInput(("trec", key, gain), rows, gains, ("trec", key, gain), (iq, ip, ig))
 
 
 def variant_input(lists: Lists, *, gain: str = "linear", level: float | None = None, idcg: str = "judged") -> DcgInput:

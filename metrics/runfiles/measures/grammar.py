@@ -1,6 +1,8 @@
 """The ``-m`` grammar: measure specs as trec_eval writes them (``map``, ``P.5,10``, ``ndcg.1=0,2=1``,
-``rbp.p=0.8``, the sets ``official``, ``all_trec`` ...) and the NDCG variants (``nDCG(gain=exponential,
-ties=average)@10``), parsed into :class:`Requested` measures of the table (:data:`~.table.MEASURES`).
+``rbp.p=0.8``, the sets ``official``, ``all_trec`` ...), as ir_measures writes them (``nDCG@10``,
+``P(rel=2)@5``, ``alpha_nDCG(alpha=0.5)@20``) and the NDCG variants (``nDCG(gain=exponential,
+ties=average)@10``), parsed by one grammar into :class:`Requested` measures of the tables
+(:data:`~.table.MEASURES`, :data:`~.irm.IR_MEASURES`).
 
 >>> [r.names for r in parse_measures(["ndcg_cut.10,5", "map"])]
 [('map',), ('ndcg_cut_5', 'ndcg_cut_10')]
@@ -19,6 +21,7 @@ from ..._validation import check_choice
 from ...parse import ParseError, parse_gain_map
 from ...registry import VARIANT_CHOICES
 from .gain import VARIANT_MEASURE, NdcgVariant
+from .irm import ALIASES, IR_MEASURES, plan
 from .lists import Lists
 from .table import MEASURES, NICKNAMES, Measure
 
@@ -37,7 +40,28 @@ class Requested:
     names: tuple[str, ...]
 
     def compute(self, lists: Lists) -> list[np.ndarray]:
+        """Its per-query values, one array per printed name."""
         return self.info.compute(lists, self.params)
+
+    @property
+    def ties(self) -> tuple[str, ...]:
+        """The tie orders its kernel asks of the ranker (besides trec_eval's)."""
+        if self.info.origin == "variant":
+            return (self.params.ties,)
+        if self.info.origin == "ir_measures":
+            return self.params.ties
+        return ()
+
+    @property
+    def summary(self) -> str:
+        """How the "all" line summarises it (:data:`~.table.SUMMARIES`): the measure's, or for ir_measures'
+        measures the provider's (its plan)."""
+        return self.params.summary if self.info.origin == "ir_measures" else self.info.summary
+
+    @property
+    def scores(self) -> bool:
+        """Whether its kernel reads the documents' scores."""
+        return self.info.origin == "ir_measures" and self.params.scores
 
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -49,7 +73,9 @@ def _power(n: int) -> str:
 
 
 def _bad(spec: str, why: str) -> ValueError:
-    return ValueError(f"measure '{spec}': {why}")
+    """A ValueError naming the spec (control characters written as escapes: a terminal shows them as text)."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(spec))
+    return ValueError(f"measure '{shown}': {why}")
 
 
 def _params(info: Measure, spec: str, text: str | None):
@@ -117,12 +143,23 @@ def _params(info: Measure, spec: str, text: str | None):
 
 
 def parse_measures(specs: Iterable[str]) -> list[Requested]:
-    """The measures named by trec_eval ``-m`` arguments, in trec_eval's output order.
+    """The measures named by ``-m`` arguments: trec_eval's names, ir_measures' names and the NDCG variants.
 
-    A spec is a measure (``map``), a measure with parameters after a dot (``P.5,10``,
-    ``ndcg.1=0,2=1``, ``rbp.p=0.8``) or a set (``official``, ``all_trec``, ``set``, ``common``,
-    ``extras``).  As in trec_eval, a measure named twice keeps the parameters it was first given
-    (``-m P.5 -m P.10`` prints P_5 only) and a set marks its measures with their defaults.
+    One grammar reads all three:
+
+    * trec_eval: a measure (``map``), a measure with parameters after a dot (``P.5,10``,
+      ``ndcg.1=0,2=1``, ``rbp.p=0.8``) or a set (``official``, ``all_trec``, ``set``, ``common``,
+      ``extras``).  As in trec_eval, a measure named twice keeps the parameters it was first given
+      (``-m P.5 -m P.10`` prints P_5 only), a set marks its measures with their defaults, and they are
+      printed under trec_eval's names (``P_5``) in trec_eval's order;
+    * ir_measures (:data:`~.irm.IR_MEASURES`): ``Name``, ``Name@k`` or ``Name(key=value,...)@k`` with
+      ir_measures' parameters (``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10``, ``alpha_nDCG(alpha=0.5)@20``,
+      ``RBP(rel=1,p=0.8)``, ``nDCG(gains={0:0,1:1,2:3})@10``), printed as written;
+    * the NDCG variants: ``nDCG(gain=...,discount=...,idcg=...,ties=...,base=...,level=...)@k``
+      (:func:`parse_variant`), printed with every choice spelled out.
+
+    ir_measures' names and the variants follow trec_eval's names, in the order given; a name printed
+    already is not computed twice.
 
     Parameters
     ----------
@@ -132,26 +169,29 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
     Returns
     -------
     list of Requested
-        One per measure, in :data:`MEASURES` order, with ``info``, ``params`` and ``names`` (what it
-        prints).
+        One per measure, with ``info`` (the :class:`~.table.Measure`), ``params`` and ``names`` (what
+        it prints).
 
     Raises
     ------
     ValueError
         Naming the bad spec: an unknown measure (with a "did you mean"), bad parameters (a cutoff
-        that is not a whole number, a persistence outside (0, 1), ...), parameters for a set, or a
-        set trec_eval needs other qrels formats for.
+        that is not a whole number, a persistence outside (0, 1), an ir_measures parameter of the wrong
+        type, a combination no ir_measures provider supports, ...), parameters for a set, or a set
+        trec_eval needs other qrels formats for.
 
     References
     ----------
-    .. [1] trec_eval 9.0.8, ``trec_eval.c`` (``-m`` parsing) and ``measures.c`` (the sets).
+    .. [1] trec_eval 9.0.8, ``trec_eval.c`` (``-m`` parsing) and ``measures.c`` (the sets);
+       ir_measures 0.4.3, ``util.parse_measure``.
 
     Examples
     --------
-    Cutoffs are sorted, and measures come out in trec_eval's order (map before ndcg_cut):
+    Cutoffs are sorted, and measures come out in trec_eval's order (map before ndcg_cut), then
+    ir_measures' names as written:
 
-    >>> [r.names for r in parse_measures(["ndcg_cut.10,5", "map"])]
-    [('map',), ('ndcg_cut_5', 'ndcg_cut_10')]
+    >>> [r.names for r in parse_measures(["nDCG@10", "ndcg_cut.10,5", "map", "P(rel=2)@5"])]
+    [('map',), ('ndcg_cut_5', 'ndcg_cut_10'), ('nDCG@10',), ('P(rel=2)@5',)]
     >>> parse_measures(["P_5"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -163,25 +203,30 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
         specs = [specs]
     marked: set[str] = set()
     texts: dict[str, tuple[str, str]] = {}
-    variants: dict[tuple[str, ...], NdcgVariant] = {}
+    later: list[Requested] = []  # variants and ir_measures' measures, in the order given
     for spec in specs:
         if not isinstance(spec, str):
             raise ValueError(f"a measure must be text such as 'map' or 'P.5,10', got {spec!r:.40}")
-        if _VARIANT_SPEC.match(spec.strip()):
-            v = parse_variant(spec)
-            variants.setdefault(v.names, v)
+        text = spec.strip()
+        kind = _kind(text)
+        if kind == "variant":
+            v = parse_variant(text)
+            later.append(Requested(MEASURES[VARIANT_MEASURE], v, None, v.names))
             continue
-        name, dot, text = spec.strip().partition(".")
-        if dot and not text:
+        if kind == "irm":
+            later.append(_irm_requested(text))
+            continue
+        name, dot, rest = text.partition(".")
+        if dot and not rest:
             raise _bad(spec, "nothing after the '.'; give parameters such as P.5,10 or leave out the dot")
         if name in NICKNAMES:
             if dot:
                 raise _bad(spec, f"the set '{name}' takes no parameters")
             marked.update(NICKNAMES[name])
-        elif name in MEASURES:
+        elif name in MEASURES and MEASURES[name].origin != "variant":
             marked.add(name)
             if dot and name not in texts:
-                texts[name] = (spec, text)
+                texts[name] = (spec, rest)
         elif name in _UNSUPPORTED:
             raise ValueError(f"measure set '{name}' needs trec_eval's preference or judgment-group qrels formats, "
                              "which are not supported")
@@ -190,19 +235,166 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
     out = []
     for name, info in MEASURES.items():
         if name in marked:
-            spec, text = texts.get(name, (name, None))
-            out.append(Requested(info, *_params(info, spec, text)))
+            spec, rest = texts.get(name, (name, None))
+            out.append(Requested(info, *_params(info, spec, rest)))
     seen: set[str] = set()
-    for names, v in variants.items():  # in the order given; a name printed already is not computed twice
-        names = tuple(n for n in names if n not in seen)
-        if names:
-            seen.update(names)
-            v = replace(v, cutoffs=tuple(c for c in v.cutoffs if v.name(c) in names))
-            out.append(Requested(MEASURES[VARIANT_MEASURE], v, None, names))
+    for r in later:  # a name printed already is not computed twice
+        names = tuple(n for n in r.names if n not in seen)
+        if not names:
+            continue
+        seen.update(names)
+        if r.info.origin == "variant" and names != r.names:
+            v = replace(r.params, cutoffs=tuple(c for c in r.params.cutoffs if r.params.name(c) in names))
+            r = Requested(r.info, v, None, names)
+        out.append(r)
     return out
 
 
+#: What may start a measure's name: a letter (ir_measures' ``α_nDCG`` included) or an underscore.
+_NAME = re.compile(r"[^\W\d]\w*|11pt_avg")
+
+
+def _kind(text: str) -> str:
+    """"trec" (trec_eval's grammar: ``name`` or ``name.params``), "irm" or "variant"."""
+    m = _NAME.match(text)
+    name = m.group(0) if m else ""
+    rest = text[len(name):]
+    if name == VARIANT_MEASURE:
+        if rest.startswith("(") and _VARIANT_KEY_GIVEN.search(rest.split(")")[0]):
+            return "variant"
+        return "irm"
+    if rest[:1] in ("(", "@") or (not rest and name not in MEASURES and name not in NICKNAMES
+                                  and (name in IR_MEASURES or name in ALIASES)):
+        if name in IR_MEASURES or name in ALIASES:
+            return "irm"
+        raise ValueError(_unknown(text))
+    return "trec"
+
+
+def _irm_requested(text: str) -> Requested:
+    """An ir_measures measure from its text: ``Name``, ``Name@k``, ``Name(key=value,...)@k``."""
+    name, args, at = _Reader(text).spec()
+    base = ALIASES.get(name, (name, {}))[0]
+    measure = IR_MEASURES[base]
+    if at is not None:
+        if len(at) != 1:
+            raise _bad(text, f"one value after @ ({name}@{at[0]!r}); write a name per cutoff")
+        if measure.at is None or not any(p.name == measure.at for p in measure.parameters):
+            raise _bad(text, f"{name} takes no @ value")
+        if measure.at in args:
+            raise _bad(text, f"{measure.at} is given twice (in the brackets and after @)")
+        args[measure.at] = at[0]
+    try:
+        the_plan = plan(name, args)
+    except ValueError as exc:
+        raise _bad(text, str(exc)) from None
+    return Requested(measure, the_plan, None, (text,))
+
+
+class _Reader:
+    """Reads ``Name(key=value,...)@v[,v]``: values are numbers, True/False, 'text', words (exp-log2) and
+    dicts of whole numbers ({0:0,1:1}); errors name the spec and what was expected where."""
+
+    def __init__(self, text: str):
+        self.text, self.i = text, 0
+
+    def fail(self, what: str) -> ValueError:
+        near = self.text[self.i:self.i + 12] or "the end"
+        return _bad(self.text[:60], f"expected {what} at character {self.i + 1} ({near!r})")
+
+    def skip(self):
+        while self.i < len(self.text) and self.text[self.i] == " ":
+            self.i += 1
+
+    def take(self, char: str) -> bool:
+        self.skip()
+        if self.text.startswith(char, self.i):
+            self.i += len(char)
+            return True
+        return False
+
+    def word(self) -> str:
+        self.skip()
+        m = re.compile(r"[^\W\d][\w\-.]*").match(self.text, self.i)
+        if not m:
+            raise self.fail("a name")
+        self.i = m.end()
+        return m.group(0)
+
+    def number(self):
+        self.skip()
+        m = _NUMBER.match(self.text, self.i)
+        if not m or len(m.group(0)) > 30:
+            raise self.fail("a number")
+        self.i = m.end()
+        token = m.group(0)
+        if re.fullmatch(r"[+-]?[0-9]+", token):
+            return int(token)
+        value = float(token)
+        if not math.isfinite(value):
+            raise self.fail("a finite number")
+        return value
+
+    def value(self):
+        self.skip()
+        c = self.text[self.i:self.i + 1]
+        if c in ("'", '"'):
+            end = self.text.find(c, self.i + 1)
+            if end < 0:
+                raise self.fail(f"a closing {c}")
+            out = self.text[self.i + 1:end]
+            self.i = end + 1
+            return out
+        if c == "{":
+            self.i += 1
+            out = {}
+            if self.take("}"):
+                return out
+            while True:
+                key = self.number()
+                if not self.take(":"):
+                    raise self.fail("':'")
+                out[key] = self.number()
+                if len(out) > 1000:
+                    raise self.fail("at most 1000 gains")
+                if self.take("}"):
+                    return out
+                if not self.take(","):
+                    raise self.fail("',' or '}'")
+        if c.isdigit() or c in "+-.":
+            return self.number()
+        word = self.word()
+        return {"True": True, "False": False}.get(word, word)
+
+    def spec(self) -> tuple[str, dict, list | None]:
+        name = self.word()
+        args: dict = {}
+        if self.take("("):
+            if not self.take(")"):
+                while True:
+                    key = self.word()
+                    if key in args:
+                        raise _bad(self.text[:60], f"{key} is given twice")
+                    if not self.take("="):
+                        raise self.fail("'='")
+                    args[key] = self.value()
+                    if self.take(")"):
+                        break
+                    if not self.take(","):
+                        raise self.fail("',' or ')'")
+        at = None
+        if self.take("@"):
+            at = [self.number()]
+            while self.take(","):
+                at.append(self.number())
+        self.skip()
+        if self.i != len(self.text):
+            raise self.fail("the end of the measure")
+        return name, args, at
+
+
 _VARIANT_KEYS = (*VARIANT_CHOICES, "base", "level")
+_VARIANT_KEY_GIVEN = re.compile(r"[(,]\s*(" + "|".join(_VARIANT_KEYS) + r")\s*=")
 _VARIANT_SPEC = re.compile(re.escape(VARIANT_MEASURE) + r"(\(|@|$)")
 _VARIANT_FORM = re.compile(re.escape(VARIANT_MEASURE) + r"(?:\((?P<params>[^()]*)\))?(?:@(?P<cuts>.*))?")
 
@@ -285,19 +477,20 @@ def parse_variant(spec: str) -> NdcgVariant:
 
 
 def _unknown(spec: str) -> str:
-    base = spec.split(".")[0]
+    base = re.split(r"[.(@]", spec, maxsplit=1)[0]
     hint = ""
     m = re.fullmatch(r"([A-Za-z_0-9]+?)_([0-9][0-9.,]*)", base)
     if m and m.group(1) in MEASURES:
         hint = f" (did you mean '{m.group(1)}.{m.group(2)}'?)"
     else:
-        names = list(MEASURES) + list(NICKNAMES)
+        names = list(MEASURES) + list(NICKNAMES) + list(IR_MEASURES) + list(ALIASES)
         close = [n for n in names if n.lower() == base.lower()] or difflib.get_close_matches(base, names, n=1)
         if close:
             hint = f" (did you mean '{close[0]}'?)"
     names = ", ".join(list(MEASURES)[:3])
-    return f"unknown measure '{spec[:40]}'{hint}; measures are {names}, ... (see --help); sets are " \
-           f"{', '.join(NICKNAMES)}"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in spec[:40])
+    return f"unknown measure '{shown}'{hint}; measures are {names}, ... and ir_measures' names such as " \
+           f"nDCG@10, P(rel=2)@5 (see --help); sets are {', '.join(NICKNAMES)}"
 
 
 def measure_names(specs: Iterable[str]) -> list[str]:
@@ -358,7 +551,8 @@ def evaluate_one(lists: Lists, spec: str) -> np.ndarray:
     >>> [round(float(v), 4) for v in evaluate_one(lists, "ndcg")]   # (3/log2 3) / (3 + 2/log2 3)
     [0.4441]
     """
-    found = [r for r in parse_measures([spec]) if r.info.name == str(spec).split(".")[0]]
+    found = parse_measures([spec]) if _kind(str(spec).strip()) != "trec" or str(spec).split(".")[0] not in NICKNAMES \
+        else []
     if len(found) != 1:
         raise ValueError(f"evaluate_one takes one measure (such as 'map' or 'P.10'), got {str(spec)[:40]!r}; "
                          "use evaluate_measures for a set such as 'official'")

@@ -26,6 +26,7 @@ import numpy as np
 from ..._validation import check_whole
 
 __all__ = [
+    "DOCNO_ASCENDING",
     "INFAP_EPSILON",
     "MIN_GEO_MEAN",
     "NONPOOL",
@@ -51,6 +52,10 @@ UNJUDGED = -2
 MIN_GEO_MEAN = 0.00001
 #: trec_eval's INFAP_EPSILON (m_infap.c).
 INFAP_EPSILON = 0.00001
+#: A tie order besides :data:`metrics.registry.TIES`: score descending, then document id ascending
+#: (Python's ``sorted(key=lambda d: (-score, docid))``), as ir_measures' judged, msmarco, compat and
+#: pyndeval providers rank a run (trec_eval orders ties by document id descending).
+DOCNO_ASCENDING = "docno"
 
 
 # ------------------------------------------------------------------------------------------ vector steps
@@ -386,13 +391,21 @@ class Lists:
     judged : JudgedGrades, optional
         Every qrels grade of each query as given (fractions kept), for the variants' ideal ranking
         from all judged documents.  Default: the whole grades of ``levels``.
+    qrow : int array, optional
+        Each row's line of the qrels (its index in ``judged``): what Compat and the diversity measures
+        look up.  Default: unknown (those measures refuse such lists).
+    score : float array, optional
+        Each row's score in the run (Compat breaks ties in its ideal ranking by it).
+    subtopics : SubtopicJudgments, optional
+        The subtopic judgments of the qrels lines (:mod:`metrics.runfiles.measures.diversity`), when
+        the qrels are diversity qrels (``qid subtopic docno rel``).
 
     Use :meth:`from_codes` to build one by hand.
     """
 
     def __init__(self, *, q, pos, code, n: int, levels, num_ret=None, relevance_level: int = 1,
                  num_docs_in_coll: int = 0, gmax: float | None = None, grade=None, ties=None,
-                 judged: JudgedGrades | None = None):
+                 judged: JudgedGrades | None = None, qrow=None, score=None, subtopics=None):
         self.q = np.ascontiguousarray(q, dtype=np.int64)
         self.pos = np.ascontiguousarray(pos, dtype=np.int64)
         self.code = np.ascontiguousarray(code, dtype=np.int64)
@@ -408,6 +421,9 @@ class Lists:
         self.level = check_whole(relevance_level, name="relevance_level", minimum=0)
         self.num_docs_in_coll = int(num_docs_in_coll)
         self.gmax = float(gmax) if gmax is not None else (float(lg.max()) if lg.size else 0.0)
+        self.qrow = None if qrow is None else np.ascontiguousarray(qrow, dtype=np.int64)
+        self.score = None if score is None else np.ascontiguousarray(score, dtype=np.float64)
+        self.subtopics = subtopics
         self._memo: dict = {}
 
     @classmethod
@@ -451,10 +467,51 @@ class Lists:
     # ---------------------------------------------------------------- the NDCG variants' input
     def tie_positions(self, rule: str) -> np.ndarray:
         """Each row's 1-based rank when tied scores are ordered by ``rule`` (a key of
-        :data:`metrics.registry.TIES`; ``"trec_eval"`` is the rows' own order, ``pos``)."""
+        :data:`metrics.registry.TIES`, or :data:`DOCNO_ASCENDING`; ``"trec_eval"`` is the rows' own order,
+        ``pos``)."""
         if self.ties is None or rule == "trec_eval":
             return self.pos
+        if rule == DOCNO_ASCENDING:  # trec_eval orders a tie by docno descending: reverse each group
+            first, last = self.ties.groups()
+            return first + last - self.pos
         return self.ties.positions(rule)
+
+    def view(self, *, level: int | None = None, judged_only: bool = False, ties: str = "trec_eval") -> Lists:
+        """These lists as another measure sees them: relevant from grade ``level`` on (None: this list's
+        level), only the judged documents (``judged_only``: trec_eval's ``-J``, ranks renumbered), ties
+        ordered by another rule (:meth:`tie_positions`).  Built once per set of options (:meth:`memo`).
+
+        >>> lists = Lists.from_codes([[NONPOOL, 2, 1]], judged=[[2, 1]])
+        >>> v = lists.view(level=2, judged_only=True)
+        >>> v.pos.tolist(), v.num_ret.tolist(), v.num_rel.tolist(), v.level
+        ([1, 2], [2], [1], 2)
+        """
+        level = self.level if level is None else level
+        if level == self.level and not judged_only and (ties == "trec_eval" or self.ties is None):
+            return self
+        return self.memo(("view", level, judged_only, ties), lambda: self._view(level, judged_only, ties))
+
+    def _view(self, level: int, judged_only: bool, ties: str) -> Lists:
+        rows = {"q": self.q, "pos": self.pos, "code": self.code, "grade": self.grade, "qrow": self.qrow,
+                "score": self.score}
+        num_ret, tie_info = self.num_ret, self.ties
+
+        def take(index):
+            return {k: (None if v is None else v[index]) for k, v in rows.items()}
+
+        if ties != "trec_eval" and self.ties is not None:
+            pos = self.tie_positions(ties)
+            rows = take(np.lexsort((pos, self.q)))
+            rows["pos"] = pos[np.lexsort((pos, self.q))]
+            tie_info = None  # the rows are in the rule's order now
+        if judged_only:
+            rows = take(np.flatnonzero(rows["code"] >= 0))
+            rows["pos"] = block_positions(rows["q"])
+            num_ret = query_count(rows["q"], self.n)
+            tie_info = None
+        return Lists(**rows, n=self.n, levels=self.levels, num_ret=num_ret, relevance_level=level,
+                     num_docs_in_coll=self.num_docs_in_coll, gmax=self.gmax, ties=tie_info, judged=self._judged,
+                     subtopics=self.subtopics)
 
     def tie_groups(self) -> tuple[np.ndarray, np.ndarray]:
         """Each row's first and last rank in its group of tied scores (``pos``, ``pos`` without ties)."""

@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numbers import safe_divide
-from .lists import query_count
+from .lists import NONPOOL, query_count
 
-__all__ = ["KERNELS"]
+__all__ = ["KERNELS", "judgment_rate"]
 
 
 def _p(lists, cutoffs):
@@ -93,6 +93,38 @@ def _judged(lists, cutoffs):
     rows = np.flatnonzero(lists.code >= 0)
     q, pos = lists.q[rows], lists.pos[rows]
     return [query_count(q[pos <= k], lists.n) / float(k) for k in cutoffs]
+
+
+def judgment_rate(lists, cutoff: int | None) -> np.ndarray:
+    """ir_measures' ``Judged@k`` (its judged provider): the documents of the top ``k`` the qrels list, any
+    grade, negative ones included, divided by ``k`` -- or by the list's length when it is shorter (and
+    with no ``k``).  ``lists`` ranked as the provider ranks: ties by document id ascending.
+
+    Parameters
+    ----------
+    lists : Lists
+        The run's lists (:meth:`~.lists.Lists.view` with ``ties="docno"``).
+    cutoff : int or None
+        ``k``; None: the whole list.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Examples
+    --------
+    Ranks 1 and 3 of three documents are in the qrels (one with a negative grade): 2/3 at any k >= 3.
+
+    >>> from .lists import NONPOOL, UNJUDGED, Lists
+    >>> lists = Lists.from_codes([[0, NONPOOL, UNJUDGED]], judged=[[0, -1]])
+    >>> judgment_rate(lists, 10).round(4).tolist(), judgment_rate(lists, 2).tolist()
+    ([0.6667], [0.5])
+    """
+    rows = np.flatnonzero(lists.code != NONPOOL)
+    q, pos = lists.q[rows], lists.pos[rows]
+    depth = lists.num_ret if cutoff is None else np.minimum(lists.num_ret, cutoff)
+    inside = pos <= depth[q]
+    return safe_divide(query_count(q[inside], lists.n), depth)
 
 
 #: The kernels of this family by measure name: ``kernel(lists, params) -> list of per-query arrays``.

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numbers import safe_divide
-from .lists import INFAP_EPSILON, MIN_GEO_MEAN, UNJUDGED, query_sum
+from .lists import INFAP_EPSILON, MIN_GEO_MEAN, UNJUDGED, query_count, query_sum
 
-__all__ = ["KERNELS"]
+__all__ = ["KERNELS", "accuracy", "reciprocal_rank_at"]
 
 
 def _ap(lists) -> np.ndarray:
@@ -132,6 +132,76 @@ def _bin_g(lists, _params):
     w = 1.0 / np.log2((3 + i - lists.rel_k).astype(np.float64))
     s = query_sum(lists.rel_q, w, lists.n)
     return [np.where(lists.num_rel_ret > 0, safe_divide(s, lists.num_rel), 0.0)]
+
+
+def reciprocal_rank_at(lists, cutoff: int | None) -> np.ndarray:
+    """Reciprocal rank of the first relevant document within the top ``cutoff`` (0 when there is none):
+    MS MARCO's ``MRR@10`` per query, ir_measures' ``RR@k`` (its msmarco provider).
+
+    Parameters
+    ----------
+    lists : Lists
+        The run's lists at the wanted relevance level (:meth:`~.lists.Lists.view`; MS MARCO ranks ties
+        by document id ascending).
+    cutoff : int or None
+        The depth; None: the whole list.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Examples
+    --------
+    >>> from .lists import NONPOOL, Lists
+    >>> lists = Lists.from_codes([[0, NONPOOL, 1]], judged=[[0, 1]])
+    >>> reciprocal_rank_at(lists, 2).tolist(), reciprocal_rank_at(lists, 3).round(4).tolist()
+    ([0.0], [0.3333])
+    """
+    out = np.zeros(lists.n)
+    first = (lists.rel_k == 1) & (True if cutoff is None else lists.rel_pos <= cutoff)
+    out[lists.rel_q[first]] = 1.0 / lists.rel_pos[first].astype(np.float64)
+    return out
+
+
+def accuracy(lists, cutoff: int | None) -> np.ndarray:
+    """ir_measures' ``Accuracy`` (its accuracy provider): the chance that a relevant document of the top
+    ``cutoff`` is ranked above a non-relevant one of the top ``cutoff``,
+    ``1 - sum_j (non-relevant above the j-th relevant) / (non-relevant * relevant)``.
+
+    NaN where it is undefined: no relevant document in the top ``cutoff`` (the provider reports no
+    value for such a query, and its mean leaves it out) or no non-relevant one (the provider divides
+    by zero and stops with ZeroDivisionError).
+
+    Parameters
+    ----------
+    lists : Lists
+        The run's lists at the wanted relevance level (>= 1; ties in file order, as the provider sorts).
+    cutoff : int or None
+        The depth; None: the whole list.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    Examples
+    --------
+    Relevant at ranks 2 and 4 of five: non-relevant above them 1 and 2, three non-relevant in all:
+    1 - (1 + 2) / (3 * 2) = 0.5.
+
+    >>> from .lists import NONPOOL, Lists
+    >>> lists = Lists.from_codes([[0, 1, NONPOOL, 2, 0]], judged=[[0, 1, 2, 0]])
+    >>> accuracy(lists, None).tolist(), accuracy(lists, 2).tolist()
+    ([0.5], [0.0])
+    """
+    depth = lists.num_ret if cutoff is None else np.minimum(lists.num_ret, cutoff)
+    inside = lists.rel_pos <= depth[lists.rel_q]
+    q = lists.rel_q[inside]
+    above = (lists.rel_pos[inside] - lists.rel_k[inside]).astype(np.float64)  # non-relevant documents above
+    m = query_count(q, lists.n).astype(np.float64)
+    nonrel = depth - m
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = 1.0 - query_sum(q, above, lists.n) / (nonrel * m)
+    return np.where((m > 0) & (nonrel > 0), value, np.nan)
 
 
 #: The kernels of this family by measure name: ``kernel(lists, params) -> list of per-query arrays``.

@@ -27,11 +27,13 @@ __all__ = ["MEASURES", "NICKNAMES", "PARAM_KINDS", "SUMMARIES", "Measure", "Para
 #: How a measure's parameters are written after the dot of ``-m``: None (none), ``"cutoffs"`` (whole
 #: numbers >= 1: ``P.5,10``), ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"``
 #: (``set_F.0.5``), ``"gains"`` (``ndcg.1=0,2=1``), ``"persistence"`` (``rbp.p=0.8``) or ``"variant"``
-#: (``nDCG(gain=...,ties=...)@k``).
-PARAM_KINDS = (None, "cutoffs", "fractions", "numbers", "gains", "persistence", "variant")
+#: (``nDCG(gain=...,ties=...)@k``); ir_measures' measures take ``"irm"`` (``P(rel=2)@5``, :mod:`.irm`).
+PARAM_KINDS = (None, "cutoffs", "fractions", "numbers", "gains", "persistence", "variant", "irm")
 #: How the "all" line summarises a measure's per-query values: the mean, a sum, a count (num_q), the
-#: geometric mean (gm_*), the run's tag (runid) or nothing (relstring).
-SUMMARIES = ("mean", "sum", "count", "gm", "runid", "none")
+#: geometric mean (gm_*), the run's tag (runid) or nothing (relstring); ir_measures' means: over every
+#: qrels query, a query the run lacks counting 0 (``"qrels_mean"``), or over the queries with a value
+#: (``"defined_mean"``, Accuracy).
+SUMMARIES = ("mean", "sum", "count", "gm", "runid", "none", "qrels_mean", "defined_mean")
 
 
 @dataclass(frozen=True)
@@ -92,13 +94,19 @@ class Measure:
     per_query : bool, default True
         Printed per query by ``-q``.
     origin : str, default "trec_eval"
-        ``"trec_eval"``, ``"extra"`` (not in trec_eval 9) or ``"variant"`` (``nDCG``).
+        ``"trec_eval"``, ``"extra"`` (not in trec_eval 9), ``"variant"`` (``nDCG(gain=...)``) or
+        ``"ir_measures"`` (:data:`~.irm.IR_MEASURES`).
     count : int, optional
         The exact number of parameters, when fixed.
     value : str, default "float"
         What it prints: ``"float"``, ``"long"`` (a whole number) or ``"text"``.
     parameters : tuple of Param
         Its typed parameters.
+    resolve : callable, optional
+        ir_measures' measures: ``resolve(parameters) -> Plan``, the provider and kernel for those
+        parameters (:func:`~.irm.plan`).
+    at : str, optional
+        The parameter ``@`` sets (ir_measures: ``cutoff``, ``recall`` for IPrec).
 
     Examples
     --------
@@ -119,6 +127,8 @@ class Measure:
     count: int | None = None
     value: str = "float"
     parameters: tuple[Param, ...] = ()
+    resolve: Callable | None = field(default=None, compare=False, repr=False)
+    at: str | None = None
 
     def __post_init__(self):
         if self.params not in PARAM_KINDS:
