@@ -80,8 +80,8 @@ UPLOAD_CAP_BYTES = UPLOAD_CAP_MB * 1024 * 1024
 #: while a compressed Parquet file holds no more than one.  Memory: at most 100 times the file (a file under
 #: 1 MiB counts as 1 MiB: about a million rows) and never more than 3 times the cap, about what reading the
 #: largest text file the page takes needs (~2.7 times its size; :class:`metrics.runfiles.read.Limits`,
-#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer before a row is decoded, then batch
-#: by batch.
+#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer and its pages' own headers before a row
+#: is decoded, then batch by batch (``benchmarks/hostile_uploads.py``).
 UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory=3 * UPLOAD_CAP_BYTES)
 #: Parsed files kept in the server's cache (all sessions together) and for how long after last use.
 CACHE_ENTRIES = 16

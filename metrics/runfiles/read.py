@@ -343,12 +343,14 @@ class Limits:
     """How much memory reading one file may take, checked before it is spent.
 
     A file's *cost* is the memory its rows take while read: :data:`READ_ROW_BYTES` a row plus its ids'
-    UTF-8 text (an integer id: its decimal digits).  A text file costs a few times its own size, so its
-    bytes (``max_bytes``) bound it; a Parquet file is compressed and dictionary-encoded: a few hundred KB
-    can hold tens of millions of rows.  Its row count and the decompressed size of its pages come from
-    its footer and refuse it before anything is decoded; the ids' text is counted batch by batch as it is
-    decoded (string columns dictionary-encoded until then, so a long id repeated is counted, not
-    repeated), and the read stops at the limit.
+    UTF-8 text at :data:`QID_TEXT_BYTES` / :data:`DOCNO_TEXT_BYTES` a byte (an integer id: its decimal
+    digits).  A text file costs a few times its own size, so its bytes (``max_bytes``) bound it; a Parquet
+    file is compressed and dictionary-encoded: a few hundred KB can hold tens of millions of rows.  Before
+    anything is decoded, its footer's length (:data:`FOOTER_BYTES`), its rows and column chunks
+    (:data:`CHUNK_BYTES`), its layout (:data:`PARQUET_MIN_PAGES`) and the size every needed page's own
+    header says it decompresses to (what pyarrow allocates: a forged footer cannot hide it) refuse it;
+    then the ids' text is counted batch by batch as it is decoded (string columns dictionary-encoded until
+    then, so a long id repeated is counted, not repeated), and the read stops at the limit.
 
     Parameters
     ----------
@@ -1619,15 +1621,14 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
         body = (ln.rstrip("\r") for ln in counted)
         if delim is None:  # whitespace-separated with a header: as a TREC line, never split past what is needed
             wide = None
-            rows = ((i, fields if not more else fields + [""] * (_count_fields(ln) - width))
+            rows = ((i, fields, _count_fields(ln) if more else None)
                     for i, ln in enumerate(body, start=1) for fields, more in [_line_fields(ln, width)])
         else:
             wide = _CsvLines(width, delim)
             reader = csv.reader((wide.feed(ln, counted.count) + "\n" for ln in body), delimiter=delim)
-            rows = wide.records(reader)
+            rows = ((i, fields, wide.found) for i, fields in wide.records(reader))
         try:
-            for i, fields in rows:
-                found = wide.found if wide is not None else None
+            for i, fields, found in rows:
                 if found is None and (not fields or all(not f.strip() for f in fields)):
                     continue
                 if not header_seen:
@@ -2147,8 +2148,10 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     damaged data, and a file beyond ``limits`` are fatal problems.
 
     The file is decoded :data:`PARQUET_BATCH_ROWS` rows at a time, string columns dictionary-encoded:
-    ``limits`` are checked on the footer first (rows, decompressed pages), then on every batch, so a
-    small file that decodes to tens of millions of rows is refused before they are spent.
+    ``limits`` are checked first on the footer's length, the rows, the row groups and every needed page's
+    own header (the size it decompresses to), then on every batch, so a small file that decodes to tens of
+    millions of rows, or a footer that lies about its pages, is refused before the memory is spent.  An id
+    longer than :data:`MAX_ID_CHARS` skips its row ("long_id").
 
     Parameters
     ----------

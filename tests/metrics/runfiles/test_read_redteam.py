@@ -164,6 +164,65 @@ def test_lines_split_field_by_field_read_as_the_model_says(lines, long_line):
             assert x.params["found"] == len(text.split("\n")[x.line - 1].split())
 
 
+# A CSV run, modelled line by line from the format (a header naming qid, docno, score; a line is a row when it
+# has exactly 3 comma-separated fields, a finite score and non-empty ids; the first of a repeated pair kept).
+def model_csv(text: str):
+    rows, problems, seen = [], [], set()
+    for i, line in enumerate(text.split("\n")[1:-1], start=2):
+        fields = line.split(",")
+        if all(not f.strip() for f in fields):
+            continue
+        if len(fields) != 3:
+            problems.append((i, "fields", len(fields)))
+            continue
+        q, d, token = (f.strip() for f in fields)
+        try:
+            value = float(token)
+        except ValueError:
+            value = float("nan")
+        if not np.isfinite(value):
+            problems.append((i, "number", None))
+            continue
+        if not q or not d:
+            problems.append((i, "blank_id", None))
+            continue
+        if (q, d) in seen:
+            problems.append((i, "duplicate", None))
+            continue
+        seen.add((q, d))
+        rows.append((q, d, value, i))
+    return rows, sorted(problems, key=lambda p: p[0])
+
+
+csv_lines = st.one_of(
+    st.tuples(st.sampled_from(["q1", "q2", " q3 ", ""]), st.sampled_from(["d1", "d2", "文档", ""]),
+              st.sampled_from(["1.5", "2", "oops", "nan"]), st.integers(0, 12))
+    .map(lambda t: f"{t[0]},{t[1]},{t[2]}" + ",x" * t[3]),
+    st.sampled_from(["", " , , ", "q1,d9", "q1;d1;1", "q2,d5,3.0\r"]),
+)
+
+
+@PROPERTY
+@given(lines=st.lists(csv_lines, min_size=1, max_size=30), extra=st.integers(0, 3))
+def test_csv_lines_with_far_too_many_fields_read_as_the_model_says(lines, extra):
+    # _EXTRA_CSV_FIELDS down to 0: lines with more fields than the header are split here (only counted), never
+    # by the csv module; the rows and problems are the model's, field counts included.
+    text = "qid,docno,score\n" + "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "_EXTRA_CSV_FIELDS", extra)
+        p = reader._slow_read(text.encode(), "run", "r.csv")
+    rows, problems = model_csv(text.replace("\r\n", "\n"))
+    got_problems = sorted(((x.line, x.kind, x.params.get("found")) for x in p.problems if x.kind != "no_valid_lines"),
+                          key=lambda x: x[0])
+    assert got_problems == problems
+    if not rows:
+        assert p.table is None
+        return
+    t = p.table
+    assert list(zip(t.qid.dictionary_decode().to_pylist(), id_strings(t.docno).to_pylist(), t.value.tolist(),
+                    [t.line_of(i) for i in range(t.n_rows)])) == rows
+
+
 # ------------------------------------------------------------------------------------------- F2: one huge id
 def one_id_parquet(path: Path, chars: int, *, role: str = "qid", compression: str = "zstd") -> Path:
     """One row whose ``role`` id is ``chars`` characters: a few KB compressed."""
