@@ -1995,16 +1995,55 @@ def _footer_cost(source, size: int, meta, wanted: set[str]) -> int:
     return footer * FOOTER_BYTES + meta.num_row_groups * len(wanted) * CHUNK_BYTES
 
 
-class _PageHeaderProtocol:
-    """Thrift's compact protocol (Parquet's page headers), binary fields read as bytes, never decoded as text."""
+#: The most bytes one Parquet page header may take (its statistics included; a writer's are tens to a few
+#: thousand bytes): a longer one is a damaged file.  Headers are read from a window of the file this long, so a
+#: header of nested lists cannot keep the reader busy beyond it.
+PAGE_HEADER_BYTES = 1 << 18
 
-    def __new__(cls, transport):
-        from thrift.protocol.TCompactProtocol import TCompactProtocol
 
-        class _Protocol(TCompactProtocol):
-            readString = TCompactProtocol.readBinary  # noqa: N815 - Thrift's name; statistics are bytes
+class _PageHeader:
+    """The fields of Parquet's ``PageHeader`` the limits need (Thrift ids 2 and 3); the others are skipped."""
 
-        return _Protocol(transport, string_length_limit=1 << 20, container_length_limit=1 << 16)
+    thrift_spec = (None, None, (2, 8, "uncompressed_page_size", None, None),  # 8: Thrift's I32
+                   (3, 8, "compressed_page_size", None, None))
+
+    def __init__(self, uncompressed_page_size=None, compressed_page_size=None):
+        self.uncompressed_page_size = uncompressed_page_size
+        self.compressed_page_size = compressed_page_size
+
+
+class _FieldIds(tuple):
+    """A Thrift spec that has no entry for a negative field id (a tuple would give one counted from its end: a
+    header could then say one size to this reader and another to pyarrow's, which skips such fields)."""
+
+    def __getitem__(self, index):
+        if isinstance(index, int) and index < 0:
+            raise IndexError(index)
+        return super().__getitem__(index)
+
+
+def _read_page_header(window: bytes, *, accelerated: bool = True) -> tuple[int, int, int]:
+    """(uncompressed size, compressed size, header length) of the page header at the start of ``window``, read by
+    Thrift's compact protocol (its C decoder when built, as Thrift's generated code uses it; otherwise the same
+    protocol in Python).  Raises on anything that is not a whole header within the window."""
+    from thrift.protocol.TCompactProtocol import TCompactProtocol, TCompactProtocolAccelerated
+    from thrift.transport.TTransport import TMemoryBuffer
+
+    class _Python(TCompactProtocol):
+        readString = TCompactProtocol.readBinary  # noqa: N815 - Thrift's name; statistics are bytes, not text
+
+    buffer = TMemoryBuffer(window)
+    header = _PageHeader()
+    fast = TCompactProtocolAccelerated(buffer, string_length_limit=1 << 20, container_length_limit=1 << 16)
+    if accelerated and getattr(fast, "_fast_decode", None) is not None:
+        fast._fast_decode(header, fast, [_PageHeader, _PageHeader.thrift_spec])
+    else:
+        _Python(buffer, string_length_limit=1 << 20, container_length_limit=1 << 16).readStruct(
+            header, _FieldIds(_PageHeader.thrift_spec))
+    size, compressed = header.uncompressed_page_size, header.compressed_page_size
+    if not isinstance(size, int) or not isinstance(compressed, int) or size < 0 or compressed < 0:
+        raise ValueError("not a page header")
+    return size, compressed, buffer.cstringio_buf.tell()
 
 
 def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int] | str:
@@ -2017,26 +2056,11 @@ def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int
     """
     import mmap
 
-    from thrift.protocol.TProtocol import TType
-    from thrift.transport.TTransport import TTransportBase
-
     if isinstance(source, Path):
         with open(source, "rb") as fh:
             view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
     else:
         view = memoryview(source).cast("B")
-
-    class Reader(TTransportBase):
-        def __init__(self, data):
-            self.data, self.pos = data, 0
-
-        def read(self, n):
-            out = bytes(self.data[self.pos: self.pos + n])
-            self.pos += len(out)
-            return out
-
-    reader = Reader(view)
-    protocol = _PageHeaderProtocol(reader)
     sizes = dict.fromkeys(wanted, 0)
     pages = 0
     try:
@@ -2047,37 +2071,25 @@ def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int
                 column = chunk.path_in_schema.split(".")[0]
                 if column not in wanted:
                     continue
-                start = chunk.data_page_offset  # where pyarrow starts reading the chunk
-                if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < start:
-                    start = chunk.dictionary_page_offset
-                end = start + chunk.total_compressed_size
-                if start < 0 or end > len(view):
+                pos = chunk.data_page_offset  # where pyarrow starts reading the chunk
+                if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < pos:
+                    pos = chunk.dictionary_page_offset
+                end = pos + chunk.total_compressed_size
+                if pos < 0 or end > len(view):
                     return "damaged"
-                reader.pos = start
-                while reader.pos < end:
+                while pos < end:
                     pages += 1
                     if pages > max_pages:
                         return "pages"
-                    found = {}
-                    protocol.readStructBegin()
-                    while True:
-                        _, ttype, fid = protocol.readFieldBegin()
-                        if ttype == TType.STOP:
-                            break
-                        if fid in (2, 3) and ttype == TType.I32:  # uncompressed_page_size, compressed_page_size
-                            found[fid] = protocol.readI32()
-                        else:
-                            protocol.skip(ttype)
-                        protocol.readFieldEnd()
-                    protocol.readStructEnd()
-                    if found.get(2, -1) < 0 or found.get(3, -1) < 0:
-                        return "damaged"
-                    sizes[column] += found[2]
-                    reader.pos += found[3]
-    except Exception:  # noqa: BLE001 - Thrift's errors, end of data, a state the protocol does not expect
+                    try:  # most headers are a few dozen bytes: a small window first
+                        size, compressed, used = _read_page_header(bytes(view[pos: pos + 4096]))
+                    except Exception:  # noqa: BLE001 - cut by the window, or damaged: the whole window decides
+                        size, compressed, used = _read_page_header(bytes(view[pos: pos + PAGE_HEADER_BYTES]))
+                    sizes[column] += size
+                    pos += used + compressed
+    except Exception:  # noqa: BLE001 - Thrift's errors, the end of the window, a value of the wrong type
         return "damaged"
     finally:
-        reader.data = None
         view.release()
     return sizes
 

@@ -324,6 +324,60 @@ def test_damaged_page_headers_are_a_problem_naming_the_file(tmp_path):
     assert [x.kind for x in p.problems] == ["parquet_data"] and p.problems[0].message.startswith("bad_header.parquet")
 
 
+def compact_i32_field(field_id: int, value: int, previous: int) -> bytes:
+    """One i32 field of Thrift's compact protocol (written here from the protocol's description: a short header
+    with the id's delta when it is 1..15 after the previous one, else type byte and zigzag id; zigzag varint)."""
+    def varint(n: int) -> bytes:
+        out = bytearray()
+        while True:
+            low, n = n & 0x7F, n >> 7
+            out.append(low | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    i32 = 5
+    delta = field_id - previous
+    head = bytes([(delta << 4) | i32]) if 0 < delta <= 15 else bytes([i32]) + varint((field_id << 1) ^ (field_id >> 15))
+    return head + varint(((value << 1) ^ (value >> 31)) & 0xFFFFFFFF)
+
+
+def test_page_headers_read_alike_by_thrift_s_c_decoder_and_its_python_protocol(tmp_path):
+    # pyarrow skips a field whose id it does not know; a negative id must not stand for a known one (a Python tuple
+    # indexed by -2 would give field 2's entry: the header would say 7 bytes here and 1,000 to pyarrow).
+    header = (compact_i32_field(2, 1000, 0) + compact_i32_field(3, 10, 2) + compact_i32_field(-2, 7, 3) + b"\0")
+    for accelerated in (True, False):
+        assert reader._read_page_header(header, accelerated=accelerated) == (1000, 10, len(header))
+    # every page header of real files: the same sizes both ways, and the sizes add up to what pyarrow wrote
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"qid": [f"q{i // 7}" for i in range(3000)], "docno": [f"d{i}" for i in range(3000)],
+                             "score": np.arange(3000.0)}), buf, data_page_size=2000, compression="snappy")
+    data = buf.getvalue()
+    meta = pq.ParquetFile(io.BytesIO(data)).metadata
+    for c in range(3):
+        chunk = meta.row_group(0).column(c)
+        pos = min(x for x in (chunk.dictionary_page_offset, chunk.data_page_offset) if x)
+        end, total = pos + chunk.total_compressed_size, 0
+        while pos < end:
+            fast = reader._read_page_header(data[pos: pos + 4096])
+            assert reader._read_page_header(data[pos: pos + 4096], accelerated=False) == fast
+            total += fast[0] + fast[2]
+            pos += fast[2] + fast[1]
+        assert total == chunk.total_uncompressed_size  # an honest footer: headers and pages, uncompressed
+
+
+@PROPERTY
+@given(window=st.binary(max_size=300))
+def test_any_bytes_are_a_header_both_ways_or_neither(window):
+    results = []
+    for accelerated in (True, False):
+        try:
+            results.append(reader._read_page_header(window, accelerated=accelerated))
+        except Exception:  # noqa: BLE001 - whatever Thrift says about bytes that are no header
+            results.append(None)
+    if None not in results:
+        assert results[0][:2] == results[1][:2]
+
+
 # ------------------------------------------------------------------------------------------- F4: row groups
 @pytest.fixture(scope="module")
 def many_groups(tmp_path_factory) -> Path:
