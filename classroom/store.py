@@ -67,7 +67,7 @@ import pandas as pd
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import db, throttle
+from . import changes, db, throttle
 from .models import answers, removed, rounds, sessions, students, teacher_tokens, vouched, waiting
 from .nicknames import clean_nickname, problem, skeleton
 from .tasks import FIELDS, Task, verdict
@@ -270,6 +270,12 @@ def _task(text: str) -> Task:
     return Task.from_json(text)
 
 
+@lru_cache(maxsize=4096)
+def _verdict(task: Task, given: tuple[tuple[str, str], ...], field: str):
+    """The verdict on ``field`` for one set of answers (a class sends the same sets many times)."""
+    return verdict(task.check(dict(given)), field)
+
+
 def _round(row) -> RoundInfo:
     return RoundInfo(id=row.id, number=row.number, task=_task(row.task), revealed=row.revealed_at is not None)
 
@@ -303,8 +309,9 @@ class Store:
         self.engine = db.engine_for(self.url)
         self.limits = limits or Limits.from_env()
         self.clock = clock
-        self._pulses: dict[int, tuple[float, tuple]] = {}
-        self._seated: dict[int, tuple[float, frozenset[int]]] = {}
+        #: The process's change check for this database (shared by every Store on the same URL).
+        self.changes = changes.watcher(self.url, self.engine)
+        self._round_rows: dict[tuple[int, int], tuple[int, str]] = {}  # (class, round) -> (round id, task)
         self._purged_at = float("-inf")
 
     # ------------------------------------------------------------------ limits
@@ -392,7 +399,7 @@ class Store:
             throttle.purge(conn, before=now - max(86400.0, self.limits.guess_window))
         self._purged_at = time.monotonic()
         for sid in old:
-            self._pulses.pop(sid, None)
+            self.changes.changed(sid)
         return len(old)
 
     def _maybe_purge(self) -> None:
@@ -541,6 +548,7 @@ class Store:
                                               if client else None, client.address_hash if client else None, now)
         except IntegrityError as exc:  # a join raced this one (SQLite serialises writes; PostgreSQL locks)
             raise ClassroomError("nickname_taken", "this nickname is taken in this class") from exc
+        self.changes.changed(info.id)
         return Seat(self, info, sid, number, name), token
 
     @staticmethod
@@ -577,6 +585,7 @@ class Store:
         sid = conn.execute(students.insert().values(
             session_id=info.id, number=number, nickname=name, nickname_key=key, token_hash=token_hash,
             joined_at=now, session_hash=session_hash, address_hash=address_hash)).inserted_primary_key[0]
+        changes.notify(conn, info.id)
         return sid, number
 
     def _wait_for_teacher(self, row, name: str, token: str, client: Client, now: float, wait: float) -> None:
@@ -594,6 +603,9 @@ class Store:
                     conn.execute(waiting.insert().values(
                         session_id=row.id, nickname=name, token_hash=_hash(token), session_hash=client.session_hash,
                         address_hash=client.address_hash, created_at=now))
+                    changes.notify(conn, row.id)  # the teacher's dashboard shows who waits
+        if row is not None:
+            self.changes.changed(row.id)
         raise ClassroomError("waiting", "too many wrong codes came from this browser or network: the code was not "
                              "checked; if it is right, the teacher can let you in", seconds=int(wait) + 1)
 
@@ -655,37 +667,40 @@ class Store:
 
     # ------------------------------------------------------------------ shared reads
     def pulse(self, session_id: int, *, max_age: float = 1.0) -> tuple:
-        """What a student's page polls for: (round number, solution revealed, feedback, joining open).
+        """What a student's page polls for: (round number, solution revealed, feedback).
 
-        Read from the database (what every server shares) at most once per ``max_age`` seconds per
-        session and process: a teacher's change made on this server is seen at once, one made on another
-        server within ``max_age``.
+        From the process's change check (:mod:`classroom.changes`): no database read while the class has
+        not changed; a change made on this server is seen at once, one made on another server as soon as
+        the database tells this process (PostgreSQL ``NOTIFY``; SQLite ``data_version``, polled every
+        0.2 s).  ``max_age=0`` reads the database now.
         """
-        now = time.monotonic()
-        cached = self._pulses.get(session_id)
-        if cached is not None and now - cached[0] < max_age:
-            return cached[1]
-        with db.read(self.engine) as conn:
-            row = conn.execute(select(sessions.c.round_no, rounds.c.revealed_at, sessions.c.feedback).join(
-                rounds, (rounds.c.session_id == sessions.c.id) & (rounds.c.number == sessions.c.round_no)).where(
-                sessions.c.id == session_id)).first()
-        if row is None:  # removed by the teacher's purge
+        state = self.changes.state(session_id, fresh=max_age <= 0)
+        if state is None:  # removed by the teacher's purge
             raise ClassroomError("unknown_code", "this class no longer exists")
-        value = (row.round_no, row.revealed_at is not None, row.feedback)
-        self._pulses[session_id] = (now, value)
-        return value
+        return state.pulse
 
     def seated(self, session_id: int, *, max_age: float = 1.0) -> frozenset[int]:
-        """The ids of the students in a session (read at most once per ``max_age`` seconds per session and
-        process: every student's page asks whether its seat is still there, one query answers them all)."""
-        now = time.monotonic()
-        cached = self._seated.get(session_id)
-        if cached is not None and now - cached[0] < max_age:
-            return cached[1]
-        with db.read(self.engine) as conn:
-            ids = frozenset(conn.execute(select(students.c.id).where(students.c.session_id == session_id)).scalars())
-        self._seated[session_id] = (now, ids)
-        return ids
+        """The ids of the students in a session (from the process's change check, as :meth:`pulse`: every
+        student's page asks whether its seat is still there, and nothing is read until the class changes)."""
+        state = self.changes.state(session_id, fresh=max_age <= 0)
+        return frozenset() if state is None else state.seated
+
+    def current_round(self, session_id: int) -> tuple[RoundInfo, changes.ClassState]:
+        """The current round and the class's state, from the process's change check (a round's exercise
+        never changes: it is read once per process)."""
+        state = self.changes.state(session_id)
+        if state is None:
+            raise ClassroomError("unknown_code", "this class no longer exists")
+        key = (int(session_id), state.round_no)
+        found = self._round_rows.get(key)
+        if found is None:
+            with db.read(self.engine) as conn:
+                row = conn.execute(select(rounds.c.id, rounds.c.task).where(
+                    rounds.c.session_id == session_id, rounds.c.number == state.round_no)).one()
+            if len(self._round_rows) > 1024:
+                self._round_rows.clear()
+            found = self._round_rows[key] = (row.id, row.task)
+        return RoundInfo(found[0], state.round_no, _task(found[1]), state.revealed), state
 
     def round(self, session_id: int, number: int | None = None) -> RoundInfo:
         """Round ``number`` (default: the current one) of a session."""
@@ -772,7 +787,7 @@ class Seat:
         given = self.latest(round_no)
         given[field] = text
         try:
-            v = verdict(current.task.check(given), field)
+            v = _verdict(current.task, tuple((f, given[f]) for f in FIELDS if f in given), field)
         except ValueError as exc:
             raise ClassroomError("unreadable", str(exc)) from exc
         try:
@@ -798,11 +813,13 @@ class Seat:
                            kinds=",".join(v.mistakes), notes=",".join(v.notes), after_reveal=revealed is not None,
                            submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
+                changes.notify(conn, self.info.id)
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
+        store.changes.changed(self.info.id)
         return Answer(id=aid, field=field, text=text, ok=v.ok, kinds=v.mistakes, after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 
@@ -825,7 +842,8 @@ class Teacher:
     def _set(self, **values) -> None:
         with db.write(self.store.engine) as conn:
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(**values))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         self.refresh()
 
     def issue_token(self) -> str:
@@ -886,7 +904,8 @@ class Teacher:
                 session_hash=found.session_hash, token_hash=found.token_hash, created_at=self.store.clock()))
             conn.execute(delete(answers).where(answers.c.student_id == found.id))
             conn.execute(delete(students).where(students.c.id == found.id))
-        self.store._seated.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         return True
 
     def waiting(self) -> pd.DataFrame:
@@ -927,7 +946,8 @@ class Teacher:
                         vouched.c.session_id == info.id, vouched.c.address_hash == r.address_hash)).first():
                     conn.execute(vouched.insert().values(session_id=info.id, address_hash=r.address_hash,
                                                          created_at=now))
-        store._seated.pop(self.info.id, None)
+            changes.notify(conn, info.id)
+        store.changes.changed(self.info.id)
         return seated
 
     def seat_code(self, student_id: int) -> str:
@@ -948,7 +968,8 @@ class Teacher:
             number = conn.execute(select(sessions.c.round_no).where(sessions.c.id == self.info.id)).scalar_one()
             conn.execute(update(rounds).where(rounds.c.session_id == self.info.id, rounds.c.number == number,
                                               rounds.c.revealed_at.is_(None)).values(revealed_at=self.store.clock()))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
 
     def next_round(self, task: Task, *, after: int | None = None) -> RoundInfo:
         """Start the next exercise (every student's page follows).  ``after``: the round the teacher saw;
@@ -965,13 +986,18 @@ class Teacher:
             rid = conn.execute(rounds.insert().values(session_id=self.info.id, number=number + 1,
                                                       task=task.to_json(), created_at=now)).inserted_primary_key[0]
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(round_no=number + 1))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         self.refresh()
         return RoundInfo(rid, number + 1, task, False)
 
     def version(self, round_no: int) -> tuple:
         """What the dashboard shows depends on: (students, newest student id, answers in round ``round_no``,
-        newest answer id, revealed, names shown).  One cheap query; the summaries are reused until it changes."""
+        newest answer id, revealed, names shown); the summaries are reused until it changes.  The current
+        round's comes from the process's change check (no query while nothing changed)."""
+        state = self.store.changes.state(self.info.id)
+        if state is not None and state.round_no == round_no:
+            return state.activity
         with db.read(self.store.engine) as conn:
             show = select(sessions.c.show_names).where(sessions.c.id == self.info.id).scalar_subquery()
             n_students, newest_student, show = conn.execute(

@@ -135,7 +135,14 @@ class Proxy(str):
             req = urllib.request.Request(f"{self}/_stcore/health", headers={"Cookie": f"ndcglab_route={value}"})
             with urllib.request.urlopen(req, timeout=10):
                 pass
-            last = [line for line in self.log.read_text(errors="replace").splitlines() if f" {value} " in line][-1]
+            # nginx writes the log line once the answer is sent: it may come a moment after the answer
+            deadline = time.monotonic() + 30
+            while not (lines := [line for line in self.log.read_text(errors="replace").splitlines()
+                                 if f" {value} " in line]) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if not lines:
+                raise ServerFailed(f"nginx logged no request with the route cookie {value}")
+            last = lines[-1]
             if not last.split(" ")[-3].endswith(f":{port}"):
                 raise ServerFailed(f"the route cookie {value} did not reach port {port}: {last}")
             found[port] = value
