@@ -52,7 +52,7 @@ from metrics.runfiles import (
     Problem,
     RunVariant,
     evaluate,
-    evaluate_measures,
+    evaluate_runs,
     make_variants,
     measure_names,
     parse_measures,
@@ -90,6 +90,7 @@ MAX_PLAYGROUND_ITEMS = 200  # longer lists are cut for the playground link
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 FILES = "rf_files"  # the uploaded files: {"qrels": (name, bytes, digest) | None, "runs": [(name, bytes, digest)]}
 CHOICES = ("gain", "discount", "idcg", "ties")  # the four choices a variant is made of
+ID_ROLES = ("qid", "docno", "tag")  # columns holding ids (strings or integers), the others numbers
 
 
 # --------------------------------------------------------------------------------------- state
@@ -320,6 +321,10 @@ def option_name(choice: str, key: str, *, short: bool = False) -> str:
 def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
     """The translated problem; ``markdown_text=True`` escapes the file's own text (ids, tokens, names)."""
     fields = p.fields()  # a file's own text shortened (an id of a million characters shows as a few dozen)
+    if p.kind == "column_type":  # the accepted types in the page's language
+        fields["accepted"] = t(f"{SECTION}.accepted.{'ids' if fields.get('role') in ID_ROLES else 'values'}")
+    if p.kind == "huge_grade" and fields.get("gain") in GAINS:
+        fields["gain"] = option_name("gain", fields["gain"])
     if markdown_text:
         fields = {k: markdown(v, 400) if isinstance(v, str) else v for k, v in fields.items()}  # shortened above
     text = t(f"{SECTION}.problem.{p.kind}", **fields)
@@ -727,18 +732,24 @@ def measure_help(name: str) -> str:
     return registry_text("measure", SimpleNamespace(key=name, help=m.help), "help")
 
 
+#: Problems only trec_eval's measures raise (the variants' evaluation, shown above them, says the others once).
+MEASURES_ONLY_PROBLEMS = frozenset({"whole_grades"})
+
+
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _measures_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
-                     complete: bool) -> pd.DataFrame:
-    out = evaluate_measures(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
+                     complete: bool) -> tuple[pd.DataFrame, tuple[Problem, ...]]:
+    result = evaluate_runs(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
+    out = result.frame(), tuple(p for p in result.problems if p.kind in MEASURES_ONLY_PROBLEMS)
     release_memory()
     return out
 
 
 def measures_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *,
-                    specs: Sequence[str], complete: bool) -> pd.DataFrame:
-    """trec_eval's measures for every run (``run, measure, qid, value``; ``qid == "all"``: the summary),
-    computed once per files and settings."""
+                    specs: Sequence[str], complete: bool) -> tuple[pd.DataFrame, tuple[Problem, ...]]:
+    """trec_eval's measures for every run (``run, measure, qid, value``; ``qid == "all"``: the summary) and
+    the problems only they raise (grades that are not whole numbers, read as trec_eval reads them), computed
+    once per files and settings."""
     key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
     return _measures_cached(key, qrels, tuple(p for p, _ in runs), tuple(specs), bool(complete))
 

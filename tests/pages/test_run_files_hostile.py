@@ -194,6 +194,11 @@ RED_TEAM = {  # file name -> (its bytes, built when the test runs; what the mess
     "many_rg.parquet": (many_row_groups, {"en": "many_rg.parquet is split into more than 4,096 pages",
                                           "zh": "many_rg.parquet 在要读取的列中被切成了超过 4,096 个页",
                                           "ko": "many_rg.parquet: 읽을 열이 4,096개가 넘는 페이지"}),
+    # F13: a column of an unusable type was said in English on every page
+    "t_struct.parquet": (lambda: parquet(pa.table({"qid": [{"a": 1}], "docno": ["d1"], "score": [1.0]})), {
+        "en": "t_struct.parquet: column 'qid' (qid) is of type struct<a: int64>; accepted: strings or integers",
+        "zh": "t_struct.parquet：列“qid”（qid）的类型是 struct<a: int64>，可接受的是字符串或整数",
+        "ko": "t_struct.parquet: 'qid' 열(qid)의 자료형이 struct<a: int64>입니다. 받을 수 있는 것은 문자열이나 정수"}),
     "q1.csv": (lambda: b'qid,docno,score\n101,"' + b"x" * 200_000 + b'",1.0\n101,D101\n',
                {"en": "q1.csv, line 2: a field of more than 131,072 characters",
                 "zh": "q1.csv 第 2 行：有一个字段超过 131,072 个字符",
@@ -236,3 +241,24 @@ def test_the_parse_cache_holds_at_most_its_bytes(monkeypatch):
     finally:
         runfiles_view._read_cached.clear()
     assert not runfiles_view._HELD  # Streamlit's clear releases every entry
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+def test_type_refusals_and_the_evaluation_s_warnings_are_in_the_page_s_language(lang):
+    # F13: the column-type refusal (and the evaluation's own warnings: a grade too large for the exponential gain,
+    # grades that are not whole numbers) were in English on the Chinese and Korean pages.
+    struct = parquet(pa.table({"qid": [{"a": 1}], "docno": ["d1"], "score": [1.0]}))
+    # D900's grade 2000 overflows 2^g - 1 (float64 ends near 2^1024); D901's 1.5 is read by trec_eval as 1
+    qrels = QRELS + b"101 0 D900 2000\n101 0 D901 1.5\n"
+    at = uploaded({"bm25.run": BM25, "t_struct.parquet": struct}, qrels=("qrels.txt", qrels), lang=lang)
+    no_exceptions(at)
+    shown = problem_messages(at) + " ".join(c.value for c in at.caption)
+    said = {"en": ["accepted: strings or integers", "grade 2000 is too large for the Exponential gain",
+                   "1 grade(s) are not whole numbers (the first, 1.5, on line"],
+            "zh": ["可接受的是字符串或整数", "等级 2000 对指数增益来说太大", "有 1 个等级不是整数（第一个是第"],
+            "ko": ["받을 수 있는 것은 문자열이나 정수", "등급 2000은(는) 지수 이득에 너무 큽니다",
+                   "등급 1개가 정수가 아닙니다(첫 번째는"]}
+    for text in said[lang]:
+        assert text in shown, (text, shown[:2000])
+    if lang != "en":
+        assert "accepted:" not in shown and "too large for" not in shown and "whole numbers" not in shown
