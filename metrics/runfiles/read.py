@@ -732,14 +732,19 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
     a usable type) and ``limits`` on its rows and memory.  A text file: compressed or binary content
     and the encoding (UTF-8, else GBK, else refused), checked a block at a time.
 
+    A binary file object (open for reading and seeking: a remote file read on demand, e.g. by Spark's driver
+    through Hadoop) is checked by what it costs to read a few bytes: a Parquet file as above (its footer and its
+    pages' headers are read, never its pages), a text file by its first 256 KiB (compressed or binary content,
+    UTF-16/32, an encoding that is neither UTF-8 nor GBK there, a header too long).
+
     Parameters
     ----------
-    path : str or os.PathLike
-        A local file.
+    path : str, os.PathLike or binary file object
+        A local file, or a seekable binary file.
     kind : {"qrels", "run"}
         What the file holds.
     name : str, optional
-        The file name used in the problem.  Default: the path's name.
+        The file name used in the problem.  Default: the path's name (for a file object: its ``name``).
     columns : mapping of str to str, optional
         Role -> column name (see :func:`column_roles`).
     limits : Limits, optional
@@ -768,6 +773,11 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
         raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
     limits = _check_limits(limits)
     given = _check_columns(columns)
+    if not isinstance(path, (str, os.PathLike)):
+        if not all(callable(getattr(path, m, None)) for m in ("read", "seek")):
+            raise ValueError(f"path must be a path or a binary file open for reading and seeking, got "
+                             f"{type(path).__name__}")
+        return _inspect_stream(path, kind, name or Path(str(getattr(path, "name", "input"))).name, given, limits)
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path} is not a readable file")
@@ -790,6 +800,43 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
         if longer and _sniff(first, given)[2] is not None:
             problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
     return FileCheck("text", encoding, problem)
+
+
+def _inspect_stream(file, kind: str, name: str, given: dict, limits: Limits) -> FileCheck:
+    """:func:`inspect_file` of a seekable binary file: the few bytes the checks need are read, never the rows."""
+    size = file.seek(0, io.SEEK_END)
+    if _read_at(file, 0, 4) == _PARQUET_MAGIC:  # a Parquet file is read from its end
+        found = _parquet_file(file, name, file, size, limits)
+        if isinstance(found, Problem):
+            return FileCheck("parquet", None, found)
+        roles = _parquet_plan(found, name, kind, given, size, limits, file)
+        return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
+    head = _read_at(file, 0, _HEAD_BYTES)
+    if not head.strip():
+        return FileCheck("text", None, Problem(name, None, "empty", {}))
+    whole = len(head) >= size
+    # the head's encoding, up to its last newline when the file goes on (a character may be cut at the end)
+    checked = head if whole or b"\n" not in head else head[: head.rindex(b"\n") + 1]
+    encoding, problem = _choose_encoding(checked, name)
+    if problem is None:
+        text = codecs.getincrementaldecoder("utf-8" if encoding == "utf-8-sig" else encoding)().decode(
+            head.removeprefix(codecs.BOM_UTF8) if encoding == "utf-8-sig" else head)
+        first, longer = _first_line(text.split("\n", 200), last_ended=whole)
+        if longer and _sniff(first, given)[2] is not None:
+            problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
+    return FileCheck("text", encoding, problem)
+
+
+def _read_at(source, offset: int, n: int) -> bytes:
+    """``n`` bytes of a file from ``offset`` (fewer at its end): a path, the file's bytes, or a binary file object."""
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            fh.seek(offset)
+            return fh.read(n)
+    if callable(getattr(source, "seek", None)) and callable(getattr(source, "read", None)):
+        source.seek(offset)
+        return source.read(n)
+    return bytes(memoryview(source).cast("B")[offset: offset + n])
 
 
 def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None, qrels_columns=None,
@@ -1977,12 +2024,7 @@ def _footer_length(source, size: int) -> int | None:
     """The length of a Parquet file's footer from its last 8 bytes, or None when they are not a footer's end."""
     if size < 12:
         return None
-    if isinstance(source, Path):
-        with open(source, "rb") as fh:
-            fh.seek(size - 8)
-            tail = fh.read(8)
-    else:
-        tail = bytes(memoryview(source).cast("B")[size - 8: size])
+    tail = _read_at(source, size - 8, 8)
     if len(tail) != 8 or tail[4:] != _PARQUET_MAGIC:
         return None
     length = int.from_bytes(tail[:4], "little")
@@ -2059,6 +2101,8 @@ def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int
     if isinstance(source, Path):
         with open(source, "rb") as fh:
             view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+    elif callable(getattr(source, "seek", None)):  # a file object (a remote file): each header read on its own
+        view = _Windows(source)
     else:
         view = memoryview(source).cast("B")
     sizes = dict.fromkeys(wanted, 0)
@@ -2092,6 +2136,23 @@ def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int
     finally:
         view.release()
     return sizes
+
+
+class _Windows:
+    """A binary file object read as :func:`_page_sizes` reads a memoryview: ``len`` and slices of it."""
+
+    def __init__(self, file):
+        self.file = file
+        self.size = file.seek(0, io.SEEK_END)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, window: slice) -> bytes:
+        return _read_at(self.file, window.start, window.stop - window.start)
+
+    def release(self) -> None:
+        pass
 
 
 def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits, source):

@@ -465,3 +465,61 @@ def test_the_long_field_message():
 def test_reading_qrels_takes_the_same_paths():
     p = read_qrels(b"qid,docno,rel\n101," + b"x" * 200_000 + b",1\n101,D1\n101,D2,1\n", name="q.csv")
     assert [(x.kind, x.line) for x in p.problems] == [("long_id", 2), ("fields", 3)] and p.table.n_rows == 1
+
+
+class CountedReads(io.RawIOBase):
+    """A file read on demand, as a remote file is (Spark's driver reads HDFS/S3 through one), counting the bytes
+    handed out."""
+
+    def __init__(self, data: bytes, name: str):
+        super().__init__()
+        self.data, self.pos, self.read_bytes, self.name = data, 0, 0, name
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def tell(self):
+        return self.pos
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self.pos = {io.SEEK_SET: 0, io.SEEK_CUR: self.pos, io.SEEK_END: len(self.data)}[whence] + offset
+        return self.pos
+
+    def readinto(self, buffer):
+        chunk = self.data[self.pos: self.pos + len(buffer)]
+        buffer[: len(chunk)] = chunk
+        self.pos += len(chunk)
+        self.read_bytes += len(chunk)
+        return len(chunk)
+
+
+def test_a_file_read_on_demand_is_checked_as_its_path_by_reading_a_few_of_its_bytes(tmp_path, forged):
+    # Remote files (Spark's driver) are checked through a file object: same result as the local path, and what it
+    # reads is the footer, the pages' headers and a text file's start, never the pages.
+    from tests.metrics.runfiles.test_files_on_spark import LIMITS, RUN_TEXT, bad_files, good_parquet
+
+    big = tmp_path / "big.parquet"
+    n = 400_000  # ~3.9 MB in pages of pyarrow's default size (1 MiB)
+    pq.write_table(pa.table({"qid": [f"q{i // 100}" for i in range(n)], "docno": [f"doc-{i:09d}" for i in range(n)],
+                             "score": np.arange(n, dtype=float)}), big)
+    files = {**bad_files(), "good.parquet": good_parquet(), "good.run": RUN_TEXT.encode(), "big.parquet":
+             big.read_bytes(), "forged.parquet": forged.read_bytes(),
+             "long.run": ("q1 Q0 文档 1 1.0 r\n" * 50_000).encode()}  # beyond the 256 KiB read, cut inside a character
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        want = reader.inspect_file(path, kind="run", limits=LIMITS)
+        counted = CountedReads(data, name)
+        assert reader.inspect_file(counted, kind="run", limits=LIMITS) == want, name
+        if data[:4] != b"PAR1":
+            assert counted.read_bytes <= 4 + 4 * MAX_HEADER_CHARS, name  # the magic bytes, then 256 KiB at most
+    counted = CountedReads(files["big.parquet"], "big.parquet")
+    assert reader.inspect_file(counted, kind="run", limits=LIMITS).problem is None
+    # pyarrow's reads of the file's end (64 KiB, the footer within it) and a 4 KiB window per page header (~60
+    # pages of 20,000 values here): a tenth of the file, not its pages
+    assert len(files["big.parquet"]) > 3_500_000 and counted.read_bytes < len(files["big.parquet"]) // 10
+    with pytest.raises(ValueError, match="path must be a path or a binary file"):
+        reader.inspect_file(object(), kind="run")
