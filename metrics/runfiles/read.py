@@ -2088,6 +2088,28 @@ def _read_page_header(window: bytes, *, accelerated: bool = True) -> tuple[int, 
     return size, compressed, buffer.cstringio_buf.tell()
 
 
+#: Bytes pyarrow reads past a column chunk's stated end in files written by parquet-mr before 1.2.9, whose chunk
+#: sizes leave out the dictionary page's header (Arrow's PARQUET-816 workaround): a page may start there.
+OLD_PARQUET_MR_PADDING = 100
+
+
+def _chunk_padding(meta) -> int:
+    """:data:`OLD_PARQUET_MR_PADDING` for a file whose writer says parquet-mr older than 1.2.9 (or parquet-mr without
+    a version Arrow can read: it counts as 0.0.0), else 0.
+
+    >>> from types import SimpleNamespace as NS
+    >>> [_chunk_padding(NS(created_by=c)) for c in ("parquet-mr version 1.2.8 (build 1)", "parquet-mr version 1.12.3",
+    ...                                              "parquet-mr", "parquet-cpp-arrow version 26.0.1", None)]
+    [100, 0, 100, 0, 0]
+    """
+    created = (getattr(meta, "created_by", None) or "").strip()
+    if not created.lower().startswith("parquet-mr"):
+        return 0
+    found = re.match(r"parquet-mr\s+version\s+(\d+)(?:\.(\d+))?(?:\.(\d+))?", created, re.IGNORECASE)
+    version = tuple(int(v or 0) for v in found.groups()) if found else (0, 0, 0)
+    return OLD_PARQUET_MR_PADDING if version < (1, 2, 9) else 0
+
+
 def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int] | str:
     """Bytes every needed column's pages take once decompressed, read from each page's own header (the sizes
     pyarrow allocates before it decompresses a page), or why they cannot be: "pages" (more than ``max_pages``)
@@ -2107,6 +2129,7 @@ def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int
         view = memoryview(source).cast("B")
     sizes = dict.fromkeys(wanted, 0)
     pages = 0
+    padding = _chunk_padding(meta)
     try:
         for g in range(meta.num_row_groups):
             group = meta.row_group(g)
@@ -2121,14 +2144,22 @@ def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int
                 end = pos + chunk.total_compressed_size
                 if pos < 0 or end > len(view):
                     return "damaged"
-                while pos < end:
+                padded = min(end + padding, len(view))  # what pyarrow reads of the chunk
+                while pos < padded:
                     pages += 1
                     if pages > max_pages:
                         return "pages"
                     try:  # most headers are a few dozen bytes: a small window first
                         size, compressed, used = _read_page_header(bytes(view[pos: pos + 4096]))
                     except Exception:  # noqa: BLE001 - cut by the window, or damaged: the whole window decides
-                        size, compressed, used = _read_page_header(bytes(view[pos: pos + PAGE_HEADER_BYTES]))
+                        try:
+                            size, compressed, used = _read_page_header(bytes(view[pos: pos + PAGE_HEADER_BYTES]))
+                        except Exception:  # noqa: BLE001 - in the padding, pyarrow fails on it too (no page there)
+                            if pos >= end:
+                                break
+                            raise
+                    if pos >= end and pos + used + compressed > padded:
+                        break  # not within what pyarrow reads: no page of this chunk (the next chunk's, or the footer)
                     sizes[column] += size
                     pos += used + compressed
     except Exception:  # noqa: BLE001 - Thrift's errors, the end of the window, a value of the wrong type

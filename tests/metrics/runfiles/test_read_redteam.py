@@ -523,3 +523,52 @@ def test_a_file_read_on_demand_is_checked_as_its_path_by_reading_a_few_of_its_by
     assert len(files["big.parquet"]) > 3_500_000 and counted.read_bytes < len(files["big.parquet"]) // 10
     with pytest.raises(ValueError, match="path must be a path or a binary file"):
         reader.inspect_file(object(), kind="run")
+
+
+def hidden_pages(path: Path, groups: int, id_bytes: int = 1 << 20) -> Path:
+    """A run of ``groups`` row groups whose query id column holds two pages each, the second one row of an id of
+    about ``id_bytes`` NUL characters (zstd: ~85 bytes with its header).  The footer is rewritten (fastparquet) to
+    say the file was written by parquet-mr 1.2.8, that each query id chunk ends where its second page starts and
+    that it decompresses to 100 bytes.  Arrow reads 100 bytes past such a file's chunks (PARQUET-816): the second
+    page is read, though no chunk holds it."""
+    from fastparquet import ParquetFile
+
+    raw = path.with_suffix(".raw")
+    with pq.ParquetWriter(raw, pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64())]),
+                          compression="zstd", use_dictionary=False, write_statistics=False, data_page_size=1,
+                          write_batch_size=1) as writer:
+        for g in range(groups):
+            hidden = "\0" * (id_bytes - g)  # distinct ids (one value repeated would be one dictionary entry)
+            writer.write_table(pa.table({"qid": [f"q{g}", hidden], "docno": ["a", "b"], "score": [1.0, 0.5]}))
+    data = raw.read_bytes()
+    length = struct.unpack("<I", data[-8:-4])[0]
+    meta = ParquetFile(str(raw)).fmd
+    meta.created_by = "parquet-mr version 1.2.8 (build 0)"
+    for group in meta.row_groups:
+        chunk = group.columns[0].meta_data  # the query ids
+        _size, compressed, used = reader._read_page_header(data[chunk.data_page_offset: chunk.data_page_offset + 4096])
+        hidden = chunk.data_page_offset + used + compressed  # where the second page starts
+        assert chunk.data_page_offset + chunk.total_compressed_size - hidden <= reader.OLD_PARQUET_MR_PADDING
+        chunk.total_compressed_size = hidden - chunk.data_page_offset
+        chunk.total_uncompressed_size = 100  # as F3's forged footer says
+    footer = meta.to_bytes()
+    path.write_bytes(data[:-8 - length] + footer + struct.pack("<I", len(footer)) + b"PAR1")
+    return path
+
+
+def test_pages_arrow_reads_past_an_old_writer_s_chunks_are_counted(tmp_path):
+    # A file that says parquet-mr 1.2.8 has Arrow read 100 bytes past each column chunk's end: a page of ~85 bytes
+    # hidden there decompresses to 1 MiB.  Before, the reader walked each chunk to its stated end only: 100 such
+    # row groups (~40 KB) held 100 MiB of query ids it never counted.
+    path = hidden_pages(tmp_path / "hidden.parquet", 100)
+    assert path.stat().st_size < 60_000
+    second = pq.ParquetFile(path).read_row_group(0, columns=["qid"]).column("qid").to_pylist()
+    assert second == ["q0", "\0" * (1 << 20)]  # pyarrow reads the page no chunk holds
+    out = read_in_fresh_process(path, limits=PAGE)
+    [[kind, _line, message]] = out["problems"]
+    # at the least 100 pages of 1 MiB + 4 bytes of length, query ids at QID_TEXT_BYTES a byte: 524 MB
+    assert kind == "too_much_memory" and float(message.split("needs at least ")[1].split(" MB")[0]) > 524
+    assert out["peak"] < 20 * MB
+    # an honest file of the same rows (no padding claimed) is walked to its chunks' ends as before
+    honest = pq.ParquetFile(tmp_path / "hidden.raw").metadata
+    assert reader._chunk_padding(honest) == 0
