@@ -167,7 +167,7 @@ def test_refusals_and_warnings_are_whole_in_the_page_s_language(browser, logged_
                    "等级 2000 对指数增益来说太大", "有 1 个等级不是整数（第一个是第 56 行的 1.5）"],
             "ko": ["t_struct.parquet: 'qid' 열(qid)의 자료형이 struct<a: int64>입니다. 받을 수 있는 것은 문자열이나 "
                    "정수",
-                   "등급 2000은(는) 지수 이득에 너무 큽니다", "등급 1개가 정수가 아닙니다(첫 번째는 56행의 1.5)"]}
+                   "등급 2000은 지수 이득에 너무 큽니다", "등급 1개가 정수가 아닙니다(첫 번째는 56행의 1.5)"]}
     for lang, viewport in (("zh", {"width": 390, "height": 844}), ("ko", {"width": 1024, "height": 768})):
         context = browser.new_context(viewport=viewport)
         page = context.new_page()

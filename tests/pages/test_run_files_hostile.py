@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from metrics.runfiles.read import MAX_ID_CHARS
-from tests.conftest import no_exceptions, one_language_each, open_page
+from tests.conftest import no_exceptions, one_language_each, open_page, said_in
 from ui import runfiles_view
 
 PAGE = "pages/run_files.py"
@@ -80,9 +80,9 @@ def test_a_bad_parquet_upload_is_named_and_the_other_runs_are_evaluated(lang, na
     # Before: the bomb took the server to gigabytes; the others gave "This app has encountered an error".
     at = uploaded({"bm25.run": BM25, name: data}, lang=lang)
     no_exceptions(at)
-    assert said[lang] in problem_messages(at)
+    assert said_in(said, lang) in problem_messages(at)
     # said whole in the error box too (the problems table cuts long messages to its column's width)
-    assert any(e.value.replace("\\", "").startswith(said[lang]) for e in at.error)
+    assert any(e.value.replace("\\", "").startswith(said_in(said, lang)) for e in at.error)
     assert any("bm25.run" in d.value.columns for d in at.dataframe)  # the good run is still evaluated
 
 
@@ -213,8 +213,8 @@ def test_the_red_team_s_files_are_named_and_the_other_runs_evaluated(lang, name)
     build, said = RED_TEAM[name]
     at = uploaded({"bm25.run": BM25, name: build()}, lang=lang)
     no_exceptions(at)
-    assert said[lang] in problem_messages(at)
-    assert any(e.value.replace("\\", "").startswith(said[lang]) for e in at.error)
+    assert said_in(said, lang) in problem_messages(at)
+    assert any(e.value.replace("\\", "").startswith(said_in(said, lang)) for e in at.error)
     assert any("bm25.run" in d.value.columns for d in at.dataframe)
 
 
@@ -243,7 +243,7 @@ def test_the_parse_cache_holds_at_most_its_bytes(monkeypatch):
     assert not runfiles_view._HELD  # Streamlit's clear releases every entry
 
 
-@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+@pytest.mark.parametrize("lang", ["en", "zh", "zh-Hant", "ko"])
 def test_type_refusals_and_the_evaluation_s_warnings_are_in_the_page_s_language(lang):
     # F13: the column-type refusal (and the evaluation's own warnings: a grade too large for the exponential gain,
     # grades that are not whole numbers) were in English on the Chinese and Korean pages.
@@ -256,9 +256,10 @@ def test_type_refusals_and_the_evaluation_s_warnings_are_in_the_page_s_language(
     said = {"en": ["accepted: strings or integers", "grade 2000 is too large for the Exponential gain",
                    "1 grade(s) are not whole numbers (the first, 1.5, on line"],
             "zh": ["可接受的是字符串或整数", "等级 2000 对指数增益来说太大", "有 1 个等级不是整数（第一个是第"],
-            "ko": ["받을 수 있는 것은 문자열이나 정수", "등급 2000은(는) 지수 이득에 너무 큽니다",
+            "ko": ["받을 수 있는 것은 문자열이나 정수", "등급 2000은 지수 이득에 너무 큽니다",  # 이천: 은
                    "등급 1개가 정수가 아닙니다(첫 번째는"]}
-    for text in said[lang]:
+    for i in range(3):
+        text = said_in({k: v[i] for k, v in said.items()}, lang)
         assert text in shown, (text, shown[:2000])
     if lang != "en":
         assert "accepted:" not in shown and "too large for" not in shown and "whole numbers" not in shown
@@ -274,7 +275,7 @@ def test_every_problem_the_page_can_meet_has_its_text_in_every_language():
 
     spark_only = {"bad_lines", "fractional_grades", "not_in_qrels"}  # raised by --spark only (the command line)
     locales = Path(runfiles_view.__file__).parent / "locales"
-    for lang in ("en", "zh", "ko"):
+    for lang in ("en", "zh", "zh-Hant", "ko"):
         texts = tomllib.loads((locales / lang / "run_files.toml").read_text("utf-8"))["problem"]
         for kind, english in PROBLEM_MESSAGES.items():
             if kind in spark_only:
