@@ -274,7 +274,7 @@ def test_every_problem_the_page_can_meet_has_its_text_in_every_language():
     from metrics.runfiles.read import PROBLEM_MESSAGES
 
     spark_only = {"bad_lines", "fractional_grades", "not_in_qrels"}  # raised by --spark only (the command line)
-    locales = Path(runfiles_view.__file__).parent / "locales"
+    locales = ROOT / "ui" / "locales"
     for lang in ("en", "zh", "zh-Hant", "ko"):
         texts = tomllib.loads((locales / lang / "run_files.toml").read_text("utf-8"))["problem"]
         for kind, english in PROBLEM_MESSAGES.items():
