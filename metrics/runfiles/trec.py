@@ -49,7 +49,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validation import check_flag, check_real, check_whole
 from .engine import (
     QrelsCounts,
     QrelsIndex,
@@ -60,7 +59,8 @@ from .engine import (
     trec_order,
 )
 from .measures import Requested, parse_measures
-from .read import Parsed, Problem, Table
+from .options import check_options, check_tables
+from .read import Problem
 
 __all__ = ["MeasureResult", "RunValues", "check_options", "evaluate_measures", "evaluate_runs", "format_value",
            "trec_order"]
@@ -204,53 +204,6 @@ class MeasureResult:
         return lines
 
 
-def _table(obj, what: str) -> Table:
-    if isinstance(obj, Parsed):
-        obj = obj.table
-    if not isinstance(obj, Table):
-        raise ValueError(f"{what} must be a table read by read_qrels / read_run (or its Parsed result), "
-                         f"got {type(obj).__name__}")
-    return obj
-
-
-def check_options(*, relevance_level=1, judged_only=False, max_docs=None, num_docs_in_coll=0, err_gmax=None,
-                  complete=None) -> dict:
-    """trec_eval's options checked (``-l -J -M -N -c`` and ERR's top grade), as keyword arguments.
-
-    Parameters
-    ----------
-    relevance_level, judged_only, max_docs, num_docs_in_coll, err_gmax, complete
-        As for :func:`evaluate_runs` (``complete`` None: not part of the call).
-
-    Returns
-    -------
-    dict
-        The options by name, as int / bool / float.
-
-    Raises
-    ------
-    ValueError
-        Naming the option and the value.
-
-    Examples
-    --------
-    >>> check_options(max_docs=10)["max_docs"]
-    10
-    >>> check_options(relevance_level=-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: relevance_level must be a whole number >= 0, got -1
-    """
-    out = {"relevance_level": check_whole(relevance_level, name="relevance_level", minimum=0),
-           "judged_only": check_flag(judged_only, name="judged_only"),
-           "max_docs": check_whole(max_docs, name="max_docs", minimum=1, allow_none=True),
-           "num_docs_in_coll": check_whole(num_docs_in_coll, name="num_docs_in_coll", minimum=0),
-           "err_gmax": check_real(err_gmax, name="err_gmax", minimum=0, allow_none=True)}
-    if complete is not None:
-        out["complete"] = check_flag(complete, name="complete")
-    return out
-
-
 def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",), *, relevance_level: int = 1,
                   complete: bool = False, judged_only: bool = False, max_docs: int | None = None,
                   num_docs_in_coll: int = 0, err_gmax: float | None = None) -> MeasureResult:
@@ -311,19 +264,7 @@ def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",)
     {'P_1': 0.0, 'recall_2': 0.5}
     """
     requested = parse_measures(measures)
-    qrels = _table(qrels, "qrels")
-    if qrels.kind != "qrels":
-        raise ValueError("qrels must be the table of a qrels file (read_qrels(...).table)")
-    if isinstance(runs, (Table, Parsed)):
-        raise ValueError("runs must be a list of run tables, not a single one")
-    runs = [_table(r, f"run {i}") for i, r in enumerate(runs, start=1)]
-    for i, run in enumerate(runs, start=1):
-        if run.kind != "run":
-            raise ValueError(f"run {i} is not the table of a run file (read_run(...).table)")
-    names = [r.name for r in runs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
+    qrels, runs = check_tables(qrels, runs)
     opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
                          num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
     qi = QrelsIndex(qrels)
