@@ -447,6 +447,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for arg in argv:  # argparse (3.11) drops a value '--' given as --option=-- and uses the option's default
+        if arg.startswith("-") and arg.partition("=")[2] == "--":
+            parser.error(f"argument {arg.partition('=')[0]}: must be a value, got '--'")
     args = parser.parse_args(argv)
     if args.match is not None:
         return _run_match(parser, args)
