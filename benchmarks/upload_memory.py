@@ -99,7 +99,8 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
     from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
 
     import metrics.runfiles._kernels as kernels
-    from metrics.runfiles import evaluate, make_variants, read_qrels, read_run
+    from metrics.runfiles import make_variants, read_qrels, read_run
+    from metrics.runfiles.batch import evaluate
     from ui import runfiles_view as V
 
     variants = make_variants(idcg=["judged", "list"], ties=["trec_eval", "average"])  # the page's default 24

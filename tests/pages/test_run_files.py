@@ -17,7 +17,8 @@ import pyarrow as pa
 import pytest
 
 from metrics.registry import TIES
-from metrics.runfiles import evaluate, evaluate_measures, make_variants, read_qrels, read_run
+from metrics.runfiles import evaluate_measures, make_variants, read_qrels, read_run
+from metrics.runfiles.batch import evaluate  # the variants table (a view of the one Result)
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui import runfiles_view
 from ui.escape import markdown
