@@ -61,13 +61,16 @@ def check_options(*, relevance_level=1, judged_only=False, max_docs=None, num_do
     >>> check_options(relevance_level=-1)
     Traceback (most recent call last):
     ...
-    ValueError: relevance_level must be a whole number between 0 and 1000000000000000, got -1
+    ValueError: relevance_level must be a whole number >= 0, got -1
     """
-    out = {"relevance_level": check_whole(relevance_level, name="relevance_level", minimum=0, maximum=MAX_WHOLE),
+    out = {"relevance_level": check_whole(relevance_level, name="relevance_level", minimum=0),
            "judged_only": check_flag(judged_only, name="judged_only"),
-           "max_docs": check_whole(max_docs, name="max_docs", minimum=1, maximum=MAX_WHOLE, allow_none=True),
-           "num_docs_in_coll": check_whole(num_docs_in_coll, name="num_docs_in_coll", minimum=0, maximum=MAX_WHOLE),
+           "max_docs": check_whole(max_docs, name="max_docs", minimum=1, allow_none=True),
+           "num_docs_in_coll": check_whole(num_docs_in_coll, name="num_docs_in_coll", minimum=0),
            "err_gmax": check_real(err_gmax, name="err_gmax", minimum=0, allow_none=True)}
+    for name in ("relevance_level", "max_docs", "num_docs_in_coll"):  # beyond int64: numpy's OverflowError
+        if out[name] is not None and out[name] > MAX_WHOLE:
+            raise ValueError(f"{name} must be at most 10^15, got {out[name]}")
     if complete is not None:
         out["complete"] = check_flag(complete, name="complete")
     return out

@@ -15,8 +15,8 @@ and the variants table (:func:`metrics.runfiles.batch.evaluate`) are this functi
 >>> qrels = read_qrels(b"q1 0 a 2\\nq1 0 b 1\\nq2 0 c 1\\n")
 >>> run = read_run(b"q1 Q0 b 1 2 r\\nq1 Q0 a 2 1 r\\nq2 Q0 c 1 1 r\\n", name="r")
 >>> result = evaluate(qrels, [run], ["P.1", "nDCG@2"])
->>> result.summary(result.runs[0])  # q1: b (grade 1) above a (grade 2); q2 perfect
-{'P_1': 1.0, 'nDCG@2': 0.9298734950321937}
+>>> {name: round(v, 4) for name, v in result.summary(result.runs[0]).items()}  # q1: b (1) above a (2)
+{'P_1': 1.0, 'nDCG@2': 0.9299}
 >>> result.paired("P_1").to_dict()
 {'r': {'q1': 1.0, 'q2': 1.0}}
 
