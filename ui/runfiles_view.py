@@ -48,9 +48,9 @@ from metrics.runfiles import (
     Evaluation,
     Parsed,
     Problem,
+    Result,
     RunVariant,
     evaluate,
-    evaluate_measures,
     make_variants,
     measure_names,
     parse_measures,
@@ -530,19 +530,24 @@ def read_cached(src: Source) -> Parsed:
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _evaluate_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], k, labels: tuple[str, ...],
-                     missing: str) -> Evaluation:
-    variants = [RunVariant.parse(lab) for lab in labels]
-    ev = evaluate(_qrels.table, [p.table for p in _runs], k=k, variants=variants, missing=missing)
+def _result_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
+                   complete: bool) -> Result:
+    result = evaluate(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
     release_memory()
-    return ev
+    return result
 
 
 def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *, k,
-                    variants: Sequence[RunVariant], missing: str) -> Evaluation:
-    """Every run under every variant, computed once per files and settings."""
+                    variants: Sequence[RunVariant], missing: str,
+                    measures: Sequence[str] = ()) -> tuple[Evaluation, Result]:
+    """Every run under every variant and every chosen measure: one pass of the engine (each run ranked
+    once: :func:`metrics.runfiles.evaluate`), computed once per files and settings.  Returns the variants
+    table (:meth:`metrics.runfiles.Evaluation.of`) and the :class:`~metrics.runfiles.Result` the measures,
+    the paired tests and the downloads are read from."""
     key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    return _evaluate_cached(key, qrels, tuple(p for p, _ in runs), k, tuple(v.label for v in variants), missing)
+    specs = tuple(dict.fromkeys([*(v.spec(k=k) for v in variants), *measures]))
+    result = _result_cached(key, qrels, tuple(p for p, _ in runs), specs, missing == "zero")
+    return Evaluation.of(result, k=k), result
 
 
 # --------------------------------------------------------------------------------------- the verdict
@@ -662,20 +667,24 @@ def measure_help(name: str) -> str:
     return registry_text("measure", SimpleNamespace(key=name, help=m.help), "help")
 
 
-@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _measures_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
-                     complete: bool) -> pd.DataFrame:
-    out = evaluate_measures(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
-    release_memory()
-    return out
+def measure_request(session) -> tuple[list[str], list[str], str | None]:
+    """The measures the page's settings ask for, before anything is evaluated: (the ``-m`` specs, the names of
+    the "more measures" box, the box's error or None).  A box that does not check keeps its last valid names
+    (``rf_more_valid``); the error is shown by the measures section."""
+    error = None
+    try:
+        more = check_more(session["rf_more"])
+        session["rf_more_valid"] = more
+    except ValueError as exc:
+        more, error = session.get("rf_more_valid", []), str(exc)
+    return measure_specs(session["rf_measures"], session["rf_cutoffs"] or []) + more, more, error
 
 
-def measures_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *,
-                    specs: Sequence[str], complete: bool) -> pd.DataFrame:
-    """trec_eval's measures for every run (``run, measure, qid, value``; ``qid == "all"``: the summary),
-    computed once per files and settings."""
-    key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    return _measures_cached(key, qrels, tuple(p for p, _ in runs), tuple(specs), bool(complete))
+def measures_frame(result: Result, specs: Sequence[str]) -> pd.DataFrame:
+    """trec_eval's long table (``run, measure, qid, value``; ``qid == "all"``: the summary) of the chosen
+    measures, read from the page's one :class:`~metrics.runfiles.Result` (which also holds the variants)."""
+    frame = result.frame()
+    return frame[frame["measure"].isin(set(measure_names(list(specs))))].reset_index(drop=True)
 
 
 def measure_tables(frame: pd.DataFrame, specs: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -622,7 +622,7 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
 
     want = open_page(PAGE)
     runfiles_view._read_cached.clear()
-    runfiles_view._evaluate_cached.clear()
+    runfiles_view._result_cached.clear()
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
     try:
         at = open_page(PAGE)
@@ -634,7 +634,7 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
         assert table_with(at, "Playground").equals(table_with(want, "Playground"))
     finally:
         runfiles_view._read_cached.clear()
-        runfiles_view._evaluate_cached.clear()
+        runfiles_view._result_cached.clear()
 
 
 def test_a_scatter_of_more_queries_than_it_draws_says_how_many_it_shows():
