@@ -298,6 +298,8 @@ def measures_section(result, request):
         st.info(t(f"{SECTION}.pick_measure"))
         return None
     frame = runfiles_view.measures_frame(result, specs)
+    for p in runfiles_view.split_problems(result.problems)[1]:  # trec_eval's reading of the grades
+        st.caption("⚠️ " + runfiles_view.problem_text(p, markdown_text=True))
     means, per = runfiles_view.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
     st.dataframe(for_table(means.rename(columns={"run": t(f"{SECTION}.col_run")})), hide_index=True, width="stretch",
@@ -381,7 +383,7 @@ def body(page=None):
                                                missing=state["rf_missing"], measures=request[0])
     bar.empty()
     st.caption(t(f"{SECTION}.evaluated", runs=len(ev.runs), variants=len(ev.variants), queries=len(ev.queries)))
-    for p in ev.problems:
+    for p in runfiles_view.split_problems(ev.problems)[0]:  # trec_eval's reading of grades: under its measures
         st.caption("⚠️ " + runfiles_view.problem_text(p, markdown_text=True))
     verdict(ev, k)
     per = two_variants(ev, qrels, usable, k)
