@@ -28,7 +28,8 @@ ENGLISH = re.compile(r"\b(is not|accepted|expected|must be|got)\b")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ko", "zh-Hant"])
-@pytest.mark.parametrize("page, query, said", CASES, ids=[f"{c[0].split('/')[1][:-3]}-{next(iter(c[1]))}" for c in CASES])
+@pytest.mark.parametrize("page, query, said", CASES,
+                         ids=[f"{c[0].split('/')[1][:-3]}-{next(iter(c[1]))}" for c in CASES])
 def test_a_refused_link_value_is_said_in_the_page_s_language(lang, page, query, said):
     at = open_page(page, lang=lang, query=query)
     no_exceptions(at)
