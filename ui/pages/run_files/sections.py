@@ -266,8 +266,8 @@ def ndcg_downloads(ev, per):
 
 def measures_section(result, request):
     """trec_eval's measures, chosen from a list: the summary per run, per-query values, downloads -- read from the
-    page's one evaluation (``result``, :func:`ui.runfiles_view.evaluate_cached`; ``request`` is
-    :func:`ui.runfiles_view.measure_request`'s).
+    page's one evaluation (``result``, :func:`ui.pages.run_files.view.evaluate_cached`; ``request`` is
+    :func:`ui.pages.run_files.view.measure_request`'s).
 
     Returns the per-query table (run, qid, one column per measure), or None when no measure is chosen."""
     st.subheader(t(f"{SECTION}.measures_title"))
