@@ -13,7 +13,7 @@ from ui.i18n import t
 from ui.numbers import for_table, show_trimmed
 from ui.pages import rating as rating_ui
 from ui.shell import page
-from ui.state import link_text
+from ui.state import default_used, link_text
 
 with page(rating_ui.PAGE, rating_ui.FIELDS, title="rating.title", intro="rating.intro") as p:
     c1, c2 = st.columns(2)
@@ -56,7 +56,7 @@ with page(rating_ui.PAGE, rating_ui.FIELDS, title="rating.title", intro="rating.
         p.value(rating_ui.K_PAIR), tot["n"], table["abs_error"], link=link_text(p, "pair")
     )
     if problem is not None:
-        st.warning(p.message("pair", problem) + " " + t("state.default_used"), icon=":material/link_off:")
+        st.warning(default_used(p.message("pair", problem)), icon=":material/link_off:")
     if p.value(rating_ui.K_PAIR) != pair:
         p.set(rating_ui.K_PAIR, pair)
     pair = int(st.number_input(t("rating.sweep_pair"), min_value=1, max_value=tot["n"], step=1, key=rating_ui.K_PAIR,

@@ -13,7 +13,7 @@ from ui.i18n import registry_text, t
 from ui.numbers import exact, for_table, show_trimmed
 from ui.pages import roc as roc_ui
 from ui.shell import page
-from ui.state import link_text
+from ui.state import default_used, link_text
 
 with page(roc_ui.PAGE, roc_ui.FIELDS, title="roc.title", intro="roc.intro") as p:
     col1, col2 = st.columns(2)
@@ -33,7 +33,7 @@ with page(roc_ui.PAGE, roc_ui.FIELDS, title="roc.title", intro="roc.intro") as p
     st.markdown(roc_ui.draw_how(labels))
     step, problem = roc_ui.pick_step(p.value(roc_ui.K_STEP), last, link=link_text(p, "step"))
     if problem is not None:
-        st.warning(p.message("step", problem) + " " + t("state.default_used"), icon=":material/link_off:")
+        st.warning(default_used(p.message("step", problem)), icon=":material/link_off:")
     if p.value(roc_ui.K_STEP) != step:
         p.set(roc_ui.K_STEP, step)
     step = st.slider(t("roc.slider"), min_value=0, max_value=max(last, 1), key=roc_ui.K_STEP, help=t("roc.slider_help"))

@@ -13,7 +13,7 @@ from ui.i18n import registry_text, t
 from ui.numbers import for_table
 from ui.pages import topn as topn_ui
 from ui.shell import page
-from ui.state import link_text
+from ui.state import default_used, link_text
 
 with page(topn_ui.PAGE, topn_ui.FIELDS, title="topn.title", intro="topn.intro") as p:
     st.text_area(t("topn.users"), key=topn_ui.K_USERS, help=t("topn.users_help", max_users=topn_ui.MAX_USERS,
@@ -56,7 +56,7 @@ with page(topn_ui.PAGE, topn_ui.FIELDS, title="topn.title", intro="topn.intro") 
     st.latex(topn_ui.ap_definition_latex())
     who, problem = topn_ui.pick_user(p.value(topn_ui.K_USER), r.users, link=link_text(p, "user"))
     if problem is not None:
-        st.warning(p.message("user", problem) + " " + t("state.default_used"), icon=":material/link_off:")
+        st.warning(default_used(p.message("user", problem)), icon=":material/link_off:")
     if p.value(topn_ui.K_USER) != who:
         p.set(topn_ui.K_USER, who)
     who = st.selectbox(t("topn.ap_user"), r.users, key=topn_ui.K_USER)

@@ -24,7 +24,9 @@ def bad(lang: str, name: str, value: str, reason: str, **fmt) -> str:
 
 
 def link_warning(lang: str, name: str, value: str, reason: str, **fmt) -> str:
-    return bad(lang, name, value, reason, **fmt) + " " + t("state.default_used", lang=lang)
+    said = bad(lang, name, value, reason, **fmt)
+    # a Chinese sentence ends with a full-width stop, and no space follows one
+    return said + ("" if said.endswith("。") else " ") + t("state.default_used", lang=lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
