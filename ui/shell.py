@@ -218,6 +218,7 @@ APP_CSS = """
 .nl-tbl .w { white-space: nowrap; }
 .nl-tbl td.ok { background: #e7f6ec; }
 .nl-tbl td.bad { background: #fde2e2; color: #7f1d1d; }
+.nl-tbl td.carried { background: #fef3c7; color: #713f12; }
 .nl-tbl td.chosen { font-weight: 700; }
 /* Korean breaks lines between words (spaces), never inside one: a narrow column wrapped "정확" into 정/확.  A
    word longer than its line still breaks (break-word), without shrinking columns to one syllable. */
