@@ -5,6 +5,7 @@
   is named in README.md or in a Markdown page README.md links to.
 * Every relative link in README.md and the pages it links to resolves: the file exists and a ``#fragment``
   names a heading of it (GitHub's anchors).
+* Every repository path (and ``tests/...py::test_name``) these pages name exists.
 * Every link parameter a page declares through :mod:`ui.state` is listed in that page's row of the README's
   table of link parameters (the pages are run through app.py, as a visitor's link would run them).
 * Every ``python -m metrics.runfiles`` command it shows runs on the sample files (exit status 0, output
@@ -161,6 +162,33 @@ def test_every_relative_link_resolves(page: Path):
         elif fragment and file.suffix == ".md" and fragment not in anchors(text(file)):
             broken.append(f"{target}: no heading with anchor #{fragment} in {file.name}")
     assert not broken, f"{page.name}: {broken}"
+
+
+#: Repository paths a page names in its text (a test file may carry ``::name``).
+REPO_PATH = re.compile(r"(?<![\w/.])((?:tests|benchmarks|scripts|deploy|metrics|ui|classroom|pages|docs|data"
+                       r"|\.streamlit)/[\w./-]*[\w/])(::\w+)?(?![\w*<])")
+#: Paths that exist only once the app has run or an operator made them.
+MADE_AT_RUN_TIME = ("data/classroom/", ".streamlit/secrets.toml")
+
+
+@pytest.mark.parametrize("page", [p for p in linked_pages() if p.name != "TEAM_BRIEF.md"],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_and_test_a_page_names_exists(page: Path):
+    """A page that says "tested by tests/x.py::test_y" or "run benchmarks/z.py" names something that exists.
+    (docs/TEAM_BRIEF.md, the lead's plan for a session, names files still to be written.)"""
+    named = REPO_PATH.findall(text(page))
+    if page == README:
+        assert named, "the scan finds the README's paths"
+    missing = []
+    for path, test in named:
+        if path.startswith(MADE_AT_RUN_TIME):
+            continue
+        file = ROOT / path
+        if not file.exists():
+            missing.append(path)
+        elif test and not re.search(rf"^(def {test[2:]}\b|{test[2:]}\s*=)", text(file), re.M):
+            missing.append(path + test)
+    assert not missing, f"{page.name} names what does not exist: {missing}"
 
 
 # --- link parameters --------------------------------------------------------------------------------
