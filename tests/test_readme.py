@@ -164,6 +164,32 @@ def test_every_relative_link_resolves(page: Path):
     assert not broken, f"{page.name}: {broken}"
 
 
+def table_cells(line: str) -> int:
+    r"""Cells of a GFM table row: every ``|`` not escaped splits, inside code spans too (GFM's rule).
+
+    >>> table_cells("| a | `b | c` |"), table_cells(r"| a | `b \| c` |")
+    (3, 2)
+    """
+    return len(re.findall(r"(?<!\\)\|", line.strip().strip("|"))) + 1
+
+
+@pytest.mark.parametrize("page", linked_pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_table_row_has_its_headers_cells(page: Path):
+    """GitHub drops the cells of a row beyond its header's (an unescaped ``|`` in a code span makes one)."""
+    bad, width, fenced = [], None, False
+    for number, line in enumerate(text(page).splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced or not line.startswith("|"):
+            width = None
+            continue
+        if width is None:
+            width = table_cells(line)
+        elif table_cells(line) != width:
+            bad.append(f"line {number}: {table_cells(line)} cells, the header has {width}")
+    assert not bad, f"{page.name}: {bad}"
+
+
 #: Repository paths a page names in its text (a test file may carry ``::name``).
 REPO_PATH = re.compile(r"(?<![\w/.])((?:tests|benchmarks|scripts|deploy|metrics|ui|classroom|pages|docs|data"
                        r"|\.streamlit)/[\w./-]*[\w/])(::\w+)?(?![\w*<])")
