@@ -19,7 +19,7 @@ from metrics.lessons.examples import VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
 from ui.escape import markdown
-from ui.i18n import registry_text, t
+from ui.i18n import join_words, registry_text, t
 from ui.numbers import exact, show
 
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
@@ -107,13 +107,12 @@ def verdict_line(field_name: str, v: Verdict) -> str:
     """One answer's verdict in words, the same on Practice, Check and the classroom: ``✓ DCG: right``,
     ``✗ DCG terms: wrong — rel used for 2^rel − 1``, ``↪ IDCG: carried forward from IDCG terms``,
     ``… DCG terms: not finished (positions missing)``; notes follow in brackets."""
-    sep = t("diagnose.list_sep")
     text = t(f"diagnose.verdict.{v.state}", mark=v.mark, step=field_label(field_name),
-             mistakes=sep.join(kind_name(k) for k in v.mistakes),
-             sources=sep.join(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
-                              for s in v.carried_from) or t("diagnose.verdict.earlier"))
+             mistakes=join_words(kind_name(k) for k in v.mistakes),
+             sources=join_words(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
+                                for s in v.carried_from) or t("diagnose.verdict.earlier"))
     if v.notes:
-        text += t("diagnose.verdict.note", notes=sep.join(kind_name(k) for k in v.notes))
+        text += t("diagnose.verdict.note", notes=join_words(kind_name(k) for k in v.notes))
     return text
 
 
@@ -147,12 +146,12 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
         "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
         "k": "" if d.k is None else str(d.k),
         "their_sum": number(p.get("their_sum"), max(2, int(p.get("scale") or 2))),
-        "also": t("diagnose.also", positions=", ".join(str(x) for x in p["also"])) if p.get("also") else "",
+        "also": t("diagnose.also", positions=join_words(p["also"])) if p.get("also") else "",
         "ratio": number(p.get("ratio"), max(places, 6)),
         "dcg_text": markdown(p.get("dcg_text", ""), 40),
         "idcg_text": markdown(p.get("idcg_text", ""), 40),
         "percent": p.get("percent", ""),
-        "source": t("diagnose.list_sep").join(field_label(s) for s in p.get("from", [])),
+        "source": join_words(field_label(s) for s in p.get("from", [])),
         "neighbour": p.get("neighbour", ""),
         "their_divisor": number(p.get("their_divisor"), 4),
         "divisor": number(p.get("divisor"), 4),
@@ -188,8 +187,8 @@ def render_findings(d: Diagnosis, *, verdicts: bool = True) -> None:
     if verdicts:
         render_verdicts(d)
     for i, f in enumerate(d.findings[:MAX_EXPLAINED], start=1):
-        note = f" ({t('diagnose.note')})" if f.kind in NOTES else ""
-        st.markdown(f"**{i}. {kind_name(f.kind, f.params.get('side'))}**{note} — {finding_text(f, d)}")
+        st.markdown(t("diagnose.finding_line", number=i, name=kind_name(f.kind, f.params.get("side")),
+                      note=t("diagnose.note") if f.kind in NOTES else "", text=finding_text(f, d)))
     if len(d.findings) > MAX_EXPLAINED:  # a sheet of a thousand terms: the table below has every one
         st.caption(t("diagnose.more", count=len(d.findings) - MAX_EXPLAINED))
 
@@ -219,7 +218,7 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
             else:
                 rounded = number(r.correct, scale) if r.theirs_text else ""
             row[t("diagnose.col.correct_rounded")] = rounded
-        row[t("diagnose.col.finding")] = ", ".join(kind_name(k) for k in r.kinds.split(",") if k)
+        row[t("diagnose.col.finding")] = join_words(kind_name(k) for k in r.kinds.split(",") if k)
         if reveal:
             row[t("diagnose.col.correct")] = number(r.correct, 4)
         if show_followed:
