@@ -135,12 +135,21 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     places = _places(p)
     dim = p.get("dimension")
     own = p.get("own")
+    # A percent is answered in percent (one form per sentence), except where the finding is about the two forms.
+    in_percent = (str(theirs).strip().endswith("%") and f.kind not in ("percent_vs_fraction", "ratio_of_rounded")
+                  and f.step == "ndcg")
+
+    def value(x) -> str:
+        if in_percent and x is not None:
+            return number(x * 100, max(0, places - 2)) + "%"
+        return number(x, places)
+
     fmt = {
         "step": step_label(f.step, f.position),
         "theirs": markdown(theirs, 40),
-        "expected": number(f.expected, places),
-        "rounded": p.get("rounded", number(f.expected, places)),
-        "own": number(own, places),
+        "expected": value(f.expected),
+        "rounded": p.get("rounded", value(f.expected)),
+        "own": value(own),
         "own_percent": "" if own is None else number(own * 100, max(0, places - 2)) + "%",
         "their_variant": variant_label(dim, p["theirs_variant"], d.k) if dim and "theirs_variant" in p else "",
         "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
@@ -187,7 +196,7 @@ def render_findings(d: Diagnosis, *, verdicts: bool = True) -> None:
     if verdicts:
         render_verdicts(d)
     for i, f in enumerate(d.findings[:MAX_EXPLAINED], start=1):
-        st.markdown(t("diagnose.finding_line", number=i, name=kind_name(f.kind, f.params.get("side")),
+        st.markdown(t("diagnose.finding_line", i=i, name=kind_name(f.kind, f.params.get("side")),
                       note=t("diagnose.note") if f.kind in NOTES else "", text=finding_text(f, d)))
     if len(d.findings) > MAX_EXPLAINED:  # a sheet of a thousand terms: the table below has every one
         st.caption(t("diagnose.more", count=len(d.findings) - MAX_EXPLAINED))

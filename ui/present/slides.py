@@ -446,6 +446,6 @@ DCG so far: 4.2619. Discounted gain at position 2: 1.2619.'
     parts += [sentence(labelled(name, value, lang)) for name, value in s.facts]
     if s.printed:
         printed = way.clause_sep.join(
-            join_words((f"{p.what} {p.printed}", f"{tt('col_exact')} {p.exact}", p.verdict), lang) for p in s.printed)
+            tt("announce_printed", what=p.what, printed=p.printed, exact=p.exact, verdict=p.verdict) for p in s.printed)
         parts.append(sentence(labelled(tt("doc_prints"), printed, lang)))
     return " ".join(p for p in parts if p)
