@@ -19,7 +19,7 @@ from metrics.lessons.examples import VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
 from ui.escape import markdown
-from ui.i18n import join_words, registry_text, t
+from ui.i18n import join_clauses, join_words, registry_text, t
 from ui.numbers import exact, show
 
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
@@ -71,8 +71,8 @@ def variant_summary(calc: Calculation, k) -> str:
         ideal.append(variant_label("ideal_order", calc.ideal_order))
     if calc.dcg == calc.ideal:
         return " · ".join(_side_summary(calc.dcg, k) + ideal)
-    return t("diagnose.side_sep").join([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
-                      t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
+    return join_clauses([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
+                         t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
 
 
 def side_latex(calc: Calculation, which: str = "dcg") -> tuple:
@@ -108,11 +108,11 @@ def verdict_line(field_name: str, v: Verdict) -> str:
     ``✗ DCG terms: wrong — rel used for 2^rel − 1``, ``↪ IDCG: carried forward from IDCG terms``,
     ``… DCG terms: not finished (positions missing)``; notes follow in brackets."""
     text = t(f"diagnose.verdict.{v.state}", mark=v.mark, step=field_label(field_name),
-             mistakes=join_words(kind_name(k) for k in v.mistakes),
+             mistakes=join_clauses(kind_name(k) for k in v.mistakes),
              sources=join_words(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
                                 for s in v.carried_from) or t("diagnose.verdict.earlier"))
     if v.notes:
-        text += t("diagnose.verdict.note", notes=join_words(kind_name(k) for k in v.notes))
+        text += t("diagnose.verdict.note", notes=join_clauses(kind_name(k) for k in v.notes))
     return text
 
 
@@ -227,7 +227,7 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
             else:
                 rounded = number(r.correct, scale) if r.theirs_text else ""
             row[t("diagnose.col.correct_rounded")] = rounded
-        row[t("diagnose.col.finding")] = join_words(kind_name(k) for k in r.kinds.split(",") if k)
+        row[t("diagnose.col.finding")] = join_clauses(kind_name(k) for k in r.kinds.split(",") if k)
         if reveal:
             row[t("diagnose.col.correct")] = number(r.correct, 4)
         if show_followed:

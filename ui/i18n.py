@@ -75,6 +75,16 @@ def join_words(items, lang: str | None = None) -> str:
     return language(lang).list_sep.join(str(x) for x in items)
 
 
+def join_clauses(items, lang: str | None = None) -> str:
+    """Clauses (mistake names, each a statement that may hold its own colon) as one list:
+    ``"rel used for 2^rel − 1; log(i) used for log(i + 1): …"``, ``"用了 rel 而不是 2^rel − 1；用了 …：…"``.
+
+    >>> join_clauses(["DCG 6.86", "IDCG 8.37"], "zh"), join_clauses(["DCG 6.86", "IDCG 8.37"], "ko")
+    ('DCG 6.86；IDCG 8.37', 'DCG 6.86; IDCG 8.37')
+    """
+    return language(lang).clause_sep.join(str(x) for x in items)
+
+
 def labelled(label: str, value: str = "", lang: str | None = None) -> str:
     """``label`` and ``value`` with the language's colon between them: ``"Followed: x"``, ``"遵循：x"``.
 
