@@ -1051,7 +1051,7 @@ def step_feedback(task: Task, verdicts: dict, fields, mode: str) -> bool:
         all_right &= v.ok
         text = verdict_line(f, v)  # the same words as Practice and Check
         if mode == "value" and not v.ok:
-            text += " " + t("classroom.verdict.right_value", value=right_value(task, f))
+            text = t("classroom.verdict.right_value", verdict=text, value=right_value(task, f))
         lines.append(f"- {text}")
     if lines:
         st.markdown("\n".join(lines))
