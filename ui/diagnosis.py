@@ -258,7 +258,8 @@ def render_solution(ex, *, key: str) -> None:
     ideal order, one row per position, the totals — as the Practice page and the classroom show it."""
     sol = ex.solution()
     places = ex.decimals
-    order = " › ".join(f"{lab} ({exact(g)})" for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))
+    order = " › ".join(t("practice.solution_item", label=lab, grade=exact(g))
+                       for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))
     st.markdown(t("practice.solution_ranked", order=order))
     st.markdown(t("practice.solution_ideal", ideal=", ".join(exact(g) for g in sol["ideal"])))
     bd = sol["breakdown"]
