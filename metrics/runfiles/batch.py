@@ -1,9 +1,10 @@
 """NDCG for many queries and many runs at once, under every variant: the ``nDCG`` measure of the one
 engine (:mod:`metrics.runfiles.engine`), one measure per variant, gathered per run, variant and query.
 
-A variant is a :class:`RunVariant` (gain × discount × IDCG source × tie rule, the choices of
-:data:`metrics.registry.VARIANT_CHOICES`); :func:`evaluate` asks the engine for
-``nDCG(gain=...,discount=...,idcg=...,ties=...)@k`` of each (:attr:`RunVariant.spec`).
+A variant is a :class:`metrics.variant.Variant` (gain × discount × IDCG source × tie rule, the choices of
+:data:`metrics.registry.VARIANT_CHOICES`, named by its label ``gain/discount/idcg/ties``); :func:`evaluate`
+asks the engine for ``nDCG(gain=...,discount=...,idcg=...,ties=...)@k`` of each, with the cutoff, the base
+and the relevance level given to :func:`evaluate`.
 Each value equals what :func:`metrics.ndcg.ndcg_from_scores` gives for that
 query's list (tested), computed for all queries at once:
 
@@ -50,15 +51,15 @@ import pyarrow.compute as pc
 
 from .._validation import check_choice, check_k, check_log_base, check_real, check_whole
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES
+from ..variant import Variant
 from .engine import QrelsIndex, TieOrder, evaluate_tables, trec_order
-from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, NdcgVariant, Requested, effective_grades
+from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, Requested, effective_grades, variant_names
 from .read import Problem, Table, id_strings
 
 __all__ = [
     "IDCG",
     "MISSING",
     "Evaluation",
-    "RunVariant",
     "evaluate",
     "kendall_tau",
     "make_variants",
@@ -78,41 +79,6 @@ MISSING = {
 DEFAULT_TIES = ("trec_eval", "average")
 
 
-@dataclass(frozen=True)
-class RunVariant:
-    """One way of computing NDCG: gain × discount × IDCG source × tie rule."""
-
-    gain: str
-    discount: str
-    idcg: str
-    ties: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.gain}/{self.discount}/{self.idcg}/{self.ties}"
-
-    def measure(self, *, k: int | None = None, log_base: float = 2.0,
-                relevance_level: float | None = None) -> NdcgVariant:
-        """The engine's ``nDCG`` parameters for this variant (:class:`metrics.runfiles.measures.NdcgVariant`)."""
-        return NdcgVariant(self.gain, self.discount, self.idcg, self.ties, float(log_base), relevance_level, (k,))
-
-    def spec(self, *, k: int | None = None, log_base: float = 2.0, relevance_level: float | None = None) -> str:
-        """The ``-m`` spec of this variant, e.g. ``nDCG(gain=linear,discount=standard,idcg=judged,ties=average)@10``.
-
-        >>> RunVariant("exponential", "jarvelin", "list", "ranx").spec(k=5)
-        'nDCG(gain=exponential,discount=jarvelin,idcg=list,ties=ranx)@5'
-        """
-        return self.measure(k=k, log_base=log_base, relevance_level=relevance_level).name(k)
-
-    @staticmethod
-    def parse(label: str) -> RunVariant:
-        """The variant named by a label such as ``"linear/standard/judged/trec_eval"``."""
-        parts = str(label).split("/")
-        if len(parts) != 4:
-            raise ValueError(f"variant label {label!r} must be gain/discount/idcg/ties")
-        return make_variants(gains=[parts[0]], discounts=[parts[1]], idcg=[parts[2]], ties=[parts[3]])[0]
-
-
 def _choices(values, registry, name: str, default) -> list[str]:
     if values is None:
         values = default
@@ -127,7 +93,7 @@ def _choices(values, registry, name: str, default) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[RunVariant]:
+def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[Variant]:
     """Every combination of the given names (None = all registered; ties default trec_eval and average).
 
     Parameters
@@ -143,8 +109,8 @@ def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[R
 
     Returns
     -------
-    list of RunVariant
-        The product, gains varying slowest; repeated names are given once.
+    list of Variant
+        The product, gains varying slowest; repeated names are given once (other fields: the defaults).
 
     Raises
     ------
@@ -163,7 +129,7 @@ def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[R
     d = _choices(discounts, DISCOUNTS, "discount", list(DISCOUNTS))
     s = _choices(idcg, IDCG, "idcg source", list(IDCG))
     t = _choices(ties, TIES, "ties", list(DEFAULT_TIES))
-    return [RunVariant(*combo) for combo in product(g, d, s, t)]
+    return [Variant(gain=gain, discount=dis, idcg=src, ties=tie) for gain, dis, src, tie in product(g, d, s, t)]
 
 
 # ----------------------------------------------------------------------------- flat arrays
@@ -267,7 +233,7 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
     lists = Lists(q=q[rows], pos=pos.positions("trec_eval"), code=np.zeros(rows.size, np.int64), n=nq,
                   levels=(np.zeros(0, np.int64),) * 3, num_ret=np.bincount(q, minlength=nq)[:nq], grade=rel[rows],
                   ties=pos, judged=judged)
-    out = MEASURES[VARIANT_MEASURE].compute(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
+    out = MEASURES[VARIANT_MEASURE].compute(lists, (variant.with_(k=k, log_base=b, level=level),))[0]
     out[lists.num_ret == 0] = np.nan
     return out
 
@@ -328,7 +294,7 @@ class Evaluation:
 
     queries: np.ndarray  # qrels query ids (object array of str)
     runs: list[str]
-    variants: list[RunVariant]
+    variants: list[Variant]  # gain/discount/idcg/ties; the cutoff is k
     values: np.ndarray  # float64[n_runs, n_variants, n_queries]; NaN where a run did not answer
     present: np.ndarray  # bool[n_runs, n_queries]
     missing: str
@@ -340,7 +306,7 @@ class Evaluation:
         return [v.label for v in self.variants]
 
     def _index(self, variant) -> int:
-        label = variant.label if isinstance(variant, RunVariant) else str(variant)
+        label = variant.label if isinstance(variant, Variant) else str(variant)
         if label not in self.labels:
             valid = ", ".join(repr(x) for x in self.labels)
             raise ValueError(f"variant {label!r} was not evaluated; evaluated variants are {valid}")
@@ -439,7 +405,7 @@ class Evaluation:
             .head(int(n)).reset_index(drop=True)
 
 
-def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[RunVariant] | None = None,
+def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[Variant] | None = None,
              log_base=2, relevance_level=None, missing: str = "skip",
              on_progress: Callable[[float, str], None] | None = None) -> Evaluation:
     """Evaluate runs against qrels under every variant (see the module docstring).
@@ -457,8 +423,9 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     k : int >= 1, optional
         Cut the list and the ideal at k (``ndcg_cut.k``).  Default ``None``: the whole list and, for
         "judged", the whole pool (trec_eval ``ndcg``).
-    variants : sequence of RunVariant, optional
-        Default ``None``: :func:`make_variants` with its defaults (24 variants).
+    variants : sequence of Variant, optional
+        Their gain, discount, IDCG source and tie rule (other fields at their defaults: the cutoff, base
+        and level are this function's).  Default ``None``: :func:`make_variants` with its defaults (24 variants).
     log_base : float > 0, != 1, default 2
         The logarithm's base in the discount.
     relevance_level : float, optional
@@ -499,8 +466,10 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     level = check_real(relevance_level, name="relevance_level", allow_none=True)
     check_choice(missing, MISSING, name="missing")
     variants = list(variants) if variants is not None else make_variants()
-    if not variants or not all(isinstance(v, RunVariant) for v in variants):
-        raise ValueError("variants must be a non-empty list of RunVariant (see make_variants)")
+    if not variants or not all(isinstance(v, Variant) for v in variants):
+        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
+    for v in variants:
+        v.format("label")  # refuses, naming the field, a variant with a cutoff, base or level of its own
     if not isinstance(qrels, Table) or qrels.kind != "qrels":
         raise ValueError("qrels must be the table of a qrels file (read_qrels(...).table)")
     runs = list(runs)
@@ -513,8 +482,8 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
         raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
     requested = []
     for v in variants:
-        params = v.measure(k=k, log_base=b, relevance_level=level)
-        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, params.names))
+        params = (v.with_(k=k, log_base=b, level=level),)
+        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, variant_names(params)))
     qi = QrelsIndex(qrels)
     results, problems = evaluate_tables(qi, runs, requested, policy=missing, on_progress=on_progress)
     values = np.full((len(runs), len(variants), qi.n), np.nan)

@@ -57,7 +57,7 @@ from .._validation import check_choice
 from ..lessons.libraries import GRADE_READINGS, IDEAL_SOURCES, LIBRARIES
 from ..lessons.match import fold_settings, read_value, written_as
 from ..registry import GAINS, TIES, ZERO_IDCG, Choice
-from .batch import RunVariant
+from ..variant import Variant
 from .engine import QrelsIndex, table_from_frame
 from .measures import measure_names
 from .read import Parsed, Table, read_qrels, read_run
@@ -739,11 +739,9 @@ def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, 
         lv = _level_arg(level)
         for idcg in ("judged", "list"):
             if idcg in c["idcg"] or (idcg == "judged" and "hits" in c["idcg"]):
-                variant = RunVariant(gain, "standard", idcg, ties)
-                plain[(ties, gain, level, idcg)] = variant.spec(k=k, relevance_level=lv)
+                plain[(ties, gain, level, idcg)] = Variant(gain=gain, idcg=idcg, ties=ties, k=k, level=lv).format()
     for level in c["level"]:  # IDCG > 0 of the list ideal: some retrieved document is relevant
-        masks[level] = RunVariant("binary", "standard", "list", "trec_eval").spec(k=None,
-                                                                                  relevance_level=_level_arg(level))
+        masks[level] = Variant(gain="binary", idcg="list", level=_level_arg(level)).format()
     specs = list(dict.fromkeys([*plain.values(), *masks.values(), "num_ret"]))
     result = evaluate_runs(qrels, [run], specs, **opts).runs[0]
     values, present = result.values, result.present
@@ -756,7 +754,7 @@ def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, 
         hits = {}
         if short:
             for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
-                base = RunVariant(gain, "standard", "judged", ties).spec(k=None, relevance_level=_level_arg(level))
+                base = Variant(gain=gain, idcg="judged", ties=ties, level=_level_arg(level)).format()
                 hits[(ties, gain, level)] = f"{base}@{','.join(map(str, short))}"
             extra = evaluate_runs(qrels, [run], list(hits.values()), **opts).runs[0].values
         for ties, gain, level in product(c["ties"], c["gain"], c["level"]):

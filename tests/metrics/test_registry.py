@@ -144,7 +144,7 @@ def test_one_record_type_for_every_choice_and_each_defined_once():
         assert type(measure) is Measure and measure.key == measure.name == key and measure.help, key
     assert libraries.IDEAL_SOURCES["judged"] is IDCG_SOURCES["judged"]
     assert list(IDCG) == list(IDCG_SOURCES) and IDCG["list"] == IDCG_SOURCES["list"].help
-    assert parse_variant("nDCG(idcg=list)").idcg == "list"
+    assert parse_variant("nDCG(idcg=list)")[0].idcg == "list"
     assert libraries.VARIANTS["exponential/jarvelin/judged"].idcg_source == "judged"
     # a dimension's facts read as attributes; a missing one says which
     assert libraries.DIMENSIONS["cutoff"].step == "dcg"
