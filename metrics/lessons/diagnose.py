@@ -1199,7 +1199,7 @@ def example_sheet(key: str) -> dict:
         "ideal_terms": seq("idcg_term"),
         "idcg": one("idcg"),
         "ndcg": one("ndcg"),
-        "gain": formula.gain,
-        "discount": formula.discount,
-        "log_base": formula.log_base,
+        "gain": formula.variant.gain,
+        "discount": formula.variant.discount,
+        "log_base": formula.variant.log_base,
     }
