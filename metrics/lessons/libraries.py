@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_grades, as_scores, check_choice, check_k
-from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, rank_by_scores, ratio
+from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, rank_by_scores, ratio  # noqa: F401 (doctests)
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, dcg_latex
+from ..variant import Variant
 
 __all__ = [
     "Library",
@@ -997,26 +998,16 @@ def tie_spread(relevances, scores, *, docnos=None, k=None, gain="linear", discou
 
 
 # --------------------------------------------------------------------------- does the choice matter?
-def _variant(gain: str, discount: str, idcg_source: str) -> Choice:
-    key = f"{gain}/{discount}/{idcg_source}"
-    name = " · ".join([GAINS[gain].name, DISCOUNTS[discount].name, f"IDCG from {IDCG_SOURCES[idcg_source].name}"])
-
-    def func(rel, pool=None, k=None) -> float:
-        return ndcg(rel, k=k, gain=gain, discount=discount, pool=pool if idcg_source == "judged" else None)
-
-    return Choice(key, name, f"NDCG with {name.lower()}.", func=func,
-                  facts={"gain": gain, "discount": discount, "idcg_source": idcg_source, "log_base": 2.0})
-
-
-#: NDCG variants (gain × discount × IDCG source, log base 2) as choices: ``VARIANTS[key].func(rel, pool, k)``;
-#: ``.gain``, ``.discount``, ``.idcg_source``, ``.log_base`` name the parts.
-VARIANTS: dict[str, Choice] = {
-    f"{g}/{d}/{s}": _variant(g, d, s) for g, d, s in product(GAINS, DISCOUNTS, IDCG_SOURCES)
+#: NDCG variants (gain × discount × IDCG source, log base 2) by their short form ``gain/discount/idcg``
+#: (:mod:`metrics.variant`): ``VARIANTS[key].ndcg(rel, pool=pool)``.
+VARIANTS: dict[str, Variant] = {
+    v.format("short"): v for v in (Variant(gain=g, discount=d, idcg=s) for g, d, s in product(GAINS, DISCOUNTS,
+                                                                                                IDCG_SOURCES))
 }
 
 
-def _variant_ndcg(v: Choice, rel, pool, k) -> float:
-    return v.func(rel, pool, k)
+def _variant_ndcg(v: Variant, rel, pool, k) -> float:
+    return v.with_(k=k).ndcg(rel, pool=pool)
 
 
 def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) -> pd.DataFrame:
@@ -1071,8 +1062,7 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
     rows = []
     for key in variants or VARIANTS:
         v = check_choice(key, VARIANTS, name="variant")
-        rows.append({"variant": v.key, "kind": "variant", "gain": v.gain, "discount": v.discount,
-                     "idcg_source": v.idcg_source,
+        rows.append({"variant": key, "kind": "variant", "gain": v.gain, "discount": v.discount, "idcg_source": v.idcg,
                      "ndcg_a": _variant_ndcg(v, ra, pa, k), "ndcg_b": _variant_ndcg(v, rb, pb, k)})
     for key in libraries if libraries is not None else LIBRARIES:
         lib = check_choice(key, LIBRARIES, name="library")

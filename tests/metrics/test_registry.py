@@ -23,6 +23,7 @@ from metrics.registry import (
     resolve_gain,
     term_latex,
 )
+from metrics.variant import Variant
 from tests.metrics.conftest import PROPERTY
 
 
@@ -135,7 +136,7 @@ def test_one_record_type_for_every_choice_and_each_defined_once():
     from metrics.runfiles.measures import Measure, parse_variant
 
     registries = [GAINS, DISCOUNTS, TIES, ZERO_IDCG, IDCG_SOURCES, VARIANT_CHOICES["ties"], VERDICTS,
-                  MISTAKES, libraries.DIMENSIONS, libraries.VARIANTS, libraries.IDEAL_SOURCES,
+                  MISTAKES, libraries.DIMENSIONS, libraries.IDEAL_SOURCES,
                   libraries.CUTOFFS, topn.PRECISION_DENOMINATORS, topn.AP_DENOMINATORS, roc.AUC_METHODS]
     for registry in registries:
         for key, choice in registry.items():
@@ -145,7 +146,7 @@ def test_one_record_type_for_every_choice_and_each_defined_once():
     assert libraries.IDEAL_SOURCES["judged"] is IDCG_SOURCES["judged"]
     assert list(IDCG) == list(IDCG_SOURCES) and IDCG["list"] == IDCG_SOURCES["list"].help
     assert parse_variant("nDCG(idcg=list)")[0].idcg == "list"
-    assert libraries.VARIANTS["exponential/jarvelin/judged"].idcg_source == "judged"
+    assert libraries.VARIANTS["exponential/jarvelin/judged"] == Variant(gain="exponential", discount="jarvelin")
     # a dimension's facts read as attributes; a missing one says which
     assert libraries.DIMENSIONS["cutoff"].step == "dcg"
     with pytest.raises(AttributeError, match="Choice 'cutoff' has no 'colour'"):
