@@ -187,7 +187,7 @@ class Variant:
             else:
                 raise ValueError(f"gain_map must be a mapping grade -> gain or (grade, gain) pairs, "
                                  f"got {describe(self.gain_map)}")
-            put("gain_map", gain_map(pairs).facts["levels"])
+            put("gain_map", gain_map(pairs).levels)
         check_choice(self.discount, DISCOUNTS, name="discount")
         put("log_base", check_log_base(self.log_base))
         check_choice(self.idcg, IDCG_SOURCES, name="idcg")

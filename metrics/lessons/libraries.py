@@ -37,7 +37,9 @@ __all__ = [
     "as_float32_scores",
     "VARIANTS",
     "Convention",
+    "CommonConvention",
     "COMMON_CONVENTIONS",
+    "Dimension",
     "dimension",
     "DIMENSIONS",
     "CUTOFFS",
@@ -115,10 +117,29 @@ HIT_QUANTITIES = ("precision", "recall", "average_precision")
 LOG_BASES = (2.0, math.e, 10.0)
 
 
-def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake: str) -> Choice:
-    """One setting of a :class:`Convention` as a :class:`~metrics.registry.Choice`: its ``choices``, the step
-    of the calculation it changes (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake
-    kind it corresponds to (read as ``DIMENSIONS[key].step`` and ``.mistake``).
+@dataclass(frozen=True)
+class Dimension(Choice):
+    """One setting of a :class:`Convention`: a :class:`~metrics.registry.Choice` with the values it takes
+    (``choices``), the step of the calculation it changes (``step``, a key of
+    :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake kind it corresponds to (``mistake``)."""
+
+    choices: tuple = ()
+    step: str = ""
+    mistake: str = ""
+
+
+@dataclass(frozen=True)
+class CommonConvention(Choice):
+    """One of :data:`COMMON_CONVENTIONS`: a :class:`~metrics.registry.Choice` whose ``help`` is the reason for
+    its place in the order, with its :class:`Convention`."""
+
+    convention: Convention | None = None
+
+
+def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake: str) -> Dimension:
+    """One setting of a :class:`Convention` as a :class:`Dimension`: its ``choices``, the step of the
+    calculation it changes (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake kind it
+    corresponds to (read as ``DIMENSIONS[key].step`` and ``.mistake``).
 
     Parameters
     ----------
@@ -133,17 +154,17 @@ def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake
 
     Returns
     -------
-    Choice
+    Dimension
 
     Examples
     --------
     >>> DIMENSIONS["discount"].step, DIMENSIONS["discount"].mistake, DIMENSIONS["discount"].choices
     ('term', 'log_offset', ('standard', 'jarvelin'))
     """
-    return Choice(key, name, help, facts={"choices": tuple(choices), "step": step, "mistake": mistake})
+    return Dimension(key, name, help, choices=tuple(choices), step=step, mistake=mistake)
 
 
-DIMENSIONS: dict[str, Choice] = {d.key: d for d in (
+DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
     dimension("grades", "Grades", "How grades are read.", tuple(GRADE_READINGS), "term", ""),
     dimension("ties", "Tie rule", "How tied scores are ordered.", tuple(TIES), "term", ""),
     dimension("scores_as", "Score precision", "The precision scores are compared in.", tuple(SCORE_TYPES),
@@ -191,8 +212,8 @@ class Convention:
         return {name: getattr(self, name) for name in DIMENSIONS}
 
 
-def _common(key: str, name: str, reason: str, convention: Convention) -> Choice:
-    return Choice(key, name, reason, facts={"convention": convention})
+def _common(key: str, name: str, reason: str, convention: Convention) -> CommonConvention:
+    return CommonConvention(key, name, reason, convention=convention)
 
 
 #: The conventions people most often use, MOST LIKELY FIRST: the order in which "Which convention gives
@@ -200,7 +221,7 @@ def _common(key: str, name: str, reason: str, convention: Convention) -> Choice:
 #: before any rarer combination that happens to give it exactly).  ``help`` is the reason for the place in
 #: the order: where the convention is taught or which tools compute it by default.  ``.convention`` is
 #: the :class:`Convention` (no scores: the list is taken in the order given).
-COMMON_CONVENTIONS: dict[str, Choice] = {c.key: c for c in (
+COMMON_CONVENTIONS: dict[str, CommonConvention] = {c.key: c for c in (
     _common("textbook", "rel / log₂(i + 1), IDCG from the list",
             "The first formula of Wikipedia's NDCG article, of most course notes and blog posts, and scikit-learn's "
             "ndcg_score: what a hand calculation or a notebook most often uses.",

@@ -39,6 +39,7 @@ from ..registry import DISCOUNTS, GAINS, Choice
 
 __all__ = [
     "MISCONCEPTIONS",
+    "Misconception",
     "FORMULA_SCOPES",
     "SIDES",
     "LOG_BASES",
@@ -215,10 +216,23 @@ def _swap(old, new):
     return lambda value: [new] if value == old else []
 
 
+@dataclass(frozen=True)
+class Misconception(Choice):
+    """One misconception of :data:`MISCONCEPTIONS`: a :class:`~metrics.registry.Choice` whose ``func`` maps a
+    value to the values the student uses instead, with its ``scope``, the ``steps`` where it can first show,
+    the ``dimension`` it changes (a :class:`Side` or :class:`Calculation` field, or None) and whether it is
+    ``generic`` (a catch-all tried after the specific ones)."""
+
+    scope: str = ""
+    steps: tuple[str, ...] = ()
+    dimension: str | None = None
+    generic: bool = False
+
+
 def _entry(key: str, name: str, help: str, scope: str, steps: tuple[str, ...], *, dimension: str | None = None,
-           change=None, generic: bool = False) -> Choice:
-    return Choice(key, name, help, func=change,
-                  facts={"scope": scope, "steps": steps, "dimension": dimension, "generic": generic})
+           change=None, generic: bool = False) -> Misconception:
+    return Misconception(key, name, help, func=change, scope=scope, steps=steps, dimension=dimension,
+                         generic=generic)
 
 
 _SIDE_STEPS = ("term", "dcg", "ideal_term", "idcg", "ndcg")
@@ -230,7 +244,7 @@ _IDEAL_STEPS = ("ideal_term", "idcg", "ndcg")
 #: :class:`Calculation` field a formula entry changes) and ``func`` (value -> the values the student uses
 #: instead).  ``generic`` entries name a difference without its direction (the Which convention? page's
 #: near misses, answers stored before the directions were named); the diagnosis never gives them.
-MISCONCEPTIONS: dict[str, Choice] = {
+MISCONCEPTIONS: dict[str, Misconception] = {
     m.key: m
     for m in (
         _entry("linear_for_exponential", "rel used for 2^rel − 1",
