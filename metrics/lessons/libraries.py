@@ -211,6 +211,27 @@ class Convention:
         """The dimension settings only (no limits), as a dict."""
         return {name: getattr(self, name) for name in DIMENSIONS}
 
+    @property
+    def variant(self) -> Variant | None:
+        """The :class:`metrics.variant.Variant` this convention computes, when it is one: NDCG of the grades as
+        given (or below 1 counted 0: ``level=1``), k cutting DCG and IDCG (or nothing), the ideal sorted by
+        gain from the list or every judged item; its ``k`` is the convention's ``default_k``.  None for a
+        convention outside the variants (plain DCG or a hit measure, grades truncated, a gain map supplied per
+        call, Spark's ideal in given order, an ideal sorted by grade, a cutoff on one side only).
+
+        >>> LIBRARIES["sklearn"].convention.variant
+        Variant(idcg='list', ties='average')
+        >>> print(LIBRARIES["spark_graded"].convention.variant)
+        None
+        """
+        if (self.quantity != "ndcg" or self.grades not in ("as_is", "at_least_1") or self.gain == "map"
+                or self.ideal_order != "gain"
+                or self.idcg_source not in IDCG_SOURCES or self.cutoff not in ("both", "none")):
+            return None
+        return Variant(gain=self.gain, discount=self.discount, log_base=self.log_base, idcg=self.idcg_source,
+                       k=None if self.cutoff == "none" else self.default_k, ties=self.ties, zero_idcg=self.zero_idcg,
+                       level=1.0 if self.grades == "at_least_1" else None)
+
 
 def _common(key: str, name: str, reason: str, convention: Convention) -> CommonConvention:
     return CommonConvention(key, name, reason, convention=convention)

@@ -275,3 +275,30 @@ def test_random_hostile_text_never_crashes():
             assert "\x00" not in str(exc) and "\u202e" not in str(exc)
         else:
             assert parse(v.format()) == v
+
+
+@PROPERTY
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=10), st.lists(st.integers(0, 4), max_size=4))
+def test_a_library_convention_that_is_a_variant_computes_as_the_variant(grades, unretrieved):
+    """The libraries' conventions (metrics.lessons.libraries, each cross-checked against the library itself)
+    and the Variant they hold agree on every list they accept."""
+    from metrics.lessons.libraries import LIBRARIES, NotApplicable, convention_value
+
+    pool = grades + unretrieved
+    held = set()
+    for lib in LIBRARIES.values():
+        v = lib.convention.variant
+        if v is None:
+            continue
+        held.add(lib.key)
+        try:
+            expected = convention_value(lib.convention, grades, pool=pool)["value"]
+        except NotApplicable:
+            continue
+        got = v.ndcg(grades, pool=pool)
+        assert got == pytest.approx(expected, rel=RTOL, abs=1e-12) or (math.isnan(got) and math.isnan(expected)), \
+            lib.key
+    # trec_eval truncates grades (atol), LightGBM and XGBoost take a gain map per call, Elasticsearch's dcg is
+    # not normalised, Spark's graded ideal keeps the given order: those conventions are more than a variant
+    assert {"sklearn", "torchmetrics", "ranx_ndcg", "ranx_ndcg_burges", "spark", "recbole"} <= held
+    assert not held & {"trec_eval_ndcg_cut", "lightgbm", "elasticsearch_dcg", "spark_graded", "spark_precision"}
