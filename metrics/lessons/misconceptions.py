@@ -124,8 +124,27 @@ def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order
     """The ideal ranking's grades: from the list (``source="list"``) or every judged item (``"judged"``), sorted
     from the highest down (``order="sorted"``), left as ranked (``"as_ranked"``) or sorted up (``"ascending"``).
 
+    Parameters
+    ----------
+    grades : numpy.ndarray of float
+        The ranked list's grades (already checked).
+    unretrieved : numpy.ndarray of float
+        The judged items the list missed.
+    source : {"list", "judged"}
+        Where the ideal ranking's items come from.
+    order : {"sorted", "as_ranked", "ascending"}
+        How they are put in order (a student's slip may leave them as ranked or sort them upwards).
+
+    Returns
+    -------
+    numpy.ndarray of float
+
+    Examples
+    --------
     >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "judged", "sorted").tolist()
     [3.0, 2.0, 1.0]
+    >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "list", "ascending").tolist()
+    [1.0, 3.0]
     """
     pool = np.r_[grades, unretrieved] if source == "judged" else grades
     if order == "as_ranked":
@@ -357,9 +376,20 @@ MISCONCEPTIONS: dict[str, Misconception] = {
 }
 
 
-def formula_entries(scope: str | None = None) -> list[Choice]:
+def formula_entries(scope: str | None = None) -> list[Misconception]:
     """The formula entries (not generic) of :data:`MISCONCEPTIONS` in catalogue order, of one scope or both.
 
+    Parameters
+    ----------
+    scope : {"side", "ideal"}, optional
+        Only the entries of this scope.  Default ``None``: both (:data:`FORMULA_SCOPES`).
+
+    Returns
+    -------
+    list of Misconception
+
+    Examples
+    --------
     >>> [m.key for m in formula_entries("ideal")]
     ['ideal_from_list', 'ideal_from_judged', 'ideal_order']
     """

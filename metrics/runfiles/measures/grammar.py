@@ -453,6 +453,18 @@ def parse_variant(spec: str) -> tuple[Variant, ...]:
 def variant_names(variants: tuple[Variant, ...]) -> tuple[str, ...]:
     """The names the ``nDCG`` measure prints for its variants: their spec forms.
 
+    Parameters
+    ----------
+    variants : tuple of Variant
+        The measure's parameters (:func:`parse_variant`).
+
+    Returns
+    -------
+    tuple of str
+        :meth:`metrics.variant.Variant.format` of each, in order.
+
+    Examples
+    --------
     >>> variant_names(parse_variant("nDCG@10,5"))  # doctest: +NORMALIZE_WHITESPACE
     ('nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@5',
      'nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@10')
