@@ -4,9 +4,11 @@ A :class:`Variant` is the gain (or a gain map), the discount and its logarithm's
 ranking comes from (``idcg``), the cutoff ``k``, the tie rule, what a list whose IDCG is 0 scores
 (``zero_idcg``) and the relevance level below which grades count 0.  Each choice is a key of a registry of
 :mod:`metrics.registry` (``GAINS``, ``DISCOUNTS``, ``IDCG_SOURCES``, ``TIES``, ``ZERO_IDCG``): the
-registry says what the key means, the variant only which keys were chosen.  Every other record of the
-project that names a variant holds a :class:`Variant` (the run-file engine's ``nDCG`` measure, the
-libraries' conventions, the documents' formulas, Present's lecture, the exports) plus what is theirs alone.
+registry says what the key means, the variant only which keys were chosen.  The records that name a variant
+hold a :class:`Variant` plus what is theirs alone: the run-file engine's ``nDCG`` measure (one variant per
+cutoff) and the Run files page's variants, the documents' formulas (``metrics.lessons.examples.Formula``),
+Present's lecture, the exports, the Variants page's ``VARIANTS``; a library convention gives the one it
+computes (``Convention.variant``) and a hand calculation the one it follows (``Calculation.variant``).
 
 One grammar reads and writes every text form in use (:func:`parse`, :meth:`Variant.format`):
 
