@@ -299,7 +299,10 @@ def measures_section(qrels, qrels_src, usable):
         st.info(t(f"{SECTION}.pick_measure"))
         return None
     specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or []) + more
-    frame = runfiles_view.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
+    frame, warnings = runfiles_view.measures_cached(qrels, qrels_src, usable, specs=specs,
+                                                    complete=state["rf_missing"] == "zero")
+    for p in warnings:
+        st.caption("⚠️ " + runfiles_view.problem_text(p, markdown_text=True))
     means, per = runfiles_view.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
     st.dataframe(for_table(means.rename(columns={"run": t(f"{SECTION}.col_run")})), hide_index=True, width="stretch",

@@ -60,7 +60,7 @@ from ..registry import GAINS, TIES, ZERO_IDCG, Choice
 from ..variant import Variant
 from .engine import QrelsIndex, table_from_frame
 from .measures import measure_names
-from .read import Parsed, Table, read_qrels, read_run
+from .read import Parsed, Table, read_qrels, read_run, shorten
 from .trec import evaluate_runs
 
 __all__ = [
@@ -595,12 +595,12 @@ def _refusals(key: str, qrels: Table, run_table: Table, duplicates: bool, k, for
         return "duplicates", ""
     if "query_sets" in refuses and (foreign.size or missing.size):
         example = foreign[0] if foreign.size else missing[0]
-        return "query_sets", str(example)
+        return "query_sets", shorten(str(example))  # a detail for a message: an id is shown shortened
     if "numeric_ids" in refuses:
         ids = list(qrels.qid.dictionary.to_pylist()) + list(run_table.qid.dictionary.to_pylist())
         bad = next((i for i in ids if not str(i).rsplit("-", 1)[-1].isdigit()), None)
         if bad is not None:
-            return "numeric_ids", str(bad)
+            return "numeric_ids", shorten(str(bad))
     if "grades_0_4" in refuses:
         bad = np.flatnonzero((grades != np.trunc(grades)) | (grades > 4))
         if bad.size:
@@ -615,7 +615,7 @@ def _refusals(key: str, qrels: Table, run_table: Table, duplicates: bool, k, for
         counts = np.bincount(run_table.qid.indices.to_numpy(), minlength=len(run_table.qid.dictionary))
         ones = np.flatnonzero(counts == 1)
         if ones.size:
-            return "one_document", str(run_table.qid.dictionary[int(ones[0])].as_py())
+            return "one_document", shorten(str(run_table.qid.dictionary[int(ones[0])].as_py()))
     return None
 
 
@@ -1075,7 +1075,7 @@ def describe(result: MeanMatch, *, digits: int | None = None, families: int = 10
                 f"it uses {_choice_name(m.dimension, m.theirs)}; {h.text} needs {needed} (that change alone gives "
                 f"{_fmt(m.needed_value, digits)}).")
         if m.queries:
-            shown = ", ".join(f"{q} ({_fmt(a, 4)} vs {_fmt(b, 4)})" for q, a, b in m.queries)
+            shown = ", ".join(f"{shorten(q)} ({_fmt(a, 4)} vs {_fmt(b, 4)})" for q, a, b in m.queries)
             text += f" The queries that make the difference: {shown}."
         lines.append(text)
     for key, (why, detail) in result.refused.items():
