@@ -22,7 +22,8 @@ class ParseError(ValueError):
     """A token that is not an accepted value.
 
     ``token`` and 1-based ``position`` say which; ``kind`` ("not_a_number",
-    "negative", "too_large") lets a UI translate the message.
+    "negative", "too_large", or "second_number" where one number is expected) lets a UI translate
+    the message.
     """
 
     def __init__(self, message: str, *, token: str, position: int, kind: str = "not_a_number"):

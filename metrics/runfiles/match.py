@@ -76,6 +76,8 @@ __all__ = [
     "MeanGrid",
     "GridTooLarge",
     "ndcg_cutoff",
+    "MeasureError",
+    "NDCG_FORMS",
     "mean_grid",
     "match_mean",
     "match_grid",
@@ -337,6 +339,20 @@ RUN_LIBRARIES: dict[str, RunLibrary] = _table(
 
 
 # ------------------------------------------------------------------------------------------ the measure
+#: The NDCG spellings :func:`ndcg_cutoff` accepts, as its messages list them.
+NDCG_FORMS = "nDCG@K, NDCG@K, ndcg@K, ndcg_cut.K, ndcg_cut_K, nDCG, ndcg"
+
+
+class MeasureError(ValueError):
+    """A measure :func:`ndcg_cutoff` refuses: ``measure`` as given, ``kind`` ``"not_ndcg"`` or ``"cutoff"``
+    (a cutoff below 1), so that a page can say it in its own language."""
+
+    def __init__(self, message: str, *, measure: str, kind: str):
+        super().__init__(message)
+        self.measure = measure
+        self.kind = kind
+
+
 def ndcg_cutoff(measure: str) -> int | None:
     """The cutoff of an NDCG measure name, in trec_eval's or ir_measures' spelling.
 
@@ -370,14 +386,15 @@ def ndcg_cutoff(measure: str) -> int | None:
     text = str(measure).strip()
     m = re.fullmatch(r"(?i:n?dcg)(?:@([0-9]{1,7}))?|ndcg_cut[._]([0-9]{1,7})", text, flags=re.ASCII)
     if m is None or not text.lower().startswith("ndcg"):
-        raise ValueError(f"measure {text[:40]!r} is not an NDCG; accepted: nDCG@K, NDCG@K, ndcg@K, ndcg_cut.K, "
-                         "ndcg_cut_K, nDCG, ndcg")
+        raise MeasureError(f"measure {text[:40]!r} is not an NDCG; accepted: {NDCG_FORMS}", measure=text,
+                           kind="not_ndcg")
     cut = m.group(1) or m.group(2)
     if cut is None:
         return None
     k = int(cut)
     if k < 1:
-        raise ValueError(f"measure {text[:40]!r}: the cutoff must be a whole number >= 1, got {k}")
+        raise MeasureError(f"measure {text[:40]!r}: the cutoff must be a whole number >= 1, got {k}", measure=text,
+                           kind="cutoff")
     return k
 
 
