@@ -75,6 +75,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from ._validation import check_choice, check_k, check_log_base, check_real, describe
+from .parse import DECIMAL, DIGITS, parse_gain_map
 from .registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, dcg_latex, gain_map
 
 __all__ = ["FORMS", "GAIN_MAP", "MAX_CUTOFF", "NAME", "SPEC_KEYS", "Variant", "parse", "parse_all"]
@@ -91,8 +92,8 @@ SPEC_KEYS = {"gain": "gain", "discount": "discount", "idcg": "idcg", "ties": "ti
 #: The largest cutoff a text form may give.
 MAX_CUTOFF = 10**12
 
-_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
-_DIGITS = re.compile(r"[0-9]+")
+_NUMBER = DECIMAL  # the one number grammar (metrics.parse): ASCII, bounded
+_DIGITS = DIGITS
 _SPEC = re.compile(re.escape(NAME) + r"(?:\((?P<params>[^()]*(?:\([^()]*\)[^()]*)*)\))?(?:@(?P<cuts>.*))?",
                    re.DOTALL)
 _SLUG = re.compile(r"(?P<gain>[a-z]+)_(?P<discount>[a-z]+)(?:_base(?P<base>[^_]+))?_k(?P<k>all|[0-9]+)"
@@ -413,8 +414,6 @@ def _gain_value(value: str, text: str) -> dict:
     if m is None:
         valid = ", ".join(repr(g) for g in GAINS)
         raise _bad(text, f"unknown gain '{value[:20]}'; valid names are {valid} and {GAIN_MAP}(L=G;L=G)")
-    from .parse import parse_gain_map
-
     try:
         pairs = parse_gain_map(m.group("pairs"))
     except ValueError as exc:

@@ -50,8 +50,8 @@ from metrics.runfiles import (
     Evaluation,
     Parsed,
     Problem,
+    Result,
     evaluate,
-    evaluate_runs,
     make_variants,
     measure_names,
     parse_measures,
@@ -600,19 +600,24 @@ def read_cached(src: Source) -> Parsed:
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _evaluate_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], k, labels: tuple[str, ...],
-                     missing: str) -> Evaluation:
-    variants = [Variant.parse(lab) for lab in labels]
-    ev = evaluate(_qrels.table, [p.table for p in _runs], k=k, variants=variants, missing=missing)
+def _result_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
+                   complete: bool) -> Result:
+    result = evaluate(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
     release_memory()
-    return ev
+    return result
 
 
 def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *, k,
-                    variants: Sequence[Variant], missing: str) -> Evaluation:
-    """Every run under every variant, computed once per files and settings."""
+                    variants: Sequence[Variant], missing: str,
+                    measures: Sequence[str] = ()) -> tuple[Evaluation, Result]:
+    """Every run under every variant and every chosen measure: one pass of the engine (each run ranked
+    once: :func:`metrics.runfiles.evaluate`), computed once per files and settings.  Returns the variants
+    table (:meth:`metrics.runfiles.Evaluation.of`) and the :class:`~metrics.runfiles.Result` the measures,
+    the paired tests and the downloads are read from."""
     key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    return _evaluate_cached(key, qrels, tuple(p for p, _ in runs), k, tuple(v.label for v in variants), missing)
+    specs = tuple(dict.fromkeys([*(v.with_(k=k).format() for v in variants), *measures]))
+    result = _result_cached(key, qrels, tuple(p for p, _ in runs), specs, missing == "zero")
+    return Evaluation.of(result, k=k), result
 
 
 # --------------------------------------------------------------------------------------- the verdict
@@ -736,22 +741,37 @@ def measure_help(name: str) -> str:
 MEASURES_ONLY_PROBLEMS = frozenset({"whole_grades"})
 
 
-@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _measures_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
-                     complete: bool) -> tuple[pd.DataFrame, tuple[Problem, ...]]:
-    result = evaluate_runs(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
-    out = result.frame(), tuple(p for p in result.problems if p.kind in MEASURES_ONLY_PROBLEMS)
-    release_memory()
-    return out
+def measure_request(session) -> tuple[list[str], list[str], str | None]:
+    """The measures the page's settings ask for, before anything is evaluated: (the ``-m`` specs, the names of
+    the "more measures" box, the box's error or None).  A box that does not check keeps its last valid names
+    (``rf_more_valid``); the error is shown by the measures section."""
+    error = None
+    try:
+        more = check_more(session["rf_more"])
+        session["rf_more_valid"] = more
+    except ValueError as exc:
+        more, error = session.get("rf_more_valid", []), str(exc)
+    return measure_specs(session["rf_measures"], session["rf_cutoffs"] or []) + more, more, error
 
 
-def measures_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *,
-                    specs: Sequence[str], complete: bool) -> tuple[pd.DataFrame, tuple[Problem, ...]]:
-    """trec_eval's measures for every run (``run, measure, qid, value``; ``qid == "all"``: the summary) and
-    the problems only they raise (grades that are not whole numbers, read as trec_eval reads them), computed
-    once per files and settings."""
-    key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    return _measures_cached(key, qrels, tuple(p for p, _ in runs), tuple(specs), bool(complete))
+def measures_frame(result: Result, specs: Sequence[str]) -> pd.DataFrame:
+    """trec_eval's long table (``run, measure, qid, value``; ``qid == "all"``: the summary) of the chosen
+    measures, read from the page's one :class:`~metrics.runfiles.Result` (which also holds the variants)."""
+    frame = result.frame()
+    return frame[frame["measure"].isin(set(measure_names(list(specs))))].reset_index(drop=True)
+
+
+def split_problems(problems: Sequence[Problem]) -> tuple[list[Problem], list[Problem]]:
+    """The one evaluation's problems as the page shows them: (those said above the variants, those said under
+    trec_eval's measures: :data:`MEASURES_ONLY_PROBLEMS`, grades that are not whole numbers read as trec_eval
+    reads them).
+
+    >>> above, below = split_problems([Problem("q", 3, "whole_grades", {}), Problem("r", None, "no_queries", {})])
+    >>> [p.kind for p in above], [p.kind for p in below]
+    (['no_queries'], ['whole_grades'])
+    """
+    return ([p for p in problems if p.kind not in MEASURES_ONLY_PROBLEMS],
+            [p for p in problems if p.kind in MEASURES_ONLY_PROBLEMS])
 
 
 def measure_tables(frame: pd.DataFrame, specs: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -49,13 +49,13 @@ tests can enumerate every page's link parameters (the hostile-input fuzz test do
 from __future__ import annotations
 
 import math
-import re
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from metrics.parse import DECIMAL, WHOLE  # the one number grammar: ASCII digits, bounded
 from ui.numbers import exact
 
 __all__ = [
@@ -115,8 +115,6 @@ Parser = Callable[[str], Any]
 # ---------------------------------------------------------------------------------------------
 # Parsers
 # ---------------------------------------------------------------------------------------------
-_INT = re.compile(r"[+-]?[0-9]{1,30}")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,5})?")
 
 
 def _clean(raw) -> str:
@@ -137,7 +135,7 @@ def integer(lo: int, hi: int) -> Parser:
     """
     def parse(raw) -> int:
         value = _clean(raw)
-        if not _INT.fullmatch(value):
+        if not WHOLE.fullmatch(value):
             raise BadValue(value, "integer", f"{value[:40]!r} is not a whole number written with the digits 0-9 "
                            f"(from {lo} to {hi})", lo=lo, hi=hi)
         out = int(value)
@@ -166,7 +164,7 @@ def number(lo: float | None = None, hi: float | None = None, *, exclude: Sequenc
 
     def parse(raw) -> float:
         value = _clean(raw)
-        if not _FLOAT.fullmatch(value):
+        if not DECIMAL.fullmatch(value):
             raise BadValue(value, "number", f"{value[:40]!r} is not a number"
                            + (f" (from {lo_text} to {hi_text})" if lo is not None and hi is not None else ""),
                            lo=lo_text, hi=hi_text)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...parse import ParseError, parse_gain_map
+from ...parse import DECIMAL, DIGITS, WHOLE, ParseError, parse_gain_map
 from ...variant import GAIN_MAP, SPEC_KEYS, Variant, parse_all
 from .gain import VARIANT_MEASURE
 from .irm import ALIASES, IR_MEASURES, plan
@@ -63,8 +63,8 @@ class Requested:
         return self.info.origin == "ir_measures" and self.params.scores
 
 
-_DIGITS = re.compile(r"[0-9]+")
-_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_DIGITS = DIGITS  # the one number grammar (metrics.parse): ASCII digits, bounded
+_NUMBER = DECIMAL
 
 
 def _power(n: int) -> str:
@@ -326,7 +326,7 @@ class _Reader:
             raise self.fail("a number")
         self.i = m.end()
         token = m.group(0)
-        if re.fullmatch(r"[+-]?[0-9]+", token):
+        if WHOLE.fullmatch(token):
             return int(token)
         value = float(token)
         if not math.isfinite(value):
