@@ -89,12 +89,12 @@ with page(worked_examples.PAGE, worked_examples.FIELDS, caption=f"{SECTION}.intr
                     st.markdown(f"**{t(f'{SECTION}.named_formula')}**")
                     named = sorted({n.named for n in ex.printed} | {n.named_ideal for n in ex.printed if n.named_ideal})
                     for fk in named:
-                        st.latex(FORMULAS[fk].latex())
+                        st.latex(FORMULAS[fk].variant.latex("p"))
                 with f2:
                     st.markdown(f"**{t(f'{SECTION}.implied_formula')}**")
                     implied = sorted({n.implied for n in ex.printed})
                     for fk in implied:
-                        st.latex(FORMULAS[fk].latex())
+                        st.latex(FORMULAS[fk].variant.latex("p"))
                     if set(named) == set(implied):
                         st.caption(t(f"{SECTION}.same_formula"))
 
@@ -124,7 +124,7 @@ with page(worked_examples.PAGE, worked_examples.FIELDS, caption=f"{SECTION}.intr
                     show_table(ranked_part, numeric=numeric, label=title, test_id="we_positions")
                     show_table(ideal_part, numeric=numeric, label=title, test_id="we_positions_ideal")
                     formula = FORMULAS[variant or ex.implied]
-                    bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.options)
+                    bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.variant.options)
                     st.caption(t(f"{SECTION}.chart"))
                     st.altair_chart(discounted_gain_chart(bd, labels=ex.labels, height=220), width="stretch")
                     st.page_link(PLAYGROUND_PAGE, label=t(f"{SECTION}.open_in_playground"),

@@ -14,7 +14,7 @@ from metrics.lessons.diversity import MAX_DOCS, doc_names
 from metrics.runfiles.measures.diversity import DEPTH
 from ui import state as ui_state
 from ui.formulas import aligned
-from ui.i18n import t
+from ui.i18n import join_words, t
 from ui.numbers import show
 
 __all__ = ["PAGE", "FIELDS", "DEFAULT_RANKING", "DEFAULT_MISSED", "K_RANKING", "K_MISSED", "K_ALPHA", "K_K",
@@ -116,7 +116,7 @@ def greedy_display(steps: pd.DataFrame) -> pd.DataFrame:
         t("diversity.col_subtopics"): steps["subtopics"],
         t("diversity.col_gain"): steps["gain"].map(show),
         t("diversity.col_candidates"): steps["candidates"].map(
-            lambda c: ", ".join(f"{d} {show(g)}" for d, g in c.items())),
+            lambda c: join_words(f"{d} {show(g)}" for d, g in c.items())),
     })
 
 

@@ -18,7 +18,7 @@ from functools import partial
 import streamlit as st
 
 from ui.components.cards import cards
-from ui.i18n import current_language, t
+from ui.i18n import current_language, join_words, t
 from ui.pages import playground as playground_ui
 from ui.pages.playground.explain import variant_name
 from ui.shell import page
@@ -64,7 +64,7 @@ def playground() -> None:
             key=playground_ui.CARDS_KEY,
         )
         if documents:
-            st.caption(t("playground.documents_note", docs=", ".join(playground_ui.docs(documents))))
+            st.caption(t("playground.documents_note", docs=join_words(playground_ui.docs(documents))))
         if len(ranking.ranked) > playground_ui.CARD_CAP or len(ranking.unretrieved) > playground_ui.CARD_CAP:
             st.info(
                 t(
@@ -84,6 +84,7 @@ def playground() -> None:
             playground_ui.end_first_run(p, state)
             return
         from metrics.registry import ZERO_IDCG
+        from metrics.variant import Variant
         from ui.i18n import registry_text
         from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base
         from ui.numbers import exact
@@ -94,7 +95,7 @@ def playground() -> None:
             position_tables,
             variants_display,
         )
-        from ui.pages.playground.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
+        from ui.pages.playground.export import export_frame, file_name, to_csv, to_latex, to_markdown
         from ui.pages.present.link import PRESENT_PAGE, present_query_from_playground
         from ui.tables import table as show_table
         from ui.widgets import discount_select, k_select, option_widget
@@ -216,7 +217,8 @@ def playground() -> None:
         if max(n_actual, n_ideal) > len(bd):
             st.caption(t("playground.rows_capped", shown=len(bd), n=max(n_actual, n_ideal)))
 
-        variant = Variant(gain, discount, base, k, idcg)
+        variant = Variant(gain=gain, gain_map=gain_map if gain == "map" else (), discount=discount, log_base=base,
+                          k=k, idcg=idcg)
         title = t("playground.export_title", name=variant_name(gain, discount, idcg), base=format_base(base),
                   k=t("common.k_whole", n=len(grades)) if k is None else f"k = {k}")
         full = {"k": k, "gain": metric_gain, "discount": discount, "base": base, "idcg": idcg}
