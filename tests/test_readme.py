@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import re
 import shlex
@@ -190,31 +191,82 @@ def test_every_table_row_has_its_headers_cells(page: Path):
     assert not bad, f"{page.name}: {bad}"
 
 
-#: Repository paths a page names in its text (a test file may carry ``::name``).
-REPO_PATH = re.compile(r"(?<![\w/.])((?:tests|benchmarks|scripts|deploy|metrics|ui|classroom|pages|docs|data"
-                       r"|\.streamlit)/[\w./-]*[\w/])(::\w+)?(?![\w*<])")
+#: Repository paths a page names in its text (a test file may carry ``::name``); ``*`` and ``<placeholder>``
+#: stand for any name (``ui/pages/<key>.py``, ``data/samples/*.run``).
+REPO_PATH = re.compile(r"(?<![\w/.<])((?:tests|benchmarks|scripts|deploy|metrics|ui|classroom|pages|docs|data"
+                       r"|\.streamlit)/(?:[\w./*-]|<\w+>)*(?:[\w/*]|<\w+>))(::\w+)?(?![\w<])")
+#: Dotted names of the code a page names: ``ui.pages.run_files.view.UPLOAD_LIMITS``, ``metrics.match_number``.
+DOTTED = re.compile(r"(?<![\w/.-])((?:metrics|ui|classroom)(?:\.[A-Za-z_]\w*)+)")
 #: Paths that exist only once the app has run or an operator made them.
 MADE_AT_RUN_TIME = ("data/classroom/", ".streamlit/secrets.toml")
+#: Every page of documentation whose names must exist: README.md, what it links to, every page under docs/
+#: (the helpers' notes aside) and benchmarks/README.md. CHANGELOG.md is history: it names what was.
+DOC_PAGES = sorted({*linked_pages(), *(ROOT / "docs").glob("*.md"), ROOT / "benchmarks" / "README.md"}
+                   - {ROOT / "CHANGELOG.md"})
 
 
-@pytest.mark.parametrize("page", [p for p in linked_pages() if p.name != "TEAM_BRIEF.md"],
+def missing_paths(markdown: str) -> list[str]:
+    """The repository paths a page names that do not exist (a pattern: that nothing matches).
+
+    >>> missing_paths("`ui/pages/<key>.py`, `data/samples/*.run`, ui/no_such.py and tests/test_readme.py::nope")
+    ['ui/no_such.py', 'tests/test_readme.py::nope']
+    """
+    missing = []
+    for path, test in REPO_PATH.findall(markdown):
+        if path.startswith(MADE_AT_RUN_TIME):
+            continue
+        pattern = re.sub(r"<\w+>", "*", path).rstrip("/")
+        files = sorted(ROOT.glob(pattern)) if "*" in pattern else [ROOT / pattern]
+        if not any(f.exists() for f in files):
+            missing.append(path)
+        elif test and not any(f.is_file() and re.search(rf"^(def {test[2:]}\b|{test[2:]}\s*=)", text(f), re.M)
+                              for f in files):
+            missing.append(path + test)
+    return missing
+
+
+def missing_names(markdown: str) -> list[str]:
+    """The dotted names of the code a page names (``ui.state.link_text``) that no module defines: the longest
+    prefix that is a module of the repository is imported and the rest looked up in it.
+
+    >>> missing_names("`metrics.ndcg.ndcg`, `ui.state.REGISTRY`, `metrics.nothing_here` and docs/classroom.md")
+    ['metrics.nothing_here']
+    """
+    missing = []
+    for name in dict.fromkeys(DOTTED.findall(markdown)):
+        parts = name.split(".")
+        if parts[-1] in {"md", "py", "toml", "txt", "run", "sqlite3", "csv", "conf"}:
+            continue  # a file name such as classroom.md
+        depth = max(i for i in range(1, len(parts) + 1)
+                    if (ROOT.joinpath(*parts[:i]).with_suffix(".py")).is_file()
+                    or (ROOT.joinpath(*parts[:i]) / "__init__.py").is_file())
+        try:
+            value = importlib.import_module(".".join(parts[:depth]))
+            for attribute in parts[depth:]:
+                value = getattr(value, attribute)
+        except (ImportError, AttributeError):
+            missing.append(name)
+    return missing
+
+
+@pytest.mark.parametrize("page", [p for p in DOC_PAGES if p.name != "TEAM_BRIEF.md"],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_file_and_test_a_page_names_exists(page: Path):
     """A page that says "tested by tests/x.py::test_y" or "run benchmarks/z.py" names something that exists.
     (docs/TEAM_BRIEF.md, the lead's plan for a session, names files still to be written.)"""
-    named = REPO_PATH.findall(text(page))
     if page == README:
-        assert named, "the scan finds the README's paths"
-    missing = []
-    for path, test in named:
-        if path.startswith(MADE_AT_RUN_TIME):
-            continue
-        file = ROOT / path
-        if not file.exists():
-            missing.append(path)
-        elif test and not re.search(rf"^(def {test[2:]}\b|{test[2:]}\s*=)", text(file), re.M):
-            missing.append(path + test)
+        assert REPO_PATH.findall(text(page)), "the scan finds the README's paths"
+    missing = missing_paths(text(page))
     assert not missing, f"{page.name} names what does not exist: {missing}"
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_module_and_name_a_page_names_exists(page: Path):
+    """``ui.runfiles_view.UPLOAD_LIMITS`` after the module moved to ``ui/pages/run_files/view.py`` is caught:
+    every dotted ``metrics.``/``ui.``/``classroom.`` name is imported (TEAM_BRIEF.md included: its layout rules
+    name modules that exist)."""
+    missing = missing_names(text(page))
+    assert not missing, f"{page.name} names modules or attributes that do not exist: {missing}"
 
 
 # --- link parameters --------------------------------------------------------------------------------
