@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import doctest
 import importlib
 import os
 import re
@@ -367,3 +368,16 @@ def test_every_command_line_example_runs(command: str, tmp_path):
     assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stderr[-2000:]}"
     assert done.stdout.strip(), f"{command}: printed nothing"
     assert "Traceback" not in done.stderr
+
+
+# --- the examples of the docs pages run -------------------------------------------------------------
+@pytest.mark.parametrize("page", [p for p in DOC_PAGES if p != README and ">>> " in text(p)],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_python_example_of_a_docs_page_runs(page: Path, monkeypatch):
+    """The ``>>>`` examples of docs/*.md run as written, from the repository's root (they name the sample
+    files relatively), as README.md's do through ``--doctest-glob``."""
+    monkeypatch.chdir(ROOT)
+    failed, tried = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS,
+                                     verbose=False, report=True)
+    assert tried, f"{page.name}: no example found"
+    assert not failed, f"{page.name}: {failed} of {tried} examples failed (see the output above)"
