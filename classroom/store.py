@@ -643,12 +643,14 @@ class Store:
         """A student's seat from the code and their token (None if either is wrong)."""
         if not _token_ok(token):
             return None
-        row = self._session_row(normalise_code(code))
-        if row is None:
+        code = normalise_code(code)
+        if not code or len(code) > 12:
             return None
+        alive = sessions.c.expires_at >= self.clock() - self.limits.retention  # as _session_row: one read
         with db.read(self.engine) as conn:
-            st = conn.execute(select(students).where(students.c.session_id == row.id,
-                                                      students.c.token_hash == _hash(token))).first()
+            row = conn.execute(select(sessions).where(sessions.c.code == code, alive)).first()
+            st = None if row is None else conn.execute(select(students).where(
+                students.c.session_id == row.id, students.c.token_hash == _hash(token))).first()
         if st is None or not _same(token, st.token_hash):
             return None
         return Seat(self, _info(row), st.id, st.number, st.nickname)
@@ -751,11 +753,18 @@ class Seat:
             return conn.execute(select(students.c.id).where(students.c.id == self.id)).first() is not None
 
     def answers(self, round_no: int) -> list[Answer]:
-        """This student's answers in round ``round_no``, oldest first."""
+        """This student's answers in round ``round_no``, oldest first (after :meth:`submit`, as its own write
+        transaction read them: no second read)."""
+        kept = self.__dict__.pop("_after_submit", None)
+        if kept is not None and kept[0] == round_no:
+            return kept[1]
         with db.read(self.store.engine) as conn:
-            rows = conn.execute(select(answers).join(rounds, rounds.c.id == answers.c.round_id).where(
-                answers.c.student_id == self.id, rounds.c.session_id == self.info.id,
-                rounds.c.number == round_no).order_by(answers.c.id)).all()
+            return self._answers(conn, round_no)
+
+    def _answers(self, conn, round_no: int) -> list[Answer]:
+        rows = conn.execute(select(answers).join(rounds, rounds.c.id == answers.c.round_id).where(
+            answers.c.student_id == self.id, rounds.c.session_id == self.info.id,
+            rounds.c.number == round_no).order_by(answers.c.id)).all()
         return [_answer(r) for r in rows]
 
     def latest(self, round_no: int) -> dict[str, str]:
@@ -792,9 +801,9 @@ class Seat:
                 return _answer(done, duplicate=True)
             current = _round(conn.execute(select(rounds).join(sessions, sessions.c.id == rounds.c.session_id).where(
                 sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one())
-        if current.number != round_no:
-            raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
-        latest = {a.field: a for a in self.answers(round_no)}
+            if current.number != round_no:
+                raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
+            latest = {a.field: a for a in self._answers(conn, round_no)}  # the same read transaction
         given = {f: a.text for f, a in latest.items()}
         given[field] = text
         try:
@@ -836,12 +845,14 @@ class Seat:
                     conn.execute(update(answers).where(answers.c.id == other_id)
                                  .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
                 changes.notify(conn, self.info.id)
+                after = self._answers(conn, round_no)  # what the page shows next, read in this transaction
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
         store.changes.changed(self.info.id)
+        self.__dict__["_after_submit"] = (round_no, after)
         return Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 

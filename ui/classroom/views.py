@@ -483,6 +483,7 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key="class_sol")  # one key for every exercise (see answer_panel)
     live_panel(teacher, token, current.number, info.show_names, joined)
+    results_download(info.code, token)
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
     exercise_panel(current.task, key="class_ex")
     settings(page, teacher, current, expired)
@@ -661,6 +662,17 @@ def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> d
             "mistakes": stats.mistakes(frame), "grid": stats.grid(frame, roster, fields)}
 
 
+def results_download(code: str, token: str) -> None:
+    """The results CSV, built when the button is pressed.  Outside the live panel's fragment on purpose: a
+    file built on demand gets a new id each time its button is drawn, and the previous one is dropped at the
+    end of that run — drawn in a part that the server redraws as answers arrive, a click just after a
+    redraw asked for a file that no longer existed (an error in the server's log, no file).  Here it is drawn
+    again only when the whole dashboard is (the teacher's own actions)."""
+    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
+                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
+                       icon=":material/download:")
+
+
 def _results_csv(code: str, token: str) -> str:
     teacher = store().teacher(code, token)
     if teacher is None:
@@ -704,7 +716,8 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 
 
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
-    """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
+    """Per-step spread and first-try share, named mistakes, the class grid, the roster (the CSV download is
+    outside: :func:`results_download`)."""
     try:
         state = _live_state(teacher, round_no, names_shown, joined)
         data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
@@ -715,7 +728,6 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
     if data is None:
         return
     fields, roster = data["fields"], data["roster"]
-    code = teacher.info.code
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
     for start in range(0, len(fields), per_row):
@@ -762,10 +774,6 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
         st.caption(t("classroom.marks_legend", right=MARKS["right"], wrong=MARKS["wrong"],
                      carried=MARKS["carried_forward"], unfinished=MARKS["unfinished"]))
 
-    # The CSV is built when the button is pressed, not on every refresh.
-    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
-                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
-                       icon=":material/download:")
     waiting_panel_teacher(teacher)
     roster_panel(teacher, roster)
 
