@@ -409,9 +409,9 @@ def teacher_from_page(page: ui_state.PageState):
     This session's token or this browser's cookie opens the dashboard; else the private link's key — from
     the address's fragment (``#key=...``, read in the browser: it never reaches a server, a proxy's log or
     a ``Referer``) or, from an older link, the query — which this browser exchanges for a token of its own.
-    When the browser confirms its cookie holds that token, the key is retired (the link opens the dashboard
-    once) and leaves the address bar; a browser that refuses the cookie is warned (the key stays, and
-    works, until it is allowed or the tab is closed).
+    The key is retired as soon as it is exchanged (the link opens the dashboard once, in one browser) and
+    leaves the address bar when the browser confirms its cookie; a browser that refuses the cookie is
+    warned: this tab keeps the dashboard until it is closed or reloaded (the used key opens nothing).
     """
     code, query_key = normalise_code(page.value("class_code")), page.value("class_key")
     # The cookie components' place, there on every run: the dashboard below does not move when they go.
@@ -436,6 +436,10 @@ def teacher_from_page(page: ui_state.PageState):
             page.set("class_key", "")
             return None
         token = _exchanged(teacher, key)
+        # Used once, whatever the browser does with its cookie (red team F12: a browser refusing cookies kept
+        # the link working, and a second browser opened the dashboard with it): retired the moment this
+        # browser holds a token of its own; this session keeps the dashboard with that token.
+        store().use_link(code, key)
     key = key or ""
     if not key and browser.in_cookie("t", code, token):
         return teacher, token
