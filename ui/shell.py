@@ -25,12 +25,14 @@ string included, so ``/?rels=...`` and ``/playground?rels=...`` open the same vi
 """
 from __future__ import annotations
 
+from ui.i18n import LANGUAGE_TABLE
+
 __all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "open_page", "page_title", "lang_script", "through_app",
            "leave_legacy_pages_mode", "home", "slow_down"]
 
 APP_NAME = "NDCG Lab"
 #: ``<html lang>`` (BCP 47) for each interface language: simplified Chinese is ``zh-Hans``.
-HTML_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
+HTML_LANG = {code: lang.html for code, lang in LANGUAGE_TABLE.items()}
 
 
 def slow_down(env: str, cap: float = 5.0) -> float:
