@@ -50,8 +50,10 @@ MAX_CODE_POINTS = 240
 #: skin tones, a family) have 10, a flag of England 7, an Indic conjunct a handful.  A longer cluster (a ZWJ
 #: chain of 100 emoji, a run of 3,000 Hangul jamo) is one "character" to the cut but draws as many glyphs.
 MAX_CLUSTER_POINTS = 16
-#: A nickname's width at most, in columns (:func:`width`): 24 wide (CJK, emoji) characters, or 48 narrow ones.
-MAX_WIDTH = 48
+#: A nickname's width at most, in columns (:func:`width`): 24 CJK characters take 48; an emoji family counts
+#: each member (8), as a font without that sequence draws it, so 5 families and 5 flags fit (53), and no
+#: nickname draws more than 32 emoji or wide glyphs.
+MAX_WIDTH = 64
 
 # Characters that draw nothing although Unicode gives them a letter or symbol category: the default
 # ignorable code points (Unicode's own property: U+115F/U+1160/U+3164/U+FFA0 Hangul fillers, U+180B..,
@@ -146,7 +148,7 @@ def clean_nickname(text, limit: int = 24) -> str:
     True
     >>> clean_nickname("ab" + family, 2)
     'ab'
-    >>> clean_nickname("\\ufdfa" * 24) == "\\ufdfa" * 3  # 15 columns each: kept as typed, cut at 48 columns
+    >>> clean_nickname("\\ufdfa" * 24) == "\\ufdfa" * 4  # 15 columns each: kept as typed, cut at 64 columns
     True
     """
     text = unicodedata.normalize("NFC", str(text)[:400])

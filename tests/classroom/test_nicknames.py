@@ -160,9 +160,12 @@ def test_wide_ligatures_are_cut_by_width_and_kept_as_typed(db_url, clock):
     seat, _ = store.join(info.code, "\ufdfa" * 24)
     assert set(seat.nickname) == {"\ufdfa"} and 1 <= len(seat.nickname) <= MAX_WIDTH // 15
     seat, _ = store.join(info.code, "\ufdfd" * 24)  # the bismillah ligature, one very wide glyph
-    assert set(seat.nickname) == {"\ufdfd"} and len(seat.nickname) <= 2
-    seat, _ = store.join(info.code, "\u674e" * 30)  # 30 CJK characters: 24 of them (48 columns)
+    assert set(seat.nickname) == {"\ufdfd"} and len(seat.nickname) <= MAX_WIDTH // 19
+    seat, _ = store.join(info.code, "\u674e" * 30)  # 30 CJK characters: 24 of them (the 24-cluster cut)
     assert seat.nickname == "\u674e" * 24
+    men = "\u200d".join(["\U0001F468"] * 8)  # 8 men joined (15 code points, one cluster): 8 glyphs, 16 columns
+    seat, _ = store.join(info.code, men * 24)
+    assert seat.nickname == men * (MAX_WIDTH // 16)  # at most 32 emoji drawn, not 192
     seat, _ = store.join(info.code, "\uff2a\uff4f")  # fullwidth letters: shown as typed, compared as "Jo"
     assert seat.nickname == "\uff2a\uff4f"
     assert kind_of(lambda: store.join(info.code, "Jo")) == "nickname_taken"
