@@ -188,6 +188,12 @@ def test_pages_moved_by_a_failover_keep_uploading_and_downloading(make_page, tmp
             uploads.nth(1).set_input_files([str(p) for p in sorted(SAMPLES.glob("*.run"))])
             files.get_by_text("bm25.run").first.wait_for(timeout=120_000)
             assert files.locator('[data-testid="stFileUploaderFileError"]').count() == 0
+            # Red team F8: the chips appeared but the page kept asking for files (the moved session's first
+            # run got the uploaders' values before drawing them: no callback kept them).  Evaluated now.
+            wait_for_app(files, 120_000)
+            files.wait_for_function("() => !document.body.innerText.includes('Upload a qrels file and at least')",
+                                    timeout=120_000)
+            files.locator('[data-testid="stDataFrame"], [data-testid="stTable"]').first.wait_for(timeout=120_000)
             for pg in (teacher, files):
                 assert page_problems(pg) == []
             assert code
