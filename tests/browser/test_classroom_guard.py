@@ -199,7 +199,7 @@ def test_pages_moved_by_a_failover_keep_uploading_and_downloading(make_page, tmp
             wait_for_app(files, 120_000)
             files.wait_for_function("() => !document.body.innerText.includes('Upload a qrels file and at least')",
                                     timeout=120_000)
-            files.locator('[data-testid="stDataFrame"], [data-testid="stTable"]').first.wait_for(timeout=120_000)
+            files.locator('[data-testid="stDataFrame"]').first.wait_for(state="attached", timeout=120_000)
             for pg in (teacher, files):
                 assert page_problems(pg) == []
             assert code
