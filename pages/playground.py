@@ -12,7 +12,7 @@ import streamlit as st
 from ui import playground as playground_ui
 from ui import state as ui_state
 from ui.components.cards import cards
-from ui.i18n import current_language, t
+from ui.i18n import current_language, join_words, t
 from ui.playground_explain import variant_name
 from ui.shell import open_page
 
@@ -62,7 +62,7 @@ def playground() -> None:
         key=playground_ui.CARDS_KEY,
     )
     if documents:
-        st.caption(t("playground.documents_note", docs=", ".join(playground_ui.docs(documents))))
+        st.caption(t("playground.documents_note", docs=join_words(playground_ui.docs(documents))))
     if len(ranking.ranked) > playground_ui.CARD_CAP or len(ranking.unretrieved) > playground_ui.CARD_CAP:
         st.info(
             t(

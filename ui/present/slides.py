@@ -21,7 +21,7 @@ import pandas as pd
 from metrics.lessons.examples import FORMULAS, VERDICTS, WorkedExample, judge
 from metrics.ndcg import all_variants, breakdown
 from metrics.registry import DISCOUNTS, GAINS
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, t
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, join_words, labelled, language, t
 from ui.numbers import show_trimmed
 from ui.present.link import Lecture
 
@@ -424,24 +424,28 @@ DCG so far: 4.2619. Discounted gain at position 2: 1.2619.'
     def tt(key: str, **fmt) -> str:
         return t(f"present.{key}", lang=lang, **fmt)
 
+    way = language(lang)
+
     def sentence(text: str) -> str:
         text = text.strip()
-        return text if not text or text[-1] in ".!?。．！？" else text + "."
+        return text if not text or text[-1] in ".!?。．！？" else text + way.stop
 
-    parts = [sentence(f"{tt('step_of', index=s.index, total=s.total)}: {s.title}"), sentence(s.sentence)]
+    def cards(label: str, values, hidden: int) -> str:
+        return sentence(labelled(tt(label), join_words(values, lang), lang)
+                        + (" " + tt("more_cards", m=hidden) if hidden else ""))
+
+    parts = [sentence(labelled(tt("step_of", index=s.index, total=s.total), s.title, lang)), sentence(s.sentence)]
     if s.kind == "ranking" and s.cards:
-        parts.append(sentence(f"{tt('q_relevances')}: " + ", ".join(shown(c.grade) for c in s.cards)
-                              + (" " + tt("more_cards", m=s.hidden_cards) if s.hidden_cards else "")))
+        parts.append(cards("q_relevances", (shown(c.grade) for c in s.cards), s.hidden_cards))
     elif s.kind == "gains" and s.cards:
-        parts.append(sentence(f"{tt('announce_gains')}: " + ", ".join(shown(c.gain) for c in s.cards)
-                              + (" " + tt("more_cards", m=s.hidden_cards) if s.hidden_cards else "")))
+        parts.append(cards("announce_gains", (shown(c.gain) for c in s.cards), s.hidden_cards))
     elif s.kind == "ideal" and s.ideal_cards:
-        parts.append(sentence(f"{tt('q_ideal_vector')}: " + ", ".join(shown(c.grade) for c in s.ideal_cards)
-                              + (" " + tt("more_cards", m=s.hidden_ideal) if s.hidden_ideal else "")))
+        parts.append(cards("q_ideal_vector", (shown(c.grade) for c in s.ideal_cards), s.hidden_ideal))
     if s.number is not None:
-        parts.append(sentence(f"{s.number_label}: {shown(s.number)}"))
-    parts += [sentence(f"{name}: {value}") for name, value in s.facts]
+        parts.append(sentence(labelled(s.number_label, shown(s.number), lang)))
+    parts += [sentence(labelled(name, value, lang)) for name, value in s.facts]
     if s.printed:
-        printed = "; ".join(f"{p.what} {p.printed}, {tt('col_exact')} {p.exact}, {p.verdict}" for p in s.printed)
-        parts.append(sentence(f"{tt('doc_prints')}: {printed}"))
+        printed = way.clause_sep.join(
+            tt("announce_printed", what=p.what, printed=p.printed, exact=p.exact, verdict=p.verdict) for p in s.printed)
+        parts.append(sentence(labelled(tt("doc_prints"), printed, lang)))
     return " ".join(p for p in parts if p)
