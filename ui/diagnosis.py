@@ -94,7 +94,7 @@ def kind_name(kind: str, side: str | None = None) -> str:
         name = registry_text("mistake", MISCONCEPTIONS[kind], "name")
     else:
         name = registry_text("verdict", VERDICTS[kind], "name")
-    if side and MISTAKES[kind].facts.get("scope") == "side":
+    if side and MISTAKES[kind].scope == "side":
         return t("diagnose.named_side", name=name, side=t(f"diagnose.side.{side}"))
     return name
 
@@ -168,7 +168,7 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     }
     kind = f.kind
     entry = MISTAKES[kind]
-    if entry.facts.get("scope") in ("side", "ideal") and dim:
+    if entry.scope in ("side", "ideal") and dim:
         key = "diagnose.kind.neighbour.explain" if p.get("form") == "term" else (
             "diagnose.kind.formula.explain_one" if p.get("one_position") else "diagnose.kind.formula.explain")
     elif kind in ("discount_one_early", "discount_one_late") and p.get("form") == "term":

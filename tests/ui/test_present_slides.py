@@ -18,7 +18,7 @@ from ui.i18n import labelled, t
 from ui.present import link, markup, navigation, slides
 
 EX = EXAMPLES["000-graded"]  # 3, 2, 1, 3, 2 under Järvelin's discount, log base 2
-OPTS = FORMULAS[EX.implied].options
+OPTS = FORMULAS[EX.implied].variant.options
 BD = breakdown(list(EX.relevances), **OPTS)
 LECTURE = link.lecture_from_example(EX.key)
 

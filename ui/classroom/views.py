@@ -117,8 +117,18 @@ def _configured_url(environment: str) -> str:
 
 
 def store() -> Store:
-    """The process's store for the configured database (Streamlit secrets, then the environment)."""
-    return _store(_configured_url(os.environ.get(ENV_VAR, "")))
+    """The process's store for the configured database (Streamlit secrets, then the environment).
+
+    A classroom setting the server was started with that is not a number (``NDCG_LAB_SEATS_PER_ADDRESS=abc``)
+    is said on the page, naming the setting and its value, and the page stops there: no class runs on limits
+    nobody chose."""
+    try:
+        return _store(_configured_url(os.environ.get(ENV_VAR, "")))
+    except ValueError as exc:
+        if not str(exc).startswith("NDCG_LAB_"):
+            raise
+        st.error(t("classroom.setting_problem", message=markdown(str(exc), 200)), icon=":material/settings:")
+        st.stop()
 
 
 def refusal(exc: ClassroomError) -> str:

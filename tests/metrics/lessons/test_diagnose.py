@@ -31,6 +31,7 @@ from metrics.ndcg import idcg as exact_idcg
 from metrics.ndcg import ndcg as exact_ndcg
 from metrics.parse import ParseError
 from metrics.registry import GAINS
+from metrics.variant import Variant
 from tests.metrics.conftest import PROPERTY
 
 DOC003 = dict(grades=[3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6)
@@ -56,7 +57,7 @@ def test_doc003_sheet():
     # 0.819594 -> "81.96%" carries the wrong IDCG on; exact 6.86113/8.38410 = 0.81835.
     d = diagnose(**DOC003, terms="3 1.26 1.5 0 0.38 0.71", dcg="6.86",
                  ideal_terms="3 1.89 1.5 0.86 0.77 0.35", idcg="8.37", ndcg="81.96%")
-    assert d.followed == d.correct == Calculation.of(idcg_source="judged")
+    assert d.followed == d.correct == Calculation.of(Variant())
     assert d.kinds() == [("truncation", "term", 5), ("self_inconsistent_sum", "dcg", None),
                          ("truncation", "ideal_term", 6), ("carried_forward", "idcg", None),
                          ("carried_forward", "ndcg", None)]
@@ -394,7 +395,7 @@ def test_registry_and_engine_agree():
     # every kind the engine can emit has a name and help
     assert all(m.name and m.help for m in MISTAKES.values())
     # the catalogue's calculation matches metrics.ndcg on the judged pool
-    v = Calculation.of(idcg_source="judged").values(G, [3, 0], 6)
+    v = Calculation.of(Variant()).values(G, [3, 0], 6)
     assert v.idcg == pytest.approx(exact_idcg(G, k=6, pool=G + [3, 0]), rel=1e-12)
 
 
@@ -451,3 +452,21 @@ def test_doc003_dcg_agrees_with_worked_examples():
     d = diagnose(**DOC003, terms="3 1.26 1.5 0 0.38 0.71", dcg="6.86")
     assert ("self_inconsistent_sum", "dcg", None) in d.kinds()
     assert judge(EXAMPLES["003-blog"], "dcg").kind == "self_inconsistent_sum"
+
+
+def test_each_of_two_formula_mistakes_is_explained_by_its_own_choice():
+    # Found by a native reader of the Check page: document 003's sheet (rel / log2(i + 1)) checked against
+    # 2^rel - 1 with Järvelin's discount shows two mistakes; the second, the discount's, was explained with the
+    # gain's choices ("linear" for "exponential"). Derivation: position 1, 3/log2(2) = 3 but 2^3 - 1 = 7 (the
+    # gain); position 2, 2/log2(3) = 1.26 where (2^2 - 1)/max(1, log2 2) = 3 (gain and discount).
+    import math
+
+    grades = [3, 2, 3, 0, 1, 2]
+    terms = [g / math.log2(i + 1) for i, g in enumerate(grades, start=1)]
+    d = diagnose(grades, terms=" ".join(f"{x:.2f}" for x in terms), gain="exponential", discount="jarvelin",
+                 log_base=2.0)
+    first, second = d.findings[:2]
+    assert (first.kind, first.position, first.params["dimension"]) == ("linear_for_exponential", 1, "gain")
+    assert (first.params["theirs_variant"], first.params["correct_variant"]) == ("linear", "exponential")
+    assert (second.kind, second.position, second.params["dimension"]) == ("discount_one_late", 2, "discount")
+    assert (second.params["theirs_variant"], second.params["correct_variant"]) == ("standard", "jarvelin")
