@@ -6,7 +6,7 @@ import pytest
 
 from classroom.store import ClassroomError, Client, Store
 from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
 from ui.i18n import catalogue
 from ui.pages.classroom import browser
 
@@ -139,3 +139,15 @@ def test_a_nickname_of_emoji_is_shown_whole(database):
     teacher.toggle(key="class_show_names_0").set_value(True).run()
     teacher.number_input(key="class_pick").set_value(1).run()
     assert any(family * 5 in c.value for c in teacher.caption)
+
+
+@one_language_each("nickname, kind", [
+    ("\u200d".join(["\U0001F468"] * 100), "nickname_cluster"),  # one cluster, a hundred glyphs (red team F11)
+    ("e\u0301\u0301", "nickname_marks"),  # é + U+0301 after NFC: a doubled accent (red team F10)
+    ("x\u0301\u0301", "nickname_marks"),
+], ids=["zwj-chain", "e-acute-twice", "x-acute-twice"])
+def test_a_refused_nickname_is_told_in_the_page_s_language(lang, nickname, kind):
+    _, code = _start()
+    at = _join(code, nickname, lang=lang)
+    assert catalogue(lang)[f"classroom.error.{kind}"] in _texts(at, "error")
+    assert at.text_input(key="join_nickname").value == nickname  # what was typed stays, to be corrected

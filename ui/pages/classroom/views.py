@@ -419,9 +419,9 @@ def teacher_from_page(page: ui_state.PageState):
     This session's token or this browser's cookie opens the dashboard; else the private link's key — from
     the address's fragment (``#key=...``, read in the browser: it never reaches a server, a proxy's log or
     a ``Referer``) or, from an older link, the query — which this browser exchanges for a token of its own.
-    When the browser confirms its cookie holds that token, the key is retired (the link opens the dashboard
-    once) and leaves the address bar; a browser that refuses the cookie is warned (the key stays, and
-    works, until it is allowed or the tab is closed).
+    The key is retired as soon as it is exchanged (the link opens the dashboard once, in one browser) and
+    leaves the address bar when the browser confirms its cookie; a browser that refuses the cookie is
+    warned: this tab keeps the dashboard until it is closed or reloaded (the used key opens nothing).
     """
     code, query_key = normalise_code(page.value("class_code")), page.value("class_key")
     # The cookie components' place, there on every run: the dashboard below does not move when they go.
@@ -446,6 +446,10 @@ def teacher_from_page(page: ui_state.PageState):
             page.set("class_key", "")
             return None
         token = _exchanged(teacher, key)
+        # Used once, whatever the browser does with its cookie (red team F12: a browser refusing cookies kept
+        # the link working, and a second browser opened the dashboard with it): retired the moment this
+        # browser holds a token of its own; this session keeps the dashboard with that token.
+        store().use_link(code, key)
     key = key or ""
     if not key and browser.in_cookie("t", code, token):
         return teacher, token
@@ -493,6 +497,7 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key="class_sol")  # one key for every exercise (see answer_panel)
     live_panel(teacher, token, current.number, info.show_names, joined)
+    results_download(info.code, token)
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
     exercise_panel(current.task, key="class_ex")
     settings(page, teacher, current, expired)
@@ -671,6 +676,17 @@ def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> d
             "mistakes": stats.mistakes(frame), "grid": stats.grid(frame, roster, fields)}
 
 
+def results_download(code: str, token: str) -> None:
+    """The results CSV, built when the button is pressed.  Outside the live panel's fragment on purpose: a
+    file built on demand gets a new id each time its button is drawn, and the previous one is dropped at the
+    end of that run — drawn in a part that the server redraws as answers arrive, a click just after a
+    redraw asked for a file that no longer existed (an error in the server's log, no file).  Here it is drawn
+    again only when the whole dashboard is (the teacher's own actions)."""
+    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
+                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
+                       icon=":material/download:")
+
+
 def _results_csv(code: str, token: str) -> str:
     teacher = store().teacher(code, token)
     if teacher is None:
@@ -714,7 +730,8 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 
 
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
-    """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
+    """Per-step spread and first-try share, named mistakes, the class grid, the roster (the CSV download is
+    outside: :func:`results_download`)."""
     try:
         state = _live_state(teacher, round_no, names_shown, joined)
         data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
@@ -725,7 +742,6 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
     if data is None:
         return
     fields, roster = data["fields"], data["roster"]
-    code = teacher.info.code
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
     for start in range(0, len(fields), per_row):
@@ -772,10 +788,6 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
         st.caption(t("classroom.marks_legend", right=MARKS["right"], wrong=MARKS["wrong"],
                      carried=MARKS["carried_forward"], unfinished=MARKS["unfinished"]))
 
-    # The CSV is built when the button is pressed, not on every refresh.
-    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
-                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
-                       icon=":material/download:")
     waiting_panel_teacher(teacher)
     roster_panel(teacher, roster)
 

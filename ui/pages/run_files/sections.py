@@ -52,6 +52,7 @@ def choose_files():
         max_upload_size=runfiles_view.UPLOAD_CAP_MB,
         help=t(f"{SECTION}.formats_help"),
     )
+    runfiles_view.sync_uploads()  # also when no callback ran (a page moved to another server)
     st.caption(t(f"{SECTION}.upload_caption", mb=runfiles_view.UPLOAD_CAP_MB))
     st.caption(t(f"{SECTION}.links_note_upload"))
     qrels, runs = runfiles_view.uploaded_sources()

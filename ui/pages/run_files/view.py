@@ -383,6 +383,27 @@ def remember_runs() -> None:
     _remember("runs", st.session_state.get("rf_up_runs"))
 
 
+def sync_uploads() -> None:
+    """Keep what the uploaders hold when their callbacks did not run (call after drawing them).
+
+    A page that moved to another app server (its own died) starts a new session there; the first run of
+    that session gets the uploaders' values before it has drawn them, and Streamlit then calls no
+    ``on_change`` — the files were shown as chips but never kept ("Upload a qrels file…" until a reload:
+    red team F8).  An uploader holding files other than the kept ones is kept here; an empty uploader
+    changes nothing (after a visit to another page it is empty while its files are still used)."""
+    old = st.session_state.get(FILES) or {}
+    for entries_key, widget in (("qrels", "rf_up_qrels"), ("runs", "rf_up_runs")):
+        value = st.session_state.get(widget)
+        files = (value if isinstance(value, list) else [value]) if value else []
+        if not files:
+            continue
+        kept = old.get(entries_key)
+        kept = [] if kept is None else kept if entries_key == "runs" else [kept]
+        if [(f.name, id(f.getvalue())) for f in files] != [(e[0], id(e[1])) for e in kept]:
+            _remember(entries_key, value)
+            old = st.session_state.get(FILES) or {}
+
+
 def kept_names(qrels: Source | None, runs: Sequence[Source]) -> list[str]:
     """Names of kept files whose uploader is empty (after a visit to another page), to say they are used."""
     out = []
