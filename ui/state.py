@@ -228,10 +228,12 @@ def text(max_chars: int, *, allow_empty: bool = True) -> Parser:
 
 
 def _from_parse_error(value: str, exc: ValueError) -> BadValue:
-    from metrics.parse import ParseError
+    from metrics.parse import ParseError, split_tokens
 
     if isinstance(exc, ParseError):
         return BadValue(value, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
+    if not split_tokens(str(value)):  # "nothing to read" in every language
+        return BadValue(value, "empty_list", str(exc))
     return BadValue(value, "invalid", str(exc), message=str(exc))
 
 

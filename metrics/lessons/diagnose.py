@@ -804,8 +804,10 @@ class _Engine:
                     if _fits(r, top / bottom):
                         sources = list(dict.fromkeys(x for x in (top_from, bottom_from) if x))
                         m.params.update(own=top / bottom, ratio=top / bottom, **{"from": sources})
-                        if i == 0:
+                        if i == 0 and _close(r, top / bottom):
                             m.state = "carried_forward"
+                        elif i == 0:  # the writer's own ratio, cut off: a mistake of this step's own
+                            m.kinds = ("truncation",)
                         else:  # the writer's own ratio, written as a percent without its sign (or the reverse)
                             m.kinds = ("percent_vs_fraction",)
                             m.params["wrote_percent"] = not h.percent

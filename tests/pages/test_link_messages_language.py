@@ -13,6 +13,9 @@ import pytest
 from tests.conftest import no_exceptions, open_page
 
 CASES = [  # page, link, what the visitor must read in each language
+    ("pages/playground.py", {"rels": " "},
+     {"en": "nothing to read: type at least one number", "zh": "没有可读的内容", "ko": "읽을 것이 없습니다",
+      "zh-Hant": "沒有可讀的內容"}),
     ("pages/match.py", {"value": "abc"},
      {"en": "a number such as 0.91 or 81.86% is expected", "zh": "应为一个数，如 0.91", "ko": "81.86% 같은 숫자를",
       "zh-Hant": "應為一個數，如 0.91"}),
