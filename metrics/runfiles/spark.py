@@ -456,9 +456,74 @@ def _good_rows(part: pa.Table, what: str, name: str, keep_first: bool, notes: _N
 
 
 def _kernel(options: dict):
-    """The function Spark calls for each bucket: its run rows and qrels rows in, one row per query each run
-    answered out (the values in ``m0, m1, ...``), and the notes (:data:`NOTE_COLUMNS`).  The values come
-    from the single-machine loop (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket."""
+    """The function :func:`bucket_kernel` returns: one bucket's run rows and qrels rows in (with the bookkeeping
+    columns), one row per query each run answered out (the values in ``m0, m1, ...``) and the notes
+    (:data:`NOTE_COLUMNS`).  The values come from the single-machine loop
+    (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket (:func:`_evaluate_bucket`)."""
+    runs: list[str] = options["runs"]
+    keep_first: bool = options["keep_first"]
+    evaluate_bucket = _evaluate_bucket(options)
+
+    def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
+        notes = _Notes()
+        right = _good_rows(right, "qrels", "qrels", keep_first, notes)
+        qrels = _block_of(right, "rel")
+        _check_rows("qrels", qrels.column("qid"), qrels.column("docno"), _values(qrels), "qrels")
+        lrun = left.column("_run")  # the run's place in ``runs`` (a number travels lighter than its name)
+        parts = []
+        for index, run in enumerate(runs):
+            part = left.filter(pc.equal(lrun, index)) if left.num_rows else left
+            part = _good_rows(part, "run", run, keep_first, notes)
+            _note_tag(part, run, notes)
+            block = _block_of(part, "score")
+            _check_rows(run, block.column("qid"), block.column("docno"), _values(block), "run")
+            parts.append(block)
+        return evaluate_bucket(qrels, parts, notes)
+
+    return evaluate
+
+
+#: What a packed block holds of each row (an Arrow IPC record batch inside one binary value): the ids, the
+#: score or grade, and the row's place in its file or DataFrame (``_row``: file order, for the first of a
+#: repeated pair and the stable and ranx tie rules).  The other bookkeeping (bad lines, tags) stays on the
+#: side that read the rows: it travels as notes.
+BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value", pa.float64()),
+                          ("_row", pa.int64())])
+
+#: The rows between the packing and the kernel: a block of one run's (or the qrels', ``_run`` -1) rows of one
+#: bucket, or a note (``block`` null).  ``_key`` sends the bucket to its own partition (:func:`partition_keys`).
+_PACKED_DDL = ("_key int, _run int, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS) + ", block binary")
+_PACKED_SCHEMA = pa.schema([("_key", pa.int32()), ("_run", pa.int32())]
+                           + [(c, pa.string() if k == "string" else pa.int64()) for c, k in NOTE_COLUMNS]
+                           + [("block", pa.binary())])
+
+
+def _values(block: pa.Table) -> np.ndarray:
+    return block.column("value").to_numpy(zero_copy_only=False).astype(np.float64)
+
+
+def _block_of(part: pa.Table, value: str) -> pa.Table:
+    """A side's rows as :data:`BLOCK_SCHEMA` (ids as plain strings, the value as float64)."""
+    cols = [_strings(part.column("qid")), _strings(part.column("docno")),
+            pc.cast(part.column(value).combine_chunks(), pa.float64()),
+            pc.cast(part.column("_row").combine_chunks(), pa.int64())]
+    return pa.Table.from_arrays(cols, schema=BLOCK_SCHEMA)
+
+
+def _note_tag(part: pa.Table, run: str, notes: _Notes) -> None:
+    """The tag of the run's last line among these rows (the largest ``_row`` with a tag), as a note."""
+    tags = _column(part, "tag")
+    if tags is None or tags.null_count == len(tags):
+        return
+    rows = part.column("_row").to_numpy(zero_copy_only=False)
+    valid = np.flatnonzero(pc.is_valid(tags).to_numpy(zero_copy_only=False))
+    last = int(valid[np.argmax(rows[valid])])
+    notes.add(run, "tag", text=tags[last].as_py(), order=int(rows[last]))
+
+
+def _evaluate_bucket(options: dict):
+    """``evaluate(qrels, parts, notes) -> pyarrow.Table``: one bucket evaluated from its qrels block and each
+    run's block (:data:`BLOCK_SCHEMA`, rows already checked, in any order), the values and the notes out."""
     runs: list[str] = options["runs"]
     names: list[tuple[str, str]] = options["names"]
     requested = parse_measures(options["measures"])
@@ -466,34 +531,19 @@ def _kernel(options: dict):
     opts: dict = options["opts"]
     schema = _arrow_schema(names)
 
-    def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
-        notes = _Notes()
-        right = _good_rows(right, "qrels", "qrels", keep_first, notes)
-        rq, rd = _strings(right.column("qid")), _strings(right.column("docno"))
-        rv = right.column("rel").to_numpy(zero_copy_only=False).astype(np.float64)
-        _check_rows("qrels", rq, rd, rv, "qrels")
-        rq, rd, rv = _in_file_order(rq, rd, rv, _column(right, "_row"), "qrels", "qrels", keep_first)
-        lrun = left.column("_run")  # the run's place in ``runs`` (a number travels lighter than its name)
+    def evaluate(qrels: pa.Table, parts: Sequence[pa.Table], notes: _Notes) -> pa.Table:
+        rq, rd, rv = _in_file_order(_strings(qrels.column("qid")), _strings(qrels.column("docno")), _values(qrels),
+                                    qrels.column("_row").combine_chunks(), "qrels", "qrels", keep_first)
         tables = []
-        for index, run in enumerate(runs):
-            part = left.filter(pc.equal(lrun, index)) if left.num_rows else left
-            part = _good_rows(part, "run", run, keep_first, notes)
-            tags = _column(part, "tag")
-            if tags is not None and tags.null_count < len(tags):
-                rows = part.column("_row").to_numpy(zero_copy_only=False)
-                valid = np.flatnonzero(pc.is_valid(tags).to_numpy(zero_copy_only=False))
-                last = int(valid[np.argmax(rows[valid])])
-                notes.add(run, "tag", text=tags[last].as_py(), order=int(rows[last]))
-            q, d = _strings(part.column("qid")), _strings(part.column("docno"))
-            v = part.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
-            _check_rows(run, q, d, v, "run")
-            q, d, v = _in_file_order(q, d, v, _column(part, "_row"), "run", run, keep_first)
+        for run, part in zip(runs, parts):
+            q, d, v = _in_file_order(_strings(part.column("qid")), _strings(part.column("docno")), _values(part),
+                                     part.column("_row").combine_chunks(), "run", run, keep_first)
             tables.append(_table(run, "run", q, d, v))
             used = q.dictionary  # the run's queries in this bucket (encoded from its rows: each one used)
             outside = used.filter(pc.invert(pc.is_in(used, value_set=rq.dictionary)))
             if len(outside):
                 notes.add(run, "foreign", count=len(outside), text=pc.min(outside).as_py())
-        parts = []
+        out = []
         if len(rq):
             qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
             counts = qi.counts()
@@ -522,11 +572,170 @@ def _kernel(options: dict):
                         cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
                     else:
                         cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
-                parts.append(pa.table(cols, schema=schema))
-        parts.append(notes.table(names))
-        return pa.concat_tables(parts)
+                out.append(pa.table(cols, schema=schema))
+        out.append(notes.table(names))
+        return pa.concat_tables(out)
 
     return evaluate
+
+
+def _packer(options: dict):
+    """The function Spark maps over the input rows (before the shuffle), batch by batch: a batch's bad lines
+    skipped (a note) or refused, its rows checked, each run's last tag noted, and its rows grouped by run and
+    bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block).  Spark then moves a few
+    binary rows per batch instead of every row with its strings and bookkeeping."""
+    runs: list[str] = options["runs"]
+    keep_first: bool = options["keep_first"]
+    keys = np.asarray(options["keys"], dtype=np.int32)
+
+    def pack(batches):
+        for batch in batches:
+            for start in range(0, batch.num_rows, ARROW_BATCH_ROWS):  # a session's bigger batches: in pieces
+                yield _pack_batch(pa.Table.from_batches([batch.slice(start, ARROW_BATCH_ROWS)]), runs, keep_first,
+                                  keys)
+
+    return pack
+
+
+def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.ndarray) -> pa.RecordBatch:
+    notes = _Notes()
+    run_of = batch.column("_run").to_numpy(zero_copy_only=False)
+    present = np.unique(run_of)
+    if len(present) > 1:  # several runs in one batch (a DataFrame with a run column): each on its own
+        sides = [(int(r), batch.filter(pa.array(run_of == r))) for r in present]
+    else:
+        sides = [(int(present[0]), batch)]
+    blocks, block_keys, block_runs = [], [], []
+    for index, part in sides:
+        name, what = ("qrels", "qrels") if index < 0 else (runs[index], "run")
+        part = _good_rows(part, what, name, keep_first, notes)
+        if index >= 0:
+            _note_tag(part, name, notes)
+        if not part.num_rows:
+            continue
+        block = _block_of(part, "value")
+        _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
+        bucket = part.column("_bucket").to_numpy(zero_copy_only=False)
+        order = np.argsort(bucket, kind="stable")
+        bucket = bucket[order]
+        block = block.take(pa.array(order)).combine_chunks().to_batches()[0]
+        starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
+        for start, end in zip(starts, np.r_[starts[1:], bucket.size]):
+            blocks.append(block.slice(int(start), int(end - start)).serialize())
+            block_keys.append(int(keys[bucket[start]]))
+            block_runs.append(index)
+    n_notes = len(notes.rows)
+    cols = {"_key": pa.array(block_keys + [int(keys[0])] * n_notes, pa.int32()),
+            "_run": pa.array(block_runs + [-1 if r == "qrels" else runs.index(r) for r, *_ in notes.rows], pa.int32())}
+    for j, (c, kind) in enumerate(NOTE_COLUMNS):
+        cols[c] = pa.array([None] * len(blocks) + [row[1 + j] for row in notes.rows],
+                           pa.string() if kind == "string" else pa.int64())
+    cols["block"] = pa.concat_arrays([_binary(blocks), pa.nulls(n_notes, pa.binary())])
+    return pa.RecordBatch.from_pydict(cols, schema=_PACKED_SCHEMA)
+
+
+def _binary(buffers: list[pa.Buffer]) -> pa.BinaryArray:
+    """Buffers as one binary array (one copy; IPC messages are padded to 8 bytes: each stays aligned)."""
+    offsets = np.zeros(len(buffers) + 1, dtype=np.int32)
+    np.cumsum([b.size for b in buffers], out=offsets[1:])
+    return pa.BinaryArray.from_buffers(pa.binary(), len(buffers),
+                                       [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(buffers))])
+
+
+def _block_kernel(options: dict):
+    """The function Spark maps over each bucket's partition (after the shuffle): the blocks decoded and put
+    together per run (the qrels' too), the notes of the packing passed on, the bucket evaluated
+    (:func:`_evaluate_bucket`)."""
+    runs: list[str] = options["runs"]
+    evaluate_bucket = _evaluate_bucket(options)
+
+    def evaluate(batches):
+        notes = _Notes()
+        blocks: dict[int, list[pa.RecordBatch]] = {}
+        for batch in batches:
+            if not batch.num_rows:
+                continue
+            block = batch.column(batch.schema.get_field_index("block"))
+            run_of = batch.column(1).to_numpy(zero_copy_only=False)
+            is_note = pc.is_null(block).to_numpy(zero_copy_only=False)
+            for i in np.flatnonzero(is_note):
+                r = int(run_of[i])
+                notes.add("qrels" if r < 0 else runs[r], *[batch.column(c)[int(i)].as_py() for c, _k in NOTE_COLUMNS])
+            for i in np.flatnonzero(~is_note):
+                blocks.setdefault(int(run_of[i]), []).append(pa.ipc.read_record_batch(block[int(i)].as_buffer(),
+                                                                                      BLOCK_SCHEMA))
+        if not blocks and not notes.rows:
+            return
+        side = {r: pa.Table.from_batches(b, schema=BLOCK_SCHEMA) for r, b in blocks.items()}
+        empty = BLOCK_SCHEMA.empty_table()
+        out = evaluate_bucket(side.get(-1, empty), [side.get(i, empty) for i in range(len(runs))], notes)
+        yield from out.to_batches()
+
+    return evaluate
+
+
+def partition_keys(n: int) -> list[int]:
+    """``keys[b]``: a whole number that Spark's hash partitioning into ``n`` partitions sends to partition ``b``.
+
+    ``df.repartition(n, col)`` puts a row with the int ``k`` in partition ``pmod(murmur3(k, seed 42), n)``
+    (Spark's ``HashPartitioning``; ``pyspark.sql.functions.hash`` is the same hash); a bucket's rows keyed by
+    ``keys[b]`` fill exactly partition ``b``: one bucket a partition, none empty, none with two.
+
+    Parameters
+    ----------
+    n : int >= 1
+        The number of partitions (buckets).
+
+    Returns
+    -------
+    list of int
+        ``n`` distinct whole numbers >= 0.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a whole number >= 1.
+
+    Examples
+    --------
+    Spark's hash of the ints 0, 1, 2 is 933211791, -559580957, 1765031574 (``SELECT hash(0), hash(1),
+    hash(2)``): into 2 partitions (``pmod(h, 2)``) 0 and 1 go to partition 1, 2 to partition 0:
+
+    >>> partition_keys(2)
+    [2, 0]
+    """
+    n = check_whole(n, name="n", minimum=1)
+    keys = np.full(n, -1, dtype=np.int64)
+    start, missing = 0, n
+    while missing:
+        k = np.arange(start, start + max(4 * n, 1024), dtype=np.int64)
+        part = np.mod(_murmur3_int(k), n)  # numpy's mod of a negative number by n > 0 is pmod
+        first = np.unique(part, return_index=True)
+        for p, i in zip(*first):
+            if keys[p] < 0:
+                keys[p] = k[i]
+                missing -= 1
+        start += k.size
+    return keys.tolist()
+
+
+def _murmur3_int(values: np.ndarray, seed: int = 42) -> np.ndarray:
+    """Spark's ``Murmur3_x86_32.hashInt`` of each (32-bit) int, as signed int64 (what ``hash(col)`` gives)."""
+    def rotl(x, r):
+        return ((x << np.uint32(r)) | (x >> np.uint32(32 - r))).astype(np.uint32)
+
+    with np.errstate(over="ignore"):
+        k1 = values.astype(np.int64).astype(np.uint32) * np.uint32(0xCC9E2D51)
+        k1 = rotl(k1, 15) * np.uint32(0x1B873593)
+        h1 = np.uint32(seed) ^ k1
+        h1 = rotl(h1, 13) * np.uint32(5) + np.uint32(0xE6546B64)
+        h1 = h1 ^ np.uint32(4)
+        h1 = h1 ^ (h1 >> np.uint32(16))
+        h1 = h1 * np.uint32(0x85EBCA6B)
+        h1 = h1 ^ (h1 >> np.uint32(13))
+        h1 = h1 * np.uint32(0xC2B2AE35)
+        h1 = h1 ^ (h1 >> np.uint32(16))
+    return h1.astype(np.uint32).view(np.int32).astype(np.int64)
 
 
 def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[QrelsCounts, dict, list[Problem]]:
@@ -908,14 +1117,19 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
         buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
-    bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
+    bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).cast("int").alias("_bucket")
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
-               "opts": opts}
+               "opts": opts, "keys": partition_keys(buckets)}
     index = F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1
-    left = run_df.select(index.alias("_run"), "qid", "docno", "score", "tag", "_row", "_bad", "_line", bucket)
-    right = qrels_df.select("qid", "docno", "rel", "_row", "_bad", "_line", bucket)
-    rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options), _out_ddl(names))
+    left = run_df.select(index.alias("_run"), bucket, "qid", "docno", F.col("score").alias("value"), "tag", "_row",
+                         "_bad", "_line")
+    right = qrels_df.select(F.lit(-1).alias("_run"), bucket, "qid", "docno", F.col("rel").alias("value"),
+                            F.lit(None).cast("string").alias("tag"), "_row", "_bad", "_line")
+    # Each input batch packed into blocks (one per run and bucket) before the shuffle; each bucket's blocks in a
+    # partition of their own after it, evaluated there.  No sort: the kernel puts a bucket's rows in order.
+    packed = left.unionByName(right).mapInArrow(_packer(options), _PACKED_DDL)
+    rows = packed.repartition(buckets, "_key").mapInArrow(_block_kernel(options), _out_ddl(names))
     return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
 
 
