@@ -118,24 +118,74 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds of a process, its own and its reaped children's (utime + stime + cutime + cstime)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
 class Sampler:
-    """The JVM (a child of the driver) and the Python workers (its descendants): the largest RSS seen."""
+    """The JVM (a child of the driver) and the Python workers (its descendants): the largest RSS seen, and the
+    CPU seconds each process used while sampled (a worker that ends keeps the last value seen; sampled every
+    0.2 s, so up to 0.2 s of a short-lived worker's CPU can be missed)."""
 
     def __init__(self):
         self.jvm = 0
         self.worker = 0
+        self._first: dict[int, float] = {}
+        self._last: dict[int, float] = {}
+        self._kind: dict[int, str] = {}
         self._stop = threading.Event()
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self):
-        while not self._stop.wait(0.2):
+    def _seen(self, pid: int, kind: str) -> None:
+        cpu = _cpu(pid)
+        if cpu:
+            self._first.setdefault(pid, 0.0 if self._started else cpu)
+            self._last[pid] = cpu
+            self._kind[pid] = kind
+
+    _started = False
+
+    def _sample(self):
+        with self._lock:
             for child in _children(os.getpid()):
                 self.jvm = max(self.jvm, _status(child, "VmRSS"))
+                self._seen(child, "jvm")
                 stack = _children(child)
                 while stack:
                     pid = stack.pop()
                     self.worker = max(self.worker, _status(pid, "VmRSS"))
+                    self._seen(pid, "workers")
                     stack += _children(pid)
+            self._seen(os.getpid(), "driver")
+
+    def _run(self):
+        while not self._stop.wait(0.2):
+            self._sample()
+
+    def reset(self) -> None:
+        """Start counting again: memory peaks and CPU from now (a process first seen later counts from 0)."""
+        self._started = False
+        self._sample()
+        with self._lock:
+            self.jvm = self.worker = 0
+            self._first = dict(self._last)
+            self._started = True
+
+    def cpu(self) -> dict:
+        """CPU seconds since :meth:`reset`: driver, JVM, Python workers."""
+        self._sample()
+        out = {"driver": 0.0, "jvm": 0.0, "workers": 0.0}
+        with self._lock:
+            for pid, last in self._last.items():
+                out[self._kind[pid]] += last - self._first.get(pid, 0.0)
+        return {k: round(v, 2) for k, v in out.items()}
 
     def __enter__(self):
         self._thread.start()
@@ -169,7 +219,7 @@ def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str]) -> di
         small = spark.read.parquet(str(run)).limit(20_000)
         evaluate_spark(str(qrels), {"warm": small}, ["map"], spark=spark).means().collect()
         for tool in tools:
-            sampler.jvm = sampler.worker = 0
+            sampler.reset()
             t0 = time.perf_counter()
             if tool == "spark":
                 ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
@@ -198,6 +248,7 @@ def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str]) -> di
                 data.unpersist()
                 out["evaluator"] = {"seconds": time.perf_counter() - t0, "prep_seconds": prep, "values": 3,
                                     **values}
+            out[tool]["cpu"] = sampler.cpu()
             out[tool]["jvm_peak"] = sampler.jvm
             out[tool]["worker_peak"] = sampler.worker
             out[tool]["driver_peak"] = _status(os.getpid(), "VmHWM")

@@ -461,6 +461,7 @@ def _kernel(options: dict):
     (:data:`NOTE_COLUMNS`).  The values come from the single-machine loop
     (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket (:func:`_evaluate_bucket`)."""
     runs: list[str] = options["runs"]
+    names: list[tuple[str, str]] = options["names"]
     keep_first: bool = options["keep_first"]
     evaluate_bucket = _evaluate_bucket(options)
 
@@ -478,7 +479,18 @@ def _kernel(options: dict):
             block = _block_of(part, "score")
             _check_rows(run, block.column("qid"), block.column("docno"), _values(block), "run")
             parts.append(block)
-        return evaluate_bucket(qrels, parts, notes)
+        schema = _arrow_schema(names)
+        out = []
+        for run, values in evaluate_bucket(qrels, parts, notes):
+            k = values.num_rows
+            cols = {"run": pa.array([run] * k, pa.string()), "qid": values.column("qid")}
+            for c, kind in NOTE_COLUMNS:
+                cols[c] = pa.nulls(k, pa.string() if kind == "string" else pa.int64())
+            for i in range(len(names)):
+                cols[f"m{i}"] = values.column(f"m{i}")
+            out.append(pa.table(cols, schema=schema))
+        out.append(notes.table(names))
+        return pa.concat_tables(out)
 
     return evaluate
 
@@ -522,16 +534,18 @@ def _note_tag(part: pa.Table, run: str, notes: _Notes) -> None:
 
 
 def _evaluate_bucket(options: dict):
-    """``evaluate(qrels, parts, notes) -> pyarrow.Table``: one bucket evaluated from its qrels block and each
-    run's block (:data:`BLOCK_SCHEMA`, rows already checked, in any order), the values and the notes out."""
+    """``evaluate(qrels, parts, notes) -> [(run, values)]``: one bucket evaluated from its qrels block and each
+    run's block (:data:`BLOCK_SCHEMA`, rows already checked, in any order): for each run that answered a query
+    of the bucket, its values (:func:`values_schema`: ``qid`` in byte order, ``m0, m1, ...``); the bucket's
+    notes added to ``notes``."""
     runs: list[str] = options["runs"]
     names: list[tuple[str, str]] = options["names"]
     requested = parse_measures(options["measures"])
     keep_first: bool = options["keep_first"]
     opts: dict = options["opts"]
-    schema = _arrow_schema(names)
+    schema = values_schema(names)
 
-    def evaluate(qrels: pa.Table, parts: Sequence[pa.Table], notes: _Notes) -> pa.Table:
+    def evaluate(qrels: pa.Table, parts: Sequence[pa.Table], notes: _Notes) -> list[tuple[str, pa.Table]]:
         rq, rd, rv = _in_file_order(_strings(qrels.column("qid")), _strings(qrels.column("docno")), _values(qrels),
                                     qrels.column("_row").combine_chunks(), "qrels", "qrels", keep_first)
         tables = []
@@ -544,39 +558,87 @@ def _evaluate_bucket(options: dict):
             if len(outside):
                 notes.add(run, "foreign", count=len(outside), text=pc.min(outside).as_py())
         out = []
-        if len(rq):
-            qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
-            counts = qi.counts()
-            notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
-            whole = np.trunc(rv)
-            fractional = np.flatnonzero(whole != rv)
-            if fractional.size:
-                notes.add("qrels", "fractional", count=int(fractional.size), text=repr(float(rv[fractional[0]])),
-                          order=int(fractional[0]))
-            values, _problems = evaluate_tables(qi, tables, requested, **opts)
-            queries = pa.array(qi.queries.tolist(), pa.string())
-            for run_values in values:
-                present = run_values.present
-                where = pa.array(np.flatnonzero(present))
-                k = len(where)
-                if k < present.size:
-                    notes.add(run_values.name, "absent", count=int(present.size - k),
-                              text=str(qi.queries[int(np.flatnonzero(~present)[0])]))
-                if not k:
-                    continue
-                cols = {"run": pa.array([run_values.name] * k, pa.string()), "qid": queries.take(where)}
-                for c, kind in NOTE_COLUMNS:
-                    cols[c] = pa.nulls(k, pa.string() if kind == "string" else pa.int64())
-                for i, (name, kind) in enumerate(names):
-                    if kind == "text":
-                        cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
-                    else:
-                        cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
-                out.append(pa.table(cols, schema=schema))
-        out.append(notes.table(names))
-        return pa.concat_tables(out)
+        if not len(rq):
+            return out
+        qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
+        counts = qi.counts()
+        notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
+        whole = np.trunc(rv)
+        fractional = np.flatnonzero(whole != rv)
+        if fractional.size:
+            notes.add("qrels", "fractional", count=int(fractional.size), text=repr(float(rv[fractional[0]])),
+                      order=int(fractional[0]))
+        values, _problems = evaluate_tables(qi, tables, requested, **opts)
+        queries = pa.array(qi.queries.tolist(), pa.string())
+        for run_values in values:
+            present = run_values.present
+            where = pa.array(np.flatnonzero(present))
+            k = len(where)
+            if k < present.size:
+                notes.add(run_values.name, "absent", count=int(present.size - k),
+                          text=str(qi.queries[int(np.flatnonzero(~present)[0])]))
+            if not k:
+                continue
+            cols = {"qid": queries.take(where)}
+            for i, (name, kind) in enumerate(names):
+                if kind == "text":
+                    cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
+                else:
+                    cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
+            out.append((run_values.name, pa.table(cols, schema=schema)))
+        return out
 
     return evaluate
+
+
+def values_schema(names: Sequence[tuple[str, str]]) -> pa.Schema:
+    """The per-query values of one run in one bucket, as the kernel packs them: ``qid``, then ``m0, m1, ...``
+    (float64, or text for text measures) in the order of ``names`` ((printed name, kind) pairs).
+
+    Parameters
+    ----------
+    names : sequence of (str, str)
+        Each value's printed name and kind (``"float"``, ``"long"`` or ``"text"``).
+
+    Returns
+    -------
+    pyarrow.Schema
+
+    Examples
+    --------
+    >>> values_schema([("map", "float"), ("relstring_5", "text")]).names
+    ['qid', 'm0', 'm1']
+    """
+    return pa.schema([("qid", pa.string())] + [(f"m{i}", pa.string() if kind == "text" else pa.float64())
+                                               for i, (_n, kind) in enumerate(names)])
+
+
+#: What the kernel returns to Spark: per run and bucket one *segment* (``block``: Arrow IPC of the run's
+#: per-query values in the bucket, :func:`values_schema`, queries in byte order) or a note (``block`` null,
+#: :data:`NOTE_COLUMNS`).  Buckets are ranges of query ids in byte order: segments sorted by ``bucket`` give
+#: each run's queries in trec_eval's order.
+_OUT_DDL = "run string, bucket int, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS) + ", block binary"
+_OUT_SCHEMA = pa.schema([("run", pa.string()), ("bucket", pa.int32())]
+                        + [(c, pa.string() if k == "string" else pa.int64()) for c, k in NOTE_COLUMNS]
+                        + [("block", pa.binary())])
+
+
+def _segments(segments: list[tuple[str, pa.Table]], bucket: int, notes: _Notes) -> pa.RecordBatch:
+    """The kernel's output rows (:data:`_OUT_SCHEMA`): one per segment, then the notes."""
+    blocks = [t.combine_chunks().to_batches()[0].serialize() for _r, t in segments]
+    n, n_notes = len(blocks), len(notes.rows)
+    cols = {"run": pa.array([r for r, _t in segments] + [row[0] for row in notes.rows], pa.string()),
+            "bucket": pa.array([bucket] * n + [None] * n_notes, pa.int32())}
+    for j, (c, kind) in enumerate(NOTE_COLUMNS):
+        cols[c] = pa.array([None] * n + [row[1 + j] for row in notes.rows],
+                           pa.string() if kind == "string" else pa.int64())
+    cols["block"] = pa.concat_arrays([_binary(blocks), pa.nulls(n_notes, pa.binary())])
+    return pa.RecordBatch.from_pydict(cols, schema=_OUT_SCHEMA)
+
+
+def _read_blocks(blocks: pa.Array, schema: pa.Schema) -> list[pa.RecordBatch]:
+    """Each value of a binary array (an Arrow IPC record batch of ``schema``), read without copying."""
+    return [pa.ipc.read_record_batch(blocks[i].as_buffer(), schema) for i in range(len(blocks))]
 
 
 def _packer(options: dict):
@@ -587,17 +649,19 @@ def _packer(options: dict):
     runs: list[str] = options["runs"]
     keep_first: bool = options["keep_first"]
     keys = np.asarray(options["keys"], dtype=np.int32)
+    bounds = pa.array(options["bounds"], pa.string())
 
     def pack(batches):
         for batch in batches:
             for start in range(0, batch.num_rows, ARROW_BATCH_ROWS):  # a session's bigger batches: in pieces
                 yield _pack_batch(pa.Table.from_batches([batch.slice(start, ARROW_BATCH_ROWS)]), runs, keep_first,
-                                  keys)
+                                  keys, bounds)
 
     return pack
 
 
-def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.ndarray) -> pa.RecordBatch:
+def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.ndarray,
+                bounds: pa.Array) -> pa.RecordBatch:
     notes = _Notes()
     run_of = batch.column("_run").to_numpy(zero_copy_only=False)
     present = np.unique(run_of)
@@ -615,7 +679,7 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
             continue
         block = _block_of(part, "value")
         _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
-        bucket = part.column("_bucket").to_numpy(zero_copy_only=False)
+        bucket = range_buckets(block.column("qid").chunk(0), bounds)
         order = np.argsort(bucket, kind="stable")
         bucket = bucket[order]
         block = block.take(pa.array(order)).combine_chunks().to_batches()[0]
@@ -645,33 +709,74 @@ def _binary(buffers: list[pa.Buffer]) -> pa.BinaryArray:
 def _block_kernel(options: dict):
     """The function Spark maps over each bucket's partition (after the shuffle): the blocks decoded and put
     together per run (the qrels' too), the notes of the packing passed on, the bucket evaluated
-    (:func:`_evaluate_bucket`)."""
+    (:func:`_evaluate_bucket`), its segments and notes out (:data:`_OUT_SCHEMA`)."""
     runs: list[str] = options["runs"]
+    bucket_of = {int(k): b for b, k in enumerate(options["keys"])}
     evaluate_bucket = _evaluate_bucket(options)
 
     def evaluate(batches):
         notes = _Notes()
         blocks: dict[int, list[pa.RecordBatch]] = {}
+        bucket = None
         for batch in batches:
             if not batch.num_rows:
                 continue
             block = batch.column(batch.schema.get_field_index("block"))
             run_of = batch.column(1).to_numpy(zero_copy_only=False)
+            bucket = bucket_of[int(batch.column(0)[0].as_py())] if bucket is None else bucket
             is_note = pc.is_null(block).to_numpy(zero_copy_only=False)
             for i in np.flatnonzero(is_note):
                 r = int(run_of[i])
                 notes.add("qrels" if r < 0 else runs[r], *[batch.column(c)[int(i)].as_py() for c, _k in NOTE_COLUMNS])
-            for i in np.flatnonzero(~is_note):
-                blocks.setdefault(int(run_of[i]), []).append(pa.ipc.read_record_batch(block[int(i)].as_buffer(),
-                                                                                      BLOCK_SCHEMA))
-        if not blocks and not notes.rows:
+            where = np.flatnonzero(~is_note)
+            for i, read in zip(where, _read_blocks(block.take(pa.array(where)), BLOCK_SCHEMA)):
+                blocks.setdefault(int(run_of[i]), []).append(read)
+        if bucket is None:
             return
         side = {r: pa.Table.from_batches(b, schema=BLOCK_SCHEMA) for r, b in blocks.items()}
         empty = BLOCK_SCHEMA.empty_table()
-        out = evaluate_bucket(side.get(-1, empty), [side.get(i, empty) for i in range(len(runs))], notes)
-        yield from out.to_batches()
+        segments = evaluate_bucket(side.get(-1, empty), [side.get(i, empty) for i in range(len(runs))], notes)
+        yield _segments(segments, bucket, notes)
 
     return evaluate
+
+
+def range_buckets(qids: pa.Array, bounds: pa.Array) -> np.ndarray:
+    """The bucket of each query id: how many of the (sorted) bounds are at or before it in byte order.
+
+    Buckets are ranges of ids in byte order (trec_eval's order of queries, ``strcmp``): bucket ``b`` holds the
+    ids from ``bounds[b - 1]`` (included) to ``bounds[b]`` (excluded).
+
+    Parameters
+    ----------
+    qids : pyarrow.Array of str
+        The ids (no nulls).
+    bounds : pyarrow.Array of str
+        Distinct ids in byte order.
+
+    Returns
+    -------
+    numpy.ndarray of int32
+        Values 0 .. ``len(bounds)``.
+
+    Examples
+    --------
+    In byte order "10" < "2" < "9" (the ids are text), so "10" is before the bound "2":
+
+    >>> range_buckets(pa.array(["9", "10", "2", "b"]), pa.array(["2", "a"])).tolist()
+    [1, 0, 1, 2]
+    """
+    if not len(bounds) or not len(qids):
+        return np.zeros(len(qids), dtype=np.int32)
+    codes = as_dictionary(qids)
+    unique = codes.dictionary
+    both = pa.concat_arrays([bounds, unique.cast(pa.string())])
+    order = pc.sort_indices(both).to_numpy()  # stable: a bound before the id equal to it
+    is_bound = order < len(bounds)
+    at = np.cumsum(is_bound)
+    bucket = np.empty(len(unique), dtype=np.int32)
+    bucket[order[~is_bound] - len(bounds)] = at[~is_bound]
+    return bucket[codes.indices.to_numpy(zero_copy_only=False)]
 
 
 def partition_keys(n: int) -> list[int]:
@@ -783,10 +888,11 @@ def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[Qrels
 class SparkEvaluation:
     """trec_eval's measures evaluated on Spark; see :func:`evaluate_spark`.
 
-    ``rows`` is the kernel's output (lazy): one row per run and query it answered, the values in columns
-    ``m0, m1, ...`` (``names[i]`` is the printed name of ``m{i}``), and rows with a null ``qid`` that carry
-    the buckets' notes (:data:`NOTE_COLUMNS`).  ``problems``, ``tags`` and ``counts`` are known once
-    :meth:`means` or :meth:`result` has run.
+    ``rows`` is the kernel's output (lazy): per run and bucket one *segment* (``block``: the run's per-query
+    values in the bucket as Arrow IPC, :func:`values_schema`; ``names[i]`` is the printed name of ``m{i}``;
+    buckets are ranges of query ids, ``bucket`` their order) and rows with a null ``block`` that carry the
+    buckets' notes (:data:`NOTE_COLUMNS`).  ``problems``, ``tags`` and ``counts`` are known once :meth:`means`
+    or :meth:`result` has run.
     """
 
     spark: object
@@ -816,12 +922,25 @@ class SparkEvaluation:
         from pyspark.sql import functions as F
 
         chosen = self._per_query_names()
+        ddl = "run string, measure string, qid string, value double"
         if not chosen:
-            return self.spark.createDataFrame([], "run string, measure string, qid string, value double")
-        pairs = ", ".join(f"'{name}', m{i}" for i, name in chosen)
-        stacked = self.rows.filter(F.col("qid").isNotNull()).selectExpr(
-            "run", "qid", f"stack({len(chosen)}, {pairs}) as (measure, value)")
-        return stacked.select("run", "measure", "qid", F.col("value").cast("double"))
+            return self.spark.createDataFrame([], ddl)
+        schema = values_schema(self.names)
+        out_schema = pa.schema([("run", pa.string()), ("measure", pa.string()), ("qid", pa.string()),
+                                ("value", pa.float64())])
+
+        def unpack(batches):
+            for batch in batches:
+                for run, segment in zip(batch.column(0).to_pylist(), _read_blocks(batch.column(1), schema)):
+                    n = segment.num_rows
+                    yield pa.RecordBatch.from_arrays([
+                        pa.repeat(run, n * len(chosen)).cast(pa.string()),
+                        pa.concat_arrays([pa.repeat(name, n).cast(pa.string()) for _i, name in chosen]),
+                        pa.concat_arrays([segment.column(0)] * len(chosen)),
+                        pa.concat_arrays([segment.column(1 + i) for i, _name in chosen])], schema=out_schema)
+
+        segments = self.rows.filter(F.col("block").isNotNull()).select("run", "block")
+        return segments.mapInArrow(unpack, ddl)
 
     def _learn(self, notes: pd.DataFrame) -> None:
         counts, tags, problems = _gather(notes, self.runs, self.complete)
@@ -830,43 +949,45 @@ class SparkEvaluation:
 
     def totals(self) -> pd.DataFrame:
         """Each run's per-query values summed as trec_eval sums them: one addition at a time, in query-id
-        byte order, on one Spark task streaming the rows sorted by (run, query).  Columns ``run``, ``name``,
-        ``total``, ``n`` (queries answered).  Also gathers the notes (problems, tags, ``-c``'s counts)."""
+        byte order, on one Spark task reading the segments in bucket order (buckets are ranges of ids; a
+        segment holds its queries in order; Arrow batches of at most 64 MB by default,
+        ``spark.sql.execution.arrow.maxBytesPerBatch``).  Columns ``run``, ``name``, ``total``, ``n`` (queries
+        answered).  Also gathers the notes (problems, tags, ``-c``'s counts)."""
         numeric = [(i, name) for i, (name, kind) in enumerate(self.names) if kind != "text"]
-        cols = ["run", "qid"] + [c for c, _k in NOTE_COLUMNS] + [f"m{i}" for i, _ in numeric]
-        sorted_rows = self.rows.select(*cols).repartition(1).sortWithinPartitions("run", "qid")
+        schema = values_schema(self.names)
         labels = [name for _, name in numeric]
+        columns = [1 + i for i, _name in numeric]
         note_names = [c for c, _k in NOTE_COLUMNS]
         out_schema = pa.schema([("run", pa.string()), ("name", pa.string()), ("total", pa.float64()),
                                 ("n", pa.int64())] + [(c, pa.string() if k == "string" else pa.int64())
                                                       for c, k in NOTE_COLUMNS])
-        first_value = 2 + len(NOTE_COLUMNS)
 
         def accumulate(batches):
-            state: dict[str, list] = {}
+            state: dict[str, list] = {}  # run -> [totals so far (None before the first query), queries]
             kept_notes = []
             for batch in batches:
                 if not batch.num_rows:
                     continue
-                is_note = pc.is_valid(batch.column(2)).to_numpy(zero_copy_only=False)
-                if is_note.any():
-                    kept_notes.append(batch.filter(pa.array(is_note)))
-                    batch = batch.filter(pa.array(~is_note))
-                    if not batch.num_rows:
+                block = batch.column(batch.schema.get_field_index("block"))
+                is_note = pc.is_null(block)
+                if pc.any(is_note).as_py():
+                    kept_notes.append(batch.filter(is_note))
+                    batch = batch.filter(pc.invert(is_note))
+                    block = batch.column(batch.schema.get_field_index("block"))
+                for run, segment in zip(batch.column(0).to_pylist(), _read_blocks(block, schema)):
+                    if not segment.num_rows or not columns:
+                        state.setdefault(run, [None, 0])[1] += segment.num_rows
                         continue
-                runs = batch.column(0).to_numpy(zero_copy_only=False)
-                starts = np.flatnonzero(np.r_[True, runs[1:] != runs[:-1]])
-                for s, e in zip(starts, np.r_[starts[1:], len(runs)]):
-                    st = state.setdefault(runs[s], [[None] * len(labels), 0])
-                    st[1] += int(e - s)
-                    for j in range(len(labels)):
-                        v = batch.column(first_value + j).to_numpy(zero_copy_only=False)[s:e].astype(np.float64)
-                        prev = st[0][j]
-                        st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
+                    values = np.column_stack([segment.column(c).to_numpy(zero_copy_only=False) for c in columns])
+                    st = state.setdefault(run, [None, 0])
+                    st[1] += segment.num_rows
+                    # one addition at a time down each column (accumulate is sequential, never pairwise)
+                    stacked = values if st[0] is None else np.vstack([st[0], values])
+                    st[0] = np.add.accumulate(stacked, axis=0)[-1]
             out = {c: [] for c in out_schema.names}
             for run, (totals, n) in state.items():
                 for j, label in enumerate(labels):
-                    for c, v in (("run", run), ("name", label), ("total", totals[j]), ("n", n)):
+                    for c, v in (("run", run), ("name", label), ("total", float(totals[j])), ("n", n)):
                         out[c].append(v)
                     for c in note_names:
                         out[c].append(None)
@@ -874,12 +995,13 @@ class SparkEvaluation:
                 for r in range(notes.num_rows):
                     for c, v in (("run", notes.column(0)[r].as_py()), ("name", None), ("total", None), ("n", None)):
                         out[c].append(v)
-                    for j, c in enumerate(note_names):
-                        out[c].append(notes.column(2 + j)[r].as_py())
+                    for c in note_names:
+                        out[c].append(notes.column(c)[r].as_py())
             yield pa.RecordBatch.from_pydict(out, schema=out_schema)
 
         ddl = "run string, name string, total double, n bigint, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS)
-        table = _collect(sorted_rows.mapInArrow(accumulate, ddl)).to_pandas()
+        in_order = self.rows.repartition(1).sortWithinPartitions("bucket")  # a few rows: one per run and bucket
+        table = _collect(in_order.mapInArrow(accumulate, ddl)).to_pandas()
         is_note = table["note"].notna()
         self._learn(table[is_note])
         return table[~is_note][["run", "name", "total", "n"]].reset_index(drop=True)
@@ -912,30 +1034,37 @@ class SparkEvaluation:
         (``.text()`` is trec_eval's output, byte for byte the command line's without ``--spark``).  Holds
         every per-query value in the driver's memory (8 bytes a value), like the single-machine engine."""
         table = _collect(self.rows)
-        is_note = pc.is_valid(table.column("note"))
+        is_note = pc.is_null(table.column("block"))
         self._learn(table.filter(is_note).select(["run"] + [c for c, _k in NOTE_COLUMNS]).to_pandas())
-        rows = table.filter(pc.invert(is_note))
-        qids = pc.unique(rows.column("qid").combine_chunks()) if rows.num_rows else pa.array([], pa.string())
-        queries = np.asarray(qids.take(pc.array_sort_indices(qids)).to_pylist(), dtype=object)
-        position = {q: i for i, q in enumerate(queries.tolist())}
+        segments = table.filter(pc.invert(is_note))
+        schema = values_schema(self.names)
+        by_run: dict[str, list[pa.RecordBatch]] = {}
+        for run, segment in zip(segments.column("run").to_pylist(),
+                                _read_blocks(segments.column("block").combine_chunks(), schema)):
+            by_run.setdefault(run, []).append(segment)
+        parts = {run: pa.Table.from_batches(b, schema=schema).combine_chunks() for run, b in by_run.items()}
+        qids = pc.unique(pa.chunked_array([t.column("qid") for t in parts.values()], pa.string())) if parts \
+            else pa.array([], pa.string())
+        queries = qids.take(pc.array_sort_indices(qids))
         out = []
         for run in self.runs:
-            part = rows.filter(pc.equal(rows.column("run"), run))
-            idx = np.fromiter((position[q] for q in part.column("qid").to_pylist()), np.int64, part.num_rows)
-            present = np.zeros(queries.size, bool)
+            part = parts.get(run, schema.empty_table())
+            idx = pc.index_in(part.column("qid"), value_set=queries).to_numpy(zero_copy_only=False).astype(np.int64)
+            present = np.zeros(len(queries), bool)
             present[idx] = True
             rv = RunValues(run, self.tags.get(run, run), present)
             for i, (name, kind) in enumerate(self.names):
                 col = part.column(f"m{i}")
                 if kind == "text":
-                    arr = np.empty(queries.size, dtype=object)
+                    arr = np.empty(len(queries), dtype=object)
                     arr[idx] = np.asarray(col.to_pylist(), dtype=object)
                     rv.texts[name] = arr
                 else:
-                    arr = np.zeros(queries.size, np.float64)
-                    arr[idx] = col.to_numpy(zero_copy_only=False)
+                    arr = np.zeros(len(queries), np.float64)
+                    arr[idx] = col.to_numpy()
                     rv.values[name] = arr
             out.append(rv)
+        queries = np.asarray(queries.to_pylist(), dtype=object)
         return MeasureResult(queries, self.requested, out, self.complete, list(self.problems), self.counts)
 
 
@@ -1117,19 +1246,20 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
         buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
-    bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).cast("int").alias("_bucket")
+    bounds = _bounds(qrels_df, buckets)
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
-               "opts": opts, "keys": partition_keys(buckets)}
+               "opts": opts, "bounds": bounds, "keys": partition_keys(len(bounds) + 1)}
     index = F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1
-    left = run_df.select(index.alias("_run"), bucket, "qid", "docno", F.col("score").alias("value"), "tag", "_row",
-                         "_bad", "_line")
-    right = qrels_df.select(F.lit(-1).alias("_run"), bucket, "qid", "docno", F.col("rel").alias("value"),
+    left = run_df.select(index.alias("_run"), "qid", "docno", F.col("score").alias("value"), "tag", "_row", "_bad",
+                         "_line")
+    right = qrels_df.select(F.lit(-1).alias("_run"), "qid", "docno", F.col("rel").alias("value"),
                             F.lit(None).cast("string").alias("tag"), "_row", "_bad", "_line")
-    # Each input batch packed into blocks (one per run and bucket) before the shuffle; each bucket's blocks in a
-    # partition of their own after it, evaluated there.  No sort: the kernel puts a bucket's rows in order.
+    # Each input batch packed into blocks (one per run and bucket: a range of query ids) before the shuffle;
+    # each bucket's blocks in a partition of their own after it, evaluated there.  No sort: the kernel puts a
+    # bucket's rows in order, and its segments come out in the order of the ids.
     packed = left.unionByName(right).mapInArrow(_packer(options), _PACKED_DDL)
-    rows = packed.repartition(buckets, "_key").mapInArrow(_block_kernel(options), _out_ddl(names))
+    rows = packed.repartition(len(bounds) + 1, "_key").mapInArrow(_block_kernel(options), _OUT_DDL)
     return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
 
 
@@ -1211,6 +1341,36 @@ def _kernel_columns(df, kind: str):
             df = df.withColumn(col, F.lit(None).cast("string"))
     cols = ["run", "qid", "docno", "score", "tag"] if kind == "run" else ["qid", "docno", "rel"]
     return df.select(*cols, "_row", "_bad", "_line")
+
+
+#: Query ids sampled from the qrels to cut the ids into buckets (ranges in byte order): at least this many, and
+#: 100 a bucket.
+BOUNDS_SAMPLE = 20_000
+
+
+def _bounds(qrels_df, buckets: int) -> list[str]:
+    """At most ``buckets - 1`` distinct query ids in byte order that cut the qrels' ids into ranges of about as
+    many queries each (from a sample of the qrels' rows; one Spark job).  Any bounds give the same values:
+    they only balance the buckets."""
+    from pyspark.sql import functions as F
+
+    if buckets <= 1:
+        return []
+    want = max(BOUNDS_SAMPLE, 100 * buckets)
+    ids = qrels_df.select("qid").filter(F.col("qid").isNotNull())
+    estimate = _estimated_rows(qrels_df)
+    fraction = min(1.0, 2.0 * want / max(estimate, 1))
+    sample = ids if fraction >= 1.0 else ids.sample(fraction=fraction, seed=0)
+    got = _collect(sample.limit(20 * want)).column("qid")
+    if len(got) < want // 4 and fraction < 1.0:  # the estimate was far too high: sample by the count
+        fraction = min(1.0, 2.0 * want / max(ids.count(), 1))
+        got = _collect(ids.sample(fraction=fraction, seed=0).limit(20 * want)).column("qid")
+    unique = pc.unique(got.combine_chunks().cast(pa.string()))
+    unique = unique.take(pc.array_sort_indices(unique)).to_pylist()
+    if not unique:
+        return []
+    cuts = [unique[(i * len(unique)) // buckets] for i in range(1, buckets)]
+    return sorted(set(cuts), key=lambda q: q.encode("utf-8"))
 
 
 def _estimated_rows(df) -> int:
