@@ -40,14 +40,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_flag, check_whole
+from .._validation import check_choice, check_flag, check_k, check_log_base, check_real, check_whole
+from .batch import MISSING, Evaluation, RunVariant, make_variants
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
 from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
 from .trec import MeasureResult, check_options
 
-__all__ = ["ARROW_BATCH_ROWS", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "evaluate_spark", "read_spark",
-           "spark_session"]
+__all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "evaluate_spark",
+           "evaluate_variants_spark", "partition_keys", "path_bytes", "range_buckets", "read_spark", "spark_session",
+           "values_schema"]
 
 #: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
 #: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
@@ -310,6 +312,34 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     return out
 
 
+def path_bytes(spark, path) -> int | None:
+    """The size in bytes of a file or folder as Spark's (Hadoop's) file system reports it, for ``--max-mb``;
+    None when it cannot tell (no such path: Spark's reader names it then).
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+    path : str or os.PathLike
+        Any path Spark reads (``hdfs://``, ``s3a://``, a local path); a folder counts all its files.
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    With a session (not run here)::
+
+        path_bytes(spark, "data/samples/bm25.run")   # the sample run's bytes
+    """
+    try:
+        hpath = spark._jvm.org.apache.hadoop.fs.Path(str(path))
+        fs = hpath.getFileSystem(spark._jsc.hadoopConfiguration())
+        return int(fs.getContentSummary(hpath).getLength())
+    except Exception:  # noqa: BLE001 - a path Spark cannot size: its reader says why
+        return None
+
+
 def _has_parquet_parts(path: str) -> bool:
     p = Path(path)
     return p.is_dir() and any(p.glob("*.parquet"))
@@ -423,6 +453,7 @@ class _Notes:
 
     def __init__(self):
         self.rows: list[tuple] = []
+        self.queries: pa.Array | None = None  # the bucket's qrels queries (sorted), once evaluated
 
     def add(self, run, note, count=None, count2=None, text=None, detail=None, order=None):
         self.rows.append((run, note, count, count2, text, detail, order))
@@ -570,6 +601,7 @@ def _evaluate_bucket(options: dict):
                       order=int(fractional[0]))
         values, _problems = evaluate_tables(qi, tables, requested, **opts)
         queries = pa.array(qi.queries.tolist(), pa.string())
+        notes.queries = queries
         for run_values in values:
             present = run_values.present
             where = pa.array(np.flatnonzero(present))
@@ -623,16 +655,30 @@ _OUT_SCHEMA = pa.schema([("run", pa.string()), ("bucket", pa.int32())]
                         + [("block", pa.binary())])
 
 
-def _segments(segments: list[tuple[str, pa.Table]], bucket: int, notes: _Notes) -> pa.RecordBatch:
-    """The kernel's output rows (:data:`_OUT_SCHEMA`): one per segment, then the notes."""
+#: The qrels queries of a bucket (a ``queries`` note's block), when asked for (the variants table needs them).
+QUERIES_SCHEMA = pa.schema([("qid", pa.string())])
+
+
+def _segments(segments: list[tuple[str, pa.Table]], bucket: int, notes: _Notes,
+              queries: pa.Array | None = None) -> pa.RecordBatch:
+    """The kernel's output rows (:data:`_OUT_SCHEMA`): one per segment (``note`` null), then the notes, and the
+    bucket's qrels queries as a ``queries`` note with a block when given."""
     blocks = [t.combine_chunks().to_batches()[0].serialize() for _r, t in segments]
     n, n_notes = len(blocks), len(notes.rows)
-    cols = {"run": pa.array([r for r, _t in segments] + [row[0] for row in notes.rows], pa.string()),
-            "bucket": pa.array([bucket] * n + [None] * n_notes, pa.int32())}
+    runs = [r for r, _t in segments] + [row[0] for row in notes.rows]
+    note_values = [[None] * n + [row[1 + j] for row in notes.rows] for j in range(len(NOTE_COLUMNS))]
+    extra = [pa.nulls(n_notes, pa.binary())]
+    if queries is not None and len(queries):
+        runs.append(None)
+        for j, values in enumerate(note_values):
+            values.append("queries" if NOTE_COLUMNS[j][0] == "note" else None)
+        blocks_q = [pa.RecordBatch.from_arrays([queries], schema=QUERIES_SCHEMA).serialize()]
+        extra.append(_binary(blocks_q))
+    cols = {"run": pa.array(runs, pa.string()),
+            "bucket": pa.array([bucket] * len(runs), pa.int32())}
     for j, (c, kind) in enumerate(NOTE_COLUMNS):
-        cols[c] = pa.array([None] * n + [row[1 + j] for row in notes.rows],
-                           pa.string() if kind == "string" else pa.int64())
-    cols["block"] = pa.concat_arrays([_binary(blocks), pa.nulls(n_notes, pa.binary())])
+        cols[c] = pa.array(note_values[j], pa.string() if kind == "string" else pa.int64())
+    cols["block"] = pa.concat_arrays([_binary(blocks), *extra])
     return pa.RecordBatch.from_pydict(cols, schema=_OUT_SCHEMA)
 
 
@@ -641,23 +687,49 @@ def _read_blocks(blocks: pa.Array, schema: pa.Schema) -> list[pa.RecordBatch]:
     return [pa.ipc.read_record_batch(blocks[i].as_buffer(), schema) for i in range(len(blocks))]
 
 
-def _packer(options: dict):
-    """The function Spark maps over the input rows (before the shuffle), batch by batch: a batch's bad lines
-    skipped (a note) or refused, its rows checked, each run's last tag noted, and its rows grouped by run and
-    bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block).  Spark then moves a few
-    binary rows per batch instead of every row with its strings and bookkeeping."""
+def _packer(options: dict, index: int | None):
+    """The function Spark maps over one side's input rows (before the shuffle), batch by batch: a batch's bad
+    lines skipped (a note) or refused, its rows checked, each run's last tag noted, and its rows grouped by
+    run and bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block).  Spark then moves
+    a few binary rows per batch instead of every row with its strings and bookkeeping.
+
+    ``index``: the side's place in ``options["runs"]`` (-1: the qrels), or None when its rows carry ``_run``
+    (a DataFrame naming several runs).  The rows come without ``_row``: it is counted here, as
+    ``monotonically_increasing_id`` counts it (the partition's index in the upper bits, then the row's place
+    in the partition): file or DataFrame order, without a column through the JVM."""
     runs: list[str] = options["runs"]
     keep_first: bool = options["keep_first"]
     keys = np.asarray(options["keys"], dtype=np.int32)
     bounds = pa.array(options["bounds"], pa.string())
 
     def pack(batches):
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        row = (context.partitionId() if context is not None else 0) << 33
         for batch in batches:
             for start in range(0, batch.num_rows, ARROW_BATCH_ROWS):  # a session's bigger batches: in pieces
-                yield _pack_batch(pa.Table.from_batches([batch.slice(start, ARROW_BATCH_ROWS)]), runs, keep_first,
-                                  keys, bounds)
+                piece = pa.Table.from_batches([batch.slice(start, ARROW_BATCH_ROWS)])
+                piece = piece.append_column("_row", pa.array(np.arange(row, row + piece.num_rows, dtype=np.int64)))
+                row += piece.num_rows
+                if index is not None:
+                    piece = piece.append_column("_run", pa.array(np.full(piece.num_rows, index, np.int32)))
+                yield _pack_batch(_split_why(piece), runs, keep_first, keys, bounds)
 
     return pack
+
+
+def _split_why(part: pa.Table) -> pa.Table:
+    """``_why`` (why a line cannot be used, a NUL, the line; null for a good line) as ``_bad`` and ``_line``."""
+    if "_why" not in part.column_names:
+        return part
+    why = part.column("_why").combine_chunks()
+    part = part.drop_columns(["_why"])
+    if why.null_count == len(why):
+        return part
+    halves = pc.split_pattern(why, "\x00", max_splits=1)
+    part = part.append_column("_bad", pc.list_element(halves, 0))
+    return part.append_column("_line", pc.list_element(halves, 1))
 
 
 def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.ndarray,
@@ -712,6 +784,7 @@ def _block_kernel(options: dict):
     (:func:`_evaluate_bucket`), its segments and notes out (:data:`_OUT_SCHEMA`)."""
     runs: list[str] = options["runs"]
     bucket_of = {int(k): b for b, k in enumerate(options["keys"])}
+    with_queries = bool(options.get("queries"))
     evaluate_bucket = _evaluate_bucket(options)
 
     def evaluate(batches):
@@ -736,7 +809,7 @@ def _block_kernel(options: dict):
         side = {r: pa.Table.from_batches(b, schema=BLOCK_SCHEMA) for r, b in blocks.items()}
         empty = BLOCK_SCHEMA.empty_table()
         segments = evaluate_bucket(side.get(-1, empty), [side.get(i, empty) for i in range(len(runs))], notes)
-        yield _segments(segments, bucket, notes)
+        yield _segments(segments, bucket, notes, notes.queries if with_queries else None)
 
     return evaluate
 
@@ -843,7 +916,8 @@ def _murmur3_int(values: np.ndarray, seed: int = 42) -> np.ndarray:
     return h1.astype(np.uint32).view(np.int32).astype(np.int64)
 
 
-def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[QrelsCounts, dict, list[Problem]]:
+def _gather(notes: pd.DataFrame, runs: list[str], complete: bool,
+            policy: str | None = None) -> tuple[QrelsCounts, dict, list[Problem]]:
     """The buckets' notes added up: -c's counts, the runs' tags, the problems (as the single machine words them)."""
     counts = QrelsCounts(0, 0)
     tags: dict[str, tuple[int, str]] = {}
@@ -879,7 +953,7 @@ def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[Qrels
         elif absent is not None and len(absent):
             problems.append(Problem(run, None, "missing_in_run", {
                 "count": int(absent["count"].sum()), "example": min(absent["text"]),
-                "policy": "zero (-c)" if complete else "skip"}))
+                "policy": policy or ("zero (-c)" if complete else "skip")}))
     return counts, {run: tag for run, (_o, tag) in tags.items()}, problems
 
 
@@ -904,6 +978,8 @@ class SparkEvaluation:
     tags: dict[str, str] = field(default_factory=dict)
     counts: QrelsCounts | None = None
     problems: list[Problem] = field(default_factory=list)
+    #: What a qrels query a run did not answer counts as, in the problems' words (default: as ``complete`` says).
+    policy: str | None = None
 
     def cache(self) -> SparkEvaluation:
         """Keep the per-query values in Spark's memory (``persist``) once computed, so that
@@ -939,11 +1015,13 @@ class SparkEvaluation:
                         pa.concat_arrays([segment.column(0)] * len(chosen)),
                         pa.concat_arrays([segment.column(1 + i) for i, _name in chosen])], schema=out_schema)
 
-        segments = self.rows.filter(F.col("block").isNotNull()).select("run", "block")
+        segments = self.rows.filter(F.col("note").isNull()).select("run", "block")
         return segments.mapInArrow(unpack, ddl)
 
     def _learn(self, notes: pd.DataFrame) -> None:
-        counts, tags, problems = _gather(notes, self.runs, self.complete)
+        counts, tags, problems = _gather(notes, self.runs, self.complete, self.policy)
+        if not any(r.info.origin != "variant" for r in self.requested):  # as on one machine: only trec_eval's
+            problems = [p for p in problems if p.kind != "fractional_grades"]  # measures read whole grades
         self.counts, self.problems = counts, self.problems + problems
         self.tags.update(tags)
 
@@ -968,12 +1046,11 @@ class SparkEvaluation:
             for batch in batches:
                 if not batch.num_rows:
                     continue
-                block = batch.column(batch.schema.get_field_index("block"))
-                is_note = pc.is_null(block)
+                is_note = pc.is_valid(batch.column(batch.schema.get_field_index("note")))
                 if pc.any(is_note).as_py():
                     kept_notes.append(batch.filter(is_note))
                     batch = batch.filter(pc.invert(is_note))
-                    block = batch.column(batch.schema.get_field_index("block"))
+                block = batch.column(batch.schema.get_field_index("block"))
                 for run, segment in zip(batch.column(0).to_pylist(), _read_blocks(block, schema)):
                     if not segment.num_rows or not columns:
                         state.setdefault(run, [None, 0])[1] += segment.num_rows
@@ -1034,17 +1111,22 @@ class SparkEvaluation:
         (``.text()`` is trec_eval's output, byte for byte the command line's without ``--spark``).  Holds
         every per-query value in the driver's memory (8 bytes a value), like the single-machine engine."""
         table = _collect(self.rows)
-        is_note = pc.is_null(table.column("block"))
+        is_note = pc.is_valid(table.column("note"))
         self._learn(table.filter(is_note).select(["run"] + [c for c, _k in NOTE_COLUMNS]).to_pandas())
         segments = table.filter(pc.invert(is_note))
+        listed = table.filter(pc.equal(table.column("note"), "queries")).column("block").combine_chunks()
+        qrels_queries = [b.column(0) for b in _read_blocks(listed, QUERIES_SCHEMA)]
         schema = values_schema(self.names)
         by_run: dict[str, list[pa.RecordBatch]] = {}
         for run, segment in zip(segments.column("run").to_pylist(),
                                 _read_blocks(segments.column("block").combine_chunks(), schema)):
             by_run.setdefault(run, []).append(segment)
         parts = {run: pa.Table.from_batches(b, schema=schema).combine_chunks() for run, b in by_run.items()}
-        qids = pc.unique(pa.chunked_array([t.column("qid") for t in parts.values()], pa.string())) if parts \
-            else pa.array([], pa.string())
+        if qrels_queries:  # asked for (the variants table): every qrels query, as on one machine
+            qids = pa.concat_arrays(qrels_queries)
+        else:  # the queries some run answered
+            qids = pc.unique(pa.chunked_array([t.column("qid") for t in parts.values()], pa.string())) if parts \
+                else pa.array([], pa.string())
         queries = qids.take(pc.array_sort_indices(qids))
         out = []
         for run in self.runs:
@@ -1209,8 +1291,19 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         ev.means().show()          # run, measure, value
         ev.per_query().write.parquet("per_query.parquet")
     """
-    from pyspark.sql import functions as F
+    return _evaluate_spark(qrels, runs, measures, spark=spark, relevance_level=relevance_level, complete=complete,
+                           judged_only=judged_only, max_docs=max_docs, num_docs_in_coll=num_docs_in_coll,
+                           err_gmax=err_gmax, qrels_columns=qrels_columns, run_columns=run_columns, buckets=buckets,
+                           skip_bad_lines=skip_bad_lines)
 
+
+def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, judged_only, max_docs,
+                    num_docs_in_coll, err_gmax, qrels_columns, run_columns, buckets, skip_bad_lines,
+                    policy: str | None = None, queries: bool = False) -> SparkEvaluation:
+    """:func:`evaluate_spark`, and for the variants table (:func:`evaluate_variants_spark`): ``policy`` words
+    what a missing query counts as in the problems, ``queries`` has the kernel list each bucket's qrels
+    queries."""
+    from pyspark.sql import functions as F
 
     requested = parse_measures(measures)
     opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
@@ -1249,18 +1342,97 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     bounds = _bounds(qrels_df, buckets)
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
-               "opts": opts, "bounds": bounds, "keys": partition_keys(len(bounds) + 1)}
-    index = F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1
-    left = run_df.select(index.alias("_run"), "qid", "docno", F.col("score").alias("value"), "tag", "_row", "_bad",
-                         "_line")
-    right = qrels_df.select(F.lit(-1).alias("_run"), "qid", "docno", F.col("rel").alias("value"),
-                            F.lit(None).cast("string").alias("tag"), "_row", "_bad", "_line")
-    # Each input batch packed into blocks (one per run and bucket: a range of query ids) before the shuffle;
-    # each bucket's blocks in a partition of their own after it, evaluated there.  No sort: the kernel puts a
-    # bucket's rows in order, and its segments come out in the order of the ids.
-    packed = left.unionByName(right).mapInArrow(_packer(options), _PACKED_DDL)
+               "opts": opts, "bounds": bounds, "keys": partition_keys(len(bounds) + 1), "queries": queries}
+    # Each side's input batches packed into blocks (one per run and bucket: a range of query ids) before the
+    # shuffle, with only the columns that can hold something; each bucket's blocks in a partition of their own
+    # after it, evaluated there.  No sort: the kernel puts a bucket's rows in order, and its segments come out in
+    # the order of the ids.
+    sides = [(qrels_df, "rel", -1)]
+    for (name, _df), df in zip(frames, run_dfs):
+        sides.append((df, "score", runs_order.index(name) if name is not None else None))
+    packed = None
+    for df, value, side in sides:
+        cols = [F.col("qid"), F.col("docno"), F.col(value).alias("value")]
+        if side is None:
+            cols.append((F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1)
+                        .alias("_run"))
+        if not _always_null(df, "_bad"):
+            cols.append(F.when(F.col("_bad").isNotNull(), F.concat(F.col("_bad"), F.lit("\x00"),
+                                                                   F.coalesce(F.col("_line"), F.lit(""))))
+                        .alias("_why"))
+        if side != -1 and not _always_null(df, "tag"):
+            cols.append(F.col("tag"))
+        one = df.select(*cols).mapInArrow(_packer(options, side), _PACKED_DDL)
+        packed = one if packed is None else packed.unionByName(one)
     rows = packed.repartition(len(bounds) + 1, "_key").mapInArrow(_block_kernel(options), _OUT_DDL)
-    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
+    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy)
+
+
+def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequence[RunVariant] | None = None,
+                            log_base: float = 2, relevance_level: float | None = None, missing: str = "skip",
+                            spark=None, qrels_columns: Mapping[str, str] | None = None,
+                            run_columns: Mapping[str, str] | None = None, buckets: int | None = None,
+                            skip_bad_lines: bool = False) -> Evaluation:
+    """The NDCG variants table on Spark: :func:`metrics.runfiles.batch.evaluate`'s :class:`Evaluation`, the
+    same values bit for bit (each variant is the ``nDCG(...)`` measure :func:`evaluate_spark` computes).
+
+    Parameters
+    ----------
+    qrels, runs
+        As for :func:`evaluate_spark` (DataFrames or paths Spark reads).
+    k, variants, log_base, relevance_level, missing
+        As for :func:`metrics.runfiles.batch.evaluate`: the cutoff (None: the whole list and pool), the
+        variants (default: :func:`metrics.runfiles.batch.make_variants`' 24), the logarithm's base, grades below
+        ``relevance_level`` counting 0, and what a qrels query a run did not answer counts as ("skip" or "zero").
+    spark, qrels_columns, run_columns, buckets, skip_bad_lines
+        As for :func:`evaluate_spark`.
+
+    Returns
+    -------
+    metrics.runfiles.batch.Evaluation
+        On the driver: ``values[run, variant, query]`` over every qrels query, ``means()``,
+        ``per_query()``, ``orders()``, ``tau()``; ``problems`` (queries on one side only, lines skipped).
+
+    Raises
+    ------
+    ValueError
+        For an invalid option (named, before Spark is touched) or input :func:`evaluate_spark` refuses.
+
+    Examples
+    --------
+    Options are checked first (no session needed):
+
+    >>> evaluate_variants_spark("qrels.txt", "bm25.run", missing="drop")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown missing 'drop'; valid names are 'skip', 'zero'
+
+    With a session (not run here: it starts a JVM)::
+
+        ev = evaluate_variants_spark("qrels.txt", ["bm25.run", "dense.run"], k=10, spark=spark_session())
+        ev.means()                 # run x variant, as on one machine
+    """
+    k = check_k(k)
+    base = check_log_base(log_base)
+    level = check_real(relevance_level, name="relevance_level", allow_none=True)
+    check_choice(missing, MISSING, name="missing")
+    variants = list(variants) if variants is not None else make_variants()
+    if not variants or not all(isinstance(v, RunVariant) for v in variants):
+        raise ValueError("variants must be a non-empty list of RunVariant (see make_variants)")
+    specs = [v.spec(k=k, log_base=base, relevance_level=level) for v in variants]
+    ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
+                         max_docs=None, num_docs_in_coll=0, err_gmax=None, qrels_columns=qrels_columns,
+                         run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, policy=missing,
+                         queries=True)
+    result = ev.result()
+    n = len(result.queries)
+    values = np.full((len(ev.runs), len(variants), n), np.nan)
+    present = np.zeros((len(ev.runs), n), dtype=bool)
+    for r, rv in enumerate(result.runs):
+        present[r] = rv.present
+        for j, spec in enumerate(specs):
+            values[r, j] = np.where(rv.present, rv.values[spec], np.nan)
+    return Evaluation(result.queries, list(ev.runs), variants, values, present, missing, k, list(result.problems))
 
 
 def bucket_kernel(measures: Sequence[str] = ("official",), *, runs: Sequence[str] = ("run",),
@@ -1328,6 +1500,17 @@ def bucket_kernel(measures: Sequence[str] = ("official",), *, runs: Sequence[str
                       "keep_first": skip_bad_lines, "opts": opts})
     kernel.names = [name for name, _kind in names]
     return kernel
+
+
+def _always_null(df, column: str) -> bool:
+    """True when Spark's optimizer folds the column to a null literal (a column a source does not have): it
+    need not travel.  False whenever that cannot be told from the plan (then it travels)."""
+    try:
+        plan = df.select(column)._jdf.queryExecution().optimizedPlan()
+        child = plan.expressions().head().child()
+        return bool(child.foldable()) and child.eval(None) is None
+    except Exception:  # noqa: BLE001 - another plan shape: keep the column
+        return False
 
 
 def _kernel_columns(df, kind: str):
