@@ -197,62 +197,83 @@ class Sampler:
 
 
 # ------------------------------------------------------------------------------------- tools
-def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str]) -> dict:
-    sys.path.insert(0, str(ROOT))
-    import warnings
+def load1() -> float:
+    """The 1-minute load average."""
+    return os.getloadavg()[0]
 
-    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+
+def time_ours(spark, qrels: Path, run: Path, evaluate_spark) -> dict:
+    """Ours, every trec_eval measure: the kernel job (values cached), then the means on one task."""
+    t0 = time.perf_counter()
+    ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
+    ev.rows.write.format("noop").mode("overwrite").save()  # the kernel job (values kept in memory)
+    kernel = time.perf_counter() - t0
+    means = {r["measure"]: r["value"] for r in ev.means().collect()}  # the means on one task
+    seconds = time.perf_counter() - t0
+    ev.rows.unpersist()
+    return {"seconds": seconds, "kernel_seconds": kernel, "values": len(means), "map": means["map"],
+            "P_10": means["P_10"], "ndcg_cut_10": means["ndcg_cut_10"]}
+
+
+def time_evaluator(spark, qrels: Path, run: Path) -> dict:
+    """Spark ML's RankingEvaluator: rows grouped into ranked prediction and label arrays (cached), then
+    ndcgAtK, meanAveragePrecision and precisionAtK."""
     from pyspark.ml.evaluation import RankingEvaluator
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
+    t0 = time.perf_counter()
+    runs = spark.read.parquet(str(run))
+    ranked = runs.withColumn("pos", F.row_number().over(Window.partitionBy("qid").orderBy(F.desc("score"))))
+    preds = ranked.groupBy("qid").agg(F.sort_array(F.collect_list(F.struct("pos", "item"))).alias("p"))
+    preds = preds.select("qid", F.col("p.item").alias("prediction"))
+    labels = (spark.read.parquet(str(qrels)).filter("rel > 0")
+              .withColumn("item", F.expr("cast(substring(docno, 2) as double)"))
+              .groupBy("qid").agg(F.collect_list("item").alias("label")))
+    data = preds.join(labels, "qid", "left").select(
+        "prediction", F.coalesce("label", F.array().cast("array<double>")).alias("label")).cache()
+    data.count()
+    prep = time.perf_counter() - t0
+    values = {}
+    for metric in ("ndcgAtK", "meanAveragePrecision", "precisionAtK"):
+        ev = RankingEvaluator(metricName=metric, k=K, predictionCol="prediction", labelCol="label")
+        values[metric] = ev.evaluate(data)
+    data.unpersist()
+    return {"seconds": time.perf_counter() - t0, "prep_seconds": prep, "values": 3, **values}
+
+
+def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str], rounds: int = 1) -> list[dict]:
+    """One Spark session; ``rounds`` rounds, the tools in turn (their order alternating from round to round, so
+    that neither always runs first on a machine whose load drifts).  Returns one dict per round: tool -> result
+    (seconds, CPU seconds by process kind, peak memory, the 1-minute load before and after)."""
+    sys.path.insert(0, str(ROOT))
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
     from metrics.runfiles.spark import evaluate_spark, spark_session
 
-    out = {}
-    started = time.perf_counter()
     spark = spark_session(master, app_name="ndcg-lab-benchmark",
                           config={"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "64"})
     spark.sparkContext.setLogLevel("ERROR")
-    out["session_s"] = time.perf_counter() - started
+    out = []
     with Sampler() as sampler:
-        # warm-up: one small evaluation of each tool (JIT, Python workers), not timed
-        small = spark.read.parquet(str(run)).limit(20_000)
-        evaluate_spark(str(qrels), {"warm": small}, ["map"], spark=spark).means().collect()
-        for tool in tools:
-            sampler.reset()
-            t0 = time.perf_counter()
-            if tool == "spark":
-                ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
-                ev.rows.write.format("noop").mode("overwrite").save()  # the kernel job (values kept in memory)
-                kernel = time.perf_counter() - t0
-                means = {r["measure"]: r["value"] for r in ev.means().collect()}  # the means on one task
-                ev.rows.unpersist()
-                out["spark"] = {"seconds": time.perf_counter() - t0, "kernel_seconds": kernel, "values": len(means),
-                                "map": means["map"], "P_10": means["P_10"], "ndcg_cut_10": means["ndcg_cut_10"]}
-            elif tool == "evaluator":
-                runs = spark.read.parquet(str(run))
-                ranked = runs.withColumn("pos", F.row_number().over(Window.partitionBy("qid").orderBy(F.desc("score"))))
-                preds = ranked.groupBy("qid").agg(F.sort_array(F.collect_list(F.struct("pos", "item"))).alias("p"))
-                preds = preds.select("qid", F.col("p.item").alias("prediction"))
-                labels = (spark.read.parquet(str(qrels)).filter("rel > 0")
-                          .withColumn("item", F.expr("cast(substring(docno, 2) as double)"))
-                          .groupBy("qid").agg(F.collect_list("item").alias("label")))
-                data = preds.join(labels, "qid", "left").select(
-                    "prediction", F.coalesce("label", F.array().cast("array<double>")).alias("label")).cache()
-                data.count()
-                prep = time.perf_counter() - t0
-                values = {}
-                for metric in ("ndcgAtK", "meanAveragePrecision", "precisionAtK"):
-                    ev = RankingEvaluator(metricName=metric, k=K, predictionCol="prediction", labelCol="label")
-                    values[metric] = ev.evaluate(data)
-                data.unpersist()
-                out["evaluator"] = {"seconds": time.perf_counter() - t0, "prep_seconds": prep, "values": 3,
-                                    **values}
-            out[tool]["cpu"] = sampler.cpu()
-            out[tool]["jvm_peak"] = sampler.jvm
-            out[tool]["worker_peak"] = sampler.worker
-            out[tool]["driver_peak"] = _status(os.getpid(), "VmHWM")
-            print(f"{tool}: {json.dumps(out[tool])} ({uptime()})", file=sys.stderr, flush=True)  # as each ends
+        # warm-up: a small evaluation by each tool (JIT, Python workers), not timed
+        small_run, small_qrels = DATA / "spark_warm.run.parquet", DATA / "spark_warm.qrels.parquet"
+        spark.read.parquet(str(run)).limit(20_000).write.mode("overwrite").parquet(str(small_run))
+        spark.read.parquet(str(qrels)).limit(4_000).write.mode("overwrite").parquet(str(small_qrels))
+        time_ours(spark, small_qrels, small_run, evaluate_spark)
+        time_evaluator(spark, small_qrels, small_run)
+        for r in range(rounds):
+            results = {}
+            for tool in (tools if r % 2 == 0 else tools[::-1]):
+                sampler.reset()
+                before = load1()
+                results[tool] = (time_ours(spark, qrels, run, evaluate_spark) if tool == "spark"
+                                 else time_evaluator(spark, qrels, run))
+                results[tool].update(cpu=sampler.cpu(), jvm_peak=sampler.jvm, worker_peak=sampler.worker,
+                                     driver_peak=_status(os.getpid(), "VmHWM"), load=(before, load1()))
+                print(f"round {r + 1} {tool}: {json.dumps(results[tool])} ({uptime()})", file=sys.stderr, flush=True)
+            out.append(results)
     spark.stop()
     return out
 
@@ -290,39 +311,62 @@ def main(argv=None) -> int:
     p.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     p.add_argument("--tools", nargs="+", default=["spark", "evaluator", "single"],
                    choices=["spark", "evaluator", "single"])
+    p.add_argument("--rounds", type=int, default=1, help="rounds of the Spark tools in one session (default 1)")
     args = p.parse_args(argv)
     cores = int(args.master[6:-1]) if args.master.startswith("local[") and args.master[6:-1].isdigit() else 1
-    rows = []
+    rows, sides = [], []
     for lines in (int(x) for x in args.lines):
         print(f"generating {lines:,} lines ...", file=sys.stderr)
         qrels, run = generate(lines)
         print(f"load before: {uptime()}", file=sys.stderr)
-        results = {}
         spark_tools = [t for t in args.tools if t != "single"]
-        if spark_tools:
-            results.update(run_spark_tools(qrels, run, args.master, spark_tools))
+        rounds = run_spark_tools(qrels, run, args.master, spark_tools, args.rounds) if spark_tools else [{}]
         if "single" in args.tools:
-            results["single"] = run_single(qrels, run)
+            rounds[0]["single"] = run_single(qrels, run)
         print(f"load after: {uptime()}", file=sys.stderr)
-        for tool in args.tools:
-            r = results[tool]
-            n_cores = 1 if tool == "single" else cores
-            mem = (f"{r['peak'] / 1e6:,.0f} MB" if tool == "single" else
-                   f"driver {r['driver_peak'] / 1e6:,.0f} MB, JVM {r['jvm_peak'] / 1e6:,.0f} MB, "
-                   f"worker {r['worker_peak'] / 1e6:,.0f} MB")
-            extra = (f"prep {r['prep_seconds']:.1f} s; ndcg@10 {r['ndcgAtK']:.4f}, MAP {r['meanAveragePrecision']:.4f}"
-                     f", P@10 {r['precisionAtK']:.4f}" if tool == "evaluator" else
-                     f"map {r['map']:.4f}, P_10 {r['P_10']:.4f}, ndcg_cut_10 {r['ndcg_cut_10']:.4f}")
-            if tool == "spark":
-                split = f"kernel {r['kernel_seconds']:.1f} s, means {r['seconds'] - r['kernel_seconds']:.1f} s; "
-                extra = split + extra
-            rows.append((f"{lines:,}", tool, f"{r['seconds']:.1f}", f"{lines / r['seconds'] / n_cores:,.0f}", mem,
-                         extra))
+        for r, results in enumerate(rounds, start=1):
+            for tool in args.tools:
+                if tool not in results:
+                    continue
+                res = results[tool]
+                n_cores = 1 if tool == "single" else cores
+                mem = (f"{res['peak'] / 1e6:,.0f} MB" if tool == "single" else
+                       f"driver {res['driver_peak'] / 1e6:,.0f} MB, JVM {res['jvm_peak'] / 1e6:,.0f} MB, "
+                       f"worker {res['worker_peak'] / 1e6:,.0f} MB")
+                extra = (f"prep {res['prep_seconds']:.1f} s; ndcg@10 {res['ndcgAtK']:.4f}, MAP "
+                         f"{res['meanAveragePrecision']:.4f}, P@10 {res['precisionAtK']:.4f}" if tool == "evaluator"
+                         else f"map {res['map']:.4f}, P_10 {res['P_10']:.4f}, ndcg_cut_10 {res['ndcg_cut_10']:.4f}")
+                if tool == "spark":
+                    extra = (f"kernel {res['kernel_seconds']:.1f} s, means "
+                             f"{res['seconds'] - res['kernel_seconds']:.1f} s; " + extra)
+                cpu = sum(res["cpu"].values()) if "cpu" in res else float("nan")
+                load = f"{res['load'][0]:.1f}–{res['load'][1]:.1f}" if "load" in res else ""
+                rows.append((f"{lines:,}", str(r), tool, f"{res['seconds']:.1f}", f"{cpu:.1f}", load,
+                             f"{lines / res['seconds'] / n_cores:,.0f}", mem, extra))
+            if "spark" in results and "evaluator" in results:
+                ours, theirs = results["spark"], results["evaluator"]
+                same = abs(ours["map"] - theirs["meanAveragePrecision"]) < 1e-12 and \
+                    abs(ours["P_10"] - theirs["precisionAtK"]) < 1e-12
+                sides.append((f"{lines:,}", str(r), f"{ours['seconds']:.1f}", f"{theirs['seconds']:.1f}",
+                              f"{ours['seconds'] / theirs['seconds']:.2f}",
+                              f"{sum(ours['cpu'].values()):.1f} / {sum(theirs['cpu'].values()):.1f}",
+                              f"{ours['load'][0]:.1f}–{ours['load'][1]:.1f} / "
+                              f"{theirs['load'][0]:.1f}–{theirs['load'][1]:.1f}", "yes" if same else "NO"))
         sys.stdout.flush()
-    print("| run lines | tool | seconds | lines/s/core | peak memory | values |")
-    print("|---|---|---:|---:|---|---|")
+    print("| run lines | round | tool | seconds | CPU s | load | lines/s/core | peak memory | values |")
+    print("|---|---:|---|---:|---:|---|---:|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+    if sides:
+        print()
+        print(f"Side by side on {args.master}: ours (every trec_eval measure, -m all_trec) against RankingEvaluator "
+              "(ndcgAtK, MAP, P@10), the same session and files; ratio = our seconds / its seconds (the aim: <= 1)")
+        print()
+        print("| run lines | round | ours s | RankingEvaluator s | ratio | CPU s ours / its | load ours / its | "
+              "MAP and P@10 agree |")
+        print("|---|---:|---:|---:|---:|---|---|---|")
+        for side in sides:
+            print("| " + " | ".join(side) + " |")
     return 0
 
 
