@@ -25,6 +25,7 @@ Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -55,6 +56,13 @@ __all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluati
 #: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
 #: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
 ROWS_PER_BUCKET = 500_000
+
+#: Rows of a block (one bucket's rows of one pack) the packing aims at: its input batches are held until they
+#: make about this many rows a bucket (a few bigger blocks cost less than many small ones), up to PACK_MAX_ROWS.
+BLOCK_ROWS = 10_000
+
+#: The most input rows a Python worker holds to pack them at once (about 60 MB of ids and values).
+PACK_MAX_ROWS = 2_000_000
 
 #: Rows per Arrow record batch between Spark and the Python workers in sessions :func:`spark_session` starts
 #: (``spark.sql.execution.arrow.maxRecordsPerBatch``; a ``config=`` entry overrides it).
@@ -734,19 +742,28 @@ def _packer(options: dict, index: int | None):
     bounds = pa.array(options["bounds"], pa.string())
     rows: bool = options["rows"]
 
+    # rows packed at once: enough for blocks of about BLOCK_ROWS rows a bucket, at most PACK_MAX_ROWS
+    size = min(PACK_MAX_ROWS, max(ARROW_BATCH_ROWS, BLOCK_ROWS * len(keys)))
+
     def pack(batches):
         from pyspark import TaskContext
 
         context = TaskContext.get()
         row = (context.partitionId() if context is not None else 0) << 33
-        for batch in batches:
-            for start in range(0, batch.num_rows, ARROW_BATCH_ROWS):  # a session's bigger batches: in pieces
-                piece = pa.Table.from_batches([batch.slice(start, ARROW_BATCH_ROWS)])
-                piece = piece.append_column("_row", pa.array(np.arange(row, row + piece.num_rows, dtype=np.int64)))
-                row += piece.num_rows
-                if index is not None:
-                    piece = piece.append_column("_run", pa.array(np.full(piece.num_rows, index, np.int32)))
-                yield _pack_batch(_split_why(piece), runs, keep_first, keys, bounds, rows)
+        held, n = [], 0
+        for batch in itertools.chain(batches, [None]):  # None: the partition's end
+            if batch is not None and batch.num_rows:
+                held.append(batch)
+                n += batch.num_rows
+            if not held or (batch is not None and n < size):
+                continue
+            piece = pa.Table.from_batches(held)
+            held, n = [], 0
+            piece = piece.append_column("_row", pa.array(np.arange(row, row + piece.num_rows, dtype=np.int64)))
+            row += piece.num_rows
+            if index is not None:
+                piece = piece.append_column("_run", pa.array(np.full(piece.num_rows, index, np.int32)))
+            yield _pack_batch(_split_why(piece), runs, keep_first, keys, bounds, rows)
 
     return pack
 
