@@ -1,8 +1,8 @@
 """Run files on Apache Spark: ours (every trec_eval measure) against Spark's own RankingEvaluator, and against
 the single-machine engine, on the same Parquet files, in one run.
 
-    python benchmarks/spark_runs.py --lines 1e7            # 100,000 queries x 100 documents
-    nice python benchmarks/spark_runs.py --lines 1e8       # 1,000,000 queries x 100 documents
+    python benchmarks/spark_runs.py --lines 1e7 --tools spark evaluator --rounds 3   # 100,000 queries x 100
+    python benchmarks/spark_runs.py --lines 1e8 --tools spark evaluator --rounds 2   # 1,000,000 queries x 100
     python benchmarks/spark_runs.py --lines 1e6 --master 'local[2]' --tools spark evaluator single
 
 Data (generated once under benchmarks/data/, git-ignored): a run of ``--lines`` lines as Parquet (``qid``,
@@ -11,21 +11,26 @@ documents a query with distinct scores, and qrels of 20 judged documents a query
 retrieved), Parquet too.  Three tools, each timed from "files on disk" to "numbers on the driver":
 
 * ``spark``: :func:`metrics.runfiles.spark.evaluate_spark` with ``-m all_trec`` (every trec_eval 9 measure,
-  ~110 values a query) -- Spark reads the Parquet files, checks them, groups the rows by query into buckets,
-  runs the single-machine kernel on each bucket (Arrow) and sums the means in trec_eval's order on one
-  task: ``.means().collect()`` (the per-query values cached between the two jobs, to time them apart).
+  93 "all" values) -- Spark reads the Parquet files, Python workers check and pack the rows into blocks per
+  bucket (ranges of query ids), Spark moves the blocks, the single-machine kernel evaluates each bucket, and
+  the means are summed in trec_eval's order on one task: ``.means().collect()`` (the per-query values cached
+  between the two jobs, to time them apart; the bounds of the buckets are one more small job).
 * ``evaluator``: Spark ML's ``RankingEvaluator`` for ndcgAtK (k = 10), meanAveragePrecision and precisionAtK
   (k = 10) on the same session: the rows grouped into a ranked prediction array and a label array per
-  query (sorted by score, cached), then the three evaluations -- three measures instead of ~110.
+  query (sorted by score, cached), then the three evaluations -- three measures instead of 93.
 * ``single``: the single-machine engine (``python -m metrics.runfiles -m all_trec QRELS RUN``), in its own
   process (reading Parquet with pyarrow, numba for large files).
 
-Reported per tool: seconds, run lines per second per core (``local[N]``: N cores; the single machine
-counts 1 core, though pyarrow's reader uses more), and peak memory: the driver's (Python) and the Spark JVM's
-(in local mode the executors live in the driver's JVM), and the Python workers' (the largest one), each the
-peak RSS (``VmHWM``) or, for the workers, the largest RSS seen by a sampler every 0.2 s; for ``single``
-the child's peak RSS.  ``uptime``'s load is printed before and after: numbers taken on a busy machine are
-slower than the machine.  Prints a markdown table.
+The Spark tools share one session: each first evaluates a small sample (JIT, Python workers; not timed), then
+``--rounds`` rounds run them in turn, the order alternating from round to round.  Reported per run: seconds,
+CPU seconds (the driver, the JVM and the Python workers, read from /proc every 0.2 s), the 1-minute load
+before and after, run lines per second per core (``local[N]``: N cores; the single machine counts 1 core,
+though pyarrow's reader uses more), and peak memory: the driver's (Python) and the Spark JVM's (in local mode
+the executors live in the driver's JVM), and the Python workers' (the largest one), each the peak RSS
+(``VmHWM``) or, for the workers, the largest RSS seen; for ``single`` the child's peak RSS.  Then the side by
+side table: our seconds / RankingEvaluator's (the aim: <= 1), their CPU seconds and loads, and whether MAP and
+P@10 agree (to 1e-12).  Numbers taken on a busy machine are slower than the machine: compare the ratio, and
+the CPU seconds, which load changes less.  Prints markdown tables.
 """
 from __future__ import annotations
 

@@ -2,24 +2,28 @@
 CSV/TSV or Parquet files), every measure and option of the command line, the same numbers as the
 single-machine engine, bit for bit.
 
-How: the rows are grouped by a hash of the query id into *buckets* (every row of a query lands in one
-bucket, the qrels' rows beside the runs'), and each bucket goes, as Arrow tables, through the very same
-per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the
-loop behind :func:`metrics.runfiles.trec.evaluate_runs`):
-``runs.groupBy(bucket).cogroup(qrels.groupBy(bucket)).applyInArrow(kernel)``.  No measure is written twice.
-A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives.
+How: the queries are cut into *buckets*, ranges of query ids in byte order (bounds from a sample of the
+qrels), and each bucket goes, as Arrow tables, through the very same per-query kernel as a file evaluated on
+one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the loop behind
+:func:`metrics.runfiles.trec.evaluate_runs`).  No measure is written twice.  A query's values depend only on
+its own rows, so a bucket gives exactly the values the whole file gives.  The rows travel packed: before the
+shuffle a Python worker takes each input's batches (only the columns that can hold something), refuses or
+skips bad lines, and packs each bucket's rows into one *block* (Arrow IPC in one binary value); Spark moves the
+blocks, each bucket to a partition of its own (:func:`partition_keys`), with no cogroup and no sort; after it
+the kernel evaluates the bucket and returns one *segment* per run (its per-query values, queries in order).
 The whole-collection numbers come from or go to the buckets: ERR's highest grade is computed once in Spark
 and handed to every bucket; ``-c``'s counts, the runs' tags, lines skipped, queries on one side only and
-fractional grades come back as *notes* rows beside the values, added up on the driver.  The means ("all"
+fractional grades come back as *notes* rows beside the segments, added up on the driver.  The means ("all"
 lines) are summed as trec_eval sums them -- one addition at a time, queries in byte order of their ids --
-on one Spark task that streams the per-query values sorted by (run, query): memory stays bounded, and the
-bits are the single-machine ones.  Two Spark jobs in all: the kernel, the means.
+on one Spark task that reads the segments in bucket order: memory stays bounded, and the bits are the
+single-machine ones.  Three Spark jobs in all: the bounds, the kernel, the means.
 
 :func:`evaluate_spark` returns a :class:`SparkEvaluation`: ``.per_query()`` and ``.means()`` are Spark
 DataFrames; ``.result()`` collects a :class:`~metrics.runfiles.trec.MeasureResult` (``.text()`` is
 trec_eval's output) for the command line (``python -m metrics.runfiles --spark local[2] ...``).
-:func:`spark_session` starts a session that finds this package on its workers; :func:`read_spark`
-reads a file into the columns the kernel takes.
+:func:`evaluate_variants_spark` gives the NDCG variants table
+(:class:`metrics.runfiles.batch.Evaluation`, ``--variants --spark``).  :func:`spark_session` starts a session
+that finds this package on its workers; :func:`read_spark` reads a file into the columns the kernel takes.
 
 Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`` does not load it.
 """
@@ -42,11 +46,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_choice, check_flag, check_k, check_log_base, check_real, check_whole
-from ._kernels import factorize_u64, has_duplicate_pairs
+from ._kernels import has_duplicate_pairs
 from .batch import MISSING, Evaluation, RunVariant, make_variants
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
-from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles, pack8
+from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
 from .trec import MeasureResult, check_options
 
 __all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "evaluate_spark",
@@ -433,7 +437,7 @@ def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what:
             order = np.argsort(rows, kind="stable")
             take = pa.array(order)
             qid, docno, value = qid.take(take), docno.take(take), value[order]
-    qid, docno = _codes(qid), _codes(docno)
+    qid, docno = as_dictionary(qid), as_dictionary(docno)
     if not len(qid) or len(docno.dictionary) == len(docno) or not has_duplicate_pairs(
             qid.indices.to_numpy(), docno.indices.to_numpy(), len(docno.dictionary)):
         return qid, docno, value
@@ -446,24 +450,8 @@ def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what:
                          f"{qid[i].as_py()!r:.60}; each (query, document) pair must be given once (or skip "
                          "bad lines: skip_bad_lines=True, --skip-bad-lines)")
     take = pa.array(keep)
-    return (_codes(qid.dictionary_decode().take(take)), _codes(docno.dictionary_decode().take(take)), value[keep])
-
-
-#: Ids of a bucket dictionary-encoded through an exact integer packing (ids of at most 8 bytes) from this many
-#: rows: a hash of 8-byte integers instead of strings, ~5x faster for the documents of a bucket.
-PACK_MIN_ROWS = 50_000
-
-
-def _codes(ids: pa.Array) -> pa.DictionaryArray:
-    """Ids dictionary-encoded, codes in order of first appearance (as :func:`metrics.runfiles.read.as_dictionary`);
-    ids of at most 8 bytes through :func:`metrics.runfiles.read.pack8` (exact: the packing is one-to-one)."""
-    if isinstance(ids, pa.DictionaryArray):
-        return ids
-    key = pack8(ids) if len(ids) >= PACK_MIN_ROWS else None
-    if key is None:
-        return as_dictionary(ids)
-    codes, first = factorize_u64(key)
-    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), ids.take(pa.array(first)))
+    return (as_dictionary(qid.dictionary_decode().take(take)), as_dictionary(docno.dictionary_decode().take(take)),
+            value[keep])
 
 
 def _table(name: str, kind: str, qid: pa.Array, docno: pa.Array, value: np.ndarray) -> Table:
@@ -755,7 +743,7 @@ def _packer(options: dict, index: int | None):
             if batch is not None and batch.num_rows:
                 held.append(batch)
                 n += batch.num_rows
-            if not held or (batch is not None and n < size):
+            if not held or (batch is not None and 2 * n < size):  # (blocks of at least BLOCK_ROWS / 2 rows)
                 continue
             piece = pa.Table.from_batches(held)
             held, n = [], 0
@@ -763,7 +751,8 @@ def _packer(options: dict, index: int | None):
             row += piece.num_rows
             if index is not None:
                 piece = piece.append_column("_run", pa.array(np.full(piece.num_rows, index, np.int32)))
-            yield _pack_batch(_split_why(piece), runs, keep_first, keys, bounds, rows)
+            checked = "_why" in piece.column_names
+            yield _pack_batch(_split_why(piece), runs, keep_first, keys, bounds, rows, checked)
 
     return pack
 
@@ -782,7 +771,9 @@ def _split_why(part: pa.Table) -> pa.Table:
 
 
 def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.ndarray, bounds: pa.Array,
-                rows: bool) -> pa.RecordBatch:
+                rows: bool, checked: bool) -> pa.RecordBatch:
+    """One pack of rows into blocks (see :func:`_packer`); ``checked``: a reader checked the rows (a bad one
+    has a reason), so ids and values need no second look."""
     notes = _Notes()
     run_of = batch.column("_run").to_numpy(zero_copy_only=False)
     present = np.unique(run_of)
@@ -799,7 +790,8 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
         if not part.num_rows:
             continue
         block = _block_of(part, "value", rows=rows)
-        _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
+        if not checked:  # a DataFrame's rows (a file's were checked by its reader: a bad one has a reason)
+            _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
         bucket = range_buckets(block.column("qid").chunk(0), bounds)
         order = np.argsort(bucket, kind="stable")
         bucket = bucket[order]
@@ -1127,7 +1119,10 @@ class SparkEvaluation:
             yield pa.RecordBatch.from_pydict(out, schema=out_schema)
 
         ddl = "run string, name string, total double, n bigint, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS)
-        in_order = self.rows.repartition(1).sortWithinPartitions("bucket")  # a few rows: one per run and bucket
+        # a few rows, one per run and bucket, to one task in bucket order: cached values are read there as they
+        # are (coalesce); values still to compute are computed in parallel first (repartition: a shuffle)
+        one = self.rows.coalesce(1) if self.rows.is_cached else self.rows.repartition(1)
+        in_order = one.sortWithinPartitions("bucket")
         table = _collect(in_order.mapInArrow(accumulate, ddl)).to_pandas()
         is_note = table["note"].notna()
         self._learn(table[is_note])
