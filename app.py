@@ -30,6 +30,7 @@ PAGES = [
     ("pages/worked_examples.py", "worked_examples", ":material/menu_book:", "group_ndcg"),
     ("pages/variants.py", "variants", ":material/compare_arrows:", "group_ndcg"),
     ("pages/match.py", "match", ":material/manage_search:", "group_ndcg"),
+    ("pages/diversity.py", "diversity", ":material/diversity_3:", "group_ndcg"),
     ("pages/check.py", "check", ":material/fact_check:", "group_ndcg"),
     ("pages/practice.py", "practice", ":material/school:", "group_ndcg"),
     ("pages/present.py", "present", ":material/slideshow:", "group_ndcg"),

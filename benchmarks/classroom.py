@@ -1,61 +1,62 @@
-"""Classroom under load: 30 students and a teacher speaking Streamlit's own protocol to a real server.
+"""Classroom under load: students and a teacher speaking Streamlit's own protocol to real app servers.
 
-Every client is a websocket on ``/_stcore/stream`` that does what the browser's frontend does: it sends
-``BackMsg.rerun_script`` with the page name, the query string and the widget states (widget ids come
-from the elements the server sent), follows ``page_info_changed`` (the address bar), and answers the
-server's ``auto_rerun`` messages with fragment reruns (``st.fragment(run_every=...)``: the teacher's live
-panel every second, each student's reveal/next check every three seconds), and sends an answer as a rerun
-of the fragment that draws the answers, as the browser does for a widget inside a fragment.
+Every simulated browser is a websocket on ``/_stcore/stream`` that does what the frontend does: it sends
+``BackMsg.rerun_script`` with the page, the query string and the widget states (widget ids from the
+elements the server sent), follows ``page_info_changed`` (the address bar), answers ``auto_rerun`` with the
+fragment reruns a browser's timer sends, and takes whatever runs the server pushes by itself (the teacher's
+live counts, a student's check).  The simulated browsers run in a **separate process** (``nice``-d, and
+pinned with ``--client-cpus``), so the figures measure the servers, not the clients; they report their
+phases to this process, which reads the CPU time of every server, PostgreSQL backend, nginx and client
+process from ``/proc`` at each phase, and counts the database's statements (PostgreSQL:
+``pg_stat_statements``; SQLite: the app's own count, ``NDCG_LAB_DB_STATS``).
 
-The teacher opens the private link of a class on document 003's example asking all five steps.  Each
-student opens ``/join?code=...``, types a nickname, presses Join, then answers every step after a random
-pause (1-4 s); every third student first writes a wrong DCG and corrects it; every student also re-sends
-one answer (a retried submit).  Measured: for each answer, the time from the student's message to the
-moment the teacher's "Answers" count (drawn by the live panel) includes it — answers sorted by the time
-they were sent, the j-th counted as seen when the count first reaches j — as p50 / p95 / max; then the
-database is checked: every answer present exactly once.
+Three runs:
 
-The same run is done on SQLite (the default) and on a throwaway PostgreSQL (tests/classroom/postgres.py).
+* default — one app server, 30 students, on SQLite and on PostgreSQL;
+* ``--lecture`` — 300 students on 3 app processes behind Debian's nginx (``deploy/nginx.conf``: sticky
+  route cookie, the app trusting nginx's ``X-Forwarded-For``) over one PostgreSQL, each student from an
+  address of its own (sockets bound to 127.0.x.y), while one client on one address floods joins from fresh
+  sessions (``--flood`` tabs) until the real students have joined;
+* ``--idle`` — N students seated and a teacher watching, nobody acting, for ``--seconds``: the server CPU
+  an idle seated student costs and the database statements a second of an idle class, with the server
+  pushing reruns (``ui/classroom/push.py``) and, in the same run, with the browsers polling as before
+  (``NDCG_LAB_CLASS_PUSH=0``).
 
-``--lecture``: the lecture hall of issue 22 instead — 300 students across 3 app processes behind Debian's
-nginx (``deploy/nginx.conf`` written to a temp folder: sticky sessions by route cookie, the app trusting
-nginx's ``X-Forwarded-For``) sharing one throwaway PostgreSQL.  Every student connects from an address of
-its own (the client socket is bound to 127.0.x.y, so nginx and the per-address limits see 300 addresses),
-and meanwhile one client on one address floods joins from fresh browser sessions (``--flood`` tabs at a
-time, as fast as the server answers) until the real students have all joined: measured are the real
-students admitted (aim: all) and the flooder's seats (at most ``Limits.seats_per_address``, at most
-``Limits.joins_per_address`` a minute).
+The answering runs: the teacher opens the private link of a class on document 003's example asking all five
+steps; the students join (all of them first), then each answers every step after a random pause
+(``--pause``, default 1-4 s), every third first writing a wrong DCG and correcting it, every one re-sending
+one answer (a retried submit).  Measured: for each answer the time from the student's message to the moment
+the teacher's "Answers" count includes it (answers sorted by sending time; the j-th counted when the count
+first reaches j), and to the end of the student's own run (their feedback drawn); re-sends (a message sent
+again after 20 s without an answer); then the database: every answer stored exactly once; and the servers'
+CPU time per answer.
 
     python benchmarks/classroom.py [--students 30] [--only sqlite|postgres]
     python benchmarks/classroom.py --lecture [--students 300] [--servers 3] [--flood 4]
+    python benchmarks/classroom.py --idle [--students 300] [--servers 1] [--seconds 60] [--db postgres|sqlite]
+
+Every figure is printed with the machine's load average (``uptime``) before and after.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
-from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402  (installed with streamlit)
-
-from classroom.store import Store  # noqa: E402
 from classroom.tasks import FIELDS, example_task  # noqa: E402
+from tests.classroom.protocol import Client  # noqa: E402
 
 TASK = example_task("003-blog")
 SOL = TASK.exercise().solution()
@@ -69,164 +70,18 @@ RIGHT = {
 }
 LABELS = {"terms": "DCG terms, position 1 first", "dcg": "DCG", "ideal_terms": "IDCG terms, position 1 first",
           "idcg": "IDCG", "ndcg": "NDCG"}
+CLK = os.sysconf("SC_CLK_TCK")
 
 
-class Client:
-    """One browser tab, at the protocol level (``address``: the local address its socket is bound to)."""
-
-    def __init__(self, base: str, page: str, query: dict[str, str], name: str, address: str | None = None):
-        self.url = base.replace("http://", "ws://") + "/_stcore/stream"
-        self.page = page
-        self.query = urlencode(query)
-        self.name = name
-        self.page_hash = ""
-        self.inputs: dict[str, str] = {}  # label -> widget id
-        self.buttons: dict[str, str] = {}
-        self.values: dict[str, WidgetState] = {}  # widget id -> state we set (sent on every rerun)
-        self.metrics: dict[str, str] = {}
-        self.finished = asyncio.Event()
-        self.early = False
-        self.trail: list[str] = []
-        self.resends = 0
-        self.errors: list[str] = []
-        self.on_metric = None
-        self.auto: dict[str, asyncio.Task] = {}
-        self.alerts: list[str] = []
-        self.fragment_of: dict[str, str] = {}  # text input label -> the fragment drawing it ("" for none)
-        self.waiting_fragment = ""  # a fragment run we asked for (not an auto-refresh)
-        self.fragment_drawn = False
-        self.address = address
-        self.ws = None
-
-    async def open(self) -> None:
-        extra = {"local_addr": (self.address, 0)} if self.address else {}
-        self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120,
-                                ping_interval=None, **extra)
-        self.reader = asyncio.create_task(self._read())
-
-    async def close(self) -> None:
-        for task in self.auto.values():
-            task.cancel()
-        self.reader.cancel()
-        await self.ws.close()
-
-    async def _read(self) -> None:
-        try:
-            await self._read_all()
-        except Exception as exc:  # noqa: BLE001 - reported with the run that waits for it
-            self.errors.append(f"connection: {exc!r}")
-        else:
-            self.errors.append("connection closed by the server")
-        self.finished.set()
-
-    async def _read_all(self) -> None:
-        async for data in self.ws:
-            msg = ForwardMsg()
-            msg.ParseFromString(data)
-            kind = msg.WhichOneof("type")
-            self.trail.append(kind if kind != "script_finished" else f"finished:{msg.script_finished}")
-            del self.trail[:-20]
-            if kind == "new_session":
-                self.page_hash = msg.new_session.page_script_hash or self.page_hash
-            elif kind == "navigation":
-                self.page_hash = msg.navigation.page_script_hash
-            elif kind == "page_info_changed":
-                self.query = msg.page_info_changed.query_string
-            elif kind == "auto_rerun":
-                fid, every = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
-                if fid not in self.auto:
-                    self.auto[fid] = asyncio.create_task(self._auto(fid, every))
-            elif kind == "script_finished":
-                # A full run ends with FINISHED_SUCCESSFULLY.  When a fragment rerun (the auto-refresh) was
-                # queued while it ran, the full run is reported as FINISHED_EARLY_FOR_RERUN once it is done
-                # and the queued fragment run follows: its end then ends our wait too.
-                status = msg.script_finished
-                if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR):
-                    self.finished.set()
-                elif status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    self.early = True
-                elif status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and (
-                        self.early or (self.waiting_fragment and self.fragment_drawn)):
-                    # the end of a full run reported early, or of the fragment run we asked for (recognised by
-                    # the elements it drew: no auto-refresh draws in the answers' fragment)
-                    self.finished.set()
-            elif kind == "delta" and self.waiting_fragment and msg.delta.fragment_id == self.waiting_fragment:
-                self.fragment_drawn = True
-            if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-                el = msg.delta.new_element
-                which = el.WhichOneof("type")
-                if which == "text_input":
-                    self.inputs[el.text_input.label] = el.text_input.id
-                    self.fragment_of[el.text_input.label] = msg.delta.fragment_id
-                elif which == "button":
-                    self.buttons[el.button.label] = el.button.id
-                elif which == "metric":
-                    self.metrics[el.metric.label] = el.metric.body
-                    if self.on_metric:
-                        self.on_metric(el.metric.label, el.metric.body)
-                elif which == "exception":
-                    self.errors.append(el.exception.message[:200])
-                elif which == "alert":
-                    self.alerts.append(el.alert.body[:300])
-
-    async def _auto(self, fragment_id: str, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            await self.send(fragment_id=fragment_id, auto=True)
-
-    async def send(self, *, trigger: str | None = None, fragment_id: str = "", auto: bool = False) -> None:
-        back = BackMsg()
-        cs = back.rerun_script
-        cs.query_string = self.query
-        cs.page_script_hash = self.page_hash
-        cs.page_name = "" if self.page_hash else self.page
-        cs.fragment_id = fragment_id
-        cs.is_auto_rerun = auto
-        for state in self.values.values():
-            cs.widget_states.widgets.append(state)
-        if trigger:
-            w = cs.widget_states.widgets.add()
-            w.id = trigger
-            w.trigger_value = True
-        if not auto:
-            self.finished.clear()
-            self.early = False
-            self.waiting_fragment, self.fragment_drawn = fragment_id, False
-        await self.ws.send(back.SerializeToString())
-
-    async def run(self, *, patience: float = 20, tries: int = 4, **kw) -> None:
-        """A full rerun (or, with ``fragment_id``, the rerun of that fragment, as the browser sends when a
-        widget inside a fragment changes), waiting until the server says it finished.
-
-        Under load the server has been seen to answer a full rerun sent while a fragment run was starting
-        with fragment runs only; after ``patience`` seconds the message is sent again, as a browser user
-        would press Enter again (a retried submit: the store must not count it twice).  Counted in
-        :attr:`resends`.
-        """
-        for _ in range(tries):
-            await self.send(**kw)
-            try:
-                await asyncio.wait_for(self.finished.wait(), timeout=patience)
-                return
-            except TimeoutError:
-                self.resends += 1
-        raise RuntimeError(f"{self.name}: no end of the run after {tries} tries; errors {self.errors}; "
-                           f"last messages {self.trail}")
-
-    def set_text(self, label: str, text: str) -> None:
-        wid = self.inputs[label]
-        w = WidgetState(id=wid, string_value=text)
-        self.values[wid] = w
-
-
+# ================================================================================ the simulated browsers
 def address_of(i: int) -> str:
     """Student ``i``'s own loopback address (127.0.1.1, 127.0.1.2, ...; Linux routes all of 127/8 to lo)."""
     return f"127.0.{1 + i // 250}.{1 + i % 250}"
 
 
-async def student(i: int, base: str, code: str, sent: list, acks: list, rng: random.Random,
-                  address: str | None = None, joined: list | None = None) -> Client:
-    c = Client(base, "join", {"code": code}, f"s{i}", address)
+async def seat(i: int, base: str, code: str, addresses: bool) -> Client:
+    """Student ``i`` opens the join link, types a nickname and presses Join."""
+    c = Client(base, "join", {"code": code}, f"s{i}", address_of(i) if addresses else None)
     await c.open()
     await c.run()
     c.set_text("Nickname", f"student{i:03d}")
@@ -237,25 +92,27 @@ async def student(i: int, base: str, code: str, sent: list, acks: list, rng: ran
         await c.run()
     if "DCG" not in c.inputs:
         raise RuntimeError(f"student {i} did not join: {c.errors} {c.alerts[-2:]}")
-    if joined is not None:
-        joined.append(time.perf_counter())
-    plan = []
-    if i % 3 == 0:
-        plan.append(("dcg", "6.9"))  # wrong first, corrected below
+    return c
+
+
+async def answers_of(c: Client, i: int, rng: random.Random, pause: tuple[float, float], sent: list,
+                     acks: list) -> None:
+    """Every step, after a pause each; every third student first writes a wrong DCG; one retried submit."""
+    plan = [("dcg", "6.9")] if i % 3 == 0 else []  # wrong first, corrected below
     plan += [(f, RIGHT[f]) for f in FIELDS]
     for field, text in plan:
-        await asyncio.sleep(rng.uniform(1.0, 4.0))
+        await asyncio.sleep(rng.uniform(*pause))
         c.set_text(LABELS[field], text)
-        sent.append(time.perf_counter())
-        await c.run(fragment_id=c.fragment_of.get(LABELS[field], ""))  # the answers are a fragment
-        acks.append(time.perf_counter())
+        t0 = time.perf_counter()
+        sent.append(t0)
+        await c.run(fragment_id=c.fragment_of.get(LABELS[field], ""))
+        acks.append(time.perf_counter() - t0)
     await c.run()  # a retried submit: the same widget values again must not store anything new
-    return c
 
 
 async def flooder(base: str, code: str, stop: asyncio.Event, tabs: int, address: str) -> dict:
     """One client (one address) opening fresh sessions and joining under new nicknames until ``stop``."""
-    counts = {"tries": 0, "admitted": 0, "refused": {}, "first_admitted": [], "errors": 0}
+    counts = {"tries": 0, "admitted": 0, "refused": {}, "errors": 0}
     serial = iter(range(10**6))
 
     async def tab() -> None:
@@ -273,7 +130,6 @@ async def flooder(base: str, code: str, stop: asyncio.Event, tabs: int, address:
                 counts["tries"] += 1
                 if "DCG" in c.inputs:
                     counts["admitted"] += 1
-                    counts["first_admitted"].append(time.perf_counter())
                 else:
                     why = c.alerts[-1][:60] if c.alerts else "no answer"
                     counts["refused"][why] = counts["refused"].get(why, 0) + 1
@@ -285,11 +141,13 @@ async def flooder(base: str, code: str, stop: asyncio.Event, tabs: int, address:
     return counts
 
 
-async def session(base: str, db_url: str, n_students: int, seed: int = 1, *, addresses: bool = False,
-                  flood: int = 0) -> dict:
-    store = Store(db_url)
-    info, token = store.create(TASK, fields=FIELDS)
-    teacher = Client(base, "class", {"code": info.code, "key": token}, "teacher")
+def mark(name: str, **data) -> None:
+    """Tell the measuring process a phase starts (it reads the CPU clocks then)."""
+    print(f"MARK {name} {json.dumps(data)}", flush=True)
+
+
+async def teacher_of(spec: dict) -> tuple[Client, list]:
+    teacher = Client(spec["base"], "class", {"code": spec["code"], "key": spec["token"]}, "teacher")
     seen: list[tuple[float, int]] = []
 
     def on_metric(label: str, body: str) -> None:
@@ -300,132 +158,391 @@ async def session(base: str, db_url: str, n_students: int, seed: int = 1, *, add
     await teacher.open()
     await teacher.run()
     if "Answers" not in teacher.metrics:
-        raise RuntimeError(f"teacher page did not draw the dashboard: {teacher.errors}")
-    rng = random.Random(seed)
+        raise RuntimeError(f"teacher page did not draw the dashboard: {teacher.errors} {teacher.trail}")
+    return teacher, seen
+
+
+async def seat_all(spec: dict) -> tuple[list[Client], list[str], dict | None]:
+    n, base, code = spec["students"], spec["base"], spec["code"]
+    stop = asyncio.Event()
+    flood = asyncio.create_task(flooder(base, code, stop, spec["flood"], "127.0.200.1")) if spec["flood"] else None
+    results = await asyncio.gather(*(seat(i, base, code, spec["addresses"]) for i in range(n)),
+                                   return_exceptions=True)
+    stop.set()
+    counts = await flood if flood else None
+    seated = [r for r in results if isinstance(r, Client)]
+    failed = [repr(r)[:300] for r in results if not isinstance(r, Client)]
+    return seated, failed, counts
+
+
+async def answering(spec: dict) -> dict:
+    """The class answers (run in the client process)."""
+    teacher, seen = await teacher_of(spec)
+    mark("joining")
+    students, failed, flood = await seat_all(spec)
+    mark("answering", seated=len(students))
+    rng = random.Random(spec["seed"])
     sent: list[float] = []
     acks: list[float] = []
-    joined: list[float] = []
     started = time.perf_counter()
-    stop = asyncio.Event()
-    flood_task = (asyncio.create_task(flooder(base, info.code, stop, flood, "127.0.200.1")) if flood else None)
-
-    async def watch_joins() -> None:
-        while len(joined) < n_students:
-            await asyncio.sleep(0.2)
-        stop.set()
-
-    watcher = asyncio.create_task(watch_joins())
-    results = await asyncio.gather(*(student(i, base, info.code, sent, acks, random.Random(rng.random()),
-                                             address_of(i) if addresses else None, joined)
-                                     for i in range(n_students)), return_exceptions=True)
-    stop.set()
-    watcher.cancel()
-    flood_counts = await flood_task if flood_task else None
-    students = [r for r in results if isinstance(r, Client)]
-    failed = [repr(r)[:300] for r in results if not isinstance(r, Client)]
-    expected = len(students) * len(FIELDS) + len([i for i, r in enumerate(results) if isinstance(r, Client)
-                                                  and i % 3 == 0])
+    outcome = await asyncio.gather(*(answers_of(c, int(c.name[1:]), random.Random(rng.random()),
+                                                tuple(spec["pause"]), sent, acks) for c in students),
+                                   return_exceptions=True)
+    failed += [repr(r)[:300] for r in outcome if isinstance(r, BaseException)]
+    expected = sum(len(FIELDS) + (1 if int(c.name[1:]) % 3 == 0 else 0) for c in students)
     deadline = time.perf_counter() + 60
     while (not seen or seen[-1][1] < expected) and time.perf_counter() < deadline:
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.05)
+    mark("answered")
     elapsed = time.perf_counter() - started
     sent.sort()
     latencies = []
     for j, t_sent in enumerate(sent, start=1):
         t_seen = next((t for t, count in seen if count >= j and t >= t_sent), None)
         latencies.append(float("inf") if t_seen is None else t_seen - t_sent)
-    for c in [teacher, *students]:
+    everyone = [teacher, *students]
+    for c in everyone:
         await c.close()
-    frame = store.teacher(info.code, token).answers()
-    per_step = frame.groupby(["student_id", "field"]).size()
-    errors = [e for c in [teacher, *students] for e in c.errors] + failed
-    roster = store.teacher(info.code, token).students()
-    stored_by = frame.groupby("nickname")["field"].apply(list).to_dict()
-    short = []
-    for c in students:
-        i = int(c.name[1:])
-        want = len(FIELDS) + (1 if i % 3 == 0 else 0)
-        got = stored_by.get(f"student{i:03d}", [])
-        if len(got) < want:
-            short.append(f"student{i:03d}: stored {got}; its last messages {c.trail[-6:]}, alerts {c.alerts[-2:]}")
-    return {
-        "short": short,
-        "students_admitted": int(roster["nickname"].str.startswith("student").sum()), "students": n_students,
-        "flood": flood_counts, "bots_admitted": int(roster["nickname"].str.startswith("bot").sum()),
-        "answers_sent": len(sent), "answers_stored": len(frame), "expected": expected,
-        "duplicates": int((per_step > 1).sum()) - len([c for c in students if int(c.name[1:]) % 3 == 0]),
-        # (the corrected DCGs are 2 each)
-        "missing": expected - len(frame), "errors": errors,
-        "p50": statistics.median(latencies), "p95": sorted(latencies)[int(0.95 * (len(latencies) - 1))],
-        "max": max(latencies), "ack_p50": statistics.median(a - s for a, s in zip(sorted(acks), sent)),
-        "elapsed": elapsed, "last_count": seen[-1][1] if seen else 0,
-        "resends": sum(c.resends for c in [teacher, *students]),
-    }
+    return {"latencies": latencies, "acks": acks, "expected": expected, "sent": len(sent),
+            "last_count": seen[-1][1] if seen else 0, "elapsed": elapsed, "flood": flood,
+            "resends": sum(c.resends for c in everyone), "errors": [e for c in everyone for e in c.errors] + failed,
+            "seated": len(students),
+            "short": [f"{c.name}: last messages {c.trail[-6:]}, alerts {c.alerts[-2:]}" for c in students]}
 
 
+async def idling(spec: dict) -> dict:
+    """Seated students and a teacher, nobody acting (run in the client process)."""
+    teacher, _ = await teacher_of(spec)
+    students, failed, _ = await seat_all(spec)
+    everyone = [teacher, *students]
+    # Let every run the seating caused end (nothing received for 3 s), then measure.
+    quiet_since, last = time.perf_counter(), -1
+    deadline = time.perf_counter() + 120
+    while time.perf_counter() - quiet_since < 3 and time.perf_counter() < deadline:
+        total = sum(c.received for c in everyone)
+        if total != last:
+            last, quiet_since = total, time.perf_counter()
+        await asyncio.sleep(0.2)
+    before = [(c.received, c.asked, c.ends) for c in everyone]
+    mark("idle", seated=len(students))
+    await asyncio.sleep(spec["seconds"])
+    mark("idle-end")
+    after = [(c.received, c.asked, c.ends) for c in everyone]
+    for c in everyone:
+        await c.close()
+    delta = [tuple(a - b for a, b in zip(x, y)) for x, y in zip(after, before)]
+    return {"seated": len(students), "errors": [e for c in everyone for e in c.errors] + failed,
+            "messages": sum(d[0] for d in delta), "asked": sum(d[1] for d in delta),
+            "runs": sum(d[2] for d in delta), "seconds": spec["seconds"]}
+
+
+def client_main(spec_path: str) -> None:
+    spec = json.loads(Path(spec_path).read_text())
+    result = asyncio.run(answering(spec) if spec["mode"] == "answer" else idling(spec))
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+# ================================================================================ the measuring process
 LOG = open(os.environ.get("CLASSROOM_BENCH_LOG", os.devnull), "ab")  # noqa: SIM115 - the servers' output
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f}"
 
 
-def serve(db_url: str, **extra):
-    port = free_port()
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", NDCG_LAB_DB_URL=db_url, **extra)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=LOG, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.time() + 90
-    while True:
+def _children() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            kids.setdefault(int(fields[1]), []).append(int(entry))
+    return kids
+
+
+def cpu_seconds(roots: list[int]) -> float:
+    """User + system CPU seconds of the processes ``roots`` and all their descendants (alive now)."""
+    kids = _children()
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                return proc, f"http://127.0.0.1:{port}"
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError("streamlit did not start") from None
-            time.sleep(0.3)
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLK
+        todo += kids.get(pid, [])
+    return total
 
 
-def measure(name: str, db_url: str, n_students: int) -> dict:
-    proc, base = serve(db_url)
-    try:
-        # warm-up: the first session of a server imports and caches the pages
-        asyncio.run(session(base, db_url, 2, seed=0, addresses=True))
-        result = asyncio.run(session(base, db_url, n_students, addresses=True))  # an address each
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=20)
-    result["backend"] = name
+class Meter:
+    """CPU clocks of the servers, PostgreSQL, nginx and the clients, and the database's statement counts,
+    read at each phase the client process marks."""
+
+    def __init__(self, groups: dict[str, list[int]], statements):
+        self.groups = groups
+        self.statements = statements  # () -> {kind: count}
+        self.marks: dict[str, tuple[float, dict[str, float], dict[str, int]]] = {}
+
+    def read(self, name: str) -> None:
+        self.marks[name] = (time.perf_counter(), {g: cpu_seconds(p) for g, p in self.groups.items()},
+                            self.statements())
+
+    def between(self, a: str, b: str) -> dict:
+        (t0, c0, s0), (t1, c1, s1) = self.marks[a], self.marks[b]
+        return {"seconds": t1 - t0, "cpu": {g: c1[g] - c0[g] for g in c0},
+                "statements": {k: s1.get(k, 0) - s0.get(k, 0) for k in set(s0) | set(s1)}}
+
+
+def run_clients(spec: dict, meter: Meter, *, nice: int, cpus: str | None) -> dict:
+    """The simulated browsers in their own process (niced, optionally pinned); phases read by ``meter``."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(spec, f)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--client-spec", f.name]
+    if cpus:
+        cmd = ["taskset", "-c", cpus, *cmd]
+    proc = subprocess.Popen(["nice", "-n", str(nice), *cmd], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    meter.groups["clients"] = [proc.pid]
+    result = None
+    for line in proc.stdout:
+        if line.startswith("MARK "):
+            meter.read(line.split()[1])
+        elif line.startswith("RESULT "):
+            result = json.loads(line[7:])
+    proc.wait()
+    Path(f.name).unlink()
+    if result is None:
+        raise RuntimeError(f"the client process ended without a result ({proc.returncode})")
     return result
 
 
-def lecture(n_students: int, n_servers: int, flood: int) -> dict:
-    """``n_students`` across ``n_servers`` app processes behind nginx over one PostgreSQL, with a flooder."""
+# ------------------------------------------------------------------------------ servers and databases
+def serve(db_url: str, n: int, env: dict) -> list:
+    from tests.classroom.servers import App
+
+    apps = []
+    for _ in range(n):  # started together would also work (the migration lock): one after the other is simpler
+        apps.append(App(db_url, env=env).start())
+    return apps
+
+
+@contextmanager
+def stack_of(db: str, n_servers: int, env: dict, stats_dir: Path):
+    """(base URL, db URL, meter groups, statement counter, app pids) for ``n_servers`` app processes on
+    ``db`` (nginx in front of more than one)."""
     from tests.classroom.postgres import fresh_database, throwaway_postgres
     from tests.classroom.servers import nginx
 
-    with throwaway_postgres() as server:
-        db_url = fresh_database(server, "lecture")
-        procs = []
-        try:
-            for _ in range(n_servers):  # started together: the migration lock lets one migrate
-                procs.append(serve(db_url, NDCG_LAB_TRUSTED_PROXIES="1"))
-            with nginx([int(base.rsplit(":", 1)[1]) for _, base in procs]) as proxy:
-                asyncio.run(session(proxy, db_url, 2, seed=0, addresses=True))  # warm-up: every page imported
-                result = asyncio.run(session(proxy, db_url, n_students, addresses=True, flood=flood))
-                lines = proxy.log.read_text(errors="replace").splitlines()
-                result["per_server"] = {base: sum(f":{base.rsplit(':', 1)[1]} " in ln and "/_stcore/stream" in ln
-                                                  for ln in lines) for _, base in procs}
-        finally:
-            for proc, _ in procs:
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.wait(timeout=30)
-    result["backend"] = f"PostgreSQL 15, {n_servers} app processes behind nginx"
-    return result
+    with ExitStack() as stack:
+        groups: dict[str, list[int]] = {}
+        if db == "postgres":
+            server = stack.enter_context(throwaway_postgres({
+                "shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all"}))
+            db_url = fresh_database(server, "bench")
+            postmaster, statements = postgres_stats(db_url)
+            groups["postgres"] = [postmaster]
+            watchers = sqlite_stats(stats_dir)
+
+            def counter():  # the database's own count, and what the app's change watchers did
+                return {**statements(), **{k: v for k, v in watchers().items() if k.startswith("watcher_")}}
+        else:
+            db_url = f"sqlite:///{stack.enter_context(tempfile.TemporaryDirectory())}/classroom.sqlite3"
+            counter = sqlite_stats(stats_dir)
+        apps = serve(db_url, n_servers, {**env, "NDCG_LAB_DB_STATS": str(stats_dir)})
+        stack.callback(lambda: [a.stop() for a in apps])
+        groups["servers"] = [a.proc.pid for a in apps]
+        if n_servers > 1:
+            proxy = stack.enter_context(nginx([a.port for a in apps]))
+            groups["nginx"] = [nginx_pid(proxy)]
+            base = str(proxy)
+        else:
+            base = apps[0].url
+        yield base, db_url, groups, counter, apps
+
+
+def nginx_pid(proxy) -> int:
+    pid_file = Path(proxy.log).parent / "nginx.pid"
+    deadline = time.time() + 20
+    while not pid_file.exists() and time.time() < deadline:
+        time.sleep(0.1)
+    return int(pid_file.read_text().strip())
+
+
+def postgres_stats(db_url: str):
+    """(postmaster pid, () -> statement counts of the benchmark's database by kind)."""
+    import psycopg
+
+    dsn = db_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+    ppid = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+    own = [0]
+
+    def counts() -> dict[str, int]:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT upper(split_part(ltrim(query), ' ', 1)), sum(calls)::bigint FROM pg_stat_statements "
+                "JOIN pg_database d ON d.oid = dbid WHERE d.datname = current_database() GROUP BY 1").fetchall()
+        out = {k: int(v) for k, v in rows}
+        out["SELECT"] = out.get("SELECT", 0) - own[0]  # this reading's own queries, counted once they ran
+        own[0] += 1
+        return out
+
+    return ppid, counts
+
+
+def sqlite_stats(folder: Path):
+    def counts() -> dict[str, int]:
+        out: dict[str, int] = {}
+        for path in folder.glob("*.json"):
+            try:
+                data = json.loads(path.read_text())
+            except (OSError, ValueError):
+                continue
+            for k, v in data.items():
+                out[k] = out.get(k, 0) + int(v)
+        return out
+
+    return counts
+
+
+def class_for(db_url: str) -> tuple:
+    from classroom.store import Store
+
+    store = Store(db_url)
+    info, token = store.create(TASK, fields=FIELDS)
+    return store, info, token
+
+
+def check_stored(store, info, token, seated: int) -> dict:
+    """Answers stored, lost and stored twice, from the database."""
+    teacher = store.teacher(info.code, token)
+    frame = teacher.answers()
+    roster = teacher.students()
+    real = roster[roster["nickname"].str.startswith("student")]
+    expected = sum(len(FIELDS) + (1 if int(n[7:]) % 3 == 0 else 0) for n in real["nickname"])
+    per_step = frame.groupby(["student_id", "field"]).size()
+    corrected = sum(1 for n in real["nickname"] if int(n[7:]) % 3 == 0)  # the corrected DCGs are 2 each
+    return {"stored": len(frame), "expected": expected, "lost": expected - len(frame),
+            "duplicated": int((per_step > 1).sum()) - corrected, "admitted": len(real),
+            "bots": int(roster["nickname"].str.startswith("bot").sum())}
+
+
+def tracebacks(apps) -> int:
+    """Tracebacks in the app servers' logs (must be 0)."""
+    return sum(a.log.read_text(errors="replace").count("Traceback") for a in apps if a.log.exists())
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[int(q * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> dict:
+    """One class answering on ``db`` with ``n_servers`` app processes; everything measured."""
+    with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"}
+                                                            if n_servers > 1 else {}, Path(stats)) as parts:
+        base, db_url, groups, counter, _apps = parts
+        store, info, token = class_for(db_url)
+        warm_store, warm_info, warm_token = class_for(db_url)  # warm-up: every page imported and cached
+        warm = {"mode": "answer", "base": base, "code": warm_info.code, "token": warm_token, "students": 2,
+                "seed": 0, "addresses": True, "flood": 0, "pause": [0.2, 0.5]}
+        run_clients(warm, Meter(dict(groups), counter), nice=args.client_nice, cpus=args.client_cpus)
+        meter = Meter(dict(groups), counter)
+        spec = {**warm, "code": info.code, "token": token, "students": n_students, "seed": 1,
+                "flood": args.flood if n_servers > 1 else 0, "pause": args.pause}
+        load_before = load()
+        r = run_clients(spec, meter, nice=args.client_nice, cpus=args.client_cpus)
+        r.update(check_stored(store, info, token, r["seated"]))
+        r["phase"] = meter.between("answering", "answered")
+        r["joining"] = meter.between("joining", "answering")
+        r["load"] = (load_before, load())
+        r["tracebacks"] = tracebacks(_apps)
+        r["label"] = label
+    return r
+
+
+def print_answer_run(r: dict) -> None:
+    lat, acks = r["latencies"], r["acks"]
+    cpu = r["phase"]["cpu"]
+    answers = max(1, r["stored"])
+    print(f"\n{r['label']}: {r['seated']} students seated ({r['admitted']} admitted), "
+          f"{len(FIELDS)} steps (+ a corrected DCG for every third), pause {r.get('pause_text', '')}")
+    if r.get("flood"):
+        fl = r["flood"]
+        print(f"  flooder (one address): {fl['tries']} joins tried, {r['bots']} seats, refused {fl['refused']}, "
+              f"dropped {fl['errors']}")
+    print(f"  answers sent / stored / expected: {r['sent']} / {r['stored']} / {r['expected']}; "
+          f"LOST {r['lost']}, DUPLICATED {r['duplicated']}, re-sent messages {r['resends']}")
+    print(f"  submit -> teacher's count:  p50 {quantile(lat, .5):.2f} s, p95 {quantile(lat, .95):.2f} s, "
+          f"max {max(lat):.2f} s")
+    print(f"  submit -> own feedback:     p50 {quantile(acks, .5):.2f} s, p95 {quantile(acks, .95):.2f} s, "
+          f"max {max(acks):.2f} s")
+    secs = r["phase"]["seconds"]
+    print(f"  answering phase {secs:.1f} s: CPU servers {cpu['servers']:.1f} s"
+          + "".join(f", {g} {cpu[g]:.1f} s" for g in ("postgres", "nginx") if g in cpu)
+          + f", clients {cpu['clients']:.1f} s; server CPU per answer {1000 * cpu['servers'] / answers:.1f} ms"
+          + (f" (+ PostgreSQL {1000 * cpu['postgres'] / answers:.1f} ms)" if "postgres" in cpu else ""))
+    st = r["phase"]["statements"]
+    print(f"  database statements in the phase: {sum(v for k, v in st.items() if not k.startswith('watcher'))}"
+          f" ({', '.join(f'{k} {v}' for k, v in sorted(st.items()) if v)})")
+    print(f"  load average (1 min) before -> after: {r['load'][0]} -> {r['load'][1]}; client errors "
+          f"{len(r['errors'])} {r['errors'][:3]}; tracebacks in the servers' logs {r['tracebacks']}")
+
+
+def idle_run(db: str, n_students: int, n_servers: int, seconds: float, push: bool, args) -> dict:
+    env = {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"} if n_servers > 1 else {}
+    if not push:
+        env["NDCG_LAB_CLASS_PUSH"] = "0"
+    with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, env, Path(stats)) as parts:
+        base, db_url, groups, counter, _apps = parts
+        _store, info, token = class_for(db_url)
+        meter = Meter(dict(groups), counter)
+        spec = {"mode": "idle", "base": base, "code": info.code, "token": token, "students": n_students,
+                "addresses": True, "flood": 0, "seconds": seconds}
+        load_before = load()
+        r = run_clients(spec, meter, nice=args.client_nice, cpus=args.client_cpus)
+        r["phase"] = meter.between("idle", "idle-end")
+        r["load"] = (load_before, load())
+        r["tracebacks"] = tracebacks(_apps)
+    r["push"] = push
+    return r
+
+
+def print_idle(rows: list[dict], db: str, n_servers: int) -> None:
+    print(f"\nIdle class on {db}, {n_servers} app process(es): students seated and a teacher watching, "
+          "nobody acting")
+    print("| updates | seated | seconds | server CPU | per idle student | 300 idle students | DB statements/s "
+          "(by kind) | change feed /s | reruns the browsers asked | runs | tracebacks | load before → after |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|")
+    for r in rows:
+        ph = r["phase"]
+        secs = ph["seconds"]
+        cpu = ph["cpu"]["servers"]
+        per = cpu / secs / max(1, r["seated"])
+        stmts = {k: v for k, v in ph["statements"].items() if not k.startswith("watcher")}
+        feed = {k[8:]: ph["statements"].get(k, 0) / secs for k in ("watcher_reads", "watcher_checks",
+                                                                   "watcher_notifications")}
+        print(f"| {'server pushes' if r['push'] else 'browsers poll'} | {r['seated']} | {secs:.0f} | "
+              f"{cpu:.2f} s ({100 * cpu / secs:.1f} % of a core) | {1000 * per:.3f} ms/s | "
+              f"{100 * per * 300:.1f} % of a core | {sum(stmts.values()) / secs:.2f} "
+              f"({', '.join(f'{k} {v}' for k, v in sorted(stmts.items()) if v) or 'none'}) | state reads "
+              f"{feed['reads']:.2f}, data_version checks {feed['checks']:.2f}, notifications "
+              f"{feed['notifications']:.2f} | {r['asked']} | {r['runs']} | {r['tracebacks']} | "
+              f"{r['load'][0]} → {r['load'][1]} |")
+        if r["errors"]:
+            print(f"  errors: {r['errors'][:3]}")
+    if any("postgres" in r["phase"]["cpu"] for r in rows):
+        print("PostgreSQL CPU in the window: " + ", ".join(
+            f"{'push' if r['push'] else 'poll'} {r['phase']['cpu']['postgres']:.2f} s" for r in rows))
 
 
 def main() -> None:
@@ -433,50 +550,43 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=None)
     parser.add_argument("--only", choices=("sqlite", "postgres"))
     parser.add_argument("--lecture", action="store_true", help="300 students, 3 servers behind nginx, a flooder")
-    parser.add_argument("--servers", type=int, default=3)
+    parser.add_argument("--idle", action="store_true", help="idle seated students: pushes against polling")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="postgres", help="(--idle)")
+    parser.add_argument("--servers", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=60.0, help="(--idle) the measured window")
     parser.add_argument("--flood", type=int, default=4, help="the flooder's parallel tabs (0: none)")
+    parser.add_argument("--pause", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"),
+                        help="seconds a student pauses before each answer")
+    parser.add_argument("--client-nice", type=int, default=10, help="niceness of the simulated browsers")
+    parser.add_argument("--client-cpus", default=None, help="pin the simulated browsers (taskset list)")
+    parser.add_argument("--client-spec", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    if args.lecture:
-        n = args.students or 300
-        r = lecture(n, args.servers, args.flood)
-        print(f"\n{n} students x {len(FIELDS)} steps (+ a corrected DCG for every third student), {r['backend']}")
-        fl = r["flood"] or {}
-        print(f"real students admitted: {r['students_admitted']} / {r['students']}; flooder (one address, "
-              f"{args.flood} tabs): {fl.get('tries', 0)} joins tried, {r['bots_admitted']} seats, refused "
-              f"{fl.get('refused', {})}, dropped {fl.get('errors', 0)}")
-        print(f"answers sent / stored / expected: {r['answers_sent']} / {r['answers_stored']} / {r['expected']}; "
-              f"lost {r['missing']}, duplicated {r['duplicates']}")
-        print(f"submit -> teacher's count: p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s; "
-              f"student's own feedback p50 {r['ack_p50']:.2f} s; resent {r['resends']}; run {r['elapsed']:.0f} s")
-        print(f"websockets per server (nginx log): {r['per_server']}; errors: {len(r['errors'])} {r['errors'][:3]}")
-        for line in r["short"][:5]:
-            print("missing:", line[:600])
-        print(f"load average after: {os.getloadavg()[0]:.1f}")
+    if args.client_spec:
+        client_main(args.client_spec)
         return
-    args.students = args.students or 30
-    results = []
-    if args.only in (None, "sqlite"):
-        with tempfile.TemporaryDirectory() as tmp:
-            results.append(measure("SQLite (WAL)", f"sqlite:///{tmp}/classroom.sqlite3", args.students))
-    if args.only in (None, "postgres"):
-        from tests.classroom.postgres import fresh_database, throwaway_postgres
-
-        with throwaway_postgres() as server:
-            results.append(measure("PostgreSQL 15", fresh_database(server, "bench"), args.students))
-    print(f"\n{args.students} students x {len(FIELDS)} steps (+ a corrected DCG for every third student)")
-    print("| database | answers sent / stored / expected | lost | duplicated | submit->teacher p50 | p95 | max |"
-          " student's own feedback p50 | resent | errors |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
-    for r in results:
-        print(f"| {r['backend']} | {r['answers_sent']} / {r['answers_stored']} / {r['expected']} | {r['missing']} | "
-              f"{r['duplicates']} | {r['p50']:.2f} s | {r['p95']:.2f} s | {r['max']:.2f} s | {r['ack_p50']:.2f} s | "
-              f"{r['resends']} | {len(r['errors'])} |")
-    for r in results:
-        if r["errors"]:
-            print(f"{r['backend']} errors: {r['errors'][:3]}")
-    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    print(f"load average before: {load()} on {os.cpu_count()} CPUs; simulated browsers at nice {args.client_nice}"
+          + (f", pinned to CPUs {args.client_cpus}" if args.client_cpus else ""))
+    pause = f"{args.pause[0]:g}-{args.pause[1]:g} s"
+    if args.idle:
+        n, servers = args.students or 300, args.servers or 1
+        rows = [idle_run(args.db, n, servers, args.seconds, push, args) for push in (True, False)]
+        print_idle(rows, args.db, servers)
+    elif args.lecture:
+        n, servers = args.students or 300, args.servers or 3
+        r = answer_run("postgres", n, servers, args, f"Lecture: PostgreSQL 15, {servers} app processes behind nginx")
+        r["pause_text"] = pause
+        print_answer_run(r)
+    else:
+        n = args.students or 30
+        for db in ("sqlite", "postgres"):
+            if args.only in (None, db):
+                name = "SQLite (WAL)" if db == "sqlite" else "PostgreSQL 15"
+                r = answer_run(db, n, args.servers or 1, args, f"{name}, one app server")
+                r["pause_text"] = pause
+                print_answer_run(r)
+    print(f"\nload average after: {load()}")
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     main()

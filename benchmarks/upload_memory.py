@@ -3,6 +3,8 @@
     python benchmarks/upload_memory.py                  # the read path in fresh processes, 25 and 94 MB runs
     python benchmarks/upload_memory.py --sizes 94       # one size (94 MB + its 6 MB qrels: just under the cap)
     python benchmarks/upload_memory.py --server         # also: a real server, a real upload in Chromium
+    python benchmarks/upload_memory.py --bad-line --sizes 25 90   # one bad line: the reader now and before
+    python benchmarks/upload_memory.py --bomb 5000000    # a Parquet "bomb": the page's reader now and before
 
 **The read path** (default): each way of handling an upload runs in its own fresh process, side by side
 in one run.  A process first warms up (imports, numba kernels loaded, one tiny evaluation), then the
@@ -34,6 +36,17 @@ upload's); the server's own ``VmHWM``/``VmRSS`` are read from
 expired (``server.disconnectedSessionTTL`` = 3 s here; Streamlit drops expired sessions, their state and
 their uploads when a later session arrives, so one more visit follows).  Side by side: the Run files page
 and a bare app of two ``st.file_uploader`` widgets (Streamlit's own cost of receiving the same files).
+
+**One bad line** (``--bad-line``): the run alone, read from its bytes as the page reads an upload, in a fresh
+process per row: the clean file (pyarrow's reader), the same file with one line missing its tag read now
+(the line-by-line reader: a block of text at a time, rows packed into Arrow arrays every 65,536) and
+read *before* (the reader of commit 4b36cfb, taken from git in the same run: the whole text decoded, a
+Python string per line and per field, a dict of (query, document) tuples).  Peak RSS over the RSS with
+the file's bytes already held.
+
+**A Parquet bomb** (``--bomb ROWS``): one (query, document, score) repeated ROWS times, dictionary-encoded
+and zstd-compressed (a few hundred KB); read now under the page's limits (refused from the footer) and
+before (decoded whole), in fresh processes.
 """
 from __future__ import annotations
 
@@ -213,6 +226,95 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
     return out
 
 
+# ------------------------------------------------------------------------------------- child: one read
+BEFORE_COMMIT = "4b36cfb"  # the reader before the bounded line-by-line path and the Parquet limits
+
+
+def _reader(which: str):
+    """``read_run`` now, or as it was at :data:`BEFORE_COMMIT` (loaded from git as a module of the package)."""
+    sys.path.insert(0, str(ROOT))
+    if which == "now":
+        from metrics.runfiles import read_run
+
+        return read_run
+    import importlib.util
+
+    source = subprocess.run(["git", "show", f"{BEFORE_COMMIT}:metrics/runfiles/read.py"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    import metrics.runfiles  # noqa: F401 - the package the old module's relative imports resolve in
+
+    spec = importlib.util.spec_from_loader("metrics.runfiles.read_before", loader=None)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "metrics.runfiles"
+    sys.modules[spec.name] = module
+    exec(compile(source, f"read.py@{BEFORE_COMMIT}", "exec"), module.__dict__)  # noqa: S102 - our own history
+    return module.read_run
+
+
+def _child_read(which: str, path: str) -> dict:
+    """Read one run from its bytes (a memoryview, as the page does) in this fresh process."""
+    import gc
+
+    read_run = _reader(which)
+    kwargs = {}
+    if which == "now":
+        from ui.runfiles_view import UPLOAD_LIMITS  # the page's limits
+
+        kwargs["limits"] = UPLOAD_LIMITS
+    read_run(b"q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 0.4 x\nbad line\n", name="warm-up")  # imports, first calls
+    data = Path(path).read_bytes()
+    gc.collect()
+    base = _status()["VmRSS"]
+    _reset_peak()
+    t0 = time.perf_counter()
+    parsed = read_run(memoryview(data), name=Path(path).name, max_bytes=10**12, **kwargs)
+    seconds = time.perf_counter() - t0
+    peak = _status()["VmHWM"] - base
+    return {"which": which, "file": Path(path).name, "file_mb": len(data) / 2**20, "peak_mb": peak,
+            "seconds": seconds, "rows": parsed.table.n_rows if parsed.table is not None else 0,
+            "problems": [p.message[:100] for p in parsed.problems[:2]]}
+
+
+def _run_child_read(which: str, path: Path) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child-read", which, str(path)], cwd=ROOT,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"{which} {path.name} failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def with_bad_line(run: Path) -> Path:
+    """The run with its middle line missing its tag (5 fields), written once beside it."""
+    out = run.with_name(run.stem + "_bad_line.txt")
+    if not out.exists():
+        lines = run.read_bytes().split(b"\n")
+        middle = len(lines) // 2
+        lines[middle] = lines[middle].rsplit(b" ", 1)[0]
+        out.write_bytes(b"\n".join(lines))
+    return out
+
+
+def bomb_file(rows: int) -> Path:
+    """``rows`` rows of one pair, dictionary-encoded, zstd: a Parquet bomb, written once."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"bomb_{rows}.parquet"
+    if not path.exists():
+        zeros = pa.array(np.zeros(rows, np.int32))
+        same = pa.DictionaryArray.from_arrays(zeros, pa.array(["x"]))
+        pq.write_table(pa.table({"qid": same, "docno": same, "score": np.zeros(rows)}), path, compression="zstd",
+                       row_group_size=1 << 22)
+    return path
+
+
+def _load() -> str:
+    with open("/proc/loadavg") as fh:
+        return " ".join(fh.read().split()[:3])
+
+
 def _run_child(mode: str, qrels: Path, run: Path) -> dict:
     proc = subprocess.run([sys.executable, __file__, "--child", mode, str(qrels), str(run)], cwd=ROOT,
                           capture_output=True, text=True)
@@ -335,10 +437,37 @@ def main(argv=None) -> int:
                    help="run sizes in MB (a run with its qrels under the page's 100 MB cap: at most 94)")
     p.add_argument("--server", action="store_true", help="also measure a real server with a Chromium upload")
     p.add_argument("--server-only", action="store_true", help="only the real-server measurement")
+    p.add_argument("--bad-line", action="store_true",
+                   help="only: a run with one bad line, read now and before (and the clean run)")
+    p.add_argument("--bomb", type=int, default=None, metavar="ROWS",
+                   help="only: a Parquet bomb of ROWS rows, read now (page limits) and before")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    p.add_argument("--child-read", nargs=2, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
         print(json.dumps(_child(*args.child)))
+        return 0
+    if args.child_read:
+        print(json.dumps(_child_read(*args.child_read)))
+        return 0
+    if args.bad_line or args.bomb:
+        print(f"Fresh process per row; peak RSS in MiB over the RSS with the file's bytes held; load {_load()}.\n")
+        print("| file | MiB | reader | peak MiB | peak × file | rows | s | problems |")
+        print("|---|---:|---|---:|---:|---:|---:|---|")
+        jobs = []
+        if args.bad_line:
+            for size in args.sizes:
+                _qrels, run = files_for(size)
+                jobs += [("now", run), ("now", with_bad_line(run)), ("before", with_bad_line(run))]
+        if args.bomb:
+            jobs += [("now", bomb_file(args.bomb)), ("before", bomb_file(args.bomb))]
+        for which, path in jobs:
+            print(f"  {path.name}, {which} ...", file=sys.stderr, flush=True)
+            r = _run_child_read(which, path)
+            print(f"| {r['file']} | {r['file_mb']:.1f} | {which} | {r['peak_mb']:.0f} | "
+                  f"{r['peak_mb'] / max(r['file_mb'], 1e-9):.1f}× | {r['rows']:,} | {r['seconds']:.2f} | "
+                  f"{'; '.join(r['problems'])[:90]} |", flush=True)
+        print(f"\n(load after: {_load()})")
         return 0
     rows = []
     for size in [] if args.server_only else args.sizes:

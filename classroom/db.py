@@ -75,8 +75,52 @@ def _sqlite_setup(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+#: Benchmarks: a folder where each process writes, every second, how many statements its engines sent
+#: (``<pid>.json``: by first word) and what its change watchers did (:mod:`classroom.changes`).
+STATS_VAR = "NDCG_LAB_DB_STATS"
+_stats: dict[str, int] = {}
+_stats_lock = threading.Lock()
+
+
+def _count_statements(engine: Engine) -> None:
+    folder = Path(os.environ[STATS_VAR])
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _count(_conn, _cursor, statement, *_args):
+        word = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+        _stats[word] = _stats.get(word, 0) + 1
+
+    def dump() -> None:
+        import json
+        import time
+
+        from .changes import _watchers
+
+        while True:
+            time.sleep(1.0)
+            data = dict(_stats)
+            for key in ("reads", "checks", "notifications"):
+                data[f"watcher_{key}"] = sum(getattr(w, key) for w in list(_watchers.values()))
+            path = folder / f"{os.getpid()}.json"
+            path.with_suffix(".tmp").write_text(json.dumps(data))
+            path.with_suffix(".tmp").replace(path)
+
+    with _stats_lock:
+        if not getattr(_count_statements, "started", False):
+            _count_statements.started = True
+            folder.mkdir(parents=True, exist_ok=True)
+            threading.Thread(target=dump, name="classroom-db-stats", daemon=True).start()
+
+
 def new_engine(url: str) -> Engine:
     """A new engine for ``url`` with this module's connection setup (no migration, not cached)."""
+    engine = _new_engine(url)
+    if os.environ.get(STATS_VAR):
+        _count_statements(engine)
+    return engine
+
+
+def _new_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         args = {"check_same_thread": False, "timeout": 15}
@@ -104,7 +148,11 @@ def engine_for(url: str) -> Engine:
 
 
 def dispose(url: str) -> None:
-    """Close and forget the engine for ``url`` (the next :func:`engine_for` opens a new one)."""
+    """Close and forget the engine for ``url`` (the next :func:`engine_for` opens a new one) and its
+    change watcher (:mod:`classroom.changes`)."""
+    from .changes import forget
+
+    forget(url)
     with _lock:
         engine = _engines.pop(url, None)
     if engine is not None:

@@ -39,6 +39,8 @@ sessions = Table(
     Column("joining_open", Boolean, nullable=False, server_default=true()),
     Column("feedback", String(12), nullable=False, server_default="concept"),
     Column("show_names", Boolean, nullable=False, server_default=false()),
+    # The salted hash of the address the class was created from (revision 0003): a code is "known" there.
+    Column("creator_address_hash", String(64), nullable=True),
 )
 
 rounds = Table(
@@ -57,7 +59,7 @@ students = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False),
     Column("number", Integer, nullable=False),  # join order in the session, from 1 (shown when names are hidden)
-    Column("nickname", String(100), nullable=False),
+    Column("nickname", String(400), nullable=False),  # 24 grapheme clusters, at most 240 code points (0003)
     # UTS #39 skeleton of the case-folded nickname (classroom.nicknames.skeleton): look-alikes collide.
     Column("nickname_key", String(400), nullable=False),
     Column("token_hash", String(64), nullable=False),
@@ -115,4 +117,44 @@ throttle = Table(
     Column("blocked_until", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Index("ix_throttle_updated", "updated_at"),
+)
+
+removed = Table(
+    # Students the teacher removed (revision 0003): their number is not given again, and their nickname
+    # (its skeleton), browser session and token (the cookie their browser keeps) cannot join that class again.
+    "class_removed", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("nickname_key", String(400), nullable=False),
+    Column("session_hash", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Index("ix_removed_session", "session_id"),
+)
+
+waiting = Table(
+    # Joins from a client held for wrong codes (revision 0003): kept, never answered, until the teacher lets
+    # them in (classroom.store.Teacher.admit_waiting).  Only joins naming a live class are kept, but the
+    # client is told the same thing either way, so a held guesser learns nothing from a code.
+    "class_waiting", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("nickname", String(400), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("session_hash", String(64), nullable=True),
+    Column("address_hash", String(64), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("problem", String(40), nullable=False, server_default=""),  # why letting in failed (a refusal kind)
+    Index("ix_waiting_session", "session_id"),
+    Index("ix_waiting_token", "token_hash"),
+)
+
+vouched = Table(
+    # Addresses the teacher let in (revision 0003): their students join this class even while the address
+    # is held for wrong codes (the class's code is no secret to them: it is on their projector).
+    "class_vouched", metadata,
+    Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), primary_key=True),
+    Column("address_hash", String(64), primary_key=True),
+    Column("created_at", Float, nullable=False),
 )

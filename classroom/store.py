@@ -18,14 +18,18 @@ on its own before the student sees the feedback, so a killed server loses nothin
 A submission carries an id chosen by the client: sending it again (a retry after a network error, a
 double click) returns the stored answer instead of a second row.
 
-Limits (:class:`Limits`) are per client — a browser session and a network address
-(:class:`classroom.throttle.Client`) — not per class, so one client cannot use up a class: joins a minute
-and seats per class from one address, one seat per browser session and class (joining again gives it
-back), growing delays after wrong join codes or seat codes, classes created an hour.  Per class: at most
-500 students; codes expire after 12 hours and a class with its answers is deleted ``retention`` (7 days)
-after that, by the app (:meth:`Store.purge`, run by :meth:`Store.create` and at most every 10 minutes by
-:meth:`Store.open`).  Bad input or a limit raises :class:`ClassroomError` (a ValueError) with a ``kind``
-for a translated message.
+Limits (:class:`Limits`, the settings a deployment may change in :data:`SETTINGS`) are per client — a
+browser session and a network address (:class:`classroom.throttle.Client`) — not per class, so one client
+cannot use up a class: joins a minute and seats per class from one address (never more than
+:data:`MAX_ADDRESS_SHARE` of a class), one seat per browser session and class (joining again gives it back),
+classes created an hour.  After too many wrong join or seat codes a client is *held* (growing delays): its
+codes are not checked, a join waits for the teacher (:meth:`Store.join`, :meth:`Teacher.admit_waiting`)
+and the answer does not depend on the code — except for a class known at its address.  A student the
+teacher removes stays out (browser and nickname).  Per class: at most 500 students; codes expire after 12
+hours and a class is unreachable ``retention`` (7 days) after that — checked on every read — and deleted
+with its answers by the app (:meth:`Store.purge`, run by :meth:`Store.create` and at most every 10 minutes
+by :meth:`Store.open` and :meth:`Store.join`).  Bad input or a limit raises :class:`ClassroomError` (a
+ValueError) with a ``kind`` for a translated message.
 
 >>> from classroom.tasks import practice_task
 >>> store = Store("sqlite://")  # in memory, for this example
@@ -60,16 +64,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import pandas as pd
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import db, throttle
-from .models import answers, rounds, sessions, students, teacher_tokens
+from . import changes, db, throttle
+from .models import answers, removed, rounds, sessions, students, teacher_tokens, vouched, waiting
 from .nicknames import clean_nickname, problem, skeleton
 from .tasks import FIELDS, Task, verdict
 from .throttle import Client
 
-__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "SEAT_CODE_LENGTH", "FEEDBACK", "Limits", "ClassroomError",
+__all__ = ["CODE_ALPHABET", "CODE_LENGTH", "SEAT_CODE_LENGTH", "FEEDBACK", "SETTINGS", "MAX_ADDRESS_SHARE", "Limits",
+           "ClassroomError",
            "ClassInfo", "RoundInfo", "Answer", "Client", "Store", "Teacher", "Seat", "normalise_code",
            "clean_nickname"]
 
@@ -95,9 +100,23 @@ def _env_number(name: str, default: float) -> float:
     return value
 
 
+#: Settings a deployment may change (environment variable -> Limits field, the unit it is given in).
+SETTINGS = {
+    "NDCG_LAB_RETENTION_DAYS": ("retention", "days"),
+    "NDCG_LAB_SEATS_PER_ADDRESS": ("seats_per_address", "seats in one class"),
+    "NDCG_LAB_JOINS_PER_ADDRESS": ("joins_per_address", "joins a minute"),
+    "NDCG_LAB_WRONG_CODES_PER_ADDRESS": ("free_guesses_address", "wrong codes an hour"),
+    "NDCG_LAB_WRONG_CODES_PER_SESSION": ("free_guesses_session", "wrong codes an hour"),
+    "NDCG_LAB_CLASSES_PER_ADDRESS": ("classes_per_address", "classes an hour"),
+}
+#: One address never holds more than this share of a class's seats, whatever ``seats_per_address`` says.
+MAX_ADDRESS_SHARE = 0.8
+
+
 @dataclass(frozen=True)
 class Limits:
-    """The limits.  Times in seconds.  :meth:`from_env` reads the ones a deployment may change."""
+    """The limits.  Times in seconds.  :meth:`from_env` reads the ones a deployment may change
+    (:data:`SETTINGS`)."""
 
     code_ttl: float = 12 * 3600
     #: A class and its answers are deleted this long after its code expired.
@@ -106,8 +125,9 @@ class Limits:
     #: Per network address: seats in one class, and joins a minute (every class together).
     seats_per_address: int = 60
     joins_per_address: int = 30
-    #: Wrong join codes or seat codes allowed per hour before the delays start (session, address), the
-    #: first delay (doubling with each further failure) and the longest.
+    #: Wrong join codes or seat codes allowed per hour before the client is held (session, address), the
+    #: first hold (doubling with each further failure) and the longest.  A held client's codes are not
+    #: checked: a join waits for the teacher (see :meth:`Store.join`).
     free_guesses_session: int = 5
     free_guesses_address: int = 50
     guess_delay: float = 2.0
@@ -116,27 +136,47 @@ class Limits:
     #: Classes one browser session / one address may create an hour.
     classes_per_session: int = 10
     classes_per_address: int = 30
-    nickname_chars: int = 24
+    nickname_chars: int = 24  # grapheme clusters
     answer_chars: int = 300
     answers_per_minute: int = 20
     answers_per_round: int = 100
     max_rounds: int = 50
     seat_code_ttl: float = 15 * 60
     max_teacher_tokens: int = 50
+    #: A join kept for the teacher (from a held client) is dropped after this long.
+    waiting_ttl: float = 3600.0
+
+    @property
+    def seat_cap(self) -> int:
+        """Seats one address may hold in one class: ``seats_per_address``, but never more than
+        :data:`MAX_ADDRESS_SHARE` of ``max_students`` (one address cannot fill a class).
+
+        >>> Limits(seats_per_address=10_000).seat_cap, Limits().seat_cap
+        (400, 60)
+        """
+        return max(1, min(self.seats_per_address, int(self.max_students * MAX_ADDRESS_SHARE)))
 
     @classmethod
     def from_env(cls) -> Limits:
-        """``NDCG_LAB_RETENTION_DAYS`` (default 7), ``NDCG_LAB_SEATS_PER_ADDRESS`` (60) and
-        ``NDCG_LAB_JOINS_PER_ADDRESS`` (30 a minute): raise the last two when a whole hall reaches the app
-        through one address (a NAT), lower them on an open network.
+        """The limits with the :data:`SETTINGS` the environment sets: ``NDCG_LAB_RETENTION_DAYS`` (default 7),
+        per address ``NDCG_LAB_SEATS_PER_ADDRESS`` (60 seats in one class, at most 400),
+        ``NDCG_LAB_JOINS_PER_ADDRESS`` (30 a minute), ``NDCG_LAB_WRONG_CODES_PER_ADDRESS`` (50 an hour),
+        ``NDCG_LAB_CLASSES_PER_ADDRESS`` (30 an hour), and per browser session
+        ``NDCG_LAB_WRONG_CODES_PER_SESSION`` (5 an hour).  A whole hall behind one address (a NAT, a proxy
+        not named in ``NDCG_LAB_TRUSTED_PROXIES``) needs the seats and joins raised to its size.
 
         >>> Limits.from_env().retention / 86400
         7.0
         """
         base = cls()
-        return cls(retention=_env_number("NDCG_LAB_RETENTION_DAYS", base.retention / 86400) * 86400,
-                   seats_per_address=int(_env_number("NDCG_LAB_SEATS_PER_ADDRESS", base.seats_per_address)),
-                   joins_per_address=int(_env_number("NDCG_LAB_JOINS_PER_ADDRESS", base.joins_per_address)))
+        values = {}
+        for name, (field_name, _) in SETTINGS.items():
+            default = getattr(base, field_name)
+            if field_name == "retention":
+                values[field_name] = _env_number(name, default / 86400) * 86400
+            else:
+                values[field_name] = int(_env_number(name, default))
+        return cls(**values)
 
 
 class ClassroomError(ValueError):
@@ -230,6 +270,12 @@ def _task(text: str) -> Task:
     return Task.from_json(text)
 
 
+@lru_cache(maxsize=4096)
+def _verdict(task: Task, given: tuple[tuple[str, str], ...], field: str):
+    """The verdict on ``field`` for one set of answers (a class sends the same sets many times)."""
+    return verdict(task.check(dict(given)), field)
+
+
 def _round(row) -> RoundInfo:
     return RoundInfo(id=row.id, number=row.number, task=_task(row.task), revealed=row.revealed_at is not None)
 
@@ -263,8 +309,9 @@ class Store:
         self.engine = db.engine_for(self.url)
         self.limits = limits or Limits.from_env()
         self.clock = clock
-        self._pulses: dict[int, tuple[float, tuple]] = {}
-        self._seated: dict[int, tuple[float, frozenset[int]]] = {}
+        #: The process's change check for this database (shared by every Store on the same URL).
+        self.changes = changes.watcher(self.url, self.engine)
+        self._round_rows: dict[tuple[int, int], tuple[int, str]] = {}  # (class, round) -> (round id, task)
         self._purged_at = float("-inf")
 
     # ------------------------------------------------------------------ limits
@@ -280,15 +327,13 @@ class Store:
                 raise ClassroomError(f"rate_{action}", f"too many requests ({action}); try again in "
                                      f"{int(wait) + 1} s", seconds=int(wait) + 1)
 
-    def _guard_guess(self, client: Client | None, now: float) -> None:
-        """Refuse a guess (join code, seat code) while the client waits after wrong ones."""
+    def _held(self, client: Client | None, now: float) -> float:
+        """Seconds ``client`` (its browser session or its address) is still held for wrong codes; 0 when its
+        codes may be checked."""
         if client is None:
-            return
+            return 0.0
         with db.read(self.engine) as conn:
-            wait = max(throttle.check_blocked(conn, key, now=now) for key in client.keys("guess"))
-        if wait > 0:
-            raise ClassroomError("rate_guess", f"too many wrong codes; try again in {int(wait) + 1} s",
-                                 seconds=int(wait) + 1)
+            return max(throttle.check_blocked(conn, key, now=now) for key in client.keys("guess"))
 
     def _wrong_guess(self, client: Client | None, now: float) -> None:
         """Record a wrong code (committed on its own: the refusal that follows must not roll it back)."""
@@ -300,6 +345,36 @@ class Store:
                 free = lim.free_guesses_session if ":s:" in key else lim.free_guesses_address
                 throttle.failed(conn, key, free=free, base=lim.guess_delay, cap=lim.guess_delay_cap,
                                 window=lim.guess_window, now=now)
+
+    @staticmethod
+    def _known(conn, row, client: Client | None) -> bool:
+        """Whether class ``row``'s code is no secret at the client's address: the class was created there, a
+        student sits in it from there, or the teacher let that address in."""
+        address = client.address_hash if client is not None else None
+        if row is None or not address:
+            return False
+        if row.creator_address_hash == address:
+            return True
+        seated = select(students.c.id).where(students.c.session_id == row.id, students.c.address_hash == address)
+        let_in = select(vouched.c.session_id).where(vouched.c.session_id == row.id, vouched.c.address_hash == address)
+        return conn.execute(select(seated.exists() | let_in.exists())).scalar()
+
+    def _look_up(self, code, client: Client | None, now: float):
+        """The class row ``code`` names (None: no such class, or deleted by the retention) and how long the
+        client is still held for wrong codes (0: the code may be checked).  The code is looked up first, so a
+        class known at the client's address is never held back (:meth:`_known`); for any other code a held
+        client gets the same answer whether the code is right or wrong."""
+        row = self._session_row(normalise_code(code))
+        if client is None:
+            return row, 0.0
+        with db.read(self.engine) as conn:
+            if self._known(conn, row, client):
+                return row, 0.0
+        return row, self._held(client, now)
+
+    def _refuse_held(self, wait: float) -> None:
+        raise ClassroomError("rate_guess", f"too many wrong codes; try again in {int(wait) + 1} s",
+                             seconds=int(wait) + 1)
 
     # ------------------------------------------------------------------ housekeeping
     def purge(self) -> int:
@@ -317,11 +392,14 @@ class Store:
                 conn.execute(delete(students).where(students.c.session_id.in_(chunk)))
                 conn.execute(delete(rounds).where(rounds.c.session_id.in_(chunk)))
                 conn.execute(delete(teacher_tokens).where(teacher_tokens.c.session_id.in_(chunk)))
+                for table in (removed, waiting, vouched):
+                    conn.execute(delete(table).where(table.c.session_id.in_(chunk)))
                 conn.execute(delete(sessions).where(sessions.c.id.in_(chunk)))
+            conn.execute(delete(waiting).where(waiting.c.created_at < now - self.limits.waiting_ttl))
             throttle.purge(conn, before=now - max(86400.0, self.limits.guess_window))
         self._purged_at = time.monotonic()
         for sid in old:
-            self._pulses.pop(sid, None)
+            self.changes.changed(sid)
         return len(old)
 
     def _maybe_purge(self) -> None:
@@ -351,8 +429,8 @@ class Store:
                                                         "a": (lim.classes_per_address, 3600.0)}, now)
                     sid = conn.execute(sessions.insert().values(
                         code=code, teacher_hash=_hash(token), steps=",".join(asked), round_no=1, created_at=now,
-                        expires_at=now + lim.code_ttl, joining_open=True, feedback=feedback,
-                        show_names=False)).inserted_primary_key[0]
+                        expires_at=now + lim.code_ttl, joining_open=True, feedback=feedback, show_names=False,
+                        creator_address_hash=client.address_hash if client else None)).inserted_primary_key[0]
                     conn.execute(rounds.insert().values(session_id=sid, number=1, task=task.to_json(), created_at=now))
             except IntegrityError:  # the code is taken (by a live or a recently expired session): draw another
                 continue
@@ -379,14 +457,31 @@ class Store:
             return None
         return Teacher(self, _info(row))
 
+    def use_link(self, code, key) -> bool:
+        """Retire the private link ``key`` of class ``code`` (a browser has exchanged it for a token of its
+        own): it opens the dashboard no more.  True if it was the class's current link."""
+        row = self._session_row(normalise_code(code)) if _token_ok(key) else None
+        if row is None or not _same(key, row.teacher_hash):
+            return False
+        with db.write(self.engine) as conn:
+            done = conn.execute(update(sessions).where(sessions.c.id == row.id,
+                                                       sessions.c.teacher_hash == _hash(key)).values(
+                teacher_hash=_hash(secrets.token_urlsafe(32))))
+        return done.rowcount == 1
+
     # ------------------------------------------------------------------ students
     def open(self, code, client: Client | None = None) -> ClassInfo:
         """The session a join code names, if it is open (raises ``unknown_code`` / ``expired`` /
-        ``rate_guess``).  A wrong code counts against ``client`` (growing delays after the free ones)."""
+        ``rate_guess``).  A wrong code counts against ``client``; once it has had too many it is held
+        (growing delays) — except for a class known at its address (:meth:`_look_up`)."""
         self._maybe_purge()
         now = self.clock()
-        self._guard_guess(client, now)
-        row = self._session_row(normalise_code(code))
+        row, wait = self._look_up(code, client, now)
+        if wait > 0:
+            self._refuse_held(wait)
+        return self._checked(row, code, client, now)
+
+    def _checked(self, row, code, client: Client | None, now: float) -> ClassInfo:
         if row is None:
             self._wrong_guess(client, now)
             raise ClassroomError("unknown_code", f"no class has the code {normalise_code(code)[:12]!r}")
@@ -395,34 +490,46 @@ class Store:
             raise ClassroomError("expired", f"the class {info.code} has ended")
         return info
 
-    def join(self, code, nickname, client: Client | None = None, *, token: str | None = None) -> tuple[Seat, str]:
-        """Join session ``code`` as ``nickname``; returns the seat and the student's token.
-
-        ``token``: the token to give the seat, made by the caller and kept before the call (a page whose run
-        is cut short after the write still holds it); default a new one."""
-        info = self.open(code, client)
-        if not info.joining_open:
-            raise ClassroomError("closed", "the teacher has closed joining for this class")
-        lim = self.limits
-        name = clean_nickname(nickname, lim.nickname_chars)
+    def _nickname(self, nickname) -> tuple[str, str]:
+        """The cleaned nickname and its key (raises ``nickname_empty`` / ``nickname_invisible`` /
+        ``nickname_marks``): checked before the code, the same for every class."""
+        name = clean_nickname(nickname, self.limits.nickname_chars)
         if not name:
             raise ClassroomError("nickname_empty", "the nickname is empty")
         why = problem(name)
         if why:
             raise ClassroomError(f"nickname_{why}", "the nickname shows nothing readable" if why == "invisible"
                                  else "the nickname stacks combining marks")
-        key = skeleton(name)[:380]
-        token = _given_token(token)
+        return name, skeleton(name)[:380]
+
+    def join(self, code, nickname, client: Client | None = None, *, token: str | None = None,
+             held: Sequence[str] = ()) -> tuple[Seat, str]:
+        """Join session ``code`` as ``nickname``; returns the seat and the student's token.
+
+        ``token``: the token to give the seat, made by the caller and kept before the call (a page whose run
+        is cut short after the write still holds it); default a new one.  ``held``: tokens this browser
+        keeps for the class (its cookie): one of a student the teacher removed keeps it out.
+
+        A client held for wrong codes (:attr:`Limits.free_guesses_address` and ``_session``) is not told
+        whether its code is right: the join is kept for the class's teacher, who may let it in
+        (:meth:`Teacher.admit_waiting`; the student's page then finds its seat with ``token``), and the
+        answer is ``waiting`` either way.  A class known at the client's address is joined at once.
+        """
+        self._maybe_purge()
         now = self.clock()
+        name, key = self._nickname(nickname)
+        token = _given_token(token)
+        row, wait = self._look_up(code, client, now)
+        if wait > 0:
+            self._wait_for_teacher(row, name, token, client, now, wait)
+        info = self._checked(row, code, client, now)
+        if not info.joining_open:
+            raise ClassroomError("closed", "the teacher has closed joining for this class")
+        hashes = [_hash(t) for t in (token, *held) if _token_ok(t)]
         try:
             with db.write(self.engine) as conn:
                 # PostgreSQL: lock the session row so two joins cannot take the same number or pass the cap.
                 conn.execute(select(sessions.c.id).where(sessions.c.id == info.id).with_for_update())
-                count, top = conn.execute(select(func.count(students.c.id), func.max(students.c.number))
-                                          .where(students.c.session_id == info.id)).one()
-                if count >= lim.max_students:
-                    raise ClassroomError("full", f"the class has {count} students, the most allowed",
-                                         limit=lim.max_students)
                 if client is not None:
                     # The same browser session joining again (a double click, a Join sent again over a slow
                     # connection, a run cut short before the page kept the token) gets its own seat back,
@@ -434,26 +541,93 @@ class Store:
                         conn.execute(update(students).where(students.c.id == again.id).values(
                             token_hash=_hash(token)))
                         return Seat(self, info, again.id, again.number, again.nickname), token
-                    mine = conn.execute(select(
-                        func.count(students.c.id).filter(students.c.address_hash == client.address_hash))
-                        .where(students.c.session_id == info.id)).one()
-                    if client.address_hash and mine[0] >= lim.seats_per_address:
-                        raise ClassroomError("address_full", "too many seats from one network address",
-                                             limit=lim.seats_per_address)
-                self._rate(conn, client, "join", {"s": (5, 60.0), "a": (lim.joins_per_address, 60.0)}, now)
-                taken = conn.execute(select(students.c.id).where(
-                    students.c.session_id == info.id, students.c.nickname_key == key)).first()
-                if taken:
-                    raise ClassroomError("nickname_taken", "this nickname is taken in this class (or looks like "
-                                         "one that is)")
-                number = (top or 0) + 1
-                sid = conn.execute(students.insert().values(
-                    session_id=info.id, number=number, nickname=name, nickname_key=key, token_hash=_hash(token),
-                    joined_at=now, session_hash=client.session_hash if client else None,
-                    address_hash=client.address_hash if client else None)).inserted_primary_key[0]
+                self._barred(conn, info.id, key, client.session_hash if client else None, hashes)
+                self._rate(conn, client, "join", {"s": (5, 60.0), "a": (self.limits.joins_per_address, 60.0)},
+                           now)
+                sid, number = self._take_seat(conn, info, name, key, _hash(token), client.session_hash
+                                              if client else None, client.address_hash if client else None, now)
         except IntegrityError as exc:  # a join raced this one (SQLite serialises writes; PostgreSQL locks)
             raise ClassroomError("nickname_taken", "this nickname is taken in this class") from exc
+        self.changes.changed(info.id)
         return Seat(self, info, sid, number, name), token
+
+    @staticmethod
+    def _barred(conn, session_id: int, key: str, session_hash: str | None, token_hashes: Sequence[str]) -> None:
+        """Refuse a browser (session or cookie) or a nickname the teacher removed from this class."""
+        who = [removed.c.token_hash.in_(token_hashes)] if token_hashes else []
+        if session_hash:
+            who.append(removed.c.session_hash == session_hash)
+        if who and conn.execute(select(removed.c.id).where(removed.c.session_id == session_id,
+                                                           or_(*who)).limit(1)).first():
+            raise ClassroomError("removed_here", "the teacher has removed this browser from this class")
+        if conn.execute(select(removed.c.id).where(removed.c.session_id == session_id,
+                                                   removed.c.nickname_key == key).limit(1)).first():
+            raise ClassroomError("nickname_removed", "a student with this nickname was removed from this class")
+
+    def _take_seat(self, conn, info: ClassInfo, name: str, key: str, token_hash: str, session_hash: str | None,
+                   address_hash: str | None, now: float) -> tuple[int, int]:
+        """Insert a student (the caller holds the class's row lock); (student id, number).  Raises ``full``,
+        ``address_full``, ``nickname_taken``."""
+        lim = self.limits
+        count, top, mine = conn.execute(select(
+            func.count(students.c.id), func.max(students.c.number),
+            func.count(students.c.id).filter(students.c.address_hash == address_hash))
+            .where(students.c.session_id == info.id)).one()
+        if count >= lim.max_students:
+            raise ClassroomError("full", f"the class has {count} students, the most allowed", limit=lim.max_students)
+        if address_hash and mine >= lim.seat_cap:
+            raise ClassroomError("address_full", "too many seats from one network address", limit=lim.seat_cap)
+        if conn.execute(select(students.c.id).where(students.c.session_id == info.id,
+                                                    students.c.nickname_key == key)).first():
+            raise ClassroomError("nickname_taken", "this nickname is taken in this class (or looks like one that is)")
+        gone = conn.execute(select(func.max(removed.c.number)).where(removed.c.session_id == info.id)).scalar()
+        number = max(top or 0, gone or 0) + 1  # a removed student's number is not given again
+        sid = conn.execute(students.insert().values(
+            session_id=info.id, number=number, nickname=name, nickname_key=key, token_hash=token_hash,
+            joined_at=now, session_hash=session_hash, address_hash=address_hash)).inserted_primary_key[0]
+        changes.notify(conn, info.id)
+        return sid, number
+
+    def _wait_for_teacher(self, row, name: str, token: str, client: Client, now: float, wait: float) -> None:
+        """A held client's join: kept for the teacher when ``row`` is a live class open for joining; the same
+        answer (``waiting``) either way, after the same kind of work (one write)."""
+        lim = self.limits
+        with db.write(self.engine) as conn:
+            throttle.take(conn, f"held:a:{client.address_hash or client.session_hash}", limit=1 << 30,
+                          window=3600.0, now=now)
+            if row is not None and not _info(row).expired(now) and row.joining_open:
+                count = conn.execute(select(func.count(waiting.c.id)).where(waiting.c.session_id == row.id)).scalar()
+                if count < lim.max_students:
+                    conn.execute(delete(waiting).where(waiting.c.session_id == row.id,
+                                                       waiting.c.session_hash == client.session_hash))
+                    conn.execute(waiting.insert().values(
+                        session_id=row.id, nickname=name, token_hash=_hash(token), session_hash=client.session_hash,
+                        address_hash=client.address_hash, created_at=now))
+                    changes.notify(conn, row.id)  # the teacher's dashboard shows who waits
+        if row is not None:
+            self.changes.changed(row.id)
+        raise ClassroomError("waiting", "too many wrong codes came from this browser or network: the code was not "
+                             "checked; if it is right, the teacher can let you in", seconds=int(wait) + 1)
+
+    def removed_token(self, code, token) -> bool:
+        """Whether ``token`` is the token of a student the teacher removed from class ``code``."""
+        row = self._session_row(normalise_code(code)) if _token_ok(token) else None
+        if row is None:
+            return False
+        with db.read(self.engine) as conn:
+            return conn.execute(select(removed.c.id).where(removed.c.session_id == row.id,
+                                                           removed.c.token_hash == _hash(token))).first() is not None
+
+    def waiting_problem(self, code, token) -> str | None:
+        """Why the teacher could not let in the join kept with ``token`` (a refusal kind such as
+        ``nickname_taken``), else None (still waiting, let in, or nothing kept)."""
+        row = self._session_row(normalise_code(code)) if _token_ok(token) else None
+        if row is None:
+            return None
+        with db.read(self.engine) as conn:
+            found = conn.execute(select(waiting.c.problem).where(waiting.c.session_id == row.id,
+                                                                  waiting.c.token_hash == _hash(token))).first()
+        return found.problem or None if found is not None else None
 
     def seat(self, code, token) -> Seat | None:
         """A student's seat from the code and their token (None if either is wrong)."""
@@ -493,37 +667,40 @@ class Store:
 
     # ------------------------------------------------------------------ shared reads
     def pulse(self, session_id: int, *, max_age: float = 1.0) -> tuple:
-        """What a student's page polls for: (round number, solution revealed, feedback, joining open).
+        """What a student's page polls for: (round number, solution revealed, feedback).
 
-        Read from the database (what every server shares) at most once per ``max_age`` seconds per
-        session and process: a teacher's change made on this server is seen at once, one made on another
-        server within ``max_age``.
+        From the process's change check (:mod:`classroom.changes`): no database read while the class has
+        not changed; a change made on this server is seen at once, one made on another server as soon as
+        the database tells this process (PostgreSQL ``NOTIFY``; SQLite ``data_version``, polled every
+        0.2 s).  ``max_age=0`` reads the database now.
         """
-        now = time.monotonic()
-        cached = self._pulses.get(session_id)
-        if cached is not None and now - cached[0] < max_age:
-            return cached[1]
-        with db.read(self.engine) as conn:
-            row = conn.execute(select(sessions.c.round_no, rounds.c.revealed_at, sessions.c.feedback).join(
-                rounds, (rounds.c.session_id == sessions.c.id) & (rounds.c.number == sessions.c.round_no)).where(
-                sessions.c.id == session_id)).first()
-        if row is None:  # removed by the teacher's purge
+        state = self.changes.state(session_id, fresh=max_age <= 0)
+        if state is None:  # removed by the teacher's purge
             raise ClassroomError("unknown_code", "this class no longer exists")
-        value = (row.round_no, row.revealed_at is not None, row.feedback)
-        self._pulses[session_id] = (now, value)
-        return value
+        return state.pulse
 
     def seated(self, session_id: int, *, max_age: float = 1.0) -> frozenset[int]:
-        """The ids of the students in a session (read at most once per ``max_age`` seconds per session and
-        process: every student's page asks whether its seat is still there, one query answers them all)."""
-        now = time.monotonic()
-        cached = self._seated.get(session_id)
-        if cached is not None and now - cached[0] < max_age:
-            return cached[1]
-        with db.read(self.engine) as conn:
-            ids = frozenset(conn.execute(select(students.c.id).where(students.c.session_id == session_id)).scalars())
-        self._seated[session_id] = (now, ids)
-        return ids
+        """The ids of the students in a session (from the process's change check, as :meth:`pulse`: every
+        student's page asks whether its seat is still there, and nothing is read until the class changes)."""
+        state = self.changes.state(session_id, fresh=max_age <= 0)
+        return frozenset() if state is None else state.seated
+
+    def current_round(self, session_id: int) -> tuple[RoundInfo, changes.ClassState]:
+        """The current round and the class's state, from the process's change check (a round's exercise
+        never changes: it is read once per process)."""
+        state = self.changes.state(session_id)
+        if state is None:
+            raise ClassroomError("unknown_code", "this class no longer exists")
+        key = (int(session_id), state.round_no)
+        found = self._round_rows.get(key)
+        if found is None:
+            with db.read(self.engine) as conn:
+                row = conn.execute(select(rounds.c.id, rounds.c.task).where(
+                    rounds.c.session_id == session_id, rounds.c.number == state.round_no)).one()
+            if len(self._round_rows) > 1024:
+                self._round_rows.clear()
+            found = self._round_rows[key] = (row.id, row.task)
+        return RoundInfo(found[0], state.round_no, _task(found[1]), state.revealed), state
 
     def round(self, session_id: int, number: int | None = None) -> RoundInfo:
         """Round ``number`` (default: the current one) of a session."""
@@ -539,10 +716,13 @@ class Store:
             return _info(conn.execute(select(sessions).where(sessions.c.id == session_id)).one())
 
     def _session_row(self, code: str):
+        """The class with ``code``, unless the retention has passed for it (checked on every read: a class
+        past it is gone for every key, token and code, whether or not :meth:`purge` has run)."""
         if not code or len(code) > 12:
             return None
+        alive = sessions.c.expires_at >= self.clock() - self.limits.retention
         with db.read(self.engine) as conn:
-            return conn.execute(select(sessions).where(sessions.c.code == code)).first()
+            return conn.execute(select(sessions).where(sessions.c.code == code, alive)).first()
 
 
 @dataclass
@@ -607,7 +787,7 @@ class Seat:
         given = self.latest(round_no)
         given[field] = text
         try:
-            v = verdict(current.task.check(given), field)
+            v = _verdict(current.task, tuple((f, given[f]) for f in FIELDS if f in given), field)
         except ValueError as exc:
             raise ClassroomError("unreadable", str(exc)) from exc
         try:
@@ -633,11 +813,13 @@ class Seat:
                            kinds=",".join(v.mistakes), notes=",".join(v.notes), after_reveal=revealed is not None,
                            submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
+                changes.notify(conn, self.info.id)
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
+        store.changes.changed(self.info.id)
         return Answer(id=aid, field=field, text=text, ok=v.ok, kinds=v.mistakes, after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 
@@ -660,7 +842,8 @@ class Teacher:
     def _set(self, **values) -> None:
         with db.write(self.store.engine) as conn:
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(**values))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         self.refresh()
 
     def issue_token(self) -> str:
@@ -675,6 +858,23 @@ class Teacher:
                 teacher_tokens.c.id.desc()).offset(keep)
             conn.execute(delete(teacher_tokens).where(teacher_tokens.c.id.in_(old)))
         return token
+
+    def new_link(self) -> str:
+        """A new key for the private teacher link (the link shown before stops working).  A link opens the
+        dashboard once: :meth:`Store.use_link` retires it when a browser has taken a token of its own."""
+        key = secrets.token_urlsafe(32)
+        self._set(teacher_hash=_hash(key))
+        return key
+
+    def sign_out_others(self, keep: str) -> int:
+        """Revoke every browser's token for this dashboard but ``keep`` (this browser's), and the private
+        link; returns how many tokens were revoked."""
+        with db.write(self.store.engine) as conn:
+            gone = conn.execute(delete(teacher_tokens).where(teacher_tokens.c.session_id == self.info.id,
+                                                             teacher_tokens.c.token_hash != _hash(str(keep))))
+            conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(
+                teacher_hash=_hash(secrets.token_urlsafe(32))))
+        return gone.rowcount
 
     def set_joining(self, open_: bool) -> None:
         """Open or close joining (students with a seat keep it and can come back)."""
@@ -691,16 +891,64 @@ class Teacher:
         self._set(show_names=bool(show))
 
     def remove(self, student_id: int) -> bool:
-        """Remove a student of this class with their answers (their token stops working); False if absent."""
+        """Remove a student of this class with their answers; False if absent.  Their token stops working,
+        and neither their browser (its session, the token its cookie keeps) nor their nickname (or one that
+        looks the same) can join this class again; their number is not given to anyone else."""
         with db.write(self.store.engine) as conn:
-            found = conn.execute(select(students.c.id).where(students.c.id == int(student_id),
-                                                              students.c.session_id == self.info.id)).first()
+            found = conn.execute(select(students).where(students.c.id == int(student_id),
+                                                        students.c.session_id == self.info.id)).first()
             if found is None:
                 return False
+            conn.execute(removed.insert().values(
+                session_id=self.info.id, number=found.number, nickname_key=found.nickname_key,
+                session_hash=found.session_hash, token_hash=found.token_hash, created_at=self.store.clock()))
             conn.execute(delete(answers).where(answers.c.student_id == found.id))
             conn.execute(delete(students).where(students.c.id == found.id))
-        self.store._seated.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         return True
+
+    def waiting(self) -> pd.DataFrame:
+        """Joins kept for this class from clients held for wrong codes (oldest first): id, nickname,
+        created_at, problem (why letting in failed, else "")."""
+        with db.read(self.store.engine) as conn:
+            rows = conn.execute(select(waiting.c.id, waiting.c.nickname, waiting.c.created_at, waiting.c.problem)
+                                .where(waiting.c.session_id == self.info.id,
+                                       waiting.c.created_at >= self.store.clock() - self.store.limits.waiting_ttl)
+                                .order_by(waiting.c.id)).all()
+        return pd.DataFrame(rows, columns=["waiting_id", "nickname", "created_at", "problem"])
+
+    def admit_waiting(self) -> int:
+        """Let in every join kept for this class (those not refused before), as :meth:`Store.join` would
+        (nickname, removal, seat limits; not the joins-a-minute rate); their addresses join this class at
+        once from now on.  Returns how many were seated; the others keep the reason for their student."""
+        store, now = self.store, self.store.clock()
+        seated = 0
+        with db.write(store.engine) as conn:
+            info = _info(conn.execute(select(sessions).where(sessions.c.id == self.info.id).with_for_update()).one())
+            rows = conn.execute(select(waiting).where(
+                waiting.c.session_id == info.id, waiting.c.problem == "",
+                waiting.c.created_at >= now - store.limits.waiting_ttl).order_by(waiting.c.id)).all()
+            for r in rows:
+                try:
+                    if info.expired(now):
+                        raise ClassroomError("expired", "the class has ended")
+                    name, key = store._nickname(r.nickname)
+                    with conn.begin_nested():
+                        store._barred(conn, info.id, key, r.session_hash, [r.token_hash])
+                        store._take_seat(conn, info, name, key, r.token_hash, r.session_hash, r.address_hash, now)
+                except ClassroomError as exc:
+                    conn.execute(update(waiting).where(waiting.c.id == r.id).values(problem=exc.kind[:40]))
+                    continue
+                conn.execute(delete(waiting).where(waiting.c.id == r.id))
+                seated += 1
+                if r.address_hash and not conn.execute(select(vouched.c.session_id).where(
+                        vouched.c.session_id == info.id, vouched.c.address_hash == r.address_hash)).first():
+                    conn.execute(vouched.insert().values(session_id=info.id, address_hash=r.address_hash,
+                                                         created_at=now))
+            changes.notify(conn, info.id)
+        store.changes.changed(self.info.id)
+        return seated
 
     def seat_code(self, student_id: int) -> str:
         """A code (valid :attr:`Limits.seat_code_ttl`) that gives this student's seat back to whoever types
@@ -720,7 +968,8 @@ class Teacher:
             number = conn.execute(select(sessions.c.round_no).where(sessions.c.id == self.info.id)).scalar_one()
             conn.execute(update(rounds).where(rounds.c.session_id == self.info.id, rounds.c.number == number,
                                               rounds.c.revealed_at.is_(None)).values(revealed_at=self.store.clock()))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
 
     def next_round(self, task: Task, *, after: int | None = None) -> RoundInfo:
         """Start the next exercise (every student's page follows).  ``after``: the round the teacher saw;
@@ -737,13 +986,18 @@ class Teacher:
             rid = conn.execute(rounds.insert().values(session_id=self.info.id, number=number + 1,
                                                       task=task.to_json(), created_at=now)).inserted_primary_key[0]
             conn.execute(update(sessions).where(sessions.c.id == self.info.id).values(round_no=number + 1))
-        self.store._pulses.pop(self.info.id, None)
+            changes.notify(conn, self.info.id)
+        self.store.changes.changed(self.info.id)
         self.refresh()
         return RoundInfo(rid, number + 1, task, False)
 
     def version(self, round_no: int) -> tuple:
         """What the dashboard shows depends on: (students, newest student id, answers in round ``round_no``,
-        newest answer id, revealed, names shown).  One cheap query; the summaries are reused until it changes."""
+        newest answer id, revealed, names shown); the summaries are reused until it changes.  The current
+        round's comes from the process's change check (no query while nothing changed)."""
+        state = self.store.changes.state(self.info.id)
+        if state is not None and state.round_no == round_no:
+            return state.activity
         with db.read(self.store.engine) as conn:
             show = select(sessions.c.show_names).where(sessions.c.id == self.info.id).scalar_subquery()
             n_students, newest_student, show = conn.execute(

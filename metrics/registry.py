@@ -47,7 +47,8 @@ class Choice:
     Every registry is a dict key -> Choice, read by every page, the lessons and the run-file engine: the
     gains, discounts, tie rules, IDCG sources and zero-IDCG policies here, the library conventions'
     settings (:mod:`metrics.lessons.libraries`), the top-N and ROC choices (:mod:`metrics.other`), the
-    mistakes and verdicts of the lessons, trec_eval's measures (:data:`metrics.runfiles.MEASURES`).
+    mistakes and verdicts of the lessons.  (The run-file measures have their own typed record,
+    :class:`metrics.runfiles.measures.Measure`.)
 
     Parameters
     ----------
@@ -66,16 +67,15 @@ class Choice:
     value : object, optional
         The constant it stands for (a zero-IDCG policy's NDCG value).
     facts : mapping, optional
-        Facts of its own kind, read as attributes: ``MEASURES["P"].summary``, a dimension's ``step``,
-        a gain map's ``levels``.
+        Facts of its own kind, read as attributes: a dimension's ``step``, a gain map's ``levels``.
 
     Examples
     --------
     >>> d = Choice("standard", "Standard discount", "Divide by log_b(i + 1).", latex="{log}({pos}+1)")
     >>> print(d.formula(10, position="3"))
     \\log_{10}(3+1)
-    >>> Choice("P", "P", "Precision at k.", facts={"summary": "mean"}).summary
-    'mean'
+    >>> Choice("cutoff", "Cutoff", "Where the list is cut.", facts={"step": "dcg"}).step
+    'dcg'
     """
 
     key: str

@@ -14,7 +14,7 @@ from ui import state as ui_state
 from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary
 from ui.i18n import registry_text, t
 from ui.shell import open_page
-from ui.widgets import copy_link, error_text, k_select, link_for
+from ui.widgets import copy_link, error_text, k_select, link_for, option_widget
 
 open_page("check")
 page = ui_state.PageState(check.PAGE, check.FIELDS)
@@ -26,9 +26,9 @@ page.show_link_problems()
 
 # Labels are computed here, in the script's language: a format_func must not look the language up later.
 sheet_labels = {k: f"{t(f'check.presets.{k}')}: {check.sheet_numbers(k)}" for k in check.SHEETS}
-st.selectbox(t("check.preset"), list(sheet_labels), key="check_sheet", index=None, on_change=check.on_sheet,
-             args=(st.session_state,), format_func=sheet_labels.get, placeholder=t("check.preset_placeholder"),
-             help=t("check.preset_help"))
+option_widget(st.selectbox, t("check.preset"), list(sheet_labels), key="check_sheet", index=None,
+              on_change=check.on_sheet, args=(st.session_state,), format_func=sheet_labels.get,
+              placeholder=t("check.preset_placeholder"), help=t("check.preset_help"))
 
 left, right = st.columns([1, 1], gap="large")
 with left:
@@ -45,12 +45,14 @@ with left:
     discount_labels = {check.AUTO: detect, **{x: registry_text("discount", DISCOUNTS[x], "name") for x in DISCOUNTS}}
     base_labels = {check.AUTO: detect, **{x: variant_label("log_base", b) for x, b in check.BASES.items()}}
     source_labels = {check.AUTO: detect, **{x: variant_label("idcg_source", x) for x in ("list", "judged")}}
-    gain = st.selectbox(t("common.gain"), list(gain_labels), key="check_gain", format_func=gain_labels.get)
-    discount = st.selectbox(t("common.discount"), list(discount_labels), key="check_discount",
-                            format_func=discount_labels.get)
-    base = st.selectbox(t("common.log_base"), list(base_labels), key="check_base", format_func=base_labels.get)
-    source = st.selectbox(t("check.idcg_source"), list(source_labels), key="check_source",
-                          format_func=source_labels.get, help=t("check.idcg_source_help"))
+    gain = option_widget(st.selectbox, t("common.gain"), list(gain_labels), key="check_gain",
+                         format_func=gain_labels.get)
+    discount = option_widget(st.selectbox, t("common.discount"), list(discount_labels), key="check_discount",
+                             format_func=discount_labels.get)
+    base = option_widget(st.selectbox, t("common.log_base"), list(base_labels), key="check_base",
+                         format_func=base_labels.get)
+    source = option_widget(st.selectbox, t("check.idcg_source"), list(source_labels), key="check_source",
+                           format_func=source_labels.get, help=t("check.idcg_source_help"))
     k = k_select(key="check_k", n=len(grades) + len(unretrieved), help=t("check.k_help"))
 
 limits = {"terms": len(grades), "ideal_terms": len(grades) + len(unretrieved)}

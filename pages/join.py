@@ -24,7 +24,7 @@ try:
     if seat is None:
         views.join_form(page)
     else:
-        views.student_view(seat)
+        views.student_view(seat, page)
 except SQLAlchemyError:
     views.database_down()
 page.finish()

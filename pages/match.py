@@ -66,6 +66,19 @@ if result is not None:
     if note:
         st.info(note, icon=":material/shuffle:")
 
+    st.header(t("match.explain"))
+    st.caption(t("match.explain_help"))
+    shown = result.explanations[:match_view.SHOWN_EXPLANATIONS]
+    if shown:
+        st.markdown("\n".join("- " + match_view.explanation_sentence(e, result.target, digits) for e in shown))
+    if len(result.explanations) > len(shown):
+        st.caption(match_view.counted("match.explain_more", len(result.explanations) - len(shown),
+                                      n=len(result.explanations) - len(shown)))
+    if not shown:
+        st.info(t("match.no_explanation"), icon=":material/search_off:")
+    with st.expander(t("match.why_order")):
+        st.markdown("\n".join(match_view.order_reasons()))
+
     st.header(t("match.libraries"))
     if result.libraries:
         for m in result.libraries:

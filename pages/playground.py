@@ -90,10 +90,12 @@ def playground() -> None:
         formula_latex,
         gain_name,
         observations,
+        position_tables,
         variants_display,
     )
     from ui.present.link import PRESENT_PAGE, present_query_from_playground
-    from ui.widgets import copy_link, discount_select, k_select, link_for
+    from ui.tables import table as show_table
+    from ui.widgets import copy_link, discount_select, k_select, link_for, option_widget
 
     # ---- moving an item without dragging ------------------------------------------------------------
     movable = {
@@ -102,8 +104,8 @@ def playground() -> None:
     if state.get("pg_move_item") not in movable:
         state["pg_move_item"] = next(iter(movable))
     item_names = {label: f"{label} ({exact(it.grade)})" for label, it in movable.items()}
-    st.selectbox(t("playground.move_item"), sorted(movable), key="pg_move_item", format_func=item_names.__getitem__,
-                 help=t("playground.move_help"))
+    option_widget(st.selectbox, t("playground.move_item"), sorted(movable), key="pg_move_item",
+                  format_func=item_names.__getitem__, help=t("playground.move_help"))
     with st.container(horizontal=True, key="pg_move_buttons"):
         for action, icon in (("up", "arrow_upward"), ("down", "arrow_downward"), ("top", "vertical_align_top"),
                              ("toggle", "swap_vert")):
@@ -135,8 +137,8 @@ def playground() -> None:
     # Fixed widths in a wrapping row: whole names on a projector, one per line on a phone, in this order.
     gain_names = {g: gain_name(g) for g in PLAYGROUND_GAINS}  # bound now, in this run's language
     with st.container(horizontal=True, key="pg_settings", gap="medium"):
-        st.selectbox(t("common.gain"), PLAYGROUND_GAINS, key="pg_gain", format_func=gain_names.__getitem__,
-                     help=t("playground.gain_help"), width=200)
+        option_widget(st.selectbox, t("common.gain"), PLAYGROUND_GAINS, key="pg_gain",
+                      format_func=gain_names.__getitem__, help=t("playground.gain_help"), width=200)
         discount_select(key="pg_discount", width=270)
         base_texts = list(dict.fromkeys(["2", "e", "10", state.get("pg_base", "2")]))
         st.selectbox(t("common.log_base"), base_texts, key="pg_base", accept_new_options=True,
@@ -149,9 +151,9 @@ def playground() -> None:
     idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
     zero_names = {z: registry_text("zero_idcg", ZERO_IDCG[z], "name") for z in ZERO_IDCG_CHOICES}
     with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
-        st.radio(t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
-                 format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
-        st.selectbox(t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
+        option_widget(st.radio, t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
+                      format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
+        option_widget(st.selectbox, t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
                             format_func=zero_names.__getitem__,
                             help="\n\n".join(f"**{zero_names[z]}**: {registry_text('zero_idcg', ZERO_IDCG[z], 'help')}"
                                                for z in ZERO_IDCG_CHOICES))
@@ -184,8 +186,8 @@ def playground() -> None:
 
     # ---- every variant -----------------------------------------------------------------------------
     st.subheader(t("playground.variants_title"))
-    table, config = variants_display(wide, gain, discount, idcg)
-    st.dataframe(table, hide_index=True, key="pg_variants", column_config=config)
+    table, numeric, marks = variants_display(wide, gain, discount, idcg)
+    show_table(table, numeric=numeric, marks=marks, label=t("playground.variants_title"), test_id="pg_variants")
     for sentence in observations(wide, grades, unretrieved, gain=gain, discount=discount, idcg=idcg, log_base=base):
         st.markdown(f"- {sentence}")
 
@@ -204,12 +206,12 @@ def playground() -> None:
     labels = ranking.labels()
     headers = {c: t(f"playground.bd_{c}") for c in export_frame(bd.iloc[:0], []).columns}
     st.markdown(f"**{t('playground.table_caption')}**")
-    st.dataframe(
-        export_frame(bd, labels).rename(columns=headers), hide_index=True, key="pg_breakdown",
-        column_config={headers[c]: st.column_config.NumberColumn(format="%.4f")
-                       for c in ("gain", "discount", "discounted_gain", "dcg", "ideal_gain",
-                                 "ideal_discounted_gain", "idcg", "ndcg")},
-    )
+    ranked_table, ideal_table, numeric = position_tables(bd, labels)
+    with st.container(key="pg_breakdown"):
+        st.markdown(t("playground.table_ranked"))
+        show_table(ranked_table, numeric=numeric, label=t("playground.table_ranked"), test_id="pg_breakdown_ranked")
+        st.markdown(t("playground.table_ideal"))
+        show_table(ideal_table, numeric=numeric, label=t("playground.table_ideal"), test_id="pg_breakdown_ideal")
     if max(n_actual, n_ideal) > len(bd):
         st.caption(t("playground.rows_capped", shown=len(bd), n=max(n_actual, n_ideal)))
 

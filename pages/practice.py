@@ -13,7 +13,7 @@ from ui import state as ui_state
 from ui.diagnosis import render_findings, render_solution, render_steps_table
 from ui.i18n import registry_text, t
 from ui.shell import open_page
-from ui.widgets import copy_link, error_text, link_for
+from ui.widgets import copy_link, error_text, link_for, option_widget
 
 open_page("practice")
 state = st.session_state
@@ -34,9 +34,9 @@ page.show_link_problems()
 
 level_names = {k: registry_text("difficulty", DIFFICULTIES[k], "name") for k in DIFFICULTIES}
 c1, c2, c3 = st.columns([2, 1, 2], vertical_alignment="bottom")
-difficulty = c1.selectbox(t("practice.difficulty"), list(level_names), key="practice_difficulty",
-                          format_func=level_names.__getitem__, on_change=practice.clear_answers, args=(state,),
-                          help=registry_text("difficulty", DIFFICULTIES[state["practice_difficulty"]], "help"))
+difficulty = option_widget(c1.selectbox, t("practice.difficulty"), list(level_names), key="practice_difficulty",
+                           format_func=level_names.__getitem__, on_change=practice.clear_answers, args=(state,),
+                           help=registry_text("difficulty", DIFFICULTIES[state["practice_difficulty"]], "help"))
 c2.button(
     t("practice.new"), key="practice_new", on_click=practice.new_exercise, args=(state,), icon=":material/refresh:"
 )

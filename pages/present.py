@@ -58,19 +58,30 @@ for problem in build_problems:
     st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120)), icon=":material/link_off:")
 
 st.html(markup.cards_html(s, lang))
+if s.formulas:  # the formula slide: DCG and IDCG side by side (stacked on a phone), NDCG under them
+    with st.container(key="present_formulas"):
+        dcg_col, idcg_col = st.columns(2, gap="medium")
+        dcg_col.latex(s.formulas["dcg"])
+        idcg_col.latex(s.formulas["idcg"])
+        st.latex(s.formulas["ndcg"])
 left, right = st.columns([2, 3], gap="medium")
 with left:
     st.html(markup.number_html(s, lang))
 with right:
     bd = slides.numbers(lecture)["breakdown"]
+    # The document's printed numbers take the chart's place where both would not fit a projector's screen
+    # (two rows of cards, or more than two printed numbers).
+    table_first = markup.printed_first(s)
     if s.variants is not None:
         st.html(markup.variants_html(s, lang))
+    elif table_first:
+        st.html(markup.printed_html(s, lang))
     elif s.chart == "curve":
         st.altair_chart(discount_curve(bd, lecture.n_terms, s.mark, palette, lang, height=190),
                         key="present_chart_curve")
     elif s.chart == "bars":
         st.altair_chart(gain_bars(bd, palette, lang, ideal=s.kind != "dcg", height=190), key="present_chart_bars")
-    if s.printed:
+    if s.printed and not table_first:
         st.html(markup.printed_html(s, lang))
 
 if lecture.doc is not None:
@@ -85,7 +96,11 @@ row.page_link(PLAYGROUND_PAGE, label=t("common.open_in_playground"), icon=":mate
               query_params=link.playground_query(lecture))
 
 problem = handout.font_problem(lang)
-if problem is None:
+refused = link.refused_params(session, page.problems, build_problems, arrived=not page.continued)
+if refused:  # the lecture shown is not the one the link asked for: no handout of it
+    st.info(t("present.handout_refused", params=", ".join(f"**{markdown(name)}**" for name in refused)),
+            icon=":material/block:")
+elif problem is None:
     for paper in handout.PAPERS:
         row.download_button(
             t(f"present.handout_{paper.lower()}"), key=f"present_handout_{paper.lower()}",

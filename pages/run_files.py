@@ -25,7 +25,7 @@ page = ui_state.PageState("run_files", runfiles_view.FIELDS)
 st.title(t(f"{SECTION}.title"))
 page.show_link_problems()
 st.markdown(t(f"{SECTION}.intro"))
-sections.body()
+sections.body(page)
 teaching_section(key_prefix="rf_teach")
 with st.expander(t(f"{SECTION}.about_title")):
     st.markdown(t(f"{SECTION}.about"))

@@ -27,10 +27,11 @@ from ui import variants
 from ui.charts.ndcg import discount_curves_chart, tie_spread_chart
 from ui.escape import markdown
 from ui.i18n import registry_text, t
-from ui.numbers import exact_list, for_table, show
+from ui.numbers import exact_list, show
 from ui.playground import last_view
 from ui.shell import open_page
-from ui.widgets import BASES, copy_link, error_text, k_select, link_for
+from ui.tables import table as show_table
+from ui.widgets import BASES, copy_link, error_text, k_select, link_for, option_widget
 
 open_page("variants")
 SECTION = "variants"
@@ -112,9 +113,16 @@ except ValueError as exc:
     st.error(error_text(exc))
     table = None
 if table is not None:
-    shown, config = variants.library_table(table)
-    st.dataframe(for_table(shown), hide_index=True, width="stretch", height=35 * (len(shown) + 1) + 3,
-                 column_config=config)
+    shown, _ = variants.library_table(table)
+    # two tables, each whole beside the sidebar (one block per library on a phone): the values a reader
+    # compares, then the conventions and the source each was read from
+    col = {name: t(f"{SECTION}.col.{name}") for name in ("library", "ndcg", "idcg_source", "k", "gain", "discount",
+                                                          "base", "ties", "dcg", "idcg", "source")}
+    show_table(shown[[col[c] for c in ("library", "ndcg", "idcg_source", "k", "dcg", "idcg")]],
+               numeric=[col[c] for c in ("ndcg", "k", "dcg", "idcg")], label=t(f"{SECTION}.libraries"),
+               test_id="va_libraries")
+    show_table(shown[[col[c] for c in ("library", "gain", "discount", "base", "ties", "source")]],
+               label=t(f"{SECTION}.conventions"), test_id="va_conventions")
     for key, err in zip(table["key"], table.get("error", pd.Series([""] * len(table)))):
         if isinstance(err, str) and err:
             st.caption(f"{LIBRARIES[key].name}: {markdown(err, 200)}")
@@ -175,13 +183,14 @@ if cmp is not None:
     names = [variants.variant_label(v) if kind == "variant" else LIBRARIES[v].name for v, kind in zip(cmp["variant"],
                                                                                                 cmp["kind"])]
     # a wrapping table: every variant's whole name and its winner readable on a projector and a phone
-    st.table(pd.DataFrame({
+    show_table(pd.DataFrame({
         t(f"{SECTION}.col.variant"): names,
         t(f"{SECTION}.col.winner"): [t(f"{SECTION}.winner.{w}") for w in cmp["winner"]],
         t(f"{SECTION}.col.ndcg_a"): [show(x) for x in cmp["ndcg_a"]],
         t(f"{SECTION}.col.ndcg_b"): [show(x) for x in cmp["ndcg_b"]],
         t(f"{SECTION}.col.kind"): [t(f"{SECTION}.kind.{x}") for x in cmp["kind"]],
-    }), hide_index=True)
+    }), numeric=[t(f"{SECTION}.col.ndcg_a"), t(f"{SECTION}.col.ndcg_b")], label=t(f"{SECTION}.matter"),
+        test_id="va_matter")
     counts = cmp["winner"].value_counts()
     st.markdown(
         t(f"{SECTION}.wins", a=int(counts.get("a", 0)), b=int(counts.get("b", 0)), tie=int(counts.get("tie", 0)))
@@ -194,10 +203,10 @@ if cmp is not None:
 st.subheader(t(f"{SECTION}.flip"))
 variant_names = {key: variants.variant_label(key) for key in VARIANTS}  # bound now, in this run's language
 with st.container(horizontal=True, key="va_flip_choice"):  # whole variant names: wide selects that wrap
-    first = st.selectbox(t(f"{SECTION}.flip_first"), list(VARIANTS), format_func=variant_names.__getitem__,
-                         key="va_flip_first", width=420)
-    second = st.selectbox(t(f"{SECTION}.flip_second"), list(VARIANTS), format_func=variant_names.__getitem__,
-                          key="va_flip_second", width=420)
+    first = option_widget(st.selectbox, t(f"{SECTION}.flip_first"), list(VARIANTS),
+                          format_func=variant_names.__getitem__, key="va_flip_first", width=420)
+    second = option_widget(st.selectbox, t(f"{SECTION}.flip_second"), list(VARIANTS),
+                           format_func=variant_names.__getitem__, key="va_flip_second", width=420)
 st.text_input(t(f"{SECTION}.flip_grades", n=variants.FLIP_MAX), key="va_flip_grades")
 flip_grades = list(page.typed("va_flip_grades"))
 pair = find_flip(first, second, grades=flip_grades)

@@ -15,9 +15,10 @@ from ui import worked_examples
 from ui.charts.ndcg import discounted_gain_chart
 from ui.i18n import catalogue, current_language, registry_text, t
 from ui.links import PLAYGROUND_PAGE
-from ui.numbers import exact_list, for_table, show
+from ui.numbers import exact_list, show
 from ui.present.link import PRESENT_PAGE, present_query_for_example
 from ui.shell import open_page
+from ui.tables import table as show_table
 from ui.widgets import copy_link, link_for
 
 open_page("worked_examples")
@@ -105,8 +106,8 @@ for tab, doc in zip(tabs, DOCUMENTS):
                     st.caption(t(f"{SECTION}.same_formula"))
 
             st.markdown(f"**{t(f'{SECTION}.verdicts')}**")
-            # wraps the long "why" text: readable on any screen
-            st.table(worked_examples.verdict_rows(ex), hide_index=True)
+            # wraps the long "why" text; one block per number on a phone
+            show_table(worked_examples.verdict_rows(ex), label=t(f"{SECTION}.verdicts"), test_id="we_verdicts")
             st.info(t(f"{SECTION}.ex.{key}.explain", **nums), icon=":material/lightbulb:")
 
             if findings(ex):
@@ -126,8 +127,9 @@ for tab, doc in zip(tabs, DOCUMENTS):
                 title = (t(f"{SECTION}.positions_variant", variant=t(f"{SECTION}.variant_{variant}")) if variant
                          else t(f"{SECTION}.positions"))
                 st.markdown(f"**{title}**")
-                prow = worked_examples.position_rows(ex, variant)
-                st.dataframe(for_table(prow), hide_index=True, width="stretch", height=worked_examples.fit(len(prow)))
+                ranked_part, ideal_part, numeric = worked_examples.position_parts(ex, variant)
+                show_table(ranked_part, numeric=numeric, label=title, test_id="we_positions")
+                show_table(ideal_part, numeric=numeric, label=title, test_id="we_positions_ideal")
                 formula = FORMULAS[variant or ex.implied]
                 bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.options)
                 st.caption(t(f"{SECTION}.chart"))

@@ -21,6 +21,7 @@ import math
 import os
 import shutil
 import tempfile
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,46 @@ def texts(at, kind: str) -> list[str]:
 @pytest.fixture
 def page_opener():
     return open_page
+
+
+class _HtmlTables(HTMLParser):
+    """Every <table> of some HTML as rows of cell texts (the header row first), with the data-testid of the
+    element around it."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._cell, self._test_id = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "data-testid" in attrs and tag == "div":
+            self._test_id = attrs["data-testid"]
+        if tag == "table":
+            self.tables.append((self._test_id, []))
+        elif tag == "tr" and self.tables:
+            self.tables[-1][1].append([])
+        elif tag in ("td", "th") and self.tables:
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][1][-1].append(self._cell)
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def html_tables(at, test_id: str | None = None) -> list:
+    """The HTML tables a page drew (ui/tables.py through st.html) as DataFrames of the texts shown, in page
+    order; only those in the element with ``data-testid=test_id`` if given."""
+    import pandas as pd
+
+    out = []
+    for element in at.get("html"):
+        reader = _HtmlTables()
+        reader.feed(element.proto.body)
+        out += [pd.DataFrame(rows[1:], columns=rows[0]) for tid, rows in reader.tables
+                if rows and (test_id is None or tid == test_id)]
+    return out

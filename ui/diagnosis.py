@@ -149,26 +149,18 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
 
 
 def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
-    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗)."""
+    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗); whole on a
+    projector beside the sidebar and on a phone (ui/tables.py: one block per step where the columns do not fit)."""
+    from ui.tables import table
+
     frame = steps_frame(d, reveal=reveal)
     theirs_col, mark_col = t("diagnose.col.theirs"), t("diagnose.col.mark")
-
-    def style(row):
-        styles = [""] * len(row)
-        mark = row[mark_col]
-        if mark:
-            cell = DIFF_STYLE if mark == "✗" else OK_STYLE
-            for name in (theirs_col, mark_col):
-                styles[list(row.index).index(name)] = cell
-        return styles
-
-    finding_col = t("diagnose.col.finding")
-    st.dataframe(
-        frame.style.apply(style, axis=1), hide_index=True, width="stretch", key=key,
-        height=35 * (len(frame) + 1) + 3,  # every step visible, no inner scrolling
-        column_config={mark_col: st.column_config.TextColumn(width="small"),
-                       finding_col: st.column_config.TextColumn(width="large")},
-    )
+    marks = pd.DataFrame("", index=frame.index, columns=frame.columns)
+    if len(frame):
+        for col in (theirs_col, mark_col):
+            marks[col] = ["bad" if m == "✗" else ("ok" if m == "✓" else "") for m in frame[mark_col]]
+    numeric = [c for c in frame.columns if c not in (t("diagnose.col.step"), t("diagnose.col.finding"), mark_col)]
+    table(frame, numeric=numeric, marks=marks, label=t("check.table_header"), test_id=key)
     return frame
 
 
@@ -181,14 +173,17 @@ def render_solution(ex, *, key: str) -> None:
     st.markdown(t("practice.solution_ranked", order=order))
     st.markdown(t("practice.solution_ideal", ideal=", ".join(exact(g) for g in sol["ideal"])))
     bd = sol["breakdown"]
-    st.dataframe(pd.DataFrame({
-        t("common.position"): bd["position"],
+    from ui.tables import table
+
+    solution = pd.DataFrame({
+        t("common.position"): [str(int(x)) for x in bd["position"]],
         t("common.relevance"): [number(x, 0) for x in bd["relevance"]],
         t("practice.col.gain"): [number(x, places) for x in bd["gain"]],
         t("practice.col.divisor"): [number(x, places) for x in bd["discount"]],
         t("practice.col.term"): [number(x, places) for x in bd["discounted_gain"]],
         t("practice.col.ideal_grade"): [number(x, 0) for x in bd["ideal_relevance"]],
         t("practice.col.ideal_term"): [number(x, places) for x in bd["ideal_discounted_gain"]],
-    }), hide_index=True, key=f"{key}_solution")
+    })
+    table(solution, numeric=list(solution.columns), test_id=f"{key}_solution")
     st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
                   ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))

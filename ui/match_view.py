@@ -11,6 +11,7 @@ import math
 
 from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.libraries import (
+    COMMON_CONVENTIONS,
     CUTOFFS,
     DIMENSIONS,
     GRADE_READINGS,
@@ -20,7 +21,7 @@ from metrics.lessons.libraries import (
     QUANTITIES,
     SCORE_TYPES,
 )
-from metrics.lessons.match import Match, MatchResult, NearMiss
+from metrics.lessons.match import WRITINGS, Explanation, Match, MatchResult, NearMiss
 from metrics.ndcg import NUMBA_SMALL_QUICKSORT
 from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
 from ui import escape
@@ -32,11 +33,13 @@ from ui.numbers import show
 __all__ = ["PAGE", "FIELDS", "K_RELS", "K_SCORES", "K_DOCNOS", "K_UNRET", "K_K", "K_VALUE", "MAX_ITEMS",
            "parse_docnos", "choice_name", "settings_text", "library_sentence", "match_sentence",
            "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES", "counted",
-           "not_applicable_sentences"]
+           "not_applicable_sentences", "SHOWN_EXPLANATIONS", "typed_text", "convention_names", "explanation_sentence",
+           "order_reasons"]
 
 PAGE = "match"
 MAX_ITEMS = 500
 SHOWN_MATCHES = 12
+SHOWN_EXPLANATIONS = 8
 K_RELS, K_SCORES, K_DOCNOS, K_UNRET, K_K, K_VALUE = ("mt_rels", "mt_scores", "mt_docnos", "mt_unretrieved",
                                                     "mt_k", "mt_value")
 
@@ -149,6 +152,10 @@ def match_sentence(m: Match, digits: int) -> str:
 def near_miss_sentence(m: NearMiss, digits: int) -> str:
     lib = LIBRARIES[m.key]
     value = show(m.value, digits) if math.isfinite(m.value) else "–"
+    if m.dimension == "quantity":  # another measure (precision, average precision) or plain DCG: say what it is
+        needed = t("match.or").join(choice_name("quantity", c) for c in m.needed)
+        return t("match.near_measure", library=escape.markdown(lib.short, 0), value=value,
+                 measure=choice_name("quantity", m.theirs), needed=needed)
     if m.dimension is None:
         return t("match.near_rounding", library=escape.markdown(lib.short, 0), value=value,
                  kind=registry_text("mistake", MISTAKES[m.mistake], "name"))
@@ -228,3 +235,57 @@ def not_applicable_sentences(not_applicable: dict) -> list[str]:
     order = ["match.not_applicable", *_CANNOT_REPRESENT.values()]
     return [counted(key, len(groups[key]), libraries=escape.markdown(", ".join(groups[key]), 0))
             for key in order if key in groups]
+
+
+def typed_text(text: str, percent: bool, decimals: int) -> str:
+    """A fraction written as text ("0.9194") the way the user typed their number: as a percent with the typed
+    ``decimals`` when they typed one ("91.94%").
+
+    >>> typed_text("0.9194", False, 4), typed_text("0.9194", True, 2), typed_text("0.91", True, 2)
+    ('0.9194', '91.94%', '91.00%')
+    """
+    if not percent:
+        return text
+    from decimal import Decimal
+
+    return format((Decimal(text) * 100).quantize(Decimal(1).scaleb(-decimals)), "f") + "%"
+
+
+def convention_names(keys) -> str:
+    """The translated names of common conventions, bold, joined ("**rel / log₂(i + 1), IDCG from the list**")."""
+    return t("match.or").join(f"**{escape.markdown(registry_text('convention', COMMON_CONVENTIONS[k], 'name'), 0)}**"
+                             for k in keys)
+
+
+def explanation_sentence(e: Explanation, target, digits: int) -> str:
+    """One explanation of :attr:`MatchResult.explanations` as a sentence, with the typed number as typed."""
+    typed = escape.markdown(target.text, 0)
+    exact = show(e.value, digits) if math.isfinite(e.value) else "–"
+    if e.conventions:
+        who = convention_names(e.conventions)
+        if e.quantity == "dcg":
+            who = t("match.explain_dcg", conventions=who)
+    else:
+        who = t("match.explain_exotic", settings=settings_text(e.settings))
+    fmt = {"typed": typed, "exact": exact, "conventions": who, "p": e.decimals,
+           "shown": typed_text(e.shown, target.percent, target.decimals),
+           "rounded": typed_text(e.rounded, target.percent, target.decimals)}
+    if e.writing == "ratio_of_rounded":
+        fmt.update(dcg=e.parts[0], idcg=e.parts[1])
+    if e.writing == "rounded":
+        return t("match.explain_rounded", **fmt)
+    return counted(f"match.explain_{e.writing}", e.decimals, **fmt)
+
+
+def order_reasons() -> list[str]:
+    """Markdown lines: the common conventions in their order with the reason, then the ways of writing."""
+    lines = [t("match.why_conventions")]
+    for i, c in enumerate(COMMON_CONVENTIONS.values(), start=1):
+        lines.append(f"{i}. **{escape.markdown(registry_text('convention', c, 'name'), 0)}** — "
+                     f"{escape.markdown(registry_text('convention', c, 'help'), 0)}")
+    lines.append("")
+    lines.append(t("match.why_writings"))
+    for i, w in enumerate(WRITINGS.values(), start=1):
+        lines.append(f"{i}. **{escape.markdown(registry_text('writing', w, 'name'), 0)}** — "
+                     f"{escape.markdown(registry_text('writing', w, 'help'), 0)}")
+    return lines

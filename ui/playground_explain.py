@@ -8,7 +8,6 @@ import re
 from typing import TYPE_CHECKING
 
 import numpy as np
-import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex, resolve_discount, resolve_gain
 from ui.i18n import registry_text, t
@@ -60,28 +59,70 @@ def variant_name(gain: str, discount: str, idcg: str | None = None) -> str:
     return text
 
 
-def variants_display(wide: pd.DataFrame, gain: str, discount: str, idcg: str) -> tuple[pd.DataFrame, dict]:
-    """The variant table for the page: the chosen variant first, marked ★ in the (pinned) variant column and in
-    the header of its NDCG column; translated names and headers; numbers unrounded (formatted by the page).
+def variants_display(wide: pd.DataFrame, gain: str, discount: str, idcg: str) -> tuple[pd.DataFrame, list[str],
+                                                                                    pd.DataFrame]:
+    """The variant table for the page: the chosen variant first, marked ★ in the variant column and in the
+    header of its NDCG column; translated names and headers; numbers at display precision (4 decimals).
 
-    Returns the table and its ``column_config`` (the label column pinned, numbers to 4 decimals).
+    Returns the table, its number columns and its marks (the chosen variant's row, for :func:`ui.tables.table`).
     """
     import pandas as pd
+
+    from ui.numbers import show
 
     chosen = (wide["gain"] == gain) & (wide["discount"] == discount)
     ordered = pd.concat([wide[chosen], wide[~chosen]], ignore_index=True)
     names = [("★ " if i == 0 else "") + variant_name(g, d) for i, (g, d) in
              enumerate(zip(ordered["gain"], ordered["discount"]))]
     other = "list" if idcg == "judged" else "judged"
-    # the chosen IDCG source's NDCG first (visible on a projector without scrolling), the other source last
+    # the chosen IDCG source's NDCG first, the other source last
     columns = [f"ndcg_{idcg}", f"idcg_{idcg}", "dcg", "cg", f"ndcg_{other}", f"idcg_{other}"]
     headers = {c: t(f"playground.col_{c}") for c in columns}
     headers[f"ndcg_{idcg}"] += " ★"
     variant = t("playground.col_variant")
-    frame = pd.DataFrame({variant: names, **{headers[c]: ordered[c].astype(float) for c in columns}})
-    config = {variant: st.column_config.TextColumn(pinned=True),
-              **{headers[c]: st.column_config.NumberColumn(format="%.4f") for c in columns}}
-    return frame, config
+    frame = pd.DataFrame({variant: names, **{headers[c]: [show(x) for x in ordered[c]] for c in columns}})
+    marks = pd.DataFrame([["chosen" if i == 0 else ""] * frame.shape[1] for i in range(len(frame))],
+                         columns=frame.columns)
+    return frame, [headers[c] for c in columns], marks
+
+
+def position_tables(bd: pd.DataFrame, labels) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """The per-position table as two (your ranking; the ideal order), so each fits a projector's column beside
+    the sidebar: translated headers, grades exact, the rest at display precision.  Returns both tables and
+    their number columns.
+
+    >>> from metrics.ndcg import breakdown
+    >>> ranked, ideal, numeric = position_tables(breakdown([3, 2], pool=[3, 2, 3]), ["A", "B"])
+    >>> ranked.values.tolist()
+    [['1', 'A', '3', '3.0000', '1.0000', '3.0000', '3.0000'], ['2', 'B', '2', '2.0000', '1.5850', '1.2619', '4.2619']]
+    >>> ideal.iloc[:, 0].tolist(), ideal.iloc[:, 1].tolist()   # the ideal order: 3, 3, 2 of the three judged
+    (['1', '2', '3'], ['3', '3', '2'])
+    """
+    import pandas as pd
+
+    from ui.export import export_frame
+    from ui.numbers import exact, show
+
+    frame = export_frame(bd, labels)
+    header = {c: t(f"playground.bd_{c}") for c in frame.columns}
+
+    def part(columns, present):
+        rows = frame[frame[present].notna()]
+        out = {}
+        for c in columns:
+            if c in ("position", "relevance", "ideal_relevance"):
+                out[header[c]] = [exact(x) for x in rows[c]]
+            elif c == "label":
+                out[header[c]] = [str(x) for x in rows[c]]
+            else:
+                out[header[c]] = [show(x) for x in rows[c]]
+        return pd.DataFrame(out)
+
+    ranked = part(("position", "label", "relevance", "gain", "discount", "discounted_gain", "dcg"), "relevance")
+    ideal = part(("position", "ideal_relevance", "ideal_gain", "ideal_discounted_gain", "idcg", "ndcg"),
+                 "ideal_relevance")
+    numeric = [header[c] for c in frame.columns if c != "label"]
+    return ranked, ideal, numeric
 
 
 def observations(wide: pd.DataFrame, grades, unretrieved, *, gain: str, discount: str, idcg: str,
@@ -156,12 +197,14 @@ def _sum_lines(grades, terms, total: float, name: str, n_total: int, *, gain: st
         symbolic.append("\\cdots")
         values.append(f"\\cdots_{{({n_total - shown})}}")
     per_line = TERMS_PER_LINE.get(discount, 3)
-    return [head, *_wrapped(symbolic, per_line), *_wrapped(values, 6), f"= {short(total)}"]
+    return [head, *_wrapped(symbolic, per_line), *_wrapped(values, VALUES_PER_LINE), f"= {short(total)}"]
 
 
 #: Substituted terms per line, by discount: what fits a phone's width (390 px), so no formula runs off it
 #: (three ``gain / log(i + 1)`` fractions, two of the wider ``gain / max(1, log i)``; other discounts three).
 TERMS_PER_LINE = {"standard": 3, "jarvelin": 2}
+#: Values per line of the sum (``= 3 + 1.893 + 1.5 + 0.861``): six ran off a 390 px phone (issue 36).
+VALUES_PER_LINE = 4
 
 
 def _wrapped(terms: list[str], per_line: int) -> list[str]:

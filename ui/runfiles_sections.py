@@ -13,7 +13,7 @@ import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
-from ui import runfiles_view
+from ui import runfiles_match, runfiles_view
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
@@ -24,6 +24,7 @@ from ui.significance_view import (
     winner_significance,
     winner_significance_title,
 )
+from ui.widgets import option_widget
 
 SECTION = runfiles_view.SECTION
 state = st.session_state
@@ -31,8 +32,8 @@ state = st.session_state
 
 def choose_files():
     """The source radio and the sample picker or the uploaders; returns (qrels source, run sources)."""
-    source = st.radio(t(f"{SECTION}.source"), ["sample", "upload"], key="rf_source", horizontal=True,
-                      format_func=lambda s: t(f"{SECTION}.source_{s}"))
+    source = option_widget(st.radio, t(f"{SECTION}.source"), ["sample", "upload"], key="rf_source",
+                           horizontal=True, format_func=lambda s: t(f"{SECTION}.source_{s}"))
     if source == "sample":
         options = runfiles_view.sample_files()
         st.pills(t(f"{SECTION}.sample_runs"), options, selection_mode="multi", key="rf_sample_runs", wrap=True,
@@ -67,7 +68,8 @@ def choose_variants():
     # value=None: an empty box is allowed and means the whole list (the state puts the kept value back)
     c1.number_input(t(f"{SECTION}.k"), min_value=1, max_value=10_000, value=None, step=1, key="rf_k",
                     help=t(f"{SECTION}.k_help"), placeholder=t(f"{SECTION}.k_all"))
-    c2.radio(
+    option_widget(
+        c2.radio,
         t(f"{SECTION}.missing"),
         list(MISSING),
         key="rf_missing",
@@ -82,8 +84,8 @@ def choose_variants():
                                                     (c5, "idcg", "rf_idcg", IDCG, "idcg_help"),
                                                     (c6, "ties", "rf_ties", TIES, "ties_help")):
         names = {o: runfiles_view.option_name(choice, o, short=True) for o in options}
-        column.pills(t(f"{SECTION}.{choice}_pills"), list(options), selection_mode="multi", key=key, wrap=True,
-                     format_func=names.__getitem__, help=t(f"{SECTION}.{help_key}") if help_key else None)
+        option_widget(column.pills, t(f"{SECTION}.{choice}_pills"), list(options), selection_mode="multi", key=key,
+                      wrap=True, format_func=names.__getitem__, help=t(f"{SECTION}.{help_key}") if help_key else None)
 
 
 def read_all(qrels_src, run_srcs):
@@ -108,8 +110,10 @@ def read_all(qrels_src, run_srcs):
                      t(f"{SECTION}.col_severity"): t(f"{SECTION}.severity_{x.severity}"),
                      t(f"{SECTION}.col_message"): runfiles_view.problem_text(x)} for x in p.problems]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-        if p.fatal:
-            st.error(t(f"{SECTION}.file_unusable", name=markdown(p.name)))
+        if p.fatal:  # why, in full (the problems table cuts long messages to its column's width)
+            fatal = [x for x in p.problems if x.severity == "fatal"]
+            st.error(runfiles_view.problem_text(fatal[0], markdown_text=True) if fatal
+                     else t(f"{SECTION}.file_unusable", name=markdown(p.name)))
     accept = True
     if has_errors:
         accept = st.checkbox(t(f"{SECTION}.accept_bad"), key="rf_accept_bad", help=t(f"{SECTION}.accept_bad_help"))
@@ -282,11 +286,19 @@ def measures_section(qrels, qrels_src, usable):
         wrap=True,
         help=t(f"{SECTION}.cutoffs_help"),
     )
+    st.text_input(t(f"{SECTION}.more"), key="rf_more", max_chars=runfiles_view.MORE_MAX_CHARS,
+                  placeholder="nDCG@10; P(rel=2)@5; RR(rel=2)@10; Judged@10", help=t(f"{SECTION}.more_help"))
+    try:
+        more = runfiles_view.check_more(state["rf_more"])
+        state["rf_more_valid"] = more
+    except ValueError as exc:  # the box keeps what was typed; the table keeps the last names that were valid
+        more = state.get("rf_more_valid", [])
+        st.error(t(f"{SECTION}.more_bad", message=markdown(str(exc), 300)))
     measures = state["rf_measures"]
-    if not measures:
+    if not measures and not more:
         st.info(t(f"{SECTION}.pick_measure"))
         return None
-    specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or [])
+    specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or []) + more
     frame = runfiles_view.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
     means, per = runfiles_view.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
@@ -295,7 +307,8 @@ def measures_section(qrels, qrels_src, usable):
     options = " ".join([*(f"-m {x}" for x in specs), *(["-c"] if state["rf_missing"] == "zero" else [])])
     st.caption(t(f"{SECTION}.measures_specs", options=markdown(options, 300)))
     with st.expander(t(f"{SECTION}.measures_what")):
-        st.markdown("\n".join(f"* **{name}** — {runfiles_view.measure_help(name)}" for name in measures))
+        st.markdown("\n".join([*(f"* **{name}** — {runfiles_view.measure_help(name)}" for name in measures),
+                               *(f"* **{markdown(name, 80)}** — {runfiles_view.more_help(name)}" for name in more)]))
     with st.expander(t(f"{SECTION}.measures_per_query_title")):
         st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in per.columns[2:]})
@@ -325,8 +338,8 @@ def significance(ev, per_ndcg, per_measures, k):
     names = {**{m: m for m in measure_names},
              **{axis: t(f"{SECTION}.sig_variant_{axis}", at=at) for axis in ("x", "y")}}
     runfiles_view.pick_variant("rf_sig_measure", list(names), runfiles_view.SIG_DEFAULT)
-    chosen = st.selectbox(t(f"{SECTION}.sig_measure"), list(names), key="rf_sig_measure", format_func=names.__getitem__,
-                          help=t(f"{SECTION}.sig_measure_help"))
+    chosen = option_widget(st.selectbox, t(f"{SECTION}.sig_measure"), list(names), key="rf_sig_measure",
+                           format_func=names.__getitem__, help=t(f"{SECTION}.sig_measure_help"))
     if chosen in ("x", "y"):
         label = state[f"rf_{chosen}"]
         wide = per_query_frames(per_ndcg, [label])[label]
@@ -336,8 +349,9 @@ def significance(ev, per_ndcg, per_measures, k):
     significance_section(wide, measure_name=name, key_prefix="rf_sig")
 
 
-def body():
-    """The page between its introduction and its teaching section: files, options, results, measures, tests."""
+def body(page=None):
+    """The page between its introduction and its teaching section: files, options, results, measures, tests,
+    and (given the page's :class:`ui.state.PageState`) where a reported number comes from."""
     # Memory that expired sessions and evicted cache entries freed goes back to the system (< 1 ms usually).
     runfiles_view.release_memory()
     qrels_src, run_srcs = choose_files()
@@ -374,3 +388,5 @@ def body():
     ndcg_downloads(ev, per)
     per_measures = measures_section(qrels, qrels_src, usable)
     significance(ev, per, per_measures, k)
+    if page is not None:
+        runfiles_match.section(page, qrels_src, usable)

@@ -36,6 +36,8 @@ from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
+from streamlit.logger import get_logger
+from streamlit.runtime.scriptrunner import StopException
 
 from metrics import safe_csv
 from metrics.registry import DISCOUNTS, GAINS, TIES
@@ -51,22 +53,34 @@ from metrics.runfiles import (
     evaluate_measures,
     make_variants,
     measure_names,
+    parse_measures,
     query_lists,
     read_qrels,
     read_run,
 )
+from metrics.runfiles.read import Limits, shorten
 from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
+from ui.runfiles_match import match_fields
 from ui.significance_view import significance_fields
 
 SECTION = "run_files"
+_LOG = get_logger(__name__)
 
 #: Megabytes (MiB, as Streamlit counts them) for all files of one evaluation together; each uploader's
 #: limit too.  ``.streamlit/config.toml`` sets ``server.maxUploadSize`` to the same number.
 UPLOAD_CAP_MB = 100
 UPLOAD_CAP_BYTES = UPLOAD_CAP_MB * 1024 * 1024
+#: What reading one uploaded file may take, whatever its format.  Rows: as many as the shortest qrels lines
+#: ("1 0 1 1" and a newline, 8 bytes) fill in the cap, so no text file the page takes is refused for its rows
+#: while a compressed Parquet file holds no more than one.  Memory: at most 100 times the file (a file under
+#: 1 MiB counts as 1 MiB: about a million rows) and never more than 3 times the cap, about what reading the
+#: largest text file the page takes needs (~2.7 times its size; :class:`metrics.runfiles.read.Limits`,
+#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer before a row is decoded, then batch
+#: by batch.
+UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory=3 * UPLOAD_CAP_BYTES)
 #: Parsed files kept in the server's cache (all sessions together) and for how long after last use.
 CACHE_ENTRIES = 16
 CACHE_TTL = "15m"
@@ -160,6 +174,57 @@ def comparable_names() -> list[str]:
     return list(dict.fromkeys(names)) + ["x", "y"]
 
 
+#: More measures by name (ir_measures' names, trec_eval's, NDCG variants), ';' between them: at most so many.
+MORE_MAX_NAMES = 20
+MORE_MAX_CHARS = 600
+
+
+def more_names(text: str) -> list[str]:
+    """The names typed in the "more measures" box: split at ';' and line breaks, blanks dropped.
+
+    >>> more_names("nDCG@10; P(rel=2)@5;\\n")
+    ['nDCG@10', 'P(rel=2)@5']
+    """
+    return [part.strip() for part in str(text).replace("\n", ";").split(";") if part.strip()]
+
+
+def check_more(text: str) -> list[str]:
+    """The names of the "more measures" box, each checked by the engine's ``-m`` grammar.
+
+    Raises ValueError naming the first bad name: unknown, malformed, too many, or a diversity measure
+    (those read diversity qrels, which this page does not read).
+
+    >>> check_more("nDCG@10; Judged@10")
+    ['nDCG@10', 'Judged@10']
+    >>> check_more("P@x")
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'P@x': expected a number at character 3 ('x')
+    """
+    names = more_names(text)
+    if len(str(text)) > MORE_MAX_CHARS or len(names) > MORE_MAX_NAMES:
+        raise ValueError(f"at most {MORE_MAX_NAMES} names and {MORE_MAX_CHARS} characters, got {len(names)} "
+                         f"names and {len(str(text))} characters")
+    for name in names:
+        for r in parse_measures([name]):
+            if r.info.origin == "ir_measures" and r.params.provider == "pyndeval":
+                raise ValueError(f"measure {name[:40]!r}: diversity measures read diversity qrels (qid subtopic "
+                                 "docno rel); evaluate them with the command line")
+    return names
+
+
+def _more_field(raw) -> str:
+    value = str(raw)
+    try:
+        check_more(value)
+    except ValueError as exc:
+        raise ui_state.BadValue(value[:80], "invalid", str(exc), message=str(exc)) from None
+    return value
+
+
+_more_field.allowed = ("text", {"max": MORE_MAX_CHARS})
+
+
 #: Every setting of the page, its link parameter and default.  Files are never in links.
 FIELDS = (
     ui_state.Field("rf_source", "data", default="sample", parse=ui_state.choice(("sample", "upload"))),
@@ -178,8 +243,10 @@ FIELDS = (
     ui_state.Field("rf_measures", "measures", default=list(DEFAULT_MEASURES),
             parse=choices(MEASURE_CHOICES, allow_empty=True)),
     ui_state.Field("rf_cutoffs", "cutoffs", default=list(DEFAULT_CUTOFFS), parse=cutoffs(CUTOFF_CHOICES)),
+    ui_state.Field("rf_more", "more", default="", parse=_more_field),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
+    *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
 )
 
 
@@ -250,9 +317,9 @@ def option_name(choice: str, key: str, *, short: bool = False) -> str:
 
 def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
     """The translated problem; ``markdown_text=True`` escapes the file's own text (ids, tokens, names)."""
-    fields = dict(p.params, file=p.file, line=p.line)
+    fields = p.fields()  # a file's own text shortened (an id of a million characters shows as a few dozen)
     if markdown_text:
-        fields = {k: markdown(v, 60) if isinstance(v, str) else v for k, v in fields.items()}
+        fields = {k: markdown(v, 400) if isinstance(v, str) else v for k, v in fields.items()}  # shortened above
     text = t(f"{SECTION}.problem.{p.kind}", **fields)
     if text.startswith(f"{SECTION}.problem."):
         return markdown(p.message, 300) if markdown_text else p.message
@@ -413,17 +480,48 @@ def release_memory() -> bool:
     return False
 
 
-def read_source(kind: str, name: str, digest: str, data) -> Parsed:
-    """Parse one file from its bytes, in place (uncached; the page calls :func:`read_cached`)."""
+class VisitorLeft(StopException):
+    """Raised between two blocks of a file being read when the session that asked for it has ended: Streamlit's
+    own "stop this script run" (no traceback in the server's log; nothing is cached)."""
+
+
+def stop_when_visitor_leaves(name: str):
+    """An ``on_progress`` callback for a reader: it raises :class:`VisitorLeft` once the session running
+    this script is no longer active (the tab was closed or the connection lost), so the rest of the file is
+    not read for nobody.  Streamlit asks a disconnected session's script to stop, but a script only stops at
+    its next Streamlit call; the readers call this between blocks of lines and Parquet batches.  Outside a
+    server (AppTest, a benchmark) it never raises."""
+    from streamlit import runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not runtime.exists():
+        return lambda _fraction: None
+    session_id, rt = ctx.session_id, runtime.get_instance()
+
+    def check(_fraction: float) -> None:
+        if not rt.is_active_session(session_id):
+            _LOG.info("stopped reading %s: its visitor left", shorten(name))
+            raise VisitorLeft(name)
+
+    return check
+
+
+def read_source(kind: str, name: str, digest: str, data, on_progress=None) -> Parsed:
+    """Parse one file from its bytes, in place (uncached; the page calls :func:`read_cached`), within
+    :data:`UPLOAD_LIMITS`; ``on_progress`` may stop it (:func:`stop_when_visitor_leaves`)."""
     reader = read_qrels if kind == "qrels" else read_run
-    parsed = reader(memoryview(data), name=name, max_bytes=UPLOAD_CAP_BYTES)
-    release_memory()
+    try:
+        parsed = reader(memoryview(data), name=name, max_bytes=UPLOAD_CAP_BYTES, limits=UPLOAD_LIMITS,
+                        on_progress=on_progress)
+    finally:
+        release_memory()
     return parsed
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
 def _read_cached(kind: str, name: str, digest: str, _data) -> Parsed:
-    return read_source(kind, name, digest, _data)
+    return read_source(kind, name, digest, _data, on_progress=stop_when_visitor_leaves(name))
 
 
 def read_cached(src: Source) -> Parsed:
@@ -542,6 +640,20 @@ def measure_specs(measures: Sequence[str], cuts: Sequence[int]) -> list[str]:
     """
     cut_text = ",".join(str(c) for c in sorted(set(cuts)))
     return [f"{m}.{cut_text}" if MEASURES[m].params == "cutoffs" and cut_text else m for m in measures]
+
+
+def more_help(name: str) -> str:
+    """One line about a name of the "more measures" box: its help and, for ir_measures' names, the provider
+    whose values it gives."""
+    from metrics.runfiles.measures.irm import ALIASES, IR_MEASURES
+
+    r = parse_measures([name])[0]
+    if r.info.origin == "ir_measures":
+        base = ALIASES.get(r.info.name, (r.info.name, {}))[0]
+        return t("run_files.more_irm", provider=r.params.provider, help=IR_MEASURES[base].help)
+    if r.info.origin == "variant":
+        return t("run_files.more_variant")
+    return measure_help(r.info.name)
 
 
 def measure_help(name: str) -> str:

@@ -206,6 +206,23 @@ APP_CSS = """
   [class*="st-key-stackhead_"] { display: none; }
 }
 .st-key-nl_html_lang { display: none; }
+/* Tables drawn by ui/tables.py: whole in their column (headers wrap between words, numbers and short words do
+   not), one block per row where the columns cannot fit (each table's own container query). */
+.nl-tbl { container-type: inline-size; width: 100%; margin: 0.25rem 0 1rem; --nl-tbl-line: rgba(49, 51, 63, 0.25); }
+.nl-tbl table { border-collapse: collapse; width: 100%; font-size: 0.875rem; line-height: 1.35; color: #31333f; }
+.nl-tbl th, .nl-tbl td { padding: 0.3rem 0.45rem; border-bottom: 1px solid var(--nl-tbl-line); text-align: left;
+  vertical-align: top; overflow-wrap: break-word; }
+.nl-tbl th { font-weight: 600; background: #f0f2f6; vertical-align: bottom; }
+.nl-tbl .n { text-align: right; font-variant-numeric: tabular-nums; }
+.nl-tbl td.n { white-space: nowrap; }
+.nl-tbl .w { white-space: nowrap; }
+.nl-tbl td.ok { background: #e7f6ec; }
+.nl-tbl td.bad { background: #fde2e2; color: #7f1d1d; }
+.nl-tbl td.chosen { font-weight: 700; }
+/* Korean breaks lines between words (spaces), never inside one: a narrow column wrapped "정확" into 정/확.  A
+   word longer than its line still breaks (break-word), without shrinking columns to one syllable. */
+html:lang(ko), html:lang(ko) body, html:lang(ko) :is(p, li, td, th, span, div, label) {
+  word-break: keep-all; overflow-wrap: break-word; }
 
 /* ---- Accessibility (WCAG 2.1 AA; tests/browser/test_a11y*.py measure all of it) ----
    Keyboard focus: a 3 px ring in --nl-focus, 2 px away from the control, over a halo in --nl-focus-halo,

@@ -48,6 +48,7 @@ from ui.escape import katex_text, markdown
 from ui.i18n import t
 from ui.numbers import for_table, show, show_trimmed
 from ui.other import aligned, sum_lines
+from ui.widgets import option_widget
 
 SECTION = "significance"
 CONFIDENCES = ("90", "95", "99")  # percent, as the widget shows them
@@ -248,14 +249,14 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
     # two by two: four side by side are cut off at a projector's 1024x768 with the sidebar open
     c1, c2 = st.columns(2)
     c3, c4 = st.columns(2)
-    test = c1.selectbox(t(f"{SECTION}.test"), list(TESTS), key=keys["test"], format_func=test_names.__getitem__,
-                        help=t(f"{SECTION}.test_help"))
-    conf = c2.selectbox(t(f"{SECTION}.confidence"), list(CONFIDENCES), key=keys["conf"],
-                        format_func=conf_names.__getitem__, help=t(f"{SECTION}.confidence_help"))
-    correction = c3.selectbox(t(f"{SECTION}.correction"), list(CORRECTIONS), key=keys["corr"],
-                              format_func=corr_names.__getitem__, help=t(f"{SECTION}.correction_help"))
-    interval = c4.selectbox(t(f"{SECTION}.interval"), list(BOOTSTRAP_METHODS), key=keys["ci"],
-                            format_func=ci_names.__getitem__, help=t(f"{SECTION}.interval_help"))
+    test = option_widget(c1.selectbox, t(f"{SECTION}.test"), list(TESTS), key=keys["test"],
+                         format_func=test_names.__getitem__, help=t(f"{SECTION}.test_help"))
+    conf = option_widget(c2.selectbox, t(f"{SECTION}.confidence"), list(CONFIDENCES), key=keys["conf"],
+                         format_func=conf_names.__getitem__, help=t(f"{SECTION}.confidence_help"))
+    correction = option_widget(c3.selectbox, t(f"{SECTION}.correction"), list(CORRECTIONS), key=keys["corr"],
+                               format_func=corr_names.__getitem__, help=t(f"{SECTION}.correction_help"))
+    interval = option_widget(c4.selectbox, t(f"{SECTION}.interval"), list(BOOTSTRAP_METHODS), key=keys["ci"],
+                             format_func=ci_names.__getitem__, help=t(f"{SECTION}.interval_help"))
     confidence = int(conf) / 100
     alpha = round(1 - confidence, 12)
 
@@ -324,7 +325,8 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
 
     # ---- one pair in detail
     _init(keys["pair"], 0, range(m))
-    index = st.selectbox(t(f"{SECTION}.choose_pair"), list(range(m)), key=keys["pair"], format_func=labels.__getitem__)
+    index = option_widget(st.selectbox, t(f"{SECTION}.choose_pair"), list(range(m)), key=keys["pair"],
+                          format_func=labels.__getitem__)
     row = next(table.iloc[[index]].itertuples())
     st.markdown(_pair_sentence(row, test=test, alpha=alpha, m=m, correction=correction))
     a, b = frame[row.system_a].to_numpy(dtype=float), frame[row.system_b].to_numpy(dtype=float)

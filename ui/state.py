@@ -59,8 +59,10 @@ from typing import Any
 from ui.numbers import exact
 
 __all__ = [
-    "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "LAST_PAGE_KEY", "REGISTRY", "BadValue", "Field", "PageState",
+    "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "LAST_PAGE_KEY", "LABELS_KEY", "LABELS_CAP",
+    "REGISTRY", "BadValue", "Field", "PageState",
     "integer", "number", "choice", "text", "grades", "numbers", "boolean", "optional", "list_encoder",
+    "remember_labels", "restore_choice", "restore_choices", "relabelled",
 ]
 
 #: A link parameter longer than this is refused before parsing (a link is not a file upload).
@@ -72,6 +74,11 @@ MAX_LINK_CHARS = 8_000
 GLOBAL_PARAMS = ("lang",)
 #: Session-state key: the page of the session's latest run (every PageState records it when it starts).
 LAST_PAGE_KEY = "_state.last_page"
+#: Session-state key: the labels each option widget was drawn with (:func:`remember_labels`).
+LABELS_KEY = "_state.labels"
+#: Labels remembered per widget (the oldest are forgotten first): a cutoff select of 1,000 values in three
+#: languages after a few list lengths.
+LABELS_CAP = 5_000
 
 
 class BadValue(ValueError):
@@ -354,6 +361,120 @@ def _encode_default(value) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# Option widgets: the browser sends back a label, not a value
+# ---------------------------------------------------------------------------------------------
+# Streamlit's option widgets (selectbox, radio, multiselect, pills, segmented control) send the *label* the
+# browser shows, and the server turns it back into an option with the labels of the widget's latest run.  A
+# label that changed since the browser got it (the cutoff's "Whole list (5)" once the list has 6 items; every
+# translated name after a language switch; "D1 (3)" once D1's grade is 2) is unknown then: session state
+# holds the raw label (a page reading it before the widget is drawn gets a string such as 'Whole list (5)')
+# and the widget falls back to its default (the visitor's choice is lost).  Two remedies, at the cause:
+# every label a widget was drawn with is remembered, so a stale one is turned back into its option before
+# anything reads it (:func:`restore_choice`), and when the label of the current value changes, the value is
+# assigned again before the widget is drawn, which makes Streamlit send the browser the new label
+# (:func:`relabelled`; ``ui.widgets.option_widget`` does both around every option widget).
+@dataclass
+class _Labels:
+    drawn: list = field(default_factory=list)   # [(option, label)] of the widget's latest draw
+    known: dict = field(default_factory=dict)   # label -> option: every label drawn in this session
+
+
+def remember_labels(session, key: str, options: Sequence, labels: Sequence[str]) -> None:
+    """Record the labels option widget ``key`` was drawn with in this run (call it right after drawing).
+
+    >>> s = {}
+    >>> remember_labels(s, "k", ["all", 1], ["Whole list (5)", "k = 1"])
+    >>> s[LABELS_KEY]["k"].known
+    {'Whole list (5)': 'all', 'k = 1': 1}
+    """
+    memory = session.get(LABELS_KEY)
+    if memory is None:
+        memory = session[LABELS_KEY] = {}
+    entry = memory.setdefault(key, _Labels())
+    entry.drawn = list(zip(options, labels, strict=True))
+    for option, label in entry.drawn:
+        entry.known.pop(label, None)  # re-inserted: the latest draws are kept longest
+        entry.known[label] = option
+    while len(entry.known) > LABELS_CAP:
+        del entry.known[next(iter(entry.known))]
+
+
+def _is_option(value, options) -> bool:
+    return any(value == o and type(value) is type(o) for o in options)
+
+
+def restore_choice(session, key: str, options: Sequence | None = None) -> bool:
+    """If option widget ``key`` holds a label from an earlier draw instead of an option, put its option back.
+
+    ``options`` are the widget's options in this run (default: those of its latest draw).  A list (a
+    multiselect's, multi pills') is restored item by item.  Returns whether the value was replaced; the
+    replacement is an assignment, so Streamlit sends the browser the current label when the widget is drawn.
+
+    >>> s = {}
+    >>> remember_labels(s, "k", ["all", 1, 2, 3, 4, 5], ["Whole list (5)", *(f"k = {i}" for i in range(1, 6))])
+    >>> remember_labels(s, "k", ["all", *range(1, 7)], ["Whole list (6)", *(f"k = {i}" for i in range(1, 7))])
+    >>> s["k"] = "Whole list (5)"           # what the browser sent: the label of the run before
+    >>> restore_choice(s, "k"), s["k"]
+    (True, 'all')
+    >>> restore_choice(s, "k")              # an option: left as it is
+    False
+    """
+    entry = (session.get(LABELS_KEY) or {}).get(key)
+    if entry is None or key not in session:
+        return False
+    options = [o for o, _ in entry.drawn] if options is None else list(options)
+    value = session[key]
+
+    def back(item):
+        if isinstance(item, str) and not _is_option(item, options) and item in entry.known:
+            return entry.known[item]
+        return item
+
+    if isinstance(value, (list, tuple)):
+        restored = type(value)(back(v) for v in value)
+        changed = any(a is not b for a, b in zip(restored, value, strict=True))
+    else:
+        restored = back(value)
+        changed = restored is not value
+    if changed:
+        session[key] = restored
+    return changed
+
+
+def restore_choices(session) -> None:
+    """:func:`restore_choice` for every option widget drawn in this session (a page calls it before reading)."""
+    for key in list(session.get(LABELS_KEY) or {}):
+        restore_choice(session, key)
+
+
+def relabelled(session, key: str, options: Sequence, labels: Sequence[str]) -> bool:
+    """Whether the browser shows the current value of option widget ``key`` under another label than this
+    run's ``labels`` give it (the language changed, the list grew): then the value must be sent again.
+
+    >>> s = {"k": "all"}
+    >>> remember_labels(s, "k", ["all", 1], ["Whole list (1)", "k = 1"])
+    >>> relabelled(s, "k", ["all", 1, 2], ["Whole list (2)", "k = 1", "k = 2"])
+    True
+    >>> s["k"] = 1
+    >>> relabelled(s, "k", ["all", 1, 2], ["Whole list (2)", "k = 1", "k = 2"])
+    False
+    """
+    entry = (session.get(LABELS_KEY) or {}).get(key)
+    if entry is None or key not in session:
+        return False
+    value = session[key]
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+
+    def label(item, pairs):
+        return next((lab for o, lab in pairs if item == o and type(item) is type(o)), None)
+
+    now_pairs = list(zip(options, labels, strict=True))
+    held = [label(v, entry.drawn) for v in items]
+    now = [label(v, now_pairs) for v in items]
+    return None not in held and None not in now and held != now
+
+
+# ---------------------------------------------------------------------------------------------
 # Fields and the page state
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -491,6 +612,7 @@ class PageState:
         REGISTRY[page] = _Entry(caller, tuple(fields))
         previous = self._session.get(LAST_PAGE_KEY)
         self._session[LAST_PAGE_KEY] = page
+        restore_choices(self._session)  # before anything reads a value: no label from an earlier draw
         #: This run continues the page: the session's previous page run was this page, no history navigation.
         self.continued = previous == page and not _history_navigation()
         self._start(continued=self.continued)
@@ -627,7 +749,7 @@ class PageState:
         for f in self.fields.values():
             if f.param is None:
                 continue
-            if f.text is not None:
+            if f.text is not None or f.key in self.errors:
                 value = kept.values.get(f.key, f.default)
             else:
                 value = self._session.get(f.key, f.default)
@@ -644,9 +766,11 @@ class PageState:
             current = self._session[f.key]
             if f.widget:
                 kept.texts[f.key] = current
+                if f.key in self.errors:  # refused by its parser this run: the last valid value stays
+                    continue
                 if f.text is None:
                     kept.values[f.key] = current
-                elif f.key not in self.errors:
+                else:
                     self.parse_typed(f.key)
             else:
                 kept.values[f.key] = current

@@ -18,7 +18,8 @@ from ui.escape import markdown
 from ui.i18n import registry_text, t
 
 __all__ = [
-    "BASES", "K_OPTIONS_CAP", "K_ALL", "k_parser", "k_value", "error_text", "gain_select", "discount_select",
+    "BASES", "K_OPTIONS_CAP", "K_ALL", "option_widget", "k_parser", "k_value", "error_text", "gain_select",
+    "discount_select",
     "base_select", "k_options",
     "k_select", "base_url", "link_for", "copy_link",
 ]
@@ -35,12 +36,39 @@ def error_text(exc: ValueError) -> str:
     return t("common.invalid_input", message=markdown(exc, 200))
 
 
+def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwargs):
+    """Draw an option widget whose option labels may change from one run to the next, keeping its value.
+
+    ``draw`` is ``st.selectbox``, ``st.radio``, ``st.multiselect``, ``st.pills`` or
+    ``st.segmented_control`` (or a container's); the other arguments are that function's.  Streamlit's
+    browser sends the *label* it shows back, and the server knows only the labels of the latest run: a label
+    that changed (a translated name after a language switch, "Whole list (5)" once the list has 6 items)
+    came back unknown, so the page read the raw label or the widget fell back to its default.  Here a label
+    from an earlier draw is turned back into its option, and when the current value's label changes the
+    browser is sent the new one (:func:`ui.state.restore_choice`, :func:`ui.state.relabelled`).
+    """
+    session = st.session_state
+    options = list(options)
+    labels = [str(format_func(o)) for o in options]
+    restored = ui_state.restore_choice(session, key, options)
+    if not restored and ui_state.relabelled(session, key, options, labels):
+        session[key] = session[key]  # an assignment: Streamlit sends the browser this run's label
+        restored = True
+    if restored:  # the value comes from session state: a default as well would only draw Streamlit's warning
+        if kwargs.get("index") is not None:
+            kwargs.pop("index")
+        kwargs.pop("default", None)
+    value = draw(label, options, key=key, format_func=format_func, **kwargs)
+    ui_state.remember_labels(session, key, options, labels)
+    return value
+
+
 def _registry_select(kind: str, registry: dict, options, *, key: str, label: str, container=st,
                      width="stretch") -> str:
     names = {k: registry_text(kind, registry[k], "name") for k in options}
     help_text = "\n\n".join(f"**{names[k]}**: {registry_text(kind, registry[k], 'help')}" for k in options)
-    return container.selectbox(label, list(options), key=key, format_func=names.__getitem__, help=help_text,
-                               width=width)
+    return option_widget(container.selectbox, label, list(options), key=key, format_func=names.__getitem__,
+                         help=help_text, width=width)
 
 
 def gain_select(*, key: str, options=None, container=st, width="stretch") -> str:
@@ -98,9 +126,11 @@ def k_select(*, key: str, n: int, label: str | None = None, help: str | None = N
              width="stretch") -> int | None:
     """Cutoff k: "the whole list" is its own choice (never a 0), then k = 1, 2, ... n.  Returns None or k."""
     names = {K_ALL: t("common.k_whole", n=n)}
-    options = k_options(n, st.session_state.get(key))
-    choice = container.selectbox(label or t("common.k"), options, key=key, width=width,
-                                 format_func=lambda k: names.get(k, f"k = {k}"), help=help or t("common.k_help"))
+    ui_state.restore_choice(st.session_state, key)  # a label from an earlier draw is no cutoff
+    current = st.session_state.get(key)
+    options = k_options(n, current if current == K_ALL or isinstance(current, int) else None)
+    choice = option_widget(container.selectbox, label or t("common.k"), options, key=key, width=width,
+                           format_func=lambda k: names.get(k, f"k = {k}"), help=help or t("common.k_help"))
     return k_value(choice)
 
 

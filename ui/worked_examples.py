@@ -24,7 +24,7 @@ from ui.numbers import exact, show
 from ui.shell import HTML_LANG
 
 __all__ = ["PAGE", "FIELDS", "quote_html", "verdict_name", "like", "numbers", "verdict_rows", "position_rows",
-           "playground_query", "fit"]
+           "position_parts", "playground_query", "fit"]
 
 PAGE = "worked_examples"
 SECTION = "worked_examples"
@@ -144,6 +144,32 @@ def position_rows(example, variant: str) -> pd.DataFrame:
     for col in ("relevance", "ideal_relevance"):
         out[col] = [exact(x) if x == x else "" for x in out[col]]
     return out.rename(columns=show_cols)
+
+
+def position_parts(example, variant: str) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """:func:`position_rows` as two tables, so each fits a projector's column beside the sidebar: the ranking's
+    side (position, item, grade, divisor, DCG term, verdict) and the ideal side (position, ideal grade, IDCG
+    term, verdict); positions past the ideal list are left out of the second.  Returns both and the number
+    columns (every cell as shown).
+
+    >>> from metrics.lessons.examples import EXAMPLES
+    >>> ranked, ideal, numeric = position_parts(EXAMPLES["003-blog"], "")
+    >>> list(ranked.columns)[:3], len(ranked), len(ideal)
+    (['Position', 'Grade', 'Divisor (printed)'], 6, 6)
+    """
+    rows = position_rows(example, variant).astype(str).replace({"nan": "", "None": ""})
+    c = {k: t(f"{SECTION}.col.{k}") for k in ("position", "label", "relevance", "divisor_printed", "divisor_exact",
+                                             "term_printed", "term_exact", "term_verdict", "ideal_relevance",
+                                             "ideal_term_printed", "ideal_term_exact", "ideal_term_verdict")}
+    ranked_cols = [c[k] for k in ("position", "label", "relevance", "divisor_printed", "divisor_exact",
+                                  "term_printed", "term_exact", "term_verdict") if c[k] in rows.columns]
+    ideal_cols = [c[k] for k in ("position", "ideal_relevance", "ideal_term_printed", "ideal_term_exact",
+                                 "ideal_term_verdict")]
+    ranked = rows[rows[c["relevance"]] != ""][ranked_cols].reset_index(drop=True)
+    ideal = rows[rows[c["ideal_relevance"]] != ""][ideal_cols].reset_index(drop=True)
+    numeric = [c[k] for k in ("position", "relevance", "divisor_printed", "divisor_exact", "term_printed",
+                              "term_exact", "ideal_relevance", "ideal_term_printed", "ideal_term_exact")]
+    return ranked, ideal, numeric
 
 
 def playground_query(example, variant: str, lang: str) -> dict[str, str]:

@@ -962,7 +962,9 @@ def explanation_values(example: WorkedExample) -> dict[str, float]:
     >>> round(v["jar_a"], 4), round(v["std_a"], 4), round(v["std_b"], 4)  # 3 + 2/1; 3 + 2/1.585; 2 + 3/1.585
     (5.0, 4.2619, 3.8928)
     >>> sorted(explanation_values(EXAMPLES["004-recsys2"]))
-    ['code_1', 'dcg_ln', 'dcg_log2', 'ndcg_log2', 'other_code', 'other_graded']
+    ['code_1', 'other_code', 'other_dcg_ln', 'other_dcg_log2', 'other_graded', 'other_ndcg_log2']
+
+    The other system's values are named ``other_*``: rec_sys_2's own log-base finding cites its own DCG.
     """
     out: dict[str, float] = {}
     if example.key == "001-main":
@@ -973,7 +975,7 @@ def explanation_values(example: WorkedExample) -> dict[str, float]:
         out.update(other_graded=values["ndcg_graded"], other_code=values["ndcg_code"])
         if example.key == "004-recsys2":
             out["code_1"] = code_004_ndcg(other.labels)
-            out.update({k: values[k] for k in ("dcg_log2", "dcg_ln", "ndcg_log2")})
+            out.update({f"other_{k}": values[k] for k in ("dcg_log2", "dcg_ln", "ndcg_log2")})
     return out
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "as_float32_scores",
     "VARIANTS",
     "Convention",
+    "COMMON_CONVENTIONS",
     "dimension",
     "DIMENSIONS",
     "CUTOFFS",
@@ -187,6 +188,47 @@ class Convention:
     def settings(self) -> dict:
         """The dimension settings only (no limits), as a dict."""
         return {name: getattr(self, name) for name in DIMENSIONS}
+
+
+def _common(key: str, name: str, reason: str, convention: Convention) -> Choice:
+    return Choice(key, name, reason, facts={"convention": convention})
+
+
+#: The conventions people most often use, MOST LIKELY FIRST: the order in which "Which convention gives
+#: my number?" explains a number (a convention's value rounded, cut off or rounded at fewer decimals comes
+#: before any rarer combination that happens to give it exactly).  ``help`` is the reason for the place in
+#: the order: where the convention is taught or which tools compute it by default.  ``.convention`` is
+#: the :class:`Convention` (no scores: the list is taken in the order given).
+COMMON_CONVENTIONS: dict[str, Choice] = {c.key: c for c in (
+    _common("textbook", "rel / log₂(i + 1), IDCG from the list",
+            "The first formula of Wikipedia's NDCG article, of most course notes and blog posts, and scikit-learn's "
+            "ndcg_score: what a hand calculation or a notebook most often uses.",
+            Convention()),
+    _common("exponential", "(2^rel − 1) / log₂(i + 1), IDCG from the list",
+            "Burges et al.'s form (2005), the second formula most posts show, and the default of the "
+            "learning-to-rank libraries (LightGBM, XGBoost, TF-Ranking).",
+            Convention(gain="exponential")),
+    _common("trec_eval", "rel / log₂(i + 1), IDCG from every judged item",
+            "trec_eval's ndcg_cut (pytrec_eval, ir_measures, ranx): the number in IR papers and leaderboards. It "
+            "differs from the textbook form only when judged items are missing from the list.",
+            Convention(idcg_source="judged")),
+    _common("exponential_judged", "(2^rel − 1) / log₂(i + 1), IDCG from every judged item",
+            "ranx's ndcg_burges, gdeval (TREC Web track), Elasticsearch's normalised dcg and Microsoft "
+            "Recommenders' exp score: the exponential form with the judged items' ideal ranking.",
+            Convention(gain="exponential", idcg_source="judged")),
+    _common("jarvelin", "rel / max(1, log₂ i), Järvelin–Kekäläinen discount",
+            "The original paper's discount (Järvelin & Kekäläinen 2002), still in older textbooks and lecture "
+            "notes; document 000 calls it DCG's first way.",
+            Convention(discount="jarvelin")),
+    _common("binary", "hit / log₂(i + 1), IDCG from every relevant item",
+            "Hit-or-miss NDCG of recommender systems (Spark's ndcgAt, Microsoft Recommenders, RecBole): every "
+            "relevant item gains 1.",
+            Convention(gain="binary", idcg_source="judged")),
+    _common("binary_list", "hit / log₂(i + 1), IDCG from the list",
+            "Hit-or-miss NDCG with the list's own ideal ranking: binary relevance fed to scikit-learn's "
+            "ndcg_score or to the textbook formula.",
+            Convention(gain="binary")),
+)}
 
 
 class NotApplicable(ValueError):

@@ -12,7 +12,15 @@ returns
   DCG) that does, merged: a setting whose every choice gives the number shows as "any";
 * ``near_misses``: for each library that does not give the number, the first step (in the order
   of the calculation) where its convention differs from the nearest one that does, named with
-  :mod:`metrics.lessons.diagnose`'s steps and mistake kinds where they fit.
+  :mod:`metrics.lessons.diagnose`'s steps and mistake kinds where they fit; a library that computes
+  another measure (Spark's precisionAt, meanAveragePrecision, Elasticsearch's plain DCG) is named as
+  that measure first, not as an NDCG with another gain;
+* ``explanations``: the most likely stories first.  Each convention of
+  :data:`~metrics.lessons.libraries.COMMON_CONVENTIONS` (most used first) whose NDCG or DCG, written
+  one of the ways of :data:`WRITINGS` (rounded; cut off; rounded at fewer decimals; from rounded
+  DCG and IDCG), gives the number, then the rarer setting families of ``matches`` that give it exactly.
+  Document 000's 0.91 for 3, 2, 1, 3, 2 is first the Järvelin–Kekäläinen form's 0.9194 cut off,
+  before the exotic exact match (exponential gain, Järvelin discount, natural log: 0.9133).
 
 **Precision.**  The value's precision is the number of decimals written: give it as text
 (``"0.80"`` has 2 decimals, ``"81.86%"`` 4 as a fraction) or as a :class:`decimal.Decimal`
@@ -26,6 +34,10 @@ divisors, ideal rankings) is computed once, DCG and IDCG at every cut come from 
 and the ratios of all pairs are formed with numpy (``benchmarks/match.py`` measures it against
 :func:`match_number_naive`, the one-by-one loop over :func:`~metrics.lessons.libraries.convention_value`).
 
+>>> r = match_number("0.91", [3, 2, 1, 3, 2])
+>>> first = r.explanations[0]
+>>> first.conventions, first.writing, round(first.value, 4), first.shown, first.rounded
+(('jarvelin',), 'truncated', 0.9194, '0.91', '0.92')
 >>> r = match_number("0.8184", [3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0], k=6)
 >>> "trec_eval_ndcg_cut" in r.library_keys, "sklearn" in r.library_keys
 (True, False)
@@ -36,19 +48,22 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from itertools import product
 
 import numpy as np
 
 from .._validation import as_grades, as_scores, check_k
 from ..ndcg import rank_by_scores
-from ..registry import DISCOUNTS, TIES, ZERO_IDCG, resolve_gain
+from ..registry import DISCOUNTS, TIES, ZERO_IDCG, Choice, resolve_gain
 from .diagnose import HandNumber, hand_number
 from .libraries import (
+    COMMON_CONVENTIONS,
     CUTOFFS,
     DIMENSIONS,
+    HIT_QUANTITIES,
     IDEAL_SOURCES,
     LIBRARIES,
     LOG_BASES,
@@ -58,8 +73,8 @@ from .libraries import (
     convention_value,
 )
 
-__all__ = ["Match", "LibraryMatch", "NearMiss", "MatchResult", "match_number", "match_number_naive",
-           "read_value", "EXTRA_MISTAKES"]
+__all__ = ["Match", "LibraryMatch", "NearMiss", "Explanation", "MatchResult", "match_number", "match_number_naive",
+           "read_value", "written_as", "fold_settings", "EXTRA_MISTAKES", "WRITINGS"]
 
 #: Mistake kinds for dimensions diagnose has no word for (its MISTAKES cover gain, discount, base,
 #: IDCG source and order, k on one side, truncation, percent vs fraction).
@@ -69,7 +84,23 @@ EXTRA_MISTAKES = {
     "scores_as": "score_precision",
     "zero_idcg": "zero_idcg",
     "quantity": "not_normalised",
+    # not a dimension: a library whose number is another measure (precision, recall, average precision)
+    "measure": "other_measure",
 }
+
+#: How a number gets written from its exact value, MOST COMMON FIRST (the order of the explanations of one
+#: convention; only the first way that gives the number is said).  ``help`` is the way and why people do it.
+WRITINGS: dict[str, Choice] = {c.key: c for c in (
+    Choice("rounded", "rounded", "The exact value rounded at the decimals written: how numbers are normally printed."),
+    Choice("truncated", "cut off",
+           "The digits after the last one written are dropped, not rounded: copied by hand from a longer number, "
+           "int(x * 100) / 100, a spreadsheet's TRUNC."),
+    Choice("rounded_shorter", "rounded at fewer decimals",
+           "Rounded at fewer decimals and written with trailing zeros (0.9194 -> 0.92 -> 0.9200)."),
+    Choice("ratio_of_rounded", "from rounded DCG and IDCG",
+           "DCG and IDCG rounded first, as a hand calculation writes them down, then divided and rounded "
+           "(7.99 / 8.69)."),
+)}
 
 
 @dataclass(frozen=True)
@@ -116,6 +147,29 @@ class NearMiss:
     differing: tuple = ()
 
 
+@dataclass(frozen=True)
+class Explanation:
+    """One story of how the number was written, most likely first (see the module docstring).
+
+    ``conventions`` are keys of :data:`~metrics.lessons.libraries.COMMON_CONVENTIONS` that give this exact
+    ``value`` (empty for a rarer family, whose ``settings`` are a :class:`Match`'s); ``quantity`` is "ndcg" or
+    "dcg"; ``writing`` a key of :data:`WRITINGS` and ``decimals`` the precision it used (for
+    "ratio_of_rounded": the decimals of DCG and IDCG, given in ``parts``); ``shown`` is what that writing
+    gives (as the number was typed: a fraction) and ``rounded`` the exact value rounded at the typed
+    precision, for comparison.
+    """
+
+    conventions: tuple
+    quantity: str
+    writing: str
+    decimals: int | None
+    value: float
+    shown: str
+    rounded: str
+    settings: dict | None = None
+    parts: tuple | None = None
+
+
 @dataclass
 class MatchResult:
     target: HandNumber
@@ -124,6 +178,7 @@ class MatchResult:
     near_misses: list[NearMiss]
     not_applicable: dict = field(default_factory=dict)  # library key -> reason
     candidates: dict = field(default_factory=dict)  # dimension -> the choices tried for this input
+    explanations: list[Explanation] = field(default_factory=list)
 
     @property
     def library_keys(self) -> list[str]:
@@ -322,12 +377,45 @@ def _as_set(v) -> frozenset:
     return v if isinstance(v, frozenset) else frozenset([v])
 
 
-def _merge(records: list[dict], cands: dict) -> list[Match]:
-    """Fold records that differ in one dimension only (same value to 12 decimals) into one, dimension by
-    dimension.  A record's settings are a tuple of sets in ``DIMENSIONS``'s order, so the key of a fold is two
-    slices of it (the app answers while the user types; this was most of a match's time)."""
-    dims = list(DIMENSIONS)
-    recs = [(tuple(_as_set(r[d]) for d in dims), round(r["value"], 12), r["value"]) for r in records]
+def fold_settings(records: list[dict], candidates: dict, dimensions: Sequence[str]) -> list[tuple[dict, float]]:
+    """Settings families: records (one setting per dimension and a ``value``) folded where they differ in one
+    dimension only and give the same value (to 12 decimals), dimension by dimension.
+
+    Parameters
+    ----------
+    records : list of dict
+        Each maps every dimension to its choice (None: does not apply) and ``"value"`` to the number.
+    candidates : dict
+        Dimension -> every choice tried: a family holding all of them shows None ("does not matter here").
+    dimensions : sequence of str
+        The dimensions, in the order they are folded and shown.
+
+    Returns
+    -------
+    list of (dict, float)
+        Each family's settings (dimension -> tuple of choices in ``candidates`` order, or None) and value.
+
+    Examples
+    --------
+    Both tie rules give 0.5 with gain a; gain b gives it under rule x only.  Folding the tie rules first
+    makes gain a's family "any tie rule", and gain b's stays rule x:
+
+    >>> recs = [{"ties": t, "gain": g, "value": 0.5} for t, g in (("x", "a"), ("y", "a"), ("x", "b"))]
+    >>> fold_settings(recs, {"ties": ("x", "y"), "gain": ("a", "b")}, ["ties", "gain"])
+    [({'ties': None, 'gain': ('a',)}, 0.5), ({'ties': ('x',), 'gain': ('b',)}, 0.5)]
+    """
+    dims = list(dimensions)
+    singles: dict = {}  # one frozenset per choice, shared by every record
+
+    def one(v):
+        if isinstance(v, frozenset):
+            return v
+        found = singles.get(v)
+        if found is None:
+            found = singles[v] = frozenset([v])
+        return found
+
+    recs = [(tuple(one(r[d]) for d in dims), round(r["value"], 12), r["value"]) for r in records]
     for i in range(len(dims)):
         grouped: dict[tuple, list] = {}
         for sets, rounded, value in recs:
@@ -345,12 +433,21 @@ def _merge(records: list[dict], cands: dict) -> list[Match]:
         shown = {}
         for d in dims:
             vals = settings[d] - {None}
-            full = set(cands[d])
+            full = set(candidates[d])
             if None in settings[d] or vals >= full:
                 shown[d] = None  # does not matter here
             else:
-                shown[d] = tuple(c for c in cands[d] if c in vals)
-        out.append(Match(shown, value))
+                shown[d] = tuple(c for c in candidates[d] if c in vals)
+        out.append((shown, value))
+    return out
+
+
+def _merge(records: list[dict], cands: dict) -> list[Match]:
+    """Fold records that differ in one dimension only (same value to 12 decimals) into one, dimension by
+    dimension (:func:`fold_settings`).  A record's settings are a tuple of sets in ``DIMENSIONS``'s order, so
+    the key of a fold is two slices of it (the app answers while the user types; this was most of a match's
+    time)."""
+    out = [Match(shown, value) for shown, value in fold_settings(records, cands, list(DIMENSIONS))]
     out.sort(key=lambda m: (m.settings["quantity"] == ("dcg",), _complexity(m)))
     return out
 
@@ -365,6 +462,12 @@ def _library_settings(lib) -> dict:
 
 def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMiss:
     mine = _library_settings(lib)
+    if mine["quantity"] in HIT_QUANTITIES:
+        # another measure altogether (Spark's precisionAt, meanAveragePrecision): say what it is, not which
+        # NDCG setting it "lacks"
+        wanted = tuple(dict.fromkeys(q for m in matches for q in (m.settings["quantity"] or ("ndcg",))))
+        return NearMiss(lib.key, value, "quantity", DIMENSIONS["quantity"].step, EXTRA_MISTAKES["measure"],
+                        mine["quantity"], wanted or ("ndcg",), ("quantity",))
     best = None
     for m in matches:
         diff = [d for d in DIMENSIONS if m.settings[d] is not None and mine[d] not in m.settings[d]
@@ -373,6 +476,8 @@ def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMi
             best = (diff, m)
     if best is not None and best[0]:
         diff, m = best
+        if "quantity" in diff:  # plain DCG where an NDCG is needed (or the reverse): the measure first
+            diff = ["quantity", *(d for d in diff if d != "quantity")]
         d = diff[0]
         dim = DIMENSIONS[d]
         return NearMiss(lib.key, value, d, dim.step, dim.mistake or EXTRA_MISTAKES.get(d, "arithmetic_slip"),
@@ -387,6 +492,145 @@ def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMi
                 not h.percent and h.value > 1 and _within(HandNumber(h.value / 100, h.decimals + 2), value)):
             return NearMiss(lib.key, value, None, "ndcg", "percent_vs_fraction")
     return NearMiss(lib.key, value, None, "ndcg", "arithmetic_slip")
+
+
+# ------------------------------------------------------------------------------------------------
+# Explanations: common conventions, written the usual ways, before rarer exact matches
+# ------------------------------------------------------------------------------------------------
+def _decimal(x: float) -> Decimal:
+    return Decimal(repr(float(x)))
+
+
+def _step(p: int) -> Decimal:
+    return Decimal(1).scaleb(-p)
+
+
+def _round_at(x: float, p: int) -> Decimal:
+    return _decimal(x).quantize(_step(p), rounding=ROUND_HALF_UP)
+
+
+def _cut_at(x: float, p: int) -> Decimal:
+    """x with the digits after the p-th decimal dropped; a float a hair under a p-decimal number (its
+    computation's last bit) counts as that number."""
+    q = _step(p)
+    d = _decimal(x)
+    up = d.quantize(q, rounding=ROUND_UP if x >= 0 else ROUND_DOWN)
+    if abs(float(up) - x) <= 1e-12 * max(1.0, abs(x)):
+        return up
+    return d.quantize(q, rounding=ROUND_DOWN)
+
+
+def _typed(h: HandNumber) -> Decimal:
+    """The typed number as a fraction with exactly its written decimals ("81.86%" -> 0.8186)."""
+    return _decimal(h.value).quantize(_step(h.scale), rounding=ROUND_HALF_UP)
+
+
+def _text(d: Decimal) -> str:
+    return format(d, "f")
+
+
+#: DCG and IDCG are tried rounded at 1 to this many decimals for the "ratio_of_rounded" writing.
+RATIO_DECIMALS = 6
+
+
+def written_as(value, x: float, *, dcg: float | None = None, idcg: float | None = None):
+    """The first way of :data:`WRITINGS` that turns the exact value ``x`` into the typed ``value``.
+
+    Parameters
+    ----------
+    value : str, Decimal, float, int or HandNumber
+        The number as written (see :func:`read_value`).
+    x : float
+        An exact value (an NDCG, a DCG, a mean).
+    dcg, idcg : float, optional
+        The DCG and IDCG ``x`` is the ratio of: with both, "from rounded DCG and IDCG" is tried too.
+
+    Returns
+    -------
+    tuple or None
+        ``(writing, decimals, shown, parts)``: a key of :data:`WRITINGS`, the decimals it used, what it
+        gives (a fraction, as text) and, for "ratio_of_rounded", the rounded (DCG, IDCG) as text; None
+        when no way of writing gives the number.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite number.
+
+    Examples
+    --------
+    Document 000's 0.91 is 0.91945 cut off, not rounded (that would be 0.92):
+
+    >>> written_as("0.91", 0.91945)
+    ('truncated', 2, '0.91', None)
+    >>> written_as("0.9200", 0.91945)[:3], written_as("0.92", 0.91945)[:3]
+    (('rounded_shorter', 2, '0.92'), ('rounded', 2, '0.92'))
+    >>> written_as("0.5", 0.91945) is None
+    True
+    """
+    h = value if isinstance(value, HandNumber) else read_value(value)
+    both = dcg is not None and idcg is not None
+    return _writing(h, _typed(h), float(x), "ndcg" if both else "", dcg if both else math.nan,
+                    idcg if both else math.nan)
+
+
+def _writing(h: HandNumber, typed: Decimal, x: float, quantity: str, dcg: float, idcg: float):
+    """The first way of :data:`WRITINGS` that turns the exact value x into the typed number, as
+    (writing, decimals, shown, parts), or None."""
+    if not math.isfinite(x):
+        return None
+    if _within(h, x):
+        return "rounded", h.scale, _text(_round_at(x, h.scale)), None
+    for p in range(h.scale, -1, -1):  # cut at the written decimals, or at fewer and padded with zeros
+        if typed == typed.quantize(_step(p)) and _cut_at(x, p) == typed:
+            return "truncated", p, _text(_cut_at(x, p)), None
+    for p in range(h.scale - 1, -1, -1):
+        if typed == typed.quantize(_step(p)) and _round_at(x, p) == typed:
+            return "rounded_shorter", p, _text(_round_at(x, p)), None
+    if quantity == "ndcg" and math.isfinite(dcg) and math.isfinite(idcg):
+        for p in range(1, RATIO_DECIMALS + 1):
+            top, best = _round_at(dcg, p), _round_at(idcg, p)
+            if best > 0 and _within(h, float(top / best)):
+                return "ratio_of_rounded", p, _text(_round_at(float(top / best), h.scale)), (_text(top), _text(best))
+    return None
+
+
+def _contains(m: Match, settings: dict) -> bool:
+    return all(m.settings[d] is None or settings[d] in m.settings[d] for d in DIMENSIONS)
+
+
+def _explanations(h: HandNumber, rel, sc, names, judged, k, matches: list[Match]) -> list[Explanation]:
+    typed = _typed(h)
+    out: list[Explanation] = []
+    covered: list[dict] = []
+    for key, common in COMMON_CONVENTIONS.items():
+        conv = common.convention
+        try:
+            r = convention_value(conv, rel, scores=sc, docnos=names, pool=judged, k=k)
+        except NotApplicable:
+            continue
+        for quantity, x in (("ndcg", r["value"]), ("dcg", r["dcg"])):
+            covered.append({**conv.settings(), "quantity": quantity})
+            found = _writing(h, typed, x, quantity, r["dcg"], r["idcg"])
+            if found is None:
+                continue
+            writing, p, shown, parts = found
+            same = next((e for i, e in enumerate(out) if e.quantity == quantity and e.writing == writing
+                         and e.decimals == p and e.parts == parts and abs(e.value - x) <= 1e-12 * max(1.0, abs(x))),
+                        None)
+            if same is not None:  # another common convention with the same number here: one story, both named
+                out[out.index(same)] = Explanation(same.conventions + (key,), quantity, writing, p, same.value,
+                                                   same.shown, same.rounded, None, parts)
+                continue
+            out.append(Explanation((key,), quantity, writing, p, x, shown,
+                                   _text(_round_at(x, h.scale)) if math.isfinite(x) else "", None, parts))
+    for m in matches:  # the rarer exact matches: families that hold no common convention
+        if any(_contains(m, c) for c in covered):
+            continue
+        quantity = (m.settings["quantity"] or ("ndcg",))[0]
+        out.append(Explanation((), quantity, "rounded", h.scale, m.value, _text(_round_at(m.value, h.scale)),
+                               _text(_round_at(m.value, h.scale)), m.settings))
+    return out
 
 
 def _inputs(relevances, scores, docnos, pool, k):
@@ -486,7 +730,9 @@ def match_number(value, relevances, *, scores=None, docnos=None, pool=None, k=No
     hit = {m.key for m in found}
     near = [_near_miss(LIBRARIES[key], r["value"], matches, h) for key, r in values.items() if key not in hit]
     near.sort(key=lambda m: abs(m.value - h.value) if math.isfinite(m.value) else math.inf)
-    return MatchResult(h, matches, found, near, skipped, cands)
+    with np.errstate(over="ignore", invalid="ignore"):
+        explanations = _explanations(h, rel, sc, names, judged, k, matches)
+    return MatchResult(h, matches, found, near, skipped, cands, explanations)
 
 
 def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None, k=None, gain_map=None) -> list[dict]:

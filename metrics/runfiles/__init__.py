@@ -13,13 +13,18 @@ blocks (with :func:`qrels_counts` for ``-c``); see :mod:`metrics.runfiles.engine
 
 trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
 
-* :data:`MEASURES` -- the registry: ``MEASURES["ndcg_cut"]`` is a :class:`~metrics.registry.Choice` with ``name`` (as
-  trec_eval spells it), ``params`` (kind: None, "cutoffs", "fractions", "numbers", "gains",
-  "persistence", "variant"), ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g.
-  ``"trec_eval 9.0.8 m_ndcg_cut.c"`` or the paper), ``origin`` (``"trec_eval"``, ``"extra"``:
-  judged, err, rbp, rbp_resid, or ``"variant"``: nDCG), ``summary`` (mean, sum, count, gm, runid, none)
-  and ``per_query``.  A new measure is one entry here (a function of :class:`~.measures.Lists`).
+* :data:`MEASURES` -- the table: ``MEASURES["ndcg_cut"]`` is a typed :class:`~metrics.runfiles.measures.Measure`
+  with ``name`` (as trec_eval spells it), ``params`` (how ``-m`` writes them: None, "cutoffs", "fractions",
+  "numbers", "gains", "persistence", "variant"), ``parameters`` (typed, as ir_measures declares them),
+  ``defaults`` (e.g. ``(5, 10, ..., 1000)``), ``help``, ``source`` (e.g. ``"trec_eval 9.0.8 m_ndcg_cut.c"``
+  or the paper), ``origin`` (``"trec_eval"``, ``"extra"``: judged, err, rbp, rbp_resid, or ``"variant"``:
+  nDCG), ``summary`` (mean, sum, count, gm, runid, none) and ``per_query``.  A new measure is one kernel
+  in its family's module of :mod:`metrics.runfiles.measures` and one entry in its table.
   :data:`NICKNAMES`: the sets (``official``, ``all_trec``, ``set``, ``common``, ``extras``).
+* :data:`IR_MEASURES` -- ir_measures 0.4.3's measures by its names (``nDCG@10``, ``P(rel=2)@5``,
+  ``alpha_nDCG(alpha=0.5)@20``, ...), each computed as the provider ir_measures uses for it, printed as
+  written and averaged as ir_measures averages (:mod:`metrics.runfiles.measures.irm`); the diversity ones
+  read diversity qrels (:func:`read_subtopic_qrels`: ``qid subtopic docno rel``).
 * :func:`measure_names` -- the names a list of ``-m`` specs prints (``["P.5,10"]`` -> ``P_5, P_10``);
   :func:`parse_measures` validates specs (ValueError naming the bad one).
 * :func:`evaluate_measures` ``(qrels, runs, measures=("official",), *, relevance_level=1, complete=False,
@@ -28,6 +33,12 @@ trec_eval's measures (``measures``, ``trec``) -- the API for pages and scripts:
   gm_*).  ``qrels`` / ``runs`` are tables (or Parsed results) of the readers above.
 * :func:`evaluate_runs` (same arguments) -> :class:`MeasureResult` with ``.frame()``, ``.text(per_query=,
   summary=, digits=)`` (trec_eval's exact output), ``.summary(run)``, ``.runs`` and ``.problems``.
+
+Where a reported mean comes from (``match``, ``conformance``): :func:`match_mean` ``(value, qrels, run, measure)``
+-- every library (trec_eval 9 and 10, pytrec_eval, ir_measures, ranx, scikit-learn, torchmetrics, Spark,
+Elasticsearch, gdeval) and setting whose mean rounds to a number as it was printed, the near misses and the
+queries that make the difference; ``conformance_table`` (:func:`metrics.runfiles.conformance.conformance`) --
+every library's values side by side.
 
 NDCG under every variant (``batch``): :func:`evaluate`, :func:`make_variants`, :func:`query_lists`,
 :func:`kendall_tau`.  The command line is ``python -m metrics.runfiles`` (``cli``): trec_eval's options
@@ -41,12 +52,29 @@ and output by default.  Imported on demand: ``import metrics`` does not load thi
 from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau, make_variants, query_lists
 from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
 from .measures import MEASURES, NICKNAMES, measure_names, parse_measures
+from .measures.irm import IR_MEASURES
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
+from .subtopics import read_subtopic_qrels
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
+#: "Where did this number come from?" (metrics.runfiles.match, metrics.runfiles.conformance), imported when first
+#: used: ``metrics.runfiles.match_mean(value, qrels, run, measure)``, ``conformance_table(qrels, run, measure)``.
+_LAZY = {"match_mean": ("match", "match_mean"), "match_grid": ("match", "match_grid"),
+         "mean_grid": ("match", "mean_grid"), "conformance_table": ("conformance", "conformance")}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
-    "IDCG", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
+    "IDCG", "IR_MEASURES", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
     "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
-    "read_files", "read_qrels", "read_run", "summarize",
+    "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize", "match_mean", "match_grid",
+    "mean_grid", "conformance_table",
 ]

@@ -267,7 +267,7 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
     lists = Lists(q=q[rows], pos=pos.positions("trec_eval"), code=np.zeros(rows.size, np.int64), n=nq,
                   levels=(np.zeros(0, np.int64),) * 3, num_ret=np.bincount(q, minlength=nq)[:nq], grade=rel[rows],
                   ties=pos, judged=judged)
-    out = MEASURES[VARIANT_MEASURE].func(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
+    out = MEASURES[VARIANT_MEASURE].compute(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
     out[lists.num_ret == 0] = np.nan
     return out
 

@@ -34,10 +34,12 @@ from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
-from .read import COLUMN_ROLES, Parsed, read_files
+from .measures.irm import ALIASES, IR_MEASURES, PROVIDERS
+from .read import COLUMN_ROLES, Limits, Parsed, read_files, read_run
+from .subtopics import read_subtopic_qrels
 from .trec import evaluate_runs
 
-__all__ = ["CLI_NUMBA_MIN_ROWS", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
+__all__ = ["CLI_NUMBA_MIN_ROWS", "DEFAULT_MAX_RATIO", "HELP_DIFFERENCES", "format_table", "main", "run_as_script"]
 
 #: Each command-line run pays numba's start (~1.4 s: import, loading the compiled kernels); against the
 #: numpy path that pays off from about 3,000,000 run lines (measured: 2M lines 1.8-2.1 s with numba vs
@@ -110,6 +112,11 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 MAX_WHOLE = 10**15
 #: The largest --max-mb (10 TB): the cap is turned into bytes.
 MAX_MB = 10**7
+#: --max-ratio's default: reading a file may take 100 times its size in memory (1 MiB counted for smaller files).
+#: A run written by pandas or Spark takes 5-20 times its Parquet size; a few hundred KB that hold tens of
+#: millions of rows (one pair repeated, dictionary-encoded and compressed) are refused from the footer.
+DEFAULT_MAX_RATIO = 100.0
+MAX_RATIO = 1e9
 _ASCII_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 _ASCII_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
 
@@ -192,6 +199,24 @@ def _measure_help() -> str:
         extra = " (extra)" if m.origin == "extra" else ""
         lines.append(f"  {m.name}{params}{extra}: {m.help} [{m.source}]")
     lines.append("Sets: " + "; ".join(f"{k} = {' '.join(v)}" for k, v in NICKNAMES.items()))
+    lines.append("")
+    lines.append("ir_measures' names (-m 'Name', 'Name@k' or 'Name(key=value,...)@k', printed as written; each "
+                 "computed as the provider ir_measures 0.4.3 uses for it; the mean is over every qrels query, a "
+                 "query the run lacks counting 0, as ir_measures averages -- trec_eval's -c; -l does not "
+                 "apply to them (rel= does; judged_only= too), -M and -J cut the run before every measure):")
+    for m in IR_MEASURES.values():
+        params = ",".join(p.name + ("" if p.default is None else f"={p.default!r}") + ("!" if p.required else "")
+                          for p in m.parameters if p.name != m.at)
+        at = "" if m.at is None or all(p.name != m.at for p in m.parameters) else f"@{m.at}"
+        lines.append(f"  {m.name}" + (f"({params})" if params else "") + f"{at}: {m.help}")
+    aliases = []
+    for alias, (base, fixed) in ALIASES.items():
+        given = ",".join(f"{k}={v!r}" for k, v in fixed.items())
+        aliases.append(f"{alias} = {base}" + (f"({given})" if given else ""))
+    lines.append("  (! = required; aliases: " + ", ".join(aliases) + ")")
+    lines.append("  Providers: " + "; ".join(f"{k}: {v}" for k, v in PROVIDERS.items()))
+    lines.append("  Diversity measures (alpha_nDCG, ERR_IA, NRBP, AP_IA, P_IA, StRecall and their kin) read "
+                 "diversity qrels, 'qid subtopic docno rel'.")
     return "\n".join(lines)
 
 
@@ -212,8 +237,9 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("-q", "--query_eval_wanted", dest="trec_query", action="store_true",
                    help="also print each query's values")
     t.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE[.PARAMS]",
-                   help="measure or set to print (repeatable; default 'official'): map, P.5,10, ndcg_cut.10, "
-                        "ndcg.1=0,2=1, all_trec, ...")
+                   help="measure or set to print (repeatable; default 'official'): trec_eval's names (map, P.5,10, "
+                        "ndcg_cut.10, ndcg.1=0,2=1, all_trec, ...) or ir_measures' ('nDCG@10', 'P(rel=2)@5', "
+                        "'alpha_nDCG(alpha=0.5)@20', 'Judged@10', ...)")
     t.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
                    help="average over every qrels query; missing ones count 0")
     t.add_argument("-n", "--nosummary", dest="nosummary", action="store_true", help="no summary ('all') lines")
@@ -257,6 +283,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
                    help="relabellings / bootstrap resamples (default 10000)")
     s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
+    w = p.add_argument_group("where did this number come from? (one -m, an NDCG: -m ndcg_cut.10 or -m nDCG@10)")
+    w.add_argument("--match", metavar="VALUE", default=None,
+                   help="a reported mean, as written (0.4523, 45.23%%): every library (trec_eval 9 and 10, "
+                        "pytrec_eval, ir_measures, ranx, scikit-learn, torchmetrics, Spark, Elasticsearch, gdeval) "
+                        "and setting (duplicates, -M, -J, ties, gain, IDCG items, zero-IDCG, queries averaged, ...) "
+                        "whose mean of the run rounds to it, the near misses and the queries that make the "
+                        "difference; --csv writes the conformance table (every library per query)")
     c = p.add_argument_group("Apache Spark (the 'spark' extra: pyspark and Java 17+)")
     c.add_argument("--spark", metavar="MASTER", default=None,
                    help="evaluate on Spark: local[N], spark://HOST:7077, yarn, k8s://... (or the master of "
@@ -274,15 +307,31 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
     o.add_argument("--max-mb", type=_real(positive=True, maximum=MAX_MB), default=None,
                    help="refuse files larger than this many MB")
+    o.add_argument("--max-rows", type=_whole(1), default=None, metavar="N",
+                   help="refuse files of more than N rows (a Parquet file's footer says how many, before any row "
+                        "is decoded)")
+    o.add_argument("--max-ratio", type=_real(minimum=1, maximum=MAX_RATIO), default=DEFAULT_MAX_RATIO, metavar="R",
+                   help="refuse a file that needs more than R times its size in memory to read (a file under 1 MiB "
+                        "counts as 1 MiB); compressed Parquet can hold far more rows than its size suggests "
+                        f"(default {DEFAULT_MAX_RATIO:g})")
     o.add_argument("--digits", type=_whole(0, 17), default=4, help="decimals shown (default 4, as trec_eval)")
     return p
+
+
+#: What to do about a file beyond the limits (said after the problem).
+_LIMIT_HINTS = {
+    "too_large": "--max-mb MB sets the limit",
+    "too_many_rows": "--max-rows N sets the limit",
+    "too_much_memory": "--max-ratio R sets the limit: R bytes of memory per byte of the file",
+}
 
 
 def _report(parsed: Parsed, skip_bad: bool) -> bool:
     """Print a file's problems to stderr; True when the file can be used."""
     for problem in parsed.problems:
         label = {"fatal": "error", "error": "error", "warning": "warning"}[problem.severity]
-        print(f"{label}: {problem.message}", file=sys.stderr)
+        hint = f". {_LIMIT_HINTS[problem.kind]}" if problem.kind in _LIMIT_HINTS else ""
+        print(f"{label}: {problem.message}{hint}", file=sys.stderr)
     if parsed.fatal:
         return False
     if parsed.errors and not skip_bad:
@@ -292,18 +341,21 @@ def _report(parsed: Parsed, skip_bad: bool) -> bool:
     return True
 
 
-def _read(args, max_bytes):
-    """Read the files (standard input for a run given as '-'); None when one cannot be used."""
-    sources = list(args.runs)
-    if "-" in sources:
-        sources[sources.index("-")] = sys.stdin.buffer.read()
-    qrels, runs = read_files(args.qrels, sources, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
-                             run_columns=args.run_columns)
-    for given, parsed in zip(args.runs, runs):
-        if given == "-":
-            parsed.name = "stdin"
-            if parsed.table is not None:
-                parsed.table.name = "stdin"
+def _read(args, max_bytes, *, subtopics: bool = False):
+    """Read the files (standard input for a run given as '-'); None when one cannot be used.  With
+    ``subtopics`` the qrels are diversity qrels (``qid subtopic docno rel``)."""
+    files = [r for r in args.runs if r != "-"]
+    limits = Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
+    if subtopics:
+        qrels = read_subtopic_qrels(args.qrels, max_bytes=max_bytes, limits=limits)
+        runs = [read_run(path, max_bytes=max_bytes, columns=args.run_columns, limits=limits) for path in files]
+    else:
+        qrels, runs = read_files(args.qrels, files, max_bytes=max_bytes, qrels_columns=args.qrels_columns,
+                                 run_columns=args.run_columns, limits=limits)
+    if "-" in args.runs:  # with --max-mb, one byte more than the limit is enough to refuse it
+        data = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+        runs.insert(args.runs.index("-"), read_run(data, name="stdin", max_bytes=max_bytes, columns=args.run_columns,
+                                                   limits=limits))
     ok = _report(qrels, args.skip_bad_lines)
     for parsed in runs:
         ok = _report(parsed, args.skip_bad_lines) and ok
@@ -357,9 +409,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.match is not None:
+        return _run_match(parser, args)
     requested = _check(parser, args)  # every option, before a file is read or a line printed
     if args.spark is not None:
-        _check_spark(parser, args)
+        _check_spark(parser, args, requested=requested)
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
     if args.spark is not None:
@@ -370,7 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     try:
         with _kernels.numba_from(max(CLI_NUMBA_MIN_ROWS, _kernels.NUMBA_MIN_ROWS)):
-            read = _read(args, max_bytes)
+            read = _read(args, max_bytes, subtopics=_diversity(requested))
             if read is None:
                 return 1
             qrels, runs = read
@@ -444,11 +498,15 @@ SPARK_MASTER = re.compile(r"local(\[(\d{1,4}|\*)(,\d{1,3})?\])?|spark://[A-Za-z0
                           r"(,[A-Za-z0-9.\-]+:\d{1,5})*|yarn|k8s://[A-Za-z0-9.:/\-\[\]]{1,300}", re.ASCII)
 
 
-def _check_spark(parser: argparse.ArgumentParser, args) -> None:
-    """--spark: a Spark master URL (anything else is refused before Spark starts)."""
+def _check_spark(parser: argparse.ArgumentParser, args, *, requested=None) -> None:
+    """--spark: a Spark master URL (anything else is refused before Spark starts); the diversity measures stay on
+    one machine (their qrels have a subtopic column Spark does not read here)."""
     if not SPARK_MASTER.fullmatch(args.spark):
         parser.error(f"argument --spark: must be a Spark master URL (local, local[N], local[*], spark://HOST:PORT, "
                      f"yarn, k8s://URL), got {_typed(args.spark)}")
+    if _diversity(requested):
+        parser.error("argument --spark: the diversity measures read diversity qrels (qid subtopic docno rel), "
+                     "which Spark does not read here; evaluate them on one machine")
 
 
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
@@ -478,15 +536,85 @@ def _try_parse(parser, measures):
     return parse_measures(measures)
 
 
+def _diversity(requested) -> bool:
+    """Whether a requested measure reads diversity qrels (``qid subtopic docno rel``)."""
+    return any(r.info.origin == "ir_measures" and r.params.provider == "pyndeval" for r in requested or ())
+
+
 def _spec_of(parser, name: str) -> str:
-    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``, an nDCG variant itself)."""
-    if name in MEASURES or name.startswith(VARIANT_MEASURE + "("):
+    """The -m spec that prints ``name`` (``P_10`` -> ``P.10``, ``map`` -> ``map``, an nDCG variant or an
+    ir_measures name itself)."""
+    if name in MEASURES or name.startswith(VARIANT_MEASURE + "(") or name.split("(")[0].split("@")[0] in IR_MEASURES \
+            or name.split("(")[0].split("@")[0] in ALIASES:
         return name
     base, _, param = name.rpartition("_")
     if base in MEASURES and param:
         return f"{base}.{param}"
     parser.error(f"argument --compare: {_typed(name)} is not a measure name such as map, P_10 or ndcg_cut_10")
     return name  # pragma: no cover
+
+
+#: Options that fix what --match tries instead (it tries every setting itself).
+_NOT_WITH_MATCH = (("trec_query", "-q"), ("complete", "-c"), ("nosummary", "-n"), ("level", "-l"),
+                   ("judged_only", "-J"), ("max_docs", "-M"), ("num_docs", "-N"), ("err_gmax", "--err-gmax"),
+                   ("variants", "--variants"), ("compare", "--compare"), ("spark", "--spark"), ("k", "--k"),
+                   ("gain", "--gain"), ("discount", "--discount"), ("idcg", "--idcg"), ("ties", "--ties"),
+                   ("missing", "--missing"), ("relevance_level", "--relevance-level"), ("log_base", "--log-base"),
+                   ("per_query", "--per-query"))
+
+
+def _run_match(parser: argparse.ArgumentParser, args) -> int:
+    """``--match VALUE -m MEASURE``: where did this mean come from (metrics.runfiles.match)."""
+    from ..lessons.match import read_value
+    from .conformance import conformance
+    from .match import describe, match_grid, mean_grid, ndcg_cutoff
+
+    for dest, option in _NOT_WITH_MATCH:
+        if getattr(args, dest, None) not in (None, False):
+            parser.error(f"argument {option}: --match tries every setting itself (-c, -M, -J, ties, gains, ...); "
+                         "leave it out")
+    try:
+        read_value(args.match)
+    except ValueError as exc:
+        parser.error(f"argument --match: {_typed(args.match)} is not a number as written ({exc})")
+    if not args.measures or len(args.measures) != 1:
+        parser.error(f"argument -m/--measure: --match {_typed(args.match)} needs exactly one measure, an NDCG such as "
+                     "-m ndcg_cut.10 or -m nDCG@10")
+    try:
+        ndcg_cutoff(args.measures[0])
+    except ValueError as exc:
+        parser.error(f"argument -m/--measure: {exc} (for --match {_typed(args.match)})")
+    if args.qrels == "-" or args.runs.count("-") > 1:
+        parser.error("argument run: only one run can come from standard input ('-'), the qrels from a file")
+    if args.csv is not None:
+        _check_output(parser, args.csv)
+    max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
+    started = time.perf_counter()
+    frames = []
+    read = {"max_bytes": max_bytes, "limits": Limits(max_rows=args.max_rows, max_ratio=args.max_ratio),
+            "qrels_columns": args.qrels_columns, "run_columns": args.run_columns}
+    try:
+        for i, path in enumerate(args.runs):
+            # standard input: with --max-mb, one byte more than the limit is enough to refuse it
+            source = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1) if path == "-" else path
+            grid = mean_grid(args.qrels, source, args.measures[0], read=read)
+            if len(args.runs) > 1:
+                print(f"{'' if i == 0 else chr(10)}# run {path}")
+            print("\n".join(describe(match_grid(args.match, grid, measure=args.measures[0]))))
+            if args.csv is not None:
+                table = conformance(grid).per_query
+                table.insert(0, "run", "stdin" if path == "-" else str(path))
+                frames.append(table)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"every setting evaluated and matched in {time.perf_counter() - started:.2f} s", file=sys.stderr)
+    if frames:
+        import pandas as pd
+
+        if not _write_csv(args.csv, pd.concat(frames, ignore_index=True)):
+            return 1
+    return 0
 
 
 def _timing(runs, qrels, started) -> None:
@@ -518,9 +646,10 @@ def _run_spark(args, started, max_bytes, *, variants: bool) -> int:
     import warnings
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+    from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
-    from .spark import evaluate_spark, evaluate_variants_spark, spark_session
+    from .spark import evaluate_spark, evaluate_variants_spark, spark_failure, spark_session
 
     def timing():
         print(f"evaluated on Spark ({args.spark}) in {time.perf_counter() - started:.2f} s", file=sys.stderr)
@@ -532,7 +661,7 @@ def _run_spark(args, started, max_bytes, *, variants: bool) -> int:
         if runs is None:
             return 1
         common = {"spark": spark, "qrels_columns": args.qrels_columns, "run_columns": args.run_columns,
-                  "skip_bad_lines": args.skip_bad_lines}
+                  "skip_bad_lines": args.skip_bad_lines, "limits": _limits(args)}
         if variants:
             ev = evaluate_variants_spark(args.qrels, runs, k=args.k, variants=_variants_of(args),
                                          log_base=2.0 if args.log_base is None else args.log_base,
@@ -542,10 +671,14 @@ def _run_spark(args, started, max_bytes, *, variants: bool) -> int:
                             judged_only=args.judged_only, max_docs=args.max_docs, num_docs_in_coll=args.num_docs,
                             err_gmax=args.err_gmax, **common)
         result = ev.result()  # its problems are printed with the output, as without --spark
-    except PySparkException as exc:
-        print(f"error: Spark: {str(exc).strip().splitlines()[0][:500]}", file=sys.stderr)
+    except (PySparkException, Py4JError) as exc:  # one line (the file it names kept), never a Java stack
+        print(f"error: Spark: {spark_failure(exc)}", file=sys.stderr)
         return 1
     return _print_trec(args, result, timing)
+
+
+def _limits(args) -> Limits:
+    return Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
 
 
 def _spark_runs(args, spark, max_bytes) -> dict | None:
@@ -562,7 +695,7 @@ def _spark_runs(args, spark, max_bytes) -> dict | None:
             if size is not None and size > max_bytes:
                 problem = Problem(Path(path.rstrip("/")).name, None, "too_large",
                                   {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
-                print(f"error: {problem.message}", file=sys.stderr)
+                print(f"error: {problem.message}. {_LIMIT_HINTS['too_large']}", file=sys.stderr)
                 return None
     bases = [Path(r.rstrip("/")).name if r != "-" else "stdin" for r in args.runs]
     runs = {}
@@ -571,7 +704,9 @@ def _spark_runs(args, spark, max_bytes) -> dict | None:
         if given != "-":
             runs[name] = given
             continue
-        parsed = read_run(sys.stdin.buffer.read(), name="stdin", max_bytes=max_bytes, columns=args.run_columns)
+        # with --max-mb, one byte more than the limit is enough to refuse it (as without --spark)
+        data = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+        parsed = read_run(data, name="stdin", max_bytes=max_bytes, columns=args.run_columns, limits=_limits(args))
         if not _report(parsed, args.skip_bad_lines):
             return None
         table = parsed.table

@@ -43,9 +43,7 @@ of ``-c`` (``counts``), and the order of the run's lines for the tie rules that 
 ...                     "score": [2.0, 1.0, 3.0]})
 >>> rows = evaluate_block(qrels, run, ["map", "nDCG@2"])
 >>> rows[["measure", "qid", "value"]].round(4).values.tolist()  # doctest: +NORMALIZE_WHITESPACE
-[['map', 'q1', 1.0], ['map', 'q2', 0.0],
- ['nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@2', 'q1', 0.8597],
- ['nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@2', 'q2', 0.0]]
+[['map', 'q1', 1.0], ['map', 'q2', 0.0], ['nDCG@2', 'q1', 0.8597], ['nDCG@2', 'q2', 0.0]]
 
 q1's two documents are both relevant (grades >= 1), so its average precision is 1 whatever their order;
 NDCG sees that the run puts b (grade 1) before a (grade 2): (1 + 2/log2(3)) / (2 + 1/log2(3)) = 0.8597.
@@ -150,6 +148,8 @@ class QrelsIndex:
         self.n = len(names)
         self.q = self.rank[qrels.qid.indices.to_numpy().astype(np.int64)]
         self.grade = np.asarray(qrels.value, dtype=np.float64)
+        #: The subtopic judgments of each line, for diversity qrels (``qid subtopic docno rel``), else None.
+        self.subtopics = getattr(qrels, "subtopics", None)
 
     @cached_property
     def row_plus1(self) -> np.ndarray:
@@ -444,7 +444,7 @@ def _docrank(run: Table, kept: np.ndarray | None):
 
 def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int | None = None,
          judged_only: bool = False, num_docs_in_coll: int = 0, gmax: float | None = None,
-         ties: Sequence[str] = (), graded_only: bool = False) -> Ranked:
+         ties: Sequence[str] = (), graded_only: bool = False, scores: bool = False) -> Ranked:
     """The ranker: a run's documents matched to the qrels and ranked as trec_eval ranks them.
 
     Parameters
@@ -465,6 +465,8 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     graded_only : bool, default False
         Look up only the qrels documents graded > 0 (enough for the NDCG variants, not for trec_eval's
         measures, which tell a document judged 0 from one outside the qrels).
+    scores : bool, default False
+        Keep each listed document's score (ir_measures' Compat orders its ideal ranking by it).
 
     Returns
     -------
@@ -491,14 +493,17 @@ def rank(qi: QrelsIndex, run: Table, *, relevance_level: int = 1, max_docs: int 
     if order is not None:
         q, row = q[order], row[order]
     ties = [t for t in dict.fromkeys(ties) if t != "trec_eval"]
+    ordered = None  # the scores in rank order, when the tie rules or a measure need them
+    if ties or scores:
+        ordered = score if order is None else score[order]
     lists, present = _lists(qi, q, row, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                             num_docs_in_coll=num_docs_in_coll, gmax=gmax,
-                            tie_input=(score if order is None else score[order], order) if ties else None)
+                            tie_input=(ordered, order) if ties else None, score=ordered if scores else None)
     return Ranked(lists, present, foreign)
 
 
 def _lists(qi: QrelsIndex, q, row, *, relevance_level, max_docs, judged_only, num_docs_in_coll, gmax,
-           tie_input) -> tuple[Lists, np.ndarray]:
+           tie_input, score=None) -> tuple[Lists, np.ndarray]:
     """Lists from ranked rows (query, qrels row + 1 or 0), keeping only the documents the qrels list."""
     nq = qi.n
     n = q.size
@@ -547,7 +552,8 @@ def _lists(qi: QrelsIndex, q, row, *, relevance_level, max_docs, judged_only, nu
         ties = TieOrder(lq, lscore, file_row, grade_of, list_rows, row_pos)
     lists = Lists(q=rq, pos=pos, code=code, n=nq, levels=qi.levels, num_ret=num_ret, relevance_level=relevance_level,
                   num_docs_in_coll=num_docs_in_coll, gmax=qi.gmax if gmax is None else gmax,
-                  grade=qi.grade[qrow], ties=ties, judged=qi.judged)
+                  grade=qi.grade[qrow], ties=ties, judged=qi.judged, qrow=qrow,
+                  score=None if score is None else score[rows], subtopics=qi.subtopics)
     return lists, present
 
 
@@ -613,19 +619,20 @@ def evaluate_tables(qi: QrelsIndex, runs: Sequence[Table], requested: Sequence[R
     if trec:
         qi.check_whole()
         problems += qi.problems()
-    ties = [r.params.ties for r in requested if r.info.origin == "variant"]
+    ties = [t for r in requested for t in r.ties]
+    scores = any(r.scores for r in requested)
     progress = on_progress or (lambda _f, _label: None)
     out = []
     for i, run in enumerate(runs):
         progress(i / max(len(runs), 1), run.name)
         ranked = rank(qi, run, relevance_level=relevance_level, max_docs=max_docs, judged_only=judged_only,
                       num_docs_in_coll=num_docs_in_coll, gmax=err_gmax, ties=ties,
-                      graded_only=not trec and not judged_only)
+                      graded_only=not trec and not judged_only, scores=scores)
         problems += _run_problems(qi, run, ranked, policy or ("zero (-c)" if complete else "skip"))
         rv = RunValues(run.name, _run_tag(run), ranked.present)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             for r in requested:
-                if r.info.func is None:
+                if r.info.compute is None:
                     continue
                 for name, v in zip(r.names, r.compute(ranked.lists)):
                     (rv.texts if r.info.value == "text" else rv.values)[name] = v
@@ -686,8 +693,8 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
 
     Parameters
     ----------
-    kind : {"mean", "sum", "count", "gm"}
-        The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.MEASURE_FACTS`).
+    kind : {"mean", "sum", "count", "gm", "qrels_mean", "defined_mean"}
+        The measure's summary (``MEASURES[name].summary``, :data:`metrics.runfiles.measures.table.SUMMARIES`).
     name : str
         The printed name (``num_rel`` has its own rule under ``-c``).
     values : numpy.ndarray of float
@@ -699,7 +706,9 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
         ``-c``: divide by every qrels query (missing ones count 0; 0.00001 in geometric means);
         ``num_q`` counts every qrels query and ``num_rel`` every qrels line graded > 0.
     counts : QrelsCounts, optional
-        Required with ``complete``.
+        Required with ``complete`` and for ``"qrels_mean"`` (ir_measures' mean: over every qrels query,
+        a query the run lacks counting 0, whatever ``complete``); ``"defined_mean"`` (ir_measures'
+        Accuracy) averages the values that are not NaN.
 
     Returns
     -------
@@ -723,6 +732,15 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
     """
     if complete and counts is None:
         raise ValueError("complete=True needs counts: the qrels' QrelsCounts (qrels_counts)")
+    if kind == "qrels_mean":
+        if counts is None:
+            raise ValueError("ir_measures' means need counts: the qrels' QrelsCounts (qrels_counts)")
+        total = float(np.cumsum(values)[-1]) if values.size else 0.0
+        return safe_divide(total, counts.num_q, default=float("nan"))
+    if kind == "defined_mean":
+        defined = values[~np.isnan(values)]
+        return safe_divide(float(np.cumsum(defined)[-1]) if defined.size else 0.0, defined.size,
+                           default=float("nan"))
     den = counts.num_q if complete else n
     if kind == "count":
         return float(den)
@@ -737,7 +755,8 @@ def summary_value(kind: str, name: str, values: np.ndarray, *, n: int, complete:
         return math.exp(safe_divide(total, den, default=float("nan")))
     if kind == "mean":
         return safe_divide(total, den, default=float("nan"))
-    raise ValueError(f"unknown summary kind {kind!r}; kinds are 'mean', 'sum', 'count', 'gm'")
+    raise ValueError(f"unknown summary kind {kind!r}; kinds are 'mean', 'sum', 'count', 'gm', 'qrels_mean', "
+                     "'defined_mean'")
 
 
 def summarize(per_query: pd.DataFrame, measures: Sequence[str], *, complete: bool = False,
@@ -789,17 +808,17 @@ def summarize(per_query: pd.DataFrame, measures: Sequence[str], *, complete: boo
         evaluated = frame["qid"].unique()
         n = int(evaluated.size)
         for r in requested:
-            if r.info.summary in ("runid", "none"):
+            if r.summary in ("runid", "none"):
                 continue
             for name in r.names:
                 part = by_measure.get(name)
                 if part is None:
-                    if r.info.summary != "count":
+                    if r.summary != "count":
                         continue
                     values = np.zeros(0)
                 else:
                     values = part.sort_values("qid", key=_byte_order)["value"].to_numpy(np.float64)
-                out.append((run, name, "all", summary_value(r.info.summary, name, values, n=n, complete=complete,
+                out.append((run, name, "all", summary_value(r.summary, name, values, n=n, complete=complete,
                                                             counts=counts)))
     return pd.DataFrame(out, columns=["run", "measure", "qid", "value"]).astype(
         {"run": object, "measure": object, "qid": object, "value": np.float64})

@@ -36,6 +36,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import math
 import os
 from collections.abc import Callable
@@ -44,11 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from .._validation import check_whole
+from .._validation import check_real, check_whole
 from ._kernels import factorize_u64, first_duplicate_string, has_duplicate_pairs, query_blocks, use_numba
 
 __all__ = [
@@ -56,6 +58,9 @@ __all__ = [
     "KINDS",
     "MAX_LISTED",
     "PROBLEM_MESSAGES",
+    "READ_ROW_BYTES",
+    "FileCheck",
+    "Limits",
     "Parsed",
     "Problem",
     "Table",
@@ -64,12 +69,14 @@ __all__ = [
     "binary_format",
     "decode",
     "id_strings",
+    "inspect_file",
     "column_roles",
     "read_files",
     "read_parquet",
     "read_qrels",
     "read_run",
     "read_table",
+    "shorten",
     "string_buffers",
 ]
 
@@ -98,8 +105,7 @@ _PACK_MIN_ROWS = 50_000
 
 #: English text of every problem kind; the UI translates the kind with the same fields.
 PROBLEM_MESSAGES: dict[str, str] = {
-    "too_large": "{file} is {size_mb:.1f} MB; the limit is {limit_mb:g} MB. Split the file or evaluate it with "
-                 "the command line: python -m metrics.runfiles QRELS RUN",
+    "too_large": "{file} is {size_mb:.1f} MB; the limit is {limit_mb:g} MB",
     "empty": "{file} has no data lines",
     "encoding": "{file} is neither UTF-8 nor GBK: undecodable byte at line {line}",
     "binary": "{file} is a {format} file, not text: {advice}",
@@ -120,7 +126,7 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "whole_grades": "{file}: {count} grade(s) are not whole numbers (first {grade!r} at line {line}); trec_eval reads "
                     "grades as whole numbers, so its measures count them as {whole}",
     "column_type": "{file}: column '{column}' ({role}) is of type {type}; accepted: {accepted}",
-    "bad_lines": "{file}: {count} line(s) cannot be read; the first: {text!r} ({reason}); {action}",
+    "bad_lines": "{file}: {count} line(s) cannot be read; the first starts with {text!r} ({reason}); {action}",
     "fractional_grades": "{file}: {count} grade(s) are not whole numbers (e.g. {grade!r}); trec_eval reads grades "
                          "as whole numbers, so its measures count them as {whole}",
     "not_in_qrels": "{file}: {count} quer(ies) are not in the qrels and are not evaluated (e.g. '{example}'), as in "
@@ -128,6 +134,16 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "huge_grade": "{file}: grade {grade:g} at line {line} is too large for the {gain} gain (2^grade - 1 overflows "
                   "float64 above grade 1023): variants with that gain are n/a for {count} quer(ies) (e.g. "
                   "'{example}'). Use the linear gain, or trec_eval's measures (-m), which use the grade itself",
+    "too_many_rows": "{file} has {rows:,} rows; the limit is {limit:,} rows",
+    "too_much_memory": "{file} needs at least {memory_mb:.1f} MB of memory to read ({size_mb:.2f} MB on disk); the "
+                       "limit for a file of this size is {limit_mb:.1f} MB",
+    "parquet_footer": "{file} cannot be read as Parquet: its footer (the columns and row counts, at the end of the "
+                      "file) is missing or damaged; the file may be truncated",
+    "parquet_data": "{file} cannot be read as Parquet: its data is damaged or uses a feature this reader does not "
+                    "support (rows {first:,} to {last:,})",
+    "duplicate_column": "{file}: {count} columns are named '{column}'; give each column its own name",
+    "not_a_file": "{file} is not a file (a folder or a device); give the path of a qrels or run file",
+    "unreadable": "{file} cannot be read: {reason}",
 }
 
 _SEVERITY = {
@@ -136,8 +152,54 @@ _SEVERITY = {
     "blank_id": "error", "duplicate": "error",
     "negative": "warning", "more": "error", "missing_in_qrels": "warning", "missing_in_run": "warning",
     "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
-    "fractional_grades": "warning", "not_in_qrels": "warning",
+    "fractional_grades": "warning", "not_in_qrels": "warning", "too_many_rows": "fatal", "too_much_memory": "fatal",
+    "parquet_footer": "fatal", "parquet_data": "fatal", "duplicate_column": "fatal", "not_a_file": "fatal",
+    "unreadable": "fatal",
 }
+
+
+#: Characters of a file's own text (an id, a token, a column name) that a message shows: longer text is cut.
+SHOWN_CHARS = 60
+#: Characters of a file's name that a message shows.
+SHOWN_NAME_CHARS = 120
+# Problem fields that quote a file's own text (the others are this module's words); the header is shown longer.
+_FILE_TEXT = frozenset({"qid", "docno", "token", "example", "text", "column", "header", "grade_text"})
+_SHOWN_PARAMS = {"header": 400}
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """Text from a file as a message shows it: at most ``limit`` characters (then "…"), control and other
+    unprintable characters written as escapes (``\\x1b``), so an id can neither flood nor restyle a message.
+
+    Parameters
+    ----------
+    text : str
+        An id, a token or a name read from a file.
+    limit : int >= 2, default :data:`SHOWN_CHARS`
+        The most characters shown, the ellipsis included.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> shorten("q" * 1_000_000)[-5:], len(shorten("q" * 1_000_000))
+    ('qqqq…', 60)
+    >>> shorten("doc\\x1b[31m1")
+    'doc\\\\x1b[31m1'
+    """
+    text = str(text)
+    if len(text) <= limit and text.isprintable():
+        return text
+    out, used = [], 0
+    for ch in text[:limit]:
+        piece = ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+        if used + len(piece) > limit - 1:  # keep room for the ellipsis; never cut inside an escape
+            return "".join(out) + "…"
+        out.append(piece)
+        used += len(piece)
+    return "".join(out) + ("…" if len(text) > limit else "")
 
 
 @dataclass(frozen=True)
@@ -158,11 +220,18 @@ class Problem:
     def severity(self) -> str:
         return _SEVERITY.get(self.kind, "warning")
 
+    def fields(self) -> dict:
+        """The message's fields: ``file``, ``line`` and the params, every text shortened by :func:`shorten`
+        (an id of a million characters shows as its first characters and an ellipsis)."""
+        fields = {"file": shorten(self.file, SHOWN_NAME_CHARS), "line": self.line}
+        # a problem about the whole file may still name a line (e.g. the first of many)
+        fields.update({k: shorten(v, _SHOWN_PARAMS.get(k, SHOWN_CHARS)) if isinstance(v, str) and k in _FILE_TEXT
+                       else v for k, v in self.params.items()})
+        return fields
+
     @property
     def message(self) -> str:
-        fields = {"file": self.file, "line": self.line}
-        fields.update(self.params)  # a problem about the whole file may still name a line (e.g. the first of many)
-        return PROBLEM_MESSAGES[self.kind].format(**fields)
+        return PROBLEM_MESSAGES[self.kind].format(**self.fields())
 
 
 @dataclass
@@ -227,6 +296,87 @@ class Parsed:
     def ok(self) -> bool:
         """True when the file was read whole, with at most warnings."""
         return not self.fatal and not self.errors
+
+
+#: A file smaller than this counts as this big for :attr:`Limits.max_ratio`: a small file may always need
+#: ``max_ratio`` MiB.
+RATIO_FLOOR_BYTES = 1 << 20
+#: Memory that reading one row takes besides its ids' text: its value, codes and line, the checks'
+#: temporaries.  Measured by ``benchmarks/upload_memory.py``: ~100 bytes a row for text files, 120-150 for
+#: Parquet (pyarrow 26), whatever the row's width on disk.
+READ_ROW_BYTES = 100
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much memory reading one file may take, checked before it is spent.
+
+    A file's *cost* is the memory its rows take while read: :data:`READ_ROW_BYTES` a row plus its ids'
+    UTF-8 text (an integer id: its decimal digits).  A text file costs a few times its own size, so its
+    bytes (``max_bytes``) bound it; a Parquet file is compressed and dictionary-encoded: a few hundred KB
+    can hold tens of millions of rows.  Its row count and the decompressed size of its pages come from
+    its footer and refuse it before anything is decoded; the ids' text is counted batch by batch as it is
+    decoded (string columns dictionary-encoded until then, so a long id repeated is counted, not
+    repeated), and the read stops at the limit.
+
+    Parameters
+    ----------
+    max_rows : int >= 1, optional
+        The most rows a file may hold (a Parquet file's footer says how many; a text file is counted
+        as it is read).
+    max_ratio : float >= 1, optional
+        The most bytes of memory per byte of the file; a file smaller than :data:`RATIO_FLOOR_BYTES`
+        counts as that big.
+    max_memory : int >= 1, optional
+        The most bytes of memory, whatever the file's size.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter and the bad value.
+
+    Examples
+    --------
+    A 300 KB file may take 100 MiB under a ratio of 100 (it counts as 1 MiB), about a million rows; a 10 MB
+    one 1 GB, unless ``max_memory`` is lower:
+
+    >>> Limits(max_ratio=100).memory_budget(300_000) == 100 * 2**20
+    True
+    >>> Limits(max_ratio=100, max_memory=500_000_000).memory_budget(10_000_000)
+    500000000
+    >>> Limits(max_rows=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_rows must be a whole number >= 1 or None, got 0
+    """
+
+    max_rows: int | None = None
+    max_ratio: float | None = None
+    max_memory: int | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "max_rows", check_whole(self.max_rows, name="max_rows", minimum=1, allow_none=True))
+        object.__setattr__(self, "max_memory",
+                           check_whole(self.max_memory, name="max_memory", minimum=1, allow_none=True))
+        object.__setattr__(self, "max_ratio", check_real(self.max_ratio, name="max_ratio", minimum=1, allow_none=True))
+
+    def memory_budget(self, size: int) -> int | None:
+        """The most bytes of memory reading a file of ``size`` bytes may take (None: no limit)."""
+        budgets = []
+        if self.max_ratio is not None:
+            budgets.append(int(self.max_ratio * max(int(size), RATIO_FLOOR_BYTES)))
+        if self.max_memory is not None:
+            budgets.append(self.max_memory)
+        return min(budgets) if budgets else None
+
+
+def _check_limits(limits) -> Limits:
+    if limits is None:
+        return Limits()
+    if not isinstance(limits, Limits):
+        raise ValueError(f"limits must be a Limits(max_rows=..., max_ratio=..., max_memory=...), got "
+                         f"{type(limits).__name__}")
+    return limits
 
 
 # ----------------------------------------------------------------------------- encodings
@@ -400,7 +550,8 @@ def _sniff(first: str, columns: dict | None = None) -> tuple[str, str | None, li
 
 # ----------------------------------------------------------------------------- public readers
 def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
-               on_progress: Callable[[float], None] | None = None, columns=None) -> Parsed:
+               on_progress: Callable[[float], None] | None = None, columns=None,
+               limits: Limits | None = None) -> Parsed:
     """Read a qrels file (TREC ``qid iter docno rel`` or CSV/TSV with a header).
 
     ``source`` is a path or the file's bytes.  Grades may be any finite number;
@@ -416,10 +567,15 @@ def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
         Refuse a larger file with a fatal "too_large" problem (the app's upload limit).  Default
         ``None``: no limit.
     on_progress : callable, optional
-        Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+        Called with the fraction done (0 to 1) as the read proceeds (a progress bar): between blocks
+        and batches of a file read line by line or a Parquet file.  An exception it raises stops the
+        read and propagates (a page stops reading when its visitor leaves).
     columns : mapping of str to str, optional
         Role -> column name for CSV/TSV and Parquet columns whose names are not among
         :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
+    limits : Limits, optional
+        Rows and memory a file may take (fatal "too_many_rows" / "too_much_memory"
+        problems, before the cost is spent).  Default: no limit.
 
     Returns
     -------
@@ -454,11 +610,12 @@ def read_qrels(source, *, name: str | None = None, max_bytes: int | None = None,
     ('csv', True, ['q.csv: 1 negative grade(s), first at line 3; they count as 0, as in trec_eval'])
     """
     return read_table(source, kind="qrels", name=name, max_bytes=max_bytes, on_progress=on_progress,
-                      columns=columns)
+                      columns=columns, limits=limits)
 
 
 def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
-             on_progress: Callable[[float], None] | None = None, columns=None) -> Parsed:
+             on_progress: Callable[[float], None] | None = None, columns=None,
+             limits: Limits | None = None) -> Parsed:
     """Read a run file (TREC ``qid Q0 docno rank score tag`` or CSV/TSV with a header).
 
     A document listed twice for one query is reported (trec_eval refuses such
@@ -475,10 +632,15 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
         Refuse a larger file with a fatal "too_large" problem (the app's upload limit).  Default
         ``None``: no limit.
     on_progress : callable, optional
-        Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+        Called with the fraction done (0 to 1) as the read proceeds (a progress bar): between blocks
+        and batches of a file read line by line or a Parquet file.  An exception it raises stops the
+        read and propagates (a page stops reading when its visitor leaves).
     columns : mapping of str to str, optional
         Role -> column name for CSV/TSV and Parquet columns whose names are not among
         :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
+    limits : Limits, optional
+        Rows and memory a file may take (fatal "too_many_rows" / "too_much_memory"
+        problems, before the cost is spent).  Default: no limit.
 
     Returns
     -------
@@ -503,11 +665,81 @@ def read_run(source, *, name: str | None = None, max_bytes: int | None = None,
     (1, 'duplicate', 2)
     """
     return read_table(source, kind="run", name=name, max_bytes=max_bytes, on_progress=on_progress,
-                      columns=columns)
+                      columns=columns, limits=limits)
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """What :func:`inspect_file` found: the format ("parquet" or "text"), a text file's encoding, and the
+    fatal :class:`Problem` the readers would give before reading a row (None when there is none)."""
+
+    format: str
+    encoding: str | None
+    problem: Problem | None
+
+
+def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limits: Limits | None = None) -> FileCheck:
+    """Check a file as the readers do before reading its rows, without reading them: for readers that read
+    the rows elsewhere (Spark) and must refuse what one machine refuses, with the same message.
+
+    A Parquet file (``PAR1`` magic bytes): its footer, the columns the roles need (present, named once, of
+    a usable type) and ``limits`` on its rows and memory.  A text file: compressed or binary content
+    and the encoding (UTF-8, else GBK, else refused), checked a block at a time.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A local file.
+    kind : {"qrels", "run"}
+        What the file holds.
+    name : str, optional
+        The file name used in the problem.  Default: the path's name.
+    columns : mapping of str to str, optional
+        Role -> column name (see :func:`column_roles`).
+    limits : Limits, optional
+        Rows and memory a Parquet file may take.
+
+    Returns
+    -------
+    FileCheck
+
+    Raises
+    ------
+    ValueError
+        For a bad argument (unknown kind, a path that is not a file).
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d, "run.gz")
+    ...     _ = p.write_bytes(gzip.compress(b"q1 Q0 d1 1 0.5 x\\n"))
+    ...     found = inspect_file(p, kind="run")
+    >>> found.format, found.problem.message[:40]
+    ('text', 'run.gz is a gzip file, not text: decompr')
+    """
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
+    limits = _check_limits(limits)
+    given = _check_columns(columns)
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path} is not a readable file")
+    name = name or path.name
+    if _is_parquet(path):
+        file = _parquet_file(str(path), name)
+        if isinstance(file, Problem):
+            return FileCheck("parquet", None, file)
+        roles = _parquet_plan(file, name, kind, given, path.stat().st_size, limits)
+        return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
+    if not _read_head(path, 1 << 16).strip():
+        return FileCheck("text", None, Problem(name, None, "empty", {}))
+    encoding, problem = _choose_encoding(path, name)
+    return FileCheck("text", encoding, problem)
 
 
 def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None, qrels_columns=None,
-               run_columns=None) -> tuple[Parsed, list[Parsed]]:
+               run_columns=None, limits: Limits | None = None) -> tuple[Parsed, list[Parsed]]:
     """Read a qrels file and run files concurrently; the same as :func:`read_qrels` and
     :func:`read_run` one after another, in the given order.
 
@@ -528,6 +760,8 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
         Files read at once.  Default ``None``: the CPU count, at most 4.
     qrels_columns, run_columns : mapping of str to str, optional
         ``columns`` of :func:`read_qrels` and of every :func:`read_run` (named CSV/TSV/Parquet columns).
+    limits : Limits, optional
+        As for :func:`read_qrels`, for every file.
 
     Returns
     -------
@@ -554,12 +788,14 @@ def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None
         threads = min(os.cpu_count() or 1, 4)
     threads = check_whole(threads, name="threads", minimum=1)
     cols = {"qrels": _check_columns(qrels_columns) or None, "run": _check_columns(run_columns) or None}
+    limits = _check_limits(limits)
     jobs = [("qrels", qrels)] + [("run", r) for r in runs]
     if threads == 1 or len(jobs) == 1:
-        done = [read_table(src, kind=kind, max_bytes=max_bytes, columns=cols[kind]) for kind, src in jobs]
+        done = [read_table(src, kind=kind, max_bytes=max_bytes, columns=cols[kind], limits=limits)
+                for kind, src in jobs]
     else:
         with ThreadPoolExecutor(max_workers=min(int(threads), len(jobs))) as pool:
-            futures = [pool.submit(read_table, src, kind=kind, max_bytes=max_bytes, columns=cols[kind])
+            futures = [pool.submit(read_table, src, kind=kind, max_bytes=max_bytes, columns=cols[kind], limits=limits)
                        for kind, src in jobs]
             done = [f.result() for f in futures]  # re-raises a bad argument's ValueError here
     return done[0], done[1:]
@@ -570,7 +806,8 @@ def _check_max_bytes(max_bytes) -> int | None:
 
 
 def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | None = None,
-               on_progress: Callable[[float], None] | None = None, columns=None) -> Parsed:
+               on_progress: Callable[[float], None] | None = None, columns=None,
+               limits: Limits | None = None) -> Parsed:
     """Read a qrels (``kind="qrels"``) or run (``kind="run"``) file; see :func:`read_qrels`.
 
     Clean files take pyarrow's multi-threaded reader; a file with any irregularity is re-read line
@@ -589,10 +826,15 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         Refuse a larger file with a fatal "too_large" problem (the app's upload limit).  Default
         ``None``: no limit.
     on_progress : callable, optional
-        Called with 0.5 and 1.0 as the read proceeds (a progress bar).
+        Called with the fraction done (0 to 1) as the read proceeds (a progress bar): between blocks
+        and batches of a file read line by line or a Parquet file.  An exception it raises stops the
+        read and propagates (a page stops reading when its visitor leaves).
     columns : mapping of str to str, optional
         Role -> column name for CSV/TSV and Parquet columns whose names are not among
         :data:`COLUMN_NAMES` (see :func:`column_roles`), e.g. ``{"qid": "user", "score": "pred"}``.
+    limits : Limits, optional
+        Rows and memory a file may take (fatal "too_many_rows" / "too_much_memory"
+        problems, before the cost is spent).  Default: no limit.
 
     Returns
     -------
@@ -620,6 +862,7 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         valid = ", ".join(repr(k) for k in KINDS)
         raise ValueError(f"unknown kind {kind!r}; valid kinds are {valid}")
     max_bytes = _check_max_bytes(max_bytes)
+    limits = _check_limits(limits)
     path = None
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
@@ -639,7 +882,8 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         return Parsed(name, kind, None, [problem], n_problems=1)
     columns = _check_columns(columns) or None
     if size >= 12 and _is_parquet(path if path is not None else source):
-        out = read_parquet(path if path is not None else source, kind=kind, name=name, columns=columns)
+        out = read_parquet(path if path is not None else source, kind=kind, name=name, columns=columns,
+                           limits=limits, on_progress=progress)
         progress(1.0)
         return out
 
@@ -660,17 +904,21 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     progress(0.5)
     if fast is not None:
         progress(1.0)
-        return fast
+        return _row_limit(fast, limits)
 
-    # Slow path: decode the whole file and read it line by line.
-    data = path.read_bytes() if path is not None else bytes(source)
-    text, encoding, problem = decode(data, name=name)
-    del data
-    if text is None:
-        return Parsed(name, kind, None, [problem], n_problems=1)
-    out = _slow_read(text, kind, name, encoding, columns)
+    # Slow path: read it line by line (a block of text at a time).
+    out = _slow_read(path if path is not None else source, kind, name, columns, progress)
     progress(1.0)
-    return out
+    return _row_limit(out, limits)
+
+
+def _row_limit(parsed: Parsed, limits: Limits) -> Parsed:
+    """A text file's rows against ``limits.max_rows`` (its bytes bound what reading it cost)."""
+    if limits.max_rows is None or parsed.table is None or parsed.table.n_rows <= limits.max_rows:
+        return parsed
+    problem = Problem(parsed.name, None, "too_many_rows", {"rows": parsed.table.n_rows, "limit": limits.max_rows})
+    return Parsed(parsed.name, parsed.kind, None, [problem], encoding=parsed.encoding, format=parsed.format,
+                  n_lines=parsed.n_lines, n_problems=1)
 
 
 def _head_utf8(head: bytes) -> tuple[str | None, str | None]:
@@ -1026,33 +1274,206 @@ def _number(token: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _clip(text: str, n: int = 40) -> str:
-    return text if len(text) <= n else text[: n - 3] + "..."
+def _clip(text: str) -> str:
+    return shorten(text)
 
 
-def _slow_read(text: str, kind: str, name: str, encoding: str, columns: dict | None = None) -> Parsed:
+#: Bytes of a file decoded at a time by the line-by-line reader (whole lines; a longer line is read whole).
+SLOW_BLOCK_BYTES = 1 << 20
+#: Rows the line-by-line reader holds as Python objects before it packs them into Arrow arrays: memory
+#: stays near the fast path's whatever the file's size (``benchmarks/upload_memory.py --bad-line``).
+SLOW_CHUNK_ROWS = 1 << 16
+
+
+class _NotDecodable(Exception):
+    """A block of whole lines is not in the encoding tried; ``offset`` is the first bad byte in the file."""
+
+    def __init__(self, offset: int):
+        super().__init__(offset)
+        self.offset = offset
+
+
+def _byte_blocks(source, block: int | None = None):
+    """(offset, bytes) of the file's blocks, each ending after a newline (the last one: the file's end);
+    ``block`` bytes are read at a time (default :data:`SLOW_BLOCK_BYTES`)."""
+    block = block or SLOW_BLOCK_BYTES
+    if isinstance(source, Path):
+        fh = open(source, "rb")
+        read = fh.read
+    else:
+        view, pos, fh = memoryview(source).cast("B"), 0, None
+
+        def read(n):
+            nonlocal pos
+            out = bytes(view[pos: pos + n])
+            pos += len(out)
+            return out
+    try:
+        carry, offset = b"", 0
+        while True:
+            data = read(block)
+            if not data:
+                if carry:
+                    yield offset, carry
+                return
+            data = carry + data if carry else data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:  # no newline yet: a long line, read on
+                carry = data
+                continue
+            yield offset, data[:cut]
+            offset += cut
+            carry = data[cut:]
+    finally:
+        if fh is not None:
+            fh.close()
+
+
+def _decoded_lines(source, encoding: str, on_block=None):
+    """The file's lines as text (without "\\n"), as ``text.split("\\n")`` gives them minus a last empty one;
+    raises :class:`_NotDecodable` at the first block that is not ``encoding``.  ``on_block`` is called with
+    the bytes read so far before each block's lines."""
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding
+    for offset, data in _byte_blocks(source):
+        if on_block is not None:
+            on_block(offset + len(data))
+        skip = len(codecs.BOM_UTF8) if offset == 0 and encoding == "utf-8-sig" else 0
+        try:
+            text = data[skip:].decode(codec)
+        except UnicodeDecodeError as exc:
+            raise _NotDecodable(offset + skip + exc.start) from None
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        yield from lines
+
+
+def _line_at_offset(source, offset: int) -> int:
+    """The 1-based line of a byte offset."""
+    count = 0
+    for start, data in _byte_blocks(source):
+        if start + len(data) > offset:
+            return count + data[: offset - start].count(b"\n") + 1
+        count += data.count(b"\n")
+    return count + 1
+
+
+class _Rows:
+    """Rows read line by line, packed into Arrow arrays every :data:`SLOW_CHUNK_ROWS` rows."""
+
+    def __init__(self):
+        self.qids: list[str] = []
+        self.docnos: list[str] = []
+        self.values: list[float] = []
+        self.lines: list[int] = []
+        self.parts: list[tuple[pa.Array, pa.Array, np.ndarray, np.ndarray]] = []
+        self.count = 0
+
+    def add(self, qid: str, docno: str, value: float, line: int) -> None:
+        self.qids.append(qid)
+        self.docnos.append(docno)
+        self.values.append(value)
+        self.lines.append(line)
+        if len(self.values) >= SLOW_CHUNK_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.values:
+            qid = pc.dictionary_encode(pa.array(self.qids, pa.string()))
+            self.parts.append((qid, pa.array(self.docnos, pa.string()), np.asarray(self.values, np.float64),
+                               np.asarray(self.lines, np.int64)))
+            self.count += len(self.values)
+            self.qids, self.docnos, self.values, self.lines = [], [], [], []
+
+    def arrays(self):
+        """(qid, docno, values, lines): qid dictionary-encoded in order of first appearance, docno plain."""
+        self.flush()
+        parts, self.parts = self.parts, []
+        qid = _first_appearance([p[0] for p in parts])
+        docno = pa.concat_arrays([p[1] for p in parts]) if parts else pa.array([], pa.string())
+        values = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0)
+        lines = np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.int64)
+        return qid, docno, values, lines
+
+
+def _without_repeats(qid: pa.DictionaryArray, docno: pa.DictionaryArray, values: np.ndarray, line_of,
+                     problems: _Collector):
+    """The first row of each (query, document) pair; every later one a "duplicate" problem.  Returns
+    ``(qid, docno, values, kept)``, ``kept`` the positions of the rows kept."""
+    key = qid.indices.to_numpy().astype(np.int64) * max(len(docno.dictionary), 1) + docno.indices.to_numpy()
+    again = pd.Series(key, copy=False).duplicated(keep="first").to_numpy()
+    repeats = np.flatnonzero(again)
+    keep = np.flatnonzero(~again)
+    listed = repeats[:MAX_LISTED]
+    first_row = keep[pd.Index(key[keep]).get_indexer(key[listed])]  # the first row of each listed pair
+    for i, first in zip(listed, first_row):
+        problems.add(line_of(i), "duplicate", docno=_clip(docno.dictionary[docno.indices[i].as_py()].as_py()),
+                     qid=_clip(qid.dictionary[qid.indices[i].as_py()].as_py()), first=line_of(first))
+    problems.count += max(0, repeats.size - MAX_LISTED)
+    del key, again, repeats
+    take = pa.array(keep)
+    return _first_appearance([qid.take(take)]), docno.take(take), values[keep], keep
+
+
+def _choose_encoding(source, name: str) -> tuple[str | None, Problem | None]:
+    """The file's encoding as :func:`decode` chooses it (UTF-8 with or without a byte-order mark, else GBK),
+    checked block by block without holding the text; or the "encoding"/"binary" problem decode gives."""
+    head = _read_head(source, 8)
+    for bom, _encoding in _UNSUPPORTED_BOMS:
+        if head.startswith(bom):
+            return None, Problem(name, 1, "encoding", {})
+    tries = ["utf-8-sig"] if head.startswith(codecs.BOM_UTF8) else ["utf-8", "gbk"]
+    bad_at = 0
+    for encoding in tries:
+        codec = "utf-8" if encoding == "utf-8-sig" else encoding
+        try:
+            for offset, data in _byte_blocks(source):
+                skip = len(codecs.BOM_UTF8) if offset == 0 and encoding == "utf-8-sig" else 0
+                try:
+                    data[skip:].decode(codec)
+                except UnicodeDecodeError as exc:
+                    raise _NotDecodable(offset + skip + exc.start) from None
+            return encoding, None
+        except _NotDecodable as exc:
+            bad_at = max(bad_at, exc.offset)
+    if tries == ["utf-8", "gbk"]:
+        found = binary_format(head)
+        if found is not None:  # not text at all: name the format instead of an encoding
+            return None, Problem(name, None, "binary", {"format": found[0], "advice": found[1]})
+    return None, Problem(name, _line_at_offset(source, bad_at), "encoding", {})
+
+
+def _slow_read(source, kind: str, name: str, columns: dict | None = None, progress=None) -> Parsed:
+    """Read a file line by line, every problem with its line: the text is decoded a block at a time and the
+    rows packed into Arrow arrays every :data:`SLOW_CHUNK_ROWS`, so one bad line in a big file costs about
+    what the file costs on the fast path, not the many times its size that Python objects for every line
+    and field took (``benchmarks/upload_memory.py --bad-line``)."""
+    encoding, problem = _choose_encoding(source, name)
+    if problem is not None:
+        return Parsed(name, kind, None, [problem], n_problems=1)
+    size = source.stat().st_size if isinstance(source, Path) else len(memoryview(source).cast("B"))
+    progress = progress or (lambda _f: None)
+    lines = _decoded_lines(source, encoding, lambda done: progress(0.5 + 0.5 * done / max(size, 1)))
+    head = list(itertools.islice(lines, 200))
+    first = _first_line("\n".join(head))
+    lines = itertools.chain(head, lines)
     problems = _Collector(name)
-    first = _first_line(text)
     fmt, delim, header = _sniff(first, columns)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    n_lines = len(lines)
-    qids: list[str] = []
-    docnos: list[str] = []
-    values: list[float] = []
-    line_no: list[int] = []
+    out = _Rows()
     tag = None
+    n_lines = 0
     value_name = "grade" if kind == "qrels" else "score"
 
     if fmt == "trec":
         expected = _TREC_FIELDS[kind]
         other = "run" if kind == "qrels" else "qrels"
         if len(first.split()) == _TREC_FIELDS[other]:
+            n_lines = sum(1 for _ in lines)
             p = Problem(name, None, "wrong_kind", {"found": other, "fields": _TREC_FIELDS[other], "expected": kind})
             return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
         di, vi = 2, (3 if kind == "qrels" else 4)
         for i, raw in enumerate(lines, start=1):
+            n_lines = i
             fields = raw.split()
             if not fields or fields[0].startswith("#"):  # blank line or comment (trec_eval 10)
                 continue
@@ -1065,25 +1486,24 @@ def _slow_read(text: str, kind: str, name: str, encoding: str, columns: dict | N
                 continue
             if kind == "run":
                 tag = fields[5]  # trec_eval keeps the last line's tag
-            qids.append(fields[0])
-            docnos.append(fields[di])
-            values.append(value)
-            line_no.append(i)
+            out.add(fields[0], fields[di], value, i)
         header_lines = 0
     else:
         roles = _header_roles(header, kind, columns)
         if isinstance(roles, Problem):
+            n_lines = sum(1 for _ in lines)
             p = Problem(name, 1, "header", roles.params)
             return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
         vrole = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
         sign = -1.0 if vrole == "rank" else 1.0
         width = len(header)
         header_seen = False
-        body = [ln.rstrip("\r") for ln in lines]
+        counted = _Counted(lines)
+        body = (ln.rstrip("\r") for ln in counted)
         if delim is None:
             rows = ((i, ln.split()) for i, ln in enumerate(body, start=1))
         else:
-            reader = csv.reader(io.StringIO("\n".join(body)), delimiter=delim)
+            reader = csv.reader((ln + "\n" for ln in body), delimiter=delim)
             rows = ((reader.line_num, r) for r in reader)
         for i, fields in rows:
             if not fields or all(not f.strip() for f in fields):
@@ -1103,41 +1523,46 @@ def _slow_read(text: str, kind: str, name: str, encoding: str, columns: dict | N
             if not q or not d:
                 problems.add(i, "blank_id", column=header[roles["qid" if not q else "docno"]])
                 continue
-            qids.append(q)
-            docnos.append(d)
-            values.append(sign * value)
-            line_no.append(i)
+            out.add(q, d, sign * value, i)
+        n_lines = counted.count
         header_lines = 1
 
-    if not values:
+    if not out.count and not out.values:
         problems.add(None, "no_valid_lines", lines=n_lines)
         return Parsed(name, kind, None, problems.finish(), encoding=encoding, format=fmt, n_lines=n_lines,
                       n_problems=problems.count)
-
-    # Duplicates: keep the first occurrence of each (qid, docno).
-    seen: dict[tuple[str, str], int] = {}
-    keep = np.ones(len(values), dtype=bool)
-    for r, key in enumerate(zip(qids, docnos)):
-        first_line = seen.setdefault(key, line_no[r])
-        if first_line != line_no[r]:
-            keep[r] = False
-            problems.add(line_no[r], "duplicate", docno=_clip(key[1]), qid=_clip(key[0]), first=first_line)
-    vals = np.asarray(values, dtype=np.float64)
-    lines_arr = np.asarray(line_no, dtype=np.int64)
-    if not keep.all():
-        idx = np.flatnonzero(keep)
-        qids = [qids[i] for i in idx]
-        docnos = [docnos[i] for i in idx]
-        vals, lines_arr = vals[keep], lines_arr[keep]
+    qid, docno, vals, lines_arr = out.arrays()
+    checked = _checked_docnos(qid, docno)
+    if checked is None:  # a (query, document) pair repeats: keep the first line of each
+        qid, docno, vals, kept = _without_repeats(qid, _encode_ids(docno), vals, lambda r: int(lines_arr[r]),
+                                                  problems)
+        lines_arr = lines_arr[kept]
+    else:
+        docno = checked
     extra: list[Problem] = []
     if kind == "qrels" and (vals < 0).any():
         neg = np.flatnonzero(vals < 0)
         extra.append(Problem(name, None, "negative", {"count": int(neg.size), "line": int(lines_arr[neg[0]])}))
-    table = Table(name, kind, as_dictionary(pa.array(qids, pa.string())), as_dictionary(pa.array(docnos, pa.string())),
-                  vals, lines_arr, header_lines, tag)
+    table = Table(name, kind, qid, docno, vals, lines_arr, header_lines, tag)
     listed = problems.finish() + extra
     return Parsed(name, kind, table, listed, encoding=encoding, format=fmt, n_lines=n_lines,
                   n_problems=problems.count + len(extra))
+
+
+class _Counted:
+    """An iterator that counts what it gives (the lines a csv reader took, however many it asked for)."""
+
+    def __init__(self, items):
+        self.items = iter(items)
+        self.count = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        item = next(self.items)
+        self.count += 1
+        return item
 
 
 # ----------------------------------------------------------------------------- named columns, Parquet
@@ -1236,42 +1661,134 @@ def _is_parquet(source) -> bool:
     return head == _PARQUET_MAGIC
 
 
-def _id_column(values, role: str, name: str, column: str):
-    """Ids as strings (integers are written in decimal), or a "column_type" Problem."""
-    t = values.type
+#: Rows decoded from a Parquet file at a time: limits, progress and the caller's cancellation are checked between
+#: batches.
+PARQUET_BATCH_ROWS = 1 << 16
+
+_ID_ACCEPTED = "strings or integers"
+_VALUE_ACCEPTED = "numbers (integer, floating point or decimal)"
+
+
+def _id_type_ok(t: pa.DataType) -> bool:
     if pa.types.is_dictionary(t):
         t = t.value_type
-        values = values.cast(t) if not pa.types.is_string(t) else values
-    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t) \
-            or pa.types.is_integer(t):
-        if not pa.types.is_string(values.type):
-            values = values.cast(pa.string())
-        return values
-    return Problem(name, None, "column_type", {"column": column, "role": role, "type": str(values.type)[:60],
-                                               "accepted": "strings or integers"})
+    return (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t)
+            or pa.types.is_integer(t))
 
 
-def _value_column(values, role: str, name: str, column: str):
-    t = values.type
-    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_boolean(t):
-        return values.cast(pa.float64(), safe=False)
-    return Problem(name, None, "column_type", {"column": column, "role": role, "type": str(t)[:60],
-                                               "accepted": "numbers (integer, floating point or decimal)"})
+def _value_type_ok(t: pa.DataType) -> bool:
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) or pa.types.is_boolean(t)
 
 
-def read_parquet(source, *, kind: str, name: str | None = None, columns=None, max_bytes: int | None = None) -> Parsed:
+def _decoded_ids(values: pa.Array, *, keep_dictionary: bool) -> tuple[pa.Array, int]:
+    """A batch's ids as strings (integers in decimal) and their UTF-8 bytes once expanded -- for a
+    dictionary-encoded batch counted on the dictionary, before any string is repeated.
+    ``keep_dictionary``: the ids dictionary-encoded (query ids, mostly repeated), else plain strings."""
+    if pa.types.is_dictionary(values.type):
+        if not pa.types.is_string(values.type.value_type):
+            values = pa.DictionaryArray.from_arrays(values.indices, values.dictionary.cast(pa.string()))
+        lengths = pc.binary_length(values.dictionary)
+        cost = int(pc.sum(pc.take(lengths, values.indices)).as_py() or 0)
+        return values if keep_dictionary else None, cost
+    if not pa.types.is_string(values.type):
+        values = values.cast(pa.string())
+    cost = int(pc.sum(pc.binary_length(values)).as_py() or 0)
+    return (pc.dictionary_encode(values) if keep_dictionary else values), cost
+
+
+def _first_appearance(chunks: list[pa.DictionaryArray]) -> pa.DictionaryArray:
+    """Dictionary-encoded chunks as one array with what :func:`as_dictionary` gives for their strings: codes in
+    order of first appearance, each distinct id once, no unused entry -- without expanding a string."""
+    if not chunks:
+        return pc.dictionary_encode(pa.array([], pa.string()))
+    merged = pa.chunked_array(chunks).unify_dictionaries().combine_chunks()
+    canon = pc.dictionary_encode(merged.dictionary)  # a file's dictionary may repeat a value
+    codes = pc.take(canon.indices, merged.indices)  # null where the id is null
+    first = pc.unique(codes.drop_null())  # in order of first appearance
+    remap = np.zeros(max(len(canon.dictionary), 1), np.int32)
+    remap[first.to_numpy(zero_copy_only=False)] = np.arange(len(first), dtype=np.int32)
+    nulls = codes.is_null().to_numpy(zero_copy_only=False) if codes.null_count else None
+    indices = remap[pc.fill_null(codes, 0).to_numpy(zero_copy_only=False)]
+    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32(), mask=nulls), canon.dictionary.take(first))
+
+
+def _parquet_file(src, name: str):
+    """A ``ParquetFile`` whose string columns decode dictionary-encoded, or a "parquet_footer" Problem."""
+    import pyarrow.parquet as pq
+
+    try:
+        file = pq.ParquetFile(src)
+        strings = [f.name for f in file.schema_arrow if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+                   or pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type)]
+        if strings:
+            file = pq.ParquetFile(src, read_dictionary=list(dict.fromkeys(strings)))
+        return file
+    except Exception:  # noqa: BLE001 - whatever pyarrow says about a damaged footer, the file is refused
+        return Problem(name, None, "parquet_footer", {})
+
+
+def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits):
+    """(roles, the needed columns' positions) for a Parquet file, or the Problem that refuses it before any
+    row is decoded: a missing, repeated or mistyped column, too many rows, pages that decompress beyond the
+    limit, or more memory than the limit at the least the rows can take."""
+    schema = file.schema_arrow
+    names = schema.names
+    roles = column_roles(names, kind, given)
+    if isinstance(roles, Problem):
+        return Problem(name, None, "header", roles.params)
+    for col in dict.fromkeys(roles.values()):
+        if names.count(col) > 1:
+            return Problem(name, None, "duplicate_column", {"column": col, "count": names.count(col)})
+    for role, col in roles.items():
+        t = schema.field(col).type
+        ok, accepted = (_id_type_ok(t), _ID_ACCEPTED) if role in ("qid", "docno", "tag") \
+            else (_value_type_ok(t), _VALUE_ACCEPTED)
+        if not ok:
+            shown = t.value_type if pa.types.is_dictionary(t) else t  # string columns are read as dictionaries
+            return Problem(name, None, "column_type", {"column": col, "role": role, "type": str(shown)[:60],
+                                                       "accepted": accepted})
+    meta = file.metadata
+    n_rows = meta.num_rows
+    if limits.max_rows is not None and n_rows > limits.max_rows:
+        return Problem(name, None, "too_many_rows", {"rows": n_rows, "limit": limits.max_rows})
+    budget = limits.memory_budget(size)
+    if budget is not None:
+        narrowest = n_rows * READ_ROW_BYTES  # the ids' text comes on top, counted as it is decoded
+        wanted = set(roles.values())
+        pages = 0  # the needed columns' pages decompressed: dictionaries and plain-encoded text count whole
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                if chunk.path_in_schema.split(".")[0] in wanted:
+                    pages += max(0, int(chunk.total_uncompressed_size))
+        if max(narrowest, pages) > budget:
+            return Problem(name, None, "too_much_memory", {"memory_mb": max(narrowest, pages) / 1e6,
+                                                             "limit_mb": budget / 1e6, "size_mb": size / 1e6})
+    return roles
+
+
+def read_parquet(source, *, kind: str, name: str | None = None, columns=None, max_bytes: int | None = None,
+                 limits: Limits | None = None, on_progress: Callable[[float], None] | None = None) -> Parsed:
     """Read qrels or a run from a Parquet file: named columns (qid, docno, rel / score), any row order.
 
     Runs are often kept as Parquet (Spark, pandas, DuckDB).  Only the needed columns are read.  Ids
     may be strings or integers (read as their decimal text), grades and scores any numeric type.  As
     for the text formats, nothing here raises on a bad *file*: an empty or null id, a null or
     non-finite value and a repeated (query, document) pair skip the row with a problem naming the
-    1-based row (reported as its "line"); a missing or unusable column is a fatal problem.
+    1-based row (reported as its "line"); a missing, repeated or unusable column, a damaged footer or
+    damaged data, and a file beyond ``limits`` are fatal problems.
+
+    The file is decoded :data:`PARQUET_BATCH_ROWS` rows at a time, string columns dictionary-encoded:
+    ``limits`` are checked on the footer first (rows, decompressed pages), then on every batch, so a
+    small file that decodes to tens of millions of rows is refused before they are spent.
 
     Parameters
     ----------
     source : str, os.PathLike or bytes
-        A path to the file, or its bytes.
+        A path to the file, or its bytes (``bytes``, ``bytearray`` or ``memoryview``; read in place).
     kind : {"qrels", "run"}
         What the file holds.
     name : str, optional
@@ -1281,6 +1798,11 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         :func:`column_roles`), e.g. ``{"qid": "user_id", "docno": "item_id", "score": "prediction"}``.
     max_bytes : int >= 1, optional
         Refuse a larger file with a fatal "too_large" problem.
+    limits : Limits, optional
+        Rows and memory the file may take (see :class:`Limits`).  Default: no limit.
+    on_progress : callable, optional
+        Called with the fraction of rows decoded after each batch; an exception it raises stops the read
+        and propagates (a page stops reading when its visitor leaves).
 
     Returns
     -------
@@ -1291,7 +1813,8 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     Raises
     ------
     ValueError
-        For a bad argument (unknown kind or role, a path that is not a file, bytes that are not Parquet).
+        For a bad argument (unknown kind or role, a path that is not a file, ``limits`` that is not a
+        :class:`Limits`); bytes that are not Parquet are a fatal "parquet_footer" problem.
 
     Examples
     --------
@@ -1301,69 +1824,118 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     >>> p = read_parquet(buf.getvalue(), kind="run", name="als.parquet", columns={"docno": "item"})
     >>> p.ok, p.format, p.table.qid.dictionary.to_pylist(), p.table.value.tolist()
     (True, 'parquet', ['7', '8'], [0.9, 0.5, 0.1])
-    """
-    import pyarrow.parquet as pq
 
+    Ten million rows of one repeated pair fit in a few kilobytes; at most 20 rows are allowed here, and the
+    footer says how many there are before one is decoded:
+
+    >>> import numpy as np
+    >>> same = pa.DictionaryArray.from_arrays(pa.array(np.zeros(10_000_000, np.int32)), pa.array(["x"]))
+    >>> buf = io.BytesIO()
+    >>> pq.write_table(pa.table({"qid": same, "docno": same, "score": np.zeros(10_000_000)}), buf)
+    >>> p = read_parquet(buf.getvalue(), kind="run", name="bomb.parquet", limits=Limits(max_rows=20))
+    >>> print(p.problems[0].message)
+    bomb.parquet has 10,000,000 rows; the limit is 20 rows
+    """
     if not isinstance(kind, str) or kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
     given = _check_columns(columns)
     max_bytes = _check_max_bytes(max_bytes)
+    limits = _check_limits(limits)
+    progress = on_progress or (lambda _f: None)
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         if not path.is_file():
             raise ValueError(f"{path} is not a readable file")
         name, size, src = name or path.name, path.stat().st_size, str(path)
     elif isinstance(source, (bytes, bytearray, memoryview)):
-        name, size, src = name or "input", len(source), pa.BufferReader(pa.py_buffer(bytes(source)))
+        name, size, src = name or "input", len(source), pa.BufferReader(pa.py_buffer(source))
     else:
         raise ValueError(f"source must be a path or bytes, got {type(source).__name__}")
+
+    def refuse(problem: Problem, n_lines: int = 0) -> Parsed:
+        return Parsed(name, kind, None, [problem], format="parquet", n_lines=n_lines, n_problems=1)
+
     if max_bytes is not None and size > max_bytes:
         problem = Problem(name, None, "too_large", {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
         return Parsed(name, kind, None, [problem], n_problems=1)
-    try:
-        file = pq.ParquetFile(src)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise ValueError(f"{name} is not a Parquet file: {str(exc)[:200]}") from None
-    roles = column_roles(file.schema_arrow.names, kind, given)
+    file = _parquet_file(src, name)
+    if isinstance(file, Problem):
+        return refuse(file)
+    roles = _parquet_plan(file, name, kind, given, size, limits)
     if isinstance(roles, Problem):
-        p = Problem(name, None, "header", roles.params)
-        return Parsed(name, kind, None, [p], format="parquet", n_problems=1)
+        return refuse(roles)
     n_rows = file.metadata.num_rows
     if n_rows == 0:
-        return Parsed(name, kind, None, [Problem(name, None, "empty", {})], format="parquet", n_problems=1)
-    table = file.read(columns=list(dict.fromkeys(roles.values())), use_threads=True)
-    cols, fatal = {}, []
-    for role, col in roles.items():
-        data = _combine(table.column(col))
-        check = _id_column if role in ("qid", "docno", "tag") else _value_column
-        cols[role] = check(data, role, name, col)
-        if isinstance(cols[role], Problem):
-            fatal.append(cols[role])
-    del table
-    if fatal:
-        return Parsed(name, kind, None, fatal[:1], format="parquet", n_lines=n_rows, n_problems=1)
+        return refuse(Problem(name, None, "empty", {}))
     value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
-    values = np.ascontiguousarray(cols[value_role].to_numpy(zero_copy_only=False), dtype=np.float64)
+    budget = limits.memory_budget(size)
+    ids: dict[str, list] = {"qid": [], "docno": []}
+    values_parts, null_parts = [], []
+    tag, done, decoded = None, 0, 0
+    batches = file.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=list(dict.fromkeys(roles.values())),
+                                use_threads=True)
+    while True:
+        try:
+            batch = next(batches, None)
+            if batch is not None:  # pyarrow decodes without checking everything: indices in bounds, UTF-8, ...
+                batch.validate(full=True)
+        except Exception:  # noqa: BLE001 - damaged pages, a bad compression stream, invalid UTF-8, ...
+            return refuse(Problem(name, None, "parquet_data", {"first": done + 1, "last": n_rows}), n_rows)
+        if batch is None:
+            break
+        rows = batch.num_rows
+        for role in ("qid", "docno"):
+            column = batch.column(roles[role])
+            ids_now, cost = _decoded_ids(column, keep_dictionary=role == "qid")
+            decoded += cost
+            if budget is not None and decoded > budget:
+                break  # counted on the dictionary: refused below before a string is repeated
+            if ids_now is None:  # a dictionary-encoded batch of document ids, within the limit: expand it
+                ids_now = column.dictionary_decode()
+                ids_now = ids_now.cast(pa.string()) if not pa.types.is_string(ids_now.type) else ids_now
+            ids[role].append(ids_now)
+        value = batch.column(roles[value_role])
+        if pa.types.is_dictionary(value.type):
+            value = value.dictionary_decode()
+        null_parts.append(value.is_null().to_numpy(zero_copy_only=False))
+        values_parts.append(np.asarray(value.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False),
+                                       dtype=np.float64))
+        decoded += READ_ROW_BYTES * rows
+        if "tag" in roles:
+            tags = batch.column(roles["tag"]).drop_null()
+            if len(tags):
+                tag = str(tags[-1].as_py())
+        del batch, value
+        done += rows
+        if budget is not None and decoded > budget:
+            over = {"memory_mb": decoded / 1e6, "limit_mb": budget / 1e6, "size_mb": size / 1e6}
+            return refuse(Problem(name, None, "too_much_memory", over), n_rows)
+        if limits.max_rows is not None and done > limits.max_rows:  # a footer that undercounts its rows
+            return refuse(Problem(name, None, "too_many_rows", {"rows": done, "limit": limits.max_rows}), n_rows)
+        progress(min(done / n_rows, 1.0))
+    n_rows = done
+    values = np.concatenate(values_parts) if values_parts else np.zeros(0)
+    null_value = np.concatenate(null_parts) if null_parts else np.zeros(0, bool)
+    del values_parts, null_parts
     if value_role == "rank":
         values = -values
-    tag = None
-    if "tag" in cols and cols["tag"].null_count < len(cols["tag"]):
-        tag = cols["tag"].drop_null()[-1].as_py()
-    qid, docno = cols["qid"], cols["docno"]
+    qid = _first_appearance(ids.pop("qid"))  # mostly repeated: stays a dictionary
+    # mostly distinct: plain strings (each batch was decoded once its cost was counted), as a text file gives them
+    docno = pa.concat_arrays(ids.pop("docno")) if n_rows else pa.array([], pa.string())
     problems = _Collector(name)
     bad = ~np.isfinite(values)  # NaN for a null as well
-    for role, ids in (("qid", qid), ("docno", docno)):
-        empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
+    for role, col in (("qid", qid), ("docno", docno)):
+        empty = _blank_ids(col)
         for i in np.flatnonzero(empty & ~bad)[:MAX_LISTED]:
             problems.add(int(i) + 1, "blank_id", column=roles[role])
         problems.count += max(0, int(np.count_nonzero(empty & ~bad)) - MAX_LISTED)
         bad |= empty
     nonfinite = np.flatnonzero(~np.isfinite(values))
-    null_value = cols[value_role].is_null().to_numpy(zero_copy_only=False)
     for i in nonfinite[:MAX_LISTED]:
         token = "null" if null_value[i] else repr(float(values[i]))
         problems.add(int(i) + 1, "number", column=roles[value_role], token=token)
     problems.count += max(0, nonfinite.size - MAX_LISTED)
+    del null_value
     rows = None
     if bad.any():
         rows = np.flatnonzero(~bad)
@@ -1372,28 +1944,13 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
             return Parsed(name, kind, None, problems.finish(), format="parquet", n_lines=n_rows,
                           n_problems=problems.count)
         take = pa.array(rows)
-        qid, docno, values = qid.take(take), docno.take(take), values[rows]
-    qid = as_dictionary(qid)
+        qid, docno, values = _first_appearance([qid.take(take)]), docno.take(take), values[rows]
+    del bad
     checked = _checked_docnos(qid, docno)
     if checked is None:  # a (query, document) pair repeats: keep the first row of each
-        docno = _encode_ids(docno)
-        import pandas as pd
-
-        keys = pd.DataFrame({"q": qid.indices.to_numpy(), "d": docno.indices.to_numpy()})
-        again = keys.duplicated(keep="first").to_numpy()
-        first_row = keys.reset_index().groupby(["q", "d"], sort=False)["index"].transform("min").to_numpy()
         line_of = (lambda i: int(rows[i]) + 1) if rows is not None else (lambda i: int(i) + 1)
-        repeats = np.flatnonzero(again)
-        for i in repeats[:MAX_LISTED]:
-            q, d = int(keys.q.iat[i]), int(keys.d.iat[i])
-            problems.add(line_of(i), "duplicate", docno=_clip(docno.dictionary[d].as_py()),
-                         qid=_clip(qid.dictionary[q].as_py()), first=line_of(first_row[i]))
-        problems.count += max(0, repeats.size - MAX_LISTED)
-        keep = np.flatnonzero(~again)
+        qid, docno, values, keep = _without_repeats(qid, _encode_ids(docno), values, line_of, problems)
         rows = keep if rows is None else rows[keep]
-        take = pa.array(keep)
-        qid = as_dictionary(qid.dictionary_decode().take(take))
-        docno, values = docno.take(take), values[keep]
     else:
         docno = checked
     extra = []
@@ -1405,3 +1962,13 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     out = Table(name, kind, qid, docno, values, lines, 0, tag)
     return Parsed(name, kind, out, problems.finish() + extra, format="parquet", n_lines=n_rows,
                   n_problems=problems.count + len(extra))
+
+
+def _blank_ids(ids: pa.Array) -> np.ndarray:
+    """True where an id is null or empty (a dictionary-encoded one looked up on its dictionary)."""
+    if pa.types.is_dictionary(ids.type):
+        empty_entry = pc.fill_null(pc.equal(pc.binary_length(ids.dictionary), 0), True)
+        out = pc.take(empty_entry, ids.indices)
+    else:
+        out = pc.equal(pc.binary_length(ids), 0)
+    return pc.fill_null(out, True).to_numpy(zero_copy_only=False)

@@ -50,12 +50,22 @@ from ._kernels import has_duplicate_pairs
 from .batch import MISSING, Evaluation, RunVariant, make_variants
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
-from .read import COLUMN_NAMES, Problem, Table, as_dictionary, column_roles
+from .read import (
+    BINARY_FORMATS,
+    COLUMN_NAMES,
+    Limits,
+    Problem,
+    Table,
+    as_dictionary,
+    column_roles,
+    inspect_file,
+    shorten,
+)
 from .trec import MeasureResult, check_options
 
-__all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "evaluate_spark",
-           "evaluate_variants_spark", "partition_keys", "path_bytes", "range_buckets", "read_spark", "spark_session",
-           "values_schema"]
+__all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel",
+           "check_spark_path", "evaluate_spark", "evaluate_variants_spark", "literal_path", "partition_keys",
+           "path_bytes", "range_buckets", "read_spark", "spark_failure", "spark_session", "values_schema"]
 
 #: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
 #: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
@@ -193,8 +203,8 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
                  not ln.strip().lstrip("\ufeff").startswith("#")]
         first = [(lines[0],)] if lines else []
     else:
-        first = (spark.read.text(path).filter(~F.trim(F.col("value")).startswith("#") & (F.trim(F.col("value")) != ""))
-                 .limit(1).collect())
+        value = F.trim(F.col("value"))
+        first = spark.read.text(literal_path(path)).filter(~value.startswith("#") & (value != "")).limit(1).collect()
     if not first:
         return "trec", None
     line = first[0][0].lstrip("\ufeff")
@@ -207,7 +217,7 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
 
 
 def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = None, file_format: str | None = None,
-               name: str | None = None):
+               name: str | None = None, limits: Limits | None = None):
     """Read qrels or a run with Spark into the kernel's columns; bad lines are marked, not dropped.
 
     TREC files (``qid iter docno rel`` / ``qid Q0 docno rank score tag``, whitespace separated, ``#``
@@ -226,18 +236,25 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         Default: ``.parquet`` (or a folder of Parquet parts) is Parquet, else the first line decides.
     name : str, optional
         The run's name.  Default: the file's name.
+    limits : Limits, optional
+        Rows and decoded bytes a local Parquet file may cost (its footer is read on the driver), as on one
+        machine (:class:`~metrics.runfiles.read.Limits`).
 
     Returns
     -------
     pyspark.sql.DataFrame
         ``qid, docno, rel`` (qrels) or ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
         in file order, for "the first of two repeated lines" and "the tag of the last line") and
-        ``_bad`` (null, or why the line cannot be used) and ``_line`` (the line's text, for messages).
+        ``_bad`` (null, or why the line cannot be used) and ``_line`` (what identifies the line in a
+        message: its first field, shortened; never the whole line).
 
     Raises
     ------
     ValueError
-        For an unknown kind or format, or a header without the needed columns.
+        For an unknown kind or format, a header without the needed columns, and a file that one machine
+        refuses, with its message (:func:`check_spark_path`): compressed, UTF-16 or not UTF-8, a damaged
+        Parquet footer, a column named twice, ids that are not text or integers, values that are not
+        numbers, a Parquet file beyond ``limits``.  Lines that are not UTF-8 further on are bad lines.
 
     Examples
     --------
@@ -259,8 +276,10 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     path = str(path)
     base = Path(path.rstrip("/")).name
     name = name or base
+    found = check_spark_path(path, kind=kind, name=name, columns=columns, limits=limits)
+    literal = literal_path(path)  # Spark reads the file named, never what a pattern in its name would match
     if file_format is None:
-        if base.lower().endswith(".parquet") or _has_parquet_parts(path):
+        if found == "parquet" or base.lower().endswith(".parquet") or _has_parquet_parts(path):
             file_format = "parquet"
         else:
             file_format, delim = _sniff_text(spark, path, columns)
@@ -270,32 +289,37 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         raise ValueError(f"file_format must be 'trec', 'csv' or 'parquet', got {file_format!r}")
     row = F.monotonically_increasing_id()
     if file_format == "trec":
-        text = spark.read.text(path).withColumn("_row", row)
+        text = _spark_read(name, lambda: spark.read.text(literal)).withColumn("_row", row)
         fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+")
-        df = text.select(F.col("value").alias("_line"), "_row", fields.alias("f"))
+        df = text.select(_identify(F.get(fields, 0)).alias("_line"), F.col("value").alias("_text"), "_row",
+                         fields.alias("f"))
         df = df.filter((F.col("f")[0] != "") & ~F.col("f")[0].startswith("#"))
         n = F.size("f")
         want = _TREC_FIELDS[kind]
         field = lambda i: F.get(F.col("f"), i)  # noqa: E731  (null past the end; [] raises in ANSI mode)
         value = field(3 if kind == "qrels" else 4)
         number = _finite_double(value)
-        bad = (F.when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
+        bad = (F.when(~_utf8(F.col("_text")), F.lit(_NOT_UTF8))
+               .when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
                .when(number.isNull(), F.lit("not a finite number")))
         cols = [field(0).alias("qid"), field(2).alias("docno")]
         if kind == "qrels":
             cols.append(number.alias("rel"))
         else:
             cols += [F.lit(name).alias("run"), number.alias("score"), field(5).alias("tag")]
-        out = df.select(*cols, "_row", bad.alias("_bad"), "_line")
+        out = df.select(*cols, "_row", bad.alias("_bad"), F.when(bad.isNotNull(), F.col("_line")).alias("_line"))
     else:
         if file_format == "parquet":
-            raw = spark.read.parquet(path)
+            raw = _spark_read(name, lambda: spark.read.parquet(literal))
         else:
-            raw = spark.read.option("header", True).option("sep", delim).option("inferSchema", False).csv(path)
+            raw = _spark_read(name, lambda: spark.read.option("header", True).option("sep", delim)
+                              .option("inferSchema", False).csv(literal))
         roles = column_roles(raw.columns, kind, dict(columns or {}))
         if isinstance(roles, Problem):
             raise ValueError(f"{name}: no column for {roles.params['role']} among {roles.params['header']}; "
                              f"accepted names: {roles.params['accepted']}")
+        if file_format == "parquet":
+            _check_types(raw, roles, name)
         raw = raw.withColumn("_row", row)
         value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
         value_col = F.col(f"`{roles[value_role]}`")
@@ -307,14 +331,17 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
             value = -value
         qid = F.col(f"`{roles['qid']}`").cast("string")
         docno = F.col(f"`{roles['docno']}`").cast("string")
-        bad = (F.when(qid.isNull() | (F.trim(qid) == ""), F.lit("empty query id"))
+        not_utf8 = F.lit(False)
+        if file_format == "csv":  # Spark decodes CSV as UTF-8: an undecodable byte becomes U+FFFD
+            for col in dict.fromkeys(roles.values()):
+                not_utf8 = not_utf8 | F.coalesce(~_utf8(F.col(f"`{col}`")), F.lit(False))
+        bad = (F.when(not_utf8, F.lit(_NOT_UTF8))
+               .when(qid.isNull() | (F.trim(qid) == ""), F.lit("empty query id"))
                .when(docno.isNull() | (F.trim(docno) == ""), F.lit("empty document id"))
                .when(value.isNull(), F.lit("not a finite number")))
         if file_format == "csv":
             qid, docno = F.trim(qid), F.trim(docno)
-        line = F.when(bad.isNotNull(), F.concat_ws(delim if file_format == "csv" else " ",
-                                                   *[F.col(f"`{c}`").cast("string") for c in raw.columns
-                                                     if c != "_row"]))  # only for the message
+        line = F.when(bad.isNotNull(), _identify(qid))  # only for the message: the query id, shortened
         cols = [qid.alias("qid"), docno.alias("docno")]
         if kind == "qrels":
             cols.append(value.alias("rel"))
@@ -356,6 +383,228 @@ def path_bytes(spark, path) -> int | None:
 def _has_parquet_parts(path: str) -> bool:
     p = Path(path)
     return p.is_dir() and any(p.glob("*.parquet"))
+
+
+#: The reason a line that is not UTF-8 is bad (Spark's text reader keeps its bytes; the CSV reader makes U+FFFD).
+_NOT_UTF8 = "not UTF-8 (Spark reads text files as UTF-8)"
+#: Characters of a line's first field a message shows (what identifies the line; Spark does not know line numbers).
+IDENTIFY_CHARS = 20
+#: Names Spark (Hadoop) decompresses by their ending; one machine reads no compressed file, nor does Spark here.
+COMPRESSED_SUFFIXES = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "Zstandard",
+                       ".zstd": "Zstandard", ".lz4": "LZ4", ".snappy": "Snappy", ".deflate": "deflate",
+                       ".br": "Brotli", ".lzo": "LZO", ".zip": "ZIP (or Excel/Office)", ".7z": "7-Zip"}
+_GLOB_CHARS = re.compile(r"([*?\[\]{}\\])")
+
+
+def _utf8(col):
+    """True where a text column holds valid UTF-8 without U+FFFD (what Spark's CSV reader puts for a bad byte)."""
+    from pyspark.sql import functions as F
+
+    return F.is_valid_utf8(col) & ~col.contains("\ufffd")
+
+
+def _identify(col):
+    """A line's first field as a message shows it: at most :data:`IDENTIFY_CHARS` characters, then "…"."""
+    from pyspark.sql import functions as F
+
+    return F.when(F.length(col) > IDENTIFY_CHARS,
+                  F.concat(F.substring(col, 1, IDENTIFY_CHARS - 1), F.lit("…"))).otherwise(col)
+
+
+def literal_path(path: str) -> str:
+    """``path`` with Hadoop's pattern characters escaped, so that Spark reads the file of that name and never
+    expands a pattern (``runs/*.txt`` names one file, as on one machine).
+
+    Parameters
+    ----------
+    path : str
+        A path or URL as given.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> literal_path("runs/bm25[1]*.txt")
+    'runs/bm25\\\\[1\\\\]\\\\*.txt'
+    >>> literal_path("hdfs://nn/runs/bm25.txt")
+    'hdfs://nn/runs/bm25.txt'
+    """
+    return _GLOB_CHARS.sub(r"\\\1", str(path))
+
+
+def _local(path: str) -> Path | None:
+    """The local file a path names (no scheme or ``file:``), else None (``hdfs://``, ``s3a://``, ...)."""
+    from urllib.parse import urlparse
+
+    parsed = urlparse(path)
+    if parsed.scheme in ("", "file"):
+        return Path(parsed.path if parsed.scheme else path)
+    return None
+
+
+def _refuse(problem: Problem) -> None:
+    raise ValueError(problem.message)
+
+
+def check_spark_path(path, *, kind: str, name: str | None = None, columns=None, limits: Limits | None = None) -> str:
+    """Refuse, before Spark reads it, a file one machine refuses, with one machine's message (a ValueError).
+
+    Local files and folders (every data file of a folder: its names not starting with ``_`` or ``.``) are
+    checked on the driver as :func:`metrics.runfiles.read.inspect_file` checks them: compressed or binary
+    content, UTF-16/32, a start that is neither UTF-8 nor GBK, a Parquet footer, its columns and ``limits``;
+    GBK text is refused too (Spark reads text as UTF-8: convert it).  Other paths (``hdfs://``, ``s3a://``)
+    are refused when their name says compressed (Spark would decompress them, unbounded).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file or folder given.
+    kind : {"qrels", "run"}
+    name : str, optional
+        The file name used in messages.  Default: the path's last part.
+    columns : mapping of str to str, optional
+        Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
+    limits : Limits, optional
+        For Parquet files on the driver's disk.
+
+    Returns
+    -------
+    str
+        "parquet" when the local file (or every part of the folder) is Parquet, "text" when it is text,
+        "" when the path is not local.
+
+    Raises
+    ------
+    ValueError
+        With the message one machine gives for the file (naming it).
+
+    Examples
+    --------
+    >>> try:
+    ...     check_spark_path("s3a://bucket/runs/bm25.run.gz", kind="run")
+    ... except ValueError as exc:
+    ...     print(str(exc)[:57])
+    bm25.run.gz is a gzip file, not text: decompress it first
+    >>> check_spark_path("/no/such/run.txt", kind="run")
+    Traceback (most recent call last):
+    ...
+    ValueError: /no/such/run.txt is not a readable file
+    """
+    path = str(path)
+    name = name or Path(path.rstrip("/")).name
+    advice = {fmt: text for _magic, fmt, text in BINARY_FORMATS}
+    suffix = Path(path.rstrip("/")).suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES:
+        fmt = COMPRESSED_SUFFIXES[suffix]
+        _refuse(Problem(name, None, "binary", {"format": fmt, "advice": advice.get(fmt, "decompress it first")}))
+    local = _local(path)
+    if local is None:
+        return ""
+    if local.is_dir():
+        parts = sorted(p for p in local.iterdir() if not p.name.startswith(("_", ".")))
+        files = [p for p in parts if p.is_file()]
+        if not files:
+            _refuse(Problem(name, None, "empty", {}))
+        if len(files) < len(parts):
+            _refuse(Problem(name, None, "not_a_file", {}))  # folders in the folder: not one table's parts
+    elif local.is_file():
+        files = [local]
+    else:
+        raise ValueError(f"{shorten(path, 200)} is not a readable file")
+    formats = set()
+    for part in files:
+        shown = name if part == local else f"{name}/{part.name}"
+        if part.suffix.lower() in COMPRESSED_SUFFIXES:
+            fmt = COMPRESSED_SUFFIXES[part.suffix.lower()]
+            _refuse(Problem(shown, None, "binary", {"format": fmt, "advice": advice.get(fmt, "decompress it first")}))
+        found = inspect_file(part, kind=kind, name=shown, columns=columns, limits=limits)
+        if found.problem is not None:
+            _refuse(found.problem)
+        if found.format == "text" and found.encoding == "gbk":
+            raise ValueError(f"{shown} is GBK text; Spark reads text files as UTF-8: convert it first (iconv -f GBK "
+                             "-t UTF-8 FILE > FILE.utf8), or read it on one machine (without --spark)")
+        formats.add(found.format)
+    if len(formats) > 1:
+        raise ValueError(f"{name} holds both Parquet and text files; give a folder of one kind")
+    return formats.pop()
+
+
+def _spark_read(name: str, read):
+    """``read()`` (a Spark reader call), a failure to even open the file said as one line naming it."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
+    try:
+        return read()
+    except (PySparkException, Py4JJavaError) as exc:
+        raise ValueError(f"{name} cannot be read by Spark: {spark_failure(exc)}") from None
+
+
+def spark_failure(exc: BaseException) -> str:
+    """One line saying why Spark failed (a JVM error's first line, its error class or exception kept, its
+    Java stack dropped), shortened to 300 characters; the file it names is kept, nothing else of it.
+
+    Parameters
+    ----------
+    exc : BaseException
+        What a Spark call raised (``Py4JJavaError``, ``PySparkException``, ...).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> spark_failure(RuntimeError("java.lang.ClassNotFoundException: Class "
+    ...                            "org.apache.hadoop.fs.s3a.S3AFileSystem not found\\n\\tat org.apache..."))
+    "Spark has no file system for s3a:// paths (add the hadoop-aws package and credentials to Spark's \
+configuration)"
+    """
+    chain = []  # (class, message) from the outermost JVM error to its root cause
+    java = getattr(exc, "java_exception", None)
+    try:
+        while java is not None and len(chain) < 20:
+            chain.append((str(java.getClass().getName()), str(java.getMessage() or "")))
+            cause = java.getCause()
+            java = None if cause is None or cause.equals(java) else cause
+    except Exception:  # noqa: BLE001 - a JVM that is gone: the Python text below
+        pass
+    text = "\n".join(f"{c}: {m}" for c, m in chain) or str(exc)
+    scheme = re.search(r"(?:No FileSystem for scheme \W?|Class \S*?fs\.)(s3a|s3|gs|abfss?|wasbs?)", text,
+                       re.IGNORECASE)
+    if scheme:
+        fs = scheme.group(1).lower()
+        fs = "s3a" if fs.startswith("s3") else fs
+        return (f"Spark has no file system for {fs}:// paths (add the hadoop-aws package and credentials to "
+                "Spark's configuration)" if fs == "s3a" else
+                f"Spark has no file system for {fs}:// paths (add its connector to Spark's configuration)")
+    root = chain[-1] if chain else (type(exc).__name__, str(exc))
+    reason = next((ln.strip() for ln in root[1].strip().splitlines() if ln.strip()), "") or root[0]
+    reading = re.search(r"while reading file (\S+?)\.?(\s|$)", text)
+    if reading:  # Spark names the file it failed on: say it first, then the root cause
+        name = Path(reading.group(1).rstrip("/")).name
+        return shorten(f"{name}: its data is damaged or cannot be read ({root[0].rsplit('.', 1)[-1]}: {reason})", 300)
+    if chain:
+        return shorten(f"{root[0]}: {reason}", 300)
+    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip() and not ln.strip().startswith("at ")]
+    return shorten(lines[0] if lines else type(exc).__name__, 300)
+
+
+def _check_types(raw, roles: dict, name: str) -> None:
+    """Refuse, as one machine does, Parquet columns of a type it refuses: ids that are not text or integers
+    (binary ids Spark would cast to text), values that are not numbers (text Spark would parse)."""
+    ids = {"string", "varchar", "char", "byte", "short", "integer", "long"}
+    numbers = {"byte", "short", "integer", "long", "float", "double", "decimal", "boolean"}
+    for role, col in roles.items():
+        t = raw.schema[col].dataType.typeName()
+        if role in ("qid", "docno", "tag") and t not in ids:
+            _refuse(Problem(name, None, "column_type", {"column": col, "role": role, "type": t,
+                                                        "accepted": "strings or integers"}))
+        if role in ("rel", "score", "rank") and t not in numbers:
+            _refuse(Problem(name, None, "column_type", {"column": col, "role": role, "type": t,
+                                                        "accepted": "numbers (integer, floating point or decimal)"}))
 
 
 #: Spark column types whose cast to double is the value pyarrow's ``to_numpy().astype(float64)`` gives on one
@@ -491,11 +740,13 @@ def _good_rows(part: pa.Table, what: str, name: str, keep_first: bool, notes: _N
     bad = pc.is_valid(bad_col)
     rows = part.filter(bad)
     first = int(np.argmin(rows.column("_row").to_numpy())) if rows.num_rows else 0
-    line, reason = rows.column("_line")[first].as_py() or "", rows.column("_bad")[first].as_py()
+    # _line identifies the line (its first field, shortened by read_spark): a message never quotes a whole line
+    line = shorten(rows.column("_line")[first].as_py() or "", IDENTIFY_CHARS)
+    reason = rows.column("_bad")[first].as_py()
     if not keep_first:
-        raise ValueError(f"{name}: line {line[:80]!r} cannot be read ({reason}); fix it, or skip bad lines "
-                         "(skip_bad_lines=True, --skip-bad-lines)")
-    notes.add(name, "bad", count=rows.num_rows, text=line[:80], detail=reason,
+        raise ValueError(f"{name}: a line cannot be read ({reason}); the first such line starts with {line!r}; fix "
+                         "it, or skip bad lines (skip_bad_lines=True, --skip-bad-lines)")
+    notes.add(name, "bad", count=rows.num_rows, text=line, detail=reason,
               order=int(rows.column("_row")[first].as_py()))
     return part.filter(pc.invert(bad))
 
@@ -1081,9 +1332,15 @@ class SparkEvaluation:
         out_schema = pa.schema([("run", pa.string()), ("name", pa.string()), ("total", pa.float64()),
                                 ("n", pa.int64())] + [(c, pa.string() if k == "string" else pa.int64())
                                                       for c, k in NOTE_COLUMNS])
+        # ir_measures' Accuracy averages the queries where it is defined: its NaN are left out of the total and n
+        summed = {n for r in self.requested if r.summary == "defined_mean" for n in r.names}
+        defined = [j for j, label in enumerate(labels) if label in summed]
+        plain = [j for j in range(len(labels)) if labels[j] not in summed]
 
         def accumulate(batches):
-            state: dict[str, list] = {}  # run -> [totals so far (None before the first query), queries]
+            # run -> [totals of the plain columns (None before the first query), queries, totals and counts of the
+            # defined columns]
+            state: dict[str, list] = {}
             kept_notes = []
             for batch in batches:
                 if not batch.num_rows:
@@ -1094,19 +1351,31 @@ class SparkEvaluation:
                     batch = batch.filter(pc.invert(is_note))
                 block = batch.column(batch.schema.get_field_index("block"))
                 for run, segment in zip(batch.column(0).to_pylist(), _read_blocks(block, schema)):
+                    st = state.setdefault(run, [None, 0, [None] * len(labels), [0] * len(labels)])
+                    st[1] += segment.num_rows
                     if not segment.num_rows or not columns:
-                        state.setdefault(run, [None, 0])[1] += segment.num_rows
                         continue
                     values = np.column_stack([segment.column(c).to_numpy(zero_copy_only=False) for c in columns])
-                    st = state.setdefault(run, [None, 0])
-                    st[1] += segment.num_rows
-                    # one addition at a time down each column (accumulate is sequential, never pairwise)
-                    stacked = values if st[0] is None else np.vstack([st[0], values])
-                    st[0] = np.add.accumulate(stacked, axis=0)[-1]
+                    if plain:  # one addition at a time down each column (accumulate is sequential, never pairwise)
+                        part = values[:, plain]
+                        stacked = part if st[0] is None else np.vstack([st[0], part])
+                        st[0] = np.add.accumulate(stacked, axis=0)[-1]
+                    for j in defined:
+                        v = values[:, j]
+                        v = v[~np.isnan(v)]
+                        st[3][j] += v.size
+                        if v.size:
+                            prev = st[2][j]
+                            st[2][j] = float(np.add.accumulate(v if prev is None else np.r_[prev, v])[-1])
             out = {c: [] for c in out_schema.names}
-            for run, (totals, n) in state.items():
+            for run, (totals, n, defined_totals, counts) in state.items():
+                by_label = dict(zip(plain, totals)) if totals is not None else {}
                 for j, label in enumerate(labels):
-                    for c, v in (("run", run), ("name", label), ("total", float(totals[j])), ("n", n)):
+                    if j in defined:
+                        total, count = defined_totals[j], counts[j]
+                    else:
+                        total, count = (float(by_label[j]) if j in by_label else 0.0), n
+                    for c, v in (("run", run), ("name", label), ("total", total), ("n", count)):
                         out[c].append(v)
                     for c in note_names:
                         out[c].append(None)
@@ -1138,11 +1407,15 @@ class SparkEvaluation:
         rows = []
         for run in self.runs:
             for r in self.requested:
-                kind = r.info.summary
+                kind = r.summary
                 if kind in ("runid", "none") or r.info.value == "text":
                     continue
                 for name in r.names:
                     t = by.get((run, name))
+                    if kind == "defined_mean" and t is not None:  # the mean of the values that are defined
+                        rows.append((run, name, summary_value("mean", name, np.array([t.total if t.n else 0.0]),
+                                                              n=int(t.n))))
+                        continue
                     if t is None or t.n == 0:
                         continue  # no query evaluated: no "all" line (as on one machine)
                     # the sequential total stands for the values: summary_value adds them in the same order
@@ -1211,7 +1484,7 @@ def _python_error(exc) -> str:
     return found[-1].strip() if found else text.strip().splitlines()[-1][:500]
 
 
-def _as_run_frames(spark, runs, columns) -> list[tuple[str | None, object]]:
+def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, object]]:
     """[(name, DataFrame run, qid, docno, score, tag[, _row, _bad, _line])] from the accepted forms of ``runs``;
     the name is None for a DataFrame whose ``run`` column names its runs."""
     from pyspark.sql import DataFrame
@@ -1234,7 +1507,7 @@ def _as_run_frames(spark, runs, columns) -> list[tuple[str | None, object]]:
         if isinstance(run, (str, os.PathLike)):
             base = Path(str(run).rstrip("/")).name
             name = str(key) if key is not None else (base if bases.count(base) == 1 else str(run))
-            out.append((name, read_spark(spark, run, kind="run", columns=columns, name=name)))
+            out.append((name, read_spark(spark, run, kind="run", columns=columns, name=name, limits=limits)))
             continue
         if not isinstance(run, DataFrame):
             raise ValueError(f"a run must be a Spark DataFrame or a path, got {type(run).__name__}")
@@ -1254,12 +1527,12 @@ def _as_run_frames(spark, runs, columns) -> list[tuple[str | None, object]]:
     return out
 
 
-def _as_qrels_frame(spark, qrels, columns):
+def _as_qrels_frame(spark, qrels, columns, limits=None):
     from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
 
     if isinstance(qrels, (str, os.PathLike)):
-        return read_spark(spark, qrels, kind="qrels", columns=columns)
+        return read_spark(spark, qrels, kind="qrels", columns=columns, limits=limits)
     if not isinstance(qrels, DataFrame):
         raise ValueError(f"qrels must be a Spark DataFrame or a path, got {type(qrels).__name__}")
     roles = column_roles(qrels.columns, "qrels", dict(columns or {}))
@@ -1275,7 +1548,8 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
                    complete: bool = False, judged_only: bool = False, max_docs: int | None = None,
                    num_docs_in_coll: int = 0, err_gmax: float | None = None,
                    qrels_columns: Mapping[str, str] | None = None, run_columns: Mapping[str, str] | None = None,
-                   buckets: int | None = None, skip_bad_lines: bool = False) -> SparkEvaluation:
+                   buckets: int | None = None, skip_bad_lines: bool = False,
+                   limits: Limits | None = None) -> SparkEvaluation:
     """trec_eval's measures (and the extras) for runs held in Spark, through the single-machine kernel.
 
     Parameters
@@ -1303,6 +1577,8 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         Drop lines of a file that cannot be read and keep the first of a repeated (query, document)
         pair (in file or DataFrame order), with a problem, instead of refusing them, as
         ``--skip-bad-lines``.
+    limits : Limits, optional
+        Rows and decoded bytes a local Parquet file may cost (:func:`read_spark`).
 
     Returns
     -------
@@ -1339,11 +1615,11 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     return _evaluate_spark(qrels, runs, measures, spark=spark, relevance_level=relevance_level, complete=complete,
                            judged_only=judged_only, max_docs=max_docs, num_docs_in_coll=num_docs_in_coll,
                            err_gmax=err_gmax, qrels_columns=qrels_columns, run_columns=run_columns, buckets=buckets,
-                           skip_bad_lines=skip_bad_lines)
+                           skip_bad_lines=skip_bad_lines, limits=limits)
 
 
 def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, judged_only, max_docs,
-                    num_docs_in_coll, err_gmax, qrels_columns, run_columns, buckets, skip_bad_lines,
+                    num_docs_in_coll, err_gmax, qrels_columns, run_columns, buckets, skip_bad_lines, limits=None,
                     policy: str | None = None, queries: bool = False) -> SparkEvaluation:
     """:func:`evaluate_spark`, and for the variants table (:func:`evaluate_variants_spark`): ``policy`` words
     what a missing query counts as in the problems, ``queries`` has the kernel list each bucket's qrels
@@ -1356,8 +1632,8 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
     skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
     spark = _active(spark)
-    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns)
-    frames = _as_run_frames(spark, runs, run_columns)
+    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits)
+    frames = _as_run_frames(spark, runs, run_columns, limits)
     run_dfs, runs_order = [], []
     for name, df in frames:
         if name is None:  # a DataFrame naming its runs: their names in sorted order (one pass over its column)
@@ -1418,7 +1694,7 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
                             log_base: float = 2, relevance_level: float | None = None, missing: str = "skip",
                             spark=None, qrels_columns: Mapping[str, str] | None = None,
                             run_columns: Mapping[str, str] | None = None, buckets: int | None = None,
-                            skip_bad_lines: bool = False) -> Evaluation:
+                            skip_bad_lines: bool = False, limits: Limits | None = None) -> Evaluation:
     """The NDCG variants table on Spark: :func:`metrics.runfiles.batch.evaluate`'s :class:`Evaluation`, the
     same values bit for bit (each variant is the ``nDCG(...)`` measure :func:`evaluate_spark` computes).
 
@@ -1430,7 +1706,7 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
         As for :func:`metrics.runfiles.batch.evaluate`: the cutoff (None: the whole list and pool), the
         variants (default: :func:`metrics.runfiles.batch.make_variants`' 24), the logarithm's base, grades below
         ``relevance_level`` counting 0, and what a qrels query a run did not answer counts as ("skip" or "zero").
-    spark, qrels_columns, run_columns, buckets, skip_bad_lines
+    spark, qrels_columns, run_columns, buckets, skip_bad_lines, limits
         As for :func:`evaluate_spark`.
 
     Returns
@@ -1468,8 +1744,8 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
     specs = [v.spec(k=k, log_base=base, relevance_level=level) for v in variants]
     ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
                          max_docs=None, num_docs_in_coll=0, err_gmax=None, qrels_columns=qrels_columns,
-                         run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, policy=missing,
-                         queries=True)
+                         run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, limits=limits,
+                         policy=missing, queries=True)
     result = ev.result()
     n = len(result.queries)
     values = np.full((len(ev.runs), len(variants), n), np.nan)

@@ -118,15 +118,16 @@ class MeasureResult:
 
     def summary(self, run: RunValues) -> dict[str, float | str]:
         """The "all" values of one run, computed as trec_eval does (``meas_avg.c``; with ``-c``, num_q and
-        num_rel over every qrels query: ``m_num_q.c``, ``m_num_rel.c``); empty when no query was evaluated."""
+        num_rel over every qrels query: ``m_num_q.c``, ``m_num_rel.c``); empty when no query was evaluated
+        -- except ir_measures' measures, which ir_measures averages even then (every qrels query counts 0)."""
         present = run.present
         n = int(present.sum())
-        if n == 0:
-            return {}
         counts = self.counts if self.counts is not None else QrelsCounts(self.queries.size, 0)
         out: dict[str, float | str] = {}
         for r in self.requested:
-            kind = r.info.summary
+            kind = r.summary
+            if n == 0 and r.info.origin != "ir_measures":
+                continue
             if kind == "runid":
                 out["runid"] = run.tag
                 continue

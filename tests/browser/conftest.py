@@ -53,24 +53,28 @@ def _free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None = None):
+def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None = None, log: Path | None = None):
     """Run ``streamlit run <script>`` (default app.py) on a free loopback port; yield its base URL.
 
     Each pytest-xdist worker starts its own servers.  A port found free can be taken by another worker
     before Streamlit binds it: the server is then started again on another port (up to 5 times).
-    ``env`` adds environment variables (e.g. ``NDCG_LAB_DB_URL``)."""
+    ``env`` adds environment variables (e.g. ``NDCG_LAB_DB_URL``); ``log`` is a file that receives the
+    server's output (standard output and error; a test reads it for tracebacks)."""
     for attempt in range(5):
         port = _free_port()
+        sink = log.open("ab") if log is not None else subprocess.PIPE
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none",
              "--browser.gatherUsageStats", "false"],
             cwd=ROOT, env=dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **(env or {})),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            stdout=sink, stderr=subprocess.STDOUT,
         )
+        if log is not None:
+            sink.close()  # the server has its own copy of the file
         url = f"http://127.0.0.1:{port}"
         try:
-            if _healthy(proc, url, last_attempt=attempt == 4):
+            if _healthy(proc, url, last_attempt=attempt == 4, log=log):
                 break
         except BaseException:
             _stop(proc)
@@ -82,12 +86,15 @@ def streamlit_server(script: Path | str = ROOT / "app.py", *, env: dict | None =
         _stop(proc)
 
 
-def _healthy(proc, url: str, *, last_attempt: bool) -> bool:
+def _healthy(proc, url: str, *, last_attempt: bool, log: Path | None = None) -> bool:
     """Wait until the server answers its health check (True) or exits because its port is taken (False)."""
     deadline = time.monotonic() + 120
     while True:
         if proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            if log is not None:
+                out = log.read_text(errors="replace")
+            else:
+                out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
             if "already in use" in out and not last_attempt:
                 return False
             pytest.fail(f"streamlit exited early ({proc.returncode}):\n{out}")
@@ -419,6 +426,83 @@ OVERFLOW_JS = r"""
   return out;
 }
 """
+
+
+# Tables and formulas a student reads (issue 36, 41): whole, not scrolled or cut (a formula's box or a table's
+# column narrower than its content; anything past the right edge), and no word broken across lines ("정/확",
+# "精/确": a Korean or English word, or a short Chinese cell, on more than one line).  Measured in the page.
+WHOLE_JS = r"""
+() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return out;
+  const lang = document.documentElement.lang || 'en';
+  const text = (el) => (el.innerText || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  for (const el of main.querySelectorAll('.katex-display')) {
+    if (!shown(el)) continue;
+    if (el.scrollWidth > el.clientWidth + 1) out.push(`formula scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
+    else if (el.getBoundingClientRect().right > vw + 1) out.push('formula past the right edge');
+  }
+  for (const el of main.querySelectorAll('[data-testid="stDataFrame"]')) {
+    if (!shown(el)) continue;
+    const sc = el.querySelector('.dvn-scroller');
+    if (sc && sc.scrollWidth > sc.clientWidth + 1)
+      out.push(`data grid scrolls sideways: ${sc.scrollWidth} > ${sc.clientWidth}`);
+  }
+  const tables = [...main.querySelectorAll('.nl-tbl, [data-testid="stTable"], table.nl-table')];
+  for (const el of tables) {
+    if (!shown(el)) continue;
+    const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
+    const box = el.getBoundingClientRect(), t = table.getBoundingClientRect();
+    const name = el.dataset.testid || el.getAttribute('data-testid') || 'table';
+    if (el.scrollWidth > el.clientWidth + 1 || t.right > box.right + 1)
+      out.push(`table cut off: ${name} ${Math.round(t.width)} > ${Math.round(box.width)}`);
+    if (t.right > vw + 1) out.push(`table past the right edge: ${name}`);
+    for (const cell of table.querySelectorAll('td, th')) {
+      if (!shown(cell)) continue;
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const lines = (start, end) => {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, end);
+          const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+          return new Set(rects.map((r) => Math.round(r.top))).size;
+        };
+        const whole = node.textContent;
+        if (lang.startsWith('zh')) {
+          // Chinese wraps between characters: only a column squeezed to one or two characters a line is wrong
+          const chars = [...whole.matchAll(/\S/g)];
+          const perLine = new Map();
+          for (const m of chars) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const r = [...range.getClientRects()].find((x) => x.width > 0);
+            if (r) perLine.set(Math.round(r.top), (perLine.get(Math.round(r.top)) || 0) + 1);
+          }
+          if (perLine.size > 1 && Math.max(...perLine.values()) <= 2)
+            out.push(`characters one by one in ${name}: "${whole.trim().slice(0, 12)}"`);
+          continue;
+        }
+        // English and Korean: a word (letters only, between spaces; Hangul runs) is never split across lines
+        const words = lang.startsWith('ko') ? /[가-힣]{2,}/g : /(?<=^|\s)[A-Za-z]{2,}(?=[.,;:!?)]*(?:\s|$))/g;
+        for (const m of whole.matchAll(words)) {
+          if (lines(m.index, m.index + m[0].length) > 1) out.push(`word split across lines in ${name}: "${m[0]}"`);
+        }
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+def not_whole(pg) -> list[str]:
+    """Every formula or table cut off or scrolled sideways, and every word split across lines (empty = whole)."""
+    return pg.evaluate(WHOLE_JS)
 
 
 def overflowing(pg) -> list[str]:

@@ -228,7 +228,11 @@ def test_tables_read_the_numbers_they_show(make_page, app_url):
         charts = [name for role, name in announced_names(pg) if role == "graphics-document"]
         assert charts and all(name and name != "Vega visualization" for name in charts), (path, charts)
         grids = pg.locator('[data-testid="stDataFrame"]:visible')
-        assert grids.count() > 0, path
+        tables = pg.locator('.nl-tbl:visible')  # ui/tables.py: HTML tables, their cells are what they show
+        assert grids.count() + tables.count() > 0, path
+        for i in range(tables.count()):
+            raw = [c for c in tables.nth(i).locator("td, th").all_text_contents() if long.search(c)]
+            assert raw == [], (path, "table", i, raw[:5])
         for i in range(grids.count()):
             grid = grids.nth(i)
             grid.scroll_into_view_if_needed()   # the grid writes its cells for screen readers once drawn

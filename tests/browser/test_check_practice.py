@@ -38,7 +38,7 @@ def test_check_page_shows_document_003_diagnosis_in_two_languages(page, app_url)
     visit(page, f"{app_url}/check")
     assert page.get_by_text("First wrong step: DCG term at position 5").count() == 1
     assert page.get_by_text("Sum disagrees with its own terms").count() >= 1  # 6.86 beside terms adding to 6.85
-    page.wait_for_selector('[data-testid="stDataFrame"]')
+    page.wait_for_selector('[data-testid="check_table"]')
     full_height(page)
     assert screenshot(page, "check").stat().st_size > 10_000
     visit(page, f"{app_url}/check?lang=zh")

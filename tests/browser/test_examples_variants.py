@@ -46,7 +46,7 @@ def test_variants_journey(make_page, app_url, warmed):
     assert page.get_by_label("按排名顺序的等级", exact=True).input_value() == "3, 2, 1"
     fill(page, "按排名顺序的等级", "2.1234567, 1, 0")
     assert query(page)["rels"] == "2.1234567,1,0" and query(page)["lang"] == "zh"
-    table = page.locator('[data-testid="stDataFrame"]').first.inner_text()
+    table = page.get_by_test_id("va_libraries").inner_text()
     go_via_sidebar(page, "实验台")
     go_via_sidebar(page, "公式变体与库")
     assert page.get_by_label("按排名顺序的等级", exact=True).input_value() == "2.1234567, 1, 0"
@@ -54,7 +54,7 @@ def test_variants_journey(make_page, app_url, warmed):
     other = make_page(fresh=True)
     visit(other, link)
     assert other.get_by_label("按排名顺序的等级", exact=True).input_value() == "2.1234567, 1, 0"
-    assert other.locator('[data-testid="stDataFrame"]').first.inner_text() == table
+    assert other.get_by_test_id("va_libraries").inner_text() == table
 
 
 def test_variants_uses_the_playground_ranking_on_request(page, app_url):

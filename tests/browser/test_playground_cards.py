@@ -360,6 +360,29 @@ def test_keyboard_only_with_a_visible_focus_ring(page, app_url):
     assert state(page)["serverSeq"] == one["serverSeq"]
 
 
+PRINTED_SHOWN_JS = """(box) => [...box.getRootNode().querySelectorAll('.num .printed')]
+  .filter((p) => p.textContent.trim() && getComputedStyle(p).visibility === 'visible').map((p) => p.textContent)"""
+
+
+def test_no_document_number_beside_a_previewed_one(page, app_url):
+    """Issue 36: while a card was carried, "printed: 001: 6.86" stayed beside the previewed DCG 7.5410, as if the
+    post had printed that for the new order.  The documents' numbers show for their own order only."""
+    s = open_cards(page, f"{app_url}/playground?rels=3,2,3,0,1,2&unretrieved=3,0&k=6")
+    resting = cards_box(page).evaluate(PRINTED_SHOWN_JS)
+    assert any("001: 6.86" in x for x in resting), resting
+    focus_card(page, "D1")
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowRight")  # D1 second: another order, previewed
+    held = state(page)
+    assert held["preview"] and held["numbers"]["dcg"] != s["numbers"]["dcg"], held
+    assert cards_box(page).evaluate(PRINTED_SHOWN_JS) == []
+    page.keyboard.press("ArrowLeft")  # back in its place: the order is the document's again
+    assert not state(page)["preview"]
+    assert cards_box(page).evaluate(PRINTED_SHOWN_JS) == resting
+    page.keyboard.press("Escape")
+    assert state(page)["serverSeq"] == s["serverSeq"]
+
+
 AXE_RUN = """async (host) => {
   const r = await axe.run(host, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
   return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 100)).join(' | ')}`);
@@ -441,7 +464,7 @@ def test_a_first_visits_warnings_stay_when_the_rest_arrives(page, app_url):
     # The first run stops after the numbers and the rest comes in a second run: the warnings of the first
     # (a bad link parameter, app.py's unknown language) are still there once the whole page is drawn.
     visit(page, f"{app_url}/playground?rels=3,2&k=abc&lang=xx")
-    page.wait_for_selector('[data-testid="stDataFrame"]', state="attached")  # the rest is there
+    page.wait_for_selector('[data-testid="pg_variants"]', state="attached")  # the rest is there
     warnings = page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
     assert any("abc" in w and "k" in w for w in warnings), warnings
     assert sum("Unknown language 'xx'" in w for w in warnings) == 1, warnings

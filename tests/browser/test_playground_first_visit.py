@@ -37,4 +37,4 @@ def test_the_rest_comes_when_asked_for_before_the_first_run_ends(page, slow_firs
     link = copied_link(page)
     assert "rels=3%2C2%2C1" in link or "rels=3,2,1" in link, link
     assert query(page)["k"] == "2"
-    assert page.locator('[data-testid="stDataFrame"]').count() >= 1  # the tables of the rest
+    assert page.get_by_test_id("pg_variants").count() == 1  # the tables of the rest

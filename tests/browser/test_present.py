@@ -105,6 +105,10 @@ def test_document_link_stepped_with_keys_to_ndcg(make_page, app_url):
     for _ in range(3):
         pg.keyboard.press("ArrowRight")
     wait_step(pg, step + 1)
+    assert title(pg) == "The formula"  # in symbols, the lecture's numbers written in (three KaTeX blocks)
+    assert pg.locator(".st-key-present_formulas .katex-display").count() == 3
+    pg.keyboard.press("ArrowRight")
+    wait_step(pg, step + 2)
     assert title(pg) == "The other variants"
     assert page_problems(pg) == []
 

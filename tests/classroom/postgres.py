@@ -47,8 +47,9 @@ def _as_owner(cmd: list[str]) -> list[str]:
 
 
 @contextmanager
-def throwaway_postgres() -> Iterator[str]:
-    """Start a server; yield a SQLAlchemy URL of its ``postgres`` database (user ``lab``, no password)."""
+def throwaway_postgres(settings: dict[str, str] | None = None) -> Iterator[str]:
+    """Start a server; yield a SQLAlchemy URL of its ``postgres`` database (user ``lab``, no password).
+    ``settings``: more server settings (``-c name=value``), e.g. for benchmarks' statistics."""
     for tool in ("initdb", "pg_ctl", "postgres"):
         if not (PG_BIN / tool).exists():
             raise PostgresUnavailable(
@@ -69,7 +70,8 @@ def throwaway_postgres() -> Iterator[str]:
         if out.returncode != 0:
             raise PostgresUnavailable(f"initdb failed ({out.returncode}):\n{out.stdout}\n{out.stderr}")
         opts = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-                "-c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB")
+                "-c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB"
+                + "".join(f" -c {name}={value}" for name, value in (settings or {}).items()))
         out = run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", opts, "-w", "-t", "60", "start"])
         if out.returncode != 0:
             text = log.read_text(errors="replace") if log.exists() else ""

@@ -1,6 +1,7 @@
 """Real app servers for classroom tests and benchmarks: ``streamlit run app.py`` processes on free loopback
-ports, and Debian's nginx in front of several of them with the sample configuration of
-``deploy/nginx.conf`` (sticky sessions by a route cookie nginx sets itself), written to a temp folder.
+ports, and Debian's nginx in front of several of them with the sample configuration (``deploy/nginx.py``,
+whose output for three processes is ``deploy/nginx.conf``: sticky sessions by a route cookie nginx sets
+itself), written to a temp folder.
 
 Nothing here skips: a missing nginx fails with a message saying how to install it.
 """
@@ -19,9 +20,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from deploy.nginx import config as deploy_config
+from deploy.nginx import route_name
+
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = os.environ.get("NGINX_PATH", "/usr/sbin/nginx")
-TEMPLATE = ROOT / "deploy" / "nginx.conf"
 
 
 class ServerFailed(RuntimeError):
@@ -101,43 +104,49 @@ def apps(db_url: str, n: int = 1, *, env: dict | None = None) -> Iterator[list[A
 
 
 def nginx_config(upstreams: Sequence[int], port: int, root: Path) -> str:
-    """``deploy/nginx.conf`` for ``upstreams`` (app ports) listening on ``port``, every path under ``root``."""
-    text = TEMPLATE.read_text(encoding="utf-8")
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
-    start, end = text.index("    # servers:begin"), text.index("    # servers:end")
-    text = text[:start] + "    # servers:begin\n" + servers + "\n" + text[end:]
-    text = text.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    """The sample configuration (:func:`deploy.nginx.config`, what ``deploy/nginx.conf`` holds) for
+    ``upstreams`` (app ports) listening on ``port``, every path under ``root``; two access logs: ``access.log``
+    (``upstream route-cookie uri`` per line) and ``combined.log`` (nginx's standard format: the request line
+    and the Referer, what a proxy usually logs)."""
+    text = deploy_config(upstreams, listen=f"127.0.0.1:{port}")
     head = (f"daemon off;\nworker_processes 1;\npid {root}/nginx.pid;\nerror_log {root}/error.log warn;\n"
             + ("user root;\n" if os.geteuid() == 0 else ""))
     temp = "".join(f"    {name}_temp_path {root}/{name};\n" for name in
                    ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    log = (f"    log_format route '$upstream_addr $ndcglab_route $request_uri';\n"
-           f"    access_log {root}/access.log route;\n")
+    log = (f"    log_format route '$upstream_addr $cookie_ndcglab_route $request_uri';\n"
+           f"    access_log {root}/access.log route;\n"
+           f"    access_log {root}/combined.log combined;\n")
     text = text.replace("http {", "http {\n" + temp + log, 1)
     return head + text
 
 
 class Proxy(str):
-    """nginx's base URL, with where its access log is (``upstream route uri`` per line)."""
+    """nginx's base URL, with where its access logs are (``log``: ``upstream route uri`` per line;
+    ``combined``: nginx's standard format)."""
 
     log: Path
+    combined: Path
 
-    def routes(self, ports: Sequence[int], *, tries: int = 400) -> dict[int, str]:
-        """A route cookie value that nginx sends to each app port (found by asking nginx's health check)."""
+    def routes(self, ports: Sequence[int]) -> dict[int, str]:
+        """The route cookie value that sends a browser to each app port (checked with a health request each)."""
         found: dict[int, str] = {}
-        for i in range(tries):
-            value = f"route{i}"
+        for port in ports:
+            value = route_name(port)
             req = urllib.request.Request(f"{self}/_stcore/health", headers={"Cookie": f"ndcglab_route={value}"})
             with urllib.request.urlopen(req, timeout=10):
                 pass
-            for line in reversed(self.log.read_text(errors="replace").splitlines()):
-                if f" {value} " in line:
-                    port = int(line.split()[0].rsplit(":", 1)[1])
-                    found.setdefault(port, value)
-                    break
-            if all(p in found for p in ports):
-                return found
-        raise ServerFailed(f"no route cookie reached every app port {list(ports)} in {tries} tries: {found}")
+            # nginx writes the log line once the answer is sent: it may come a moment after the answer
+            deadline = time.monotonic() + 30
+            while not (lines := [line for line in self.log.read_text(errors="replace").splitlines()
+                                 if f" {value} " in line]) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if not lines:
+                raise ServerFailed(f"nginx logged no request with the route cookie {value}")
+            last = lines[-1]
+            if not last.split(" ")[-3].endswith(f":{port}"):
+                raise ServerFailed(f"the route cookie {value} did not reach port {port}: {last}")
+            found[port] = value
+        return found
 
 
 @contextmanager
@@ -154,6 +163,7 @@ def nginx(upstreams: Sequence[int]) -> Iterator[Proxy]:
                             stderr=subprocess.STDOUT, start_new_session=True)
     url = Proxy(f"http://127.0.0.1:{port}")
     url.log = root / "access.log"
+    url.combined = root / "combined.log"
     try:
         try:
             wait_healthy(url, proc, timeout=60, log=root / "error.log")

@@ -20,6 +20,7 @@ from sqlalchemy import func, inspect, select
 
 from classroom import db
 from classroom.models import answers, metadata, sessions, students, throttle
+from classroom.nicknames import MAX_CODE_POINTS, graphemes
 from classroom.store import (
     CODE_ALPHABET,
     SEAT_CODE_LENGTH,
@@ -182,25 +183,28 @@ def test_one_browser_session_holds_one_seat_per_class(store, blog):
 
 
 def test_wrong_codes_earn_growing_delays_per_client(db_url, clock):
-    # 5 free wrong codes per session (50 per address); then 2 s, 4 s, 8 s ... (Limits' defaults).
+    # 5 free wrong codes per session (50 per address); then 2 s, 4 s, 8 s ... (Limits' defaults).  While held,
+    # a client's codes are not checked: a join waits for the teacher, right code or wrong (tests/classroom/
+    # test_guard.py); a seat code is refused.
     store = Store(db_url, clock=clock)
     info, _ = store.create(practice_task(3))
     guesser = Client("guesser", "203.0.113.5")
     for _ in range(5):
         assert kind_of(lambda: store.join("AAAAAA", "x", client=guesser)) == "unknown_code"
-    assert kind_of(lambda: store.join("AAAAAA", "x", client=guesser)) == "unknown_code"  # the 6th: blocks 2 s
-    err = pytest.raises(ClassroomError, store.join, info.code, "x", client=guesser).value  # even the right code
-    assert (err.kind, err.params["seconds"]) == ("rate_guess", 3)
+    assert kind_of(lambda: store.join("AAAAAA", "x", client=guesser)) == "unknown_code"  # the 6th: holds 2 s
+    err = pytest.raises(ClassroomError, store.join, info.code, "x", client=guesser).value
+    assert (err.kind, err.params["seconds"]) == ("waiting", 3)
+    assert kind_of(lambda: store.reclaim(info.code, "ACDEFHJK", client=guesser)) == "rate_guess"
     clock.now += 2
     assert kind_of(lambda: store.join("AAAAAA", "x", client=guesser)) == "unknown_code"  # the 7th: 4 s
     clock.now += 3
-    assert kind_of(lambda: store.join(info.code, "x", client=guesser)) == "rate_guess"
-    # Another app server on the same database enforces the same delay; another client is not slowed.
+    assert kind_of(lambda: store.join("AAAAAA", "x", client=guesser)) == "waiting"
+    # Another app server on the same database enforces the same hold; another client is not slowed.
     again = Store(db_url, clock=clock)
-    assert kind_of(lambda: again.join(info.code, "x", client=guesser)) == "rate_guess"
+    assert kind_of(lambda: again.join("AAAAAA", "x", client=guesser)) == "waiting"
     assert again.join(info.code, "y", client=Client("someone", "198.51.100.1"))[0].nickname == "y"
     clock.now += 1
-    assert store.join(info.code, "x", client=guesser)[0].nickname == "x"
+    assert store.join(info.code, "x2", client=guesser)[0].nickname == "x2"
 
 
 def test_a_steady_guesser_waits_up_to_the_cap(db_url, clock):
@@ -213,11 +217,11 @@ def test_a_steady_guesser_waits_up_to_the_cap(db_url, clock):
         try:
             store.join("AAAAAA", "x", client=guesser)
         except ClassroomError as exc:
-            if exc.kind == "rate_guess":
+            if exc.kind == "waiting":
                 waits.append(exc.params["seconds"])
                 clock.now += exc.params["seconds"]
                 continue
-    # free 2; then 2, 4, 8, 16, 32, 60 (cap) s: each wait is refused once, then the guess goes through
+    # free 2; then 2, 4, 8, 16, 32, 60 (cap) s: each hold answers once, then the next code is checked
     assert waits == [3, 5, 9, 17] and clock.now > 1_800_000_000 + 30
 
 
@@ -248,7 +252,8 @@ def test_the_teacher_closes_joining_and_removes_a_student(store, blog):
     assert kind_of(lambda: ada.submit(1, "idcg", "8.38", submission_id="2")) == "removed"
     assert teacher.answers().empty and teacher.students().empty
     teacher.set_joining(True)
-    assert store.join(info.code, "Ada")[0].nickname == "Ada"  # the nickname is free again
+    # the nickname stays barred from this class (tests/classroom/test_guard.py: the browser too)
+    assert kind_of(lambda: store.join(info.code, "Ada")) == "nickname_removed"
 
 
 def test_a_seat_code_gives_the_seat_back_once(store, blog, clock):
@@ -475,7 +480,7 @@ def test_schema_is_at_the_newest_revision_and_matches_the_models(store):
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn, opts={"version_table": "class_schema_version"})
-        assert ctx.get_current_revision() == "0002"
+        assert ctx.get_current_revision() == "0003"
         diffs = compare_metadata(ctx, metadata)
     assert diffs == []
     assert set(inspect(store.engine).get_table_names()) >= {"class_sessions", "class_rounds", "class_students",
@@ -506,8 +511,10 @@ def test_nicknames_are_one_capped_line_without_control_characters(text):
     import unicodedata
 
     name = clean_nickname(text, 24)
-    assert len(name) <= 24 and name == name.strip()
-    assert not any(unicodedata.category(ch)[0] == "C" for ch in name)
+    assert len(graphemes(name)) <= 24 and len(name) <= MAX_CODE_POINTS and name == name.strip()
+    # no control or format character but the joiners between two visible characters and a flag's tags
+    assert not any(unicodedata.category(ch)[0] == "C" and ch not in "\u200c\u200d"
+                   and not "\U000e0020" <= ch <= "\U000e007f" for ch in name)
     assert "\n" not in name and "  " not in name
 
 
@@ -542,6 +549,14 @@ def test_limits_from_the_environment(monkeypatch):
     monkeypatch.setenv("NDCG_LAB_SEATS_PER_ADDRESS", "400")
     lim = Limits.from_env()
     assert (lim.retention, lim.seats_per_address, lim.joins_per_address) == (2.5 * 86400, 400, 30)
+    for name, value, field in [("NDCG_LAB_JOINS_PER_ADDRESS", "300", "joins_per_address"),
+                               ("NDCG_LAB_WRONG_CODES_PER_ADDRESS", "500", "free_guesses_address"),
+                               ("NDCG_LAB_WRONG_CODES_PER_SESSION", "8", "free_guesses_session"),
+                               ("NDCG_LAB_CLASSES_PER_ADDRESS", "90", "classes_per_address")]:
+        monkeypatch.setenv(name, value)
+        assert getattr(Limits.from_env(), field) == int(value)
+    monkeypatch.setenv("NDCG_LAB_SEATS_PER_ADDRESS", "100000")
+    assert Limits.from_env().seat_cap == 400  # one address never fills a class of 500
     monkeypatch.setenv("NDCG_LAB_RETENTION_DAYS", "soon")
     with pytest.raises(ValueError, match="NDCG_LAB_RETENTION_DAYS must be a number, got 'soon'"):
         Limits.from_env()

@@ -124,21 +124,24 @@ def test_resolve_returns_registry_entries_and_instances():
 
 
 def test_one_record_type_for_every_choice_and_each_defined_once():
-    """Every registry of the package holds registry.Choice records; the IDCG sources are the registry's own
-    objects wherever they appear (the lessons, the engine's variants, the NDCG functions)."""
+    """Every registry of the package holds registry.Choice records (the run-file measures their own typed
+    Measure); the IDCG sources are the registry's own objects wherever they appear (the lessons, the
+    engine's variants, the NDCG functions)."""
     from metrics.lessons import libraries
     from metrics.lessons.diagnose import MISTAKES
     from metrics.lessons.examples import VERDICTS
     from metrics.other import roc, topn
     from metrics.runfiles import IDCG, MEASURES
-    from metrics.runfiles.measures import parse_variant
+    from metrics.runfiles.measures import Measure, parse_variant
 
-    registries = [GAINS, DISCOUNTS, TIES, ZERO_IDCG, IDCG_SOURCES, VARIANT_CHOICES["ties"], MEASURES, VERDICTS,
+    registries = [GAINS, DISCOUNTS, TIES, ZERO_IDCG, IDCG_SOURCES, VARIANT_CHOICES["ties"], VERDICTS,
                   MISTAKES, libraries.DIMENSIONS, libraries.VARIANTS, libraries.IDEAL_SOURCES,
                   libraries.CUTOFFS, topn.PRECISION_DENOMINATORS, topn.AP_DENOMINATORS, roc.AUC_METHODS]
     for registry in registries:
         for key, choice in registry.items():
             assert type(choice) is Choice and choice.key == key and choice.name and choice.help, key
+    for key, measure in MEASURES.items():
+        assert type(measure) is Measure and measure.key == measure.name == key and measure.help, key
     assert libraries.IDEAL_SOURCES["judged"] is IDCG_SOURCES["judged"]
     assert list(IDCG) == list(IDCG_SOURCES) and IDCG["list"] == IDCG_SOURCES["list"].help
     assert parse_variant("nDCG(idcg=list)").idcg == "list"

@@ -6,7 +6,7 @@ import pytest
 
 from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.examples import EXAMPLES, VERDICTS
-from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
+from tests.conftest import LANGS, html_tables, no_exceptions, one_language_each, open_page
 from ui.i18n import catalogue
 
 PAGE = "pages/check.py"
@@ -49,7 +49,7 @@ def test_doc003_default_sheet(lang):
         assert _name(lang, kind) in texts
     assert _name(lang, "rounded_sum") not in texts
     assert "6.85" in texts  # 3+1.26+1.5+0+0.38+0.71
-    table = at.dataframe[0].value
+    (table,) = html_tables(at, "check_table")
     marks = table[c["diagnose.col.mark"]].tolist()
     assert marks.count("✗") == 4  # term 5, ideal term 6, IDCG 8.37, NDCG 81.96%
     assert "0.3869" in table[c["diagnose.col.correct"]].tolist()

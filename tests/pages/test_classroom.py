@@ -13,7 +13,7 @@ import pytest
 from classroom.store import Store
 from classroom.tasks import example_task
 from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, html_tables, no_exceptions, open_page
 from ui.diagnosis import kind_name
 from ui.i18n import catalogue
 
@@ -59,6 +59,8 @@ def _all_text(at) -> str:
              for x in getattr(at, kind)]
     for frame in at.dataframe:
         parts.append(frame.value.to_string())
+    for frame in html_tables(at):
+        parts.append(frame.to_string())
     return "\n".join(str(p) for p in parts)
 
 
@@ -74,40 +76,106 @@ def _confirm_cookie(at, role: str, code: str) -> None:
     at.run()
 
 
+def _token(at, code: str) -> str:
+    """The teacher token this browser session holds (what its cookie will keep)."""
+    return at.session_state["class_browser_tokens"][f"ndcglab_t_{code}"]
+
+
+def _fragment(at, code: str, key: str = "") -> None:
+    """Do what the browser does on a /class page: answer the component with the address's #key= fragment."""
+    at.session_state[f"class_fragment_{code}"] = {"fragment": f"{at.session_state['class_fragment_nonce']}:{key}"}
+    at.run()
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_teacher_starts_a_class_and_the_key_leaves_the_link(lang):
+def test_teacher_starts_a_class_and_no_key_is_ever_in_the_address(lang):
+    # Issue 37: the key was in the address (so in proxies' logs, Referers and the history) until the cookie.
     at = _start({"source": "example", "example": "003-blog"}, lang=lang)
     q = _query(at)
-    assert set(q) >= {"code", "key"} and len(q["key"]) >= 40  # until the browser holds its cookie
+    code = q["code"]
+    assert "key" not in q and Store().teacher(code, _token(at, code)) is not None  # this browser's own token
     cat = catalogue(lang)
     assert _metrics(at)[cat["classroom.joined"]] == "0"
-    assert any(q["code"] in x.value for x in at.markdown)  # the join code, big
-    assert not any(q["key"] in c.value for c in at.code)  # the private link only on request
+    assert any(code in x.value for x in at.markdown)  # the join code, big
+    assert not any("key=" in c.value for c in at.code)  # the private link only on request
     assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # drawn through app.py
-    _confirm_cookie(at, "t", q["code"])
+    _confirm_cookie(at, "t", code)
     no_exceptions(at)
-    after = _query(at)
-    assert "key" not in after and after["code"] == q["code"]
-    assert _metrics(at)[cat["classroom.joined"]] == "0"  # the dashboard stays
+    assert _metrics(at)[cat["classroom.joined"]] == "0" and "key" not in _query(at)  # the dashboard stays
     at.button(key="class_show_link_button").click().run()
-    links = [c.value for c in at.code if f"code={q['code']}" in c.value]
-    assert len(links) == 1 and "key=" in links[0]
-    token = links[0].split("key=")[1]
-    assert Store().teacher(q["code"], token) is not None  # this browser's own token opens the dashboard
+    links = [c.value for c in at.code if f"code={code}" in c.value]
+    assert len(links) == 1 and f"?code={code}#key=" in links[0]  # the key in the fragment: never sent
+    first = links[0].split("#key=")[1]
+    assert Store().teacher(code, first) is not None
     at.button(key="class_hide_link_button").click().run()
     assert not any("key=" in c.value for c in at.code)
+    at.button(key="class_show_link_button").click().run()  # shown again: a new link, the old one retired
+    second = next(c.value for c in at.code if "#key=" in c.value).split("#key=")[1]
+    assert second != first and Store().teacher(code, first) is None and Store().teacher(code, second)
+    at.button(key="class_revoke_link_button").click().run()
+    assert Store().teacher(code, second) is None and cat["classroom.link_revoked"] in _all_text(at)
+    assert _metrics(at)[cat["classroom.joined"]] == "0"  # this browser keeps the dashboard
+
+
+def test_the_private_link_opens_the_dashboard_once():
+    # Issue 37: the same key opened the dashboard later in a fresh browser (the README said "used once").
+    at = _start({"source": "example", "example": "003-blog"})
+    code = _query(at)["code"]
+    link = Store().teacher(code, _token(at, code)).new_link()
+    laptop = open_page(TEACHER, query={"code": code})
+    no_exceptions(laptop)
+    assert catalogue("en")["classroom.opening"] in _all_text(laptop)
+    assert "class_start" not in [b.key for b in laptop.button]  # no setup flashes while the browser answers
+    _fragment(laptop, code, link)
+    assert _metrics(laptop)["Joined"] == "0"  # the dashboard, while the browser is asked to keep a token
+    assert Store().teacher(code, link) is not None  # not yet retired: the cookie is not confirmed
+    _confirm_cookie(laptop, "t", code)
+    assert _metrics(laptop)["Joined"] == "0" and Store().teacher(code, link) is None  # used once
+    assert Store().teacher(code, _token(laptop, code)) is not None  # the laptop's own token
+    later = open_page(TEACHER, query={"code": code})  # the same link in a fresh browser, later
+    _fragment(later, code, link)
+    assert not later.metric and catalogue("en")["classroom.bad_teacher_link"] in later.error[0].value
+
+
+def test_a_browser_refusing_the_cookie_is_warned():
+    at = _start({"source": "example", "example": "003-blog"})
+    code = _query(at)["code"]
+    link = Store().teacher(code, _token(at, code)).new_link()
+    tab = open_page(TEACHER, query={"code": code})
+    _fragment(tab, code, link)
+    name = f"ndcglab_t_{code}"
+    nonce = next(n for (cookie, _), n in tab.session_state["class_cookie_nonces"].items() if cookie == name)
+    tab.session_state[f"class_cookie_{name}"] = {"refused": nonce}  # what the component answers then
+    tab.run()
+    no_exceptions(tab)
+    assert catalogue("en")["classroom.cookie_refused"] in [w.value for w in tab.warning]
+    assert _metrics(tab)["Joined"] == "0" and Store().teacher(code, link) is not None  # the key still works
+
+
+def test_sign_out_other_browsers():
+    at = _start({"source": "example", "example": "003-blog"})
+    code = _query(at)["code"]
+    mine = _token(at, code)
+    teacher = Store().teacher(code, mine)
+    others = [teacher.issue_token() for _ in range(3)]
+    link = teacher.new_link()
+    at.button(key="class_sign_out_button").click().run()
+    no_exceptions(at)
+    assert catalogue("en")["classroom.signed_out"].format(n=3) in _all_text(at)
+    assert all(Store().teacher(code, x) is None for x in (*others, link))
+    assert Store().teacher(code, mine) is not None and _metrics(at)["Joined"] == "0"
 
 
 def test_runs_carrying_the_address_from_before_start_keep_the_dashboard():
-    """The lead's loaded run: "Start" ran to its end (the address held code and key), then runs the browser
-    had sent with the setup's address (the cookie component answering, the live panel's refresh) arrived.
+    """The lead's loaded run: "Start" ran to its end (the address held the code), then runs the browser had
+    sent with the setup's address (the cookie component answering, the live panel's refresh) arrived.
     Read as newly opened links they put the setup back for good (no error, no "not this browser")."""
     at = open_page(TEACHER, query={"source": "example", "steps": "terms,dcg"})
     setup_address = _query(at)
     at.button(key="class_start").click().run()
     no_exceptions(at)
     q = _query(at)
-    assert {"code", "key"} <= set(q)
+    assert "code" in q and "key" not in q
     for _ in range(3):  # each run sent before the browser had taken the page's rewrite of the address
         at.query_params.clear()
         for name, value in setup_address.items():
@@ -124,6 +192,7 @@ def test_without_the_key_or_this_browser_s_cookie_the_dashboard_stays_closed():
     at = _start({"source": "example", "example": "003-blog"})
     code = _query(at)["code"]
     other = open_page(TEACHER, query={"code": code})  # another browser: no cookie, no key
+    _fragment(other, code)
     no_exceptions(other)
     assert not other.metric and other.warning and code in other.warning[0].value
     assert other.button(key="class_start")  # the setup instead
@@ -131,31 +200,46 @@ def test_without_the_key_or_this_browser_s_cookie_the_dashboard_stays_closed():
 
 def test_a_wrong_teacher_key_shows_nothing_of_the_class():
     at = _start({"source": "example", "example": "003-blog"})
-    q = _query(at)
-    student = _join(q["code"], "Ada")
-    student.text_input(key="join_dcg_1").input("6.86").run()
-    for key in (q["key"][:-1] + ("A" if q["key"][-1] != "A" else "B"), "", "x" * 300):
-        bad = open_page(TEACHER, query={"code": q["code"], "key": key})
+    code = _query(at)["code"]
+    link = Store().teacher(code, _token(at, code)).new_link()
+    student = _join(code, "Ada")
+    student.text_input(key="join_dcg").input("6.86").run()
+    wrong = link[:-1] + ("A" if link[-1] != "A" else "B")
+    for key, where in ((wrong, "fragment"), (wrong, "query"), ("", "query"), ("x" * 300, "query")):
+        bad = open_page(TEACHER, query={"code": code, **({"key": key} if where == "query" else {})})
+        if where == "fragment":
+            _fragment(bad, code, key)
         no_exceptions(bad)
         assert not bad.metric and "6.86" not in _all_text(bad) and "Ada" not in _all_text(bad)
         assert not bad.get("vega_lite_chart")
-        if len(key) == len(q["key"]):  # a wrong key of the right form (an overlong one is a link warning)
+        if len(key) == len(link):  # a wrong key of the right form (an overlong one is a link warning)
             assert bad.error and catalogue("en")["classroom.bad_teacher_link"] in bad.error[0].value
+
+
+def test_an_older_link_with_the_key_in_the_query_still_opens_once():
+    at = _start({"source": "example", "example": "003-blog"})
+    code = _query(at)["code"]
+    link = Store().teacher(code, _token(at, code)).new_link()
+    old = open_page(TEACHER, query={"code": code, "key": link})
+    no_exceptions(old)
+    assert _metrics(old)["Joined"] == "0"
+    _confirm_cookie(old, "t", code)
+    assert "key" not in _query(old) and Store().teacher(code, link) is None
 
 
 def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     teacher = _start({"source": "example", "example": "003-blog", "steps": "dcg,idcg,ndcg"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    assert sorted(x.key for x in ada.text_input if x.key.startswith("join_") and x.key[-2:] == "_1") == [
-        "join_dcg_1", "join_idcg_1", "join_ndcg_1"]
-    ada.text_input(key="join_dcg_1").input("6.86").run()
-    ada.text_input(key="join_idcg_1").input("8.38").run()
-    ada.text_input(key="join_ndcg_1").input("0.82").run()
+    assert sorted(x.key for x in ada.text_input if x.key.startswith("join_") and x.key != "join_code") == [
+        "join_dcg", "join_idcg", "join_ndcg"]
+    ada.text_input(key="join_dcg").input("6.86").run()
+    ada.text_input(key="join_idcg").input("8.38").run()
+    ada.text_input(key="join_ndcg").input("0.82").run()
     no_exceptions(ada)
     assert ada.success and catalogue("en")["practice.solved"] in [s.value for s in ada.success]
     bo = _join(code, "Bo")
-    bo.text_input(key="join_dcg_1").input("6.8").run()  # 7.86 under log2(i), a named mistake
+    bo.text_input(key="join_dcg").input("6.8").run()  # 7.86 under log2(i), a named mistake
     kinds = Store().seat(code, _query(bo)["me"]).answers(1)[0].kinds
     assert kinds
     feedback = _all_text(bo)
@@ -176,7 +260,7 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     teacher.toggle(key="class_show_names_0").set_value(True).run()
     text = _all_text(teacher)
     assert "Ada" in text and "Bo" in text
-    assert Store().teacher(code, _query(teacher)["key"]).info.show_names  # kept in the database
+    assert Store().teacher(code, _token(teacher, code)).info.show_names  # kept in the database
 
 
 def test_one_verdict_a_note_is_never_a_mistake():
@@ -184,8 +268,8 @@ def test_one_verdict_a_note_is_never_a_mistake():
     teacher = _start({"source": "example", "example": "003-blog", "steps": "terms,dcg"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    ada.text_input(key="join_terms_1").input("3 1.26 1.5 0 0.39 0.71").run()
-    ada.text_input(key="join_dcg_1").input("6.861").run()
+    ada.text_input(key="join_terms").input("3 1.26 1.5 0 0.39 0.71").run()
+    ada.text_input(key="join_dcg").input("6.861").run()
     no_exceptions(ada)
     text = _all_text(ada)
     assert "✓ DCG: right" in text and "✗" not in text
@@ -208,7 +292,7 @@ def test_value_feedback_adds_the_right_value_before_the_reveal():
     teacher = _start({"source": "example", "example": "003-blog", "steps": "dcg"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    ada.text_input(key="join_dcg_1").input("6.8").run()
+    ada.text_input(key="join_dcg").input("6.8").run()
     assert "6.86" not in _all_text(ada)
     teacher.radio(key="class_feedback_live_concept").set_value("value").run()
     no_exceptions(teacher)
@@ -221,8 +305,8 @@ def test_a_student_sees_only_their_own_answers_and_the_nickname_is_inert():
     code = _query(teacher)["code"]
     ada = _join(code, "![x](//e.vil/a.png)<b>A")  # 24 characters, the most a nickname has
     bo = _join(code, "Bo")
-    bo.text_input(key="join_dcg_1").input("6.123").run()
-    ada.text_input(key="join_ndcg_1").input("0.8184").run()
+    bo.text_input(key="join_dcg").input("6.123").run()
+    ada.text_input(key="join_ndcg").input("0.8184").run()
     ada.run()
     text = _all_text(ada)
     assert "6.123" not in text and "Bo" not in text
@@ -250,7 +334,8 @@ def test_reveal_and_next_exercise_reach_the_students():
     no_exceptions(teacher)
     assert _metrics(teacher)["Exercise"] == "2"
     ada.run()
-    assert any(x.key == "join_dcg_2" for x in ada.text_input)
+    # the same boxes, emptied for the new exercise (one box per step for the life of the page)
+    assert ada.text_input(key="join_dcg").value == ""
     # the next exercise after document 003 is the next worked example (document 001)
     assert any("Exercise 2" in s.value for s in ada.subheader)
 
@@ -259,14 +344,14 @@ def test_a_returning_student_finds_their_answers(database):
     teacher = _start({"source": "example", "example": "003-blog"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    ada.text_input(key="join_dcg_1").input("6.86").run()
+    ada.text_input(key="join_dcg").input("6.86").run()
     me = _query(ada)["me"]
     again = open_page(JOIN, query={"code": code, "me": me})  # a new session: reload, or a restarted server
     no_exceptions(again)
-    assert again.text_input(key="join_dcg_1").value == "6.86"
+    assert again.text_input(key="join_dcg").value == "6.86"
     assert not any(x.key == "join_nickname" for x in again.text_input)
     _confirm_cookie(again, "s", code)  # the browser keeps the token: the link is the plain join link again
-    assert "me" not in _query(again) and again.text_input(key="join_dcg_1").value == "6.86"
+    assert "me" not in _query(again) and again.text_input(key="join_dcg").value == "6.86"
     stranger = open_page(JOIN, query={"code": code, "me": me[:-2]})
     assert any(x.key == "join_nickname" for x in stranger.text_input) and stranger.warning
 
@@ -275,7 +360,7 @@ def test_the_teacher_hands_a_seat_back_and_removes_a_student():
     teacher = _start({"source": "example", "example": "003-blog"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    ada.text_input(key="join_dcg_1").input("6.86").run()
+    ada.text_input(key="join_dcg").input("6.86").run()
     _join(code, "Bo")
     teacher.run()
     teacher.number_input(key="class_pick").set_value(1).run()
@@ -286,7 +371,7 @@ def test_the_teacher_hands_a_seat_back_and_removes_a_student():
     phone.text_input(key="join_seat_code").input(seat_code).run()
     phone.button(key="join_reclaim").click().run()
     no_exceptions(phone)
-    assert phone.text_input(key="join_dcg_1").value == "6.86"
+    assert phone.text_input(key="join_dcg").value == "6.86"
     ada.run()  # the old browser lost the seat
     assert any(x.key == "join_nickname" for x in ada.text_input)
     teacher.number_input(key="class_pick").set_value(2).run()
@@ -319,7 +404,7 @@ def test_bad_answers_are_messages_and_not_stored(database):
     teacher = _start({"source": "example", "example": "003-blog"})
     code = _query(teacher)["code"]
     ada = _join(code, "Ada")
-    ada.text_input(key="join_dcg_1").input("six").run()
+    ada.text_input(key="join_dcg").input("six").run()
     no_exceptions(ada)
     assert ada.error
     teacher.run()
@@ -334,7 +419,7 @@ def test_a_playground_link_starts_from_its_ranking():
     no_exceptions(at)
     q = _query(at)
     store = Store()
-    task = store.teacher(q["code"], q["key"]).round().task  # the key stays until the browser keeps a cookie
+    task = store.teacher(q["code"], _token(at, q["code"])).round().task
     ex = task.exercise()
     assert ex.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and ex.discount == "jarvelin" and ex.k == 4
 
@@ -351,6 +436,6 @@ def test_bad_link_parameters_are_warnings():
 def test_a_practice_class_uses_the_practice_pages_exercise():
     at = _start({"source": "practice", "seed": "42", "difficulty": "hard"})
     q = _query(at)
-    task = Store().teacher(q["code"], q["key"]).round().task
+    task = Store().teacher(q["code"], _token(at, q["code"])).round().task
     assert task == example_task("003-blog").__class__.from_json(task.to_json())
     assert task.ref == "hard:42"

@@ -76,8 +76,8 @@ def test_every_step_of_document_000():
     no_exceptions(at)
     lecture = link.lecture_from_example("000-graded")
     all_steps = slides.steps(lecture)
-    # 3 + 5 positions + DCG, ideal, IDCG, NDCG, variants (5 grades, no k)
-    assert len(all_steps) == 13
+    # 3 + 5 positions + DCG, ideal, IDCG, NDCG, the formula, variants (5 grades, no k)
+    assert len(all_steps) == 14
     for i, step in enumerate(all_steps, start=1):
         if i > 1:
             at = go(at, i)
@@ -94,10 +94,17 @@ def test_every_step_of_document_000():
             assert number == show_trimmed(dcg(list(EX.relevances), **OPTS))  # 7.9923
         elif step.kind == "idcg":
             assert number == show_trimmed(idcg(list(EX.relevances), **OPTS))  # 8.6925
-        elif step.kind in ("ndcg", "variants"):
+        elif step.kind in ("ndcg", "formula", "variants"):
             assert number == show_trimmed(ndcg(list(EX.relevances), **OPTS))  # 0.9194
         elif step.kind in ("ranking", "discounts", "ideal"):
             assert number is None
+        if step.kind == "formula":  # in symbols, document 000's grades and positions written in (Järvelin's max)
+            dcg_tex, idcg_tex, ndcg_tex = (x.value for x in at.latex)
+            assert "\\frac{3}{\\max(1, \\log_{2} 1)}" in dcg_tex and "\\frac{2}{\\max(1, \\log_{2} 2)}" in dcg_tex
+            assert "IDCG" in idcg_tex
+            assert "= \\frac{7.992}{8.693} = 0.919" in ndcg_tex  # 7.9923 / 8.6925 (three decimals in formulas)
+        else:
+            assert list(at.latex) == []
     # the other variants: every NDCG of all_variants
     table = html(at)
     for value in all_variants(list(EX.relevances))["ndcg"]:
@@ -114,7 +121,8 @@ def test_printed_numbers_beside_exact_never_fixed():
     # 001's 81.86 %: written like the document, the exact percent beside it
     at = open_page(PAGE, query={"doc": "001"})
     last = len(slides.steps(link.lecture_from_example("001-main")))
-    at = go(at, last - 1)
+    at = go(at, last - 2)  # NDCG (then the formula, then the variants)
+    assert title(at) == t("present.title_ndcg")
     ex = EXAMPLES["001-main"]
     exact = ndcg(list(ex.relevances), k=6, pool=ex.pool)
     assert ">81.86%<" in html(at) and f">{show_trimmed(exact * 100)}%<" in html(at)
@@ -227,7 +235,7 @@ def test_languages(lang):
 def test_step_beyond_the_end_shows_the_last_and_the_address_says_so():
     at = open_page(PAGE, query={"doc": "000", "step": "999999999999999999999"})
     assert warnings(at) == []
-    assert query(at)["step"] == "13" and title(at) == t("present.title_variants")
+    assert query(at)["step"] == "14" and title(at) == t("present.title_variants")
 
 
 # ---- bad parameters: a message naming the parameter and the value, the default kept -------------
@@ -284,7 +292,7 @@ def test_keys_are_taken_once_and_malformed_ones_ignored():
     at.run()  # the listener still holds presses 1-3: not taken again
     assert query(at)["step"] == "3"
     at = go(at, 50)  # past the end: the last step
-    assert query(at)["step"] == "13"
+    assert query(at)["step"] == "14"
     token = at.session_state[navigation.TOKEN_KEY]
     seen = at.session_state[navigation.SEEN_KEY]
     for bad in ({"go": {"token": token, "presses": "x"}}, {"go": None}, "junk",
@@ -294,7 +302,7 @@ def test_keys_are_taken_once_and_malformed_ones_ignored():
         at.session_state[navigation.KEYS_KEY] = bad
         at.run()
         no_exceptions(at)
-        assert query(at)["step"] == "13"
+        assert query(at)["step"] == "14"
 
 
 def test_a_burst_of_presses_moves_one_step_per_press_in_order():
@@ -346,7 +354,7 @@ def test_buttons_stop_at_both_ends():
     assert at.button(key="present_back").disabled
     at.button(key="present_next").click().run()
     assert query(at)["step"] == "2"
-    at = go(at, 13)
+    at = go(at, 14)
     assert at.button(key="present_next").disabled
 
 
@@ -371,6 +379,31 @@ def test_handout_buttons_and_playground_link():
     assert {b.proto.label for b in at.get("download_button")} == {t("present.handout_a4"), t("present.handout_letter")}
     (link,) = [x for x in at.get("page_link") if x.proto.label == t("common.open_in_playground")]
     assert "discount=jarvelin" in link.proto.page or "jarvelin" in str(link.proto)
+
+
+@pytest.mark.parametrize("query, refused", [
+    ({"rels": "2000,1", "gain": "exponential"}, "rels"),          # too large for 2^rel − 1: the default ranking
+    ({"rels": "3,x,1"}, "rels"),                                  # not grades: the default ranking
+    ({"doc": "000", "gain": "cubic"}, "gain"),                    # another gain than asked for
+])
+def test_no_handout_of_another_lecture_than_the_link_asks_for(query, refused):
+    """Issue 36: when Present refused a link's grades, its handout button still made a handout of the default
+    ranking without a word.  It says why there is none, and stays so while the visitor steps through."""
+    at = open_page(PAGE, query=query)
+    no_exceptions(at)
+    assert at.get("download_button") == []
+    (info,) = [i.value for i in at.info if t("present.handout_refused").split("{")[0] in i.value]
+    assert f"**{refused}**" in info
+    at = go(at, 3)
+    assert at.get("download_button") == [] and len(at.info) >= 1
+    # a good link afterwards (a new arrival): the handout is back
+    at.session_state[ui_state.LAST_PAGE_KEY] = "worked_examples"
+    for name in list(at.query_params):
+        del at.query_params[name]
+    at.query_params["doc"] = "001"
+    at.run()
+    assert link.lecture_from_values({f.key: at.session_state[f.key] for f in link.FIELDS})[0].doc == "001-main"
+    assert {b.proto.label for b in at.get("download_button")} == {t("present.handout_a4"), t("present.handout_letter")}
 
 
 # ---- the "Present" links of the other pages open the same state ----------------------------------

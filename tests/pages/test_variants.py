@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 from metrics.lessons.libraries import LIBRARIES, evaluate_libraries
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, html_tables, no_exceptions, open_page
 from ui.i18n import t
 
 PAGE = "pages/variants.py"
@@ -17,8 +18,15 @@ def charts(at):
     return at.get("vega_lite_chart") + at.get("arrow_vega_lite_chart")
 
 
+def library_frame(at):
+    """The library tables as one (values, then conventions and sources), cells as shown."""
+    (values,) = html_tables(at, "va_libraries")
+    (conventions,) = html_tables(at, "va_conventions")
+    return pd.concat([values, conventions.iloc[:, 1:]], axis=1)
+
+
 def ndcg_column(at) -> list[str]:
-    table = at.dataframe[0].value
+    table = library_frame(at)
     return list(table[t("variants.col.ndcg", lang=at.session_state["lang"])])
 
 
@@ -27,7 +35,8 @@ def expected_column(table) -> list[str]:
 
 
 def frame_text(at) -> str:
-    return " ".join(df.value.to_string() for df in list(at.dataframe) + list(at.table))
+    return " ".join([df.value.to_string() for df in list(at.dataframe) + list(at.table)]
+                    + [df.to_string() for df in html_tables(at)])
 
 
 def query(at) -> dict[str, str]:
@@ -53,7 +62,7 @@ def test_renders_in_every_language(page):
 
 def test_library_table_values_come_from_metrics(page):
     _, at = page
-    table = at.dataframe[0].value
+    table = library_frame(at)
     assert len(table) == len(LIBRARIES)
     # default typed ranking: 3,2,3,0,1,2 with unretrieved 3,0 and k = 6
     expected = evaluate_libraries([3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6)
@@ -63,14 +72,14 @@ def test_library_table_values_come_from_metrics(page):
 
 def test_library_table_puts_what_a_reader_compares_first(page):
     lang, at = page
-    columns = list(at.dataframe[0].value.columns)
+    columns = list(library_frame(at).columns)
     assert columns[:3] == [t(f"variants.col.{c}", lang=lang) for c in ("library", "ndcg", "idcg_source")]
 
 
 def test_every_library_row_cites_its_source(page):
     # the file, function and version each convention was read from, as metrics.lessons.libraries records it
     lang, at = page
-    table = at.dataframe[0].value
+    table = library_frame(at)
     assert list(table[t("variants.col.source", lang=lang)]) == [lib.source for lib in LIBRARIES.values()]
     assert "sklearn/metrics/_ranking.py: ndcg_score" in LIBRARIES["sklearn"].source
 
@@ -124,7 +133,7 @@ def test_bad_input_keeps_last_valid_and_names_token():
     no_exceptions(at)
     assert any("“x”" in e.value and "2" in e.value for e in at.error)
     # the table still shows the last valid ranking
-    assert "0.9608" in at.dataframe[0].value.to_string()
+    assert "0.9608" in library_frame(at).to_string()
     at.text_input(key="va_scores").set_value("1, 2").run()
     assert any("2" in w.value for w in at.warning)  # 2 scores for 6 items: ignored with a warning
     at.text_area(key="va_pool").set_value("1").run()

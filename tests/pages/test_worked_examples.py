@@ -24,8 +24,15 @@ def verdict_name(lang: str, kind: str) -> str:
     return VERDICTS[kind].name if lang == "en" else catalogue(lang)[f"registry.verdict.{kind}.name"]
 
 
+def html_tables(at, test_id: str) -> list[str]:
+    """The bodies of the page's HTML tables (ui/tables.py) with this data-testid."""
+    return [h.proto.body for h in at.get("html") if f'data-testid="{test_id}"' in h.proto.body]
+
+
 def tables_text(at) -> str:
-    return " ".join(x.value.to_string() for x in list(at.dataframe) + list(at.table))
+    html_text = " ".join(html_tables(at, "we_verdicts") + html_tables(at, "we_positions")
+                         + html_tables(at, "we_positions_ideal"))
+    return " ".join(x.value.to_string() for x in list(at.dataframe) + list(at.table)) + " " + html_text
 
 
 def playground_links(at) -> list:
@@ -77,7 +84,7 @@ def test_only_the_open_document_is_built(page):
     n_tables = sum(len(e.variants) for e in examples_for(doc))
     assert len(charts(at)) == n_tables
     assert len(playground_links(at)) == n_tables
-    assert len(at.table) == len(examples_for(doc))  # one verdict table per example
+    assert len(html_tables(at, "we_verdicts")) == len(examples_for(doc))  # one verdict table per example
 
 
 def test_verdicts_named_for_every_printed_number(page):
@@ -159,3 +166,29 @@ def test_bad_document_warns_and_opens_the_first(doc):
     assert len(at.warning) == 1
     assert not any("![](" in w.value for w in at.warning)
     assert at.session_state["we_doc"] == "000"
+
+
+def test_document_004_rec_sys_2_cites_its_own_numbers(page):
+    """Issue 36: rec_sys_2's log-base sentence showed rec_sys_1's DCG and "unchanged" between two numbers.
+
+    Derived here from the formula, not through metrics: rec_sys_2 = A, B, C, G, E → grades 3, 3, 2, 0, 1;
+    DCG@5 = Σ g_i / log(i + 1) with log₂ and with ln (the ln one is the log₂ one / ln 2)."""
+    import math
+
+    lang, doc, at = page
+    if doc != "004":
+        return
+    grades = [3, 3, 2, 0, 1]
+    dcg_log2 = sum(g / math.log2(i + 2) for i, g in enumerate(grades))      # 3 + 1.8928 + 1 + 0 + 0.3869 = 6.2796
+    dcg_ln = sum(g / math.log(i + 2) for i, g in enumerate(grades))         # 6.2796 / ln 2 = 9.0596
+    ideal = [3, 3, 2, 2, 1]                                                  # top five of 3,3,2,2,1,1,0
+    ndcg = dcg_log2 / sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+    name = verdict_name(lang, "log_base")
+    sentences = [m.value for m in at.markdown if m.value.startswith(f"- **{name}**")]
+    assert len(sentences) == 2, sentences  # the findings of rec_sys_1 and rec_sys_2
+    own = sentences[1]
+    assert f"{dcg_log2:.4f}" in own and f"{dcg_ln:.4f}" in own and f"{ndcg:.4f}" in own, own
+    assert own.count(f"{ndcg:.4f}") == 1  # NDCG named once: it stays, no "X → X (unchanged)"
+    # the post's code: sums as formulas (KaTeX), never raw Σ_{...} text
+    text = " ".join(m.value for m in at.markdown)
+    assert "Σ_{" not in text and "\\sum_{i=1}^{\\min(|gt|,\\,100)}" in text

@@ -340,3 +340,102 @@ def test_a_parameter_declared_twice_is_refused():
              ui_state.Field("a_source", "idcg", default="judged", parse=ui_state.choice(("list", "judged"))))
     with pytest.raises(ValueError, match="idcg"):
         ui_state.PageState("twice", twice, session={}, query={})
+
+
+# ---------------------------------------------------------------------------------------------
+# Option widgets: the browser sends back the label it shows (issue 36 item 5)
+# ---------------------------------------------------------------------------------------------
+# A model of Streamlit's browser, independent of ui.state: each draw gives every option a label (the
+# language and the list's length change them); the browser holds the label of the value it was last sent.
+# The server gets that label back after later draws.  ui.state must turn it into the option again.
+option_values = st.lists(st.one_of(st.integers(0, 50), st.sampled_from(["all", "linear", "jarvelin", "D1"])),
+                         min_size=1, max_size=8, unique_by=lambda v: (type(v), v))
+
+
+@PROPERTY
+@given(options=option_values, draws=st.integers(1, 6), data=st.data())
+def test_a_label_from_any_earlier_draw_comes_back_as_its_option(options, draws, data):
+    session = {}
+    labelled = [[f"{o} · draw {d}" for o in options] for d in range(draws)]  # every draw: new labels
+    for labels in labelled:
+        ui_state.remember_labels(session, "w", options, labels)
+    held_draw = data.draw(st.integers(0, draws - 1), label="the draw the browser's label is from")
+    i = data.draw(st.integers(0, len(options) - 1), label="the option the browser shows")
+    session["w"] = labelled[held_draw][i]                 # what the browser sent back
+    assert ui_state.restore_choice(session, "w") is True
+    assert session["w"] == options[i] and type(session["w"]) is type(options[i])
+    # an option is never touched
+    assert ui_state.restore_choice(session, "w") is False and session["w"] == options[i]
+    # a multiselect's list, item by item (one stale label, one option)
+    j = data.draw(st.integers(0, len(options) - 1), label="a second option, already an option")
+    session["w"] = [labelled[held_draw][i], options[j]]
+    ui_state.restore_choice(session, "w")
+    assert session["w"] == [options[i], options[j]]
+
+
+@PROPERTY
+@given(options=option_values, data=st.data())
+def test_the_browser_is_sent_a_new_label_exactly_when_the_value_s_label_changed(options, data):
+    session = {}
+    before = [f"{o} (en)" for o in options]
+    # the next run keeps some labels and changes others (a language switch changes all of them)
+    changed = data.draw(st.lists(st.booleans(), min_size=len(options), max_size=len(options)))
+    after = [f"{o} (zh)" if c else f"{o} (en)" for o, c in zip(options, changed, strict=True)]
+    ui_state.remember_labels(session, "w", options, before)
+    i = data.draw(st.integers(0, len(options) - 1))
+    session["w"] = options[i]
+    assert ui_state.relabelled(session, "w", options, after) is changed[i]
+
+
+def test_a_cutoff_label_from_a_shorter_list_is_the_whole_list_again():
+    """The reported crash: 'Whole list (5)' came back once the list had 6 items and reached int()."""
+    session, fields = {}, (ui_state.Field("pg_k", "k", default=3, parse=ui_state.integer(1, 9)),)
+    ui_state.PageState("t", fields, session=session, query={}).finish()  # the first run
+    for n in (5, 6):  # two draws: the list grew
+        ui_state.remember_labels(session, "pg_k", ["all", *range(1, n + 1)],
+                                 [f"Whole list ({n})", *(f"k = {i}" for i in range(1, n + 1))])
+    session["pg_k"] = "Whole list (5)"  # the next run: what the browser sent
+    page = ui_state.PageState("t", fields, session=session, query={})
+    assert page.continued and page.value("pg_k") == "all"
+
+
+def test_a_label_that_is_not_known_is_left_to_streamlit():
+    session = {"w": "typed by hand"}
+    ui_state.remember_labels(session, "w", ["a", "b"], ["A", "B"])
+    assert ui_state.restore_choice(session, "w") is False and session["w"] == "typed by hand"
+    assert ui_state.relabelled(session, "w", ["a", "b"], ["A", "B"]) is False
+
+
+def test_labels_remembered_are_bounded():
+    session = {}
+    for n in range(ui_state.LABELS_CAP // 100 + 20):
+        ui_state.remember_labels(session, "w", list(range(100)), [f"{i}/{n}" for i in range(100)])
+    assert len(session[ui_state.LABELS_KEY]["w"].known) == ui_state.LABELS_CAP
+
+
+def test_a_plain_widget_field_refused_by_its_parser_keeps_the_last_valid_value():
+    """A text box declared without ``text=`` (its widget holds the value itself) and a parser that refuses what
+    was typed: the refused text never becomes the field's value, in this run or the next (the monkey found
+    Run files' reported mean read back as raw text one run after it was refused)."""
+    def even(raw):
+        value = ui_state.text(10)(raw)
+        if value and int(value) % 2:
+            raise ui_state.BadValue(value, "invalid", f"{value} is odd")
+        return value
+
+    fields = (ui_state.Field("t_even", "even", default="", parse=even),)
+    session, query = {}, {}
+    page = ui_state.PageState("t", fields, session=session, query=query)
+    session["t_even"] = "4"
+    assert page.parse_typed("t_even") == "4"
+    page.finish()
+    assert query == {"even": "4"}
+    session["t_even"] = "7"                      # typed, refused
+    page = ui_state.PageState("t", fields, session=session, query=query)
+    assert page.parse_typed("t_even") == "4" and "t_even" in page.errors
+    page.finish()
+    assert query == {"even": "4"}
+    page = ui_state.PageState("t", fields, session=session, query=query)   # the next run (another widget)
+    assert page.parse_typed("t_even") == "4"
+    page.finish()
+    assert query == {"even": "4"}

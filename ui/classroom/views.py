@@ -6,14 +6,21 @@ the Practice page's feedback (:mod:`ui.diagnosis`).  User text (nicknames, answe
 through :func:`ui.escape.markdown`; tables and charts show it as plain text; the CSV goes through
 :func:`metrics.safe_csv.to_csv`.
 
-Both pages refresh a part of themselves with ``st.fragment(run_every=...)``: the teacher's counts, charts
-and mistakes every :data:`TEACHER_REFRESH` seconds, the student's check for "solution revealed" / "next
-exercise" / "feedback changed" every :data:`STUDENT_REFRESH` seconds (a full rerun only when something
-changed).  Everything they read is in the database, so a page served by any app server shows the same class.
+Both pages redraw a part of themselves when their class changes: the teacher's counts, and the charts,
+mistakes and grid, and the student's check for "solution revealed" / "next exercise" / "feedback changed"
+(a full rerun only when something changed) are fragments that the server reruns when the process's change
+check (:mod:`classroom.changes`: PostgreSQL ``NOTIFY``, SQLite ``data_version``) says their class changed
+(:mod:`ui.classroom.push`); the browsers ask by themselves only every :data:`ui.classroom.push.SAFETY`
+seconds (without pushes, every :data:`TEACHER_REFRESH` and :data:`STUDENT_REFRESH` seconds).  Everything
+they read is in the database, so a page served by any app server shows the same class.
 
-Secrets leave the address bar: the private teacher link (``key``) and a student's ``me`` link are used
-once, a token is kept in a cookie of this browser (:mod:`ui.classroom.browser`) and, once the browser
-confirms it holds it, the secret is taken out of the link; reloads and other servers read the cookie.
+Secrets stay out of what servers see: the teacher's browser gets a token of its own at Start, and the
+private teacher link carries its key in the fragment (``#key=``, never in a request line, a ``Referer`` or a
+proxy's log), exchanged once for a token and then retired; a student's ``me`` link works until the
+browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.classroom.browser`); once the
+browser confirms it holds one, the secret is taken out of the address; reloads and other servers read the
+cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
+:func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
 One verdict: every mark on both pages comes from :func:`classroom.tasks.verdict` (stored with the
 answer for the dashboard, the first-try share and the CSV; :func:`classroom.tasks.value_verdict` for
 the spread chart's colour per value).
@@ -34,6 +41,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import stats
 from classroom.db import ENV_VAR, database_url
+from classroom.nicknames import MAX_CODE_POINTS  # a nickname is whole (24 grapheme clusters): never cut again
 from classroom.store import FEEDBACK, ClassroomError, Seat, Store, Teacher, normalise_code
 from classroom.tasks import (
     EXAMPLE_KEYS,
@@ -53,12 +61,13 @@ from metrics.safe_csv import to_csv
 from ui import practice
 from ui import state as ui_state
 from ui.charts.classroom import spread_chart
-from ui.classroom import browser
+from ui.classroom import browser, push
 from ui.diagnosis import kind_name, number, render_findings, render_solution, render_steps_table, variant_label
 from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.shell import slow_down
+from ui.widgets import option_widget
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: Test-only: seconds every full run of the classroom pages sleeps (at most ``SLOW_CAP``) where a browser acts
@@ -67,10 +76,17 @@ TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: reconnected page is live interrupts the new session's first run).  Read from the server's environment only.
 SLOW_ENV = "NDCG_LAB_CLASS_SLOW"
 SLOW_CAP = 5.0
-#: Seconds between two refreshes of the teacher's live panel and of a student's check for changes (a
-#: class of 30 polls ten times a second at 3 s; the teacher's count is what has to be quick).
+#: Without server pushes (:func:`ui.classroom.push.available` false: AppTest, another Streamlit version):
+#: seconds between two refreshes of the teacher's live panel and of a student's check for changes, asked
+#: by the browser.  With pushes the server reruns exactly the pages whose class changed, and the browsers
+#: ask only every :data:`ui.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
+#: Seconds between two pushed redraws of the teacher's live counts, and of the charts, mistakes and grid,
+#: while answers pour in (one redraw shows every answer that came in meanwhile; the counts are what the
+#: teacher watches, the charts cost more to draw).
+COUNTS_GAP = 0.3
+PANEL_GAP = 2.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -108,6 +124,12 @@ def refusal(exc: ClassroomError) -> str:
     return text
 
 
+def refusal_of(kind: str) -> str:
+    """The message for a refusal kept as its kind only (a join the teacher could not let in)."""
+    lim = store().limits
+    return refusal(ClassroomError(kind, kind, limit=lim.seat_cap if kind == "address_full" else lim.max_students))
+
+
 def slow_run() -> float:
     """Sleep :data:`SLOW_ENV` seconds (a slow server, for tests); return the seconds slept (0 when unset)."""
     return slow_down(SLOW_ENV, SLOW_CAP)
@@ -115,6 +137,14 @@ def slow_run() -> float:
 
 def database_down() -> None:
     st.error(t("classroom.db_down"), icon=":material/cloud_off:")
+
+
+def setting_problems() -> None:
+    """A refused server setting (``NDCG_LAB_TRUSTED_PROXIES``), shown to the teacher, who can tell whoever
+    runs the app (the server's log says it too)."""
+    problem = browser.proxy_problem()
+    if problem:
+        st.error(t("classroom.proxy_problem", message=markdown(problem, 400)), icon=":material/dns:")
 
 
 # ------------------------------------------------------------------------------------------------ fields
@@ -176,6 +206,9 @@ TEACHER_FIELDS = (
 JOIN_FIELDS = (
     ui_state.Field("join_code", "code", default="", parse=ui_state.text(40), text=str, label="classroom.code"),
     ui_state.Field("join_me", "me", default="", parse=ui_state.text(200), widget=False),
+    # The exercise the answer boxes show (set by the page): a page that comes back from another server
+    # sends its boxes' values with it, and they count only for this exercise (see answer_panel).
+    ui_state.Field("join_round", "round", default=None, parse=_optional_int(1, 10_000), text=_blank_or, widget=False),
 )
 
 
@@ -214,8 +247,10 @@ def join_url(code: str) -> str:
     return f"{base_url()}/{JOIN_PAGE}?{urlencode({'code': code})}"
 
 
-def teacher_url(code: str, token: str) -> str:
-    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code, 'key': token})}"
+def teacher_url(code: str, key: str) -> str:
+    """The private teacher link: the key in the fragment, which browsers never send to a server (no request
+    line, no ``Referer``, no proxy log holds it); the page's script reads it (:func:`teacher_from_page`)."""
+    return f"{base_url()}/{TEACHER_PAGE}?{urlencode({'code': code})}#key={key}"
 
 
 @lru_cache(maxsize=64)
@@ -252,20 +287,21 @@ def origin_text(task: Task) -> str:
 def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
     """The choice of an exercise (practice seed, worked example or ranking); the task, or None on bad input."""
     sources = {s: t(f"classroom.source.{s}") for s in SOURCES}
-    source = st.radio(t("classroom.source_label"), list(sources), key="class_source", format_func=sources.get,
-                      horizontal=True)
+    source = option_widget(st.radio, t("classroom.source_label"), list(sources), key="class_source",
+                           format_func=sources.get, horizontal=True)
     try:
         if source == "practice":
             c1, c2 = st.columns(2)
             levels = {k: registry_text("difficulty", DIFFICULTIES[k], "name") for k in DIFFICULTIES}
-            level = c1.selectbox(t("practice.difficulty"), list(levels), key="class_difficulty",
-                                 format_func=levels.get)
+            level = option_widget(c1.selectbox, t("practice.difficulty"), list(levels), key="class_difficulty",
+                                  format_func=levels.get)
             c2.text_input(t("classroom.seed"), key="class_seed", help=t("classroom.seed_help"))
             seed = page.typed("class_seed")
             return practice_task(secrets.randbelow(MAX_SEED + 1) if seed is None else seed, level)
         if source == "example":
             names = {k: t(f"classroom.example.{k.replace('-', '_')}") for k in EXAMPLE_KEYS}
-            key = st.selectbox(t("classroom.example_label"), list(names), key="class_example", format_func=names.get)
+            key = option_widget(st.selectbox, t("classroom.example_label"), list(names), key="class_example",
+                                format_func=names.get)
             return example_task(key)
         c1, c2, c3 = st.columns([3, 2, 1])
         c1.text_input(t("common.grades"), key="class_rels", help=t("common.grades_help"))
@@ -276,13 +312,13 @@ def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
         k = page.typed("class_k")
         c4, c5, c6, c7 = st.columns(4)
         gains = {g: variant_label("gain", g) for g in ("linear", "exponential")}
-        gain = c4.selectbox(t("common.gain"), list(gains), key="class_gain", format_func=gains.get)
+        gain = option_widget(c4.selectbox, t("common.gain"), list(gains), key="class_gain", format_func=gains.get)
         discounts = {d: variant_label("discount", d) for d in ("standard", "jarvelin")}
-        discount = c5.selectbox(t("common.discount"), list(discounts), key="class_discount",
-                                format_func=discounts.get)
+        discount = option_widget(c5.selectbox, t("common.discount"), list(discounts), key="class_discount",
+                                 format_func=discounts.get)
         base = c6.selectbox(t("common.log_base"), list(BASES), key="class_base")
         idcgs = {s: t(f"diagnose.source.{s}") for s in ("judged", "list")}
-        idcg = c7.selectbox(t("classroom.idcg"), list(idcgs), key="class_idcg", format_func=idcgs.get)
+        idcg = option_widget(c7.selectbox, t("classroom.idcg"), list(idcgs), key="class_idcg", format_func=idcgs.get)
         return ranking_task(rels, unretrieved=unretrieved, k=k, gain=gain, discount=discount,
                             log_base=BASES[base], idcg=idcg)
     except ValueError as exc:
@@ -292,15 +328,16 @@ def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
 
 def steps_select() -> list[str]:
     names = {f: t(f"check.{f}") for f in FIELDS}
-    return st.multiselect(t("classroom.steps"), list(names), key="class_steps", format_func=names.get,
-                          help=t("classroom.steps_help"))
+    return option_widget(st.multiselect, t("classroom.steps"), list(names), key="class_steps", format_func=names.get,
+                         help=t("classroom.steps_help"))
 
 
 def feedback_select(*, key: str, value: str = "concept", on_change=None, args=()) -> str:
     """The teacher's choice of what students see before the reveal."""
     names = {m: t(f"classroom.feedback.{m}") for m in FEEDBACK}
-    return st.radio(t("classroom.feedback_label"), list(names), index=list(names).index(value), key=key,
-                    format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change, args=args)
+    return option_widget(st.radio, t("classroom.feedback_label"), list(names), index=list(names).index(value),
+                         key=key, format_func=names.get, help=t("classroom.feedback_help"), on_change=on_change,
+                         args=args)
 
 
 def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
@@ -313,8 +350,12 @@ def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
     except SQLAlchemyError:
         st.session_state["class_problem"] = t("classroom.db_down")
         return
+    # This browser takes a token of its own at once; the key create() returned is never shown: the private
+    # link is made on request (private_link), and retired once used.
+    teacher = store().teacher(info.code, token)
+    browser.hold("t", info.code, teacher.issue_token())
+    store().use_link(info.code, token)
     page.set("class_code", info.code)
-    page.set("class_key", token)
 
 
 def setup(page: ui_state.PageState) -> None:
@@ -351,82 +392,161 @@ def _cookie_age(teacher_or_seat) -> float:
     return max(60.0, info.expires_at + store().limits.retention - time.time())
 
 
-def teacher_from_page(page: ui_state.PageState) -> tuple[Teacher, str] | None:
-    """The teacher's handle and this browser's token, from the private link (once) or the browser's cookie.
+#: :func:`teacher_from_page`'s answer while the browser has not yet said whether the address holds a key.
+OPENING = "opening"
 
-    The private link's key is checked, this browser gets a token of its own (a cookie); when the browser
-    confirms it holds it, the key leaves the address bar, and reloads (on any server) use the cookie.
+
+def teacher_from_page(page: ui_state.PageState):
+    """The teacher's handle and this browser's token, :data:`OPENING`, or None (the setup is drawn).
+
+    This session's token or this browser's cookie opens the dashboard; else the private link's key — from
+    the address's fragment (``#key=...``, read in the browser: it never reaches a server, a proxy's log or
+    a ``Referer``) or, from an older link, the query — which this browser exchanges for a token of its own.
+    When the browser confirms its cookie holds that token, the key is retired (the link opens the dashboard
+    once) and leaves the address bar; a browser that refuses the cookie is warned (the key stays, and
+    works, until it is allowed or the tab is closed).
     """
-    code, key = normalise_code(page.value("class_code")), page.value("class_key")
-    if not code and not key:
+    code, query_key = normalise_code(page.value("class_code")), page.value("class_key")
+    # The cookie components' place, there on every run: the dashboard below does not move when they go.
+    slot = st.container()
+    if not code and not query_key:
         return None
-    if key:
+    token = browser.remembered("t", code) if code else None
+    teacher = store().teacher(code, token) if token else None
+    with slot:
+        key = query_key or (browser.fragment_key(code) if code else "")
+    if teacher is None:
+        if key is None:
+            return OPENING
+        if not key:
+            st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
+            page.set("class_code", "")
+            return None
         teacher = store().teacher(code, key)
         if teacher is None:
             st.error(t("classroom.bad_teacher_link"), icon=":material/lock:")
             page.set("class_code", "")
             page.set("class_key", "")
             return None
-        token = browser.remembered("t", teacher.info.code)
-        if store().teacher(code, token or "") is None:
-            token = teacher.issue_token()
-        if browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher)):
-            page.set("class_key", "")  # the browser holds its token: the key leaves the address bar
+        token = _exchanged(teacher, key)
+    key = key or ""
+    if not key and browser.in_cookie("t", code, token):
         return teacher, token
-    token = browser.remembered("t", code)
-    teacher = store().teacher(code, token) if token else None
-    if teacher is None:
-        st.warning(t("classroom.not_this_browser", code=code), icon=":material/lock:")
-        page.set("class_code", "")
-        return None
+    with slot:
+        kept = browser.remember("t", teacher.info.code, token, max_age=_cookie_age(teacher), clear_fragment=bool(key))
+    if kept:
+        if key:
+            store().use_link(code, key)  # used once: the link opens no other browser
+            page.set("class_key", "")  # an older link's key leaves the address bar too
+    elif browser.refused("t", teacher.info.code, token):
+        st.warning(t("classroom.cookie_refused"), icon=":material/cookie_off:")
     return teacher, token
 
 
+def _exchanged(teacher: Teacher, key: str) -> str:
+    """The token this browser session takes for the link ``key`` (one per session: reruns reuse it)."""
+    held = st.session_state.setdefault("class_exchanged", {})
+    token = held.get((teacher.info.code, key))
+    if token is None or store().teacher(teacher.info.code, token) is None:
+        token = held[(teacher.info.code, key)] = teacher.issue_token()
+    return token
+
+
+def opening() -> None:
+    """What the page shows while the browser reads the address's fragment (a moment)."""
+    st.caption(t("classroom.opening"))
+
+
 def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
-    """The session's head (code, link, QR), the exercise, the controls and the live panel."""
+    """The teacher's dashboard.  On the first screen (1024×768 with the sidebar open, and on a phone): how
+    to join, reveal and next, and the live counts; then the per-step charts, mistakes and class grid, the
+    exercise, and the settings.  Until a student is in, the join code and QR code are large."""
     info = teacher.refresh()
     current = teacher.round()
     expired = info.expired(time.time())
-    head, qr = st.columns([3, 1], vertical_alignment="center")
-    with head:
-        st.markdown(t("classroom.join_at", url=markdown(join_url(info.code), 200)))
-        st.markdown(f"<p class='class-code' style='font-size:4rem;font-weight:700;letter-spacing:.3em;margin:0'>"
-                    f"{html_escape(info.code)}</p>", unsafe_allow_html=True)  # CODE_ALPHABET only; escaped all the same
-        if expired:
-            st.warning(t("classroom.expired_teacher"), icon=":material/timer_off:")
-        else:
-            st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
-    with qr:
-        st.image(qr_png(join_url(info.code)), caption=t("classroom.qr_caption"), width="stretch")
-    private_link(info.code, token)
-
-    st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
-    exercise_panel(current.task, key=f"class_ex_{current.number}")
-    controls(page, teacher, current, expired)
+    state = teacher.store.changes.state(info.id)
+    joined = bool(state is not None and state.seated)
+    join_head(info, expired, compact=joined)
+    controls(teacher, current, expired)
     problem = st.session_state.pop("class_problem", None)
     if problem:
         st.error(problem)
+    live_counts(teacher, token, current.number, info.show_names, joined)
     if current.revealed:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
-            solution_panel(current.task, key=f"class_sol_{current.number}")
-    live_panel(info.code, token, current.number, info.show_names)
+            solution_panel(current.task, key="class_sol")  # one key for every exercise (see answer_panel)
+    live_panel(teacher, token, current.number, info.show_names, joined)
+    st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
+    exercise_panel(current.task, key="class_ex")
+    settings(page, teacher, current, expired)
+    private_link(teacher, token)
     slow_run()
 
 
-def private_link(code: str, token: str) -> None:
-    """The private teacher link, drawn only on request (the dashboard is projected)."""
-    shown = st.session_state.get("class_show_link") == code
-    if not shown:
-        st.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
-                  help=t("classroom.private_link_help"), on_click=st.session_state.__setitem__,
-                  args=("class_show_link", code))
-        return
-    with st.container(border=True):
-        st.markdown(f"**{t('classroom.private_link')}**")
-        st.caption(t("classroom.private_link_help"))
-        st.code(teacher_url(code, token), language=None, wrap_lines=True)
-        st.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
-                  on_click=st.session_state.__setitem__, args=("class_show_link", None))
+def join_head(info, expired: bool, *, compact: bool) -> None:
+    """How to join: the link, the code, the QR code (large until the first student is in, then smaller, so
+    that reveal, next and the counts fit on the first screen), how long the code works."""
+    url = join_url(info.code)
+    with st.container(key="class_head"):
+        head, qr = st.columns([4, 1] if compact else [3, 1], vertical_alignment="center")
+        with head:
+            st.markdown(t("classroom.join_at", url=markdown(url, 200)))
+            size, spacing = ("2.5rem", ".2em") if compact else ("4rem", ".3em")
+            st.markdown(f"<p class='class-code' style='font-size:{size};font-weight:700;letter-spacing:{spacing};"
+                        f"margin:0;line-height:1.2'>{html_escape(info.code)}</p>",
+                        unsafe_allow_html=True)  # CODE_ALPHABET only; escaped all the same
+            if expired:
+                st.warning(t("classroom.expired_teacher"), icon=":material/timer_off:")
+            else:
+                st.caption(t("classroom.expires", minutes=max(0, int((info.expires_at - time.time()) // 60))))
+        with qr:
+            st.image(qr_png(url), caption=t("classroom.qr_caption"), alt=t("classroom.qr_alt", url=url),
+                     width=112 if compact else "stretch")
+
+
+def private_link(teacher: Teacher, token: str) -> None:
+    """The private teacher link, made on request (the dashboard is projected): each showing makes a new one
+    and retires the one before; it opens the dashboard once, in one browser.  "Sign out other browsers"
+    revokes every other browser's token and the link."""
+    code = teacher.info.code
+    shown = st.session_state.get("class_link")
+    if not shown or shown[0] != code:
+        c1, c2 = st.columns(2)
+        c1.button(t("classroom.show_private_link"), key="class_show_link_button", icon=":material/key:",
+                  help=t("classroom.private_link_help"), on_click=_link_action, args=(teacher, token, "show"))
+        c2.button(t("classroom.sign_out_others"), key="class_sign_out_button", icon=":material/logout:",
+                  help=t("classroom.sign_out_others_help"), on_click=_link_action, args=(teacher, token, "sign_out"))
+    else:
+        with st.container(border=True):
+            st.markdown(f"**{t('classroom.private_link')}**")
+            st.caption(t("classroom.private_link_help"))
+            st.code(teacher_url(code, shown[1]), language=None, wrap_lines=True)
+            c1, c2 = st.columns(2)
+            c1.button(t("classroom.hide_private_link"), key="class_hide_link_button", icon=":material/visibility_off:",
+                      on_click=_link_action, args=(teacher, token, "hide"))
+            c2.button(t("classroom.revoke_link"), key="class_revoke_link_button", icon=":material/link_off:",
+                      help=t("classroom.revoke_link_help"), on_click=_link_action, args=(teacher, token, "revoke"))
+    done = st.session_state.pop("class_link_done", None)
+    if done:
+        st.success(done)
+
+
+def _link_action(teacher: Teacher, token: str, action: str) -> None:
+    try:
+        if action == "show":
+            st.session_state["class_link"] = (teacher.info.code, teacher.new_link())
+        elif action == "revoke":
+            teacher.new_link()  # made and dropped: the link shown stops working
+            st.session_state["class_link"] = None
+            st.session_state["class_link_done"] = t("classroom.link_revoked")
+        elif action == "sign_out":
+            n = teacher.sign_out_others(token)
+            st.session_state["class_link"] = None
+            st.session_state["class_link_done"] = t("classroom.signed_out", n=n)
+        else:
+            st.session_state["class_link"] = None
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 def _db_key(name: str, value) -> str:
@@ -435,20 +555,20 @@ def _db_key(name: str, value) -> str:
     return f"{name}_{value if isinstance(value, str) else int(bool(value))}"
 
 
-def controls(page: ui_state.PageState, teacher: Teacher, current, expired: bool) -> None:
-    """Reveal, next exercise (asks first), names, joining, feedback, and the next exercise of one's choice."""
+def controls(teacher: Teacher, current, expired: bool) -> None:
+    """Reveal, next exercise (asks first) and names shown: one row under the join code."""
     info = teacher.info
-    c1, c2, c3 = st.columns([1, 1, 2], vertical_alignment="center")
-    # Callbacks run before the page is drawn again, so the page shows the new state at once.
-    c1.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
-              disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None, None))
     asking = st.session_state.get("class_confirm_next") == (info.code, current.number)
-    c2.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="secondary",
-              disabled=expired or asking, on_click=st.session_state.__setitem__,
-              args=("class_confirm_next", (info.code, current.number)))
-    names_key = _db_key("class_show_names", info.show_names)
-    c3.toggle(t("classroom.show_names"), value=info.show_names, key=names_key, help=t("classroom.show_names_help"),
-              on_change=_setting, args=(teacher, "show_names", names_key))
+    with st.container(horizontal=True, vertical_alignment="center", key="class_controls"):
+        # Callbacks run before the page is drawn again, so the page shows the new state at once.
+        st.button(t("classroom.reveal"), key="class_reveal", icon=":material/visibility:",
+                  disabled=current.revealed or expired, on_click=_act, args=(teacher, "reveal", None, None))
+        st.button(t("classroom.next"), key="class_next", icon=":material/skip_next:", type="secondary",
+                  disabled=expired or asking, on_click=st.session_state.__setitem__,
+                  args=("class_confirm_next", (info.code, current.number)))
+        names_key = _db_key("class_show_names", info.show_names)
+        st.toggle(t("classroom.show_names"), value=info.show_names, key=names_key,
+                  help=t("classroom.show_names_help"), on_change=_setting, args=(teacher, "show_names", names_key))
     if asking:
         with st.container(border=True):
             st.warning(t("classroom.confirm_next", number=current.number + 1), icon=":material/skip_next:")
@@ -457,6 +577,11 @@ def controls(page: ui_state.PageState, teacher: Teacher, current, expired: bool)
                      type="primary", on_click=_act, args=(teacher, "next", next_task(current.task), current.number))
             n.button(t("classroom.cancel"), key="class_next_no", on_click=st.session_state.__setitem__,
                      args=("class_confirm_next", None))
+
+
+def settings(page: ui_state.PageState, teacher: Teacher, current, expired: bool) -> None:
+    """Joining open, the feedback before the reveal, and the next exercise of one's choice."""
+    info = teacher.info
     s1, s2 = st.columns([1, 2], vertical_alignment="center")
     joining_key = _db_key("class_joining", info.joining_open)
     s1.toggle(t("classroom.joining_open"), value=info.joining_open, key=joining_key,
@@ -537,31 +662,53 @@ def _results_csv(code: str, token: str) -> str:
     return to_csv(results if teacher.info.show_names else results.drop(columns=["nickname"]))
 
 
-@st.fragment(run_every=TEACHER_REFRESH)
-def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
-    """Counts, per-step spread and first-try share, named mistakes, the class grid, the CSV download."""
+def _live_state(teacher: Teacher, round_no: int, names_shown: bool, joined: bool):
+    """The class's state now (from the process's change check: no query while nothing changed); a full rerun
+    when the page drawn no longer fits (another window or server moved on or changed a setting, the first
+    student came in)."""
+    state = teacher.store.changes.state(teacher.info.id)
+    if state is None or (state.round_no, state.show_names, bool(state.seated)) != (round_no, names_shown, joined):
+        st.rerun(scope="app")
+    return state
+
+
+def _follow(teacher: Teacher, state, round_no: int, role: str, gap: float) -> None:
+    """Rerun this fragment when the class's answers, students, reveal, names or waiting joins change."""
+    drawn = (state.activity, state.waiting)
+    push.follow(teacher.store.changes, teacher.info.id, role,
+                lambda now: now is None or now.round_no != round_no or (now.activity, now.waiting) != drawn,
+                gap=gap)
+
+
+def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """Joined, answered, answers and the exercise's number, in a row that wraps on a phone: straight from the
+    class's state (nothing else read or computed: the counts are redrawn as answers pour in)."""
     try:
-        teacher = store().teacher(code, token)
-        if teacher is None:
-            st.error(t("classroom.bad_teacher_link"))
-            return
-        info = teacher.refresh()
-        if (info.round_no, info.show_names) != (round_no, names_shown):
-            st.rerun(scope="app")  # another window or server moved on or changed a setting: redraw the page
-        data = _panel(code, token, round_no, teacher.version(round_no), current_language())
+        state = _live_state(teacher, round_no, names_shown, joined)
     except SQLAlchemyError:
         database_down()
         return
+    with st.container(horizontal=True, key="class_counts"):
+        st.metric(t("classroom.joined"), len(state.seated), width=120)
+        st.metric(t("classroom.answered"), state.answered, width=120)
+        st.metric(t("classroom.answers"), state.answers, width=120)
+        st.metric(t("classroom.round_metric"), round_no, width=120)
+    _follow(teacher, state, round_no, "teacher_counts", COUNTS_GAP)
+
+
+def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
+    try:
+        state = _live_state(teacher, round_no, names_shown, joined)
+        data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
+    except SQLAlchemyError:
+        database_down()
+        return
+    _follow(teacher, state, round_no, "teacher_panel", PANEL_GAP)
     if data is None:
         return
-    fields, frame, roster = data["fields"], data["frame"], data["roster"]
-    show_names = info.show_names
-    m = st.columns(4)
-    m[0].metric(t("classroom.joined"), len(roster))
-    m[1].metric(t("classroom.answered"), int(frame["student_id"].nunique()))
-    m[2].metric(t("classroom.answers"), len(frame))
-    m[3].metric(t("classroom.round_metric"), round_no)
-
+    fields, roster = data["fields"], data["roster"]
+    code = teacher.info.code
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
     for start in range(0, len(fields), per_row):
@@ -599,7 +746,7 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
     if grid.empty:
         st.caption(t("classroom.nobody_yet"))
     else:
-        who = grid["nickname"] if show_names else [t("classroom.student_n", n=n) for n in grid["number"]]
+        who = grid["nickname"] if names_shown else [t("classroom.student_n", n=n) for n in grid["number"]]
         table = {t("classroom.col.student"): list(who)}
         for f in fields:
             table[t(f"check.{f}")] = list(grid[f])
@@ -610,9 +757,57 @@ def live_panel(code: str, token: str, round_no: int, names_shown: bool) -> None:
 
     # The CSV is built when the button is pressed, not on every refresh.
     st.download_button(t("classroom.download"), partial(_results_csv, code, token),
-                       file_name=f"class-{info.code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
+                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
                        icon=":material/download:")
+    waiting_panel_teacher(teacher)
     roster_panel(teacher, roster)
+
+
+_counts_pushed = st.fragment(_live_counts, run_every=push.SAFETY)
+_counts_polled = st.fragment(_live_counts, run_every=TEACHER_REFRESH)
+_panel_pushed = st.fragment(_live_panel, run_every=push.SAFETY)
+_panel_polled = st.fragment(_live_panel, run_every=TEACHER_REFRESH)
+
+
+def live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """The counts, redrawn when they change (pushed by the server; polled by the browser without pushes)."""
+    (_counts_pushed if push.available() else _counts_polled)(teacher, token, round_no, names_shown, joined)
+
+
+def live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
+    """The charts, mistakes and grid, redrawn when they change (as :func:`live_counts`)."""
+    (_panel_pushed if push.available() else _panel_polled)(teacher, token, round_no, names_shown, joined)
+
+
+def waiting_panel_teacher(teacher: Teacher) -> None:
+    """Students whose join waits for the teacher (their browser or network typed too many wrong codes, so
+    their code was not checked): the count, a button that lets them in (then their network joins this class
+    at once), and their nicknames on request (the dashboard is projected)."""
+    done = st.session_state.pop("class_let_in_done", None)
+    if done is not None:
+        st.success(t("classroom.let_in_done", n=done))
+    queue = teacher.waiting()
+    if queue.empty:
+        return
+    fresh = queue[queue["problem"] == ""]
+    with st.container(border=True, key="class_waiting"):
+        if len(fresh):
+            st.warning(t("classroom.waiting_count", n=len(fresh)), icon=":material/hourglass_top:")
+            st.button(t("classroom.let_in", n=len(fresh)), key="class_let_in", type="primary",
+                      icon=":material/how_to_reg:", on_click=_let_in, args=(teacher,))
+        with st.expander(t("classroom.waiting_names")):
+            for _, row in queue.iterrows():
+                note = f" — {refusal_of(row['problem'])}" if row["problem"] else ""
+                st.markdown(f"- {markdown(row['nickname'], MAX_CODE_POINTS)}{note}")
+
+
+def _let_in(teacher: Teacher) -> None:
+    try:
+        st.session_state["class_let_in_done"] = teacher.admit_waiting()
+    except ClassroomError as exc:
+        st.session_state["class_problem"] = refusal(exc)
+    except SQLAlchemyError:
+        st.session_state["class_problem"] = t("classroom.db_down")
 
 
 def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
@@ -634,7 +829,8 @@ def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
         if chosen is None:
             st.caption(t("classroom.no_student_n", n=int(number)))
         elif teacher.info.show_names:
-            st.caption(t("classroom.student_named", n=int(number), nickname=markdown(row["nickname"].iloc[0], 24)))
+            st.caption(t("classroom.student_named", n=int(number),
+                         nickname=markdown(row["nickname"].iloc[0], MAX_CODE_POINTS)))
         done = st.session_state.get("class_seat_code")
         numbers = dict(zip(roster["student_id"].astype(int), roster["number"].astype(int)))
         if done and done[0] == teacher.info.code and done[1] in numbers:
@@ -676,6 +872,9 @@ def seat_from_page(page: ui_state.PageState) -> Seat | None:
     so a link or cookie written before may be out of date while the session holds the new one)."""
     code = normalise_code(page.value("join_code") or st.session_state.get("join_code", ""))
     me = page.value("join_me")
+    # The cookie component's place, there on every run: the answer boxes below never move when it comes and
+    # goes (a box that moves is drawn at its new place while the old one is still shown: two "DCG" boxes).
+    slot = st.container()
     if not code:
         return None
     held = browser.remembered("s", code)
@@ -687,17 +886,24 @@ def seat_from_page(page: ui_state.PageState) -> Seat | None:
             token = candidate
             break
     if seat is None:
-        if me or held:
+        if held and store().removed_token(code, held):
+            # Removed by the teacher: the cookie stays (it keeps this browser out of the class), the link goes.
+            st.error(t("classroom.error.removed_here"), icon=":material/person_off:")
+            page.set("join_me", "")
+        elif me or held:
             st.warning(t("classroom.seat_lost"), icon=":material/person_off:")
             page.set("join_me", "")
-            browser.forget("s", code)
+            with slot:
+                browser.forget("s", code)
         return None
     if token not in (me, held):  # taken by a run cut short before it kept the token: keep it now
         _seated(page, seat, token)
         me = token
     if me:  # the token stays in the link (the valid one) until this browser confirms its cookie holds it
         page.set("join_me", token)
-        if browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat)):
+        with slot:
+            kept = browser.remember("s", seat.info.code, token, max_age=_cookie_age(seat))
+        if kept:
             page.set("join_me", "")
     return seat
 
@@ -724,7 +930,9 @@ def _join(page: ui_state.PageState, code: str) -> None:
         if seat is not None:
             _seated(page, seat, held)
             return
-    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""))
+    st.session_state.pop("join_waiting", None)
+    held = browser.remembered("s", normalise_code(code or ""))
+    seated = _seat_from(store().join, code, st.session_state.get("join_nickname", ""), held=[held] if held else [])
     if seated is not None:
         _seated(page, *seated)
 
@@ -736,12 +944,16 @@ def _reclaim(page: ui_state.PageState, code: str) -> None:
         _seated(page, *seated)
 
 
-def _seat_from(ask, code: str, typed: str):
+def _seat_from(ask, code: str, typed: str, **extra):
     """(seat, token) from the store's ``join`` or ``reclaim`` for what the student typed, or None with the
-    refusal (or "the database is down") kept for the form to show."""
+    refusal (or "the database is down") kept for the form to show.  A join kept for the teacher (this
+    browser or network is held for wrong codes) makes the form wait: :func:`waiting_panel`."""
+    token = _pending_token(code)
     try:
-        return ask(code, typed, client=browser.client(), token=_pending_token(code))
+        return ask(code, typed, client=browser.client(), token=token, **extra)
     except ClassroomError as exc:
+        if exc.kind == "waiting":
+            st.session_state["join_waiting"] = (normalise_code(code), token)
         st.session_state["join_problem"] = refusal(exc)
     except SQLAlchemyError:
         st.session_state["join_problem"] = t("classroom.db_down")
@@ -752,16 +964,42 @@ def join_form(page: ui_state.PageState) -> None:
     st.caption(t("classroom.join_intro"))
     st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
     code = page.typed("join_code")
-    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=24, help=t("classroom.nickname_help"))
+    # The store cuts a nickname at 24 grapheme clusters (a flag or a family emoji is one, but many UTF-16
+    # units, which is what a browser's maxlength counts): the box only keeps absurd lengths out.
+    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=200, help=t("classroom.nickname_help"))
     st.button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:", on_click=_join,
               args=(page, code))
     problem = st.session_state.pop("join_problem", None)
-    if problem:
+    waiting = st.session_state.get("join_waiting")
+    if waiting:
+        waiting_panel(*waiting)
+    elif problem:
         st.error(problem)
     with st.expander(t("classroom.have_seat_code"), icon=":material/key:"):
         st.caption(t("classroom.have_seat_code_help"))
         st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
         st.button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page, code))
+
+
+@st.fragment(run_every=STUDENT_REFRESH)
+def waiting_panel(code: str, token: str) -> None:
+    """A join kept for the teacher (this browser or network was held for wrong codes, so the code was not
+    checked): every few seconds, has the teacher let it in (the page then shows the seat), or refused it?
+    The same panel whether the code is right or wrong: a held guesser learns nothing."""
+    try:
+        if store().seat(code, token) is not None:
+            st.session_state.pop("join_waiting", None)
+            st.rerun(scope="app")
+        why = store().waiting_problem(code, token)
+    except SQLAlchemyError:
+        st.caption(t("classroom.reconnecting"))
+        return
+    if why:
+        st.session_state.pop("join_waiting", None)
+        st.error(refusal_of(why))
+        return
+    with st.container(key="join_waiting_box"):
+        st.info(t("classroom.waiting_for_teacher"), icon=":material/hourglass_top:")
 
 
 def _saved() -> dict:
@@ -784,16 +1022,25 @@ def right_value(task: Task, field: str) -> str:
     return number(sol[field], ex.decimals)
 
 
-def step_feedback(task: Task, d, fields, answered: set[str], mode: str) -> bool:
+@lru_cache(maxsize=1024)
+def checked(task: Task, given: tuple[tuple[str, str], ...]):
+    """(diagnosis, field -> verdict) for one set of answers (field, text), computed once per process: a
+    student's page is drawn again after every answer and every change of the class, many students send
+    the same sets, and the diagnosis and its verdicts are what a page run costs most."""
+    d = task.check(dict(given))
+    return d, {f: verdict(d, f) for f, _ in given}
+
+
+def step_feedback(task: Task, verdicts: dict, fields, mode: str) -> bool:
     """Before the reveal: per answered step its mark and, when wrong, the mistake's name (and with
     ``mode="value"`` the right value) — never the explanation with the formula's numbers.  Returns
     whether every asked step is right."""
     lines, all_right = [], True
     for f in fields:
-        if f not in answered:
+        if f not in verdicts:
             all_right = False
             continue
-        v = verdict(d, f)
+        v = verdicts[f]
         all_right &= v.ok
         text = t(f"classroom.verdict.{v.state}", mark=v.mark, step=t(f"check.{f}"))
         if v.mistakes:
@@ -808,21 +1055,37 @@ def step_feedback(task: Task, d, fields, answered: set[str], mode: str) -> bool:
     return all_right
 
 
-def student_view(seat: Seat) -> None:
+def student_view(seat: Seat, page: ui_state.PageState | None = None) -> None:
     """One student's exercise, answers, feedback (their own only) and, once revealed, the solution."""
-    current = seat.store.round(seat.info.id)
-    info = seat.store.info(seat.info.id)
+    current, state = seat.store.current_round(seat.info.id)  # no query while the class is unchanged
     n = current.number
-    st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, 24), code=seat.info.code))
-    st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
-    exercise_panel(current.task, key=f"join_ex_{n}")
-    watch(seat, n, current.revealed, info.feedback)
+    # Two places made first, so the answer boxes are drawn at the same place in every run whatever the
+    # exercise above them draws (another exercise has another number of elements): a box drawn at a new
+    # place appears while the old one is still shown, and an answer typed into that one is not this
+    # exercise's.
+    top, answers = st.container(), st.container(key="join_answers")
+    with top:
+        st.markdown(t("classroom.you_are", nickname=markdown(seat.nickname, MAX_CODE_POINTS), code=seat.info.code))
+        st.subheader(t("classroom.round", number=n, origin=origin_text(current.task)))
+        exercise_panel(current.task, key="join_ex")  # one key for every exercise: see answer_panel
+        watch(seat, n, current.revealed, state.feedback)
     slow_run()
-    answer_panel(seat, current, info.feedback)
+    with answers:
+        answer_panel(seat, current, state.feedback, linked=page.value("join_round") if page is not None else None)
+    if page is not None:
+        page.set("join_round", n)
 
 
-def answer_panel(seat: Seat, current, feedback: str) -> None:
+def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = None) -> None:
     """The answers, their feedback and (once revealed) the solution.
+
+    One box per step for the life of the page, whatever the exercise (keys without the exercise's number):
+    a box whose key changes is a new widget, and Streamlit keeps the old one on screen beside it until the
+    run ends — two boxes for one step, and an answer typed into the old one is another exercise's.  So the
+    boxes follow the exercise explicitly: when the page showed another exercise (this session did, or the
+    link the browser sent says so: ``linked``, the ``round`` this page set), the boxes start again from this
+    exercise's stored answers, and what the browser sent for the other exercise is not taken as an answer to
+    this one.
 
     Not a fragment, on purpose: a page that has just reconnected to another app server (its own died)
     still shows the old server's page, and a fragment's rerun sent from it is dropped by a server that
@@ -831,24 +1094,30 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
     n = current.number
     st.subheader(t("practice.answers"))
     st.caption(t("classroom.answers_help"))
-    mine = seat.latest(n)
+    history = seat.answers(n)
+    mine = {a.field: a.text for a in history}
     saved = _saved()
     fields = seat.info.fields
+    drawn = st.session_state.get("join_drawn_round")
+    other = drawn != n if drawn is not None else (linked is not None and linked != n)
+    st.session_state["join_drawn_round"] = n
     for start in range(0, len(fields), 2):  # two a row; on a phone the rows stack in step order
         cols = st.columns(2)
         for col, f in zip(cols, fields[start:start + 2]):
-            key = f"join_{f}_{n}"
-            if key not in st.session_state:  # a new exercise, a reload or another server: the stored answer
+            key = f"join_{f}"
+            if other:  # the boxes showed another exercise: they start again from this one's answers
+                st.session_state[key] = mine.get(f, "")
+            if other or key not in st.session_state:  # a new exercise, a reload or another server
                 saved[(n, f)] = mine.get(f, "")
-            # The stored answer is the box's default, never written over what the browser sent: a page that
-            # has just reconnected to another server (or a restarted one) starts a new session there, and an
-            # answer typed as soon as it is connected arrives in a run that interrupted the session's first
-            # run before it drew the box — session state set here would win over it and the answer be lost.
-            col.text_input(t(f"check.{f}"), value=mine.get(f, ""), key=key, help=t(f"check.{f}_help"),
-                           max_chars=300)
-    problems = []
+            # Otherwise the stored answer is only the box's default, never written over what the browser
+            # sent: a page that has just reconnected to another server (or a restarted one) starts a new
+            # session there, and an answer typed as soon as it is connected (or sent to the server that then
+            # died) arrives in its first runs — session state set here would win over it and lose it.
+            col.text_input(t(f"check.{f}"), value="" if other else mine.get(f, ""), key=key,
+                           help=t(f"check.{f}_help"), max_chars=300)
+    problems, sent = [], False
     for f in seat.info.fields:
-        text = st.session_state.get(f"join_{f}_{n}", "")
+        text = st.session_state.get(f"join_{f}", "")
         if not text.strip() or text == saved.get((n, f), mine.get(f)):
             continue
         # One id per (exercise, field, text): a rerun after a failed write sends the same id again.
@@ -864,46 +1133,61 @@ def answer_panel(seat: Seat, current, feedback: str) -> None:
             continue
         saved[(n, f)] = text
         pending.pop((n, f, text), None)
+        sent = True
     for p in problems:
         st.error(p)
 
-    mine = seat.latest(n)
+    if sent:
+        history = seat.answers(n)
+        mine = {a.field: a.text for a in history}
     if mine:
-        d = current.task.check(mine)
+        d, verdicts = checked(current.task, tuple((f, mine[f]) for f in FIELDS if f in mine))
         # The same verdict lines before and after the reveal; once revealed, the right values and the
         # full explanation with the formula's numbers (the Check page's) follow.
-        done = step_feedback(current.task, d, fields, set(mine), "value" if current.revealed else feedback)
+        done = step_feedback(current.task, verdicts, fields, "value" if current.revealed else feedback)
         if current.revealed:
             render_findings(d)
-            render_steps_table(d, key=f"join_feedback_{n}", reveal=True)
+            render_steps_table(d, key="join_feedback", reveal=True)
         if done:
             st.success(t("practice.solved"))
     if current.revealed:
         st.subheader(t("classroom.solution"))
-        solution_panel(current.task, key=f"join_sol_{n}")
+        solution_panel(current.task, key="join_sol")
     else:
         st.caption(t("classroom.wait_for_reveal"))
     with st.expander(t("classroom.my_answers")):
-        history = seat.answers(n)
         if history:
             st.dataframe(pd.DataFrame({
                 t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
                 t("classroom.col.answer"): [a.text for a in history],
                 t("diagnose.col.mark"): [MARKS[state_of(a.ok, a.kinds)] for a in history],
-            }), hide_index=True, key=f"join_history_{n}")
+            }), hide_index=True, key="join_history")
         else:
             st.caption(t("classroom.no_answers_yet"))
 
 
-@st.fragment(run_every=STUDENT_REFRESH)
-def watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
-    """Every few seconds: has the teacher revealed the solution, started the next exercise, changed the
-    feedback, or removed this seat?"""
+def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
+    """Has the teacher revealed the solution, started the next exercise, changed the feedback, or removed
+    this seat?  Then the whole page is drawn again.  Reads the process's change check (no database read
+    while the class is unchanged) and draws nothing; rerun by the server when the class changes."""
     try:
         now = seat.store.pulse(seat.info.id)
         if now != (round_no, revealed, feedback) or seat.id not in seat.store.seated(seat.info.id):
             st.rerun(scope="app")
     except SQLAlchemyError:
         st.caption(t("classroom.reconnecting"))
+        return
     except ClassroomError:
         st.rerun(scope="app")
+    drawn = (round_no, revealed, feedback)
+    push.follow(seat.store.changes, seat.info.id, "student",
+                lambda state: state is None or state.pulse != drawn or seat.id not in state.seated)
+
+
+_watch_pushed = st.fragment(_watch, run_every=push.SAFETY)
+_watch_polled = st.fragment(_watch, run_every=STUDENT_REFRESH)
+
+
+def watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
+    """The student's check for changes: pushed by the server, or polled by the browser without pushes."""
+    (_watch_pushed if push.available() else _watch_polled)(seat, round_no, revealed, feedback)

@@ -28,6 +28,7 @@ from ui.escape import katex_text, markdown
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
 from ui.other import aligned, sum_lines
+from ui.widgets import option_widget
 
 __all__ = [
     "PAGE", "FIELDS", "DEFAULT_USERS", "DEFAULT_N", "MAX_N", "MAX_CHARS", "MAX_USERS", "MAX_ITEMS", "MAX_LOO_LINES",
@@ -131,8 +132,8 @@ def choice_radio(key: str) -> str:
 
     kind, registry, label = CHOICES[key]
     names = choice_names(kind, registry)
-    return st.radio(t(label), list(registry), key=key, horizontal=True, format_func=names.__getitem__,
-                    help=choice_help(kind, registry))
+    return option_widget(st.radio, t(label), list(registry), key=key, horizontal=True,
+                         format_func=names.__getitem__, help=choice_help(kind, registry))
 
 
 # --- numbers ---------------------------------------------------------------------------------------

@@ -37,7 +37,8 @@ __all__ = [
     "PRESENT_PAGE", "PRESENT_PATH", "PAGE_ID", "FIELDS", "THEMES", "DOCS", "STEP_KEY", "THEME_KEY",
     "Lecture", "BuildProblem", "example_key", "lecture_from_values", "lecture_from_example", "encode_values",
     "present_query", "present_url", "playground_query", "present_query_for_example",
-    "present_query_from_playground", "field_values", "doc_changed",
+    "present_query_from_playground", "field_values", "doc_changed", "LECTURE_PARAMS", "REFUSED_KEY",
+    "refused_params",
 ]
 
 PRESENT_PAGE = "pages/present.py"
@@ -177,6 +178,11 @@ FIELDS = (
 )
 STEP_KEY = "present_step"
 THEME_KEY = "present_theme"
+#: The link parameters that say which lecture it is (not where it stands or how it looks): when one is refused,
+#: the lecture on screen is not the one the link asked for.
+LECTURE_PARAMS = tuple(f.param for f in FIELDS if f.key not in (STEP_KEY, THEME_KEY))
+#: Session-state key: the lecture parameters refused when the page last arrived (a link, another page before).
+REFUSED_KEY = "present_refused"
 
 
 @dataclass(frozen=True)
@@ -243,6 +249,32 @@ def lecture_from_values(values) -> tuple[Lecture, list[BuildProblem]]:
     lecture = Lecture(rels=tuple(float(x) for x in rels), unretrieved=tuple(float(x) for x in unretrieved),
                       labels=labels, k=k, gain=gain, discount=discount, base=float(base), idcg=idcg_source, doc=doc)
     return lecture, problems
+
+
+def refused_params(session, link_problems, build_problems, *, arrived: bool) -> list[str]:
+    """The link parameters that were refused and replaced part of the lecture (a bad value's default, grades
+    too large for a metric and the default ranking): the lecture shown is then not the one asked for, and
+    Present makes no handout of it.  ``link_problems`` are the page state's (:class:`ui.state.LinkProblem`,
+    read when the page ``arrived``: kept in ``session`` until it arrives again), ``build_problems``
+    :func:`lecture_from_values`' (every run).
+
+    >>> from ui.state import BadValue, LinkProblem
+    >>> session = {}
+    >>> bad_gain = LinkProblem("gain", BadValue("cubic", "choice", "'cubic' is not one of: ..."))
+    >>> refused_params(session, [bad_gain], [], arrived=True)
+    ['gain']
+    >>> refused_params(session, [], [], arrived=False)       # a press of Next: the lecture is still that one
+    ['gain']
+    >>> refused_params(session, [], [BuildProblem("rels", "overflow", "3000", "...")], arrived=True)
+    ['rels']
+    >>> refused_params(session, [LinkProblem("step", BadValue("x", "integer", "..."))], [], arrived=True)
+    []
+    """
+    if arrived:
+        session[REFUSED_KEY] = sorted({p.name for p in link_problems if p.name in LECTURE_PARAMS})
+    names = set(session.get(REFUSED_KEY, ()))
+    names |= {p.name for p in build_problems if p.kind == "overflow"}
+    return sorted(names)
 
 
 def lecture_from_example(key: str, variant: str = "") -> Lecture:

@@ -8,7 +8,8 @@ from ui.i18n import t
 from ui.present.navigation import KEYS_KEY
 from ui.present.slides import SUM_TERMS_SHOWN, Card, Slide, registry_name, shown
 
-__all__ = ["PALETTES", "contrast", "page_css", "cards_html", "number_html", "printed_html", "variants_html"]
+__all__ = ["PALETTES", "contrast", "page_css", "cards_html", "number_html", "printed_first", "printed_html",
+           "variants_html"]
 
 
 PALETTES = {
@@ -112,8 +113,12 @@ def page_css(theme: str) -> str:
 .nl-facts b {{ color: {p['number']}; }}
 .nl-sum {{ font-size: 22px; margin-top: 6px; overflow-wrap: anywhere; }}
 .nl-sum .nl-new {{ color: {p['accent']}; font-weight: 800; text-decoration: underline; text-underline-offset: 4px; }}
+/* The formula slide: KaTeX larger than the page's text, in the theme's colour. */
+.stApp .st-key-present_formulas .katex-display {{ font-size: 1.15em; margin: 0.3em 0; color: {p['text']}; }}
+@media (max-width: 640px) {{ .stApp .st-key-present_formulas .katex-display {{ font-size: 0.9em; }} }}
 .nl-table {{ border-collapse: collapse; font-size: 19px; margin-top: 4px; color: {p['text']}; }}
 .nl-table th, .nl-table td {{ border-bottom: 1px solid {p['border']}; padding: 3px 8px; text-align: left; }}
+.nl-table td:first-child {{ white-space: nowrap; }}
 .nl-table th {{ color: {p['muted']}; font-size: 16px; }}
 .nl-table td.nl-num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
 .nl-table td.nl-chosen {{ color: {p['number']}; font-weight: 800; outline: 3px solid {p['accent']}; }}
@@ -198,6 +203,19 @@ def number_html(s: Slide, lang: str) -> str:
         out.append(f'<div class="nl-sum">{html_escape(s.sum_label)} = {" + ".join(texts)}{total}</div>')
     out.append("</div>")
     return "".join(out)
+
+
+def printed_first(s: Slide) -> bool:
+    """Whether the document's printed numbers take the chart's place on this slide: under two rows of cards, or
+    more than two of them, the chart and the table together run below a projector's 768 px.
+
+    >>> from ui.present.link import lecture_from_example
+    >>> from ui.present.slides import slide
+    >>> lecture = lecture_from_example("003-blog")
+    >>> [(slide(lecture, i, "en").kind, printed_first(slide(lecture, i, "en"))) for i in (4, 10, 12, 13)]
+    [('term', False), ('dcg', False), ('idcg', True), ('ndcg', False)]
+    """
+    return bool(s.printed) and (bool(s.ideal_cards) or len(s.printed) > 2)
 
 
 def printed_html(s: Slide, lang: str) -> str:

@@ -28,7 +28,7 @@ from ui.present.link import Lecture
 __all__ = [
     "TERM_STEPS_CAP", "CARD_CAP", "SUM_TERMS_SHOWN", "Step", "Card", "PrintedNumber", "Slide",
     "shown", "numbers", "steps", "clamp_step", "registry_name", "base_text", "variant_label", "printed_numbers",
-    "slide", "announcement",
+    "slide", "announcement", "formulas",
 ]
 
 TERM_STEPS_CAP = 10  # positions stepped through one by one; the others join the sum in one step
@@ -67,7 +67,7 @@ def numbers(lecture: Lecture) -> dict:
 class Step:
     """One click of the lecture: ``kind`` and, for a position's step, its 1-based ``position``."""
 
-    kind: str  # ranking, gains, discounts, term, rest, dcg, ideal, idcg, ndcg, variants
+    kind: str  # ranking, gains, discounts, term, rest, dcg, ideal, idcg, ndcg, formula, variants
     position: int = 0
 
 
@@ -75,14 +75,14 @@ def steps(lecture: Lecture) -> list[Step]:
     """The lecture's steps in order.
 
     >>> [s.kind + (str(s.position) if s.position else "") for s in steps(Lecture(rels=(3.0, 2.0)))]
-    ['ranking', 'gains', 'discounts', 'term1', 'term2', 'dcg', 'ideal', 'idcg', 'ndcg', 'variants']
+    ['ranking', 'gains', 'discounts', 'term1', 'term2', 'dcg', 'ideal', 'idcg', 'ndcg', 'formula', 'variants']
     """
     n = lecture.n_terms
     out = [Step("ranking"), Step("gains"), Step("discounts")]
     out += [Step("term", i) for i in range(1, min(n, TERM_STEPS_CAP) + 1)]
     if n > TERM_STEPS_CAP:
         out.append(Step("rest", TERM_STEPS_CAP + 1))
-    out += [Step("dcg"), Step("ideal"), Step("idcg"), Step("ndcg"), Step("variants")]
+    out += [Step("dcg"), Step("ideal"), Step("idcg"), Step("ndcg"), Step("formula"), Step("variants")]
     return out
 
 
@@ -170,6 +170,7 @@ class Slide:
     facts: list[tuple[str, str]] = field(default_factory=list)  # (name, value) pairs shown small
     printed: list[PrintedNumber] = field(default_factory=list)
     variants: pd.DataFrame | None = None  # gain, discount, idcg_source, ndcg, chosen
+    formulas: dict[str, str] = field(default_factory=dict)  # dcg, idcg, ndcg: LaTeX with the numbers written in
     hidden_cards: int = 0  # cards of the list not drawn (CARD_CAP)
     hidden_ideal: int = 0
 
@@ -339,7 +340,7 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         s.chart = "bars"
         s.printed = printed_numbers(lecture, ("dcg",), lang)
     elif kind in ("ideal", "idcg"):
-        s.cards = _list_cards(lecture, bd, n, 2)
+        s.cards = _list_cards(lecture, bd, n, 0)  # grades and terms: the gains and divisors were on earlier steps
         s.ideal_cards = _ideal_cards(lecture, bd, with_terms=(kind == "idcg"))
         n_items = len(lecture.rels) + (len(lecture.unretrieved) if lecture.idcg == "judged" else 0)
         s.hidden_ideal = max(0, n_items - CARD_CAP)
@@ -363,6 +364,10 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         s.sentence = tt(key, dcg=shown(nums["dcg"]), idcg=shown(nums["idcg"]), ndcg=shown(nums["ndcg"]))
         s.chart = "bars"
         s.printed = printed_numbers(lecture, ("ndcg",), lang)
+    elif kind == "formula":
+        s.number_label, s.number = tt("ndcg"), nums["ndcg"]
+        s.sentence = tt("say_formula")
+        s.formulas = formulas(lecture)
     else:  # variants
         v = nums["variants"].copy()
         has_judged = bool(lecture.unretrieved)
@@ -380,6 +385,27 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
 
 
 
+def formulas(lecture: Lecture) -> dict[str, str]:
+    r"""DCG, IDCG and NDCG in symbols with the lecture's grades, positions and totals written in (the playground's
+    :func:`ui.playground_explain.formula_latex`, from the registry's templates); LaTeX for KaTeX.
+
+    >>> f = formulas(Lecture(rels=(3.0, 2.0)))
+    >>> print(f["ndcg"])
+    \mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}} = \frac{4.262}{4.262} = 1
+    >>> print(f["dcg"].replace(" \\\\ ", "\n"))
+    \begin{aligned}\mathrm{DCG}@2 &= \sum_{i=1}^{2} \frac{rel_{i}}{\log_{2}(i+1)}
+    &= \frac{3}{\log_{2}(2)} + \frac{2}{\log_{2}(3)}
+    &= 3 + 1.262
+    &= 4.262\end{aligned}
+    """
+    from ui.playground_explain import formula_latex
+
+    nums = numbers(lecture)
+    bd = nums["breakdown"]
+    return formula_latex(bd, values=nums, n_actual=lecture.n_terms, n_ideal=int(bd["ideal_relevance"].notna().sum()),
+                         gain=lecture.gain, discount=lecture.discount, log_base=lecture.base, k=lecture.k)
+
+
 def announcement(s: Slide, lang: str) -> str:
     """What a screen reader says when the lecture reaches this slide (a polite live region's text): the step
     and its title, the sentence, the current number with its label, the facts beside it, the grades or gains on
@@ -389,7 +415,7 @@ def announcement(s: Slide, lang: str) -> str:
     >>> from ui.present.link import Lecture
     >>> lecture = Lecture(rels=(3.0, 2.0), labels=("A", "B"))
     >>> announcement(slide(lecture, 5, "en"), "en")
-    'Step 5 of 10: Position 2. Position 2: gain 2 divided by 1.585 gives 1.2619. DCG so far: 4.2619. \
+    'Step 5 of 11: Position 2. Position 2: gain 2 divided by 1.585 gives 1.2619. DCG so far: 4.2619. \
 DCG so far: 4.2619. Discounted gain at position 2: 1.2619.'
     """
     if lang not in LANGUAGES:

@@ -186,10 +186,12 @@ def test_ndcg_measure_is_the_variants_api_and_trec_eval_ndcg():
     # trec_eval's ndcg_cut.10 is the linear / standard / judged / trec_eval variant; its ndcg the uncut one
     np.testing.assert_allclose(per["nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@10"],
                                per["ndcg_cut_10"], rtol=1e-12, atol=0)
-    whole = evaluate_measures(qt, [rt], ["nDCG", "ndcg"])
+    whole = evaluate_measures(qt, [rt], ["nDCG(gain=linear)", "ndcg", "nDCG"])
     whole = whole[whole.qid != "all"].pivot(index="qid", columns="measure", values="value")
     np.testing.assert_allclose(whole["nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)"],
                                whole["ndcg"], rtol=1e-12, atol=0)
+    # ir_measures' nDCG (pytrec_eval's ndcg) is trec_eval's ndcg
+    np.testing.assert_array_equal(whole["nDCG"], whole["ndcg"])
 
 
 def test_variant_specs_name_every_choice_of_the_registry():
@@ -200,9 +202,10 @@ def test_variant_specs_name_every_choice_of_the_registry():
     assert measure_names(["nDCG(level=1,base=2.5)@10,5"]) == [
         "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=2.5,level=1.0)@5",
         "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=2.5,level=1.0)@10"]
-    # the same variant twice is computed once; trec_eval's measures keep their order before the variants
-    assert measure_names(["nDCG@5", "map", "nDCG(gain=linear)@5"]) == [
-        "map", "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@5"]
+    # the same variant twice is computed once; trec_eval's measures keep their order before the variants;
+    # nDCG@5 without a variant key is ir_measures' name, printed as written
+    assert measure_names(["nDCG(ties=trec_eval)@5", "map", "nDCG(gain=linear)@5", "nDCG@5"]) == [
+        "map", "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@5", "nDCG@5"]
 
 
 @pytest.mark.parametrize("spec, message", [

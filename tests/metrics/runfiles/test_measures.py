@@ -219,7 +219,7 @@ def test_property_left_out_unjudged_rows_change_nothing(data, level):
                    num_ret=full.num_ret, relevance_level=level)
     specs = ["all_trec", "extras", "ndcg.1=0,2=3", "G.0=1,2=0.5", "Rndcg.1=2", "ndcg_rel.2=0"]
     for r in parse_measures(specs):
-        if r.info.func is None:  # runid: the run's tag, not computed from the lists
+        if r.info.compute is None:  # runid: the run's tag, not computed from the lists
             continue
         for a, b, name in zip(r.compute(full), r.compute(sparse), r.names):
             if r.info.value == "text":

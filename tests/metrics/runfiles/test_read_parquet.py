@@ -143,8 +143,10 @@ def test_column_roles_refuses_unknown_roles_and_bad_names():
 
 
 def test_bytes_that_are_not_parquet_but_start_with_the_magic_are_refused_with_a_message():
-    with pytest.raises(ValueError, match="is not a Parquet file"):
-        read_table(b"PAR1 not really a parquet file", kind="run", name="x")
+    # a bad file is a fatal problem naming it (it raised, and the page showed "This app has encountered an error")
+    p = read_table(b"PAR1 not really a parquet file", kind="run", name="x")
+    assert p.fatal and p.table is None and [x.kind for x in p.problems] == ["parquet_footer"]
+    assert p.problems[0].message.startswith("x cannot be read as Parquet: its footer")
 
 
 def test_csv_columns_can_be_named_too():

@@ -1,0 +1,77 @@
+"""The Diversity page on a projector (1024×768, sidebar open) and a phone (390×844), in English, Chinese and
+Korean: nothing a user reads is cut off and nothing runs off the right edge, no exception, no dialog; on the
+projector the same load is checked for accessibility.  Then a visitor types a ranking with the keyboard and
+the numbers follow; a link with bad values opens with the defaults and says so.
+
+Screenshots of the whole page go to test-artifacts/screenshots/layout_diversity_<lang>_<device>.png.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from metrics.lessons.diversity import alpha_ndcg
+from tests.browser.a11y import axe_version, check_page, rendered
+from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled, wait_for_app
+from ui.numbers import show
+
+DEVICES = {"projector": PROJECTOR, "phone": PHONE}
+CHARTS = 2
+
+
+def _open(pg, url: str) -> None:
+    pg.goto(url)
+    wait_for_app(pg)
+    pg.wait_for_selector(".katex", timeout=30_000)
+    expect(pg.locator('[data-testid="stVegaLiteChart"]')).to_have_count(CHARTS, timeout=30_000)
+    settled(pg)
+
+
+def _whole_page(pg, name: str, viewport: dict) -> None:
+    height = pg.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    pg.set_viewport_size({"width": viewport["width"], "height": min(int(height) + 40, 12_000)})
+    settled(pg)
+    screenshot(pg, name)
+    pg.set_viewport_size(viewport)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+def test_nothing_cut_off(make_page, app_url, lang, device):
+    viewport = DEVICES[device]
+    pg = make_page(viewport=viewport)
+    a11y = []
+    _open(pg, f"{app_url}/diversity?lang={lang}")
+    if device == "projector":
+        assert pg.locator('[data-testid="stSidebar"]').bounding_box()["width"] > 200
+        rendered(pg)
+        a11y += check_page(pg, "diversity", lang, f"diversity [{lang}]")
+    problems = page_problems(pg) + overflowing(pg)
+    _whole_page(pg, f"layout_diversity_{lang}_{device}", viewport)
+    assert problems == []
+    assert not a11y, f"axe-core {axe_version()}:\n" + "\n".join(a11y)
+
+
+def test_typing_a_ranking_updates_the_numbers(make_page, app_url):
+    pg = make_page(viewport=PROJECTOR)
+    _open(pg, f"{app_url}/diversity?lang=en")
+    box = pg.get_by_role("textbox", name="Ranking: each document's subtopics, top first")
+    box.click()
+    box.fill("ab, c, a")
+    box.press("Enter")
+    want = show(alpha_ndcg([{"a", "b"}, {"c"}, {"a"}], [{"c"}, {"b", "c"}], alpha=0.5, k=10)["alpha_ndcg"])
+    expect(pg.locator('[data-testid="stMetricValue"]').first).to_have_text(want, timeout=30_000)
+    settled(pg)
+    assert "ranking=ab%2Cc%2Ca" in pg.url or "ranking=ab,c,a" in pg.url
+    assert page_problems(pg) == []
+
+
+def test_a_bad_link_opens_with_the_defaults_and_says_so(make_page, app_url):
+    pg = make_page(viewport=PHONE)
+    _open(pg, f"{app_url}/diversity?lang=zh&ranking=%3Cimg%20src%3Dx%3E&k=0")
+    warnings = pg.locator('[data-testid="stAlertContentWarning"]')
+    expect(warnings.first).to_be_visible(timeout=30_000)
+    text = " ".join(warnings.all_inner_texts())
+    assert "ranking" in text and "k" in text
+    assert pg.locator("img[src='x']").count() == 0
+    assert page_problems(pg) == []
