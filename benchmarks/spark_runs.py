@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import threading
@@ -372,6 +373,13 @@ def main(argv=None) -> int:
         print("|---|---:|---:|---:|---:|---|---|---|")
         for side in sides:
             print("| " + " | ".join(side) + " |")
+        print()
+        for lines in dict.fromkeys(side[0] for side in sides):
+            ratios = sorted(float(side[4]) for side in sides if side[0] == lines)
+            met = sum(r <= 1 for r in ratios)
+            print(f"{lines} run lines: ratio median {statistics.median(ratios):.2f} (min {ratios[0]:.2f}, max "
+                  f"{ratios[-1]:.2f}); the aim (<= 1) met in {met} of {len(ratios)} rounds; values agree: "
+                  f"{'yes' if all(side[7] == 'yes' for side in sides if side[0] == lines) else 'NO'}")
     return 0
 
 

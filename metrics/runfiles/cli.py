@@ -413,12 +413,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_match(parser, args)
     requested = _check(parser, args)  # every option, before a file is read or a line printed
     if args.spark is not None:
-        _check_spark(parser, args, requested=requested)
+        _check_spark(parser, args)
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
     if args.spark is not None:
         try:
-            return _run_spark(args, started, max_bytes, variants=requested is None)
+            return _run_spark(args, started, max_bytes, variants=requested is None,
+                              subtopics=_diversity(requested))
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
@@ -498,15 +499,11 @@ SPARK_MASTER = re.compile(r"local(\[(\d{1,4}|\*)(,\d{1,3})?\])?|spark://[A-Za-z0
                           r"(,[A-Za-z0-9.\-]+:\d{1,5})*|yarn|k8s://[A-Za-z0-9.:/\-\[\]]{1,300}", re.ASCII)
 
 
-def _check_spark(parser: argparse.ArgumentParser, args, *, requested=None) -> None:
-    """--spark: a Spark master URL (anything else is refused before Spark starts); the diversity measures stay on
-    one machine (their qrels have a subtopic column Spark does not read here)."""
+def _check_spark(parser: argparse.ArgumentParser, args) -> None:
+    """--spark: a Spark master URL (anything else is refused before Spark starts)."""
     if not SPARK_MASTER.fullmatch(args.spark):
         parser.error(f"argument --spark: must be a Spark master URL (local, local[N], local[*], spark://HOST:PORT, "
                      f"yarn, k8s://URL), got {_typed(args.spark)}")
-    if _diversity(requested):
-        parser.error("argument --spark: the diversity measures read diversity qrels (qid subtopic docno rel), "
-                     "which Spark does not read here; evaluate them on one machine")
 
 
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
@@ -640,9 +637,10 @@ def _run_trec(args, qrels, runs, started) -> int:
     return _print_trec(args, result, lambda: _timing(runs, qrels, started))
 
 
-def _run_spark(args, started, max_bytes, *, variants: bool) -> int:
+def _run_spark(args, started, max_bytes, *, variants: bool, subtopics: bool = False) -> int:
     """Any mode on Spark (``--spark MASTER``): the files read by Spark (a run from standard input read here and
-    handed to Spark), the same output as without ``--spark``."""
+    handed to Spark), the same output as without ``--spark``; ``subtopics``: the qrels are diversity qrels (a
+    diversity measure was asked for), as without ``--spark``."""
     import warnings
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
@@ -669,7 +667,7 @@ def _run_spark(args, started, max_bytes, *, variants: bool) -> int:
             return _print_variants(args, ev, timing)
         ev = evaluate_spark(args.qrels, runs, args.measures, relevance_level=args.level, complete=args.complete,
                             judged_only=args.judged_only, max_docs=args.max_docs, num_docs_in_coll=args.num_docs,
-                            err_gmax=args.err_gmax, **common)
+                            err_gmax=args.err_gmax, subtopics=subtopics, **common)
         result = ev.result()  # its problems are printed with the output, as without --spark
     except (PySparkException, Py4JError) as exc:  # one line (the file it names kept), never a Java stack
         print(f"error: Spark: {spark_failure(exc)}", file=sys.stderr)

@@ -50,6 +50,7 @@ from ._kernels import has_duplicate_pairs
 from .batch import MISSING, Evaluation, RunVariant, make_variants
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
+from .measures.diversity import SubtopicJudgments
 from .read import (
     BINARY_FORMATS,
     COLUMN_NAMES,
@@ -61,6 +62,7 @@ from .read import (
     inspect_file,
     shorten,
 )
+from .subtopics import SubtopicTable, subtopic_table
 from .trec import MeasureResult, check_options
 
 __all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel",
@@ -217,7 +219,7 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
 
 
 def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = None, file_format: str | None = None,
-               name: str | None = None, limits: Limits | None = None):
+               name: str | None = None, limits: Limits | None = None, subtopics: bool = False):
     """Read qrels or a run with Spark into the kernel's columns; bad lines are marked, not dropped.
 
     TREC files (``qid iter docno rel`` / ``qid Q0 docno rank score tag``, whitespace separated, ``#``
@@ -239,11 +241,15 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     limits : Limits, optional
         Rows and decoded bytes a local Parquet file may cost (its footer is read on the driver), as on one
         machine (:class:`~metrics.runfiles.read.Limits`).
+    subtopics : bool, default False
+        Diversity qrels (``kind="qrels"``): ``qid subtopic docno rel`` per line, TREC text only (ndeval's
+        format, what :func:`metrics.runfiles.read_subtopic_qrels` reads on one machine); adds ``subtopic``.
 
     Returns
     -------
     pyspark.sql.DataFrame
-        ``qid, docno, rel`` (qrels) or ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
+        ``qid, docno, rel`` (qrels; ``qid, subtopic, docno, rel`` with ``subtopics``) or
+        ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
         in file order, for "the first of two repeated lines" and "the tag of the last line") and
         ``_bad`` (null, or why the line cannot be used) and ``_line`` (what identifies the line in a
         message: its first field, shortened; never the whole line).
@@ -287,6 +293,11 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         delim = "\t" if base.lower().endswith((".tsv", ".tab")) else ","
     if file_format not in ("trec", "csv", "parquet"):
         raise ValueError(f"file_format must be 'trec', 'csv' or 'parquet', got {file_format!r}")
+    subtopics = check_flag(subtopics, name="subtopics")
+    if subtopics and (kind != "qrels" or file_format != "trec"):
+        raise ValueError(f"{name}: diversity qrels are read from TREC text ('qid subtopic docno rel' a line), not "
+                         f"from a {'run' if kind != 'qrels' else file_format.upper()} file; give them as text or as "
+                         "a DataFrame with a subtopic column")
     row = F.monotonically_increasing_id()
     if file_format == "trec":
         text = _spark_read(name, lambda: spark.read.text(literal)).withColumn("_row", row)
@@ -302,7 +313,7 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         bad = (F.when(~_utf8(F.col("_text")), F.lit(_NOT_UTF8))
                .when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
                .when(number.isNull(), F.lit("not a finite number")))
-        cols = [field(0).alias("qid"), field(2).alias("docno")]
+        cols = [field(0).alias("qid")] + ([field(1).alias("subtopic")] if subtopics else []) + [field(2).alias("docno")]
         if kind == "qrels":
             cols.append(number.alias("rel"))
         else:
@@ -659,9 +670,11 @@ def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
     return col
 
 
-def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str) -> None:
-    """ValueError naming the first row the kernel cannot take (null id, non-finite value)."""
-    for ids, label in ((qid, "query id"), (docno, "document id")):
+def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str, *,
+                second: str = "document id") -> None:
+    """ValueError naming the first row the kernel cannot take (null id, non-finite value); ``second`` names what
+    ``docno`` holds."""
+    for ids, label in ((qid, "query id"), (docno, second)):
         empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
@@ -798,6 +811,12 @@ def _kernel(options: dict):
 BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value", pa.float64()),
                           ("_row", pa.int64())])
 
+#: The qrels' blocks when they are diversity qrels (``qid subtopic docno rel``): each judgment with its subtopic,
+#: its place in the file (``_row``) and the place of its subtopic's first judgment in the whole file (``_sub``):
+#: ndeval adds a document's subtopic gains in the order the subtopics first appear in the file, which a bucket
+#: alone cannot see.
+SUBTOPIC_BLOCK_SCHEMA = pa.schema(list(BLOCK_SCHEMA) + [("subtopic", pa.string()), ("_sub", pa.int64())])
+
 #: The rows between the packing and the kernel: a block of one run's (or the qrels', ``_run`` -1) rows of one
 #: bucket, or a note (``block`` null).  ``_key`` sends the bucket to its own partition (:func:`partition_keys`).
 _PACKED_DDL = ("_key int, _run int, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS) + ", block binary")
@@ -820,6 +839,10 @@ def _block_of(part: pa.Table, value: str, *, rows: bool = True) -> pa.Table:
     unless ``rows``."""
     cols = [_strings(part.column("qid")), _strings(part.column("docno")),
             pc.cast(part.column(value).combine_chunks(), pa.float64())]
+    if "subtopic" in part.column_names:  # diversity qrels: _row, the subtopic and its first row always
+        cols += [pc.cast(part.column("_row").combine_chunks(), pa.int64()), _strings(part.column("subtopic")),
+                 pc.cast(part.column("_sub").combine_chunks(), pa.int64())]
+        return pa.Table.from_arrays(cols, schema=SUBTOPIC_BLOCK_SCHEMA)
     if not rows:
         return pa.Table.from_arrays(cols, schema=_BLOCK_NO_ROW)
     cols.append(pc.cast(part.column("_row").combine_chunks(), pa.int64()))
@@ -851,12 +874,18 @@ def _evaluate_bucket(options: dict):
     names: list[tuple[str, str]] = options["names"]
     requested = parse_measures(options["measures"])
     keep_first: bool = options["keep_first"]
+    subtopics: bool = bool(options.get("subtopics"))
     opts: dict = options["opts"]
     schema = values_schema(names)
 
     def evaluate(qrels: pa.Table, parts: Sequence[pa.Table], notes: _Notes) -> list[tuple[str, pa.Table]]:
-        rq, rd, rv = _in_file_order(_strings(qrels.column("qid")), _strings(qrels.column("docno")), _values(qrels),
-                                    _column(qrels, "_row"), "qrels", "qrels", keep_first)
+        if subtopics:
+            qrels_table = _subtopic_qrels(qrels, keep_first, notes)
+            rq, rd, rv = qrels_table.qid, qrels_table.docno, qrels_table.value
+        else:
+            rq, rd, rv = _in_file_order(_strings(qrels.column("qid")), _strings(qrels.column("docno")),
+                                        _values(qrels), _column(qrels, "_row"), "qrels", "qrels", keep_first)
+            qrels_table = _table("qrels", "qrels", rq, rd, rv)
         tables = []
         for run, part in zip(runs, parts):
             q, d, v = _in_file_order(_strings(part.column("qid")), _strings(part.column("docno")), _values(part),
@@ -869,7 +898,7 @@ def _evaluate_bucket(options: dict):
         out = []
         if not len(rq):
             return out
-        qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
+        qi = QrelsIndex(qrels_table)
         counts = qi.counts()
         notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
         whole = np.trunc(rv)
@@ -899,6 +928,42 @@ def _evaluate_bucket(options: dict):
         return out
 
     return evaluate
+
+
+def _subtopic_qrels(qrels: pa.Table, keep_first: bool, notes: _Notes) -> SubtopicTable:
+    """A bucket's diversity judgments (:data:`SUBTOPIC_BLOCK_SCHEMA`, in any order) as the single-machine reader
+    builds them (:func:`metrics.runfiles.subtopics.subtopic_table`): in file order, each (query, subtopic,
+    document) once -- the first (``keep_first``: the later ones noted as bad lines) or a ValueError -- and the
+    subtopics numbered in the order they first appear in the whole file (``_sub``), not in the bucket."""
+    order = np.argsort(qrels.column("_row").to_numpy(), kind="stable")
+    qrels = qrels.take(pa.array(order))
+    qid, docno, subtopic = (as_dictionary(_strings(qrels.column(c))) for c in ("qid", "docno", "subtopic"))
+    rows = qrels.column("_row").to_numpy()
+    first_row = qrels.column("_sub").to_numpy()
+    keys = np.stack([qid.indices.to_numpy(), subtopic.indices.to_numpy(), docno.indices.to_numpy()])
+    keep = np.arange(rows.size)
+    if rows.size:
+        _unique, firsts = np.unique(keys, axis=1, return_index=True)
+        if firsts.size < rows.size:
+            again = np.flatnonzero(np.isin(keep, firsts, invert=True))
+            i = int(again[0])
+            q, s, d = qid[i].as_py(), subtopic[i].as_py(), docno[i].as_py()
+            if not keep_first:
+                raise ValueError(f"qrels: document {d!r:.60} is judged twice for query {q!r:.60} and subtopic "
+                                 f"{s!r:.60}; each (query, subtopic, document) must be judged once (or skip bad "
+                                 "lines: skip_bad_lines=True, --skip-bad-lines)")
+            notes.add("qrels", "bad", count=int(again.size), text=shorten(q, IDENTIFY_CHARS),
+                      detail=f"document {d[:40]!r} judged again for subtopic {s[:40]!r}", order=int(rows[i]))
+            keep = np.sort(firsts)
+    take = pa.array(keep)
+    table = subtopic_table(qid.take(take).dictionary_decode().to_pylist(),
+                           subtopic.take(take).dictionary_decode().to_pylist(),
+                           docno.take(take).dictionary_decode().to_pylist(), _values(qrels)[keep], lines=rows[keep])
+    # the subtopics numbered by their first judgment in the whole file, as the single-machine reader numbers them
+    _firsts, code = np.unique(first_row[keep], return_inverse=True)
+    table.subtopics = SubtopicJudgments(table.subtopics.line, code.astype(np.int64).reshape(-1),
+                                        table.subtopics.grade, table.subtopics.docrank)
+    return table
 
 
 def values_schema(names: Sequence[tuple[str, str]]) -> pa.Schema:
@@ -998,7 +1063,9 @@ def _packer(options: dict, index: int | None):
                 continue
             piece = pa.Table.from_batches(held)
             held, n = [], 0
-            piece = piece.append_column("_row", pa.array(np.arange(row, row + piece.num_rows, dtype=np.int64)))
+            if "_row" not in piece.column_names:  # (diversity qrels bring theirs: the join that numbers the
+                # subtopics can change the rows' order)
+                piece = piece.append_column("_row", pa.array(np.arange(row, row + piece.num_rows, dtype=np.int64)))
             row += piece.num_rows
             if index is not None:
                 piece = piece.append_column("_run", pa.array(np.full(piece.num_rows, index, np.int32)))
@@ -1043,6 +1110,9 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
         block = _block_of(part, "value", rows=rows)
         if not checked:  # a DataFrame's rows (a file's were checked by its reader: a bad one has a reason)
             _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
+            if "subtopic" in block.column_names:
+                _check_rows(name, block.column("qid").chunk(0), block.column("subtopic").chunk(0), _values(block),
+                            what, second="subtopic")
         bucket = range_buckets(block.column("qid").chunk(0), bounds)
         order = np.argsort(bucket, kind="stable")
         bucket = bucket[order]
@@ -1078,6 +1148,7 @@ def _block_kernel(options: dict):
     bucket_of = {int(k): b for b, k in enumerate(options["keys"])}
     with_queries = bool(options.get("queries"))
     schema = BLOCK_SCHEMA if options["rows"] else _BLOCK_NO_ROW
+    qrels_schema = SUBTOPIC_BLOCK_SCHEMA if options.get("subtopics") else schema
     evaluate_bucket = _evaluate_bucket(options)
 
     def evaluate(batches):
@@ -1094,14 +1165,16 @@ def _block_kernel(options: dict):
             for i in np.flatnonzero(is_note):
                 r = int(run_of[i])
                 notes.add("qrels" if r < 0 else runs[r], *[batch.column(c)[int(i)].as_py() for c, _k in NOTE_COLUMNS])
-            where = np.flatnonzero(~is_note)
-            for i, read in zip(where, _read_blocks(block.take(pa.array(where)), schema)):
-                blocks.setdefault(int(run_of[i]), []).append(read)
+            for i in np.flatnonzero(~is_note):
+                r = int(run_of[i])
+                read = pa.ipc.read_record_batch(block[int(i)].as_buffer(), qrels_schema if r < 0 else schema)
+                blocks.setdefault(r, []).append(read)
         if bucket is None:
             return
-        side = {r: pa.Table.from_batches(b, schema=schema) for r, b in blocks.items()}
+        side = {r: pa.Table.from_batches(b, schema=qrels_schema if r < 0 else schema) for r, b in blocks.items()}
         empty = schema.empty_table()
-        segments = evaluate_bucket(side.get(-1, empty), [side.get(i, empty) for i in range(len(runs))], notes)
+        segments = evaluate_bucket(side.get(-1, qrels_schema.empty_table()),
+                                   [side.get(i, empty) for i in range(len(runs))], notes)
         yield _segments(segments, bucket, notes, notes.queries if with_queries else None)
 
     return evaluate
@@ -1527,21 +1600,34 @@ def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, 
     return out
 
 
-def _as_qrels_frame(spark, qrels, columns, limits=None):
+def _as_qrels_frame(spark, qrels, columns, limits=None, *, subtopics: bool = False):
     from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
 
+    columns = dict(columns or {})
+    subtopic = columns.pop("subtopic", "subtopic")
     if isinstance(qrels, (str, os.PathLike)):
-        return read_spark(spark, qrels, kind="qrels", columns=columns, limits=limits)
+        return read_spark(spark, qrels, kind="qrels", columns=columns, limits=limits, subtopics=subtopics)
     if not isinstance(qrels, DataFrame):
         raise ValueError(f"qrels must be a Spark DataFrame or a path, got {type(qrels).__name__}")
-    roles = column_roles(qrels.columns, "qrels", dict(columns or {}))
+    if subtopics and subtopic not in qrels.columns:
+        raise ValueError(f"qrels: diversity qrels need a column for the subtopic ({subtopic!r}, or name it: "
+                         f"qrels_columns={{'subtopic': ...}}) among {', '.join(qrels.columns)}")
+    roles = column_roles([c for c in qrels.columns if not subtopics or c != subtopic], "qrels", columns)
     if isinstance(roles, Problem):
         raise ValueError(f"qrels: no column for {roles.params['role']} among {roles.params['header']}; "
                          f"accepted names: {roles.params['accepted']}")
-    return qrels.select(F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
-                        F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
+    cols = [F.col(f"`{roles['qid']}`").cast("string").alias("qid")]
+    if subtopics:
+        cols.append(F.col(f"`{subtopic}`").cast("string").alias("subtopic"))
+    return qrels.select(*cols, F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
                         F.col(f"`{roles['rel']}`").cast("double").alias("rel"))
+
+
+def _reads_subtopics(requested: Sequence[Requested]) -> list[str]:
+    """The printed names of the requested measures that read diversity qrels (ndeval's, through pyndeval)."""
+    return [name for r in requested if r.info.origin == "ir_measures" and r.params.provider == "pyndeval"
+            for name in r.names]
 
 
 def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spark=None, relevance_level: int = 1,
@@ -1549,7 +1635,7 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
                    num_docs_in_coll: int = 0, err_gmax: float | None = None,
                    qrels_columns: Mapping[str, str] | None = None, run_columns: Mapping[str, str] | None = None,
                    buckets: int | None = None, skip_bad_lines: bool = False,
-                   limits: Limits | None = None) -> SparkEvaluation:
+                   limits: Limits | None = None, subtopics: bool = False) -> SparkEvaluation:
     """trec_eval's measures (and the extras) for runs held in Spark, through the single-machine kernel.
 
     Parameters
@@ -1579,6 +1665,12 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         ``--skip-bad-lines``.
     limits : Limits, optional
         Rows and decoded bytes a local Parquet file may cost (:func:`read_spark`).
+    subtopics : bool, default False
+        The qrels are diversity qrels (``qid subtopic docno rel``, ndeval's format: a TREC text file, or a
+        DataFrame with a ``subtopic`` column or one named by ``qrels_columns={"subtopic": ...}``), as
+        :func:`metrics.runfiles.read_subtopic_qrels` reads them on one machine: the diversity measures
+        (``alpha_nDCG@20``, ``ERR_IA@10``, ``NRBP``, ...) read each judgment, every other measure each
+        document once with its highest grade.  Needed for a diversity measure.
 
     Returns
     -------
@@ -1605,6 +1697,13 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     ...
     ValueError: measure 'ndcg_cut.ten': cutoff 'ten' is not a whole number >= 1
 
+    A diversity measure needs diversity qrels, said before Spark is touched too:
+
+    >>> evaluate_spark("qrels.txt", "bm25.run", ["alpha_nDCG@20"])
+    Traceback (most recent call last):
+    ...
+    ValueError: subtopics: 'alpha_nDCG@20' reads diversity qrels (qid subtopic docno rel); pass subtopics=True
+
     With a session (not run here: it starts a JVM)::
 
         spark = spark_session("local[2]")
@@ -1615,12 +1714,12 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     return _evaluate_spark(qrels, runs, measures, spark=spark, relevance_level=relevance_level, complete=complete,
                            judged_only=judged_only, max_docs=max_docs, num_docs_in_coll=num_docs_in_coll,
                            err_gmax=err_gmax, qrels_columns=qrels_columns, run_columns=run_columns, buckets=buckets,
-                           skip_bad_lines=skip_bad_lines, limits=limits)
+                           skip_bad_lines=skip_bad_lines, limits=limits, subtopics=subtopics)
 
 
 def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, judged_only, max_docs,
                     num_docs_in_coll, err_gmax, qrels_columns, run_columns, buckets, skip_bad_lines, limits=None,
-                    policy: str | None = None, queries: bool = False) -> SparkEvaluation:
+                    policy: str | None = None, queries: bool = False, subtopics: bool = False) -> SparkEvaluation:
     """:func:`evaluate_spark`, and for the variants table (:func:`evaluate_variants_spark`): ``policy`` words
     what a missing query counts as in the problems, ``queries`` has the kernel list each bucket's qrels
     queries."""
@@ -1631,8 +1730,13 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
                          num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
     buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
     skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
+    subtopics = check_flag(subtopics, name="subtopics")
+    diversity = _reads_subtopics(requested)
+    if diversity and not subtopics:
+        raise ValueError(f"subtopics: {diversity[0]!r} reads diversity qrels (qid subtopic docno rel); pass "
+                         "subtopics=True")
     spark = _active(spark)
-    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits)
+    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits, subtopics=subtopics)
     frames = _as_run_frames(spark, runs, run_columns, limits)
     run_dfs, runs_order = [], []
     for name, df in frames:
@@ -1661,10 +1765,13 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
         cores = spark.sparkContext.defaultParallelism
         buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
     bounds = _bounds(qrels_df, buckets)
+    if subtopics:  # each judgment with the row of its subtopic's first (good) judgment in the whole file
+        firsts = qrels_df.filter(F.col("_bad").isNull()).groupBy("subtopic").agg(F.min("_row").alias("_sub"))
+        qrels_df = qrels_df.join(firsts, "subtopic", "left")
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
                "opts": opts, "bounds": bounds, "keys": partition_keys(len(bounds) + 1), "queries": queries,
-               "rows": _needs_rows(requested, skip_bad_lines)}
+               "rows": _needs_rows(requested, skip_bad_lines), "subtopics": subtopics}
     # Each side's input batches packed into blocks (one per run and bucket: a range of query ids) before the
     # shuffle, with only the columns that can hold something; each bucket's blocks in a partition of their own
     # after it, evaluated there.  No sort: the kernel puts a bucket's rows in order, and its segments come out in
@@ -1684,6 +1791,8 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
                         .alias("_why"))
         if side != -1 and not _always_null(df, "tag"):
             cols.append(F.col("tag"))
+        if side == -1 and subtopics:  # their own _row: the join above may have moved the rows
+            cols += [F.col("_row"), F.col("subtopic"), F.col("_sub")]
         one = df.select(*cols).mapInArrow(_packer(options, side), _PACKED_DDL)
         packed = one if packed is None else packed.unionByName(one)
     rows = packed.repartition(len(bounds) + 1, "_key").mapInArrow(_block_kernel(options), _OUT_DDL)
@@ -1845,6 +1954,8 @@ def _kernel_columns(df, kind: str):
         if col not in df.columns:
             df = df.withColumn(col, F.lit(None).cast("string"))
     cols = ["run", "qid", "docno", "score", "tag"] if kind == "run" else ["qid", "docno", "rel"]
+    if kind == "qrels" and "subtopic" in df.columns:
+        cols.insert(1, "subtopic")
     return df.select(*cols, "_row", "_bad", "_line")
 
 
