@@ -567,6 +567,9 @@ def _run_match(parser: argparse.ArgumentParser, args) -> int:
     from .match import describe, match_grid, mean_grid, ndcg_cutoff
 
     for dest, option in _NOT_WITH_MATCH:
+        if dest == "spark" and args.spark is not None:
+            parser.error("argument --spark: --match runs on one machine (it evaluates the run as every library "
+                         "does: ranx, scikit-learn, torchmetrics, Spark's own RankingMetrics, ...); leave --spark out")
         if getattr(args, dest, None) not in (None, False):
             parser.error(f"argument {option}: --match tries every setting itself (-c, -M, -J, ties, gains, ...); "
                          "leave it out")

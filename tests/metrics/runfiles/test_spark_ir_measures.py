@@ -173,3 +173,13 @@ def test_cli_diversity_with_spark_is_the_same_byte_for_byte(spark, tmp_path, arg
     assert code == code_spark == 0 and out_spark == out and ("alpha_nDCG@5" in out or "nNRBP" in out)
     assert "evaluated on Spark (local[2])" in err
     assert (tmp_path / "spark.csv").read_text() == (tmp_path / "one.csv").read_text()
+
+
+def test_cli_match_says_it_runs_on_one_machine_when_given_spark(capsys):
+    from metrics.runfiles import cli
+
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--spark", "local[2]", "--match", "0.45", "-m", "nDCG@10", QRELS, RUNS[0]])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --spark: --match runs on one machine" in err and "leave --spark out" in err
