@@ -22,7 +22,10 @@ single-machine ones.  Three Spark jobs in all: the bounds, the kernel, the means
 DataFrames; ``.result()`` collects a :class:`~metrics.runfiles.trec.MeasureResult` (``.text()`` is
 trec_eval's output) for the command line (``python -m metrics.runfiles --spark local[2] ...``).
 :func:`evaluate_variants_spark` gives the NDCG variants table
-(:class:`metrics.runfiles.batch.Evaluation`, ``--variants --spark``).  :func:`spark_session` starts a session
+(:class:`metrics.runfiles.batch.Evaluation`, ``--variants --spark``).  Diversity qrels (``qid subtopic docno
+rel``, ``subtopics=True``) feed ndeval's measures (``alpha_nDCG@20``, ``ERR_IA@20``, ...): each judgment travels
+with its subtopic and the file position of its subtopic's first judgment, so that every bucket adds a
+document's subtopic gains in the file's order, as one machine does.  :func:`spark_session` starts a session
 that finds this package on its workers; :func:`read_spark` reads a file into the columns the kernel takes.
 
 Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`` does not load it.
