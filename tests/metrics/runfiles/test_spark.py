@@ -23,6 +23,7 @@ from metrics.runfiles import cli
 from metrics.runfiles.read import id_strings, read_files, read_qrels, read_run
 from metrics.runfiles.spark import SparkEvaluation, evaluate_spark, read_spark
 from metrics.runfiles.trec import evaluate_runs
+from tests.conftest import examples
 from tests.metrics.runfiles.conftest import JVM_OPTIONS
 from tests.metrics.runfiles.reference import generate, qrels_bytes, run_bytes
 
@@ -89,7 +90,7 @@ def frames(spark, qrels: dict, run: dict, *, name="run"):
     return spark.createDataFrame(q), spark.createDataFrame(r)
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), buckets=st.integers(1, 5), options=st.sampled_from(OPTIONS),
        measure=st.sampled_from(["all_trec", "err.5", "judged.3", "ndcg_rel", "rbp_resid.p=0.9", "G",
