@@ -4,14 +4,16 @@
   (answers given after the solution was revealed do not count), share right now;
 * :func:`spread` — per field, how many students' latest answers are each distinct answer, each value
   coloured by its own verdict;
-* :func:`mistakes` — per mistake kind of :data:`metrics.lessons.diagnose.MISTAKES`: students and answers
-  (a note is never a mistake);
-* :func:`grid` — one row per student, one column per field: ✓ / ✗ / … / blank for the latest answer;
+* :func:`mistakes` — per misconception (:data:`metrics.lessons.misconceptions.MISCONCEPTIONS`) named in a
+  wrong answer: students and answers (a note is never a mistake; an answer carried forward from the
+  student's own earlier mistake names none: that mistake is counted where it first showed);
+* :func:`grid` — one row per student, one column per field: ✓ / ✗ / ↪ / … / blank for the latest answer;
 * :func:`results` — every answer of every round, for the CSV download.
 
-Every one of them reads the verdict stored with the answer, which :meth:`classroom.store.Seat.submit`
-took from :func:`classroom.tasks.verdict`, the function the student's page shows; the spread colours a
-value by :func:`classroom.tasks.value_verdict` (the same function, on the value alone).
+Every one of them reads the verdict stored with the answer (:meth:`metrics.lessons.diagnose.Verdict.from_stored`),
+which :meth:`classroom.store.Seat.submit` took from :func:`classroom.tasks.verdict`, the verdict the student's
+page shows; the spread colours a value right or not by :func:`classroom.tasks.value_verdict` (the same
+function, on the value alone: whether a value is right does not depend on the other answers).
 
 >>> frame = pd.DataFrame({
 ...     "round": 1, "answer_id": [1, 2, 3, 4], "student_id": [10, 10, 11, 12], "number": [1, 1, 2, 3],
@@ -32,9 +34,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from metrics.lessons.diagnose import NOTES
-
-from .tasks import MARKS, state_of
+from metrics.lessons.diagnose import Verdict
 
 __all__ = ["field_summary", "spread", "mistakes", "grid", "results", "MAX_SPREAD"]
 
@@ -91,13 +91,15 @@ def spread(frame: pd.DataFrame, judge: Callable[[str, str], bool], *, limit: int
     return pd.DataFrame(out, columns=cols)
 
 
+def _verdict(row) -> Verdict:
+    return Verdict.from_stored(bool(row.ok), row.kinds, getattr(row, "notes", ""))
+
+
 def mistakes(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per mistake kind named by the diagnosis: how many students made it and in how many answers."""
+    """Per misconception named in a wrong answer: how many students made it and in how many answers."""
     cols = ["kind", "students", "answers"]
-    named = frame[frame["kinds"] != ""]
-    exploded = named.assign(kind=named["kinds"].str.split(",")).explode("kind")
-    # Rows stored before notes had their own column may hold a note among the kinds: never a mistake.
-    exploded = exploded[~exploded["kind"].isin(NOTES) & (exploded["kind"] != "")]
+    named = frame.assign(kind=[list(_verdict(r).mistakes) for r in frame.itertuples(index=False)])
+    exploded = named.explode("kind").dropna(subset=["kind"])
     if exploded.empty:
         return pd.DataFrame(columns=cols)
     out = (exploded.groupby("kind").agg(students=("student_id", "nunique"), answers=("answer_id", "nunique"),
@@ -106,16 +108,11 @@ def mistakes(frame: pd.DataFrame) -> pd.DataFrame:
     return out[cols].astype({"students": int, "answers": int}).reset_index(drop=True)
 
 
-def _kinds(text: str) -> str:
-    return ",".join(k for k in str(text).split(",") if k and k not in NOTES)
-
-
 def grid(frame: pd.DataFrame, roster: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
     """One row per student of ``roster`` (``student_id, number, nickname``): per field the mark of the latest
-    answer (✓ right, ✗ wrong, … unfinished, "" not answered), and the number of answers."""
+    answer (✓ right, ✗ wrong, ↪ carried forward, … unfinished, "" not answered), and the number of answers."""
     last = _latest(frame)
-    marks = {(r.student_id, r.field): MARKS[state_of(bool(r.ok), _kinds(r.kinds))]
-             for r in last.itertuples(index=False)}
+    marks = {(r.student_id, r.field): _verdict(r).mark for r in last.itertuples(index=False)}
     tries = frame.groupby("student_id").size().to_dict()
     rows = []
     for s in roster.itertuples(index=False):
@@ -127,22 +124,22 @@ def grid(frame: pd.DataFrame, roster: pd.DataFrame, fields: Sequence[str]) -> pd
 
 
 def results(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every answer with its verdict (``right``/``wrong``/``unfinished``), mistakes and notes, and whether
-    it was the student's first try at that field in that round."""
+    """Every answer with its verdict (``right``, ``wrong``, ``carried_forward`` or ``unfinished``), the
+    misconceptions named, the fields a carried answer follows from, the notes, and whether it was the
+    student's first try at that field in that round."""
     ordered = frame.sort_values("answer_id")
     first_ids = set(ordered.groupby(["round", "student_id", "field"]).head(1)["answer_id"])
     when = pd.to_datetime(ordered["created_at"], unit="s", utc=True).dt.strftime("%Y-%m-%dT%H:%M:%SZ")
-    kinds = [_kinds(k) for k in ordered["kinds"]]
-    notes = ordered["notes"] if "notes" in ordered else pd.Series("", index=ordered.index)
-    old_notes = [",".join(k for k in str(x).split(",") if k in NOTES) for x in ordered["kinds"]]
-    notes = [",".join(filter(None, (str(n), o))) for n, o in zip(notes, old_notes)]
+    verdicts = [_verdict(r) for r in ordered.itertuples(index=False)]
     return pd.DataFrame({
         "round": ordered["round"].to_numpy(), "student": ordered["number"].to_numpy(),
         "nickname": ordered["nickname"].to_numpy(), "field": ordered["field"].to_numpy(),
         "answer": ordered["text"].to_numpy(),
-        "verdict": [state_of(bool(ok), k) for ok, k in zip(ordered["ok"], kinds)],
+        "verdict": [v.state for v in verdicts],
         "first_try": ordered["answer_id"].isin(first_ids).to_numpy(),
         "after_reveal": ordered["after_reveal"].to_numpy(),
-        "mistakes": [k.replace(",", " ") for k in kinds], "notes": [n.replace(",", " ") for n in notes],
+        "mistakes": [" ".join(v.mistakes) for v in verdicts],
+        "carried_from": [" ".join(v.carried_from) for v in verdicts],
+        "notes": [" ".join(v.notes) for v in verdicts],
         "time_utc": when.to_numpy(),
     })

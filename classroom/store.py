@@ -70,7 +70,7 @@ from sqlalchemy.exc import IntegrityError
 from . import changes, db, throttle
 from .models import answers, removed, rounds, sessions, students, teacher_tokens, vouched, waiting
 from .nicknames import clean_nickname, problem, skeleton
-from .tasks import FIELDS, Task, verdict
+from .tasks import FIELDS, Task, Verdict, verdict
 from .throttle import Client
 
 __all__ = ["CODE_ALPHABET", "CODE_LENGTH", "SEAT_CODE_LENGTH", "FEEDBACK", "SETTINGS", "MAX_ADDRESS_SHARE", "Limits",
@@ -218,11 +218,16 @@ class Answer:
     field: str
     text: str
     ok: bool
-    kinds: tuple[str, ...]  # mistakes named at this step (never a note)
+    kinds: tuple[str, ...]  # mistakes named at this step (never a note), or ("carried_forward:<fields>",)
     after_reveal: bool
     created_at: float
     duplicate: bool = False  # True when this submission id had been stored before
     notes: tuple[str, ...] = ()
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict stored with this answer (:meth:`metrics.lessons.diagnose.Verdict.from_stored`)."""
+        return Verdict.from_stored(self.ok, ",".join(self.kinds), ",".join(self.notes))
 
 
 def _hash(token: str) -> str:
@@ -784,12 +789,20 @@ class Seat:
                 sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one())
         if current.number != round_no:
             raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
-        given = self.latest(round_no)
+        latest = {a.field: a for a in self.answers(round_no)}
+        given = {f: a.text for f, a in latest.items()}
         given[field] = text
         try:
             v = _verdict(current.task, tuple((f, given[f]) for f in FIELDS if f in given), field)
+            d = current.task.check(given)  # the same sheet, diagnosed once per process (classroom.tasks)
         except ValueError as exc:
             raise ClassroomError("unreadable", str(exc)) from exc
+        # One verdict per answer: a new answer can make another latest answer of this student carried forward
+        # from it (an NDCG written before the IDCG it divides by), or no longer so.  Right or not never changes
+        # (it depends on the value alone); the stored mistake / carried-from kinds follow the current sheet, so
+        # the grid, the mistakes table and the CSV say what the student's page says.
+        rejudged = {a.id: verdict(d, f).stored() for f, a in latest.items() if f != field
+                    and verdict(d, f).stored() != (a.ok, ",".join(a.kinds), ",".join(a.notes))}
         try:
             with db.write(store.engine) as conn:
                 if conn.execute(select(students.c.id).where(students.c.id == self.id)).first() is None:
@@ -809,10 +822,14 @@ class Seat:
                     raise ClassroomError("too_many", "too many answers for this exercise",
                                          limit=lim.answers_per_round)
                 revealed = conn.execute(select(rounds.c.revealed_at).where(rounds.c.id == current.id)).scalar_one()
-                row = dict(student_id=self.id, round_id=current.id, field=field, text=text, ok=v.ok,
-                           kinds=",".join(v.mistakes), notes=",".join(v.notes), after_reveal=revealed is not None,
+                ok, kinds, notes = v.stored()  # the one verdict, as a row keeps it
+                row = dict(student_id=self.id, round_id=current.id, field=field, text=text, ok=ok,
+                           kinds=kinds, notes=notes, after_reveal=revealed is not None,
                            submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
+                for other_id, (o_ok, o_kinds, o_notes) in rejudged.items():
+                    conn.execute(update(answers).where(answers.c.id == other_id)
+                                 .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
                 changes.notify(conn, self.info.id)
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
@@ -820,7 +837,7 @@ class Seat:
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
         store.changes.changed(self.info.id)
-        return Answer(id=aid, field=field, text=text, ok=v.ok, kinds=v.mistakes, after_reveal=revealed is not None,
+        return Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 
 

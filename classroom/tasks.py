@@ -14,32 +14,31 @@ True
 True
 >>> t = ranking_task([3, 2, 1, 3, 2], discount="jarvelin")  # document 000's formula
 >>> d = t.check({"dcg": "7.99", "ndcg": "0.92"})
->>> verdict(d, "dcg"), verdict(d, "ndcg")
-(Verdict(ok=True, mistakes=(), notes=()), Verdict(ok=True, mistakes=(), notes=()))
+>>> verdict(d, "dcg").state, verdict(d, "ndcg").state
+('right', 'right')
 >>> verdict(t.check({"dcg": "6.83"}), "dcg")  # 3 + 2/log2(3) + 1/2 + 3/log2(5) + 2/log2(6) = 6.8276
-Verdict(ok=False, mistakes=('log_offset',), notes=())
+Verdict(state='wrong', mistakes=('discount_one_late',), carried_from=(), notes=())
 """
 from __future__ import annotations
 
 import json
 import math
-from collections import Counter
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-from metrics.lessons.diagnose import EXAMPLE_SHEETS as EXAMPLE_KEYS
-from metrics.lessons.diagnose import NOTES, Diagnosis, example_sheet
+from metrics.lessons.diagnose import EXAMPLE_SHEETS, FIELDS, MARKS, STEP_OF_FIELD, Diagnosis, Verdict, example_sheet
 from metrics.lessons.exercises import DIFFICULTIES, Exercise, check_seed, make_exercise
 from metrics.parse import parse_grades
 
 __all__ = ["FIELDS", "STEP_OF_FIELD", "ORIGINS", "EXAMPLE_KEYS", "MAX_ITEMS", "Task", "practice_task",
            "example_task", "ranking_task", "Verdict", "verdict", "value_verdict", "state_of", "MARKS"]
 
-#: The answer fields a class can be asked, in the order of a hand calculation (as on the Practice page).
-FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
-#: The diagnosis step (:data:`metrics.lessons.diagnose.STEPS`) each field answers.
-STEP_OF_FIELD = {"terms": "term", "dcg": "dcg", "ideal_terms": "ideal_term", "idcg": "idcg", "ndcg": "ndcg"}
+# FIELDS: the answer fields a class can be asked, in the order of a hand calculation (as on the Practice page);
+# STEP_OF_FIELD: the diagnosis step each answers — both defined once, in metrics.lessons.diagnose.
 ORIGINS = ("practice", "example", "ranking")
+#: Every document's worked example a class can be given: the hand calculations Check my calculation offers,
+#: then document 004's two recommendation lists (it prints no calculation, only the grades and ideal vector).
+EXAMPLE_KEYS = EXAMPLE_SHEETS + ("004-recsys1", "004-recsys2")
 #: A class exercise is done by hand: at most this many ranked (and as many unretrieved) items.
 MAX_ITEMS = 20
 
@@ -160,74 +159,45 @@ def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="sta
     return Task("ranking", "", probe)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The one verdict on one answered field, used by the student's page, the dashboard grid, the
-    first-try share, the spread chart, the stored answer and the CSV.
-
-    ``ok``: right (every position that counts written and right, nothing past the cutoff, no mistake);
-    ``mistakes``: the mistake kinds named at that step, most frequent first; ``notes``: findings that are
-    worth saying but are not a wrong number (:data:`metrics.lessons.diagnose.NOTES`) — a note never makes
-    an answer wrong.  Not right and no mistake named means unfinished (a list with positions missing).
-    """
-
-    ok: bool
-    mistakes: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-
-    @property
-    def state(self) -> str:
-        """``"right"``, ``"wrong"`` or ``"unfinished"``."""
-        return state_of(self.ok, self.mistakes)
-
-    @property
-    def mark(self) -> str:
-        """✓ right, ✗ wrong, … unfinished (the mark every view draws)."""
-        return MARKS[self.state]
-
-
-#: The mark of each verdict state, the same on every page, in the grid and in the CSV.
-MARKS = {"right": "✓", "wrong": "✗", "unfinished": "…"}
-
-
 def state_of(ok: bool, mistakes) -> str:
-    """A stored verdict's state (``ok`` and its mistake kinds, as a tuple or the stored comma list).
+    """A stored verdict's state (``ok`` and its kinds, as a tuple or the stored comma list); see
+    :meth:`metrics.lessons.diagnose.Verdict.from_stored`.
 
-    >>> state_of(True, ()), state_of(False, "truncation"), state_of(False, "")
-    ('right', 'wrong', 'unfinished')
+    >>> state_of(True, ()), state_of(False, "truncation"), state_of(False, "carried_forward:dcg")
+    ('right', 'wrong', 'carried_forward')
+    >>> state_of(False, "")
+    'unfinished'
     """
-    if ok:
-        return "right"
-    named = [k for k in mistakes.split(",") if k] if isinstance(mistakes, str) else list(mistakes)
-    return "wrong" if named else "unfinished"
+    kinds = mistakes if isinstance(mistakes, str) else ",".join(mistakes)
+    return Verdict.from_stored(ok, kinds).state
 
 
 def verdict(d: Diagnosis, field: str) -> Verdict:
-    """The verdict on ``field`` in diagnosis ``d`` (see :class:`Verdict`).
+    """The verdict on answered ``field`` in diagnosis ``d``: :meth:`metrics.lessons.diagnose.Diagnosis.verdict`,
+    the one every page, the grid, the first-try share, the spread, the mistakes table and the CSV show.
 
     >>> t = example_task("003-blog")  # DCG 6.8611; the terms below add up to 6.86, not 6.861
     >>> verdict(t.check({"terms": "3 1.26 1.5 0 0.39 0.71", "dcg": "6.861"}), "dcg")
-    Verdict(ok=True, mistakes=(), notes=('self_inconsistent_sum',))
+    Verdict(state='right', mistakes=(), carried_from=(), notes=('self_inconsistent_sum',))
     >>> verdict(t.check({"terms": "3 1.26"}), "terms").state  # right so far, positions 3-6 missing
     'unfinished'
+    >>> verdict(t.check({"terms": "3 1.26 1.6 0 0.39 0.71", "dcg": "6.96"}), "dcg").carried_from
+    ('terms',)
     """
-    step = STEP_OF_FIELD[field]
-    rows = d.steps[d.steps["step"] == step]
-    found = [f.kind for f in d.findings if f.step == step]
-    mistakes = Counter(k for k in found if k not in NOTES)
-    notes = tuple(dict.fromkeys(k for k in found if k in NOTES))
-    counting = rows[rows["correct"].notna()]
-    answered_ok = bool(len(counting)) and all(x is True or x == True for x in counting["ok"])  # noqa: E712
-    extra = rows[rows["correct"].isna() & (rows["theirs_text"] != "")]
-    ok = answered_ok and not mistakes and extra.empty
-    return Verdict(ok, tuple(k for k, _ in mistakes.most_common()), notes)
+    if field not in STEP_OF_FIELD:
+        raise ValueError(f"field must be one of {', '.join(FIELDS)}, got {str(field)[:20]!r}")
+    v = d.verdict(field)
+    if v is None:
+        raise ValueError(f"{field} was not answered")
+    return v
 
 
 @lru_cache(maxsize=4096)
 def value_verdict(task: Task, field: str, text: str) -> Verdict:
     """The verdict on one answer value on its own (no other field given): what the spread chart colours
-    each distinct answer by.  Only readable answers are stored; unreadable text is not right (no mistake
-    named).
+    each distinct answer by.  Right or not depends on the value alone (it is judged against the exercise's
+    value), so a value's colour agrees with every stored verdict on it.  Only readable answers are stored;
+    unreadable text is wrong (a slip).
 
     >>> t = example_task("003-blog")
     >>> value_verdict(t, "dcg", "6.86").mark, value_verdict(t, "dcg", "6.8").mark
@@ -236,4 +206,4 @@ def value_verdict(task: Task, field: str, text: str) -> Verdict:
     try:
         return verdict(task.check({field: text}), field)
     except ValueError:
-        return Verdict(False)
+        return Verdict("wrong", ("arithmetic_slip",))

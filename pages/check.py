@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from metrics.lessons.diagnose import LOG_I, diagnose
+from metrics.lessons.diagnose import diagnose
 from metrics.registry import DISCOUNTS, GAINS, dcg_latex
 from ui import check
 from ui import state as ui_state
-from ui.diagnosis import render_findings, render_steps_table, variant_label, variant_summary
+from ui.diagnosis import render_findings, render_steps_table, side_latex, variant_label, variant_summary
 from ui.i18n import registry_text, t
 from ui.shell import open_page
 from ui.widgets import copy_link, error_text, k_select, link_for, option_widget
@@ -91,11 +91,11 @@ else:
     if d is not None:
         f1, f2 = st.columns(2)
         with f1:
-            st.markdown(f"**{t('diagnose.followed')}:** {variant_summary(d.variant, d.k)}")
-            st.latex(dcg_latex(d.variant.gain, DISCOUNTS.get(d.variant.discount, LOG_I), d.variant.log_base))
+            st.markdown(t("diagnose.followed_line", summary=variant_summary(d.followed, d.k)))
+            st.latex(dcg_latex(*side_latex(d.followed, "dcg")))
         with f2:
-            st.markdown(f"**{t('diagnose.correct_formula')}:** {variant_summary(d.correct, d.k)}")
-            st.latex(dcg_latex(d.correct.gain, d.correct.discount, d.correct.log_base))
+            st.markdown(t("diagnose.correct_line", summary=variant_summary(d.correct, d.k)))
+            st.latex(dcg_latex(*side_latex(d.correct, "dcg")))
         render_findings(d)
         st.markdown(f"#### {t('check.table_header')}")
         render_steps_table(d, key="check_table")

@@ -105,7 +105,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGS = ("en", "zh", "ko")
+LANGS = ("en", "zh", "ko", "zh-Hant")
 
 
 def open_page(page: str | None = None, *, lang: str = "en", query: dict | None = None,
@@ -135,6 +135,17 @@ def one_language_each(argnames: str, cases: list, *, ids: list[str] | None = Non
     rows = [(LANGS[i % len(LANGS)], *(case if isinstance(case, tuple) else (case,))) for i, case in enumerate(cases)]
     names = ids or [str(i) for i in range(len(cases))]
     return pytest.mark.parametrize(f"lang, {argnames}", rows, ids=[f"{n}-{row[0]}" for n, row in zip(names, rows)])
+
+
+def said_in(said: dict[str, str], lang: str) -> str:
+    """A case's expected text in `lang`: Traditional Chinese, when a case lists only the Simplified text, is
+    that text through the same conversion that generates ui/locales/zh-Hant (scripts/zh_hant.py)."""
+    if lang in said:
+        return said[lang]
+    if lang == "zh-Hant":
+        from scripts.zh_hant import convert
+        return convert(said["zh"])
+    raise KeyError(lang)
 
 
 def no_exceptions(at: AppTest) -> None:

@@ -1,8 +1,11 @@
-"""Showing a :class:`metrics.lessons.diagnose.Diagnosis`: translated findings and the side-by-side table.
+"""Showing a :class:`metrics.lessons.diagnose.Diagnosis`: the verdict per answer, translated findings and the
+side-by-side table.
 
-Shared by the Check and Practice pages.  Explanations come from the ``diagnose``
-catalogue, one per mistake kind, filled with the finding's numbers; nothing the
-user typed is rendered as HTML.
+Shared by Practice, Check my calculation and the classroom, so a sheet gets the same verdict, in the same
+words, on every page (:func:`verdict_line`).  Names come from the misconception catalogue
+(:data:`metrics.lessons.misconceptions.MISCONCEPTIONS`, translated under ``registry.mistake``), explanations
+from ``diagnose.kind.*`` filled with the finding's numbers — "exact" is always the exercise's value, what the
+student's own formula gives is said as such; nothing the user typed is rendered as HTML.
 """
 from __future__ import annotations
 
@@ -11,16 +14,19 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.lessons.diagnose import MISTAKES, NOTES, VARIANT_DIMENSIONS, Diagnosis, Finding, HandVariant
+from metrics.lessons.diagnose import FIELDS, MARKS, MISTAKES, NOTES, Diagnosis, Finding, Verdict
 from metrics.lessons.examples import VERDICTS
+from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
 from ui.escape import markdown
 from ui.i18n import registry_text, t
 from ui.numbers import exact, show
 
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
-DIFF_STYLE = "background-color: #fde2e2; color: #7f1d1d"
-OK_STYLE = "background-color: #e7f6ec"
+#: Findings explained one by one; past them, the table lists the rest (a long sheet stays quick to draw).
+MAX_EXPLAINED = 30
+#: What an answer field is called in a verdict, on every page.
+FIELD_LABEL = "diagnose.field.{}"
 
 
 def number(x, places: int = 4) -> str:
@@ -30,32 +36,49 @@ def number(x, places: int = 4) -> str:
     return show(x, places)
 
 
-def variant_label(dimension: str, value) -> str:
-    """A translated name for one value of one variant dimension."""
+def variant_label(dimension: str, value, k=None) -> str:
+    """A translated name for one value of one choice of a calculation (gain, discount, log base, cutoff,
+    ideal items, ideal order)."""
     if dimension == "gain":
         return registry_text("gain", GAINS[value], "name")
     if dimension == "discount":
         if value in DISCOUNTS:
             return registry_text("discount", DISCOUNTS[value], "name")
-        return t("diagnose.discount_log_i")
+        return t(f"diagnose.discount_{value}")
     if dimension == "log_base":
         return BASE_NAMES.get(float(value), f"log_{exact(value)}")
     if dimension == "idcg_source":
         return t(f"diagnose.source.{value}")
-    if dimension == "k_mode":
-        return t(f"diagnose.k_mode.{value}")
+    if dimension == "cut":
+        return t("diagnose.cut.on", k="" if k is None else k) if value else t("diagnose.cut.off")
     return t(f"diagnose.order.{value}")
 
 
-def variant_summary(v: HandVariant, k) -> str:
-    parts = [variant_label("gain", v.gain), variant_label("discount", v.discount),
-             variant_label("log_base", v.log_base),
-             t("diagnose.ideal_from", source=variant_label("idcg_source", v.idcg_source))]
+def _side_summary(side: Side, k) -> list[str]:
+    parts = [variant_label("gain", side.gain), variant_label("discount", side.discount)]
+    if side.discount != "none":
+        parts.append(variant_label("log_base", side.log_base))
     if k is not None:
-        parts.append(variant_label("k_mode", v.k_mode))
-    if v.ideal_order != "sorted":
-        parts.append(variant_label("ideal_order", v.ideal_order))
-    return " · ".join(parts)
+        parts.append(variant_label("cut", side.cut, k))
+    return parts
+
+
+def variant_summary(calc: Calculation, k) -> str:
+    """A calculation in words: its gain, discount, log base and cutoff (each side, when they differ) and the
+    ideal ranking's items and order."""
+    ideal = [t("diagnose.ideal_from", source=variant_label("idcg_source", calc.idcg_source))]
+    if calc.ideal_order != "sorted":
+        ideal.append(variant_label("ideal_order", calc.ideal_order))
+    if calc.dcg == calc.ideal:
+        return " · ".join(_side_summary(calc.dcg, k) + ideal)
+    return t("diagnose.side_sep").join([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
+                      t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
+
+
+def side_latex(calc: Calculation, which: str = "dcg") -> tuple:
+    """``(gain, discount, log_base)`` of one side, for :func:`metrics.registry.dcg_latex`."""
+    side = calc.side(which)
+    return side.gain, SIDE_DISCOUNTS[side.discount], side.log_base
 
 
 def step_label(step: str, position) -> str:
@@ -64,69 +87,126 @@ def step_label(step: str, position) -> str:
     return t(f"diagnose.step.{step}", position=int(position))
 
 
-def kind_name(kind: str) -> str:
-    """The mistake's name: English from :data:`metrics.lessons.diagnose.MISTAKES` (the concepts it shares with
-    the worked examples' verdicts from :data:`metrics.lessons.examples.VERDICTS`), translated in the registry."""
-    if kind in VERDICTS:
-        return registry_text("verdict", VERDICTS[kind], "name")
-    return registry_text("mistake", MISTAKES[kind], "name")
+def kind_name(kind: str, side: str | None = None) -> str:
+    """A finding's name: a misconception from the catalogue, or a worked-example verdict it shares (carried
+    forward, a sum that disagrees with its terms), translated in the registry; with the side it shows on."""
+    if kind in MISCONCEPTIONS:
+        name = registry_text("mistake", MISCONCEPTIONS[kind], "name")
+    else:
+        name = registry_text("verdict", VERDICTS[kind], "name")
+    if side and MISTAKES[kind].facts.get("scope") == "side":
+        return t("diagnose.named_side", name=name, side=t(f"diagnose.side.{side}"))
+    return name
+
+
+def field_label(field_name: str) -> str:
+    return t(FIELD_LABEL.format(field_name))
+
+
+def verdict_line(field_name: str, v: Verdict) -> str:
+    """One answer's verdict in words, the same on Practice, Check and the classroom: ``✓ DCG: right``,
+    ``✗ DCG terms: wrong — rel used for 2^rel − 1``, ``↪ IDCG: carried forward from IDCG terms``,
+    ``… DCG terms: not finished (positions missing)``; notes follow in brackets."""
+    sep = t("diagnose.list_sep")
+    text = t(f"diagnose.verdict.{v.state}", mark=v.mark, step=field_label(field_name),
+             mistakes=sep.join(kind_name(k) for k in v.mistakes),
+             sources=sep.join(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
+                              for s in v.carried_from) or t("diagnose.verdict.earlier"))
+    if v.notes:
+        text += t("diagnose.verdict.note", notes=sep.join(kind_name(k) for k in v.notes))
+    return text
+
+
+def render_verdicts(d: Diagnosis) -> None:
+    """One line per answered field, in step order (:func:`verdict_line`)."""
+    lines = [f"- {verdict_line(f, v)}" for f, v in d.verdicts.items()]
+    if lines:
+        st.markdown("\n".join(lines))
+
+
+def _places(p: dict) -> int:
+    return min(10, max(4, int(p.get("scale") or 2) + 2))
 
 
 def finding_text(f: Finding, d: Diagnosis) -> str:
     """The translated explanation of one finding (what the user wrote is escaped for Markdown)."""
     p = f.params
-    dim = next((dim for dim, kind in VARIANT_DIMENSIONS.items() if kind == f.kind), None)
     row = d.steps[(d.steps["step"] == f.step) & (d.steps["position"].fillna(0) == (f.position or 0))]
     theirs = row["theirs_text"].iloc[0] if len(row) and row["theirs_text"].iloc[0] else number(f.theirs)
-    scale = p.get("scale") or 4
+    places = _places(p)
+    dim = p.get("dimension")
+    own = p.get("own")
     fmt = {
         "step": step_label(f.step, f.position),
         "theirs": markdown(theirs, 40),
-        "expected": number(f.expected, 4),
-        "rounded": p.get("rounded", number(f.expected, 4)),
-        "their_variant": variant_label(dim, p["theirs_variant"]) if dim and "theirs_variant" in p else "",
-        "correct_variant": variant_label(dim, p["correct_variant"]) if dim and "correct_variant" in p else "",
+        "expected": number(f.expected, places),
+        "rounded": p.get("rounded", number(f.expected, places)),
+        "own": number(own, places),
+        "own_percent": "" if own is None else number(own * 100, max(0, places - 2)) + "%",
+        "their_variant": variant_label(dim, p["theirs_variant"], d.k) if dim and "theirs_variant" in p else "",
+        "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
         "k": "" if d.k is None else str(d.k),
-        "their_sum": number(p.get("their_sum"), min(scale, 6)),
+        "their_sum": number(p.get("their_sum"), max(2, int(p.get("scale") or 2))),
         "also": t("diagnose.also", positions=", ".join(str(x) for x in p["also"])) if p.get("also") else "",
-        "ratio": number(p.get("ratio"), 6),
+        "ratio": number(p.get("ratio"), max(places, 6)),
         "dcg_text": markdown(p.get("dcg_text", ""), 40),
         "idcg_text": markdown(p.get("idcg_text", ""), 40),
         "percent": p.get("percent", ""),
-        "source": ", ".join(step_label(s, pos) for s, pos in p.get("from", [])),
+        "source": t("diagnose.list_sep").join(field_label(s) for s in p.get("from", [])),
         "neighbour": p.get("neighbour", ""),
         "their_divisor": number(p.get("their_divisor"), 4),
         "divisor": number(p.get("divisor"), 4),
+        "past_end": p.get("past_end", ""),
     }
-    form = "explain_term" if p.get("form") == "term" else "explain"
-    return t(f"diagnose.kind.{f.kind}.{form}", **fmt)
+    kind = f.kind
+    entry = MISTAKES[kind]
+    if entry.facts.get("scope") in ("side", "ideal") and dim:
+        key = "diagnose.kind.neighbour.explain" if p.get("form") == "term" else (
+            "diagnose.kind.formula.explain_one" if p.get("one_position") else "diagnose.kind.formula.explain")
+    elif kind in ("discount_one_early", "discount_one_late") and p.get("form") == "term":
+        key = "diagnose.kind.neighbour.explain"
+    elif kind == "arithmetic_slip":
+        form = "explain_past" if "past_end" in p else ("explain_own" if own is not None else (
+            "explain_sum" if p.get("their_sum") is not None else "explain"))
+        key = f"diagnose.kind.arithmetic_slip.{form}"
+    elif kind == "percent_vs_fraction" and own is not None:
+        key = "diagnose.kind.percent_vs_fraction.explain_own"
+    else:
+        key = f"diagnose.kind.{kind}.explain"
+    return t(key, **fmt)
 
 
-def render_findings(d: Diagnosis) -> None:
-    """The verdict: all right (with any notes), or the first wrong step and every finding in step order."""
+def render_findings(d: Diagnosis, *, verdicts: bool = True) -> None:
+    """The diagnosis: all right (with any notes), or the first misconception; the verdict on each answer
+    (unless the page shows them already: ``verdicts=False``); every finding in step order, explained."""
     if d.ok:
         st.success(t("diagnose.all_right"))
     else:
         first = d.first
-        st.error(t("diagnose.first_wrong", step=step_label(first.step, first.position), kind=kind_name(first.kind)))
-    for i, f in enumerate(d.findings, start=1):
+        st.error(t("diagnose.first_wrong", step=step_label(first.step, first.position),
+                   kind=kind_name(first.kind, first.params.get("side"))))
+    if verdicts:
+        render_verdicts(d)
+    for i, f in enumerate(d.findings[:MAX_EXPLAINED], start=1):
         note = f" ({t('diagnose.note')})" if f.kind in NOTES else ""
-        st.markdown(f"**{i}. {kind_name(f.kind)}**{note} — {finding_text(f, d)}")
+        st.markdown(f"**{i}. {kind_name(f.kind, f.params.get('side'))}**{note} — {finding_text(f, d)}")
+    if len(d.findings) > MAX_EXPLAINED:  # a sheet of a thousand terms: the table below has every one
+        st.caption(t("diagnose.more", count=len(d.findings) - MAX_EXPLAINED))
 
 
 def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool = True) -> pd.DataFrame:
-    """One row per step: what was written, the exact value(s), a mark and the finding.
+    """One row per step: what was written, the exercise's value(s), a mark and the finding.
 
     With ``reveal=False`` (practice) only the steps answered are listed, without the exact values.
     """
     if show_followed is None:
-        show_followed = d.variant != d.correct and reveal
+        show_followed = d.followed != d.correct and reveal
     rows = []
     for r in d.steps.itertuples(index=False):
         if not reveal and not r.theirs_text:
             continue
         scale = int(r.scale) if r.scale is not None and not (isinstance(r.scale, float) and math.isnan(r.scale)) else 4
-        mark = "" if r.ok is None else ("✓" if r.ok else "✗")
+        mark = MARKS[r.state] if r.state else ""
         # what the reader compares first (visible without scrolling on a projector): step, theirs, mark
         row = {
             t("diagnose.col.step"): step_label(r.step, r.position),
@@ -149,16 +229,17 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
 
 
 def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
-    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗); whole on a
+    """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗/↪); whole on a
     projector beside the sidebar and on a phone (ui/tables.py: one block per step where the columns do not fit)."""
     from ui.tables import table
 
     frame = steps_frame(d, reveal=reveal)
     theirs_col, mark_col = t("diagnose.col.theirs"), t("diagnose.col.mark")
+    cell = {MARKS["wrong"]: "bad", MARKS["right"]: "ok", MARKS["carried_forward"]: "carried"}
     marks = pd.DataFrame("", index=frame.index, columns=frame.columns)
     if len(frame):
         for col in (theirs_col, mark_col):
-            marks[col] = ["bad" if m == "✗" else ("ok" if m == "✓" else "") for m in frame[mark_col]]
+            marks[col] = [cell.get(m, "") for m in frame[mark_col]]
     numeric = [c for c in frame.columns if c not in (t("diagnose.col.step"), t("diagnose.col.finding"), mark_col)]
     table(frame, numeric=numeric, marks=marks, label=t("check.table_header"), test_id=key)
     return frame

@@ -26,7 +26,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, language, t
 from ui.present.link import Lecture, present_url
 from ui.present.slides import base_text, numbers, printed_numbers, shown, variant_label
 
@@ -51,7 +51,6 @@ _CJK_DIRS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/google-noto-cjk
              "/usr/share/fonts/opentype/noto-cjk")
 _LATIN_FALLBACK = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 # Face of the collection per language: the regional glyph forms of the text's language.
-_FACE = {"zh": "SC", "ko": "KR", "en": "SC"}
 
 
 class HandoutError(RuntimeError):
@@ -83,7 +82,7 @@ def _fc_match(lang: str) -> str | None:
     """A CJK font file from fontconfig, when it is installed (other layouts than Debian's)."""
     if shutil.which("fc-match") is None:
         return None
-    want = {"zh": "Noto Sans CJK SC:lang=zh-cn", "ko": "Noto Sans CJK KR:lang=ko"}.get(lang, "Noto Sans CJK SC")
+    want = language(lang).fontconfig
     try:
         out = subprocess.run(["fc-match", "-f", "%{file}", want], capture_output=True, text=True, timeout=10).stdout
     except (OSError, subprocess.SubprocessError):
@@ -97,7 +96,7 @@ def _font(lang: str) -> _Font:
 
 @lru_cache(maxsize=16)
 def _find_font(lang: str, env: str) -> _Font:
-    face = _FACE.get(lang, "SC")
+    face = language(lang).face
     if env:
         if not os.path.isfile(env):
             raise HandoutError(f"{FONT_ENV}={env} is not a file")
@@ -464,7 +463,7 @@ def render(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None =
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
     pdf.set_title(t("present.handout_title", lang=lang))
     pdf.set_creator("NDCG Lab")
-    pdf.set_lang({"zh": "zh-CN", "ko": "ko-KR"}.get(lang, "en"))
+    pdf.set_lang(language(lang).pdf)
     pdf.add_font("body", "", _subset(font.regular, font.index, chars))
     if font.bold:
         pdf.add_font("body", "B", _subset(font.bold, font.index, chars))

@@ -25,12 +25,14 @@ string included, so ``/?rels=...`` and ``/playground?rels=...`` open the same vi
 """
 from __future__ import annotations
 
+from ui.i18n import LANGUAGE_TABLE
+
 __all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "open_page", "page_title", "lang_script", "through_app",
            "leave_legacy_pages_mode", "home", "slow_down"]
 
 APP_NAME = "NDCG Lab"
 #: ``<html lang>`` (BCP 47) for each interface language: simplified Chinese is ``zh-Hans``.
-HTML_LANG = {"en": "en", "zh": "zh-Hans", "ko": "ko"}
+HTML_LANG = {code: lang.html for code, lang in LANGUAGE_TABLE.items()}
 
 
 def slow_down(env: str, cap: float = 5.0) -> float:
@@ -218,6 +220,7 @@ APP_CSS = """
 .nl-tbl .w { white-space: nowrap; }
 .nl-tbl td.ok { background: #e7f6ec; }
 .nl-tbl td.bad { background: #fde2e2; color: #7f1d1d; }
+.nl-tbl td.carried { background: #fef3c7; color: #713f12; }
 .nl-tbl td.chosen { font-weight: 700; }
 /* Korean breaks lines between words (spaces), never inside one: a narrow column wrapped "정확" into 정/확.  A
    word longer than its line still breaks (break-word), without shrinking columns to one syllable. */

@@ -27,8 +27,9 @@ from ui.escape import html
 
 __all__ = ["text_width", "natural_width", "table_html", "table", "formatted", "MARKS"]
 
-#: Cell classes a caller may give (``marks``): a right step, a wrong one, the row of the chosen variant.
-MARKS = ("ok", "bad", "chosen")
+#: Cell classes a caller may give (``marks``): a right step, a wrong one, one carried forward from the student's
+#: own earlier mistake, the row of the chosen variant.
+MARKS = ("ok", "bad", "carried", "chosen")
 #: Estimates in CSS pixels at the table's font (0.875rem of 16 px): a wide (CJK) character, another one.
 _WIDE, _NARROW, _PAD = 14.0, 8.0, 18.0
 _ids = itertools.count(1)

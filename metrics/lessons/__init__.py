@@ -1,13 +1,13 @@
 """Teaching material built on the metrics: the documents' worked examples and a judge for every
-printed number (``examples``), the library conventions (``libraries``), the diagnosis of a hand
-calculation (``diagnose``), seeded practice exercises (``exercises``) and which convention gives a
-number somebody got (``match``)."""
+printed number (``examples``), the library conventions (``libraries``), the catalogue of the ways a
+student goes wrong (``misconceptions``), the diagnosis of a hand calculation (``diagnose``), seeded
+practice exercises (``exercises``) and which convention gives a number somebody got (``match``)."""
 import importlib
 
 # Each module is imported when one of its names is first used (PEP 562): the playground needs the
 # worked examples on its first screen, not the diagnosis, the exercises or the library conventions.
 # ``metrics.lessons.diagnose`` is the module once imported (``metrics.diagnose`` is the function).
-_MODULES = ("diagnose", "examples", "exercises", "libraries", "match")
+_MODULES = ("diagnose", "examples", "exercises", "libraries", "match", "misconceptions")
 
 
 def __getattr__(name: str):

@@ -1,24 +1,24 @@
-"""Check a hand calculation of DCG, IDCG and NDCG: which formula it follows, where it first goes wrong, why.
+"""Check a hand calculation of DCG, IDCG and NDCG: where it first goes wrong, why, and one verdict per answer.
 
 People compute NDCG on paper and write down some of the per-position terms, DCG,
 the ideal terms, IDCG and NDCG, each rounded the way they like (``7.99``,
-``0.91``, ``81.86%``).  :func:`diagnose` takes the grades and whatever they wrote
-and
+``0.91``, ``81.86%``).  :func:`diagnose` takes the grades, the formula meant and
+whatever they wrote, and
 
-1. finds the *variant* their numbers follow: gain (:data:`metrics.registry.GAINS`),
-   discount (:data:`metrics.registry.DISCOUNTS`, plus the slip ``log_b(i)`` with
-   position 1 undiscounted), log base (2, e, 10), IDCG source (the list itself or
-   all judged items), the cutoff ``k`` on both sides or one, and the order of
-   the ideal ranking;
-2. compares every written number with the exact one under that variant, allowing
-   the writer's own rounding (``0.91`` may be anything in [0.905, 0.915];
-   ``81.86%`` anything within 0.00005 as a fraction);
-3. returns the findings in step order (terms 1..n, DCG, ideal terms, IDCG, NDCG),
-   each with a kind from :data:`MISTAKES`, the step and position, the written
-   value, the exact value and parameters for a translated explanation.
+1. judges every written number against **the exercise's value** (the formula meant), allowing the writer's
+   own rounding (``0.91`` may be anything in [0.905, 0.915]; ``82%`` anything in [0.815, 0.825]): a number
+   that rounds right is right, whatever else is on the sheet;
+2. explains every other number by the catalogue of misconceptions
+   (:data:`metrics.lessons.misconceptions.MISCONCEPTIONS`): a formula entry found by applying it to the
+   exercise's formula, on the DCG side, the ideal side or both; a writing entry (digits cut off, rounded
+   terms added, NDCG from rounded totals, percent vs fraction, a term past k); or a plain slip.  A number
+   that follows from the writer's own earlier, wrong numbers is *carried forward* from that step, not a
+   new mistake;
+3. gives one :class:`Verdict` per answer field (:data:`FIELDS`) — right; wrong, with the misconception;
+   carried forward from step X; unfinished (a list with positions missing and nothing wrong) — the verdict
+   every page and the classroom show (:meth:`Diagnosis.verdict`).
 
-All numbers come from :mod:`metrics.ndcg` and :mod:`metrics.registry`; nothing
-here re-implements a gain, discount or logarithm.
+All numbers come from :mod:`metrics.ndcg` through :class:`metrics.lessons.misconceptions.Calculation`.
 
 Document 003 (grades 3, 2, 3, 0, 1, 2; two more judged items of grade 3 and 0;
 k = 6) writes the fifth DCG term as 0.38, but 1/log2(6) = 0.3869 rounds to 0.39.  Its
@@ -34,6 +34,8 @@ so that error is carried into IDCG and on into NDCG:
 >>> [(f.kind, f.step, f.position) for f in d.findings]  # doctest: +NORMALIZE_WHITESPACE
 [('truncation', 'term', 5), ('self_inconsistent_sum', 'dcg', None), ('truncation', 'ideal_term', 6),
  ('carried_forward', 'idcg', None), ('carried_forward', 'ndcg', None)]
+>>> d.verdict("idcg").state, d.verdict("idcg").carried_from, d.verdict("dcg").state
+('carried_forward', ('ideal_terms',), 'right')
 """
 from __future__ import annotations
 
@@ -42,39 +44,51 @@ import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from itertools import product
+from itertools import combinations, product
 
 import numpy as np
 import pandas as pd
 
 from .._validation import as_grades, check_choice, check_k, check_log_base
-from ..ndcg import breakdown, discounted_terms, ideal_ranking
+from ..ndcg import breakdown
 from ..parse import ParseError, parse_numbers, split_tokens
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, Choice
 from .examples import VERDICTS
+from .misconceptions import (
+    LOG_BASES,
+    MISCONCEPTIONS,
+    SIDE_DISCOUNTS,
+    SIDES,
+    Calculation,
+    Side,
+    Values,
+    formula_entries,
+)
 
 __all__ = [
     "MISTAKES",
     "NOTES",
     "STEPS",
-    "VARIANT_DIMENSIONS",
+    "FIELDS",
+    "STEP_OF_FIELD",
+    "FIELD_OF_STEP",
+    "STATES",
+    "MARKS",
     "HandNumber",
-    "HandVariant",
     "Finding",
+    "Verdict",
     "Diagnosis",
     "hand_number",
     "hand_numbers",
     "diagnose",
-    "variant_values",
     "BLANKS",
     "example_sheet",
-    "LOG_I",
     "EXAMPLE_SHEETS",
 ]
 
 
 # ------------------------------------------------------------------------------------------------
-# Mistake kinds
+# Kinds, steps, verdicts
 # ------------------------------------------------------------------------------------------------
 def _from_verdict(key: str) -> Choice:
     # The same concept as a worked example's verdict: one English text (metrics.lessons.examples.VERDICTS).
@@ -82,81 +96,89 @@ def _from_verdict(key: str) -> Choice:
     return Choice(v.key, v.name, v.help)
 
 
+#: Every kind a finding can have: the misconceptions, "carried forward" (a number that follows from the
+#: writer's own earlier mistake) and the notes.
 MISTAKES: dict[str, Choice] = {
-    m.key: m
-    for m in (
-        Choice("wrong_gain", "Gain: rel vs 2^rel − 1",
-                "The numbers follow another gain than the formula named: the grade rel itself where "
-                "2^rel − 1 was meant, or the reverse (or 0/1 hits)."),
-        Choice("log_offset", "Neighbouring position's discount: log(i) for log(i + 1)",
-                "A divisor belongs to the neighbouring position: log_b(i) (position 1 left undiscounted) where "
-                "the formula has log_b(i + 1), or the reverse."),
-        Choice("wrong_log_base", "Wrong log base",
-                "The divisors use another logarithm base (ln, log10) than the formula named."),
-        Choice("ideal_source", "IDCG from the list vs from all judged items",
-                "The ideal ranking was built from the retrieved list only where all judged items (retrieved or "
-                "not) were meant, or the reverse."),
-        Choice("ideal_order", "Ideal ranking not sorted",
-                "The ideal ranking must be every grade sorted from highest to lowest; it was left in ranked "
-                "order or sorted ascending."),
-        Choice("k_one_side", "k on one side only",
-                "The cutoff k was applied to DCG but not to IDCG, or the reverse."),
-        Choice("beyond_k", "Position past k",
-                "A term was written for a position after the cutoff k; it does not count."),
-        Choice("rounded_sum", "Rounded terms summed",
-                "Every term is right, but the total is the sum of the rounded terms; rounding before adding "
-                "drifts away from the exact sum."),
-        Choice("truncation", "Truncated, not rounded",
-                "The digits after the last one written were cut off instead of rounded (0.3869 -> 0.38, not 0.39)."),
-        Choice("arithmetic_slip", "Arithmetic slip",
-                "The value is not what the formula gives at this step, and no other cause explains it."),
-        Choice("ratio_of_rounded", "Ratio of rounded values",
-                "NDCG was computed from the rounded DCG and IDCG; divide the exact values and round only at the end."),
-        Choice("percent_vs_fraction", "Percent vs fraction",
-                "A percentage was written as a fraction or the reverse (81.86 for 0.8186, or 0.82% for 0.82)."),
-        _from_verdict("carried_forward"),
-        _from_verdict("self_inconsistent_sum"),
-    )
+    **MISCONCEPTIONS,
+    "carried_forward": _from_verdict("carried_forward"),
+    "self_inconsistent_sum": _from_verdict("self_inconsistent_sum"),
 }
 
 #: Findings that are worth saying but are not a wrong number (the step itself is right).
 NOTES = frozenset({"self_inconsistent_sum"})
 
-#: The steps of a hand calculation, in the order they are done.
+#: The steps of a hand calculation, in the order they are done, and the answer field of each.
 STEPS = ("term", "dcg", "ideal_term", "idcg", "ndcg")
+FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
+STEP_OF_FIELD = dict(zip(FIELDS, STEPS))
+FIELD_OF_STEP = dict(zip(STEPS, FIELDS))
 
-#: Variant dimensions and the mistake kind reported when the numbers follow another value than intended.
-VARIANT_DIMENSIONS = {
-    "gain": "wrong_gain",
-    "discount": "log_offset",
-    "log_base": "wrong_log_base",
-    "idcg_source": "ideal_source",
-    "k_mode": "k_one_side",
-    "ideal_order": "ideal_order",
-}
-K_MODES = ("both", "dcg_only", "idcg_only")
-IDEAL_ORDERS = ("sorted", "as_ranked", "ascending")
-LOG_BASES = (2.0, math.e, 10.0)
+#: The verdict on one answer and the mark every view draws for it.
+STATES = ("right", "wrong", "carried_forward", "unfinished")
+MARKS = {"right": "✓", "wrong": "✗", "carried_forward": "↪", "unfinished": "…"}
 BLANKS = frozenset({"?", "_", "-", "…", "...", "—", "–"})
+_SIDE_OF = {"term": "dcg", "dcg": "dcg", "ideal_term": "ideal", "idcg": "ideal"}
 
 
-def _log_i(positions, base: float) -> np.ndarray:
-    # log_b(i) is the standard divisor log_b(i + 1) one position earlier; position 1 (log 1 = 0) is
-    # left undiscounted, as people who write rel_1 + sum_{i>=2} rel_i / log(i) do.
-    pos = np.asarray(positions, dtype=np.float64)
-    return np.where(pos <= 1, 1.0, DISCOUNTS["standard"].func(pos - 1.0, base))
+@dataclass(frozen=True)
+class Verdict:
+    """The one verdict on one answer field, shown the same way by Practice, Check my calculation, the
+    student's class page, the teacher's grid, first-try share, spread, mistakes table and CSV.
 
+    ``state`` is one of :data:`STATES`: ``"right"`` (every number that counts written and right, nothing past
+    the cutoff); ``"wrong"`` with ``mistakes``, the misconceptions named at this step (first first);
+    ``"carried_forward"`` from the fields in ``carried_from`` (worked out from the writer's own earlier
+    numbers, which were wrong); ``"unfinished"`` (a list with positions missing and nothing wrong).
+    ``notes`` never make an answer wrong.
 
-#: Not a registered variant: the divisor people get by writing log_b(i) for log_b(i + 1).  For base 2 it
-#: equals the Järvelin discount (max(1, log2 i)), so it is only tried for other bases.
-LOG_I = Choice(
-    key="log_i",
-    name="log_b(i), position 1 undiscounted",
-    latex="{log} {pos}",
-    help="rel_1 + sum over i >= 2 of gain / log_b(i): log(i) written where log(i + 1) was meant.",
-    func=_log_i,
-)
-_ALL_DISCOUNTS = {**DISCOUNTS, LOG_I.key: LOG_I}
+    >>> v = Verdict("carried_forward", carried_from=("dcg",))
+    >>> v.ok, v.mark, v.stored()
+    (False, '↪', (False, 'carried_forward:dcg', ''))
+    >>> Verdict.from_stored(*v.stored()) == v
+    True
+    >>> Verdict.from_stored(False, "truncation", "").state, Verdict.from_stored(False, "", "").state
+    ('wrong', 'unfinished')
+    """
+
+    state: str
+    mistakes: tuple[str, ...] = ()
+    carried_from: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "right"
+
+    @property
+    def mark(self) -> str:
+        return MARKS[self.state]
+
+    def stored(self) -> tuple[bool, str, str]:
+        """``(ok, kinds, notes)`` as a database row or CSV keeps them: kinds is the comma list of mistakes, or
+        ``carried_forward:<field>+<field>`` for a carried answer."""
+        if self.state == "carried_forward":
+            kinds = "carried_forward:" + "+".join(self.carried_from)
+        else:
+            kinds = ",".join(self.mistakes)
+        return self.ok, kinds, ",".join(self.notes)
+
+    @classmethod
+    def from_stored(cls, ok, kinds, notes="") -> Verdict:
+        """The verdict a stored ``(ok, kinds, notes)`` stands for (rows stored before this form: a bare
+        ``carried_forward`` is carried from an earlier step, notes once kept among the kinds stay notes)."""
+        parts = [k for k in str(kinds or "").split(",") if k]
+        note_parts = tuple(dict.fromkeys([k for k in str(notes or "").split(",") if k]
+                                         + [k for k in parts if k in NOTES]))
+        parts = [k for k in parts if k not in NOTES]
+        if bool(ok):
+            return cls("right", notes=note_parts)
+        carried = next((k for k in parts if k.split(":")[0] == "carried_forward"), None)
+        if carried is not None:
+            sources = tuple(x for x in carried.partition(":")[2].split("+") if x)
+            return cls("carried_forward", carried_from=sources, notes=note_parts)
+        if parts:
+            return cls("wrong", mistakes=tuple(parts), notes=note_parts)
+        return cls("unfinished", notes=note_parts)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -362,127 +384,15 @@ def _rescaled(h: HandNumber) -> HandNumber | None:
     return None
 
 
-# ------------------------------------------------------------------------------------------------
-# Variants
-# ------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class HandVariant:
-    """One way of computing NDCG: the formula choices and, for the last two, the slips.
-
-    ``discount`` is a key of :data:`metrics.registry.DISCOUNTS` or ``"log_i"``
-    (:data:`LOG_I`); ``k_mode`` is ``"both"`` (correct), ``"dcg_only"`` or
-    ``"idcg_only"``; ``ideal_order`` is ``"sorted"`` (correct), ``"as_ranked"``
-    or ``"ascending"``.
-    """
-
-    gain: str = "linear"
-    discount: str = "standard"
-    log_base: float = 2.0
-    idcg_source: str = "list"
-    k_mode: str = "both"
-    ideal_order: str = "sorted"
-
-    def value_of(self, dimension: str):
-        return getattr(self, dimension)
+def _fits(h: HandNumber, value: float) -> bool:
+    """Written as ``value`` rounded, or cut off."""
+    return _close(h, value) or _is_truncation(h, value)
 
 
-@dataclass(frozen=True)
-class _Values:
-    terms: np.ndarray
-    dcg: float
-    ideal_terms: np.ndarray
-    idcg: float
-    ndcg: float
-
-    def at(self, step: str, position: int | None) -> float:
-        if step in ("term", "ideal_term"):
-            arr = self.terms if step == "term" else self.ideal_terms
-            return float(arr[position - 1]) if position <= arr.size else math.nan
-        return float(getattr(self, step))
-
-
-def _pool(rel: np.ndarray, unretrieved: np.ndarray) -> np.ndarray:
-    return np.r_[rel, unretrieved]
-
-
-def _ideal_for(rel: np.ndarray, unretrieved: np.ndarray, source: str, order: str) -> np.ndarray:
-    pool = _pool(rel, unretrieved) if source == "judged" else rel
-    if order == "as_ranked":
-        return pool
-    ideal = ideal_ranking(rel, pool=pool if source == "judged" else None)
-    return ideal[::-1].copy() if order == "ascending" else ideal
-
-
-def variant_values(grades, variant: HandVariant, *, unretrieved=None, k=None) -> _Values:
-    """Exact terms, DCG, ideal terms, IDCG and NDCG under one variant (slips included).
-
-    A :class:`HandVariant` can describe the slips people make by hand (log_b(i) for log_b(i + 1),
-    k on one side only, an ideal ranking left unsorted), so :func:`diagnose` can find the one a
-    hand calculation followed.
-
-    Parameters
-    ----------
-    grades : sequence of float >= 0
-        Grades in ranked order.
-    variant : HandVariant
-        Gain, discount (including ``"log_i"``), log base, IDCG source, ``k_mode`` and ideal order.
-    unretrieved : sequence of float >= 0, optional
-        Grades of judged items not in the list (used when ``variant.idcg_source == "judged"``).
-    k : int >= 1, optional
-        The cutoff, applied as ``variant.k_mode`` says.
-
-    Returns
-    -------
-    object
-        With ``terms`` and ``ideal_terms`` (arrays of discounted gains), ``dcg``, ``idcg`` and
-        ``ndcg`` (0 when IDCG is 0).
-
-    Raises
-    ------
-    ValueError
-        For invalid grades or ``k``, or a sum that overflows.
-
-    Examples
-    --------
-    Document 000 with Järvelin & Kekäläinen's discount: terms 3, 2, 1/log2(3), 3/log2(4),
-    2/log2(5) = 3 + 2 + 0.6309 + 1.5 + 0.8614 = 7.9923; ideal 3, 3, 2, 2, 1 gives
-    3 + 3 + 1.2619 + 1 + 0.4307 = 8.6925:
-
-    >>> v = variant_values([3, 2, 1, 3, 2], HandVariant(discount="jarvelin"))
-    >>> round(v.dcg, 4), round(v.idcg, 4), round(v.ndcg, 5)
-    (7.9923, 8.6925, 0.91944)
-
-    The slip "ideal ranking left in ranked order": IDCG is then the list's own DCG, and every
-    list looks perfect:
-
-    >>> variant_values([1, 3, 2], HandVariant(ideal_order="as_ranked")).ndcg
-    1.0
-    """
-    rel = as_grades(grades, name="grades")
-    extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
-    return _values(rel, extra, check_k(k), variant)
-
-
-def _sum(terms: np.ndarray) -> float:
-    try:
-        total = math.fsum(terms.tolist())
-    except OverflowError:
-        total = math.inf
-    if not math.isfinite(total):
-        raise ValueError("the sum of the terms overflows float64 (max about 1.8e308): use smaller grades")
-    return total
-
-
-def _values(rel: np.ndarray, extra: np.ndarray, k: int | None, v: HandVariant) -> _Values:
-    g, d = GAINS[v.gain], _ALL_DISCOUNTS[v.discount]
-    top = rel if (k is None or v.k_mode == "idcg_only") else rel[:k]
-    ideal = _ideal_for(rel, extra, v.idcg_source, v.ideal_order)
-    if k is not None and v.k_mode != "dcg_only":
-        ideal = ideal[:k]
-    terms = discounted_terms(top, g, d, v.log_base)[2]
-    ideal_terms = discounted_terms(ideal, g, d, v.log_base)[2]
-    total, best = _sum(terms), _sum(ideal_terms)
-    return _Values(terms, total, ideal_terms, best, 0.0 if best == 0 else total / best)
+def _differs(a: float, b: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) != math.isnan(b)
+    return abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -490,11 +400,13 @@ def _values(rel: np.ndarray, extra: np.ndarray, k: int | None, v: HandVariant) -
 # ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Finding:
-    """One thing that is off: a mistake kind at a step (and 1-based position for terms).
+    """One thing that is off: a kind of :data:`MISTAKES` at a step (and 1-based position for terms).
 
-    ``theirs`` is the value written (as a fraction), ``expected`` the exact value it
-    is compared with, ``params`` whatever an explanation needs (variant keys,
-    sums, ratios; numbers as floats).
+    ``theirs`` is the value written (as a fraction), ``expected`` **the exercise's value** at that step (its
+    formula, exact), ``params`` whatever an explanation needs: ``rounded`` (the exercise's value rounded like
+    the written one), ``own`` (what the writer's own formula or numbers give there), ``side`` (``"dcg"``,
+    ``"ideal"`` or ``"both"`` for a formula entry), ``theirs_variant``/``correct_variant`` (the choice used and
+    the exercise's), ``from`` (the fields a carried number follows from), sums and ratios.
     """
 
     kind: str
@@ -513,37 +425,43 @@ class Finding:
 class Diagnosis:
     """What :func:`diagnose` found.
 
-    ``variant`` is the formula the numbers follow, ``correct`` the one they should
-    follow (the named choices, k on both sides, ideal sorted), ``findings`` the
-    findings in step order and ``steps`` one row per step with the written,
-    followed and correct values.
+    ``correct`` is the exercise's calculation, ``followed`` the one the numbers follow (side by side: the DCG
+    side and the ideal side may differ), ``findings`` the findings in step order, ``steps`` one row per step
+    with the written, followed and exercise's values, ``verdicts`` the :class:`Verdict` of each answered
+    field of :data:`FIELDS`.
     """
 
-    variant: HandVariant
-    correct: HandVariant
+    correct: Calculation
+    followed: Calculation
     findings: list[Finding]
     steps: pd.DataFrame
+    verdicts: dict[str, Verdict]
     k: int | None
     grades: tuple[float, ...]
     unretrieved: tuple[float, ...]
 
     @property
     def first(self) -> Finding | None:
-        """The first wrong step, or None when every number written is right (notes aside)."""
-        return next((f for f in self.findings if f.kind not in NOTES), None)
+        """The first misconception, at the step where it first shows; None when every number written is right."""
+        return next((f for f in self.findings if f.kind not in NOTES and f.kind != "carried_forward"), None)
 
     @property
     def ok(self) -> bool:
-        """Every number written is right; :data:`NOTES` (e.g. a right total whose terms add up differently)
-        may still be among the findings."""
-        return self.first is None
+        """Every number written is right (:data:`NOTES` may still be among the findings)."""
+        return all(v.ok or v.state == "unfinished" for v in self.verdicts.values())
+
+    def verdict(self, field_name: str) -> Verdict | None:
+        """The verdict on one answer field (a key of :data:`FIELDS`); None when it was not answered."""
+        if field_name not in FIELDS:
+            raise ValueError(f"field must be one of {', '.join(FIELDS)}, got {str(field_name)[:20]!r}")
+        return self.verdicts.get(field_name)
 
     def breakdown(self) -> pd.DataFrame:
         """The corrected calculation, position by position (:func:`metrics.ndcg.breakdown`)."""
         rel = np.asarray(self.grades)
-        pool = _pool(rel, np.asarray(self.unretrieved)) if self.correct.idcg_source == "judged" else None
-        return breakdown(rel, k=self.k, gain=self.correct.gain, discount=self.correct.discount,
-                         log_base=self.correct.log_base, pool=pool)
+        c = self.correct
+        pool = np.r_[rel, np.asarray(self.unretrieved)] if c.idcg_source == "judged" else None
+        return breakdown(rel, k=self.k, gain=c.dcg.gain, discount=c.dcg.discount, log_base=c.dcg.log_base, pool=pool)
 
     def kinds(self) -> list[tuple[str, str, int | None]]:
         return [(f.kind, f.step, f.position) for f in self.findings]
@@ -552,11 +470,6 @@ class Diagnosis:
 # ------------------------------------------------------------------------------------------------
 # The engine
 # ------------------------------------------------------------------------------------------------
-def _ordered(first, values):
-    out = [first] if first is not None else []
-    return out + [v for v in values if v not in out]
-
-
 def _hand_list(values, name: str, limit: int, what: str) -> list[HandNumber | None]:
     if values is None:
         return []
@@ -585,7 +498,7 @@ def _cost(h: HandNumber | None, exact: float) -> float:
     if h is None:
         return 0.0
     if math.isnan(exact):
-        return 0.0  # a term past the cutoff is extra, not wrong; the totals tell whether it was counted
+        return 1.0  # written where this calculation has no position
     if _close(h, exact):
         return 0.0
     if _is_truncation(h, exact):
@@ -593,9 +506,510 @@ def _cost(h: HandNumber | None, exact: float) -> float:
     return 1.0
 
 
+@dataclass(frozen=True)
+class _Cand:
+    """One way of computing a side: the misconceptions applied (none: the exercise's) and its numbers."""
+
+    entries: tuple[str, ...]
+    changes: tuple[tuple[str, object], ...]
+    terms: np.ndarray
+    total: float
+
+    def at(self, position: int | None) -> float:
+        if position is None:
+            return self.total
+        return float(self.terms[position - 1]) if 1 <= position <= self.terms.size else math.nan
+
+    def value(self, dim: str, correct: Calculation, which: str):
+        for d, v in self.changes:
+            if d == dim:
+                return v
+        return getattr(correct, dim) if dim in ("idcg_source", "ideal_order") else getattr(correct.side(which), dim)
+
+
+@dataclass
+class _Mark:
+    """The judgement of one written number."""
+
+    step: str
+    position: int | None
+    hand: HandNumber
+    expected: float
+    state: str = "right"
+    kinds: tuple[str, ...] = ()
+    params: dict = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    followed: float = math.nan
+
+
+class _Engine:
+    def __init__(self, rel: np.ndarray, extra: np.ndarray, k: int | None, correct: Calculation, hand: dict):
+        self.rel, self.extra, self.k, self.correct, self.hand = rel, extra, k, correct, hand
+        self.right = correct.values_of(rel, extra, k)  # the exercise's numbers: its overflow is an error
+        self.values: dict[str, dict] = {}  # side -> changes -> _Cand, every way computed (duplicates too)
+        self.cands = {w: self._candidates(w) for w in ("dcg", "ideal")}
+
+    # --- candidates ---------------------------------------------------------------------------------
+    def _spec(self, which: str, changes) -> tuple[Side, str, str]:
+        side, source, order = self.correct.side(which), self.correct.idcg_source, self.correct.ideal_order
+        for dim, v in changes:
+            if dim == "idcg_source":
+                source = v
+            elif dim == "ideal_order":
+                order = v
+            else:
+                side = replace(side, **{dim: v})
+        return side, source, order
+
+    def _side_values(self, which: str, changes) -> tuple[np.ndarray, float]:
+        side, source, order = self._spec(which, changes)
+        calc = Calculation(side, side, source, order)
+        grades = self.rel if which == "dcg" else calc.ideal_grades(self.rel, self.extra)
+        terms = side.terms(grades, self.k)
+        try:
+            total = math.fsum(terms.tolist())
+        except OverflowError:
+            total = math.inf
+        if not math.isfinite(total):
+            raise ValueError("overflow")
+        return terms, total
+
+    def _candidates(self, which: str) -> list[_Cand]:
+        """The exercise's way first, then every formula entry and every pair of them, applied to this side
+        (catalogue order); a way whose numbers equal an earlier one's is left out (it cannot be told apart)."""
+        right = (self.right.terms, self.right.dcg) if which == "dcg" else (self.right.ideal_terms, self.right.idcg)
+        out = [_Cand((), (), *right)]
+        self.values[which] = {(): out[0]}
+        singles = []
+        for e in formula_entries("side" if which == "dcg" else None):
+            dim = e.dimension
+            if dim == "cut" and self.k is None:
+                continue
+            if dim == "idcg_source" and not self.extra.size:
+                continue
+            current = getattr(self.correct, dim) if e.scope == "ideal" else getattr(self.correct.side(which), dim)
+            singles += [((e.key,), ((dim, v),)) for v in e.func(current)]
+        combos = singles + [(a[0] + b[0], a[1] + b[1]) for a, b in combinations(singles, 2)
+                            if a[1][0][0] != b[1][0][0]]
+        seen = {self._key(*right)}
+        for entries, changes in combos:
+            try:
+                cand = _Cand(entries, changes, *self._side_values(which, changes))
+            except ValueError:  # huge grades overflow some gains: that way of computing is out
+                continue
+            self.values[which][changes] = cand
+            key = self._key(cand.terms, cand.total)
+            if key in seen:  # the same numbers as an earlier (preferred) way: it cannot be told apart here
+                continue
+            seen.add(key)
+            out.append(cand)
+        return out
+
+    @staticmethod
+    def _key(terms: np.ndarray, total: float) -> tuple:
+        return tuple(float(f"{x:.10g}") for x in terms.tolist()) + (float(f"{total:.10g}"),)
+
+    def _calc_of(self, cand_d: _Cand, cand_i: _Cand) -> Calculation:
+        d_side = self._spec("dcg", cand_d.changes)[0]
+        i_side, source, order = self._spec("ideal", cand_i.changes)
+        return Calculation(d_side, i_side, source, order)
+
+    # --- fitting one side -----------------------------------------------------------------------------
+    def _own_sum(self, items: list, fill: _Cand) -> float | None:
+        """The writer's terms added up, blanks within them filled with ``fill``'s values."""
+        hand_terms = [h for h in items]
+        if not hand_terms or all(h is None for h in hand_terms):
+            return None
+        vals = [h.value if h is not None else fill.at(p) for p, h in enumerate(hand_terms, start=1)]
+        if any(math.isnan(v) for v in vals):
+            return None
+        return math.fsum(vals)
+
+    def _fit(self, which: str, items: list, total: HandNumber | None) -> _Cand:
+        written = [(p, h) for p, h in enumerate(items, start=1) if h is not None]
+        limit = 1 if len(written) + (total is not None) <= 1 else 2
+        own = self._own_sum(items, self.cands[which][0])
+
+        def cost(c: _Cand) -> float:
+            s = sum(_cost(h, c.at(p)) for p, h in written)
+            if total is not None and not (own is not None and _close(total, own)):
+                s += _cost(total, c.total)
+            return s
+
+        cands = self.cands[which]
+        best, best_cost = cands[0], cost(cands[0])
+        for c in cands[1:]:
+            if len(c.entries) > limit:
+                continue
+            cc = cost(c)
+            if cc < best_cost - 1e-9 or (cc <= best_cost + 1e-9 and len(c.entries) < len(best.entries)):
+                best, best_cost = c, cc
+        return best
+
+    def _showing(self, which: str, cand: _Cand, position: int | None) -> tuple[str, ...]:
+        """The entries of ``cand`` that change the number at ``position`` (None: the total)."""
+        here = cand.at(position)
+        shown = []
+        for e, change in zip(cand.entries, cand.changes):
+            other = self.values[which].get(tuple(c for c in cand.changes if c != change))
+            if other is None or _differs(other.at(position), here):
+                shown.append(e)
+        shown = shown or list(cand.entries)
+        if position is not None and self.k is not None and position > self.k:
+            shown = ["beyond_k" if e == "cutoff_ignored" else e for e in shown]
+        return tuple(dict.fromkeys(shown))
+
+    def _variant_params(self, which: str, kinds, cand: _Cand) -> dict:
+        """The choice the writer used and the exercise's, for the first formula entry among ``kinds``."""
+        entry = next((MISCONCEPTIONS[k] for k in kinds if k in MISCONCEPTIONS and MISCONCEPTIONS[k].dimension), None)
+        if entry is None:
+            return {}
+        dim = entry.dimension
+        correct = getattr(self.correct, dim) if dim in ("idcg_source", "ideal_order") else getattr(
+            self.correct.side(which), dim)
+        return {"dimension": dim, "theirs_variant": cand.value(dim, self.correct, which), "correct_variant": correct,
+                "k": self.k}
+
+    # --- one side, step by step ---------------------------------------------------------------------
+    def side(self, which: str) -> tuple[list[_Mark], _Cand]:
+        term_step, total_step = ("term", "dcg") if which == "dcg" else ("ideal_term", "idcg")
+        items, total = self.hand[term_step], self.hand[total_step]
+        right = self.cands[which][0]
+        fit = self._fit(which, items, total)
+        marks: list[_Mark] = []
+        grades = self.rel if which == "dcg" else self.correct.ideal_grades(self.rel, self.extra)
+        for p, h in enumerate(items, start=1):
+            if h is None:
+                continue
+            c, f = right.at(p), fit.at(p)
+            m = _Mark(term_step, p, h, c, followed=f, params={"scale": h.scale})
+            if not math.isnan(c):
+                m.params["rounded"] = _format(c, h.scale)
+            if not math.isnan(c) and _close(h, c):
+                marks.append(m)
+                continue
+            m.state = "wrong"
+            if fit.entries and not math.isnan(f) and _fits(h, f) and _differs(f, c):
+                m.kinds = self._showing(which, fit, p)
+                m.params.update(own=f, side=which, **self._variant_params(which, m.kinds, fit))
+            elif math.isnan(c) and self.k is not None and p > self.k:
+                m.kinds = ("beyond_k",)
+                m.params["k"] = self.k
+            elif math.isnan(c):
+                m.kinds = ("arithmetic_slip",)
+                m.params["past_end"] = right.terms.size
+            else:
+                m.kinds, extra = self._one_position(which, p, h, c, grades)
+                m.params.update(extra)
+                if m.kinds == ("arithmetic_slip",) and fit.entries and not math.isnan(f):
+                    m.params["own"] = f
+            marks.append(m)
+        if total is not None:
+            marks.append(self._total(which, total_step, total, items, marks, fit))
+        return marks, fit
+
+    def _one_position(self, which: str, p: int, h: HandNumber, c: float, grades: np.ndarray):
+        """One term that no way of computing the whole side explains: cut off, one term computed another way
+        (another gain, the neighbouring position's divisor ...) or a slip."""
+        if _is_truncation(h, c):
+            return ("truncation",), {}
+        side = self.correct.side(which)
+        gain = float(GAINS[side.gain].func(grades[p - 1: p])[0])
+        discount = SIDE_DISCOUNTS[side.discount]
+        divisor = float(discount.func(np.array([float(p)]), side.log_base)[0])
+        for other, kind in ((p - 1, "discount_one_early"), (p + 1, "discount_one_late")):
+            if other < 1:
+                continue
+            theirs = float(discount.func(np.array([float(other)]), side.log_base)[0])
+            if theirs > 0 and _close(h, gain / theirs) and _differs(theirs, divisor):
+                return (kind,), {"own": gain / theirs, "side": which, "one_position": True, "neighbour": other,
+                                 "their_divisor": theirs, "divisor": divisor, "form": "term"}
+        for cand in self.cands[which][1:]:
+            if len(cand.entries) == 1 and _close(h, cand.at(p)) and _differs(cand.at(p), c):
+                kinds = self._showing(which, cand, p)
+                return kinds, {"own": cand.at(p), "side": which, "one_position": True,
+                               **self._variant_params(which, kinds, cand)}
+        return ("arithmetic_slip",), {}
+
+    def _total(self, which: str, step: str, h: HandNumber, items: list, marks: list[_Mark], fit: _Cand) -> _Mark:
+        right = self.cands[which][0]
+        c = right.total
+        m = _Mark(step, None, h, c, followed=fit.total, params={"scale": h.scale, "rounded": _format(c, h.scale)})
+        wrong_terms = [x for x in marks if x.state == "wrong"]
+        own = self._own_sum(items, fit)
+        complete = bool(items) and len(items) >= right.terms.size and all(x is not None for x in items)
+        if _close(h, c):
+            if own is not None and complete and not _close(h, own):
+                m.notes = ("self_inconsistent_sum",)
+                m.params.update(their_sum=own, also=[x.position for x in wrong_terms])
+            return m
+        m.state = "wrong"
+        if wrong_terms:
+            # worked out from the writer's own terms (or their formula), which were already off
+            tail = self._own_sum(list(items) + [None] * max(0, fit.terms.size - len(items)), fit)
+            for value in (own, tail, fit.total if fit.entries else None):
+                if value is not None and _fits(h, value):
+                    m.state = "carried_forward"
+                    m.params.update(own=value, their_sum=own, **{"from": [FIELD_OF_STEP[wrong_terms[0].step]]},
+                                    first_position=wrong_terms[0].position)
+                    return m
+        if own is not None and complete and not wrong_terms and _close(h, own):
+            m.kinds = ("rounded_sum",)
+            m.params["their_sum"] = own
+        elif _is_truncation(h, c):
+            m.kinds = ("truncation",)
+        elif fit.entries and _fits(h, fit.total) and _differs(fit.total, c):
+            m.kinds = self._showing(which, fit, None)
+            m.params.update(own=fit.total, side=which, **self._variant_params(which, m.kinds, fit))
+        else:
+            single = next((x for x in self.cands[which][1:] if len(x.entries) == 1 and _close(h, x.total)), None)
+            if single is not None:
+                m.kinds = single.entries
+                m.params.update(own=single.total, side=which, **self._variant_params(which, m.kinds, single))
+            else:
+                m.kinds = ("arithmetic_slip",)
+                if fit.entries:
+                    m.params["own"] = fit.total
+                if own is not None:
+                    m.params["their_sum"] = own
+        return m
+
+    # --- NDCG ------------------------------------------------------------------------------------------
+    def ndcg(self, h: HandNumber, side_marks: dict, fits: dict) -> _Mark:
+        c = self.right.ndcg
+        ratio_f = fits["dcg"].total / fits["ideal"].total if fits["ideal"].total else 0.0
+        m = _Mark("ndcg", None, h, c, followed=ratio_f, params=_ndcg_params(h, c))
+        if _close(h, c):
+            return m
+        m.state = "wrong"
+        readings = [h] + [r for r in [_rescaled(h)] if r is not None]
+        wrong_side = {w: [x for x in side_marks[w] if x.state != "right"] for w in ("dcg", "ideal")}
+        # --- carried forward from the writer's own DCG / IDCG
+        if wrong_side["dcg"] or wrong_side["ideal"]:
+            tops = self._their_totals("dcg", side_marks, fits)
+            bottoms = self._their_totals("ideal", side_marks, fits)
+            for i, r in enumerate(readings):
+                for (top, top_from), (bottom, bottom_from) in product(tops, bottoms):
+                    if not (top_from or bottom_from) or bottom == 0:
+                        continue
+                    if _fits(r, top / bottom):
+                        sources = list(dict.fromkeys(x for x in (top_from, bottom_from) if x))
+                        m.params.update(own=top / bottom, ratio=top / bottom, **{"from": sources})
+                        if i == 0:
+                            m.state = "carried_forward"
+                        else:  # the writer's own ratio, written as a percent without its sign (or the reverse)
+                            m.kinds = ("percent_vs_fraction",)
+                            m.params["wrote_percent"] = not h.percent
+                        return m
+        # --- a percent read as a fraction or the reverse
+        flipped = readings[1] if len(readings) > 1 else None
+        if flipped is not None and _fits(flipped, c):
+            m.kinds = ("percent_vs_fraction",) if _close(flipped, c) else ("percent_vs_fraction", "truncation")
+            m.params.update(_ndcg_params(flipped, c), wrote_percent=not h.percent)  # at the precision meant
+            return m
+        their_dcg, their_idcg = self.hand["dcg"], self.hand["idcg"]
+        if (their_dcg is not None and their_idcg is not None and their_idcg.value
+                and _close(their_dcg, self.right.dcg) and _close(their_idcg, self.right.idcg)
+                and _close(h, their_dcg.value / their_idcg.value)):
+            m.kinds = ("ratio_of_rounded",)
+            m.params.update(ratio=their_dcg.value / their_idcg.value, dcg_text=their_dcg.shown(),
+                            idcg_text=their_idcg.shown())
+            return m
+        if _is_truncation(h, c):
+            m.kinds = ("truncation",)
+            return m
+        # --- a formula entry on a side nobody wrote a number of
+        found = self._ndcg_formula(h, side_marks)
+        if found is not None:
+            kinds, which, own, params = found
+            m.kinds = kinds
+            m.params.update(own=own, side=which, **params)
+            return m
+        m.kinds = ("arithmetic_slip",)
+        if fits["dcg"].entries or fits["ideal"].entries:
+            m.params["own"] = ratio_f
+        return m
+
+    def _their_totals(self, which: str, side_marks: dict, fits: dict) -> list[tuple[float, str | None]]:
+        """The totals the writer may have divided: (value, the field its error comes from; None: right).
+
+        Their written total; else any way of computing that gives every number written on this side (the fit,
+        and the others that cannot be told apart from it there): its total, or their written terms added up
+        with its values for the blanks; and the other side's way applied here, where nothing here says no."""
+        right = self.cands[which][0]
+        step = "dcg" if which == "dcg" else "idcg"
+        out: list[tuple[float, str | None]] = [(right.total, None)]
+        written = self.hand[step]
+        if written is not None:  # a right total as written (rounded) is divided too
+            out.append((written.value, None if _close(written, right.total) else FIELD_OF_STEP[step]))
+        source = self._source(which, side_marks)
+        off = any(x.state != "right" for x in side_marks[which])
+        items = self.hand["term" if which == "dcg" else "ideal_term"]
+        fit = fits[which]
+        # only where a number written here is off: a way the numbers here do not show is no error of this side
+        ways = [fit] + ([c for c in self.cands[which][1:] if c is not fit and self._consistent(which, c, side_marks)]
+                        if off else [])
+        for c in ways:
+            if c.entries and _differs(c.total, right.total):
+                out.append((c.total, source))
+            own = self._own_sum(items, c) if off else None
+            if own is not None:
+                out.append((own, source))
+        other_side = "ideal" if which == "dcg" else "dcg"
+        others = [fits[other_side]] + ([c for c in self.cands[other_side][1:] if c is not fits[other_side]
+                                        and self._consistent(other_side, c, side_marks)]
+                                       if any(x.state != "right" for x in side_marks[other_side]) else [])
+        for o in others:
+            same = self.values[which].get(o.changes) if o.entries else None
+            if same is not None and _differs(same.total, right.total) and self._consistent(which, same, side_marks):
+                out.append((same.total, self._source(other_side, side_marks)))
+        return out
+
+    @staticmethod
+    def _consistent(which: str, cand: _Cand, side_marks: dict) -> bool:
+        """``cand`` gives every number written on its side as written (a total carried forward from the terms
+        written beside it is theirs, not a way's)."""
+        return all(_close(m.hand, cand.at(m.position)) for m in side_marks[which]
+                   if not (m.position is None and m.state == "carried_forward"))
+
+    @staticmethod
+    def _source(which: str, side_marks: dict) -> str:
+        marks = side_marks[which]
+        total = next((x for x in marks if x.position is None), None)
+        if total is not None and total.state != "right":
+            return FIELD_OF_STEP[total.step]
+        return FIELD_OF_STEP["term" if which == "dcg" else "ideal_term"]
+
+    def _ndcg_formula(self, h: HandNumber, side_marks: dict):
+        """A formula entry that explains NDCG on a side (or both) whose written numbers it leaves as they are
+        (nothing written there, or only positions and totals it does not change)."""
+        def consistent(which: str, cand: _Cand) -> bool:
+            return self._consistent(which, cand, side_marks)
+
+        singles = {w: [c for c in self.values[w].values() if len(c.entries) == 1] for w in ("dcg", "ideal")}
+        right = {w: self.cands[w][0] for w in ("dcg", "ideal")}
+        for e in formula_entries():
+            options = ["both", "dcg", "ideal"] if e.scope == "side" else ["ideal"]
+            for which in options:
+                tops = [c for c in singles["dcg"] if c.entries == (e.key,)] if which != "ideal" else [right["dcg"]]
+                bottoms = [c for c in singles["ideal"] if c.entries == (e.key,)] if which != "dcg" else [right["ideal"]]
+                for top, bottom in product(tops, bottoms):
+                    if which == "both" and top.changes != bottom.changes:
+                        continue
+                    if not (consistent("dcg", top) and consistent("ideal", bottom)):
+                        continue
+                    ratio = top.total / bottom.total if bottom.total else 0.0
+                    if _close(h, ratio) and _differs(ratio, self.right.ndcg):
+                        side_key = "ideal" if which == "ideal" else "dcg"
+                        cand = bottom if which == "ideal" else top
+                        return (e.key,), which, ratio, self._variant_params(side_key, (e.key,), cand)
+        return None
+
+    # --- everything ------------------------------------------------------------------------------------
+    def run(self) -> tuple[list[_Mark], Calculation]:
+        side_marks, fits = {}, {}
+        for which in ("dcg", "ideal"):
+            side_marks[which], fits[which] = self.side(which)
+        marks = side_marks["dcg"] + side_marks["ideal"]
+        if self.hand["ndcg"] is not None:
+            marks.append(self.ndcg(self.hand["ndcg"], side_marks, fits))
+        # a misconception seen on both sides is named so on both
+        both = set(fits["dcg"].entries) & set(fits["ideal"].entries)
+        for m in marks:
+            if m.params.get("side") in SIDES and not m.params.get("one_position") and set(m.kinds) & both:
+                m.params["side"] = "both"
+        return marks, self._calc_of(fits["dcg"], fits["ideal"])
+
+
+def _ndcg_params(h: HandNumber, exact: float) -> dict:
+    percent = _format(exact * 100, max(0, h.scale - 2)) + "%"
+    return {"rounded": percent if h.percent else _format(exact, h.scale), "percent": percent, "scale": h.scale}
+
+
+def _findings(marks: list[_Mark]) -> list[Finding]:
+    out: list[Finding] = []
+    said: set = set()
+    for m in sorted(marks, key=lambda x: (STEPS.index(x.step), x.position or 0)):
+        if m.state == "carried_forward":
+            out.append(Finding("carried_forward", m.step, m.position, m.hand.value, m.expected, dict(m.params)))
+        for kind in m.kinds:
+            entry = MISCONCEPTIONS[kind]
+            once = entry.scope in ("side", "ideal") or kind == "beyond_k"
+            if once and not m.params.get("one_position"):
+                if (kind, m.step) in said:
+                    continue
+                said.add((kind, m.step))
+            out.append(Finding(kind, m.step, m.position, m.hand.value, m.expected, dict(m.params)))
+        for note in m.notes:
+            out.append(Finding(note, m.step, m.position, m.hand.value, m.expected, dict(m.params)))
+    return out
+
+
+def _verdicts(marks: list[_Mark], right: Values) -> dict[str, Verdict]:
+    out: dict[str, Verdict] = {}
+    for step in STEPS:
+        mine = sorted((m for m in marks if m.step == step), key=lambda x: x.position or 0)
+        if not mine:
+            continue
+        notes = tuple(dict.fromkeys(n for m in mine for n in m.notes))
+        wrong = [m for m in mine if m.state == "wrong"]
+        if wrong:
+            out[FIELD_OF_STEP[step]] = Verdict("wrong", tuple(dict.fromkeys(k for m in wrong for k in m.kinds)),
+                                               notes=notes)
+        elif any(m.state == "carried_forward" for m in mine):
+            sources = tuple(dict.fromkeys(s for m in mine for s in m.params.get("from", [])))
+            out[FIELD_OF_STEP[step]] = Verdict("carried_forward", carried_from=sources, notes=notes)
+        elif step in ("term", "ideal_term") and {m.position for m in mine} < set(
+                range(1, (right.terms if step == "term" else right.ideal_terms).size + 1)):
+            out[FIELD_OF_STEP[step]] = Verdict("unfinished", notes=notes)
+        else:
+            out[FIELD_OF_STEP[step]] = Verdict("right", notes=notes)
+    return out
+
+
+def _steps_table(hand: dict, marks: list[_Mark], right: Values, followed: Values) -> pd.DataFrame:
+    by = {(m.step, m.position): m for m in marks}
+    rows = []
+    for step in STEPS:
+        if step in ("term", "ideal_term"):
+            n = max(len(hand[step]), (right.terms if step == "term" else right.ideal_terms).size)
+            keys = [(step, i) for i in range(1, n + 1)]
+        else:
+            keys = [(step, None)]
+        for s, p in keys:
+            m = by.get((s, p))
+            rows.append({
+                "step": s,
+                "position": p,
+                "theirs": m.hand.value if m else math.nan,
+                "theirs_text": m.hand.shown() if m else "",
+                "scale": m.hand.scale if m else None,
+                "followed": followed.at(s, p),
+                "correct": right.at(s, p),
+                "ok": None if m is None else m.state == "right",
+                "state": "" if m is None else m.state,
+                "kinds": "" if m is None else ",".join(m.kinds + m.notes + (
+                    ("carried_forward",) if m.state == "carried_forward" else ())),
+            })
+    return pd.DataFrame(rows)
+
+
+def _formula_cost(vals: Values, hand: dict) -> float:
+    cost = sum(_cost(h, vals.at(s, p)) for s in ("term", "ideal_term")
+               for p, h in enumerate(hand[s], start=1) if h is not None)
+    for s in ("dcg", "idcg", "ndcg"):
+        h = hand[s]
+        if h is not None:
+            costs = [_cost(h, vals.at(s))]
+            if s == "ndcg" and _rescaled(h) is not None:
+                costs.append(_cost(_rescaled(h), vals.at(s)) + 0.5)
+            cost += min(costs)
+    return cost
+
+
 def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_terms=None, idcg=None,
              ndcg=None, gain=None, discount=None, log_base=None, idcg_source=None) -> Diagnosis:
-    """Find the variant a hand calculation follows and its first wrong step.
+    """Judge a hand calculation: one verdict per answer, and the first misconception where it first shows.
 
     Parameters
     ----------
@@ -609,28 +1023,37 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         The written per-position terms of DCG and of IDCG, position 1 first; ``None``
         or ``?`` for a blank.  Text is read with :func:`metrics.parse.parse_numbers`.
     dcg, idcg, ndcg : text or number, optional
-        The written totals; NDCG may be a percentage (``"81.86%"``).
-    gain, discount, log_base, idcg_source : optional
-        The formula the writer meant (``None``: accept whichever fits best).  A
-        gain from :data:`metrics.registry.GAINS`, a discount from
-        :data:`metrics.registry.DISCOUNTS`, a base > 0 and != 1, ``"list"`` or ``"judged"``.
+        The written totals; NDCG may be a percentage (``"81.86%"``), judged as the percent it is.
+    gain, discount, log_base : optional
+        The formula meant (``None``: the registered formula the numbers fit best).  A gain from
+        :data:`metrics.registry.GAINS`, a discount from :data:`metrics.registry.DISCOUNTS`, a base > 0 and != 1.
+    idcg_source : {"list", "judged"}, optional
+        The items of the ideal ranking (``None``: all judged items when ``unretrieved`` is given, else the list).
 
     Returns
     -------
     Diagnosis
-        ``.variant`` (followed), ``.correct``, ``.findings`` in step order, ``.first``, ``.steps``.
+        ``.verdict(field)``, ``.first``, ``.findings`` in step order, ``.steps``, ``.correct``, ``.followed``.
+
+    Raises
+    ------
+    ValueError
+        For invalid grades, k, formula or hand-written text (a :class:`metrics.parse.ParseError` names the
+        position), more terms than positions, or nothing written.
 
     Examples
     --------
     Document 000 names the exponential gain (2^rel - 1)/log2(1 + i) but writes
     3 + 1.26 + 0.5 + 1.29 + 0.77 = 6.82 for grades 3, 2, 1, 3, 2: the first term
-    under its formula is (2^3 - 1)/1 = 7, and 6.82 is the sum of the rounded terms
-    (the exact linear DCG is 6.8276, which rounds to 6.83):
+    under its formula is (2^3 - 1)/1 = 7; the terms follow rel, and 6.82 is their own sum
+    (the exact DCG is 7 + 3/log2 3 + 1/2 + 7/log2 5 + 3/log2 6 = 13.5681):
 
     >>> d = diagnose([3, 2, 1, 3, 2], terms=[3, 1.26, 0.5, 1.29, 0.77], dcg=6.82,
     ...              gain="exponential", discount="standard")
-    >>> d.variant.gain, d.kinds()
-    ('linear', [('wrong_gain', 'term', 1), ('rounded_sum', 'dcg', None)])
+    >>> d.kinds()
+    [('linear_for_exponential', 'term', 1), ('carried_forward', 'dcg', None)]
+    >>> d.verdict("terms").mistakes, d.verdict("dcg").state, d.verdict("dcg").carried_from
+    (('linear_for_exponential',), 'carried_forward', ('terms',))
     >>> diagnose([3, 2, 1], terms="3 2 1 0")
     Traceback (most recent call last):
     ...
@@ -645,7 +1068,9 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     if idcg_source is not None and idcg_source not in IDCG_SOURCES:
         raise ValueError(f"unknown idcg_source {str(idcg_source)[:20]!r}; valid names are "
                          + ", ".join(repr(s) for s in IDCG_SOURCES))
-    want_source = idcg_source if extra.size else ("list" if idcg_source else None)
+    source = idcg_source or ("judged" if extra.size else "list")
+    if not extra.size:
+        source = "list"  # no item outside the list: both give the same ideal ranking
 
     hand: dict[str, object] = {
         "term": _hand_list(terms, "terms", rel.size, "the ranked list"),
@@ -655,232 +1080,46 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         "idcg": _hand_one(idcg, "idcg"),
         "ndcg": _hand_one(ndcg, "ndcg"),
     }
-    given = [(s, i + 1 if s in ("term", "ideal_term") else None, h) for s in STEPS
-             for i, h in (enumerate(hand[s]) if s in ("term", "ideal_term") else [(0, hand[s])]) if h is not None]
-    if not given:
+    if not any(h is not None for s in ("term", "ideal_term") for h in hand[s]) and not any(
+            hand[s] is not None for s in ("dcg", "idcg", "ndcg")):
         raise ValueError("no hand-computed value given: write at least one of terms, dcg, ideal_terms, idcg, ndcg")
 
-    # --- 1. the variant the numbers follow -------------------------------------------------------
-    bases = _ordered(want_base, LOG_BASES)
-    gains = _ordered(want_gain, list(GAINS))
-    sources = _ordered(want_source, ["judged", "list"]) if extra.size else ["list"]
-    k_matters = k is not None and (k < rel.size or k < rel.size + extra.size)
-    k_modes = list(K_MODES) if k_matters else ["both"]
-    cache: dict[HandVariant, _Values] = {}
-    best, best_cost, overflow = None, math.inf, None
-    for g_key, base, source, k_mode, order in product(gains, bases, sources, k_modes, IDEAL_ORDERS):
-        discounts = _ordered(want_discount, ["standard", "jarvelin"] + ([] if base == 2.0 else ["log_i"]))
-        for d_key in discounts:
-            v = HandVariant(g_key, d_key, base, source, k_mode, order)
-            try:
-                vals = cache[v] = _values(rel, extra, k, v)
-            except ValueError as exc:  # huge grades overflow some gains / bases: those variants are out
-                overflow = overflow or exc
-                continue
-            cost = sum(_cost(h, vals.at(s, p)) for s, p, h in given)
-            # ties go to what was named, then to the usual choices and no slip
-            cost += 1e-4 * (gains.index(g_key) + discounts.index(d_key) + bases.index(base)
-                            + sources.index(source) + 2 * K_MODES.index(k_mode) + 2 * IDEAL_ORDERS.index(order))
-            if cost < best_cost:
-                best, best_cost = v, cost
+    # --- the formula meant: as named, or the registered one the numbers fit best --------------------------
+    gains = [want_gain] if want_gain else list(GAINS)
+    discounts = [want_discount] if want_discount else list(DISCOUNTS)
+    bases = [want_base] if want_base else list(LOG_BASES)
+    best, best_cost, problem = None, math.inf, None
+    for rank, (g, dk, b) in enumerate(product(gains, discounts, bases)):
+        calc = Calculation(Side(g, dk, b), Side(g, dk, b), source, "sorted")
+        if len(gains) * len(discounts) * len(bases) == 1:
+            best = calc
+            break
+        try:
+            cost = _formula_cost(calc.values_of(rel, extra, k), hand) + 1e-4 * rank
+        except ValueError as exc:  # huge grades overflow some gains: those formulas are out
+            problem = problem or exc
+            continue
+        if cost < best_cost:
+            best, best_cost = calc, cost
     if best is None:
-        raise overflow or ValueError("no variant can be computed for these grades")
-    correct = HandVariant(
-        gain=want_gain or best.gain,
-        discount=want_discount or (best.discount if best.discount in DISCOUNTS else "standard"),
-        log_base=want_base or best.log_base,
-        idcg_source=want_source or best.idcg_source,
-        k_mode="both",
-        ideal_order="sorted",
-    )
-    followed = cache[best]
-    right = cache.get(correct) or _values(rel, extra, k, correct)  # the named formula: its overflow is an error
+        raise problem or ValueError("no formula can be computed for these grades")
 
-    findings: list[tuple[tuple, Finding]] = []
-
-    def order_key(step: str, position: int | None, sub: int) -> tuple:
-        return (STEPS.index(step), position or 0, sub)
-
-    # --- 2. formula choices that differ from the named ones ----------------------------------------
-    for dim, kind in VARIANT_DIMENSIONS.items():
-        if best.value_of(dim) == correct.value_of(dim):
-            continue
-        alt = replace(best, **{dim: correct.value_of(dim)})
-        alt_vals = cache.get(alt) or right
-        where = next(((s, p, h) for s, p, h in given if _differs(h, followed.at(s, p), alt_vals.at(s, p))), None)
-        if where is None:
-            where = next(((s, p, h) for s, p, h in given if _differs(h, followed.at(s, p), right.at(s, p))),
-                         given[0])
-        s, p, h = where
-        findings.append((order_key(s, p, 0), Finding(
-            kind, s, p, h.value, right.at(s, p),
-            {"theirs_variant": best.value_of(dim), "correct_variant": correct.value_of(dim), "k": k},
-        )))
-
-    # --- 3. step by step against the formula followed ------------------------------------------------
-    bad_steps: set[tuple[str, int | None]] = set()
-    ideal = _ideal_for(rel, extra, best.idcg_source, best.ideal_order)
-    grades_of = {"term": rel, "ideal_term": ideal}
-    for s, p, h in given:
-        exact = followed.at(s, p)
-        found = _step_finding(s, p, h, exact, hand, followed, bad_steps, k, best, grades_of)
-        if found is None:
-            continue
-        for j, f in enumerate(found if isinstance(found, list) else [found]):
-            if f.kind not in NOTES:
-                bad_steps.add((s, p))
-            findings.append((order_key(s, p, 1 + j), f))
-    findings.sort(key=lambda item: item[0])
-
+    engine = _Engine(rel, extra, k, best, hand)
+    marks, followed = engine.run()
+    try:
+        followed_values = followed.values_of(rel, extra, k)
+    except ValueError:  # pragma: no cover - every side of it was computed already
+        followed_values = engine.right
     return Diagnosis(
-        variant=best,
-        correct=correct,
-        findings=[f for _, f in findings],
-        steps=_steps_table(hand, followed, right, [f for _, f in findings]),
+        correct=best,
+        followed=followed,
+        findings=_findings(marks),
+        steps=_steps_table(hand, marks, engine.right, followed_values),
+        verdicts=_verdicts(marks, engine.right),
         k=k,
         grades=tuple(rel.tolist()),
         unretrieved=tuple(extra.tolist()),
     )
-
-
-def _differs(h: HandNumber, a: float, b: float) -> bool:
-    if math.isnan(a) and math.isnan(b):
-        return False
-    if math.isnan(a) or math.isnan(b):  # a position past the cutoff on one side: it shows once it adds something
-        return abs(b if math.isnan(a) else a) > h.tolerance
-    return abs(a - b) > h.tolerance
-
-
-def _own_sum(hand_terms: list, expected_len: int) -> float | None:
-    if not hand_terms or len(hand_terms) != expected_len or any(h is None for h in hand_terms):
-        return None
-    return math.fsum(h.value for h in hand_terms)
-
-
-def _neighbour(h: HandNumber, step: str, position: int, variant: HandVariant, grades: np.ndarray):
-    """The neighbouring position whose divisor gives the written term (log_b i for log_b(i + 1)), or None."""
-    if position > grades.size:
-        return None
-    gain = float(GAINS[variant.gain].func(grades[position - 1: position])[0])
-    discount = _ALL_DISCOUNTS[variant.discount]
-    for other in (position - 1, position + 1):
-        if other < 1:
-            continue
-        divisor = float(discount.func(np.array([float(other)]), variant.log_base)[0])
-        if divisor > 0 and _close(h, gain / divisor) and not _close(h, gain / float(
-                discount.func(np.array([float(position)]), variant.log_base)[0])):
-            return {"neighbour": other, "their_divisor": divisor,
-                    "divisor": float(discount.func(np.array([float(position)]), variant.log_base)[0])}
-    return None
-
-
-def _step_finding(step, position, h: HandNumber, exact: float, hand, vals: _Values, bad_steps, k,
-                  variant: HandVariant, grades_of: dict):
-    if step in ("term", "ideal_term"):
-        if math.isnan(exact):
-            return Finding("beyond_k", step, position, h.value, math.nan, {"k": k})
-        if _close(h, exact):
-            return None
-        base = {"rounded": _format(exact, h.scale), "scale": h.scale}
-        if _is_truncation(h, exact):
-            return Finding("truncation", step, position, h.value, exact, base)
-        neighbour = _neighbour(h, step, position, variant, grades_of[step])
-        if neighbour is not None:
-            # one divisor taken from the position before (or after): the log(i) / log(i + 1) mix-up, once
-            return Finding("log_offset", step, position, h.value, exact, {**base, **neighbour, "form": "term"})
-        return Finding("arithmetic_slip", step, position, h.value, exact, base)
-
-    if step in ("dcg", "idcg"):
-        side = "term" if step == "dcg" else "ideal_term"
-        n = (vals.terms if step == "dcg" else vals.ideal_terms).size
-        own = _own_sum(hand[side], n)
-        base = {"rounded": _format(exact, h.scale), "scale": h.scale}
-        wrong_terms = sorted(p for s, p in bad_steps if s == side)
-        if _close(h, exact):
-            if own is not None and abs(own - h.value) > h.tolerance * (1 + 1e-9) + 1e-12:
-                # right total, but the terms written beside it add up to something else
-                return Finding("self_inconsistent_sum", step, None, h.value, exact,
-                               {**base, "their_sum": own, "also": wrong_terms})
-            return None
-        if own is not None and abs(own - h.value) <= h.tolerance * (1 + 1e-9) + 1e-12:
-            if wrong_terms:  # the sum is right for the terms written, but some of them were off
-                return Finding("carried_forward", step, None, h.value, exact,
-                               {**base, "their_sum": own, "from": [(side, p) for p in wrong_terms]})
-            return Finding("rounded_sum", step, None, h.value, exact, {**base, "their_sum": own, "also": []})
-        if _is_truncation(h, exact):
-            return Finding("truncation", step, None, h.value, exact, base)
-        return Finding("arithmetic_slip", step, None, h.value, exact,
-                       {**base, **({"their_sum": own} if own is not None else {})})
-
-    # NDCG
-    return _ndcg_findings(h, exact, hand, bad_steps)
-
-
-def _ndcg_params(h: HandNumber, exact: float) -> dict:
-    percent = _format(exact * 100, max(0, h.scale - 2)) + "%"
-    return {"rounded": percent if h.percent else _format(exact, h.scale), "percent": percent, "scale": h.scale}
-
-
-def _ndcg_findings(h: HandNumber, exact: float, hand, bad_steps) -> list[Finding]:
-    if _close(h, exact):
-        return []
-    out: list[Finding] = []
-    base = _ndcg_params(h, exact)
-    their_dcg, their_idcg = hand["dcg"], hand["idcg"]
-    ratio = their_dcg.value / their_idcg.value if (their_dcg and their_idcg and their_idcg.value) else None
-    flipped = _rescaled(h)
-    # NDCG is never above 1, so 81.86 is a percentage without its sign; 0.82% is checked by value.
-    if flipped is not None and (h.value > 1 or _close(flipped, exact) or _is_truncation(flipped, exact)
-                                or (ratio is not None and _close(flipped, ratio))):
-        out.append(Finding("percent_vs_fraction", "ndcg", None, h.value, exact,
-                           {**base, "wrote_percent": not h.percent}))
-        h = flipped
-        base = _ndcg_params(h, exact)
-        if _close(h, exact):
-            return out
-    if ratio is not None and _close(h, ratio):
-        earlier = [(s, None) for s in ("dcg", "idcg") if (s, None) in bad_steps]
-        if earlier:
-            out.append(Finding("carried_forward", "ndcg", None, h.value, exact,
-                               {**base, "ratio": ratio, "from": earlier}))
-        else:
-            out.append(Finding("ratio_of_rounded", "ndcg", None, h.value, exact,
-                               {**base, "ratio": ratio, "their_dcg": their_dcg.value, "their_idcg": their_idcg.value,
-                                "dcg_text": their_dcg.shown(), "idcg_text": their_idcg.shown()}))
-    elif _is_truncation(h, exact):
-        out.append(Finding("truncation", "ndcg", None, h.value, exact, base))
-    else:
-        out.append(Finding("arithmetic_slip", "ndcg", None, h.value, exact,
-                           {**base, **({"ratio": ratio} if ratio is not None else {})}))
-    return out
-
-
-def _steps_table(hand, followed: _Values, right: _Values, findings: list[Finding]) -> pd.DataFrame:
-    rows = []
-    by_step: dict[tuple, list[str]] = {}
-    for f in findings:
-        by_step.setdefault((f.step, f.position), []).append(f.kind)
-    for step in STEPS:
-        if step in ("term", "ideal_term"):
-            n = max(len(hand[step]), (right.terms if step == "term" else right.ideal_terms).size)
-            keys = [(step, i) for i in range(1, n + 1)]
-        else:
-            keys = [(step, None)]
-        for s, p in keys:
-            h = hand[s][p - 1] if p is not None and p <= len(hand[s]) else (hand[s] if p is None else None)
-            kinds = by_step.get((s, p), [])
-            rows.append({
-                "step": s,
-                "position": p,
-                "theirs": h.value if h else math.nan,
-                "theirs_text": h.shown() if h else "",
-                "scale": h.scale if h else None,
-                "followed": followed.at(s, p),
-                "correct": right.at(s, p),
-                "ok": None if h is None else _close(h, right.at(s, p)),
-                "kinds": ",".join(kinds),
-            })
-    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -894,12 +1133,14 @@ def example_sheet(key: str) -> dict:
     """:func:`diagnose` keyword arguments holding what a document prints, as printed.
 
     The unretrieved grades are the document's judged items minus its list; the
-    formula the document *names* is the intended one.
+    formula the document *names* is the intended one.  :data:`EXAMPLE_SHEETS` are the examples that
+    print a hand calculation; every other worked example (document 004's, which prints only the grades
+    and the ideal vector) gives its exercise with no printed numbers (``""``).
 
     Parameters
     ----------
     key : str
-        One of :data:`EXAMPLE_SHEETS`, keys of :data:`metrics.lessons.examples.EXAMPLES`.
+        A key of :data:`metrics.lessons.examples.EXAMPLES`.
 
     Returns
     -------
@@ -911,7 +1152,7 @@ def example_sheet(key: str) -> dict:
     Raises
     ------
     ValueError
-        If ``key`` is not one of :data:`EXAMPLE_SHEETS`.
+        If ``key`` is not a worked example's key.
 
     Examples
     --------
@@ -920,12 +1161,18 @@ def example_sheet(key: str) -> dict:
     >>> s = example_sheet("003-blog")
     >>> s["terms"], s["unretrieved"], s["idcg"], s["ndcg"]
     ('3 1.26 1.5 0 0.38 0.71', [3.0, 0.0], '8.37', '81.96%')
+
+    Document 004's rec_sys_1 (A, E, C, D, F) misses B (grade 3) and G (grade 0) of its ground truth:
+
+    >>> s = example_sheet("004-recsys1")
+    >>> s["grades"], s["unretrieved"], s["k"], s["dcg"]
+    ([3.0, 1.0, 2.0, 2.0, 1.0], [3.0, 0.0], 5, '')
     """
     from collections import Counter
 
     from .examples import EXAMPLES, FORMULAS
 
-    example = check_choice(key, {k: EXAMPLES[k] for k in EXAMPLE_SHEETS}, name="example")
+    example = check_choice(key, EXAMPLES, name="example")
     rel = list(example.relevances)
     unretrieved: list[float] = []
     need = Counter(rel)

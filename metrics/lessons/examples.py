@@ -315,7 +315,7 @@ _EXAMPLES: list[WorkedExample] = [
             _one("idcg", "8.37", "exponential", "linear"),
             _one("ndcg", "81.96%", "linear", named_ideal="exponential"),
         ),
-        quote="假设搜索回来的5个结果,其相关性分数分别是 3、2、3、0、1、2 … 所以 DCG = 3+1.26+1.5+0+0.38+0.71 = 6.86 … "
+        quote="假设搜索回来的5个结果，其相关性分数分别是 3、2、3、0、1、2 … 所以 DCG = 3+1.26+1.5+0+0.38+0.71 = 6.86 … "
               "所以IDCG = 3+1.89+1.5+0.86+0.77+0.35 = 8.37 so 最终 NDCG@6 = 6.86/8.37 = 81.96%",
         idcg_items=_RECALLED8, alt_idcg_items=IdcgItems("list"),
         notes=("text_inconsistency", "different_idcg_items"),

@@ -20,7 +20,7 @@ def test_check_journey(make_page, app_url, warmed):
     # change something: the typed value reaches the link exactly as typed
     fill(page, "IDCG", "8.380")
     assert query(page) == {"dcg": "6.9", "idcg": "8.380", "gain": "exponential"}
-    first = page.get_by_text("First wrong step").first.inner_text()
+    first = page.get_by_text("First mistake").first.inner_text()
     # leave and come back: the typed values are still there (the reported bug: they were forgotten)
     go_via_sidebar(page, "Practice")
     go_via_sidebar(page, "Check my calculation")
@@ -31,18 +31,18 @@ def test_check_journey(make_page, app_url, warmed):
     other = make_page(fresh=True)
     visit(other, link)
     assert other.get_by_label("IDCG", exact=True).input_value() == "8.380"
-    assert other.get_by_text("First wrong step").first.inner_text() == first
+    assert other.get_by_text("First mistake").first.inner_text() == first
 
 
 def test_check_page_shows_document_003_diagnosis_in_two_languages(page, app_url):
     visit(page, f"{app_url}/check")
-    assert page.get_by_text("First wrong step: DCG term at position 5").count() == 1
+    assert page.get_by_text("First mistake: DCG term at position 5").count() == 1
     assert page.get_by_text("Sum disagrees with its own terms").count() >= 1  # 6.86 beside terms adding to 6.85
     page.wait_for_selector('[data-testid="check_table"]')
     full_height(page)
     assert screenshot(page, "check").stat().st_size > 10_000
     visit(page, f"{app_url}/check?lang=zh")
-    assert page.get_by_text("第一个出错的步骤").count() == 1
+    assert page.get_by_text("第一个错误：").count() == 1
 
 
 def test_practice_journey_and_reload(make_page, app_url, warmed):

@@ -203,7 +203,7 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
         join(pg, url, code, name)
         wait_metric(teacher, "Joined", str(i))  # the dashboard refreshes by itself
     # The student: every number right; their terms add up to 6.86, not 6.861: a note, never a mistake.
-    answer(ada, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms, position 1 first: right")
+    answer(ada, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms: right")
     answer(ada, "DCG", "6.861", "DCG: right")
     assert "✗" not in text_of(ada) and "Sum disagrees with its own terms" in text_of(ada)
     answer(bo, "DCG", "6.8", "DCG: wrong")  # a named mistake, and not the answer (concept feedback)
@@ -364,7 +364,7 @@ def test_mistake_names_are_whole_on_a_projector(make_page, server, lang):
     url, db_url = server
     store = Store(db_url)
     info, key = store.create(example_task("003-blog"))
-    # Answers naming long mistakes: log(i) for log(i + 1), truncation, rounded terms summed, carried forward.
+    # Answers naming long mistakes (digits cut off instead of rounded, slips) beside carried-forward ones.
     work = [("dcg", "7.86"), ("terms", "3 1.26 1.5 0 0.38 0.71"), ("terms", "3 1.26 1.5 0 0.39 0.71"),
             ("dcg", "6.86"), ("idcg", "8.38"), ("ndcg", "0.8090"), ("idcg", "8.48"), ("ideal_terms", "3 3 3 2 2 1")]
     for i in range(3):

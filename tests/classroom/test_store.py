@@ -338,7 +338,19 @@ def test_right_and_wrong_answers_are_checked_by_the_diagnosis(store, blog):
     bo.submit(1, "dcg", "6.86", submission_id="a")
     bo.submit(1, "idcg", "8.48", submission_id="b")
     carried = bo.submit(1, "ndcg", "0.809", submission_id="c")  # 6.86 / 8.48 = 0.8090
-    assert not carried.ok and carried.kinds == ("carried_forward",)
+    assert not carried.ok and carried.kinds == ("carried_forward:idcg",)
+    assert carried.verdict.state == "carried_forward" and carried.verdict.carried_from == ("idcg",)
+    assert bo.answers(1)[-1].verdict == carried.verdict  # as stored and read back
+    # the same sheet written the other way round: NDCG first (nothing to carry from yet: a slip), then the
+    # IDCG it was divided by -- the stored NDCG verdict becomes what the student's page says, carried forward
+    cy, _ = store.join(info.code, "Cy")
+    cy.submit(1, "dcg", "6.86", submission_id="a")
+    early = cy.submit(1, "ndcg", "0.809", submission_id="b")
+    assert not early.ok and early.kinds == ("arithmetic_slip",)
+    cy.submit(1, "idcg", "8.48", submission_id="c")
+    stored = {a.field: a.verdict for a in cy.answers(1)}
+    assert stored["ndcg"].state == "carried_forward" and stored["ndcg"].carried_from == ("idcg",)
+    assert stored["idcg"].state == "wrong" and stored["dcg"].ok
 
 
 def test_partial_terms_are_not_right(store, blog):
@@ -346,6 +358,7 @@ def test_partial_terms_are_not_right(store, blog):
     seat, _ = store.join(info.code, "Ada")
     partial = seat.submit(1, "terms", "3 1.26", submission_id="a")
     assert not partial.ok and partial.kinds == ()  # nothing wrong yet, but not finished
+    assert partial.verdict.state == "unfinished"
 
 
 def test_a_retried_submission_is_stored_once(store, blog):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.examples import EXAMPLES, VERDICTS
+from metrics.lessons.misconceptions import MISCONCEPTIONS
 from tests.conftest import LANGS, html_tables, no_exceptions, one_language_each, open_page
 from ui.i18n import catalogue
 
@@ -17,9 +17,10 @@ def _cat(lang: str) -> dict:
 
 
 def _name(lang: str, kind: str) -> str:
-    # mistake names are registry text: English from metrics/, zh/ko from the registry catalogue
-    entry = VERDICTS.get(kind) or MISTAKES[kind]
-    section = "verdict" if kind in VERDICTS else "mistake"
+    # mistake names are registry text: English from metrics/, zh/ko from the registry catalogue; carried forward
+    # and the sum note are a worked example's verdicts
+    entry = MISCONCEPTIONS.get(kind) or VERDICTS[kind]
+    section = "mistake" if kind in MISCONCEPTIONS else "verdict"
     return entry.name if lang == "en" else _cat(lang)[f"registry.{section}.{kind}.name"]
 
 
@@ -36,7 +37,7 @@ def _query(at) -> dict:
 def test_doc003_default_sheet(lang):
     # The page opens on document 003's sheet: first wrong step is the DCG term at position 5 (0.38, truncated);
     # its DCG 6.86 is right but its own terms add up to 6.85 (the note Worked examples gives too); its IDCG
-    # 8.37 adds up a truncated term (0.35): an error carried from that step, and on into NDCG.
+    # 8.37 adds up a truncated term (0.35): an error carried forward from that step, and on into NDCG.
     at = open_page(PAGE, lang=lang)
     no_exceptions(at)
     assert [s.key for s in at.sidebar.segmented_control] == ["lang"]  # through app.py
@@ -51,7 +52,11 @@ def test_doc003_default_sheet(lang):
     assert "6.85" in texts  # 3+1.26+1.5+0+0.38+0.71
     (table,) = html_tables(at, "check_table")
     marks = table[c["diagnose.col.mark"]].tolist()
-    assert marks.count("✗") == 4  # term 5, ideal term 6, IDCG 8.37, NDCG 81.96%
+    assert marks.count("✗") == 2  # term 5, ideal term 6
+    assert marks.count("↪") == 2  # IDCG 8.37, NDCG 81.96%: carried forward
+    verdicts = " ".join(m.value for m in at.markdown if m.value.startswith("- "))
+    assert c["diagnose.verdict.carried_forward"].format(
+        mark="↪", step=c["diagnose.field.idcg"], sources=c["diagnose.field.ideal_terms"]) in verdicts
     assert "0.3869" in table[c["diagnose.col.correct"]].tolist()
     assert _query(at) == ({"lang": lang} if lang != "en" else {})  # the defaults are the 003 sheet
 
@@ -59,7 +64,7 @@ def test_doc003_default_sheet(lang):
 @one_language_each("sheet, kind, step", [
     ("001-main", "ratio_of_rounded", "ndcg"),
     ("000-graded", "truncation", "ndcg"),
-    ("000-formula2", "wrong_gain", "term"),
+    ("000-formula2", "linear_for_exponential", "term"),
 ])
 def test_document_sheets(lang, sheet, kind, step):
     at = open_page(PAGE, lang=lang)
@@ -71,8 +76,10 @@ def test_document_sheets(lang, sheet, kind, step):
     assert c[f"diagnose.step.{step}"].format(position=1) in first
     assert at.selectbox(key="check_sheet").value is None  # loading is an action; the select shows its prompt
     if sheet == "000-formula2":
-        # 6.82 is the sum of the rounded linear terms, all of them right: plain rounding
-        assert _name(lang, "rounded_sum") in " ".join(m.value for m in at.markdown)
+        # 6.82 is the sum of its own terms, which follow rel where 2^rel - 1 is named: carried forward from them,
+        # not a new mistake
+        texts = " ".join(m.value for m in at.markdown)
+        assert _name(lang, "carried_forward") in texts and _name(lang, "rounded_sum") not in texts
 
 
 def test_sheet_labels_show_the_printed_numbers_from_the_examples():
@@ -107,7 +114,7 @@ def test_my_own_numbers_with_named_formula():
     at.selectbox(key="check_discount").set_value("standard").run()
     no_exceptions(at)
     first = _first_error(at)
-    assert "Neighbouring position's discount" in first and "DCG term at position 2" in first
+    assert MISCONCEPTIONS["discount_one_early"].name in first and "DCG term at position 2" in first
 
 
 def test_one_term_with_the_neighbouring_divisor():
@@ -115,8 +122,25 @@ def test_one_term_with_the_neighbouring_divisor():
     at = open_page(PAGE, query={"rels": "3,2,3,0,1,2", "unretrieved": "", "k": "all", "terms": "3 1.26 1.89",
                                 "dcg": "", "ideal_terms": "", "idcg": "", "ndcg": ""})
     no_exceptions(at)
-    assert "Neighbouring position's discount" in _first_error(at)
+    assert MISCONCEPTIONS["discount_one_early"].name in _first_error(at)
     assert "position 2" in " ".join(m.value for m in at.markdown)
+
+
+@one_language_each("query", [
+    # document 003's list with its two missed judged items (3 and 0): IDCG from the list alone is
+    # 3 + 3/log2 3 + 2/2 + 2/log2 5 + 1/log2 6 + 0 = 7.1410, from all judged items 8.3841
+    {"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6", "terms": "", "dcg": "6.86", "ideal_terms": "",
+     "idcg": "7.14", "ndcg": "0.96", "gain": "auto", "discount": "auto", "base": "auto", "source": "auto"},
+])
+def test_detect_with_missed_items_names_the_list_only_ideal(lang, query):
+    # Issue 41 item 4: grades of missed judged items given and the formula on "detect": a list-only IDCG leaves
+    # them out, a misconception, not "every number you wrote is right".
+    at = open_page(PAGE, lang=lang, query=query)
+    no_exceptions(at)
+    c = _cat(lang)
+    assert not at.success
+    first = _first_error(at)
+    assert _name(lang, "ideal_from_list") in first and c["diagnose.step.idcg"] in first
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -207,3 +231,17 @@ def test_odd_links_never_crash(query):
     at = open_page(PAGE, query=query)
     no_exceptions(at)
     assert not any("![](" in m.value for kind in ("markdown", "warning", "error") for m in getattr(at, kind))
+
+
+def test_a_long_sheet_explains_thirty_findings_and_tables_the_rest():
+    # 200 grades of 1 and every term written 9 (1/log2(i + 1) is at most 1): 200 slips.  The page explains the
+    # first thirty and says how many more the table holds, instead of drawing 200 paragraphs.
+    at = open_page(PAGE, query={"rels": ",".join(["1"] * 200), "unretrieved": "", "k": "all",
+                                "terms": " ".join(["9"] * 200), "dcg": "", "ideal_terms": "", "idcg": "",
+                                "ndcg": "", "gain": "linear", "discount": "standard", "base": "2"})
+    no_exceptions(at)
+    numbered = [m.value for m in at.markdown if m.value.startswith("**") and ". " in m.value[:8]]
+    assert len(numbered) == 30
+    assert _cat("en")["diagnose.more"].format(count=170) in [c.value for c in at.caption]
+    (table,) = html_tables(at, "check_table")
+    assert len(table) == 200 + 1 + 200 + 1 + 1  # every step in the table

@@ -439,3 +439,25 @@ def test_a_practice_class_uses_the_practice_pages_exercise():
     task = Store().teacher(q["code"], _token(at, q["code"])).round().task
     assert task == example_task("003-blog").__class__.from_json(task.to_json())
     assert task.ref == "hard:42"
+
+
+def test_document_004_and_a_percent_answer():
+    # Issue 41: the classroom offers document 004 (the only Korean post).  rec_sys_1 = A, E, C, D, F (grades
+    # 3 1 2 2 1) of the ground truth A3 B3 C2 D2 E1 F1 G0, k = 5: DCG = 3 + 1/log2 3 + 2/2 + 2/log2 5 +
+    # 1/log2 6 = 5.8792, IDCG@5 = 3 + 3/log2 3 + 2/2 + 2/log2 5 + 1/log2 6 = 7.1411, NDCG = 0.8233.  "82%" is
+    # right at that precision, judged as the percent it is, the same on the student's page and the grid.
+    teacher = _start({"source": "example", "example": "004-recsys1", "steps": "idcg,ndcg"}, lang="ko")
+    no_exceptions(teacher)
+    assert not teacher.warning  # the link's example is accepted
+    code = _query(teacher)["code"]
+    ada = _join(code, "Ada", lang="ko")
+    ada.text_input(key="join_ndcg").input("82%").run()
+    ada.text_input(key="join_idcg").input("7.14").run()
+    no_exceptions(ada)
+    c = catalogue("ko")
+    text = _all_text(ada)
+    assert c["diagnose.verdict.right"].format(mark="✓", step=c["diagnose.field.ndcg"]) in text
+    assert "✗" not in text
+    teacher.run()
+    grid = next(d.value for d in teacher.dataframe if c["classroom.col.student"] in d.value.columns)
+    assert grid[c["check.ndcg"]].tolist() == ["✓"] and grid[c["check.idcg"]].tolist() == ["✓"]

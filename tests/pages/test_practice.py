@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.lessons.exercises import make_exercise
+from metrics.lessons.misconceptions import MISCONCEPTIONS
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui.i18n import catalogue
 from ui.state import LAST_PAGE_KEY
@@ -81,7 +82,7 @@ def test_slip_gets_feedback_and_first_try_counts():
     wrong = float(answers["dcg"]) + 0.437
     at.text_input(key="practice_dcg").input(f"{wrong:.2f}").run()
     no_exceptions(at)
-    assert "Arithmetic slip" in at.error[0].value
+    assert MISCONCEPTIONS["arithmetic_slip"].name in at.error[0].value
     assert at.session_state["practice_score"] == (0, 1, 0)
     # correcting it later does not change the first-try score for that step
     at.text_input(key="practice_dcg").input(answers["dcg"]).run()
@@ -182,3 +183,37 @@ def test_score_shown_includes_this_answer():
     at.text_input(key="practice_dcg").input("0.001").run()
     no_exceptions(at)
     assert at.metric[0].value == "0 / 1"
+
+
+def test_feedback_quotes_the_exercise_s_numbers_zh():
+    # Issue 41 item 3 (zh, seed 42, medium: grades 3 1 0 3 1 3, 2^rel - 1, log2(i + 1), no cutoff, no missed
+    # items).  A student uses rel for the DCG terms only: 3/1, 1/log2 3, 0, 3/log2 5, 1/log2 6, 3/log2 7 and
+    # their sum; the ideal side (grades 3 3 3 1 1 0: 7, 7/log2 3, 7/2, 1/log2 5, 1/log2 6, 0; IDCG 15.7340)
+    # right; NDCG from their own DCG.  The IDCG side is never called a slip, "exact" is the exercise's IDCG
+    # 15.7340 (never the linear 7.2103), and NDCG is carried forward from the DCG.
+    import math
+    log2 = math.log2
+    lin = [3 / 1, 1 / log2(3), 0.0, 3 / log2(5), 1 / log2(6), 3 / log2(7)]
+    ideal = [7 / 1, 7 / log2(3), 7 / 2, 1 / log2(5), 1 / log2(6), 0.0]
+    dcg = round(sum(round(x, 2) for x in lin), 2)
+    idcg = sum(ideal)
+    at = open_page(PAGE, lang="zh", query={"seed": "42", "difficulty": "medium"})
+    for key, text in (("terms", " ".join(f"{x:.2f}" for x in lin)), ("dcg", f"{dcg:.2f}"),
+                      ("ideal_terms", " ".join(f"{x:.2f}" for x in ideal)), ("idcg", f"{idcg:.2f}"),
+                      ("ndcg", f"{dcg / round(idcg, 2):.2f}")):
+        at.text_input(key=f"practice_{key}").input(text)
+    at.run()
+    no_exceptions(at)
+    c = catalogue("zh")
+    texts = " ".join(m.value for m in at.markdown)
+    assert c["registry.mistake.linear_for_exponential.name"] in at.error[0].value
+    assert c["registry.mistake.arithmetic_slip.name"] not in texts
+    assert "7.2103" not in texts  # the IDCG under rel is never quoted as the value
+    lines = [m.value for m in at.markdown if m.value.startswith("- ")]
+    verdicts = "\n".join(lines)
+    assert c["diagnose.verdict.right"].format(mark="✓", step=c["diagnose.field.ideal_terms"]) in verdicts
+    assert c["diagnose.verdict.right"].format(mark="✓", step=c["diagnose.field.idcg"]) in verdicts
+    assert c["diagnose.verdict.carried_forward"].format(mark="↪", step=c["diagnose.field.ndcg"],
+                                                         sources=c["diagnose.field.dcg"]) in verdicts
+    # the NDCG explanation quotes the exercise's NDCG (0.8597 from 13.5260 / 15.7340), not the linear one
+    assert f"{13.525968777075907 / idcg:.4f}" in texts

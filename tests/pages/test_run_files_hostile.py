@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import no_exceptions, one_language_each, open_page
+from tests.conftest import no_exceptions, one_language_each, open_page, said_in
 from ui import runfiles_view
 
 PAGE = "pages/run_files.py"
@@ -79,9 +79,9 @@ def test_a_bad_parquet_upload_is_named_and_the_other_runs_are_evaluated(lang, na
     # Before: the bomb took the server to gigabytes; the others gave "This app has encountered an error".
     at = uploaded({"bm25.run": BM25, name: data}, lang=lang)
     no_exceptions(at)
-    assert said[lang] in problem_messages(at)
+    assert said_in(said, lang) in problem_messages(at)
     # said whole in the error box too (the problems table cuts long messages to its column's width)
-    assert any(e.value.replace("\\", "").startswith(said[lang]) for e in at.error)
+    assert any(e.value.replace("\\", "").startswith(said_in(said, lang)) for e in at.error)
     assert any("bm25.run" in d.value.columns for d in at.dataframe)  # the good run is still evaluated
 
 

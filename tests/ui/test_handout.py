@@ -34,7 +34,7 @@ def text_of(pdf: bytes, tmp_path) -> str:
 
 
 @pytest.mark.parametrize("paper", handout.PAPERS)
-@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+@pytest.mark.parametrize("lang", ["en", "zh", "ko", "zh-Hant"])
 def test_one_page_in_each_paper_and_language(paper, lang, tmp_path):
     lecture = lecture_from_example("001-main")
     r = handout.render(lecture, lang, paper=paper)

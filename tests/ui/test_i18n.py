@@ -6,19 +6,20 @@ import string
 
 import pytest
 
-from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.examples import VERDICTS
 from metrics.lessons.exercises import DIFFICULTIES
 from metrics.lessons.libraries import LIBRARIES
+from metrics.lessons.misconceptions import MISCONCEPTIONS
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from ui.i18n import LANGUAGES, LOCALES, catalogue
 
-# kind -> (registry, translated fields).  Mistakes that are a verdict's concept are translated as the verdict.
+# kind -> (registry, translated fields).  Every misconception has its own name (carried forward and the sum
+# note are a worked example's verdicts, translated as the verdict).
 REGISTRIES = {
     "gain": (GAINS, ("name", "help")),
     "discount": (DISCOUNTS, ("name", "help")),
     "ties": (TIES, ("name", "help")),
-    "mistake": ({k: m for k, m in MISTAKES.items() if k not in VERDICTS}, ("name", "help")),
+    "mistake": (MISCONCEPTIONS, ("name", "help")),
     "verdict": (VERDICTS, ("name", "help")),
     "difficulty": (DIFFICULTIES, ("name", "help")),
     "library": (LIBRARIES, ("ties_note", "idcg_zero", "notes")),

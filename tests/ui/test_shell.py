@@ -12,7 +12,7 @@ from ui.shell import APP_CSS, FOCUS_DARK, HTML_LANG, lang_script, page_title
 
 def test_every_interface_language_has_an_html_language_tag():
     assert set(HTML_LANG) == set(LANGUAGES)
-    assert HTML_LANG == {"en": "en", "zh": "zh-Hans", "ko": "ko"}
+    assert HTML_LANG == {"en": "en", "zh": "zh-Hans", "zh-Hant": "zh-Hant", "ko": "ko"}
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

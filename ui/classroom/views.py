@@ -51,7 +51,6 @@ from classroom.tasks import (
     example_task,
     practice_task,
     ranking_task,
-    state_of,
     value_verdict,
     verdict,
 )
@@ -62,7 +61,15 @@ from ui import practice
 from ui import state as ui_state
 from ui.charts.classroom import spread_chart
 from ui.classroom import browser, push
-from ui.diagnosis import kind_name, number, render_findings, render_solution, render_steps_table, variant_label
+from ui.diagnosis import (
+    kind_name,
+    number,
+    render_findings,
+    render_solution,
+    render_steps_table,
+    variant_label,
+    verdict_line,
+)
 from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
@@ -753,7 +760,7 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
         table[t("classroom.col.answers")] = grid["answers"]
         st.dataframe(pd.DataFrame(table), hide_index=True, key="class_grid")
         st.caption(t("classroom.marks_legend", right=MARKS["right"], wrong=MARKS["wrong"],
-                     unfinished=MARKS["unfinished"]))
+                     carried=MARKS["carried_forward"], unfinished=MARKS["unfinished"]))
 
     # The CSV is built when the button is pressed, not on every refresh.
     st.download_button(t("classroom.download"), partial(_results_csv, code, token),
@@ -1042,11 +1049,7 @@ def step_feedback(task: Task, verdicts: dict, fields, mode: str) -> bool:
             continue
         v = verdicts[f]
         all_right &= v.ok
-        text = t(f"classroom.verdict.{v.state}", mark=v.mark, step=t(f"check.{f}"))
-        if v.mistakes:
-            text += " — " + ", ".join(kind_name(k) for k in v.mistakes)
-        if v.notes:
-            text += " " + t("classroom.verdict.note", notes=", ".join(kind_name(k) for k in v.notes))
+        text = verdict_line(f, v)  # the same words as Practice and Check
         if mode == "value" and not v.ok:
             text += " " + t("classroom.verdict.right_value", value=right_value(task, f))
         lines.append(f"- {text}")
@@ -1146,7 +1149,7 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
         # full explanation with the formula's numbers (the Check page's) follow.
         done = step_feedback(current.task, verdicts, fields, "value" if current.revealed else feedback)
         if current.revealed:
-            render_findings(d)
+            render_findings(d, verdicts=False)  # the verdict lines are just above
             render_steps_table(d, key="join_feedback", reveal=True)
         if done:
             st.success(t("practice.solved"))
@@ -1160,7 +1163,7 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
             st.dataframe(pd.DataFrame({
                 t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
                 t("classroom.col.answer"): [a.text for a in history],
-                t("diagnose.col.mark"): [MARKS[state_of(a.ok, a.kinds)] for a in history],
+                t("diagnose.col.mark"): [a.verdict.mark for a in history],
             }), hide_index=True, key="join_history")
         else:
             st.caption(t("classroom.no_answers_yet"))

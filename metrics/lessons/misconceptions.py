@@ -1,0 +1,375 @@
+"""The ways a student goes wrong computing NDCG by hand: one table (:data:`MISCONCEPTIONS`), like the registry.
+
+Every entry is a :class:`metrics.registry.Choice` whose English ``name`` and ``help`` are written here once
+(the other languages translate them by key under ``registry.mistake``) and whose facts say *what the
+student does*, as a transformation of the correct calculation, so a student's sheet can be made from it:
+
+* a **formula** entry (``scope`` ``"side"`` or ``"ideal"``) changes one choice of how a side is computed —
+  the gain, the discount, the log base, the cutoff (on the DCG side, the ideal side or both), or where the
+  ideal ranking comes from and how it is ordered (the ideal side only).  :func:`apply` turns the correct
+  :class:`Calculation` into the student's; :meth:`Calculation.values` computes every number of it;
+* a **writing** entry (``scope`` ``"term"``, ``"total"``, ``"ndcg"`` or ``"any"``) is about how one number is
+  written down from the exact ones: digits cut off instead of rounded, the rounded terms added, NDCG from
+  the rounded totals, a percent without its sign, a term past the cutoff, a plain slip.
+
+:func:`metrics.lessons.diagnose.diagnose` looks for the formula entries by applying them (one or two at a
+time) to the exercise's formula, and names the first entry at the step where it first shows.
+
+Document 003's ranking (grades 3, 2, 3, 0, 1, 2 and two judged items it did not retrieve, 3 and 0) with the
+ideal ranking built from the retrieved list only — the mistake document 004 warns about:
+
+>>> right = Calculation.of("linear", "standard", 2.0, idcg_source="judged")
+>>> (wrong,) = apply("ideal_from_list", right)
+>>> v, w = right.values([3, 2, 3, 0, 1, 2], [3, 0]), wrong.values([3, 2, 3, 0, 1, 2], [3, 0])
+>>> round(v.idcg, 4), round(w.idcg, 4)  # 3+3/log2 3+3/2+2/log2 5+2/log2 6+1/log2 7 vs ideal 3,3,2,2,1,0
+(8.3841, 7.141)
+>>> MISCONCEPTIONS["ideal_from_list"].name
+'IDCG from the retrieved list only: the judged items it missed are left out'
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .._validation import as_grades, check_choice, check_k
+from ..ndcg import discounted_terms, ideal_ranking
+from ..registry import DISCOUNTS, GAINS, Choice
+
+__all__ = [
+    "MISCONCEPTIONS",
+    "FORMULA_SCOPES",
+    "SIDES",
+    "LOG_BASES",
+    "SIDE_DISCOUNTS",
+    "IDEAL_ORDERS",
+    "Side",
+    "Calculation",
+    "Values",
+    "ideal_grades",
+    "apply",
+    "formula_entries",
+]
+
+#: The two sides of NDCG = DCG / IDCG a formula entry can change (or both at once: ``"both"``).
+SIDES = ("dcg", "ideal")
+#: Formula entries change a side's choice (``"side"``) or the ideal ranking's items and order (``"ideal"``).
+FORMULA_SCOPES = ("side", "ideal")
+LOG_BASES = (2.0, math.e, 10.0)
+IDEAL_ORDERS = ("sorted", "as_ranked", "ascending")
+
+
+def _log_i(positions, base: float) -> np.ndarray:
+    # log_b(i) is the standard divisor log_b(i + 1) one position early; position 1 (log 1 = 0) is left
+    # undiscounted, as people who write rel_1 + sum_{i>=2} rel_i / log(i) do.
+    pos = np.asarray(positions, dtype=np.float64)
+    return np.where(pos <= 1, 1.0, DISCOUNTS["standard"].func(pos - 1.0, base))
+
+
+def _undiscounted(positions, base: float) -> np.ndarray:
+    return np.ones(np.asarray(positions).shape, dtype=np.float64)
+
+
+#: The divisors a student may use: the registered discounts, log_b(i) with position 1 undiscounted (the
+#: standard divisor one position early; for base 2 the same numbers as Järvelin–Kekäläinen's) and none.
+SIDE_DISCOUNTS: dict[str, Choice] = {
+    **DISCOUNTS,
+    "log_i": Choice("log_i", "log_b(i), position 1 undiscounted", "rel_1 + the sum over i >= 2 of gain / log_b(i).",
+                    latex="{log} {pos}", func=_log_i),
+    "none": Choice("none", "No discount", "Every gain counted in full: cumulative gain, not discounted.",
+                   latex="1", func=_undiscounted),
+}
+
+
+@dataclass(frozen=True)
+class Side:
+    """How one side (the ranked list's DCG, or the ideal ranking's IDCG) is computed.
+
+    ``discount`` is a key of :data:`SIDE_DISCOUNTS`; ``cut`` says whether the cutoff k is applied.
+    """
+
+    gain: str = "linear"
+    discount: str = "standard"
+    log_base: float = 2.0
+    cut: bool = True
+
+    def terms(self, grades: np.ndarray, k: int | None) -> np.ndarray:
+        top = grades if (k is None or not self.cut) else grades[:k]
+        return discounted_terms(top, GAINS[self.gain], SIDE_DISCOUNTS[self.discount], self.log_base)[2]
+
+
+@dataclass(frozen=True)
+class Values:
+    """Every number of a hand calculation: the DCG terms, DCG, the ideal terms, IDCG and NDCG (0 when IDCG is 0)."""
+
+    terms: np.ndarray
+    dcg: float
+    ideal_terms: np.ndarray
+    idcg: float
+    ndcg: float
+
+    def at(self, step: str, position: int | None = None) -> float:
+        """The value of one step (``"term"``, ``"dcg"``, ``"ideal_term"``, ``"idcg"``, ``"ndcg"``); a term at a
+        position past the side's end is NaN."""
+        if step in ("term", "ideal_term"):
+            arr = self.terms if step == "term" else self.ideal_terms
+            return float(arr[position - 1]) if position is not None and 1 <= position <= arr.size else math.nan
+        return float(getattr(self, step))
+
+
+def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order: str) -> np.ndarray:
+    """The ideal ranking's grades: from the list (``source="list"``) or every judged item (``"judged"``), sorted
+    from the highest down (``order="sorted"``), left as ranked (``"as_ranked"``) or sorted up (``"ascending"``).
+
+    >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "judged", "sorted").tolist()
+    [3.0, 2.0, 1.0]
+    """
+    pool = np.r_[grades, unretrieved] if source == "judged" else grades
+    if order == "as_ranked":
+        return pool
+    ideal = ideal_ranking(grades, pool=pool if source == "judged" else None)
+    return ideal[::-1].copy() if order == "ascending" else ideal
+
+
+def _sum(terms: np.ndarray) -> float:
+    try:
+        total = math.fsum(terms.tolist())
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):
+        raise ValueError("the sum of the terms overflows float64 (max about 1.8e308): use smaller grades")
+    return total
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """A whole hand calculation: the DCG side, the ideal side, the ideal ranking's items and order.
+
+    The correct calculation has the same :class:`Side` on both sides, ``cut=True`` and the ideal ranking
+    sorted from the highest grade down; a student's may differ anywhere (:func:`apply`).
+    """
+
+    dcg: Side
+    ideal: Side
+    idcg_source: str = "list"
+    ideal_order: str = "sorted"
+
+    @classmethod
+    def of(cls, gain: str = "linear", discount: str = "standard", log_base: float = 2.0, *,
+           idcg_source: str = "list") -> Calculation:
+        """The correct calculation of one formula: the same side twice, cut at k, ideal sorted."""
+        side = Side(check_choice(gain, GAINS, name="gain").key, check_choice(discount, SIDE_DISCOUNTS,
+                                                                              name="discount").key, float(log_base))
+        return cls(side, side, idcg_source, "sorted")
+
+    def side(self, which: str) -> Side:
+        return self.dcg if which == "dcg" else self.ideal
+
+    def ideal_grades(self, grades: np.ndarray, unretrieved: np.ndarray) -> np.ndarray:
+        """The grades of the ideal ranking, in the order this calculation puts them."""
+        return ideal_grades(grades, unretrieved, self.idcg_source, self.ideal_order)
+
+    def values(self, grades, unretrieved=None, k=None) -> Values:
+        """Every number of this calculation for ``grades`` (ranked), ``unretrieved`` judged grades and cutoff ``k``.
+
+        Parameters
+        ----------
+        grades : sequence of float >= 0
+            The ranked list's grades.
+        unretrieved : sequence of float >= 0, optional
+            Judged items the list missed (they count when ``idcg_source == "judged"``).
+        k : int >= 1, optional
+            The cutoff, applied to a side when its ``cut`` is True.
+
+        Returns
+        -------
+        Values
+
+        Raises
+        ------
+        ValueError
+            For invalid grades or k, or a gain or sum that overflows float64.
+
+        Examples
+        --------
+        Järvelin–Kekäläinen's DCG of document 000: 3 + 2 + 1/log2 3 + 3/2 + 2/log2 5 = 7.9923:
+
+        >>> round(Calculation.of(discount="jarvelin").values([3, 2, 1, 3, 2]).dcg, 4)
+        7.9923
+        """
+        rel = as_grades(grades, name="grades")
+        extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
+        return self.values_of(rel, extra, check_k(k))
+
+    def values_of(self, rel: np.ndarray, extra: np.ndarray, k: int | None) -> Values:
+        """:meth:`values` for grades already checked (arrays) — what the diagnosis calls many times."""
+        terms = self.dcg.terms(rel, k)
+        ideal_terms = self.ideal.terms(self.ideal_grades(rel, extra), k)
+        total, best = _sum(terms), _sum(ideal_terms)
+        return Values(terms, total, ideal_terms, best, 0.0 if best == 0 else total / best)
+
+
+# ------------------------------------------------------------------------------------------------ the table
+def _swap(old, new):
+    return lambda value: [new] if value == old else []
+
+
+def _entry(key: str, name: str, help: str, scope: str, steps: tuple[str, ...], *, dimension: str | None = None,
+           change=None, generic: bool = False) -> Choice:
+    return Choice(key, name, help, func=change,
+                  facts={"scope": scope, "steps": steps, "dimension": dimension, "generic": generic})
+
+
+_SIDE_STEPS = ("term", "dcg", "ideal_term", "idcg", "ndcg")
+_IDEAL_STEPS = ("ideal_term", "idcg", "ndcg")
+
+#: Every misconception, in the order they are preferred when two explain the same numbers.  Facts:
+#: ``scope`` ("side": either side or both; "ideal": the ideal side; "term", "total", "ndcg", "any": how one
+#: number is written), ``steps`` (where it can first show), ``dimension`` (the :class:`Side` field or the
+#: :class:`Calculation` field a formula entry changes) and ``func`` (value -> the values the student uses
+#: instead).  ``generic`` entries name a difference without its direction (the Which convention? page's
+#: near misses, answers stored before the directions were named); the diagnosis never gives them.
+MISCONCEPTIONS: dict[str, Choice] = {
+    m.key: m
+    for m in (
+        _entry("linear_for_exponential", "rel used for 2^rel − 1",
+               "The gain 2^rel − 1 was meant; the grade rel itself was used (3 where 2^3 − 1 = 7 belongs).",
+               "side", _SIDE_STEPS, dimension="gain", change=_swap("exponential", "linear")),
+        _entry("exponential_for_linear", "2^rel − 1 used for rel",
+               "The grade rel itself was meant as the gain; 2^rel − 1 was used (7 where 3 belongs).",
+               "side", _SIDE_STEPS, dimension="gain", change=_swap("linear", "exponential")),
+        _entry("wrong_gain", "Another gain used",
+               "The numbers follow another gain than the formula's: 0/1 hits where grades count, or the reverse.",
+               "side", _SIDE_STEPS, dimension="gain",
+               change=lambda g: [x for x in GAINS if x != g and {x, g} != {"linear", "exponential"}]),
+        _entry("discount_one_early", "log(i) used for log(i + 1): each divisor one position early",
+               "The divisor of position i is log_b(i + 1); log_b(i), the previous position's, was used "
+               "(position 1 left undiscounted).",
+               "side", _SIDE_STEPS, dimension="discount", change=_swap("standard", "log_i")),
+        _entry("discount_one_late", "log(i + 1) used for log(i): each divisor one position late",
+               "The divisor of position i is log_b(i) (never below 1); log_b(i + 1), the next position's, was used.",
+               "side", _SIDE_STEPS, dimension="discount",
+               change=lambda d: ["standard"] if d in ("jarvelin", "log_i") else []),
+        _entry("wrong_log_base", "Another log base used",
+               "The divisors use another logarithm (ln or log10 where log2 was meant, or the reverse).",
+               "side", _SIDE_STEPS, dimension="log_base",
+               change=lambda b: [x for x in LOG_BASES if x != b]),
+        _entry("no_discount", "Gains added without the discount",
+               "The gains were added as they are (cumulative gain), not divided by the discount.",
+               "side", _SIDE_STEPS, dimension="discount", change=lambda d: ["none"] if d != "none" else []),
+        _entry("cutoff_ignored", "Cutoff k not applied",
+               "The sum runs past position k. On one side only, DCG and IDCG are cut at different places.",
+               "side", ("dcg", "idcg", "ndcg"), dimension="cut", change=_swap(True, False)),
+        _entry("ideal_from_list", "IDCG from the retrieved list only: the judged items it missed are left out",
+               "The ideal ranking sorts every judged item, retrieved or not; it was built from the retrieved list "
+               "alone, so IDCG is too small and NDCG too large.",
+               "ideal", _IDEAL_STEPS, dimension="idcg_source", change=_swap("judged", "list")),
+        _entry("ideal_from_judged", "IDCG from all judged items where the list alone was meant",
+               "The formula builds the ideal ranking from the retrieved list; the judged items it missed were "
+               "added.",
+               "ideal", _IDEAL_STEPS, dimension="idcg_source", change=_swap("list", "judged")),
+        _entry("ideal_order", "Ideal ranking not sorted from the highest grade down",
+               "The ideal ranking is every grade sorted from highest to lowest; it was left in the ranked order "
+               "or sorted from the lowest up.",
+               "ideal", _IDEAL_STEPS, dimension="ideal_order",
+               change=lambda o: ["as_ranked", "ascending"] if o == "sorted" else []),
+        _entry("beyond_k", "A term written past the cutoff k",
+               "Positions after k do not count; a term was written (and usually added) for one of them.",
+               "term", ("term", "ideal_term")),
+        _entry("truncation", "Digits cut off instead of rounded",
+               "The digits after the last one written were cut off, not rounded (0.3869 -> 0.38, not 0.39).",
+               "any", _SIDE_STEPS),
+        _entry("rounded_sum", "Rounded terms added up",
+               "Every term is right, but the total is the sum of the rounded terms; rounding before adding "
+               "drifts away from the exact sum.",
+               "total", ("dcg", "idcg")),
+        _entry("ratio_of_rounded", "NDCG from the rounded DCG and IDCG",
+               "NDCG was computed from the rounded DCG and IDCG; divide the exact values and round only at the end.",
+               "ndcg", ("ndcg",)),
+        _entry("percent_vs_fraction", "Percent and fraction mixed up",
+               "A percentage was written as a fraction or the reverse (81.86 for 81.86%, or 0.82% for 0.82).",
+               "ndcg", ("ndcg",)),
+        _entry("arithmetic_slip", "Calculation slip",
+               "The value is not what the calculation gives at this step, and no other cause explains it.",
+               "any", _SIDE_STEPS),
+        # Directions not known (other pages' words; answers stored before the directions were named).
+        _entry("log_offset", "The neighbouring position's discount used",
+               "A divisor belongs to the neighbouring position: log_b(i) where log_b(i + 1) belongs, or the reverse.",
+               "side", _SIDE_STEPS, dimension="discount", generic=True),
+        _entry("k_one_side", "Cutoff k on one side only",
+               "The cutoff k was applied to DCG but not to IDCG, or the reverse.",
+               "side", ("dcg", "idcg", "ndcg"), dimension="cut", generic=True),
+        _entry("ideal_source", "IDCG from another set of items",
+               "The ideal ranking was built from another set of items than the formula's (the retrieved list "
+               "only, or all judged items).",
+               "ideal", _IDEAL_STEPS, dimension="idcg_source", generic=True),
+    )
+}
+
+
+def formula_entries(scope: str | None = None) -> list[Choice]:
+    """The formula entries (not generic) of :data:`MISCONCEPTIONS` in catalogue order, of one scope or both.
+
+    >>> [m.key for m in formula_entries("ideal")]
+    ['ideal_from_list', 'ideal_from_judged', 'ideal_order']
+    """
+    scopes = FORMULA_SCOPES if scope is None else (scope,)
+    return [m for m in MISCONCEPTIONS.values() if m.scope in scopes and not m.generic]
+
+
+def apply(key: str, calc: Calculation, side: str = "both") -> list[Calculation]:
+    """The student's calculation(s): ``calc`` with misconception ``key`` applied to ``side``.
+
+    Parameters
+    ----------
+    key : str
+        A formula entry of :data:`MISCONCEPTIONS` (scope ``"side"`` or ``"ideal"``).
+    calc : Calculation
+        The calculation it is applied to (usually the correct one).
+    side : {"both", "dcg", "ideal"}, default "both"
+        Which side a ``"side"`` entry changes; an ``"ideal"`` entry always changes the ideal side.
+
+    Returns
+    -------
+    list of Calculation
+        One per value the student may use instead (another log base: two); empty when the entry does not
+        apply (``linear_for_exponential`` to a linear gain).
+
+    Raises
+    ------
+    ValueError
+        For a key that is not a formula entry, or an unknown side.
+
+    Examples
+    --------
+    The exercise asks for 2^rel − 1; a student uses rel on the ideal side only:
+
+    >>> (s,) = apply("linear_for_exponential", Calculation.of("exponential"), "ideal")
+    >>> s.dcg.gain, s.ideal.gain
+    ('exponential', 'linear')
+    >>> [c.dcg.log_base for c in apply("wrong_log_base", Calculation.of())]
+    [2.718281828459045, 10.0]
+    >>> apply("truncation", Calculation.of())
+    Traceback (most recent call last):
+    ...
+    ValueError: misconception 'truncation' is about writing a number, not a formula: no calculation to apply it to
+    """
+    entry = check_choice(key, MISCONCEPTIONS, name="misconception")
+    if entry.scope not in FORMULA_SCOPES or entry.generic:
+        raise ValueError(f"misconception {entry.key!r} is about writing a number, not a formula: "
+                         "no calculation to apply it to")
+    if side not in ("both", *SIDES):
+        raise ValueError(f"side must be 'both', 'dcg' or 'ideal', got {str(side)[:20]!r}")
+    dim = entry.dimension
+    if entry.scope == "ideal":
+        return [replace(calc, **{dim: v}) for v in entry.func(getattr(calc, dim))]
+    out = []
+    sides = SIDES if side == "both" else (side,)
+    # the same change on each side it applies to: both sides take the first side's value list
+    first = getattr(calc.side(sides[0]), dim)
+    for v in entry.func(first):
+        changed = {s: replace(calc.side(s), **{dim: v}) for s in sides if v in entry.func(getattr(calc.side(s), dim))}
+        if len(changed) == len(sides):
+            out.append(replace(calc, **changed))
+    return out
