@@ -1113,9 +1113,9 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
         block = _block_of(part, "value", rows=rows)
         if not checked:  # a DataFrame's rows (a file's were checked by its reader: a bad one has a reason)
             _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
-            if "subtopic" in block.column_names:
-                _check_rows(name, block.column("qid").chunk(0), block.column("subtopic").chunk(0), _values(block),
-                            what, second="subtopic")
+        if "subtopic" in block.column_names:  # (a DataFrame's subtopic may be null even when _bad is a column)
+            _check_rows(name, block.column("qid").chunk(0), block.column("subtopic").chunk(0), _values(block),
+                        what, second="subtopic")
         bucket = range_buckets(block.column("qid").chunk(0), bounds)
         order = np.argsort(bucket, kind="stable")
         bucket = bucket[order]

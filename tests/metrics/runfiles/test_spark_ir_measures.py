@@ -131,6 +131,10 @@ def test_diversity_qrels_in_a_dataframe(spark, tmp_path):
     with pytest.raises(ValueError, match="a column for the subtopic"):
         evaluate_spark(frame, [str(run)], ["alpha_nDCG@5"], spark=spark, subtopics=True,
                        qrels_columns={"qid": "topic"})
+    null = spark.createDataFrame(pd.DataFrame({"qid": ["1", "1"], "subtopic": [None, "x"], "docno": ["a", "b"],
+                                               "rel": [1, 1]}))
+    with pytest.raises(ValueError, match="qrels 'qrels': empty or null subtopic"):
+        evaluate_spark(null, [str(run)], ["alpha_nDCG@5"], spark=spark, subtopics=True).result()
 
 
 def test_a_judgement_given_twice_is_refused_naming_it_unless_bad_lines_are_skipped(spark, tmp_path):
