@@ -99,7 +99,8 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
     from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
 
     import metrics.runfiles._kernels as kernels
-    from metrics.runfiles import evaluate, make_variants, read_qrels, read_run
+    from metrics.runfiles import make_variants, read_qrels, read_run
+    from metrics.runfiles.batch import Evaluation, evaluate
     from ui import runfiles_view as V
 
     variants = make_variants(idcg=["judged", "list"], ties=["trec_eval", "average"])  # the page's default 24
@@ -155,7 +156,7 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
 
             def clear_caches():
                 V._read_cached.clear()
-                V._evaluate_cached.clear()
+                V._result_cached.clear()
         kept: dict = {}
 
         def page_run(uploads):
@@ -167,7 +168,7 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
             parsed = [read_cached(s) for s in [qrels_src, *run_srcs]]
             ev = evaluate_cached(parsed[0], qrels_src, list(zip(parsed[1:], run_srcs)), k=10, variants=variants,
                                  missing="skip")
-            return ev.means()
+            return (ev if isinstance(ev, Evaluation) else ev[0]).means()  # the page's: (variants table, Result)
 
     # ---- warm-up: imports, numba kernels, first calls (not measured)
     saved = kernels.NUMBA_MIN_ROWS

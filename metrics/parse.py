@@ -1,4 +1,13 @@
-"""Turn what people type or paste into grades, with messages that name the bad token.
+"""The one number grammar; what people type or paste turned into grades, with messages naming the bad token.
+
+One grammar for every number the app reads as text -- typed in a page, in a link, on the command line, in a
+``-m`` spec or a Spark option: :data:`WHOLE` (``7``, ``-3``; at most 30 digits; :data:`DIGITS` without a
+sign, for cutoffs and counts) and :data:`DECIMAL` (``2``,
+``-0.5``, ``.25``, ``1e-3``; an exponent of at most 5 digits), written with the ASCII digits 0-9 only (no
+``nan``, ``inf``, ``1_000``, ``0x10``, ``①`` or other scripts' digits); :func:`parse_number` reads one value
+by it.  Lists typed by people (grades, scores) are folded with Unicode NFKC first, so full-width digits
+from a Chinese or Korean keyboard read as ASCII, then each token is read by the same grammar.  Bounds are
+checked by :mod:`metrics._validation`, the one validation module.
 
 Accepted separators: spaces, tabs, newlines, commas, semicolons, the Chinese
 enumeration comma 、 and full-width forms (３，２，１ from a Chinese keyboard),
@@ -11,25 +20,96 @@ import re
 import unicodedata
 
 __all__ = [
-    "ParseError", "parse_base", "parse_gain_map", "parse_grades", "parse_numbers", "parse_labels", "split_tokens",
+    "DECIMAL", "DIGITS", "WHOLE", "ParseError", "parse_base", "parse_gain_map", "parse_grades", "parse_labels",
+    "parse_number",
+    "parse_numbers", "split_tokens",
 ]
 
 _SEPARATORS = re.compile(r"[\s,;、|]+")
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?%?")
+#: Digits alone (cutoffs, counts): 1 to 30 ASCII digits, no sign.
+DIGITS = re.compile(r"[0-9]{1,30}")
+#: A whole number: an optional sign and 1 to 30 ASCII digits (Python reads longer ones slowly, and none is needed).
+WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
+#: A decimal number: an optional sign, digits with an optional point (or a point and digits), an optional
+#: exponent of 1 to 5 digits; ASCII only.  Read with ``float``; a value beyond float64 is refused as not finite.
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,5})?")
 
 
 class ParseError(ValueError):
     """A token that is not an accepted value.
 
     ``token`` and 1-based ``position`` say which; ``kind`` ("not_a_number",
-    "negative", "too_large") lets a UI translate the message.
+    "negative", "too_large", or "second_number" where one number is expected) lets a UI translate
+    the message.
     """
 
-    def __init__(self, message: str, *, token: str, position: int, kind: str = "not_a_number"):
+    def __init__(self, message: str, *, token: str, position: int, kind: str = "not_a_number", name: str | None = None):
         super().__init__(message)
         self.token = token
         self.position = position
         self.kind = kind
+        #: The parameter or option the value was given for (:func:`parse_number`), else None.
+        self.name = name
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """The text as typed, quoted, cut at ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+def parse_number(text, *, name: str = "value", whole: bool = False) -> float | int:
+    """One number written by :data:`DECIMAL` (or, with ``whole``, :data:`WHOLE`), as typed.
+
+    The one reading of a single number for the app's fields and links (:mod:`ui.state`), the command
+    line (:mod:`metrics.runfiles.cli`) and the measure specs; surrounding spaces are ignored, nothing
+    else is folded or guessed.  Bounds are the caller's (:mod:`metrics._validation`).
+
+    Parameters
+    ----------
+    text : str
+        The number as typed.
+    name : str, default "value"
+        The parameter or option it was given for, named in the message.
+    whole : bool, default False
+        Accept only a whole number (returned as int).
+
+    Returns
+    -------
+    float or int
+        A finite float, or an int with ``whole``.
+
+    Raises
+    ------
+    ParseError
+        (a ValueError) naming ``name`` and the text as typed: ``kind`` "not_a_number" (not the grammar,
+        e.g. ``nan``, ``1,5``, ``٣``) or "too_large" (beyond float64, e.g. ``1e400``).
+
+    Examples
+    --------
+    >>> parse_number(" 2.5 "), parse_number("-7", whole=True), parse_number("5e-324")
+    (2.5, -7, 5e-324)
+    >>> parse_number("nan", name="--confidence")
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: --confidence must be a number written with the digits 0-9, got 'nan'
+    >>> parse_number("1.5", name="k", whole=True)
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: k must be a whole number written with the digits 0-9, got '1.5'
+    """
+    raw = text if isinstance(text, str) else str(text)
+    value = raw.strip()
+    what = "a whole number" if whole else "a number"
+    if not (WHOLE if whole else DECIMAL).fullmatch(value):
+        raise ParseError(f"{name} must be {what} written with the digits 0-9, got {_shown(raw)}", token=raw,
+                         position=1, name=name)
+    if whole:
+        return int(value)
+    out = float(value)
+    if not math.isfinite(out):
+        raise ParseError(f"{name} must be a finite number, got {_shown(raw)}", token=raw, position=1,
+                         kind="too_large", name=name)
+    return out
 
 
 def split_tokens(text: str) -> list[str]:
@@ -71,9 +151,10 @@ def split_tokens(text: str) -> list[str]:
 
 def _number(token: str, position: int, *, allow_percent: bool) -> float:
     shown = token if len(token) <= 20 else token[:17] + "..."
-    if not _NUMBER.fullmatch(token) or (token.endswith("%") and not allow_percent):
+    number = token[:-1] if token.endswith("%") and allow_percent else token
+    if not DECIMAL.fullmatch(number):
         raise ParseError(f"'{shown}' at position {position} is not a number", token=token, position=position)
-    value = float(token.rstrip("%"))
+    value = float(number)
     if not math.isfinite(value):
         raise ParseError(f"'{shown}' at position {position} is too large", token=token, position=position,
                          kind="too_large")
@@ -254,7 +335,7 @@ def parse_base(text) -> float:
     folded = unicodedata.normalize("NFKC", str(text)).strip().lower()
     if folded == "e":
         return math.e
-    if not _NUMBER.fullmatch(folded) or folded.endswith("%"):
+    if not DECIMAL.fullmatch(folded):
         raise ValueError(f"log base {str(text)[:20]!r} is not a number; use 2, 10, e or another number > 0 and != 1")
     return check_log_base(float(folded))
 
@@ -333,7 +414,7 @@ def parse_gain_map(text: str, *, allow_empty: bool = False) -> dict[float, float
                              kind="not_a_pair")
         level_text, gain_text = token.split("=")
         for part, what in ((level_text, "level"), (gain_text, "gain")):
-            if not _NUMBER.fullmatch(part) or part.endswith("%"):
+            if not DECIMAL.fullmatch(part):
                 raise ParseError(f"{what} '{part[:20]}' in '{shown}' (pair {i}) is not a number", token=token,
                                  position=i, kind="not_a_number")
         level, gain = float(level_text), float(gain_text)

@@ -58,7 +58,7 @@ __all__ = [
     "TeachingExample", "TEACHING_EXAMPLE",
     "PairedT", "Wilcoxon", "Randomization", "BootstrapCI", "EffectSize", "Correction", "NullDistribution",
     "paired_t", "wilcoxon", "randomization", "bootstrap_ci", "cohens_dz", "holm", "bonferroni", "correct",
-    "all_pairs", "winners", "resample_batch",
+    "all_pairs", "winners", "resample_batch", "check_settings",
 ]
 
 TESTS = ("t", "wilcoxon", "randomization")
@@ -142,7 +142,12 @@ def _pair(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _check_confidence(confidence) -> float:
-    return check_fraction(confidence, name="confidence", example=0.95)
+    conf = check_fraction(confidence, name="confidence", example=0.95)
+    alpha = _alpha_of(conf)
+    if not 0.0 < alpha < 1.0:  # 5e-324 or 0.9999999999999: 1 - confidence rounds to 1 or 0 (12 decimals)
+        raise ValueError(f"confidence must be a number between 0 and 1 (exclusive), e.g. 0.95, whose significance "
+                         f"level 1 - confidence is above 0 and below 1 at 12 decimals; got {describe(confidence)}")
+    return conf
 
 
 def _check_resamples(n_resamples) -> int:
@@ -160,6 +165,48 @@ def _check_alpha(alpha) -> float:
 def _alpha_of(confidence: float) -> float:
     """The significance level that goes with a confidence level: 1 - 0.95 is 0.05 (not 0.05000000000000004)."""
     return round(1.0 - confidence, 12)
+
+
+def check_settings(*, test=None, confidence=None, correction=None, n_resamples=None, seed=None,
+                   bootstrap=None) -> dict:
+    """The settings of :func:`all_pairs` checked as :func:`all_pairs` checks them, before any data is seen.
+
+    What a caller (the command line, a page) calls to refuse a setting up front, before it prints or
+    computes anything; the tests themselves check the same way (one check per setting).
+
+    Parameters
+    ----------
+    test, confidence, correction, n_resamples, seed, bootstrap : optional
+        As for :func:`all_pairs`; the ones left None are not checked.
+
+    Returns
+    -------
+    dict
+        The settings given, by name, checked (float, int or str).
+
+    Raises
+    ------
+    ValueError
+        Naming the setting and the value: e.g. a confidence whose significance level rounds to 1.
+
+    Examples
+    --------
+    >>> check_settings(confidence=0.9, n_resamples=500)
+    {'confidence': 0.9, 'n_resamples': 500}
+
+    A confidence of 5e-324 is above 0, but its significance level 1 - 5e-324 is 1:
+
+    >>> check_settings(confidence=5e-324)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be a number between 0 and 1 (exclusive), e.g. 0.95, whose ...; got 5e-324
+    """
+    checks = {"test": lambda v: _choice(v, TESTS, "test"), "confidence": _check_confidence,
+              "correction": lambda v: _choice(v, CORRECTIONS, "correction"), "n_resamples": _check_resamples,
+              "seed": _check_seed, "bootstrap": lambda v: _choice(v, BOOTSTRAP_METHODS, "bootstrap")}
+    given = {"test": test, "confidence": confidence, "correction": correction, "n_resamples": n_resamples,
+             "seed": seed, "bootstrap": bootstrap}
+    return {name: checks[name](value) for name, value in given.items() if value is not None}
 
 
 def _choice(value, choices, name: str) -> str:

@@ -8,7 +8,6 @@ Every input is in the link exactly as typed (``rels``, ``unretrieved``, ``k``, t
 from __future__ import annotations
 
 from metrics.lessons.diagnose import EXAMPLE_SHEETS, example_sheet, hand_number, hand_numbers
-from metrics.parse import ParseError
 from metrics.registry import DISCOUNTS, GAINS
 from ui import state as ui_state
 from ui.widgets import K_ALL, k_parser
@@ -29,9 +28,7 @@ _LABELLED = (("dcg", "DCG"), ("idcg", "IDCG"), ("ndcg", "NDCG"))
 
 
 def _bad(text: str, exc: ValueError) -> ui_state.BadValue:
-    if isinstance(exc, ParseError):
-        return ui_state.BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
-    return ui_state.BadValue(text, "invalid", str(exc), message=str(exc))
+    return ui_state.bad_number(text, exc)
 
 
 def _hand_list(raw) -> str:

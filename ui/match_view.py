@@ -51,7 +51,7 @@ def _value_text(raw) -> str:
     try:
         read_value(value)
     except ValueError as exc:
-        raise ui_state.BadValue(value, "invalid", str(exc), message=escape.markdown(str(exc), 80)) from None
+        raise ui_state.bad_number(value, exc) from None
     return value
 
 

@@ -22,11 +22,13 @@ from metrics.lessons.match import read_value
 from metrics.runfiles.conformance import REFERENCE, Conformance, conformance
 from metrics.runfiles.match import (
     MEAN_DIMENSIONS,
+    NDCG_FORMS,
     REFUSALS,
     RUN_LIBRARIES,
     GridTooLarge,
     MeanGrid,
     MeanMatch,
+    MeasureError,
     match_grid,
     mean_grid,
     ndcg_cutoff,
@@ -60,7 +62,7 @@ def _value(raw) -> str:
         try:
             read_value(value)
         except ValueError as exc:
-            raise ui_state.BadValue(value, "invalid", str(exc), message=escape.markdown(str(exc), 80)) from None
+            raise ui_state.bad_number(value, exc) from None
     return value
 
 
@@ -68,8 +70,8 @@ def _measure(raw) -> str:
     value = ui_state.text(40, allow_empty=False)(raw).strip()
     try:
         ndcg_cutoff(value)
-    except ValueError as exc:
-        raise ui_state.BadValue(value, "invalid", str(exc), message=escape.markdown(str(exc), 120)) from None
+    except MeasureError as exc:
+        raise ui_state.BadValue(value, f"{exc.kind}_measure", str(exc), accepted=NDCG_FORMS) from None
     return value
 
 

@@ -263,8 +263,10 @@ def ndcg_downloads(ev, per):
     )
 
 
-def measures_section(qrels, qrels_src, usable):
-    """trec_eval's measures, chosen from a list: the summary per run, per-query values, downloads.
+def measures_section(result, request):
+    """trec_eval's measures, chosen from a list: the summary per run, per-query values, downloads -- read from the
+    page's one evaluation (``result``, :func:`ui.runfiles_view.evaluate_cached`; ``request`` is
+    :func:`ui.runfiles_view.measure_request`'s).
 
     Returns the per-query table (run, qid, one column per measure), or None when no measure is chosen."""
     st.subheader(t(f"{SECTION}.measures_title"))
@@ -288,18 +290,16 @@ def measures_section(qrels, qrels_src, usable):
     )
     st.text_input(t(f"{SECTION}.more"), key="rf_more", max_chars=runfiles_view.MORE_MAX_CHARS,
                   placeholder="nDCG@10; P(rel=2)@5; RR(rel=2)@10; Judged@10", help=t(f"{SECTION}.more_help"))
-    try:
-        more = runfiles_view.check_more(state["rf_more"])
-        state["rf_more_valid"] = more
-    except ValueError as exc:  # the box keeps what was typed; the table keeps the last names that were valid
-        more = state.get("rf_more_valid", [])
-        st.error(t(f"{SECTION}.more_bad", message=markdown(str(exc), 300)))
+    specs, more, error = request
+    if error is not None:  # the box keeps what was typed; the table keeps the last names that were valid
+        st.error(t(f"{SECTION}.more_bad", message=markdown(error, 300)))
     measures = state["rf_measures"]
     if not measures and not more:
         st.info(t(f"{SECTION}.pick_measure"))
         return None
-    specs = runfiles_view.measure_specs(measures, state["rf_cutoffs"] or []) + more
-    frame = runfiles_view.measures_cached(qrels, qrels_src, usable, specs=specs, complete=state["rf_missing"] == "zero")
+    frame = runfiles_view.measures_frame(result, specs)
+    for p in runfiles_view.split_problems(result.problems)[1]:  # trec_eval's reading of the grades
+        st.caption("⚠️ " + runfiles_view.problem_text(p, markdown_text=True))
     means, per = runfiles_view.measure_tables(frame, specs)
     numbers = {c: st.column_config.NumberColumn(c, format="%.4f") for c in means.columns if c != "run"}
     st.dataframe(for_table(means.rename(columns={"run": t(f"{SECTION}.col_run")})), hide_index=True, width="stretch",
@@ -376,17 +376,19 @@ def body(page=None):
     qrels, usable = read
     variants = make_variants(gains=state["rf_gains"], discounts=state["rf_discounts"], idcg=state["rf_idcg"],
                              ties=state["rf_ties"])
+    request = runfiles_view.measure_request(state)  # the measures too: one pass of the engine for everything
     bar = st.empty()
     bar.progress(0.0, text=t(f"{SECTION}.evaluating"))
-    ev = runfiles_view.evaluate_cached(qrels, qrels_src, usable, k=k, variants=variants, missing=state["rf_missing"])
+    ev, result = runfiles_view.evaluate_cached(qrels, qrels_src, usable, k=k, variants=variants,
+                                               missing=state["rf_missing"], measures=request[0])
     bar.empty()
     st.caption(t(f"{SECTION}.evaluated", runs=len(ev.runs), variants=len(ev.variants), queries=len(ev.queries)))
-    for p in ev.problems:
+    for p in runfiles_view.split_problems(ev.problems)[0]:  # trec_eval's reading of grades: under its measures
         st.caption("⚠️ " + runfiles_view.problem_text(p, markdown_text=True))
     verdict(ev, k)
     per = two_variants(ev, qrels, usable, k)
     ndcg_downloads(ev, per)
-    per_measures = measures_section(qrels, qrels_src, usable)
+    per_measures = measures_section(result, request)
     significance(ev, per, per_measures, k)
     if page is not None:
         runfiles_match.section(page, qrels_src, usable)

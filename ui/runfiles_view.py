@@ -24,10 +24,12 @@ Files are never part of a link: a link keeps the page's settings (see :data:`FIE
 """
 from __future__ import annotations
 
+import collections
 import ctypes
 import ctypes.util
 import hashlib
 import itertools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,9 +50,9 @@ from metrics.runfiles import (
     Evaluation,
     Parsed,
     Problem,
+    Result,
     RunVariant,
     evaluate,
-    evaluate_measures,
     make_variants,
     measure_names,
     parse_measures,
@@ -78,8 +80,8 @@ UPLOAD_CAP_BYTES = UPLOAD_CAP_MB * 1024 * 1024
 #: while a compressed Parquet file holds no more than one.  Memory: at most 100 times the file (a file under
 #: 1 MiB counts as 1 MiB: about a million rows) and never more than 3 times the cap, about what reading the
 #: largest text file the page takes needs (~2.7 times its size; :class:`metrics.runfiles.read.Limits`,
-#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer before a row is decoded, then batch
-#: by batch.
+#: ``benchmarks/upload_memory.py``).  Checked on a Parquet file's footer and its pages' own headers before a row
+#: is decoded, then batch by batch (``benchmarks/hostile_uploads.py``).
 UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory=3 * UPLOAD_CAP_BYTES)
 #: Parsed files kept in the server's cache (all sessions together) and for how long after last use.
 CACHE_ENTRIES = 16
@@ -88,6 +90,7 @@ MAX_PLAYGROUND_ITEMS = 200  # longer lists are cut for the playground link
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 FILES = "rf_files"  # the uploaded files: {"qrels": (name, bytes, digest) | None, "runs": [(name, bytes, digest)]}
 CHOICES = ("gain", "discount", "idcg", "ties")  # the four choices a variant is made of
+ID_ROLES = ("qid", "docno", "tag")  # columns holding ids (strings or integers), the others numbers
 
 
 # --------------------------------------------------------------------------------------- state
@@ -318,6 +321,10 @@ def option_name(choice: str, key: str, *, short: bool = False) -> str:
 def problem_text(p: Problem, *, markdown_text: bool = False) -> str:
     """The translated problem; ``markdown_text=True`` escapes the file's own text (ids, tokens, names)."""
     fields = p.fields()  # a file's own text shortened (an id of a million characters shows as a few dozen)
+    if p.kind == "column_type":  # the accepted types in the page's language
+        fields["accepted"] = t(f"{SECTION}.accepted.{'ids' if fields.get('role') in ID_ROLES else 'values'}")
+    if p.kind == "huge_grade" and fields.get("gain") in GAINS:
+        fields["gain"] = option_name("gain", fields["gain"])
     if markdown_text:
         fields = {k: markdown(v, 400) if isinstance(v, str) else v for k, v in fields.items()}  # shortened above
     text = t(f"{SECTION}.problem.{p.kind}", **fields)
@@ -519,30 +526,98 @@ def read_source(kind: str, name: str, digest: str, data, on_progress=None) -> Pa
     return parsed
 
 
-@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _read_cached(kind: str, name: str, digest: str, _data) -> Parsed:
-    return read_source(kind, name, digest, _data, on_progress=stop_when_visitor_leaves(name))
+#: Bytes the parsed files kept in the server's cache may take together (all sessions; their tables' arrays, see
+#: :func:`parsed_bytes`): beyond it, the files used longest ago are dropped (and read again if asked for).  The
+#: entries alone do not bound it: 16 files may hold gigabytes.
+CACHE_BYTES = 4 * UPLOAD_CAP_BYTES
+
+
+def parsed_bytes(parsed: Parsed) -> int:
+    """What a parsed file's table holds in memory (its arrays' buffers), 0 without a table.
+
+    >>> from metrics.runfiles import read_run
+    >>> parsed_bytes(read_run(b"q1 Q0 d1 1 1.0 t\\n")) > 0
+    True
+    """
+    table = parsed.table
+    if table is None:
+        return 0
+    arrays = (table.qid, table.docno)
+    return int(sum(a.nbytes for a in arrays) + table.value.nbytes + (table.line.nbytes if table.line is not None
+                                                                      else 0))
+
+
+class _Held:
+    """A parsed file in the server's cache; :func:`_hold` empties it when the cache's bytes are over
+    :data:`CACHE_BYTES` (Streamlit's cache then reads the file again: its ``validate`` says the entry is gone)."""
+
+    __slots__ = ("parsed", "size", "__weakref__")
+
+    def __init__(self, parsed: Parsed):
+        self.parsed, self.size = parsed, parsed_bytes(parsed)
+
+
+_HELD: collections.OrderedDict[int, _Held] = collections.OrderedDict()  # by last use, oldest first
+_HELD_LOCK = threading.Lock()
+
+
+def _hold(held: _Held) -> None:
+    """Count ``held`` as just used; empty the entries used longest ago while the total is over the budget."""
+    with _HELD_LOCK:
+        _HELD.pop(id(held), None)
+        _HELD[id(held)] = held
+        total = sum(h.size for h in _HELD.values())
+        for key in list(_HELD):
+            if total <= CACHE_BYTES or key == id(held):
+                break
+            dropped = _HELD.pop(key)
+            total -= dropped.size
+            dropped.parsed = None
+
+
+def _release(held: _Held) -> None:
+    """Streamlit dropped the entry (its ``ttl`` or ``max_entries``): forget it."""
+    with _HELD_LOCK:
+        _HELD.pop(id(held), None)
+    held.parsed = None
+
+
+@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False,
+                   validate=lambda held: held.parsed is not None, on_release=_release)
+def _read_cached(kind: str, name: str, digest: str, _data) -> _Held:
+    return _Held(read_source(kind, name, digest, _data, on_progress=stop_when_visitor_leaves(name)))
 
 
 def read_cached(src: Source) -> Parsed:
-    """The parsed file, read once per (kind, name, content) for every session of the server."""
-    return _read_cached(src.kind, src.name, src.digest, src.data)
+    """The parsed file, read once per (kind, name, content) for every session of the server while the cache's
+    bytes allow (:data:`CACHE_BYTES`)."""
+    while True:
+        held = _read_cached(src.kind, src.name, src.digest, src.data)
+        parsed = held.parsed  # this run's own reference: emptying the entry now frees nothing it uses
+        if parsed is not None:
+            _hold(held)
+            return parsed
 
 
 @st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _evaluate_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], k, labels: tuple[str, ...],
-                     missing: str) -> Evaluation:
-    variants = [RunVariant.parse(lab) for lab in labels]
-    ev = evaluate(_qrels.table, [p.table for p in _runs], k=k, variants=variants, missing=missing)
+def _result_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
+                   complete: bool) -> Result:
+    result = evaluate(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
     release_memory()
-    return ev
+    return result
 
 
 def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *, k,
-                    variants: Sequence[RunVariant], missing: str) -> Evaluation:
-    """Every run under every variant, computed once per files and settings."""
+                    variants: Sequence[RunVariant], missing: str,
+                    measures: Sequence[str] = ()) -> tuple[Evaluation, Result]:
+    """Every run under every variant and every chosen measure: one pass of the engine (each run ranked
+    once: :func:`metrics.runfiles.evaluate`), computed once per files and settings.  Returns the variants
+    table (:meth:`metrics.runfiles.Evaluation.of`) and the :class:`~metrics.runfiles.Result` the measures,
+    the paired tests and the downloads are read from."""
     key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    return _evaluate_cached(key, qrels, tuple(p for p, _ in runs), k, tuple(v.label for v in variants), missing)
+    specs = tuple(dict.fromkeys([*(v.spec(k=k) for v in variants), *measures]))
+    result = _result_cached(key, qrels, tuple(p for p, _ in runs), specs, missing == "zero")
+    return Evaluation.of(result, k=k), result
 
 
 # --------------------------------------------------------------------------------------- the verdict
@@ -662,20 +737,41 @@ def measure_help(name: str) -> str:
     return registry_text("measure", SimpleNamespace(key=name, help=m.help), "help")
 
 
-@st.cache_resource(max_entries=CACHE_ENTRIES, ttl=CACHE_TTL, show_spinner=False)
-def _measures_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs: tuple[str, ...],
-                     complete: bool) -> pd.DataFrame:
-    out = evaluate_measures(_qrels.table, [p.table for p in _runs], list(specs), complete=complete)
-    release_memory()
-    return out
+#: Problems only trec_eval's measures raise (the variants' evaluation, shown above them, says the others once).
+MEASURES_ONLY_PROBLEMS = frozenset({"whole_grades"})
 
 
-def measures_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *,
-                    specs: Sequence[str], complete: bool) -> pd.DataFrame:
-    """trec_eval's measures for every run (``run, measure, qid, value``; ``qid == "all"``: the summary),
-    computed once per files and settings."""
-    key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    return _measures_cached(key, qrels, tuple(p for p, _ in runs), tuple(specs), bool(complete))
+def measure_request(session) -> tuple[list[str], list[str], str | None]:
+    """The measures the page's settings ask for, before anything is evaluated: (the ``-m`` specs, the names of
+    the "more measures" box, the box's error or None).  A box that does not check keeps its last valid names
+    (``rf_more_valid``); the error is shown by the measures section."""
+    error = None
+    try:
+        more = check_more(session["rf_more"])
+        session["rf_more_valid"] = more
+    except ValueError as exc:
+        more, error = session.get("rf_more_valid", []), str(exc)
+    return measure_specs(session["rf_measures"], session["rf_cutoffs"] or []) + more, more, error
+
+
+def measures_frame(result: Result, specs: Sequence[str]) -> pd.DataFrame:
+    """trec_eval's long table (``run, measure, qid, value``; ``qid == "all"``: the summary) of the chosen
+    measures, read from the page's one :class:`~metrics.runfiles.Result` (which also holds the variants)."""
+    frame = result.frame()
+    return frame[frame["measure"].isin(set(measure_names(list(specs))))].reset_index(drop=True)
+
+
+def split_problems(problems: Sequence[Problem]) -> tuple[list[Problem], list[Problem]]:
+    """The one evaluation's problems as the page shows them: (those said above the variants, those said under
+    trec_eval's measures: :data:`MEASURES_ONLY_PROBLEMS`, grades that are not whole numbers read as trec_eval
+    reads them).
+
+    >>> above, below = split_problems([Problem("q", 3, "whole_grades", {}), Problem("r", None, "no_queries", {})])
+    >>> [p.kind for p in above], [p.kind for p in below]
+    (['no_queries'], ['whole_grades'])
+    """
+    return ([p for p in problems if p.kind not in MEASURES_ONLY_PROBLEMS],
+            [p for p in problems if p.kind in MEASURES_ONLY_PROBLEMS])
 
 
 def measure_tables(frame: pd.DataFrame, specs: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -49,13 +49,13 @@ tests can enumerate every page's link parameters (the hostile-input fuzz test do
 from __future__ import annotations
 
 import math
-import re
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from metrics.parse import DECIMAL, WHOLE  # the one number grammar: ASCII digits, bounded
 from ui.numbers import exact
 
 __all__ = [
@@ -94,14 +94,27 @@ class BadValue(ValueError):
         self.fmt = fmt
 
 
+def bad_number(text: str, exc: ValueError) -> BadValue:
+    """The :class:`BadValue` for one hand-written number that :func:`metrics.lessons.diagnose.hand_number` (or
+    :func:`metrics.parse.parse_numbers`) refused, with a reason every language has: the token and its position
+    for a :class:`metrics.parse.ParseError`, "empty" for nothing written."""
+    from metrics.parse import ParseError
+
+    if isinstance(exc, ParseError):
+        if exc.kind == "not_a_number" and exc.position == 1 and exc.token.strip() == str(text).strip():
+            return BadValue(text, "hand_number", str(exc))  # the whole text, not "the value at position 1"
+        return BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
+    if not str(text).strip():
+        return BadValue(text, "empty", str(exc))
+    return BadValue(text, "hand_number", str(exc))
+
+
 Parser = Callable[[str], Any]
 
 
 # ---------------------------------------------------------------------------------------------
 # Parsers
 # ---------------------------------------------------------------------------------------------
-_INT = re.compile(r"[+-]?[0-9]{1,30}")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,5})?")
 
 
 def _clean(raw) -> str:
@@ -122,7 +135,7 @@ def integer(lo: int, hi: int) -> Parser:
     """
     def parse(raw) -> int:
         value = _clean(raw)
-        if not _INT.fullmatch(value):
+        if not WHOLE.fullmatch(value):
             raise BadValue(value, "integer", f"{value[:40]!r} is not a whole number written with the digits 0-9 "
                            f"(from {lo} to {hi})", lo=lo, hi=hi)
         out = int(value)
@@ -151,7 +164,7 @@ def number(lo: float | None = None, hi: float | None = None, *, exclude: Sequenc
 
     def parse(raw) -> float:
         value = _clean(raw)
-        if not _FLOAT.fullmatch(value):
+        if not DECIMAL.fullmatch(value):
             raise BadValue(value, "number", f"{value[:40]!r} is not a number"
                            + (f" (from {lo_text} to {hi_text})" if lo is not None and hi is not None else ""),
                            lo=lo_text, hi=hi_text)
@@ -727,7 +740,9 @@ class PageState:
             name = _t(f.label) if f.label else (f.param or f.key)
         else:
             name = f
-        fmt = {k: markdown(v, 40) if isinstance(v, str) else v for k, v in exc.fmt.items()}
+        # "message" (reason "invalid") is a whole sentence; other fields are a token or a value.
+        fmt = {k: markdown(v, 200 if k in ("message", "accepted") else 40) if isinstance(v, str) else v
+               for k, v in exc.fmt.items()}
         # A page's own parser may name a full catalogue key (with a dot, e.g. "topn.reason.missing_bar").
         key = exc.reason if "." in exc.reason else f"state.reason.{exc.reason}"
         reason = _t(key, **fmt)
@@ -739,7 +754,9 @@ class PageState:
         """One warning per ignored link parameter (call it after the page's title)."""
         st = _st()
         for p in self.problems:
-            st.warning(self.message(p.name, p.error) + " " + _t("state.default_used"), icon=":material/link_off:")
+            said = self.message(p.name, p.error)
+            gap = "" if said.endswith(("。", "！", "？")) else " "  # no space after a full-width stop
+            st.warning(said + gap + _t("state.default_used"), icon=":material/link_off:")
 
     # -- the link -----------------------------------------------------------------------------
     def query(self) -> dict[str, str]:

@@ -287,7 +287,7 @@ def hand_number(value, *, name: str = "value", position: int | None = None) -> H
         raise ValueError(f"{where} is empty; write a number such as 0.91 or 81.86%")
     if len(tokens) > 1:
         raise ParseError(f"{where}: '{tokens[1][:20]}' is a second number; write one number here",
-                         token=tokens[1], position=2, kind="not_a_number")
+                         token=tokens[1], position=2, kind="second_number")
     token = tokens[0]
     try:
         (out,) = parse_numbers(token, allow_percent=True)

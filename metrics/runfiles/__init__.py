@@ -4,6 +4,12 @@ installed: ``pip install ndcg-lab[fast]``; the results are the same without it).
 
 Reading (``read``): :func:`read_qrels`, :func:`read_run`, :func:`read_files`.
 
+One evaluation (``result``): :func:`evaluate` ``(qrels, runs, measures, *, relevance_level=1, complete=False,
+judged_only=False, max_docs=None, num_docs_in_coll=0, err_gmax=None, spark=None)`` -> :class:`Result`, for
+tables, files' ``Parsed`` results, blocks of queries (DataFrames) and Spark alike, every run ranked once;
+trec_eval's output, the per-query rows, the paired tests' tables (:meth:`Result.paired`) and the NDCG
+variants table (:meth:`Evaluation.of`) are read from the Result.
+
 One engine (``engine``): one qrels index, one ranker (trec_eval's order; other tie rules re-order only
 tied scores), one measure table (:data:`MEASURES`: trec_eval's measures, the extras and ``nDCG`` with
 its gain, discount, IDCG source and tie rule as parameters, ``nDCG(gain=exponential,ties=average)@10``).
@@ -40,8 +46,9 @@ Elasticsearch, gdeval) and setting whose mean rounds to a number as it was print
 queries that make the difference; ``conformance_table`` (:func:`metrics.runfiles.conformance.conformance`) --
 every library's values side by side.
 
-NDCG under every variant (``batch``): :func:`evaluate`, :func:`make_variants`, :func:`query_lists`,
-:func:`kendall_tau`.  The command line is ``python -m metrics.runfiles`` (``cli``): trec_eval's options
+NDCG under every variant (``batch``): :func:`metrics.runfiles.batch.evaluate` (variants in, the variants
+table of a Result out: :class:`Evaluation`), :func:`make_variants`, :func:`query_lists`, :func:`kendall_tau`.
+The command line is ``python -m metrics.runfiles`` (``cli``): trec_eval's options
 and output by default.  Imported on demand: ``import metrics`` does not load this package.
 
 >>> measure_names(["ndcg_cut.10", "map", "P.5,10"])
@@ -49,11 +56,12 @@ and output by default.  Imported on demand: ``import metrics`` does not load thi
 >>> MEASURES["ndcg_cut"].source
 'trec_eval 9.0.8 m_ndcg_cut.c'
 """
-from .batch import IDCG, MISSING, Evaluation, RunVariant, evaluate, kendall_tau, make_variants, query_lists
+from .batch import IDCG, MISSING, Evaluation, RunVariant, kendall_tau, make_variants, query_lists
 from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
 from .measures import MEASURES, NICKNAMES, measure_names, parse_measures
 from .measures.irm import IR_MEASURES
 from .read import Parsed, Problem, Table, id_strings, read_files, read_qrels, read_run
+from .result import Result, evaluate
 from .subtopics import read_subtopic_qrels
 from .trec import MeasureResult, evaluate_measures, evaluate_runs
 
@@ -73,7 +81,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "IDCG", "IR_MEASURES", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
-    "QrelsCounts", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
+    "QrelsCounts", "Result", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
     "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize", "match_mean", "match_grid",
     "mean_grid", "conformance_table",

@@ -50,9 +50,11 @@ import pyarrow.compute as pc
 
 from .._validation import check_choice, check_k, check_log_base, check_real, check_whole
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES
-from .engine import QrelsIndex, TieOrder, evaluate_tables, trec_order
+from .engine import TieOrder, trec_order
 from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, NdcgVariant, Requested, effective_grades
 from .read import Problem, Table, id_strings
+from .result import Result
+from .result import evaluate as evaluate_result
 
 __all__ = [
     "IDCG",
@@ -324,7 +326,9 @@ def kendall_tau(x, y) -> float:
 
 @dataclass
 class Evaluation:
-    """NDCG of every run under every variant, per query and on average."""
+    """NDCG of every run under every variant, per query and on average: the variants table of a
+    :class:`~metrics.runfiles.result.Result` (:meth:`of`), with its winners (:meth:`orders`), Kendall's tau
+    (:meth:`tau`) and disagreements (:meth:`disagreements`)."""
 
     queries: np.ndarray  # qrels query ids (object array of str)
     runs: list[str]
@@ -334,6 +338,61 @@ class Evaluation:
     missing: str
     k: int | None
     problems: list[Problem] = field(default_factory=list)
+    result: Result | None = None  # the engine's result the table was read from
+
+    @classmethod
+    def of(cls, result: Result, *, k=None) -> Evaluation:
+        """The variants table of a :class:`~metrics.runfiles.result.Result`: every ``nDCG(...)`` measure it
+        holds at cutoff ``k`` (None: the whole list), one column per variant (its gain, discount, IDCG source
+        and tie rule); a query a run did not answer is skipped, or counts 0 when the result is ``complete``.
+
+        Parameters
+        ----------
+        result : Result
+            From :func:`metrics.runfiles.evaluate` with ``nDCG(gain=...,discount=...,idcg=...,ties=...)@k``
+            measures (:meth:`RunVariant.spec`) among its measures.
+        k : int, optional
+            The cutoff of the variants to read.
+
+        Raises
+        ------
+        ValueError
+            If the result holds no variant at ``k``, or two at ``k`` with the same choices (another log
+            base or relevance level: the table's labels would not tell them apart).
+
+        Examples
+        --------
+        >>> from metrics.runfiles.read import read_qrels, read_run
+        >>> from metrics.runfiles.result import evaluate as run_evaluate
+        >>> qrels = read_qrels(b"q 0 a 3\\nq 0 b 1\\n")
+        >>> run = read_run(b"q Q0 b 1 2 t\\nq Q0 a 2 1 t\\n", name="ba")
+        >>> result = run_evaluate(qrels, [run], ["map", RunVariant("linear", "standard", "judged", "trec_eval").spec(),
+        ...                                      RunVariant("binary", "standard", "judged", "trec_eval").spec()])
+        >>> Evaluation.of(result).means().round(4).to_dict("records")  # (1 + 3/log2 3) / (3 + 1/log2 3); all relevant
+        [{'linear/standard/judged/trec_eval': 0.7967, 'binary/standard/judged/trec_eval': 1.0}]
+        """
+        k = check_k(k)
+        variants, names = [], []
+        for r in result.requested:
+            if r.info.origin != "variant":
+                continue
+            for cut, name in zip(r.params.cutoffs, r.names):
+                if cut == k:
+                    variants.append(RunVariant(r.params.gain, r.params.discount, r.params.idcg, r.params.ties))
+                    names.append(name)
+        labels = [v.label for v in variants]
+        if not variants:
+            raise ValueError(f"the result holds no NDCG variant at k={k!r} (nDCG(gain=...,discount=...,idcg=...,"
+                             "ties=...) measures; see RunVariant.spec)")
+        if len(set(labels)) != len(labels):
+            raise ValueError("the result holds two NDCG variants with the same gain, discount, IDCG source and "
+                             f"tie rule at k={k!r} (another log base or relevance level); read them by name "
+                             "with Result.values")
+        values = np.stack([result.values(name) for name in names], axis=1) if result.runs else \
+            np.zeros((0, len(variants), result.queries.size))
+        present = np.array([run.present for run in result.runs], dtype=bool).reshape(len(result.runs), -1)
+        return cls(result.queries, result.run_names, variants, values, present,
+                   "zero" if result.complete else "skip", k, list(result.problems), result)
 
     @property
     def labels(self) -> list[str]:
@@ -501,29 +560,12 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     variants = list(variants) if variants is not None else make_variants()
     if not variants or not all(isinstance(v, RunVariant) for v in variants):
         raise ValueError("variants must be a non-empty list of RunVariant (see make_variants)")
-    if not isinstance(qrels, Table) or qrels.kind != "qrels":
-        raise ValueError("qrels must be the table of a qrels file (read_qrels(...).table)")
-    runs = list(runs)
-    for i, run in enumerate(runs, start=1):
-        if not isinstance(run, Table) or run.kind != "run":
-            raise ValueError(f"run {i} is not the table of a run file (read_run(...).table)")
-    names = [r.name for r in runs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
     requested = []
     for v in variants:
         params = v.measure(k=k, log_base=b, relevance_level=level)
         requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, params.names))
-    qi = QrelsIndex(qrels)
-    results, problems = evaluate_tables(qi, runs, requested, policy=missing, on_progress=on_progress)
-    values = np.full((len(runs), len(variants), qi.n), np.nan)
-    present = np.zeros((len(runs), qi.n), dtype=bool)
-    for r, rv in enumerate(results):
-        present[r] = rv.present
-        for j, req in enumerate(requested):
-            values[r, j] = np.where(rv.present, rv.values[req.names[0]], np.nan)
-    return Evaluation(qi.queries, names, variants, values, present, missing, k, problems)
+    result = evaluate_result(qrels, list(runs), requested, complete=missing == "zero", on_progress=on_progress)
+    return Evaluation.of(result, k=k)
 
 
 def _rows_of(table: Table, qid: str) -> np.ndarray:

@@ -28,13 +28,15 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._validation import check_real, check_whole
+from .._validation import check_k, check_log_base, check_real, check_whole
+from ..parse import parse_number
 from ..registry import DISCOUNTS, GAINS, TIES
 from ..safe_csv import to_csv
 from . import _kernels
 from .batch import IDCG, MISSING, evaluate, make_variants
 from .measures import MEASURES, NICKNAMES, VARIANT_MEASURE, parse_measures
 from .measures.irm import ALIASES, IR_MEASURES, PROVIDERS
+from .options import MAX_CUTOFF, MAX_WHOLE, check_options
 from .read import COLUMN_ROLES, Limits, Parsed, read_files, read_run
 from .subtopics import read_subtopic_qrels
 from .trec import evaluate_runs
@@ -108,8 +110,6 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 # ------------------------------------------------------------------------------------------ argument types
-#: The largest whole number an option takes (-l, -M, -N, --k): far beyond any collection, well inside int64.
-MAX_WHOLE = 10**15
 #: The largest --max-mb (10 TB): the cap is turned into bytes.
 MAX_MB = 10**7
 #: --max-ratio's default: reading a file may take 100 times its size in memory (1 MiB counted for smaller files).
@@ -117,8 +117,8 @@ MAX_MB = 10**7
 #: millions of rows (one pair repeated, dictionary-encoded and compressed) are refused from the footer.
 DEFAULT_MAX_RATIO = 100.0
 MAX_RATIO = 1e9
-_ASCII_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
-_ASCII_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,4})?")
+#: The largest --seed: numpy's seeds are 32-bit here (the library takes up to 2^63 - 1).
+MAX_SEED = 2**32 - 1
 
 
 def _typed(text: str) -> str:
@@ -130,42 +130,71 @@ def _shown(n: int) -> str:
     return f"10^{len(str(n)) - 1}" if n >= 10**6 and str(n).strip("0") == "1" else str(n)
 
 
-def _whole(minimum: int, maximum: int = MAX_WHOLE):
-    """An argparse type: a whole number in ASCII digits between ``minimum`` and ``maximum``."""
-    bound = f"between {minimum} and {_shown(maximum)}"
+def _number_option(want, check, *, whole: bool = False):
+    """An argparse type: the text read by the one number grammar (:func:`metrics.parse.parse_number`: ASCII
+    digits, no nan/inf), then ``check``ed -- the library's own check of that setting, so that what the option
+    takes is what the library takes, refused here before anything is read or printed.  The message names the
+    value as typed (argparse adds the option as typed); ``want`` says what is accepted (a callable: computed
+    only when a value is refused)."""
 
-    def parse(text: str) -> int:
-        t = text.strip()
+    def parse(text: str):
         try:
-            if not t.isascii() or not _ASCII_WHOLE.fullmatch(t):
-                raise ValueError(text)
-            return check_whole(int(t), name="value", minimum=minimum, maximum=maximum)
-        except ValueError:  # the message names the option (argparse adds it) and the value as typed
-            raise argparse.ArgumentTypeError(f"must be a whole number {bound}, got {_typed(text)}") from None
+            return check(parse_number(text, whole=whole))
+        except ValueError:  # ParseError included
+            raise argparse.ArgumentTypeError(f"must be {want() if callable(want) else want}, "
+                                             f"got {_typed(text)}") from None
 
     return parse
+
+
+def _whole(minimum: int, maximum: int = MAX_WHOLE, check=None):
+    """An argparse type: a whole number in ASCII digits between ``minimum`` and ``maximum`` (then ``check``)."""
+
+    def ok(value: int) -> int:
+        value = check_whole(value, name="value", minimum=minimum, maximum=maximum)
+        return value if check is None else check(value)
+
+    return _number_option(f"a whole number between {minimum} and {_shown(maximum)}", ok, whole=True)
 
 
 def _real(*, positive: bool = False, not_one: bool = False, minimum: float | None = None,
-          maximum: float | None = None, below_one: bool = False):
+          maximum: float | None = None, below_one: bool = False, check=None, want: str | None = None):
     """An argparse type: a finite number written in ASCII (no nan, inf, 1_000 or other scripts' digits)."""
-    want = "a finite number" + (" > 0" if positive else "") + (" and != 1" if not_one else "") \
-        + (f" >= {minimum:g}" if minimum is not None else "") + (" and < 1" if below_one else "") \
-        + (f" and <= {_shown(int(maximum))}" if maximum is not None else "")
+    want = want or ("a finite number" + (" > 0" if positive else "") + (" and != 1" if not_one else "")
+                    + (f" >= {minimum:g}" if minimum is not None else "") + (" and < 1" if below_one else "")
+                    + (f" and <= {_shown(int(maximum))}" if maximum is not None else ""))
 
-    def parse(text: str) -> float:
-        t = text.strip()
-        try:
-            value = check_real(float(t) if t.isascii() and _ASCII_REAL.fullmatch(t) else math.nan, name="value",
-                               minimum=minimum)
-            if (positive and value <= 0) or (not_one and value == 1) or (maximum is not None and value > maximum) \
-                    or (below_one and value >= 1):
-                raise ValueError(text)
-            return value
-        except ValueError:  # the message names the option (argparse adds it) and the value as typed
-            raise argparse.ArgumentTypeError(f"must be {want}, got {_typed(text)}") from None
+    def ok(value: float) -> float:
+        value = check_real(value, name="value", minimum=minimum)
+        if (positive and value <= 0) or (not_one and value == 1) or (maximum is not None and value > maximum) \
+                or (below_one and value >= 1):
+            raise ValueError(value)
+        return value if check is None else check(value)
 
-    return parse
+    return _number_option(want, ok)
+
+
+def _trec_option(name: str):
+    """The check of one of trec_eval's options: :func:`metrics.runfiles.options.check_options`'s."""
+    return lambda value: check_options(**{name: value})[name]
+
+
+def _significance(name: str):
+    """The check of one setting of the paired tests: :func:`metrics.significance.check_settings`'s (imported
+    only when the option is given)."""
+
+    def check(value):
+        from ..significance import check_settings
+
+        return check_settings(**{name: value})[name]
+
+    return check
+
+
+def _max_resamples() -> str:
+    from ..significance import MAX_RESAMPLES
+
+    return f"a whole number between 1 and {_shown(MAX_RESAMPLES)}"
 
 
 def _columns(text: str) -> dict[str, str]:
@@ -243,20 +272,22 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
                    help="average over every qrels query; missing ones count 0")
     t.add_argument("-n", "--nosummary", dest="nosummary", action="store_true", help="no summary ('all') lines")
-    t.add_argument("-l", "--level_for_rel", dest="level", type=_whole(0), default=None, metavar="N",
-                   help="lowest relevant grade (default 1)")
+    t.add_argument("-l", "--level_for_rel", dest="level", type=_whole(0, check=_trec_option("relevance_level")),
+                   default=None, metavar="N", help="lowest relevant grade (default 1)")
     t.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
                    help="drop documents the qrels do not judge before evaluating")
-    t.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_whole(1), metavar="N",
+    t.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_whole(1, check=_trec_option("max_docs")),
+                   metavar="N",
                    help="evaluate only the first N documents of each query")
-    t.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_whole(0), default=None, metavar="N",
+    t.add_argument("-N", "--Number_docs_in_coll", dest="num_docs",
+                   type=_whole(0, check=_trec_option("num_docs_in_coll")), default=None, metavar="N",
                    help="documents in the collection (utility)")
-    t.add_argument("--err-gmax", type=_real(minimum=0), default=None, metavar="G",
+    t.add_argument("--err-gmax", type=_real(minimum=0, check=_trec_option("err_gmax")), default=None, metavar="G",
                    help="highest grade of the scale for ERR (default: the highest grade in the qrels)")
     t.add_argument("-v", "--version", action="version", version="ndcg-lab evaluator, trec_eval 9.0.8 measures")
     v = p.add_argument_group("NDCG variants (any of these selects the variants table)")
     v.add_argument("--variants", action="store_true", help="print the variants table instead of trec_eval's output")
-    v.add_argument("--k", type=_whole(1, 10**12), default=None,
+    v.add_argument("--k", type=_whole(1, MAX_CUTOFF, check=check_k), default=None,
                    help="cutoff (default: whole list and pool, trec_eval ndcg)")
     v.add_argument("--gain", nargs="+", choices=list(GAINS), default=None, help="gains (default: all)")
     v.add_argument("--discount", nargs="+", choices=list(DISCOUNTS), default=None, help="discounts (default: all)")
@@ -267,7 +298,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="qrels queries a run did not answer: skip (trec_eval) or zero (trec_eval -c)")
     v.add_argument("--relevance-level", type=_real(), default=None,
                    help="grades below this count as 0 (ranx rel_lvl; trec_eval -l does not change ndcg)")
-    v.add_argument("--log-base", type=_real(positive=True, not_one=True), default=None,
+    v.add_argument("--log-base", type=_real(positive=True, not_one=True, check=check_log_base), default=None,
                    help="base of the logarithm in the discount (default 2)")
     v.add_argument("--per-query", action="store_true", help="also print per-query values")
     s = p.add_argument_group("significance (needs two runs or more)")
@@ -278,11 +309,16 @@ def _parser() -> argparse.ArgumentParser:
                    help="paired test (default randomization)")
     s.add_argument("--correction", choices=["holm", "bonferroni", "none"], default="holm",
                    help="multiple-comparison correction over all pairs (default holm)")
-    s.add_argument("--confidence", type=_real(positive=True, below_one=True), default=0.95,
+    s.add_argument("--confidence", type=_real(
+        positive=True, below_one=True, check=_significance("confidence"),
+        want="a number between 0 and 1 (exclusive) whose significance level 1 - confidence, at 12 decimals, is "
+             "above 0 and below 1, e.g. 0.95"), default=0.95,
                    help="level of the bootstrap confidence interval (default 0.95)")
-    s.add_argument("--resamples", type=_whole(1, 10_000_000), default=10_000,
+    s.add_argument("--resamples", default=10_000,
+                   type=_number_option(_max_resamples, _significance("n_resamples"), whole=True),
                    help="relabellings / bootstrap resamples (default 10000)")
-    s.add_argument("--seed", type=_whole(0, 2**32 - 1), default=0, help="random seed (default 0)")
+    s.add_argument("--seed", type=_whole(0, MAX_SEED, check=_significance("seed")), default=0,
+                   help="random seed (default 0)")
     w = p.add_argument_group("where did this number come from? (one -m, an NDCG: -m ndcg_cut.10 or -m nDCG@10)")
     w.add_argument("--match", metavar="VALUE", default=None,
                    help="a reported mean, as written (0.4523, 45.23%%): every library (trec_eval 9 and 10, "
@@ -307,10 +343,13 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--csv", metavar="OUT", help="write per-query values to this CSV file")
     o.add_argument("--max-mb", type=_real(positive=True, maximum=MAX_MB), default=None,
                    help="refuse files larger than this many MB")
-    o.add_argument("--max-rows", type=_whole(1), default=None, metavar="N",
+    o.add_argument("--max-rows", type=_whole(1, check=lambda n: Limits(max_rows=n).max_rows), default=None,
+                   metavar="N",
                    help="refuse files of more than N rows (a Parquet file's footer says how many, before any row "
                         "is decoded)")
-    o.add_argument("--max-ratio", type=_real(minimum=1, maximum=MAX_RATIO), default=DEFAULT_MAX_RATIO, metavar="R",
+    o.add_argument("--max-ratio",
+                   type=_real(minimum=1, maximum=MAX_RATIO, check=lambda r: Limits(max_ratio=r).max_ratio),
+                   default=DEFAULT_MAX_RATIO, metavar="R",
                    help="refuse a file that needs more than R times its size in memory to read (a file under 1 MiB "
                         "counts as 1 MiB); compressed Parquet can hold far more rows than its size suggests "
                         f"(default {DEFAULT_MAX_RATIO:g})")
@@ -408,6 +447,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for arg in argv:  # argparse (3.11) drops a value '--' given as --option=-- and uses the option's default
+        if arg.startswith("-") and arg.partition("=")[2] == "--":
+            parser.error(f"argument {arg.partition('=')[0]}: must be a value, got '--'")
     args = parser.parse_args(argv)
     if args.match is not None:
         return _run_match(parser, args)

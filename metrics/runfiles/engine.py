@@ -73,6 +73,7 @@ from .measures import (
     block_positions,
     parse_measures,
 )
+from .options import check_options
 from .read import Problem, Table, id_strings
 
 __all__ = [
@@ -947,8 +948,6 @@ def evaluate_block(qrels_frame: pd.DataFrame, run_frame: pd.DataFrame, measures:
     >>> together["value"].tolist(), sorted(apart["value"].tolist())
     ([0.5, 1.0], [0.5, 1.0])
     """
-    from .trec import check_options
-
     requested = parse_measures(measures)
     opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
                          num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax)

@@ -60,7 +60,7 @@ from ..registry import GAINS, TIES, ZERO_IDCG, Choice
 from .batch import RunVariant
 from .engine import QrelsIndex, table_from_frame
 from .measures import measure_names
-from .read import Parsed, Table, read_qrels, read_run
+from .read import Parsed, Table, read_qrels, read_run, shorten
 from .trec import evaluate_runs
 
 __all__ = [
@@ -74,6 +74,8 @@ __all__ = [
     "MeanGrid",
     "GridTooLarge",
     "ndcg_cutoff",
+    "MeasureError",
+    "NDCG_FORMS",
     "mean_grid",
     "match_mean",
     "match_grid",
@@ -313,6 +315,20 @@ RUN_LIBRARIES: dict[str, Choice] = _table(
 
 
 # ------------------------------------------------------------------------------------------ the measure
+#: The NDCG spellings :func:`ndcg_cutoff` accepts, as its messages list them.
+NDCG_FORMS = "nDCG@K, NDCG@K, ndcg@K, ndcg_cut.K, ndcg_cut_K, nDCG, ndcg"
+
+
+class MeasureError(ValueError):
+    """A measure :func:`ndcg_cutoff` refuses: ``measure`` as given, ``kind`` ``"not_ndcg"`` or ``"cutoff"``
+    (a cutoff below 1), so that a page can say it in its own language."""
+
+    def __init__(self, message: str, *, measure: str, kind: str):
+        super().__init__(message)
+        self.measure = measure
+        self.kind = kind
+
+
 def ndcg_cutoff(measure: str) -> int | None:
     """The cutoff of an NDCG measure name, in trec_eval's or ir_measures' spelling.
 
@@ -346,14 +362,15 @@ def ndcg_cutoff(measure: str) -> int | None:
     text = str(measure).strip()
     m = re.fullmatch(r"(?i:n?dcg)(?:@([0-9]{1,7}))?|ndcg_cut[._]([0-9]{1,7})", text, flags=re.ASCII)
     if m is None or not text.lower().startswith("ndcg"):
-        raise ValueError(f"measure {text[:40]!r} is not an NDCG; accepted: nDCG@K, NDCG@K, ndcg@K, ndcg_cut.K, "
-                         "ndcg_cut_K, nDCG, ndcg")
+        raise MeasureError(f"measure {text[:40]!r} is not an NDCG; accepted: {NDCG_FORMS}", measure=text,
+                           kind="not_ndcg")
     cut = m.group(1) or m.group(2)
     if cut is None:
         return None
     k = int(cut)
     if k < 1:
-        raise ValueError(f"measure {text[:40]!r}: the cutoff must be a whole number >= 1, got {k}")
+        raise MeasureError(f"measure {text[:40]!r}: the cutoff must be a whole number >= 1, got {k}", measure=text,
+                           kind="cutoff")
     return k
 
 
@@ -571,12 +588,12 @@ def _refusals(key: str, qrels: Table, run_table: Table, duplicates: bool, k, for
         return "duplicates", ""
     if "query_sets" in refuses and (foreign.size or missing.size):
         example = foreign[0] if foreign.size else missing[0]
-        return "query_sets", str(example)
+        return "query_sets", shorten(str(example))  # a detail for a message: an id is shown shortened
     if "numeric_ids" in refuses:
         ids = list(qrels.qid.dictionary.to_pylist()) + list(run_table.qid.dictionary.to_pylist())
         bad = next((i for i in ids if not str(i).rsplit("-", 1)[-1].isdigit()), None)
         if bad is not None:
-            return "numeric_ids", str(bad)
+            return "numeric_ids", shorten(str(bad))
     if "grades_0_4" in refuses:
         bad = np.flatnonzero((grades != np.trunc(grades)) | (grades > 4))
         if bad.size:
@@ -591,7 +608,7 @@ def _refusals(key: str, qrels: Table, run_table: Table, duplicates: bool, k, for
         counts = np.bincount(run_table.qid.indices.to_numpy(), minlength=len(run_table.qid.dictionary))
         ones = np.flatnonzero(counts == 1)
         if ones.size:
-            return "one_document", str(run_table.qid.dictionary[int(ones[0])].as_py())
+            return "one_document", shorten(str(run_table.qid.dictionary[int(ones[0])].as_py()))
     return None
 
 
@@ -1053,7 +1070,7 @@ def describe(result: MeanMatch, *, digits: int | None = None, families: int = 10
                 f"it uses {_choice_name(m.dimension, m.theirs)}; {h.text} needs {needed} (that change alone gives "
                 f"{_fmt(m.needed_value, digits)}).")
         if m.queries:
-            shown = ", ".join(f"{q} ({_fmt(a, 4)} vs {_fmt(b, 4)})" for q, a, b in m.queries)
+            shown = ", ".join(f"{shorten(q)} ({_fmt(a, 4)} vs {_fmt(b, 4)})" for q, a, b in m.queries)
             text += f" The queries that make the difference: {shown}."
         lines.append(text)
     for key, (why, detail) in result.refused.items():

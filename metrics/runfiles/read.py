@@ -39,6 +39,7 @@ import io
 import itertools
 import math
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -144,6 +145,15 @@ PROBLEM_MESSAGES: dict[str, str] = {
     "duplicate_column": "{file}: {count} columns are named '{column}'; give each column its own name",
     "not_a_file": "{file} is not a file (a folder or a device); give the path of a qrels or run file",
     "unreadable": "{file} cannot be read: {reason}",
+    "long_id": "{file} line {line}: {column} of {length:,} characters ('{text}'); an id has at most {limit:,}; the "
+               "line is skipped",
+    "long_header": "{file}: its first line, the header ('{header}'), is longer than {limit:,} characters; a header "
+                   "names a few columns",
+    "long_field": "{file} line {line}: a field of more than {limit:,} characters; a qrels or run file's fields are "
+                  "ids and numbers",
+    "parquet_pages": "{file} is split into more than {limit:,} pages (or row groups) in the columns read; write it "
+                     "with larger pages and row groups",
+    "csv_error": "{file} line {line}: the line cannot be read as CSV ({reason})",
 }
 
 _SEVERITY = {
@@ -154,7 +164,8 @@ _SEVERITY = {
     "no_queries": "error", "whole_grades": "warning", "huge_grade": "warning", "bad_lines": "error",
     "fractional_grades": "warning", "not_in_qrels": "warning", "too_many_rows": "fatal", "too_much_memory": "fatal",
     "parquet_footer": "fatal", "parquet_data": "fatal", "duplicate_column": "fatal", "not_a_file": "fatal",
-    "unreadable": "fatal",
+    "unreadable": "fatal", "long_id": "error", "long_header": "fatal", "long_field": "fatal", "parquet_pages": "fatal",
+    "csv_error": "fatal",
 }
 
 
@@ -301,10 +312,30 @@ class Parsed:
 #: A file smaller than this counts as this big for :attr:`Limits.max_ratio`: a small file may always need
 #: ``max_ratio`` MiB.
 RATIO_FLOOR_BYTES = 1 << 20
-#: Memory that reading one row takes besides its ids' text: its value, codes and line, the checks'
-#: temporaries.  Measured by ``benchmarks/upload_memory.py``: ~100 bytes a row for text files, 120-150 for
-#: Parquet (pyarrow 26), whatever the row's width on disk.
-READ_ROW_BYTES = 100
+#: Memory that reading one row of a Parquet file takes besides its ids' text: its value, codes and line, the
+#: checks' temporaries, whatever the row's width on disk.  With :data:`QID_TEXT_BYTES` and :data:`DOCNO_TEXT_BYTES`
+#: an upper bound of what ``benchmarks/hostile_uploads.py --calibrate`` measures (pyarrow 26, load ~12 on 2
+#: cores): 2,000,000 rows of short ids 378 MB (estimated 406), 20,000 rows of 5,000-character document ids 696 MB
+#: (estimated 703), of 5,000-character query ids 493 MB (estimated 503).  (A text file is bounded by its bytes:
+#: ~100 bytes a row, ``benchmarks/upload_memory.py``.)
+READ_ROW_BYTES = 120
+#: Memory one byte of a Parquet file's ids takes once read: the decoded text and its copies (a dictionary's values,
+#: the Table's arrays, the checks' hash tables), on top of :data:`READ_ROW_BYTES` a row: query ids (kept
+#: dictionary-encoded) and document ids.  Counted on the pages before they are decoded (a page of text, as its
+#: header says it decompresses), then on each batch's ids before they are expanded.
+QID_TEXT_BYTES = 5
+DOCNO_TEXT_BYTES = 7
+#: The longest id (a query or document id) a file may hold, in characters: a line (or a Parquet row) with a longer
+#: one is a bad line ("long_id").  Real ids are short -- TREC docnos, URLs of a few thousand characters at most;
+#: an id of megabytes is not an id, and every copy of it costs its whole length.
+MAX_ID_CHARS = 10_000
+#: The longest first line (a CSV/TSV file's header) looked at, in characters: a header that does not end within
+#: it is refused ("long_header") before its columns are split -- a header of millions of columns would cost
+#: tens of times its size.
+MAX_HEADER_CHARS = 1 << 16
+# The start of a text file read to choose the format and its fast path: a header of MAX_HEADER_CHARS characters
+# of up to 4 bytes each.
+_HEAD_BYTES = 4 * MAX_HEADER_CHARS
 
 
 @dataclass(frozen=True)
@@ -312,12 +343,14 @@ class Limits:
     """How much memory reading one file may take, checked before it is spent.
 
     A file's *cost* is the memory its rows take while read: :data:`READ_ROW_BYTES` a row plus its ids'
-    UTF-8 text (an integer id: its decimal digits).  A text file costs a few times its own size, so its
-    bytes (``max_bytes``) bound it; a Parquet file is compressed and dictionary-encoded: a few hundred KB
-    can hold tens of millions of rows.  Its row count and the decompressed size of its pages come from
-    its footer and refuse it before anything is decoded; the ids' text is counted batch by batch as it is
-    decoded (string columns dictionary-encoded until then, so a long id repeated is counted, not
-    repeated), and the read stops at the limit.
+    UTF-8 text at :data:`QID_TEXT_BYTES` / :data:`DOCNO_TEXT_BYTES` a byte (an integer id: its decimal
+    digits).  A text file costs a few times its own size, so its bytes (``max_bytes``) bound it; a Parquet
+    file is compressed and dictionary-encoded: a few hundred KB can hold tens of millions of rows.  Before
+    anything is decoded, its footer's length (:data:`FOOTER_BYTES`), its rows and column chunks
+    (:data:`CHUNK_BYTES`), its layout (:data:`PARQUET_MIN_PAGES`) and the size every needed page's own
+    header says it decompresses to (what pyarrow allocates: a forged footer cannot hide it) refuse it;
+    then the ids' text is counted batch by batch as it is decoded (string columns dictionary-encoded until
+    then, so a long id repeated is counted, not repeated), and the read stops at the limit.
 
     Parameters
     ----------
@@ -496,13 +529,26 @@ def _alias_map() -> dict[str, str]:
     return {alias: role for role, names in COLUMN_NAMES.items() for alias in names}
 
 
-def _first_line(text: str) -> str:
-    """The first line that is neither blank nor a '#' comment."""
-    for line in text.split("\n", 200)[:200]:
-        stripped = line.strip().lstrip("\ufeff")
+def _first_line(lines, *, last_ended: bool = True) -> tuple[str, bool]:
+    """The first of ``lines`` (at most 200 looked at) that is neither blank nor a '#' comment, cut at
+    :data:`MAX_HEADER_CHARS`, and whether it is longer than that -- looked at without copying a long line whole
+    (a line of millions of fields).  ``last_ended=False``: the last of ``lines`` is cut short (the start of a
+    file), so if it is the one found, it counts as longer.
+
+    >>> _first_line(["# a comment", "", "qid,docno,score", "q1,d1,1"])
+    ('qid,docno,score', False)
+    >>> _first_line(["q1 Q0 d1 1 1.0 t" + " x" * 40_000])[1]
+    True
+    """
+    lines = lines[:200]
+    for i, line in enumerate(lines):
+        cut = line[: MAX_HEADER_CHARS + 1].rstrip("\r").lstrip("\ufeff")
+        stripped = cut.strip()
         if stripped and not stripped.startswith("#"):
-            return line.strip("\r").lstrip("\ufeff")
-    return ""
+            longer = len(cut) > MAX_HEADER_CHARS or len(line) > MAX_HEADER_CHARS + 2 or (
+                not last_ended and i == len(lines) - 1)
+            return cut[:MAX_HEADER_CHARS], longer
+    return "", False
 
 
 def _leading_comments(head: bytes) -> int:
@@ -686,14 +732,19 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
     a usable type) and ``limits`` on its rows and memory.  A text file: compressed or binary content
     and the encoding (UTF-8, else GBK, else refused), checked a block at a time.
 
+    A binary file object (open for reading and seeking: a remote file read on demand, e.g. by Spark's driver
+    through Hadoop) is checked by what it costs to read a few bytes: a Parquet file as above (its footer and its
+    pages' headers are read, never its pages), a text file by its first 256 KiB (compressed or binary content,
+    UTF-16/32, an encoding that is neither UTF-8 nor GBK there, a header too long).
+
     Parameters
     ----------
-    path : str or os.PathLike
-        A local file.
+    path : str, os.PathLike or binary file object
+        A local file, or a seekable binary file.
     kind : {"qrels", "run"}
         What the file holds.
     name : str, optional
-        The file name used in the problem.  Default: the path's name.
+        The file name used in the problem.  Default: the path's name (for a file object: its ``name``).
     columns : mapping of str to str, optional
         Role -> column name (see :func:`column_roles`).
     limits : Limits, optional
@@ -722,20 +773,70 @@ def inspect_file(path, *, kind: str, name: str | None = None, columns=None, limi
         raise ValueError(f"unknown kind {kind!r}; valid kinds are {', '.join(repr(k) for k in KINDS)}")
     limits = _check_limits(limits)
     given = _check_columns(columns)
+    if not isinstance(path, (str, os.PathLike)):
+        if not all(callable(getattr(path, m, None)) for m in ("read", "seek")):
+            raise ValueError(f"path must be a path or a binary file open for reading and seeking, got "
+                             f"{type(path).__name__}")
+        return _inspect_stream(path, kind, name or Path(str(getattr(path, "name", "input"))).name, given, limits)
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path} is not a readable file")
     name = name or path.name
     if _is_parquet(path):
-        file = _parquet_file(str(path), name)
+        size = path.stat().st_size
+        file = _parquet_file(str(path), name, path, size, limits)
         if isinstance(file, Problem):
             return FileCheck("parquet", None, file)
-        roles = _parquet_plan(file, name, kind, given, path.stat().st_size, limits)
+        roles = _parquet_plan(file, name, kind, given, size, limits, path)
         return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
-    if not _read_head(path, 1 << 16).strip():
+    head = _read_head(path, _HEAD_BYTES)
+    if not head.strip():
         return FileCheck("text", None, Problem(name, None, "empty", {}))
     encoding, problem = _choose_encoding(path, name)
+    if problem is None:  # a header of millions of columns is refused before anything splits it
+        text = codecs.getincrementaldecoder("utf-8" if encoding == "utf-8-sig" else encoding)().decode(
+            head.removeprefix(codecs.BOM_UTF8) if encoding == "utf-8-sig" else head)
+        first, longer = _first_line(text.split("\n", 200), last_ended=len(head) >= path.stat().st_size)
+        if longer and _sniff(first, given)[2] is not None:
+            problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
     return FileCheck("text", encoding, problem)
+
+
+def _inspect_stream(file, kind: str, name: str, given: dict, limits: Limits) -> FileCheck:
+    """:func:`inspect_file` of a seekable binary file: the few bytes the checks need are read, never the rows."""
+    size = file.seek(0, io.SEEK_END)
+    if _read_at(file, 0, 4) == _PARQUET_MAGIC:  # a Parquet file is read from its end
+        found = _parquet_file(file, name, file, size, limits)
+        if isinstance(found, Problem):
+            return FileCheck("parquet", None, found)
+        roles = _parquet_plan(found, name, kind, given, size, limits, file)
+        return FileCheck("parquet", None, roles if isinstance(roles, Problem) else None)
+    head = _read_at(file, 0, _HEAD_BYTES)
+    if not head.strip():
+        return FileCheck("text", None, Problem(name, None, "empty", {}))
+    whole = len(head) >= size
+    # the head's encoding, up to its last newline when the file goes on (a character may be cut at the end)
+    checked = head if whole or b"\n" not in head else head[: head.rindex(b"\n") + 1]
+    encoding, problem = _choose_encoding(checked, name)
+    if problem is None:
+        text = codecs.getincrementaldecoder("utf-8" if encoding == "utf-8-sig" else encoding)().decode(
+            head.removeprefix(codecs.BOM_UTF8) if encoding == "utf-8-sig" else head)
+        first, longer = _first_line(text.split("\n", 200), last_ended=whole)
+        if longer and _sniff(first, given)[2] is not None:
+            problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
+    return FileCheck("text", encoding, problem)
+
+
+def _read_at(source, offset: int, n: int) -> bytes:
+    """``n`` bytes of a file from ``offset`` (fewer at its end): a path, the file's bytes, or a binary file object."""
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            fh.seek(offset)
+            return fh.read(n)
+    if callable(getattr(source, "seek", None)) and callable(getattr(source, "read", None)):
+        source.seek(offset)
+        return source.read(n)
+    return bytes(memoryview(source).cast("B")[offset: offset + n])
 
 
 def read_files(qrels, runs, *, max_bytes: int | None = None, threads: int | None = None, qrels_columns=None,
@@ -887,18 +988,23 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
         progress(1.0)
         return out
 
-    with (open(path, "rb") if path is not None else io.BytesIO(bytes(source[: 1 << 16]))) as fh:
-        head = fh.read(1 << 16)
+    with (open(path, "rb") if path is not None else io.BytesIO(bytes(source[:_HEAD_BYTES]))) as fh:
+        head = fh.read(_HEAD_BYTES)
     if not head.strip():
         return Parsed(name, kind, None, [Problem(name, None, "empty", {})], n_problems=1)
 
     head_text, head_enc = _head_utf8(head)
     fast = None
     if head_text is not None:
-        fmt, delim, header = _sniff(_first_line(head_text), columns)
-        n_fields = len(_first_line(head_text).split())
-        # trec_eval 10 ignores fields after a run line's tag; a qrels line has exactly 4
-        if not (fmt == "trec" and (n_fields < _TREC_FIELDS[kind] or (kind == "qrels" and n_fields != 4))):
+        first, longer = _first_line(head_text.split("\n", 200), last_ended=len(head) >= size)
+        fmt, delim, header = _sniff(first, columns)
+        if header is not None and longer:
+            return _long_header(name, kind, fmt, first, head_enc)
+        n_fields = len(first.split())
+        # trec_eval 10 ignores fields after a run line's tag; a qrels line has exactly 4.  A first line longer than
+        # MAX_HEADER_CHARS is not for pyarrow (its parser would hold every field of its block): line by line.
+        if not longer and not (fmt == "trec" and (n_fields < _TREC_FIELDS[kind]
+                                                  or (kind == "qrels" and n_fields != 4))):
             fast = _fast_read(path if path is not None else source, kind, name, fmt, delim, header, head_enc,
                               columns)
     progress(0.5)
@@ -910,6 +1016,11 @@ def read_table(source, *, kind: str, name: str | None = None, max_bytes: int | N
     out = _slow_read(path if path is not None else source, kind, name, columns, progress)
     progress(1.0)
     return _row_limit(out, limits)
+
+
+def _long_header(name: str, kind: str, fmt: str, first: str, encoding: str | None) -> Parsed:
+    problem = Problem(name, 1, "long_header", {"header": first, "limit": MAX_HEADER_CHARS})
+    return Parsed(name, kind, None, [problem], encoding=encoding, format=fmt, n_problems=1)
 
 
 def _row_limit(parsed: Parsed, limits: Limits) -> Parsed:
@@ -1016,6 +1127,8 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding, columns=None) -
         return None
     if fmt == "trec" and pc.any(pc.starts_with(qid.dictionary, "#")).as_py():
         return None  # a comment line further down: read line by line
+    if _longest(qid.dictionary) > MAX_ID_CHARS or _longest(docno) > MAX_ID_CHARS:
+        return None  # an id too long: the line-by-line reader names its line
     docno = _checked_docnos(qid, docno)
     if docno is None:
         return None
@@ -1024,6 +1137,13 @@ def _fast_read(source, kind, name, fmt, delim, header, encoding, columns=None) -
         return None
     out = Table(name, kind, qid, docno, values, None, header_lines, tag)
     return Parsed(name, kind, out, [], encoding=encoding, format=fmt, n_lines=n_rows + header_lines)
+
+
+def _longest(values: pa.Array) -> int:
+    """The most characters of a string array's values (0 when empty)."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary
+    return int(pc.max(pc.utf8_length(values)).as_py() or 0) if len(values) else 0
 
 
 def _combine(values) -> pa.Array:
@@ -1293,40 +1413,64 @@ class _NotDecodable(Exception):
         self.offset = offset
 
 
-def _byte_blocks(source, block: int | None = None):
-    """(offset, bytes) of the file's blocks, each ending after a newline (the last one: the file's end);
-    ``block`` bytes are read at a time (default :data:`SLOW_BLOCK_BYTES`)."""
-    block = block or SLOW_BLOCK_BYTES
+def _reader_of(source):
+    """``(read, close)`` for a path or the file's bytes: ``read(n)`` gives the next ``n`` bytes (fewer at the end)."""
     if isinstance(source, Path):
         fh = open(source, "rb")
-        read = fh.read
-    else:
-        view, pos, fh = memoryview(source).cast("B"), 0, None
+        return fh.read, fh.close
+    view, pos = memoryview(source).cast("B"), 0
 
-        def read(n):
-            nonlocal pos
-            out = bytes(view[pos: pos + n])
-            pos += len(out)
-            return out
+    def read(n):
+        nonlocal pos
+        out = bytes(view[pos: pos + n])
+        pos += len(out)
+        return out
+
+    return read, lambda: None
+
+
+def _raw_blocks(source, block: int | None = None):
+    """(offset, bytes) of the file's blocks of ``block`` bytes (default :data:`SLOW_BLOCK_BYTES`), cut anywhere."""
+    block = block or SLOW_BLOCK_BYTES
+    read, close = _reader_of(source)
     try:
-        carry, offset = b"", 0
+        offset = 0
+        while data := read(block):
+            yield offset, data
+            offset += len(data)
+    finally:
+        close()
+
+
+def _byte_blocks(source, block: int | None = None):
+    """(offset, [bytes]) of the file's blocks, each ending after a newline (the last one: the file's end);
+    ``block`` bytes are read at a time (default :data:`SLOW_BLOCK_BYTES`).  The block comes in a one-item list
+    that the caller empties: then the caller's reference is the only one (a long line's bytes are freed as soon
+    as the caller has its text)."""
+    block = block or SLOW_BLOCK_BYTES
+    read, close = _reader_of(source)
+    try:
+        pending, offset = [], 0  # the pieces of a line that has not ended yet
         while True:
             data = read(block)
             if not data:
-                if carry:
-                    yield offset, carry
+                if pending:
+                    yield offset, [b"".join(pending)]
                 return
-            data = carry + data if carry else data
             cut = data.rfind(b"\n") + 1
-            if cut == 0:  # no newline yet: a long line, read on
-                carry = data
+            if cut == 0:  # no newline yet: a long line, read on (its pieces joined once, when it ends)
+                pending.append(data)
                 continue
-            yield offset, data[:cut]
-            offset += cut
-            carry = data[cut:]
+            out = b"".join([*pending, data[:cut]]) if pending else (data if cut == len(data) else data[:cut])
+            pending = [data[cut:]] if cut < len(data) else []
+            del data
+            size = len(out)
+            box = [out]
+            del out
+            yield offset, box
+            offset += size
     finally:
-        if fh is not None:
-            fh.close()
+        close()
 
 
 def _decoded_lines(source, encoding: str, on_block=None):
@@ -1334,24 +1478,28 @@ def _decoded_lines(source, encoding: str, on_block=None):
     raises :class:`_NotDecodable` at the first block that is not ``encoding``.  ``on_block`` is called with
     the bytes read so far before each block's lines."""
     codec = "utf-8" if encoding == "utf-8-sig" else encoding
-    for offset, data in _byte_blocks(source):
+    for offset, box in _byte_blocks(source):
+        data = box.pop()
         if on_block is not None:
             on_block(offset + len(data))
         skip = len(codecs.BOM_UTF8) if offset == 0 and encoding == "utf-8-sig" else 0
         try:
-            text = data[skip:].decode(codec)
+            text = str(memoryview(data)[skip:], codec)  # decoded in place: a long line is not copied first
         except UnicodeDecodeError as exc:
             raise _NotDecodable(offset + skip + exc.start) from None
+        del data  # the block's bytes, as soon as they are text
         lines = text.split("\n")
+        del text
         if lines[-1] == "":
             lines.pop()
         yield from lines
+        del lines
 
 
 def _line_at_offset(source, offset: int) -> int:
     """The 1-based line of a byte offset."""
     count = 0
-    for start, data in _byte_blocks(source):
+    for start, data in _raw_blocks(source):
         if start + len(data) > offset:
             return count + data[: offset - start].count(b"\n") + 1
         count += data.count(b"\n")
@@ -1415,6 +1563,10 @@ def _without_repeats(qid: pa.DictionaryArray, docno: pa.DictionaryArray, values:
     return _first_appearance([qid.take(take)]), docno.take(take), values[keep], keep
 
 
+def _source_size(source) -> int:
+    return source.stat().st_size if isinstance(source, Path) else len(memoryview(source).cast("B"))
+
+
 def _choose_encoding(source, name: str) -> tuple[str | None, Problem | None]:
     """The file's encoding as :func:`decode` chooses it (UTF-8 with or without a byte-order mark, else GBK),
     checked block by block without holding the text; or the "encoding"/"binary" problem decode gives."""
@@ -1426,13 +1578,20 @@ def _choose_encoding(source, name: str) -> tuple[str | None, Problem | None]:
     bad_at = 0
     for encoding in tries:
         codec = "utf-8" if encoding == "utf-8-sig" else encoding
+        decoder = codecs.getincrementaldecoder(codec)()  # blocks cut anywhere; a long line is never held whole
         try:
-            for offset, data in _byte_blocks(source):
+            for offset, data in _raw_blocks(source):
                 skip = len(codecs.BOM_UTF8) if offset == 0 and encoding == "utf-8-sig" else 0
+                pending = len(decoder.getstate()[0])  # bytes of a character cut by the previous block
                 try:
-                    data[skip:].decode(codec)
+                    decoder.decode(data[skip:] if skip else data)
                 except UnicodeDecodeError as exc:
-                    raise _NotDecodable(offset + skip + exc.start) from None
+                    raise _NotDecodable(offset + skip - pending + exc.start) from None
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(b"", final=True)
+            except UnicodeDecodeError as exc:
+                raise _NotDecodable(_source_size(source) - pending + exc.start) from None
             return encoding, None
         except _NotDecodable as exc:
             bad_at = max(bad_at, exc.offset)
@@ -1455,10 +1614,13 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
     progress = progress or (lambda _f: None)
     lines = _decoded_lines(source, encoding, lambda done: progress(0.5 + 0.5 * done / max(size, 1)))
     head = list(itertools.islice(lines, 200))
-    first = _first_line("\n".join(head))
+    first, longer = _first_line(head)
     lines = itertools.chain(head, lines)
+    del head
     problems = _Collector(name)
     fmt, delim, header = _sniff(first, columns)
+    if header is not None and longer:
+        return _long_header(name, kind, fmt, first, encoding)
     out = _Rows()
     tag = None
     n_lines = 0
@@ -1467,25 +1629,29 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
     if fmt == "trec":
         expected = _TREC_FIELDS[kind]
         other = "run" if kind == "qrels" else "qrels"
-        if len(first.split()) == _TREC_FIELDS[other]:
+        if not longer and len(first.split(None, 7)) == _TREC_FIELDS[other]:
             n_lines = sum(1 for _ in lines)
             p = Problem(name, None, "wrong_kind", {"found": other, "fields": _TREC_FIELDS[other], "expected": kind})
             return Parsed(name, kind, None, [p], encoding=encoding, format=fmt, n_lines=n_lines, n_problems=1)
         di, vi = 2, (3 if kind == "qrels" else 4)
         for i, raw in enumerate(lines, start=1):
             n_lines = i
-            fields = raw.split()
+            # The fields a line needs: fields after a run's tag are ignored (trec_eval 10), and a line of millions
+            # of them is never split into millions of strings.
+            fields, more = _line_fields(raw, expected)
             if not fields or fields[0].startswith("#"):  # blank line or comment (trec_eval 10)
                 continue
-            if len(fields) != expected and not (kind == "run" and len(fields) > expected):
-                problems.add(i, "fields", found=len(fields), format=f"TREC {kind}", expected=expected)
+            if len(fields) < expected or (kind == "qrels" and more):
+                problems.add(i, "fields", found=_count_fields(raw), format=f"TREC {kind}", expected=expected)
                 continue
             value = _number(fields[vi])
             if value is None:
                 problems.add(i, "number", column=value_name, token=_clip(fields[vi]))
                 continue
+            if _long_id(problems, i, fields[0], fields[di], "qid", "docno"):
+                continue
             if kind == "run":
-                tag = fields[5]  # trec_eval keeps the last line's tag
+                tag = fields[5][:MAX_ID_CHARS]  # trec_eval keeps the last line's tag (a run's name)
             out.add(fields[0], fields[di], value, i)
         header_lines = 0
     else:
@@ -1500,30 +1666,43 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
         header_seen = False
         counted = _Counted(lines)
         body = (ln.rstrip("\r") for ln in counted)
-        if delim is None:
-            rows = ((i, ln.split()) for i, ln in enumerate(body, start=1))
+        if delim is None:  # whitespace-separated with a header: as a TREC line, never split past what is needed
+            wide = None
+            rows = ((i, fields, _count_fields(ln) if more else None)
+                    for i, ln in enumerate(body, start=1) for fields, more in [_line_fields(ln, width)])
         else:
-            reader = csv.reader((ln + "\n" for ln in body), delimiter=delim)
-            rows = ((reader.line_num, r) for r in reader)
-        for i, fields in rows:
-            if not fields or all(not f.strip() for f in fields):
-                continue
-            if not header_seen:
-                header_seen = True
-                continue
-            if len(fields) != width:
-                problems.add(i, "fields", found=len(fields), format=f"{fmt.upper()} {kind}", expected=width)
-                continue
-            q, d = fields[roles["qid"]].strip(), fields[roles["docno"]].strip()
-            token = fields[roles[vrole]].strip()
-            value = _number(token)
-            if value is None:
-                problems.add(i, "number", column=header[roles[vrole]], token=_clip(token))
-                continue
-            if not q or not d:
-                problems.add(i, "blank_id", column=header[roles["qid" if not q else "docno"]])
-                continue
-            out.add(q, d, sign * value, i)
+            wide = _CsvLines(width, delim)
+            reader = csv.reader((wide.feed(ln, counted.count) + "\n" for ln in body), delimiter=delim)
+            rows = ((i, fields, wide.found) for i, fields in wide.records(reader))
+        try:
+            for i, fields, found in rows:
+                if found is None and (not fields or all(not f.strip() for f in fields)):
+                    continue
+                if not header_seen:
+                    header_seen = True
+                    continue
+                if found is not None or len(fields) != width:
+                    problems.add(i, "fields", found=found or len(fields), format=f"{fmt.upper()} {kind}",
+                                 expected=width)
+                    continue
+                q, d = fields[roles["qid"]].strip(), fields[roles["docno"]].strip()
+                token = fields[roles[vrole]].strip()
+                value = _number(token)
+                if value is None:
+                    problems.add(i, "number", column=header[roles[vrole]], token=_clip(token))
+                    continue
+                if not q or not d:
+                    problems.add(i, "blank_id", column=header[roles["qid" if not q else "docno"]])
+                    continue
+                if _long_id(problems, i, q, d, header[roles["qid"]], header[roles["docno"]]):
+                    continue
+                out.add(q, d, sign * value, i)
+        except csv.Error as exc:  # a field beyond the csv module's limit, a lone carriage return, ...
+            line = reader.line_num
+            problem = (Problem(name, line, "long_field", {"limit": csv.field_size_limit()})
+                       if "field limit" in str(exc) else Problem(name, line, "csv_error", {"reason": str(exc)[:120]}))
+            return Parsed(name, kind, None, [problem], encoding=encoding, format=fmt, n_lines=counted.count,
+                          n_problems=1)
         n_lines = counted.count
         header_lines = 1
 
@@ -1547,6 +1726,92 @@ def _slow_read(source, kind: str, name: str, columns: dict | None = None, progre
     listed = problems.finish() + extra
     return Parsed(name, kind, table, listed, encoding=encoding, format=fmt, n_lines=n_lines,
                   n_problems=problems.count + len(extra))
+
+
+_FIELD = re.compile(r"\S+")  # a field of a whitespace-separated line: \s is what str.split() splits on
+# Lines longer than this are split with a regular expression, field by field, never as a whole.
+_LONG_LINE = 4096
+
+
+def _line_fields(line: str, n: int) -> tuple[list[str], bool]:
+    """The first ``n`` whitespace-separated fields of a line and whether it has more, without making a string of
+    any other field (a line of millions of fields costs what its text costs).
+
+    >>> _line_fields("q1 Q0 d1 1 2.5 tag x y", 6)
+    (['q1', 'Q0', 'd1', '1', '2.5', 'tag'], True)
+    >>> _line_fields("q1 Q0 d1" + " x" * 5000, 2)
+    (['q1', 'Q0'], True)
+    """
+    if len(line) <= _LONG_LINE:
+        fields = line.split(None, n)
+        return fields[:n], len(fields) > n
+    found = _FIELD.finditer(line)
+    fields = [m.group() for m in itertools.islice(found, n)]
+    return fields, next(found, None) is not None
+
+
+def _count_fields(line: str) -> int:
+    """How many whitespace-separated fields a line has, counted without splitting it."""
+    return len(line.split()) if len(line) <= _LONG_LINE else sum(1 for _ in _FIELD.finditer(line))
+
+
+def _long_id(problems: _Collector, line: int, qid: str, docno: str, qid_column: str, docno_column: str) -> bool:
+    """Whether one of a line's ids is longer than :data:`MAX_ID_CHARS` (then its "long_id" problem is added)."""
+    for text, column in ((qid, qid_column), (docno, docno_column)):
+        if len(text) > MAX_ID_CHARS:
+            problems.add(line, "long_id", column=column, length=len(text), text=_clip(text), limit=MAX_ID_CHARS)
+            return True
+    return False
+
+
+#: Fields a CSV line may hold beyond its header's width before it is split (or cut) ahead of the csv module, which
+#: would make a Python string of every field: such a line is a bad line whatever its content.
+_EXTRA_CSV_FIELDS = 64
+
+
+class _CsvLines:
+    """Feeds a csv reader line by line, keeping what it costs bounded.
+
+    A line that starts a record, has no quote character, and either has far more fields than the header or is
+    longer than the csv module's field limit is split here instead (into the header's width of fields at most,
+    or only counted), and the reader is given an empty line: an id too long or a line of millions of fields is
+    then a bad line, as on pyarrow's path, never a csv error or millions of strings.  A line inside a quoted
+    record with far more fields is cut before the reader sees it, and its record is reported as a bad line.
+    """
+
+    def __init__(self, width: int, delim: str):
+        self.width, self.delim = width, delim
+        self.limit = width + _EXTRA_CSV_FIELDS
+        self.done = 0  # physical lines of the records the reader has returned
+        self.own: dict[int, list[str] | int] = {}  # line -> its fields, or its field count when not the width
+        self.cut_lines: list[tuple[int, int]] = []  # (line, fields) of lines cut inside a quoted record
+        self.found: int | None = None  # the last record's field count, when it is a bad line found here
+
+    def feed(self, line: str, number: int) -> str:
+        count = line.count(self.delim)
+        if count <= self.limit and len(line) <= csv.field_size_limit():
+            return line
+        if self.done == number - 1 and '"' not in line:  # a record of its own, without quoting: split here
+            self.own[number] = line.split(self.delim) if count + 1 == self.width else count + 1
+            return ""
+        if count > self.limit:
+            self.cut_lines.append((number, count + 1))
+            end = -1
+            for _ in range(self.limit + 1):
+                end = line.index(self.delim, end + 1)
+            return line[:end]
+        return line  # a long quoted field: the csv module refuses it (a "long_field" problem)
+
+    def records(self, reader):
+        """(line, fields) of each record; ``found`` is set when the record is a bad line found here."""
+        for fields in reader:
+            last = reader.line_num
+            own = self.own.pop(last, None)
+            cut = [n for line, n in self.cut_lines if self.done < line <= last]
+            self.cut_lines = [c for c in self.cut_lines if c[0] > last]
+            self.done = last
+            self.found = max(cut) if cut else (own if isinstance(own, int) else None)
+            yield last, (own if isinstance(own, list) else fields)
 
 
 class _Counted:
@@ -1665,6 +1930,7 @@ def _is_parquet(source) -> bool:
 #: batches.
 PARQUET_BATCH_ROWS = 1 << 16
 
+
 _ID_ACCEPTED = "strings or integers"
 _VALUE_ACCEPTED = "numbers (integer, floating point or decimal)"
 
@@ -1714,25 +1980,217 @@ def _first_appearance(chunks: list[pa.DictionaryArray]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32(), mask=nulls), canon.dictionary.take(first))
 
 
-def _parquet_file(src, name: str):
-    """A ``ParquetFile`` whose string columns decode dictionary-encoded, or a "parquet_footer" Problem."""
+#: Memory per byte of a Parquet footer once pyarrow has parsed it (its row groups' and columns' descriptions):
+#: measured ~13 (pyarrow 26, ``benchmarks/hostile_uploads.py``).  A footer whose parse alone would exceed the
+#: limit is refused before pyarrow reads it.
+FOOTER_BYTES = 16
+#: Memory per column chunk read (a row group's column) besides its pages: measured ~1.7 KB (pyarrow 26).
+CHUNK_BYTES = 2048
+#: A Parquet file may hold at most ``max(PARQUET_MIN_PAGES, size // PARQUET_PAGE_BYTES)`` pages in the columns
+#: read (row groups count as pages: each has one at least).  Writers make pages of about 1 MB (pyarrow, Spark,
+#: DuckDB); their headers are read one by one before a row is decoded, so a file of millions of tiny pages or
+#: row groups is refused instead of keeping the server busy.
+PARQUET_MIN_PAGES = 4096
+PARQUET_PAGE_BYTES = 4096
+
+
+def _parquet_file(src, name: str, source=None, size: int = 0, limits: Limits | None = None):
+    """A ``ParquetFile`` whose string columns decode dictionary-encoded, or a Problem: "parquet_footer" for a
+    damaged footer, "too_much_memory" when parsing the footer alone would take more than ``limits`` allow
+    (its length is read from the file's last 8 bytes first, so a footer of millions of row groups is never
+    parsed)."""
     import pyarrow.parquet as pq
 
+    if source is not None and limits is not None:
+        footer = _footer_length(source, size)
+        if footer is None:
+            return Problem(name, None, "parquet_footer", {})
+        budget = limits.memory_budget(size)
+        if budget is not None and footer * FOOTER_BYTES > budget:
+            return Problem(name, None, "too_much_memory", {"memory_mb": footer * FOOTER_BYTES / 1e6,
+                                                          "limit_mb": budget / 1e6, "size_mb": size / 1e6})
     try:
         file = pq.ParquetFile(src)
         strings = [f.name for f in file.schema_arrow if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
                    or pa.types.is_binary(f.type) or pa.types.is_large_binary(f.type)]
         if strings:
-            file = pq.ParquetFile(src, read_dictionary=list(dict.fromkeys(strings)))
+            file = pq.ParquetFile(src, metadata=file.metadata, read_dictionary=list(dict.fromkeys(strings)))
         return file
     except Exception:  # noqa: BLE001 - whatever pyarrow says about a damaged footer, the file is refused
         return Problem(name, None, "parquet_footer", {})
 
 
-def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits):
-    """(roles, the needed columns' positions) for a Parquet file, or the Problem that refuses it before any
-    row is decoded: a missing, repeated or mistyped column, too many rows, pages that decompress beyond the
-    limit, or more memory than the limit at the least the rows can take."""
+def _footer_length(source, size: int) -> int | None:
+    """The length of a Parquet file's footer from its last 8 bytes, or None when they are not a footer's end."""
+    if size < 12:
+        return None
+    tail = _read_at(source, size - 8, 8)
+    if len(tail) != 8 or tail[4:] != _PARQUET_MAGIC:
+        return None
+    length = int.from_bytes(tail[:4], "little")
+    return length if length <= size - 12 else None
+
+
+def _footer_cost(source, size: int, meta, wanted: set[str]) -> int:
+    """Memory the footer and the column chunks read take, whatever the rows (see :data:`FOOTER_BYTES`)."""
+    footer = _footer_length(source, size) or 0
+    return footer * FOOTER_BYTES + meta.num_row_groups * len(wanted) * CHUNK_BYTES
+
+
+#: The most bytes one Parquet page header may take (its statistics included; a writer's are tens to a few
+#: thousand bytes): a longer one is a damaged file.  Headers are read from a window of the file this long, so a
+#: header of nested lists cannot keep the reader busy beyond it.
+PAGE_HEADER_BYTES = 1 << 18
+
+
+class _PageHeader:
+    """The fields of Parquet's ``PageHeader`` the limits need (Thrift ids 2 and 3); the others are skipped."""
+
+    thrift_spec = (None, None, (2, 8, "uncompressed_page_size", None, None),  # 8: Thrift's I32
+                   (3, 8, "compressed_page_size", None, None))
+
+    def __init__(self, uncompressed_page_size=None, compressed_page_size=None):
+        self.uncompressed_page_size = uncompressed_page_size
+        self.compressed_page_size = compressed_page_size
+
+
+class _FieldIds(tuple):
+    """A Thrift spec that has no entry for a negative field id (a tuple would give one counted from its end: a
+    header could then say one size to this reader and another to pyarrow's, which skips such fields)."""
+
+    def __getitem__(self, index):
+        if isinstance(index, int) and index < 0:
+            raise IndexError(index)
+        return super().__getitem__(index)
+
+
+def _read_page_header(window: bytes, *, accelerated: bool = True) -> tuple[int, int, int]:
+    """(uncompressed size, compressed size, header length) of the page header at the start of ``window``, read by
+    Thrift's compact protocol (its C decoder when built, as Thrift's generated code uses it; otherwise the same
+    protocol in Python).  Raises on anything that is not a whole header within the window."""
+    from thrift.protocol.TCompactProtocol import TCompactProtocol, TCompactProtocolAccelerated
+    from thrift.transport.TTransport import TMemoryBuffer
+
+    class _Python(TCompactProtocol):
+        readString = TCompactProtocol.readBinary  # noqa: N815 - Thrift's name; statistics are bytes, not text
+
+    buffer = TMemoryBuffer(window)
+    header = _PageHeader()
+    fast = TCompactProtocolAccelerated(buffer, string_length_limit=1 << 20, container_length_limit=1 << 16)
+    if accelerated and getattr(fast, "_fast_decode", None) is not None:
+        fast._fast_decode(header, fast, [_PageHeader, _PageHeader.thrift_spec])
+    else:
+        _Python(buffer, string_length_limit=1 << 20, container_length_limit=1 << 16).readStruct(
+            header, _FieldIds(_PageHeader.thrift_spec))
+    size, compressed = header.uncompressed_page_size, header.compressed_page_size
+    if not isinstance(size, int) or not isinstance(compressed, int) or size < 0 or compressed < 0:
+        raise ValueError("not a page header")
+    return size, compressed, buffer.cstringio_buf.tell()
+
+
+#: Bytes pyarrow reads past a column chunk's stated end in files written by parquet-mr before 1.2.9, whose chunk
+#: sizes leave out the dictionary page's header (Arrow's PARQUET-816 workaround): a page may start there.
+OLD_PARQUET_MR_PADDING = 100
+
+
+def _chunk_padding(meta) -> int:
+    """:data:`OLD_PARQUET_MR_PADDING` for a file whose writer says parquet-mr older than 1.2.9 (or parquet-mr without
+    a version Arrow can read: it counts as 0.0.0), else 0.
+
+    >>> from types import SimpleNamespace as NS
+    >>> [_chunk_padding(NS(created_by=c)) for c in ("parquet-mr version 1.2.8 (build 1)", "parquet-mr version 1.12.3",
+    ...                                              "parquet-mr", "parquet-cpp-arrow version 26.0.1", None)]
+    [100, 0, 100, 0, 0]
+    """
+    created = (getattr(meta, "created_by", None) or "").strip()
+    if not created.lower().startswith("parquet-mr"):
+        return 0
+    found = re.match(r"parquet-mr\s+version\s+(\d+)(?:\.(\d+))?(?:\.(\d+))?", created, re.IGNORECASE)
+    version = tuple(int(v or 0) for v in found.groups()) if found else (0, 0, 0)
+    return OLD_PARQUET_MR_PADDING if version < (1, 2, 9) else 0
+
+
+def _page_sizes(source, meta, wanted: set[str], max_pages: int) -> dict[str, int] | str:
+    """Bytes every needed column's pages take once decompressed, read from each page's own header (the sizes
+    pyarrow allocates before it decompresses a page), or why they cannot be: "pages" (more than ``max_pages``)
+    or "damaged" (a header that cannot be read).
+
+    The footer's ``total_uncompressed_size`` is not used: a forged footer can say anything, while a page
+    header that claims less than its page holds makes decompression fail within the claim.
+    """
+    import mmap
+
+    if isinstance(source, Path):
+        with open(source, "rb") as fh:
+            view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+    elif callable(getattr(source, "seek", None)):  # a file object (a remote file): each header read on its own
+        view = _Windows(source)
+    else:
+        view = memoryview(source).cast("B")
+    sizes = dict.fromkeys(wanted, 0)
+    pages = 0
+    padding = _chunk_padding(meta)
+    try:
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                column = chunk.path_in_schema.split(".")[0]
+                if column not in wanted:
+                    continue
+                pos = chunk.data_page_offset  # where pyarrow starts reading the chunk
+                if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < pos:
+                    pos = chunk.dictionary_page_offset
+                end = pos + chunk.total_compressed_size
+                if pos < 0 or end > len(view):
+                    return "damaged"
+                padded = min(end + padding, len(view))  # what pyarrow reads of the chunk
+                while pos < padded:
+                    pages += 1
+                    if pages > max_pages:
+                        return "pages"
+                    try:  # most headers are a few dozen bytes: a small window first
+                        size, compressed, used = _read_page_header(bytes(view[pos: pos + 4096]))
+                    except Exception:  # noqa: BLE001 - cut by the window, or damaged: the whole window decides
+                        try:
+                            size, compressed, used = _read_page_header(bytes(view[pos: pos + PAGE_HEADER_BYTES]))
+                        except Exception:  # noqa: BLE001 - in the padding, pyarrow fails on it too (no page there)
+                            if pos >= end:
+                                break
+                            raise
+                    if pos >= end and pos + used + compressed > padded:
+                        break  # not within what pyarrow reads: no page of this chunk (the next chunk's, or the footer)
+                    sizes[column] += size
+                    pos += used + compressed
+    except Exception:  # noqa: BLE001 - Thrift's errors, the end of the window, a value of the wrong type
+        return "damaged"
+    finally:
+        view.release()
+    return sizes
+
+
+class _Windows:
+    """A binary file object read as :func:`_page_sizes` reads a memoryview: ``len`` and slices of it."""
+
+    def __init__(self, file):
+        self.file = file
+        self.size = file.seek(0, io.SEEK_END)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, window: slice) -> bytes:
+        return _read_at(self.file, window.start, window.stop - window.start)
+
+    def release(self) -> None:
+        pass
+
+
+def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Limits, source):
+    """The roles' columns of a Parquet file, or the Problem that refuses it before any row is decoded: a
+    missing, repeated or mistyped column, too many rows, too many pages or row groups, or more memory than the
+    limit at the least: every row, the footer, and the needed columns' pages as their own headers say they
+    decompress (``source``: the file's path or bytes, whose page headers are read)."""
     schema = file.schema_arrow
     names = schema.names
     roles = column_roles(names, kind, given)
@@ -1755,18 +2213,30 @@ def _parquet_plan(file, name: str, kind: str, given: dict, size: int, limits: Li
         return Problem(name, None, "too_many_rows", {"rows": n_rows, "limit": limits.max_rows})
     budget = limits.memory_budget(size)
     if budget is not None:
-        narrowest = n_rows * READ_ROW_BYTES  # the ids' text comes on top, counted as it is decoded
         wanted = set(roles.values())
-        pages = 0  # the needed columns' pages decompressed: dictionaries and plain-encoded text count whole
-        for g in range(meta.num_row_groups):
-            group = meta.row_group(g)
-            for c in range(group.num_columns):
-                chunk = group.column(c)
-                if chunk.path_in_schema.split(".")[0] in wanted:
-                    pages += max(0, int(chunk.total_uncompressed_size))
-        if max(narrowest, pages) > budget:
-            return Problem(name, None, "too_much_memory", {"memory_mb": max(narrowest, pages) / 1e6,
-                                                             "limit_mb": budget / 1e6, "size_mb": size / 1e6})
+
+        def over(cost: int) -> Problem:
+            return Problem(name, None, "too_much_memory", {"memory_mb": cost / 1e6, "limit_mb": budget / 1e6,
+                                                           "size_mb": size / 1e6})
+
+        # At the least: every row, the footer and the column chunks (whatever the pages hold) ...
+        cost = n_rows * READ_ROW_BYTES + _footer_cost(source, size, meta, wanted)
+        if cost > budget:
+            return over(cost)
+        max_pages = max(PARQUET_MIN_PAGES, size // PARQUET_PAGE_BYTES)
+        if meta.num_row_groups * len(wanted) > max_pages:
+            return Problem(name, None, "parquet_pages", {"limit": max_pages})
+        # ... and the pages as their own headers say they decompress: text at what reading it costs.
+        sizes = _page_sizes(source, meta, wanted, max_pages)
+        if sizes == "pages":
+            return Problem(name, None, "parquet_pages", {"limit": max_pages})
+        if sizes == "damaged":
+            return Problem(name, None, "parquet_data", {"first": 1, "last": n_rows})
+        text = {c for c in wanted if not pa.types.is_integer(file.schema_arrow.field(c).type)}
+        factor = {c: f for c, f in ((roles["docno"], DOCNO_TEXT_BYTES), (roles["qid"], QID_TEXT_BYTES)) if c in text}
+        cost += sum(n * factor.get(column, 1) for column, n in sizes.items())
+        if cost > budget:
+            return over(cost)
     return roles
 
 
@@ -1782,8 +2252,10 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     damaged data, and a file beyond ``limits`` are fatal problems.
 
     The file is decoded :data:`PARQUET_BATCH_ROWS` rows at a time, string columns dictionary-encoded:
-    ``limits`` are checked on the footer first (rows, decompressed pages), then on every batch, so a
-    small file that decodes to tens of millions of rows is refused before they are spent.
+    ``limits`` are checked first on the footer's length, the rows, the row groups and every needed page's
+    own header (the size it decompresses to), then on every batch, so a small file that decodes to tens of
+    millions of rows, or a footer that lies about its pages, is refused before the memory is spent.  An id
+    longer than :data:`MAX_ID_CHARS` skips its row ("long_id").
 
     Parameters
     ----------
@@ -1846,9 +2318,10 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         path = Path(source)
         if not path.is_file():
             raise ValueError(f"{path} is not a readable file")
-        name, size, src = name or path.name, path.stat().st_size, str(path)
+        name, size, src, raw = name or path.name, path.stat().st_size, str(path), path
     elif isinstance(source, (bytes, bytearray, memoryview)):
-        name, size, src = name or "input", len(source), pa.BufferReader(pa.py_buffer(source))
+        raw = memoryview(source).cast("B")
+        name, size, src = name or "input", len(raw), pa.BufferReader(pa.py_buffer(source))
     else:
         raise ValueError(f"source must be a path or bytes, got {type(source).__name__}")
 
@@ -1858,10 +2331,10 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     if max_bytes is not None and size > max_bytes:
         problem = Problem(name, None, "too_large", {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
         return Parsed(name, kind, None, [problem], n_problems=1)
-    file = _parquet_file(src, name)
+    file = _parquet_file(src, name, raw, size, limits)
     if isinstance(file, Problem):
         return refuse(file)
-    roles = _parquet_plan(file, name, kind, given, size, limits)
+    roles = _parquet_plan(file, name, kind, given, size, limits, raw)
     if isinstance(roles, Problem):
         return refuse(roles)
     n_rows = file.metadata.num_rows
@@ -1871,7 +2344,9 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     budget = limits.memory_budget(size)
     ids: dict[str, list] = {"qid": [], "docno": []}
     values_parts, null_parts = [], []
-    tag, done, decoded = None, 0, 0
+    tag, done = None, 0
+    # what the footer and the column chunks take for the whole read, then each batch's rows and ids as they come
+    decoded = _footer_cost(raw, size, file.metadata, set(roles.values()))
     batches = file.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=list(dict.fromkeys(roles.values())),
                                 use_threads=True)
     while True:
@@ -1887,7 +2362,7 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         for role in ("qid", "docno"):
             column = batch.column(roles[role])
             ids_now, cost = _decoded_ids(column, keep_dictionary=role == "qid")
-            decoded += cost
+            decoded += cost * (QID_TEXT_BYTES if role == "qid" else DOCNO_TEXT_BYTES)
             if budget is not None and decoded > budget:
                 break  # counted on the dictionary: refused below before a string is repeated
             if ids_now is None:  # a dictionary-encoded batch of document ids, within the limit: expand it
@@ -1904,7 +2379,7 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
         if "tag" in roles:
             tags = batch.column(roles["tag"]).drop_null()
             if len(tags):
-                tag = str(tags[-1].as_py())
+                tag = str(tags[-1].as_py())[:MAX_ID_CHARS]  # a run's name
         del batch, value
         done += rows
         if budget is not None and decoded > budget:
@@ -1930,6 +2405,14 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
             problems.add(int(i) + 1, "blank_id", column=roles[role])
         problems.count += max(0, int(np.count_nonzero(empty & ~bad)) - MAX_LISTED)
         bad |= empty
+    for role, col in (("qid", qid), ("docno", docno)):
+        lengths = _id_lengths(col)
+        long = np.flatnonzero((lengths > MAX_ID_CHARS) & ~bad)
+        for i in long[:MAX_LISTED]:
+            problems.add(int(i) + 1, "long_id", column=roles[role], length=int(lengths[i]), text=_id_start(col, i),
+                         limit=MAX_ID_CHARS)
+        problems.count += max(0, long.size - MAX_LISTED)
+        bad[long] = True
     nonfinite = np.flatnonzero(~np.isfinite(values))
     for i in nonfinite[:MAX_LISTED]:
         token = "null" if null_value[i] else repr(float(values[i]))
@@ -1962,6 +2445,22 @@ def read_parquet(source, *, kind: str, name: str | None = None, columns=None, ma
     out = Table(name, kind, qid, docno, values, lines, 0, tag)
     return Parsed(name, kind, out, problems.finish() + extra, format="parquet", n_lines=n_rows,
                   n_problems=problems.count + len(extra))
+
+
+def _id_lengths(ids: pa.Array) -> np.ndarray:
+    """Each id's length in characters (0 for a null), a dictionary-encoded one looked up on its dictionary."""
+    if pa.types.is_dictionary(ids.type):
+        lengths = pc.fill_null(pc.utf8_length(ids.dictionary), 0).to_numpy(zero_copy_only=False)
+        return lengths[pc.fill_null(ids.indices, 0).to_numpy(zero_copy_only=False)] if len(lengths) else \
+            np.zeros(len(ids), np.int64)
+    return pc.fill_null(pc.utf8_length(ids), 0).to_numpy(zero_copy_only=False)
+
+
+def _id_start(ids: pa.Array, row: int) -> str:
+    """The start of one id, as a message shows it (the id is never copied whole)."""
+    if pa.types.is_dictionary(ids.type):
+        ids, row = ids.dictionary, ids.indices[int(row)].as_py()
+    return _clip(pc.utf8_slice_codeunits(ids.slice(int(row), 1), 0, SHOWN_CHARS + 1)[0].as_py())
 
 
 def _blank_ids(ids: pa.Array) -> np.ndarray:

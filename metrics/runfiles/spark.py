@@ -32,6 +32,7 @@ Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`
 """
 from __future__ import annotations
 
+import io
 import itertools
 import math
 import os
@@ -57,6 +58,8 @@ from .measures.diversity import SubtopicJudgments
 from .read import (
     BINARY_FORMATS,
     COLUMN_NAMES,
+    MAX_HEADER_CHARS,
+    MAX_ID_CHARS,
     Limits,
     Problem,
     Table,
@@ -209,14 +212,21 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
         first = [(lines[0],)] if lines else []
     else:
         value = F.trim(F.col("value"))
-        first = spark.read.text(literal_path(path)).filter(~value.startswith("#") & (value != "")).limit(1).collect()
+        cut = F.substring(F.col("value"), 1, MAX_HEADER_CHARS + 1)  # the start of a line, never a line of megabytes
+        first = (spark.read.text(literal_path(path)).filter(~value.startswith("#") & (value != ""))
+                 .select(cut.alias("value")).limit(1).collect())
     if not first:
         return "trec", None
     line = first[0][0].lstrip("\ufeff")
+    longer = len(line) > MAX_HEADER_CHARS
+    line = line[:MAX_HEADER_CHARS]
     known = {a for names in COLUMN_NAMES.values() for a in names} | {c.lower() for c in (columns or {}).values()}
     for delim in sorted((d for d in (",", "\t", ";") if d in line), key=lambda d: -line.count(d)):
         names = {f.strip().strip('"').lower() for f in line.split(delim)}
         if len(names & known) >= 2:
+            if longer:  # a header of millions of columns: one machine refuses it, and Spark would hold its schema
+                _refuse(Problem(Path(path.rstrip("/")).name, 1, "long_header",
+                                {"header": line, "limit": MAX_HEADER_CHARS}))
             return "csv", delim
     return "trec", None
 
@@ -242,8 +252,9 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     name : str, optional
         The run's name.  Default: the file's name.
     limits : Limits, optional
-        Rows and decoded bytes a local Parquet file may cost (its footer is read on the driver), as on one
-        machine (:class:`~metrics.runfiles.read.Limits`).
+        Rows and decoded bytes a Parquet file may cost (its footer and page headers are read on the driver,
+        from the driver's disk or through Spark's file system), as on one machine
+        (:class:`~metrics.runfiles.read.Limits`).
     subtopics : bool, default False
         Diversity qrels (``kind="qrels"``): ``qid subtopic docno rel`` per line, TREC text only (ndeval's
         format, what :func:`metrics.runfiles.read_subtopic_qrels` reads on one machine); adds ``subtopic``.
@@ -285,7 +296,7 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     path = str(path)
     base = Path(path.rstrip("/")).name
     name = name or base
-    found = check_spark_path(path, kind=kind, name=name, columns=columns, limits=limits)
+    found = check_spark_path(path, kind=kind, name=name, columns=columns, limits=limits, spark=spark)
     literal = literal_path(path)  # Spark reads the file named, never what a pattern in its name would match
     if file_format is None:
         if found == "parquet" or base.lower().endswith(".parquet") or _has_parquet_parts(path):
@@ -304,18 +315,21 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
     row = F.monotonically_increasing_id()
     if file_format == "trec":
         text = _spark_read(name, lambda: spark.read.text(literal)).withColumn("_row", row)
-        fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+")
+        # the fields a line needs and the rest in one piece (trec_eval ignores fields after a run's tag): a line of
+        # millions of fields is never an array of millions of strings in the JVM
+        want = _TREC_FIELDS[kind]
+        fields = F.split(F.trim(F.regexp_replace(F.col("value"), r"^\ufeff", "")), r"\s+", want + 1)
         df = text.select(_identify(F.get(fields, 0)).alias("_line"), F.col("value").alias("_text"), "_row",
                          fields.alias("f"))
         df = df.filter((F.col("f")[0] != "") & ~F.col("f")[0].startswith("#"))
         n = F.size("f")
-        want = _TREC_FIELDS[kind]
         field = lambda i: F.get(F.col("f"), i)  # noqa: E731  (null past the end; [] raises in ANSI mode)
         value = field(3 if kind == "qrels" else 4)
         number = _finite_double(value)
         bad = (F.when(~_utf8(F.col("_text")), F.lit(_NOT_UTF8))
                .when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
-               .when(number.isNull(), F.lit("not a finite number")))
+               .when(number.isNull(), F.lit("not a finite number"))
+               .when(_too_long(field(0)) | _too_long(field(2)), F.lit(_LONG_ID)))
         cols = [field(0).alias("qid")] + ([field(1).alias("subtopic")] if subtopics else []) + [field(2).alias("docno")]
         if kind == "qrels":
             cols.append(number.alias("rel"))
@@ -352,7 +366,8 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         bad = (F.when(not_utf8, F.lit(_NOT_UTF8))
                .when(qid.isNull() | (F.trim(qid) == ""), F.lit("empty query id"))
                .when(docno.isNull() | (F.trim(docno) == ""), F.lit("empty document id"))
-               .when(value.isNull(), F.lit("not a finite number")))
+               .when(value.isNull(), F.lit("not a finite number"))
+               .when(_too_long(F.trim(qid)) | _too_long(F.trim(docno)), F.lit(_LONG_ID)))
         if file_format == "csv":
             qid, docno = F.trim(qid), F.trim(docno)
         line = F.when(bad.isNotNull(), _identify(qid))  # only for the message: the query id, shortened
@@ -401,6 +416,14 @@ def _has_parquet_parts(path: str) -> bool:
 
 #: The reason a line that is not UTF-8 is bad (Spark's text reader keeps its bytes; the CSV reader makes U+FFFD).
 _NOT_UTF8 = "not UTF-8 (Spark reads text files as UTF-8)"
+_LONG_ID = f"an id longer than {MAX_ID_CHARS:,} characters"
+
+
+def _too_long(col):
+    """An id longer than one machine's :data:`~metrics.runfiles.read.MAX_ID_CHARS` (a bad line there too)."""
+    from pyspark.sql import functions as F
+
+    return F.coalesce(F.length(col) > MAX_ID_CHARS, F.lit(False))
 #: Characters of a line's first field a message shows (what identifies the line; Spark does not know line numbers).
 IDENTIFY_CHARS = 20
 #: Names Spark (Hadoop) decompresses by their ending; one machine reads no compressed file, nor does Spark here.
@@ -462,14 +485,17 @@ def _refuse(problem: Problem) -> None:
     raise ValueError(problem.message)
 
 
-def check_spark_path(path, *, kind: str, name: str | None = None, columns=None, limits: Limits | None = None) -> str:
+def check_spark_path(path, *, kind: str, name: str | None = None, columns=None, limits: Limits | None = None,
+                     spark=None) -> str:
     """Refuse, before Spark reads it, a file one machine refuses, with one machine's message (a ValueError).
 
     Local files and folders (every data file of a folder: its names not starting with ``_`` or ``.``) are
     checked on the driver as :func:`metrics.runfiles.read.inspect_file` checks them: compressed or binary
     content, UTF-16/32, a start that is neither UTF-8 nor GBK, a Parquet footer, its columns and ``limits``;
     GBK text is refused too (Spark reads text as UTF-8: convert it).  Other paths (``hdfs://``, ``s3a://``)
-    are refused when their name says compressed (Spark would decompress them, unbounded).
+    are refused when their name says compressed (Spark would decompress them, unbounded); given ``spark``,
+    they are checked on the driver too, through Spark's own file system (Hadoop's): a Parquet file by its footer
+    and its pages' headers (never its pages), a text file by its first 256 KiB.
 
     Parameters
     ----------
@@ -481,18 +507,22 @@ def check_spark_path(path, *, kind: str, name: str | None = None, columns=None, 
     columns : mapping of str to str, optional
         Role -> column name (see :func:`metrics.runfiles.read.column_roles`).
     limits : Limits, optional
-        For Parquet files on the driver's disk.
+        For Parquet files (on the driver's disk, or remote with ``spark``).
+    spark : pyspark.sql.SparkSession, optional
+        The session whose file system reads a path that is not local.  Without it such a path is checked by
+        its name only.
 
     Returns
     -------
     str
-        "parquet" when the local file (or every part of the folder) is Parquet, "text" when it is text,
-        "" when the path is not local.
+        "parquet" when the file (or every part of the folder) is Parquet, "text" when it is text, "" when the
+        path is not local and no ``spark`` was given.
 
     Raises
     ------
     ValueError
-        With the message one machine gives for the file (naming it).
+        With the message one machine gives for the file (naming it); for a remote path Spark cannot open,
+        "NAME cannot be read by Spark: " and why (one line).
 
     Examples
     --------
@@ -508,14 +538,11 @@ def check_spark_path(path, *, kind: str, name: str | None = None, columns=None, 
     """
     path = str(path)
     name = name or Path(path.rstrip("/")).name
-    advice = {fmt: text for _magic, fmt, text in BINARY_FORMATS}
-    suffix = Path(path.rstrip("/")).suffix.lower()
-    if suffix in COMPRESSED_SUFFIXES:
-        fmt = COMPRESSED_SUFFIXES[suffix]
-        _refuse(Problem(name, None, "binary", {"format": fmt, "advice": advice.get(fmt, "decompress it first")}))
+    _refuse_compressed_name(path, name)
     local = _local(path)
     if local is None:
-        return ""
+        return "" if spark is None else _check_remote(spark, path, kind=kind, name=name, columns=columns,
+                                                      limits=limits)
     if local.is_dir():
         parts = sorted(p for p in local.iterdir() if not p.name.startswith(("_", ".")))
         files = [p for p in parts if p.is_file()]
@@ -530,16 +557,105 @@ def check_spark_path(path, *, kind: str, name: str | None = None, columns=None, 
     formats = set()
     for part in files:
         shown = name if part == local else f"{name}/{part.name}"
-        if part.suffix.lower() in COMPRESSED_SUFFIXES:
-            fmt = COMPRESSED_SUFFIXES[part.suffix.lower()]
-            _refuse(Problem(shown, None, "binary", {"format": fmt, "advice": advice.get(fmt, "decompress it first")}))
-        found = inspect_file(part, kind=kind, name=shown, columns=columns, limits=limits)
-        if found.problem is not None:
-            _refuse(found.problem)
-        if found.format == "text" and found.encoding == "gbk":
-            raise ValueError(f"{shown} is GBK text; Spark reads text files as UTF-8: convert it first (iconv -f GBK "
-                             "-t UTF-8 FILE > FILE.utf8), or read it on one machine (without --spark)")
-        formats.add(found.format)
+        _refuse_compressed_name(part.name, shown)
+        formats.add(_checked(inspect_file(part, kind=kind, name=shown, columns=columns, limits=limits), shown))
+    if len(formats) > 1:
+        raise ValueError(f"{name} holds both Parquet and text files; give a folder of one kind")
+    return formats.pop()
+
+
+def _refuse_compressed_name(path: str, shown: str) -> None:
+    """Refuse a name Spark (Hadoop) would decompress by its ending."""
+    suffix = Path(path.rstrip("/")).suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES:
+        fmt = COMPRESSED_SUFFIXES[suffix]
+        advice = {f: text for _magic, f, text in BINARY_FORMATS}
+        _refuse(Problem(shown, None, "binary", {"format": fmt, "advice": advice.get(fmt, "decompress it first")}))
+
+
+def _checked(found, shown: str) -> str:
+    """The format :func:`inspect_file` found, or its problem (or GBK text, which Spark reads as UTF-8) refused."""
+    if found.problem is not None:
+        _refuse(found.problem)
+    if found.format == "text" and found.encoding == "gbk":
+        raise ValueError(f"{shown} is GBK text; Spark reads text files as UTF-8: convert it first (iconv -f GBK "
+                         "-t UTF-8 FILE > FILE.utf8), or read it on one machine (without --spark)")
+    return found.format
+
+
+class _HadoopFile(io.RawIOBase):
+    """A file read through the Spark driver's Hadoop ``FileSystem`` (``hdfs://``, ``s3a://``, ...) as a seekable
+    binary file: each read is one positioned read of the bytes asked for (the checks ask for a Parquet footer,
+    its page headers and a text file's start), never the whole file."""
+
+    def __init__(self, fs, jpath, size: int, name: str):
+        super().__init__()
+        self._stream = fs.open(jpath)
+        self._size, self._pos, self.name = int(size), 0, name
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: self._size}[whence]
+        if base + offset < 0:
+            raise ValueError(f"negative position {base + offset}")
+        self._pos = base + offset
+        return self._pos
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), self._size - self._pos)
+        if n <= 0:
+            return 0
+        self._stream.seek(self._pos)
+        data = self._stream.readNBytes(n)  # Java's byte[] comes back as Python bytes (py4j copies it)
+        buffer[:len(data)] = data
+        self._pos += len(data)
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self._stream.close()
+            finally:
+                super().close()
+
+
+def _check_remote(spark, path: str, *, kind: str, name: str, columns, limits) -> str:
+    """:func:`check_spark_path` of a path Spark's file system reads: each data file checked by the bytes the checks
+    need, read on the driver."""
+    from py4j.protocol import Py4JError
+
+    try:
+        jvm = spark.sparkContext._jvm
+        jpath = jvm.org.apache.hadoop.fs.Path(path)
+        fs = jpath.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+        status = fs.getFileStatus(jpath)
+        if status.isDirectory():
+            parts = sorted((p for p in fs.listStatus(jpath) if not p.getPath().getName().startswith(("_", "."))),
+                           key=lambda p: p.getPath().getName())
+            files = [p for p in parts if p.isFile()]
+            if not files:
+                _refuse(Problem(name, None, "empty", {}))
+            if len(files) < len(parts):
+                _refuse(Problem(name, None, "not_a_file", {}))
+        else:
+            files = [status]
+        formats = set()
+        for part in files:
+            shown = f"{name}/{part.getPath().getName()}" if status.isDirectory() else name
+            _refuse_compressed_name(part.getPath().getName(), shown)
+            with _HadoopFile(fs, part.getPath(), part.getLen(), shown) as fh:
+                found = inspect_file(fh, kind=kind, name=shown, columns=columns, limits=limits)
+            formats.add(_checked(found, shown))
+    except Py4JError as exc:  # no file system for the scheme, no such file, no permission: one line
+        raise ValueError(f"{name} cannot be read by Spark: {spark_failure(exc)}") from None
     if len(formats) > 1:
         raise ValueError(f"{name} holds both Parquet and text files; give a folder of one kind")
     return formats.pop()

@@ -1,4 +1,5 @@
-"""trec_eval's measures for every query of every run, from qrels and run tables, and trec_eval's output.
+"""trec_eval's measures for every query of every run, from qrels and run tables, and trec_eval's output:
+the one :func:`metrics.runfiles.evaluate` named as trec_eval names its options.
 
 :func:`evaluate_measures` is the API (a pandas DataFrame ``run, measure, qid, value``, ``qid == "all"``
 for trec_eval's summary); :func:`evaluate_runs` returns the whole :class:`MeasureResult` (values,
@@ -42,213 +43,19 @@ q2 is judged but not answered: without ``-c`` it is left out; with it, the means
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
-from .._validation import check_flag, check_real, check_whole
-from .engine import (
-    QrelsCounts,
-    QrelsIndex,
-    RunValues,
-    evaluate_tables,
-    per_query_frame,
-    summary_value,
-    trec_order,
-)
-from .measures import Requested, parse_measures
-from .read import Parsed, Problem, Table
+from .engine import RunValues, trec_order
+from .options import check_options
+from .result import Result, evaluate, format_value
 
 __all__ = ["MeasureResult", "RunValues", "check_options", "evaluate_measures", "evaluate_runs", "format_value",
-           "trec_order"]
+           "trec_order"]  # RunValues, trec_order, check_options, format_value: where they were (spark.py reads them)
 
-# trec_eval's printf formats (meas_print_single.c, meas_print_final.c)
-_NAME_WIDTH = 22
-
-
-def format_value(value, kind: str = "float", *, digits: int = 4) -> str:
-    """A value as trec_eval prints it: ``%6.4f`` for measures, ``%ld`` for counts (NaN as glibc: nan / -nan).
-
-    Parameters
-    ----------
-    value : float, int or str
-        The value.
-    kind : {"float", "long", "text"}, default "float"
-        A measure, a count (num_ret, ...) or text (runid, relstring).
-    digits : int, default 4
-        Decimals of a float (trec_eval prints 4).
-
-    Returns
-    -------
-    str
-        The text trec_eval prints (a float is at least 6 characters wide).
-
-    References
-    ----------
-    .. [1] trec_eval 9.0.8, ``meas_print_single.c`` and ``meas_print_final.c`` (``%6.4f``, ``%ld``).
-
-    Examples
-    --------
-    >>> format_value(0.25), format_value(12.0, "long"), format_value(float("nan"))
-    ('0.2500', '12', '   nan')
-    """
-    if kind == "long":
-        return str(int(value))
-    if kind == "text":
-        return str(value)
-    value = float(value)
-    if math.isnan(value):
-        return ("-nan" if math.copysign(1.0, value) < 0 else "nan").rjust(6)
-    return f"{value:6.{digits}f}"
-
-
-@dataclass
-class MeasureResult:
-    """trec_eval's measures for several runs; see :func:`evaluate_runs`."""
-
-    queries: np.ndarray
-    requested: list[Requested]
-    runs: list[RunValues]
-    complete: bool
-    problems: list[Problem] = field(default_factory=list)
-    counts: QrelsCounts | None = None  # the qrels' queries and lines graded > 0 (what -c counts)
-
-    def summary(self, run: RunValues) -> dict[str, float | str]:
-        """The "all" values of one run, computed as trec_eval does (``meas_avg.c``; with ``-c``, num_q and
-        num_rel over every qrels query: ``m_num_q.c``, ``m_num_rel.c``); empty when no query was evaluated
-        -- except ir_measures' measures, which ir_measures averages even then (every qrels query counts 0)."""
-        present = run.present
-        n = int(present.sum())
-        counts = self.counts if self.counts is not None else QrelsCounts(self.queries.size, 0)
-        out: dict[str, float | str] = {}
-        for r in self.requested:
-            kind = r.summary
-            if n == 0 and r.info.origin != "ir_measures":
-                continue
-            if kind == "runid":
-                out["runid"] = run.tag
-                continue
-            if kind == "none":
-                continue
-            for name in r.names:
-                out[name] = summary_value(kind, name, run.values[name][present], n=n, complete=self.complete,
-                                          counts=counts)
-        return out
-
-    def per_query(self) -> pd.DataFrame:
-        """Every per-query value: ``run, measure, qid, value`` for the queries each run answered, gm_map and
-        gm_bpref as the per-query logarithms of their geometric mean (what :func:`~metrics.runfiles.engine.
-        evaluate_block` gives for a block of queries; text measures left out)."""
-        return per_query_frame(self.queries, self.requested, self.runs)
-
-    def frame(self) -> pd.DataFrame:
-        """Long table ``run, measure, qid, value``: per-query rows for the measures trec_eval prints per
-        query (not gm_map / gm_bpref), then ``qid == "all"`` rows with the summary.  Text measures
-        (runid, relstring) are left out: see :attr:`RunValues.texts` and :meth:`text`."""
-        parts = []
-        printed = per_query_frame(self.queries, self.requested, self.runs, printed_only=True)
-        for run in self.runs:
-            parts.append(printed[printed["run"] == run.name])
-            rows = [(run.name, name, "all", float(v)) for name, v in self.summary(run).items()
-                    if not isinstance(v, str)]
-            if rows:
-                parts.append(pd.DataFrame(rows, columns=["run", "measure", "qid", "value"]))
-        parts = [p for p in parts if len(p)]
-        if not parts:
-            return printed.iloc[:0]
-        out = pd.concat(parts, ignore_index=True)
-        return out.astype({"run": object, "measure": object, "qid": object, "value": np.float64})
-
-    def text(self, *, per_query: bool = False, summary: bool = True, digits: int = 4) -> str:
-        """trec_eval's output: with ``per_query`` (``-q``) every query's lines first, query by query in
-        id order; then, unless ``summary`` is False (``-n``), the "all" lines.  Several runs are printed one
-        after the other, each after a ``# run <name>`` line."""
-        out = []
-        for run in self.runs:
-            if len(self.runs) > 1:
-                out.append(f"# run {run.name}")
-            out.extend(self._run_lines(run, per_query, summary, digits))
-        return "\n".join(out)
-
-    def _run_lines(self, run: RunValues, per_query: bool, summary: bool, digits: int) -> list[str]:
-        lines: list[str] = []
-        if per_query:
-            where = np.flatnonzero(run.present)
-            columns = []
-            for r in self.requested:
-                if not r.info.per_query:
-                    continue
-                for name in r.names:
-                    head = name.ljust(_NAME_WIDTH) + "\t"
-                    if r.info.value == "text":
-                        cells = [f"'{s}'" for s in run.texts[name][where]]
-                    elif r.info.value == "long":
-                        cells = [str(int(v)) for v in run.values[name][where]]
-                    else:
-                        cells = [format_value(v, digits=digits) for v in run.values[name][where].tolist()]
-                    columns.append((head, cells))
-            qids = self.queries[where]
-            for i, qid in enumerate(qids):
-                for head, cells in columns:
-                    lines.append(f"{head}{qid}\t{cells[i]}")
-        if summary:
-            values = self.summary(run)
-            for r in self.requested:
-                for name in r.names:
-                    if name in values:
-                        text = format_value(values[name], r.info.value, digits=digits)
-                        lines.append(f"{name.ljust(_NAME_WIDTH)}\tall\t{text}")
-        return lines
-
-
-def _table(obj, what: str) -> Table:
-    if isinstance(obj, Parsed):
-        obj = obj.table
-    if not isinstance(obj, Table):
-        raise ValueError(f"{what} must be a table read by read_qrels / read_run (or its Parsed result), "
-                         f"got {type(obj).__name__}")
-    return obj
-
-
-def check_options(*, relevance_level=1, judged_only=False, max_docs=None, num_docs_in_coll=0, err_gmax=None,
-                  complete=None) -> dict:
-    """trec_eval's options checked (``-l -J -M -N -c`` and ERR's top grade), as keyword arguments.
-
-    Parameters
-    ----------
-    relevance_level, judged_only, max_docs, num_docs_in_coll, err_gmax, complete
-        As for :func:`evaluate_runs` (``complete`` None: not part of the call).
-
-    Returns
-    -------
-    dict
-        The options by name, as int / bool / float.
-
-    Raises
-    ------
-    ValueError
-        Naming the option and the value.
-
-    Examples
-    --------
-    >>> check_options(max_docs=10)["max_docs"]
-    10
-    >>> check_options(relevance_level=-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: relevance_level must be a whole number >= 0, got -1
-    """
-    out = {"relevance_level": check_whole(relevance_level, name="relevance_level", minimum=0),
-           "judged_only": check_flag(judged_only, name="judged_only"),
-           "max_docs": check_whole(max_docs, name="max_docs", minimum=1, allow_none=True),
-           "num_docs_in_coll": check_whole(num_docs_in_coll, name="num_docs_in_coll", minimum=0),
-           "err_gmax": check_real(err_gmax, name="err_gmax", minimum=0, allow_none=True)}
-    if complete is not None:
-        out["complete"] = check_flag(complete, name="complete")
-    return out
+#: trec_eval's measures for several runs: the engine's one result type (:class:`metrics.runfiles.result.Result`).
+MeasureResult = Result
 
 
 def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",), *, relevance_level: int = 1,
@@ -310,25 +117,8 @@ def evaluate_runs(qrels, runs: Sequence, measures: Sequence[str] = ("official",)
     >>> result.summary(result.runs[0])
     {'P_1': 0.0, 'recall_2': 0.5}
     """
-    requested = parse_measures(measures)
-    qrels = _table(qrels, "qrels")
-    if qrels.kind != "qrels":
-        raise ValueError("qrels must be the table of a qrels file (read_qrels(...).table)")
-    if isinstance(runs, (Table, Parsed)):
-        raise ValueError("runs must be a list of run tables, not a single one")
-    runs = [_table(r, f"run {i}") for i, r in enumerate(runs, start=1)]
-    for i, run in enumerate(runs, start=1):
-        if run.kind != "run":
-            raise ValueError(f"run {i} is not the table of a run file (read_run(...).table)")
-    names = [r.name for r in runs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
-    opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
-                         num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
-    qi = QrelsIndex(qrels)
-    values, problems = evaluate_tables(qi, runs, requested, **opts)
-    return MeasureResult(qi.queries, requested, values, opts["complete"], problems, qi.counts())
+    return evaluate(qrels, runs, measures, relevance_level=relevance_level, complete=complete,
+                    judged_only=judged_only, max_docs=max_docs, num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax)
 
 
 def evaluate_measures(qrels, runs: Sequence, measures: Sequence[str] = ("official",), *, relevance_level: int = 1,

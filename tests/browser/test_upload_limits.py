@@ -153,3 +153,44 @@ def test_a_parquet_bomb_is_refused_on_the_page_and_the_server_keeps_its_memory(b
     assert _rss_mb(pid) - before < 300  # the evaluation of bm25.run; never the bomb's gigabytes
     context.close()
     assert "Traceback" not in log.read_text(errors="replace")
+
+
+def test_refusals_and_warnings_are_whole_in_the_page_s_language(browser, logged_server, tmp_path):
+    # F13: a column of the wrong type was refused in English on the Chinese page; the evaluation's warnings too.
+    # Chinese on a phone (390 px), Korean at 1024x768 with the sidebar open: said in the language, nothing cut off.
+    url, _pid, log = logged_server
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_bytes((SAMPLES / "qrels.txt").read_bytes() + b"101 0 D900 2000\n101 0 D901 1.5\n")
+    struct = tmp_path / "t_struct.parquet"
+    pq.write_table(pa.table({"qid": [{"a": 1}], "docno": ["d1"], "score": [1.0]}), struct)
+    said = {"zh": ["t_struct.parquet：列“qid”（qid）的类型是 struct<a: int64>，可接受的是字符串或整数",
+                   "等级 2000 对指数增益来说太大", "有 1 个等级不是整数（第一个是第 56 行的 1.5）"],
+            "ko": ["t_struct.parquet: 'qid' 열(qid)의 자료형이 struct<a: int64>입니다. 받을 수 있는 것은 문자열이나 "
+                   "정수",
+                   "등급 2000은 지수 이득에 너무 큽니다", "등급 1개가 정수가 아닙니다(첫 번째는 56행의 1.5)"]}
+    for lang, viewport in (("zh", {"width": 390, "height": 844}), ("ko", {"width": 1024, "height": 768})):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        page.goto(f"{url}/run_files?data=upload&lang={lang}")
+        wait_for_app(page, 120_000)
+        inputs = page.locator('[data-testid="stFileUploader"] input[type="file"]')
+        inputs.nth(1).wait_for(state="attached")
+        _upload(page, inputs.nth(0), str(qrels))
+        wait_for_app(page, 120_000)
+        _upload(page, inputs.nth(1), [str(SAMPLES / "bm25.run"), str(struct)])
+        for text in said[lang]:
+            shown = page.get_by_text(text, exact=False).first
+            shown.wait_for(timeout=120_000)
+        wait_for_app(page, 120_000)
+        box = page.get_by_test_id("stAlert").filter(has_text=said[lang][0])
+        box.scroll_into_view_if_needed()
+        box.screenshot(path=str(screenshot(page, f"upload_type_{lang}").with_name(f"upload_type_{lang}_box.png")))
+        edge = box.evaluate("(el) => [el.getBoundingClientRect().right, document.documentElement.clientWidth, "
+                            "el.scrollWidth - el.clientWidth]")
+        assert edge[0] <= edge[1] and edge[2] <= 1, (lang, edge)  # the box within the page, its text wrapped
+        assert overflowing(page) == [], lang
+        assert page_problems(page) == [], lang
+        body = page.locator('[data-testid="stMain"]').inner_text()
+        assert "accepted: strings" not in body and "too large for the" not in body, lang
+        context.close()
+    assert "Traceback" not in log.read_text(errors="replace")

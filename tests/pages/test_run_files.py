@@ -17,7 +17,8 @@ import pyarrow as pa
 import pytest
 
 from metrics.registry import TIES
-from metrics.runfiles import evaluate, evaluate_measures, make_variants, read_qrels, read_run
+from metrics.runfiles import evaluate_measures, make_variants, read_qrels, read_run
+from metrics.runfiles.batch import evaluate  # the variants table (a view of the one Result)
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui import runfiles_view
 from ui.escape import markdown
@@ -621,7 +622,7 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
 
     want = open_page(PAGE)
     runfiles_view._read_cached.clear()
-    runfiles_view._evaluate_cached.clear()
+    runfiles_view._result_cached.clear()
     monkeypatch.setattr(kernels, "NUMBA_MIN_ROWS", 0)
     try:
         at = open_page(PAGE)
@@ -633,7 +634,7 @@ def test_the_large_file_path_shows_the_same_page(monkeypatch):
         assert table_with(at, "Playground").equals(table_with(want, "Playground"))
     finally:
         runfiles_view._read_cached.clear()
-        runfiles_view._evaluate_cached.clear()
+        runfiles_view._result_cached.clear()
 
 
 def test_a_scatter_of_more_queries_than_it_draws_says_how_many_it_shows():

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..._validation import check_choice
-from ...parse import ParseError, parse_gain_map
+from ...parse import DECIMAL, DIGITS, WHOLE, ParseError, parse_gain_map
 from ...registry import VARIANT_CHOICES
 from .gain import VARIANT_MEASURE, NdcgVariant
 from .irm import ALIASES, IR_MEASURES, plan
@@ -64,8 +64,8 @@ class Requested:
         return self.info.origin == "ir_measures" and self.params.scores
 
 
-_DIGITS = re.compile(r"[0-9]+")
-_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_DIGITS = DIGITS  # the one number grammar (metrics.parse): ASCII digits, bounded
+_NUMBER = DECIMAL
 
 
 def _power(n: int) -> str:
@@ -328,7 +328,7 @@ class _Reader:
             raise self.fail("a number")
         self.i = m.end()
         token = m.group(0)
-        if re.fullmatch(r"[+-]?[0-9]+", token):
+        if WHOLE.fullmatch(token):
             return int(token)
         value = float(token)
         if not math.isfinite(value):

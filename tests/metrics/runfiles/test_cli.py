@@ -118,9 +118,19 @@ def test_bad_files_exit_1_with_a_message(args, message, capsys):
         (["-m", "nDCG(ties=sideways)@10"], "unknown ties 'sideways'"),
         (["--max-mb", "-1"], "argument --max-mb: must be a finite number > 0 and <= 10^7, got '-1'"),
         (["--max-mb", "1e308"], "argument --max-mb: must be a finite number > 0 and <= 10^7, got '1e308'"),
-        (["--confidence", "nan"], "argument --confidence: must be a finite number > 0 and < 1, got 'nan'"),
-        (["--confidence", "95"], "argument --confidence: must be a finite number > 0 and < 1, got '95'"),
-        (["--resamples", "1e4"], "argument --resamples: must be a whole number between 1 and 10^7, got '1e4'"),
+        (["--confidence", "nan"], "argument --confidence: must be a number between 0 and 1 (exclusive) whose "
+                                  "significance level 1 - confidence, at 12 decimals, is above 0 and below 1, e.g. "
+                                  "0.95, got 'nan'"),
+        (["--confidence", "95"], "argument --confidence: must be a number between 0 and 1 (exclusive) whose "
+                                 "significance level 1 - confidence, at 12 decimals, is above 0 and below 1, e.g. "
+                                 "0.95, got '95'"),
+        # issue 38: both were accepted, 62 lines printed, then refused naming n_resamples / alpha ("got 1.0")
+        (["--compare", "map", RUNS[1], "--confidence", "5e-324"], "argument --confidence: must be a number between 0 "
+         "and 1 (exclusive) whose significance level 1 - confidence, at 12 decimals, is above 0 and below 1, e.g. "
+         "0.95, got '5e-324'"),
+        (["--compare", "map", RUNS[1], "--resamples", "5000000"],
+         "argument --resamples: must be a whole number between 1 and 10^6, got '5000000'"),
+        (["--resamples", "1e4"], "argument --resamples: must be a whole number between 1 and 10^6, got '1e4'"),
         (["--seed", str(2**32)], "argument --seed: must be a whole number between 0 and 4294967295, got '4294967296'"),
         (["--err-gmax", "inf"], "argument --err-gmax: must be a finite number >= 0, got 'inf'"),
         (["--compare", "P_10"], "argument --compare: comparing 'P_10' needs two runs or more, got 1"),

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, VARIANT_CHOICES
-from metrics.runfiles import evaluate, evaluate_measures, evaluate_runs, make_variants, measure_names
+from metrics.runfiles import evaluate_measures, evaluate_runs, make_variants, measure_names
+from metrics.runfiles.batch import evaluate  # the variants table (a view of the one Result)
 from metrics.runfiles.engine import (
     QrelsCounts,
     evaluate_block,
@@ -234,7 +235,8 @@ import metrics.runfiles._kernels as kernels
 import metrics.runfiles.read as read
 kernels.NUMBA_MIN_ROWS = 0  # every input asks for numba, and gets the numpy path
 read._PACK_MIN_ROWS = 0
-from metrics.runfiles import evaluate, evaluate_runs, make_variants, read_qrels, read_run
+from metrics.runfiles import evaluate_runs, make_variants, read_qrels, read_run
+from metrics.runfiles.batch import evaluate
 from tests.metrics.runfiles.reference import generate, qrels_bytes, run_bytes
 qrels, run = generate(11, ties=True, n_queries=40)
 qt = read_qrels(qrels_bytes(qrels), name="qrels").table

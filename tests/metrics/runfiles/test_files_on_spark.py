@@ -15,9 +15,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from metrics.runfiles import cli
+from metrics.runfiles import cli, evaluate_runs
 from metrics.runfiles import spark as spark_module
-from metrics.runfiles.read import Limits, read_run
+from metrics.runfiles.read import MAX_ID_CHARS, Limits, read_qrels, read_run
 from metrics.runfiles.spark import IDENTIFY_CHARS, check_spark_path, evaluate_spark, literal_path, spark_failure
 
 QRELS_TEXT = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
@@ -53,6 +53,8 @@ def bad_files() -> dict[str, bytes]:
         "compressed.run": gzip.compress(RUN_TEXT.encode()),  # gzip content, a plain name
         "run.gz": gzip.compress(RUN_TEXT.encode()),
         "latin1.run": "q1 Q0 d\xe9\xe0\xff 1 1.0 r\n".encode("latin-1") + b"\xff\xfe\xfa\n",
+        # a header of 200,000 columns: Spark would hold its schema in the driver (one machine refuses it)
+        "wide_header.csv": b"qid,docno,score," + b",".join(b"c%d" % i for i in range(200_000)) + b"\nq1,d1,1\n",
     }
 
 
@@ -219,13 +221,50 @@ def test_text_that_is_not_utf8_further_on_is_a_bad_line_where_spark_reads_it(spa
 
 @pytest.mark.spark
 def test_long_ids_are_shortened_in_spark_messages(spark, qrels, tmp_path):
+    # An id at one machine's length limit is read and shortened where named; a longer one is a bad line, as on one
+    # machine (its line identified by its first field, shortened).
     run = tmp_path / "long.run"
-    run.write_text(RUN_TEXT + "Q" * 100_000 + " Q0 d1 1 1.0 r\n")
+    run.write_text(RUN_TEXT + "Q" * MAX_ID_CHARS + " Q0 d1 1 1.0 r\n")
     ev = evaluate_spark(qrels, [str(run)], ["map"], spark=spark)
     ev.means()
     messages = [p.message for p in ev.problems]
     assert any("not in the qrels" in m for m in messages)
     assert all(len(m) < 300 for m in messages)
+    longer = tmp_path / "longer.run"
+    longer.write_text(RUN_TEXT + "q1 Q0 " + "D" * 100_000 + " 1 1.0 r\n")
+    assert [x.kind for x in read_run(longer).problems] == ["long_id"]
+    with pytest.raises(ValueError, match=f"an id longer than {MAX_ID_CHARS:,} characters"):
+        evaluate_spark(qrels, [str(longer)], ["map"], spark=spark).means()
+
+
+@pytest.mark.spark
+def test_a_line_of_a_million_fields_is_read_by_spark_as_by_one_machine(spark, qrels, tmp_path):
+    # F7: before, Spark split such a line (20 MB) into an array of every field and the driver died ("SparkContext
+    # was shut down"), the message naming neither the file nor the cause.  trec_eval ignores fields after the tag.
+    run = tmp_path / "wide_line.run"
+    run.write_bytes(RUN_TEXT.encode() + b"q2 Q0 d2 2 0.5 r" + b" x" * 1_000_000 + b"\n")
+    one = read_run(run)
+    assert one.ok and one.table.n_rows == 4
+    ev = evaluate_spark(qrels, [str(run)], ["map"], spark=spark)
+    frame = ev.per_query().toPandas()
+    assert sorted(frame["qid"]) == ["q1", "q2"] and ev.problems == []
+
+
+def test_a_forged_parquet_footer_is_refused_on_the_driver_as_on_one_machine(tmp_path):
+    # F7: before, the footer's lie passed the driver's check and Spark decompressed the page: the driver died.
+    from tests.metrics.runfiles.test_read_redteam import forged_footer
+
+    table = pa.table({"qid": pa.array([b"\0" * 30_000_000], pa.binary()).cast(pa.string()), "docno": ["d1"],
+                      "score": [1.0]})
+    pq.write_table(table, tmp_path / "page.parquet", compression="zstd", use_dictionary=False,
+                   write_statistics=False)
+    del table
+    path = forged_footer(tmp_path / "page.parquet", tmp_path / "forged.parquet")
+    one = read_run(path, limits=LIMITS)
+    assert [x.kind for x in one.problems] == ["too_much_memory"]
+    with pytest.raises(ValueError) as exc:
+        check_spark_path(path, kind="run", limits=LIMITS)
+    assert str(exc.value) == one.problems[0].message
 
 
 def test_local_parquet_limits_apply_on_spark_as_on_one_machine(tmp_path):
@@ -235,3 +274,54 @@ def test_local_parquet_limits_apply_on_spark_as_on_one_machine(tmp_path):
         check_spark_path(path, kind="run", limits=LIMITS)
     assert check_spark_path(path, kind="run") == "parquet"  # without limits, Spark reads it (in bounded batches)
     assert Path(path).stat().st_size < 100_000
+
+
+@pytest.mark.spark
+def test_a_remote_file_is_checked_on_the_driver_through_spark_s_file_system(spark, qrels, tmp_path, monkeypatch):
+    # Paths that are not local (hdfs://, s3a://) were checked by their name only: a forged footer, a bomb or a
+    # compressed file named .run on HDFS reached Spark.  Now the driver reads the bytes the checks need through
+    # Spark's own file system.  Hadoop's local file system (file://) stands for a remote one here: with the path
+    # taken as not local, every byte the check reads comes through the JVM's FileSystem, as it would from HDFS.
+    from tests.metrics.runfiles.test_read_redteam import forged_footer
+
+    table = pa.table({"qid": pa.array([b"\0" * 30_000_000], pa.binary()).cast(pa.string()), "docno": ["d1"],
+                      "score": [1.0]})
+    pq.write_table(table, tmp_path / "page.parquet", compression="zstd", use_dictionary=False,
+                   write_statistics=False)
+    del table
+    files = {**bad_files(), "forged.parquet": forged_footer(tmp_path / "page.parquet",
+                                                            tmp_path / "f.parquet").read_bytes()}
+    del files["run.gz"]  # refused by its name before anything is read (tested above)
+    monkeypatch.setattr(spark_module, "_local", lambda path: None)
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        one = read_run(path, limits=LIMITS)
+        assert one.fatal, name
+        with pytest.raises(ValueError) as exc:
+            check_spark_path(path.as_uri(), kind="run", limits=LIMITS, spark=spark)
+        assert str(exc.value) == one.problems[0].message, name  # word for word, as on one machine
+    # a folder of parts: each checked, the one that cannot be used named
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    (parts / "_SUCCESS").write_text("")
+    (parts / "part-0.parquet").write_bytes(good_parquet())
+    (parts / "part-1.parquet").write_bytes(files["truncated.parquet"])
+    with pytest.raises(ValueError, match=r"^parts/part-1.parquet cannot be read as Parquet: its footer"):
+        check_spark_path(parts.as_uri(), kind="run", limits=LIMITS, spark=spark)
+    (parts / "part-1.parquet").unlink()
+    assert check_spark_path(parts.as_uri(), kind="run", limits=LIMITS, spark=spark) == "parquet"
+    with pytest.raises(ValueError, match=r"^gone.run cannot be read by Spark: .*FileNotFoundException"):
+        check_spark_path((tmp_path / "gone.run").as_uri(), kind="run", spark=spark)
+    # what one machine reads, Spark reads after the check, with one machine's numbers
+    good = tmp_path / "good.parquet"
+    good.write_bytes(good_parquet())
+    text = tmp_path / "good.run"
+    text.write_text(RUN_TEXT)
+    for path in (good, text):
+        ev = evaluate_spark(qrels, [path.as_uri()], ["map"], spark=spark, limits=LIMITS)
+        local = evaluate_runs(read_qrels(Path(qrels)).table, [read_run(path).table], ["map"]).frame()
+        got = ev.per_query().toPandas()
+        assert sorted(got["qid"]) == sorted(local.loc[local["qid"] != "all", "qid"])
+        want = dict(zip(local["qid"], local["value"]))
+        assert all(abs(v - want[q]) < 1e-12 for q, v in zip(got["qid"], got["value"]))

@@ -345,6 +345,9 @@ def test_format_value_is_trec_eval_printf():
     ({"relevance_level": 1.5}, "relevance_level must be a whole number >= 0, got 1.5"),
     ({"max_docs": 0}, "max_docs must be a whole number >= 1 or None, got 0"),
     ({"num_docs_in_coll": -1}, "num_docs_in_coll must be a whole number >= 0, got -1"),
+    # beyond int64 they were an OverflowError deep in numpy (issue 38: one validation module)
+    ({"max_docs": 10**20}, "max_docs must be at most 10^15, got 100000000000000000000"),
+    ({"relevance_level": 10**20}, "relevance_level must be at most 10^15, got 100000000000000000000"),
     ({"complete": "yes"}, "complete must be True or False, got 'yes'"),
     ({"err_gmax": float("inf")}, "err_gmax must be a finite number >= 0 or None, got inf"),
 ])

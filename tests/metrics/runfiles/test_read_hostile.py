@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,12 @@ from hypothesis import strategies as st
 import metrics.runfiles.read as reader
 from metrics.runfiles import cli
 from metrics.runfiles.read import (
+    CHUNK_BYTES,
+    DOCNO_TEXT_BYTES,
+    FOOTER_BYTES,
+    MAX_ID_CHARS,
     PARQUET_BATCH_ROWS,
+    QID_TEXT_BYTES,
     READ_ROW_BYTES,
     SHOWN_CHARS,
     Limits,
@@ -117,12 +123,13 @@ def test_a_parquet_bomb_is_refused_from_its_footer_in_bounded_memory(bomb):
     fatal, problems = out["result"]
     assert fatal and problems == [["too_many_rows", "bomb.parquet has 20,000,000 rows; the limit is 13,107,200 rows"]]
     assert out["peak"] < 20 * MB, out
-    # The ratio alone refuses it as well, before a row is decoded (the command line's default).
+    # The ratio alone refuses it as well, before a row is decoded (the command line's default): 20,000,000 rows at
+    # READ_ROW_BYTES, its footer at FOOTER_BYTES a byte, 5 row groups x 3 columns at CHUNK_BYTES.
     p = read_run(bomb, limits=Limits(max_ratio=cli.DEFAULT_MAX_RATIO))
     assert [x.kind for x in p.problems] == ["too_much_memory"]
-    assert p.problems[0].message == ("bomb.parquet needs at least 2000.0 MB of memory to read "
-                                     f"({bomb.stat().st_size / MB:.2f} MB on disk); the limit for a file of this "
-                                     "size is 104.9 MB")
+    assert p.problems[0].message == (f"bomb.parquet needs at least {least_cost(bomb, 20_000_000) / MB:.1f} MB of "
+                                     f"memory to read ({bomb.stat().st_size / MB:.2f} MB on disk); the limit for a "
+                                     "file of this size is 104.9 MB")
 
 
 def test_the_command_line_refuses_the_bomb_by_default_naming_the_file_and_the_option(bomb):
@@ -133,31 +140,52 @@ def test_the_command_line_refuses_the_bomb_by_default_naming_the_file_and_the_op
     out = in_fresh_process(action)
     code, stderr = out["result"]
     assert code == 1 and "Traceback" not in stderr
-    assert "error: bomb.parquet needs at least 2000.0 MB of memory" in stderr and "--max-ratio R sets" in stderr
+    assert f"error: bomb.parquet needs at least {least_cost(bomb, 20_000_000) / MB:.1f} MB of memory" in stderr
+    assert "--max-ratio R sets" in stderr
     assert out["peak"] < 20 * MB, out
 
 
 def test_one_long_id_repeated_is_refused_in_the_first_batch_without_expanding_it(tmp_path):
-    # 1,000,000 rows whose query id is one 100,000-character string: 100 GB once expanded, yet the footer is
-    # modest (1e6 rows x READ_ROW_BYTES = 100 MB at the least, under 100 x 1 MiB; the dictionary page ~100 KB).
-    # The first batch (65,536 rows) is counted on its dictionary: 65,536 x (100 + 100,000) bytes > the budget.
-    path = repeated_pair_parquet(tmp_path / "long.parquet", 1_000_000, text="q" * 100_000)
+    # 800,000 rows whose query id is one 100,000-character string: 80 GB once expanded, yet the footer is modest
+    # (800,000 rows x READ_ROW_BYTES = 96 MB at the least, under 100 x 1 MiB; the dictionary page ~100 KB).  The
+    # first batch (65,536 rows) is counted on its dictionary: 65,536 x (READ_ROW_BYTES + QID_TEXT_BYTES x 100,000)
+    # bytes > the budget.
+    path = repeated_pair_parquet(tmp_path / "long.parquet", 800_000, text="q" * 100_000)
     assert path.stat().st_size < 200_000
     action = (f"p = read_run({str(path)!r}, limits=Limits(max_ratio=100))\n"
               "result = [(x.kind, x.params) for x in p.problems]")
     out = in_fresh_process(action)
     [[kind, params]] = out["result"]
     assert kind == "too_much_memory"
-    assert params["memory_mb"] >= PARQUET_BATCH_ROWS * (READ_ROW_BYTES + 100_000) / MB  # after the first batch
+    assert params["memory_mb"] >= PARQUET_BATCH_ROWS * (READ_ROW_BYTES + QID_TEXT_BYTES * 100_000) / MB
     assert out["peak"] < 60 * MB, out
 
 
+def footer_length(data: bytes) -> int:
+    """A Parquet file's footer length, from its last 8 bytes (the format: length, then b"PAR1")."""
+    assert data[-4:] == b"PAR1"
+    return struct.unpack("<I", data[-8:-4])[0]
+
+
+def least_cost(path: Path, rows: int, columns: int = 3) -> int:
+    """What reading a file costs whatever its pages hold: rows, footer, column chunks."""
+    groups = pq.ParquetFile(path).metadata.num_row_groups
+    return rows * READ_ROW_BYTES + footer_length(path.read_bytes()) * FOOTER_BYTES + groups * columns * CHUNK_BYTES
+
+
 def test_limits_hold_for_files_that_are_within_them_and_refuse_just_beyond(tmp_path):
-    # 1000 rows: ids "q0".."q99" (2-3 characters) and "d0".."d999" (2-4): the memory counted is exactly
-    # 1000 x READ_ROW_BYTES + the ids' characters.
-    data = good_parquet(1000)
-    ids = sum(len(f"q{i // 10}") + len(f"d{i}") for i in range(1000))
-    exact = 1000 * READ_ROW_BYTES + ids
+    # 1000 rows: query ids "qq0".."qq99" repeated (3-4 characters; 100 queries of 10 documents), document ids
+    # 10 distinct 40-character names: their pages are small (dictionaries of a few hundred bytes), so the memory
+    # counted is the decoding's, batch by batch: 1000 x READ_ROW_BYTES, the footer at FOOTER_BYTES a byte, one
+    # row group x 3 columns at CHUNK_BYTES, QID_TEXT_BYTES per query id character and DOCNO_TEXT_BYTES per
+    # document id character.
+    qids = [f"qq{i // 10}" for i in range(1000)]
+    docnos = [f"{i % 10}" + "d" * 39 for i in range(1000)]
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"qid": qids, "docno": docnos, "score": np.arange(1000.0)}), buf)
+    data = buf.getvalue()
+    exact = (1000 * READ_ROW_BYTES + footer_length(data) * FOOTER_BYTES + 3 * CHUNK_BYTES
+             + QID_TEXT_BYTES * sum(map(len, qids)) + DOCNO_TEXT_BYTES * sum(map(len, docnos)))
     assert read_run(data, limits=Limits(max_rows=1000, max_memory=exact)).ok
     too_many = read_run(data, name="f.parquet", limits=Limits(max_rows=999))
     assert [x.message for x in too_many.problems] == ["f.parquet has 1,000 rows; the limit is 999 rows"]
@@ -389,21 +417,35 @@ def test_an_exception_from_on_progress_stops_the_read_between_blocks(kind, monke
 
 
 # ------------------------------------------------------------------------------------------- long ids
-def test_an_id_of_a_million_characters_is_shortened_in_every_message(capsys, tmp_path):
-    long_q, long_d = "Q" * 1_000_000, "D" * 1_000_000
+def test_an_id_of_a_million_characters_is_a_bad_line_shown_shortened_in_every_message(capsys, tmp_path):
+    # An id of a million characters is not an id: its line is skipped ("long_id", MAX_ID_CHARS = 10,000), the id
+    # shown as its first 59 characters.  An id just within the limit is kept, and shortened where a message quotes
+    # it (here: a repeated document).  Before: kept whole, and the million characters copied at every step.
+    long_q, long_d, near = "Q" * 1_000_000, "D" * 1_000_000, "N" * MAX_ID_CHARS
     run = tmp_path / "run.txt"
-    run.write_text(f"q1 Q0 d1 1 2.0 t\n{long_q} Q0 d1 1 2.0 t\nq1 Q0 {long_d} 2 1.0 t\nq1 Q0 {long_d} 3 1.0 t\n"
-                   f"q1 Q0 d2 4 {'9' * 10_000}x t\n")
+    run.write_text(f"q1 Q0 d1 1 2.0 t\n{long_q} Q0 d1 1 2.0 t\nq1 Q0 {long_d} 2 1.0 t\nq1 Q0 {near} 3 1.0 t\n"
+                   f"q1 Q0 {near} 4 1.0 t\nq1 Q0 d2 5 {'9' * 10_000}x t\n")
     p = read_run(run)
+    assert [(x.line, x.kind) for x in p.problems] == [(2, "long_id"), (3, "long_id"), (5, "duplicate"), (6, "number")]
     for x in p.problems:
         assert len(x.message) < 300 and "Q" * (SHOWN_CHARS + 1) not in x.message
-    assert any(x.kind == "duplicate" and "D" * (SHOWN_CHARS - 1) + "…" in x.message for x in p.problems)
+    assert p.problems[0].message == ("run.txt line 2: qid of 1,000,000 characters ('" + "Q" * (SHOWN_CHARS - 1)
+                                     + "…'); an id has at most 10,000; the line is skipped")
+    assert "docno of 1,000,000 characters ('" + "D" * (SHOWN_CHARS - 1) + "…')" in p.problems[1].message
+    assert "N" * (SHOWN_CHARS - 1) + "…" in p.problems[2].message
+    assert id_strings(p.table.docno).to_pylist() == ["d1", near]
     qrels = tmp_path / "qrels.txt"
-    qrels.write_text("q1 0 d1 1\n")
+    qrels.write_text("q1 0 d1 1\nq9 0 d1 1\n")
     code = cli.main(["--skip-bad-lines", str(qrels), str(run)])
     err = capsys.readouterr().err
-    assert code in (0, 1) and max(len(line) for line in err.splitlines()) < 400
-    assert "not in the qrels" in err and "Q" * (SHOWN_CHARS - 1) + "…" in err
+    assert code == 0 and max(len(line) for line in err.splitlines()) < 400
+    assert "Q" * (SHOWN_CHARS - 1) + "…" in err and "Q" * (SHOWN_CHARS + 1) not in err
+    # the same ids in a CSV file, read line by line (one bad line) and through pyarrow's reader
+    csv = tmp_path / "run.csv"
+    csv.write_text(f"qid,docno,score\nq1,d1,2\n{long_q},d1,1\nq1,{near},1\n")
+    p = read_run(csv)
+    assert [(x.line, x.kind) for x in p.problems] == [(3, "long_id")] and p.table.n_rows == 2
+    assert read_run(csv.read_bytes() + b"q1,d3\n").problems[0].kind == "long_id"
 
 
 @PROPERTY
