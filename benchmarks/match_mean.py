@@ -34,9 +34,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from metrics.runfiles import evaluate_runs, read_qrels, read_run  # noqa: E402
-from metrics.runfiles.batch import RunVariant  # noqa: E402
 from metrics.runfiles.conformance import conformance  # noqa: E402
 from metrics.runfiles.match import MEAN_DIMENSIONS, match_grid, match_mean, mean_grid  # noqa: E402
+from metrics.variant import Variant  # noqa: E402
 
 
 def files(n_queries: int, depth: int = 100, judged: int = 20, seed: int = 0) -> tuple[bytes, bytes]:
@@ -97,7 +97,7 @@ def main() -> None:
     random.Random(0).shuffle(combos)
     t0 = time.perf_counter()
     for j, ties, gain, idcg in combos[:args.sample]:
-        spec = RunVariant(gain, "standard", idcg, ties).spec(k=10)
+        spec = Variant(gain=gain, idcg=idcg, ties=ties, k=10).format()
         evaluate_runs(q_table, [r_table], [spec], judged_only=j == "judged")
     per_call = (time.perf_counter() - t0) / args.sample
     engine_points = n_points // np.prod([len(c[d]) for d in ("zero_idcg", "queries", "printed")])

@@ -17,7 +17,7 @@ that the discounted gain at position ``i`` is ``gain(rel_i) / discount(i)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ import numpy as np
 
 __all__ = [
     "Choice",
+    "GainMap",
     "GAINS",
     "DISCOUNTS",
     "TIES",
@@ -47,8 +48,11 @@ class Choice:
     Every registry is a dict key -> Choice, read by every page, the lessons and the run-file engine: the
     gains, discounts, tie rules, IDCG sources and zero-IDCG policies here, the library conventions'
     settings (:mod:`metrics.lessons.libraries`), the top-N and ROC choices (:mod:`metrics.other`), the
-    mistakes and verdicts of the lessons.  (The run-file measures have their own typed record,
-    :class:`metrics.runfiles.measures.Measure`.)
+    mistakes and verdicts of the lessons.  A registry whose records carry facts of their own kind uses a
+    typed subclass with those fields (a gain map's :class:`GainMap`, the lessons' ``Dimension`` and
+    ``Misconception``, the run files' ``MeanDimension`` and ``RunLibrary``); the run-file measures have
+    their own typed record, :class:`metrics.runfiles.measures.Measure`.  One field, one meaning: ``value``
+    is the constant a choice stands for (a zero-IDCG policy's NDCG), nothing else.
 
     Parameters
     ----------
@@ -65,17 +69,15 @@ class Choice:
     source : str, default ""
         Where it comes from: a paper, a library's file and version.
     value : object, optional
-        The constant it stands for (a zero-IDCG policy's NDCG value).
-    facts : mapping, optional
-        Facts of its own kind, read as attributes: a dimension's ``step``, a gain map's ``levels``.
+        The constant it stands for (a zero-IDCG policy's NDCG value); None for a choice that stands for none.
 
     Examples
     --------
     >>> d = Choice("standard", "Standard discount", "Divide by log_b(i + 1).", latex="{log}({pos}+1)")
     >>> print(d.formula(10, position="3"))
     \\log_{10}(3+1)
-    >>> Choice("cutoff", "Cutoff", "Where the list is cut.", facts={"step": "dcg"}).step
-    'dcg'
+    >>> ZERO_IDCG["one"].value
+    1.0
     """
 
     key: str
@@ -85,18 +87,19 @@ class Choice:
     func: Callable | None = field(default=None, compare=False, repr=False)
     source: str = ""
     value: Any = None
-    facts: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    def __getattr__(self, attr: str):
-        facts = self.__dict__.get("facts")
-        if facts is not None and attr in facts:
-            return facts[attr]
-        raise AttributeError(f"{type(self).__name__} {self.__dict__.get('key')!r} has no {attr!r}")
 
     def formula(self, log_base: float = 2.0, position: str = "i") -> str:
         """:attr:`latex` with the position symbol and the logarithm of the base filled in (discounts),
         e.g. ``\\log_{2}(i+1)``."""
         return self.latex.replace("{pos}", position).replace("{log}", log_latex(log_base))
+
+
+@dataclass(frozen=True)
+class GainMap(Choice):
+    """A gain :class:`Choice` made from a map grade -> gain (:func:`gain_map`): ``levels`` are its
+    (grade, gain) pairs sorted by grade."""
+
+    levels: tuple[tuple[float, float], ...] = ()
 
 
 def _log(x: np.ndarray, base: float) -> np.ndarray:
@@ -271,7 +274,7 @@ def _custom_discount(func: Callable) -> Choice:
                     help="A discount function (positions, log_base) -> divisors supplied by the caller.", func=checked)
 
 
-def gain_map(mapping) -> Choice:
+def gain_map(mapping) -> GainMap:
     """A gain :class:`Choice` from a map grade -> gain, with trec_eval's ``-m ndcg.L=G`` meaning.
 
     Grades in the map get its gain; any other grade keeps its own value as gain (trec_eval's
@@ -286,7 +289,7 @@ def gain_map(mapping) -> Choice:
 
     Returns
     -------
-    Choice
+    GainMap
         ``key="map"``, a name listing the pairs, and ``levels``: the (grade, gain) pairs sorted by grade.
 
     Raises
@@ -337,9 +340,9 @@ def gain_map(mapping) -> Choice:
         return out
 
     text = ", ".join(f"{lv:g}\u2192{gv:g}" for lv, gv in levels)
-    return Choice(key="map", name=f"Gain map ({text})", latex="g(rel_{i})",
-                  help="trec_eval -m ndcg.L=G: grade L has gain G; grades not listed keep their own value as gain.",
-                  func=func, facts={"levels": levels})
+    return GainMap(key="map", name=f"Gain map ({text})", latex="g(rel_{i})",
+                   help="trec_eval -m ndcg.L=G: grade L has gain G; grades not listed keep their own value as gain.",
+                   func=func, levels=levels)
 
 
 def _resolve(value, registry: dict, wrap: Callable, name: str):

@@ -12,7 +12,7 @@ from metrics.registry import DISCOUNTS, GAINS, dcg_latex
 from ui import check
 from ui import state as ui_state
 from ui.diagnosis import render_findings, render_steps_table, side_latex, variant_label, variant_summary
-from ui.i18n import registry_text, t
+from ui.i18n import labelled, registry_text, t
 from ui.shell import open_page
 from ui.widgets import copy_link, error_text, k_select, link_for, option_widget
 
@@ -25,7 +25,7 @@ st.caption(t("check.intro"))
 page.show_link_problems()
 
 # Labels are computed here, in the script's language: a format_func must not look the language up later.
-sheet_labels = {k: f"{t(f'check.presets.{k}')}: {check.sheet_numbers(k)}" for k in check.SHEETS}
+sheet_labels = {k: labelled(t(f"check.presets.{k}"), check.sheet_numbers(k)) for k in check.SHEETS}
 option_widget(st.selectbox, t("check.preset"), list(sheet_labels), key="check_sheet", index=None,
               on_change=check.on_sheet, args=(st.session_state,), format_func=sheet_labels.get,
               placeholder=t("check.preset_placeholder"), help=t("check.preset_help"))

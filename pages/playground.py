@@ -12,7 +12,7 @@ import streamlit as st
 from ui import playground as playground_ui
 from ui import state as ui_state
 from ui.components.cards import cards
-from ui.i18n import current_language, t
+from ui.i18n import current_language, join_words, t
 from ui.playground_explain import variant_name
 from ui.shell import open_page
 
@@ -62,7 +62,7 @@ def playground() -> None:
         key=playground_ui.CARDS_KEY,
     )
     if documents:
-        st.caption(t("playground.documents_note", docs=", ".join(playground_ui.docs(documents))))
+        st.caption(t("playground.documents_note", docs=join_words(playground_ui.docs(documents))))
     if len(ranking.ranked) > playground_ui.CARD_CAP or len(ranking.unretrieved) > playground_ui.CARD_CAP:
         st.info(
             t(
@@ -82,7 +82,8 @@ def playground() -> None:
         playground_ui.end_first_run(page, state)
         return
     from metrics.registry import ZERO_IDCG
-    from ui.export import Variant, export_frame, file_name, to_csv, to_latex, to_markdown
+    from metrics.variant import Variant
+    from ui.export import export_frame, file_name, to_csv, to_latex, to_markdown
     from ui.i18n import registry_text
     from ui.links import IDCG_CHOICES, PLAYGROUND_GAINS, ZERO_IDCG_CHOICES, format_base
     from ui.numbers import exact
@@ -215,7 +216,8 @@ def playground() -> None:
     if max(n_actual, n_ideal) > len(bd):
         st.caption(t("playground.rows_capped", shown=len(bd), n=max(n_actual, n_ideal)))
 
-    variant = Variant(gain, discount, base, k, idcg)
+    variant = Variant(gain=gain, gain_map=gain_map if gain == "map" else (), discount=discount, log_base=base, k=k,
+                      idcg=idcg)
     title = t("playground.export_title", name=variant_name(gain, discount, idcg), base=format_base(base),
               k=t("common.k_whole", n=len(grades)) if k is None else f"k = {k}")
     full = {"k": k, "gain": metric_gain, "discount": discount, "base": base, "idcg": idcg}

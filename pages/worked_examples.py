@@ -96,12 +96,12 @@ for tab, doc in zip(tabs, DOCUMENTS):
                 st.markdown(f"**{t(f'{SECTION}.named_formula')}**")
                 named = sorted({p.named for p in ex.printed} | {p.named_ideal for p in ex.printed if p.named_ideal})
                 for fk in named:
-                    st.latex(FORMULAS[fk].latex())
+                    st.latex(FORMULAS[fk].variant.latex("p"))
             with f2:
                 st.markdown(f"**{t(f'{SECTION}.implied_formula')}**")
                 implied = sorted({p.implied for p in ex.printed})
                 for fk in implied:
-                    st.latex(FORMULAS[fk].latex())
+                    st.latex(FORMULAS[fk].variant.latex("p"))
                 if set(named) == set(implied):
                     st.caption(t(f"{SECTION}.same_formula"))
 
@@ -131,7 +131,7 @@ for tab, doc in zip(tabs, DOCUMENTS):
                 show_table(ranked_part, numeric=numeric, label=title, test_id="we_positions")
                 show_table(ideal_part, numeric=numeric, label=title, test_id="we_positions_ideal")
                 formula = FORMULAS[variant or ex.implied]
-                bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.options)
+                bd = breakdown(list(ex.relevances), k=ex.k, pool=ex.pool, **formula.variant.options)
                 st.caption(t(f"{SECTION}.chart"))
                 st.altair_chart(discounted_gain_chart(bd, labels=ex.labels, height=220), width="stretch")
                 st.page_link(PLAYGROUND_PAGE, label=t(f"{SECTION}.open_in_playground"), icon=":material/open_in_new:",

@@ -51,14 +51,14 @@ if [ "${NDCG_LAB_SKIP_INSTALL:-0}" != "1" ]; then
       DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
     fi
   fi
-fi
-# Spark tests (metrics.runfiles.spark) start a real local Spark, which needs Java 17+; they fail, never skip,
-# without it.
-if ! command -v java >/dev/null 2>&1; then
-  echo "Installing Debian's default-jre-headless for the Spark tests..."
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq default-jre-headless >/dev/null
+  # Spark tests (metrics.runfiles.spark) start a real local Spark, which needs Java 17+; they fail, never skip,
+  # without it.
+  if ! command -v java >/dev/null 2>&1; then
+    echo "Installing Debian's default-jre-headless for the Spark tests..."
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq default-jre-headless >/dev/null
+  fi
 fi
 export STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
 echo "ruff check ..."

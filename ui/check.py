@@ -10,6 +10,7 @@ from __future__ import annotations
 from metrics.lessons.diagnose import EXAMPLE_SHEETS, example_sheet, hand_number, hand_numbers
 from metrics.registry import DISCOUNTS, GAINS
 from ui import state as ui_state
+from ui.i18n import join_words
 from ui.widgets import K_ALL, k_parser
 
 __all__ = ["PAGE", "AUTO", "HAND_FIELDS", "LIST_FIELDS", "DEFAULT_SHEET", "BASES", "MAX_GRADES", "MAX_HAND_CHARS",
@@ -77,14 +78,15 @@ def sheet_values(key: str) -> dict:
     return out
 
 
-def sheet_numbers(key: str) -> str:
-    """The printed totals of a sheet, as printed (from :mod:`metrics.lessons.examples`): its label's numbers.
+def sheet_numbers(key: str, lang: str | None = None) -> str:
+    """The printed totals of a sheet, as printed (from :mod:`metrics.lessons.examples`): its label's numbers,
+    listed the language's way (:func:`ui.i18n.join_words`; the current language when ``lang`` is None).
 
-    >>> sheet_numbers("003-blog")
-    'DCG 6.86, IDCG 8.37, NDCG 81.96%'
+    >>> sheet_numbers("003-blog", "en"), sheet_numbers("003-blog", "zh")
+    ('DCG 6.86, IDCG 8.37, NDCG 81.96%', 'DCG 6.86、IDCG 8.37、NDCG 81.96%')
     """
     sheet = example_sheet(key)
-    return ", ".join(f"{name} {sheet[field]}" for field, name in _LABELLED if sheet[field])
+    return join_words((f"{name} {sheet[field]}" for field, name in _LABELLED if sheet[field]), lang)
 
 
 _DEFAULTS = sheet_values(DEFAULT_SHEET)

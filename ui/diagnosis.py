@@ -19,7 +19,7 @@ from metrics.lessons.examples import VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
 from ui.escape import markdown
-from ui.i18n import registry_text, t
+from ui.i18n import join_clauses, join_words, registry_text, t
 from ui.numbers import exact, show
 
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
@@ -71,8 +71,8 @@ def variant_summary(calc: Calculation, k) -> str:
         ideal.append(variant_label("ideal_order", calc.ideal_order))
     if calc.dcg == calc.ideal:
         return " · ".join(_side_summary(calc.dcg, k) + ideal)
-    return t("diagnose.side_sep").join([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
-                      t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
+    return join_clauses([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
+                         t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
 
 
 def side_latex(calc: Calculation, which: str = "dcg") -> tuple:
@@ -94,7 +94,7 @@ def kind_name(kind: str, side: str | None = None) -> str:
         name = registry_text("mistake", MISCONCEPTIONS[kind], "name")
     else:
         name = registry_text("verdict", VERDICTS[kind], "name")
-    if side and MISTAKES[kind].facts.get("scope") == "side":
+    if side and MISTAKES[kind].scope == "side":
         return t("diagnose.named_side", name=name, side=t(f"diagnose.side.{side}"))
     return name
 
@@ -107,13 +107,12 @@ def verdict_line(field_name: str, v: Verdict) -> str:
     """One answer's verdict in words, the same on Practice, Check and the classroom: ``✓ DCG: right``,
     ``✗ DCG terms: wrong — rel used for 2^rel − 1``, ``↪ IDCG: carried forward from IDCG terms``,
     ``… DCG terms: not finished (positions missing)``; notes follow in brackets."""
-    sep = t("diagnose.list_sep")
     text = t(f"diagnose.verdict.{v.state}", mark=v.mark, step=field_label(field_name),
-             mistakes=sep.join(kind_name(k) for k in v.mistakes),
-             sources=sep.join(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
-                              for s in v.carried_from) or t("diagnose.verdict.earlier"))
+             mistakes=join_clauses(kind_name(k) for k in v.mistakes),
+             sources=join_words(field_label(s) if s in FIELDS else t("diagnose.verdict.earlier")
+                                for s in v.carried_from) or t("diagnose.verdict.earlier"))
     if v.notes:
-        text += t("diagnose.verdict.note", notes=sep.join(kind_name(k) for k in v.notes))
+        text += t("diagnose.verdict.note", notes=join_clauses(kind_name(k) for k in v.notes))
     return text
 
 
@@ -136,23 +135,32 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     places = _places(p)
     dim = p.get("dimension")
     own = p.get("own")
+    # A percent is answered in percent (one form per sentence), except where the finding is about the two forms.
+    in_percent = (str(theirs).strip().endswith("%") and f.kind not in ("percent_vs_fraction", "ratio_of_rounded")
+                  and f.step == "ndcg")
+
+    def value(x) -> str:
+        if in_percent and x is not None:
+            return number(x * 100, max(0, places - 2)) + "%"
+        return number(x, places)
+
     fmt = {
         "step": step_label(f.step, f.position),
         "theirs": markdown(theirs, 40),
-        "expected": number(f.expected, places),
-        "rounded": p.get("rounded", number(f.expected, places)),
-        "own": number(own, places),
+        "expected": value(f.expected),
+        "rounded": p.get("rounded", value(f.expected)),
+        "own": value(own),
         "own_percent": "" if own is None else number(own * 100, max(0, places - 2)) + "%",
         "their_variant": variant_label(dim, p["theirs_variant"], d.k) if dim and "theirs_variant" in p else "",
         "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
         "k": "" if d.k is None else str(d.k),
         "their_sum": number(p.get("their_sum"), max(2, int(p.get("scale") or 2))),
-        "also": t("diagnose.also", positions=", ".join(str(x) for x in p["also"])) if p.get("also") else "",
+        "also": t("diagnose.also", positions=join_words(p["also"])) if p.get("also") else "",
         "ratio": number(p.get("ratio"), max(places, 6)),
         "dcg_text": markdown(p.get("dcg_text", ""), 40),
         "idcg_text": markdown(p.get("idcg_text", ""), 40),
         "percent": p.get("percent", ""),
-        "source": t("diagnose.list_sep").join(field_label(s) for s in p.get("from", [])),
+        "source": join_words(field_label(s) for s in p.get("from", [])),
         "neighbour": p.get("neighbour", ""),
         "their_divisor": number(p.get("their_divisor"), 4),
         "divisor": number(p.get("divisor"), 4),
@@ -160,7 +168,7 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     }
     kind = f.kind
     entry = MISTAKES[kind]
-    if entry.facts.get("scope") in ("side", "ideal") and dim:
+    if entry.scope in ("side", "ideal") and dim:
         key = "diagnose.kind.neighbour.explain" if p.get("form") == "term" else (
             "diagnose.kind.formula.explain_one" if p.get("one_position") else "diagnose.kind.formula.explain")
     elif kind in ("discount_one_early", "discount_one_late") and p.get("form") == "term":
@@ -188,8 +196,8 @@ def render_findings(d: Diagnosis, *, verdicts: bool = True) -> None:
     if verdicts:
         render_verdicts(d)
     for i, f in enumerate(d.findings[:MAX_EXPLAINED], start=1):
-        note = f" ({t('diagnose.note')})" if f.kind in NOTES else ""
-        st.markdown(f"**{i}. {kind_name(f.kind, f.params.get('side'))}**{note} — {finding_text(f, d)}")
+        st.markdown(t("diagnose.finding_line", i=i, name=kind_name(f.kind, f.params.get("side")),
+                      note=t("diagnose.note") if f.kind in NOTES else "", text=finding_text(f, d)))
     if len(d.findings) > MAX_EXPLAINED:  # a sheet of a thousand terms: the table below has every one
         st.caption(t("diagnose.more", count=len(d.findings) - MAX_EXPLAINED))
 
@@ -219,7 +227,7 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
             else:
                 rounded = number(r.correct, scale) if r.theirs_text else ""
             row[t("diagnose.col.correct_rounded")] = rounded
-        row[t("diagnose.col.finding")] = ", ".join(kind_name(k) for k in r.kinds.split(",") if k)
+        row[t("diagnose.col.finding")] = join_clauses(kind_name(k) for k in r.kinds.split(",") if k)
         if reveal:
             row[t("diagnose.col.correct")] = number(r.correct, 4)
         if show_followed:
@@ -250,7 +258,8 @@ def render_solution(ex, *, key: str) -> None:
     ideal order, one row per position, the totals — as the Practice page and the classroom show it."""
     sol = ex.solution()
     places = ex.decimals
-    order = " › ".join(f"{lab} ({exact(g)})" for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))
+    order = " › ".join(t("practice.solution_item", label=lab, grade=exact(g))
+                       for lab, g in zip(sol["ranked_labels"], sol["ranked_grades"]))
     st.markdown(t("practice.solution_ranked", order=order))
     st.markdown(t("practice.solution_ideal", ideal=", ".join(exact(g) for g in sol["ideal"])))
     bd = sol["breakdown"]

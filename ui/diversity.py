@@ -13,7 +13,7 @@ import pandas as pd
 from metrics.lessons.diversity import MAX_DOCS, doc_names
 from metrics.runfiles.measures.diversity import DEPTH
 from ui import state as ui_state
-from ui.i18n import t
+from ui.i18n import join_words, t
 from ui.numbers import show
 from ui.other import aligned
 
@@ -116,7 +116,7 @@ def greedy_display(steps: pd.DataFrame) -> pd.DataFrame:
         t("diversity.col_subtopics"): steps["subtopics"],
         t("diversity.col_gain"): steps["gain"].map(show),
         t("diversity.col_candidates"): steps["candidates"].map(
-            lambda c: ", ".join(f"{d} {show(g)}" for d, g in c.items())),
+            lambda c: join_words(f"{d} {show(g)}" for d, g in c.items())),
     })
 
 

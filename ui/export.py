@@ -1,8 +1,9 @@
 """The per-position table (:func:`metrics.breakdown`) as CSV, Markdown and LaTeX, for files and slides.
 
-Every export names the variant it was computed with (gain, discount, log base, k, IDCG source): CSV in
-columns of its own (one value per row: the file stays a plain table), Markdown and LaTeX in a title line;
-file names say the same (``ndcg_linear_standard_k6_judged.csv``).  CSV keeps every digit and goes through
+Every export names the variant it was computed with (a :class:`metrics.variant.Variant`: gain, discount,
+log base, k, IDCG source): CSV in columns of its own (one value per row: the file stays a plain table),
+Markdown and LaTeX in a title line; file names say the same in the variant's file-name form
+(``ndcg_linear_standard_k6_judged.csv``).  CSV keeps every digit and goes through
 :func:`metrics.safe_csv.to_csv` (labels starting with ``=``, ``+``, ``-``, ``@`` cannot become formulas);
 Markdown and LaTeX round for display.  Labels are user text: escaped by :mod:`ui.escape` for each format
 (Markdown escapes only what a table needs, so Marp, Jupyter and Obsidian show ``DCG (running)`` as written).
@@ -10,16 +11,16 @@ Markdown and LaTeX round for display.  Labels are user text: escaped by :mod:`ui
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import pandas as pd
 
 from metrics.safe_csv import to_csv as safe_to_csv
+from metrics.variant import Variant
 from ui.escape import latex as latex_text
 from ui.escape import markdown_cell
 from ui.numbers import exact, show
 
-__all__ = ["COLUMNS", "VARIANT_COLUMNS", "Variant", "file_name", "export_frame", "to_csv", "to_markdown",
+__all__ = ["COLUMNS", "VARIANT_COLUMNS", "variant_columns", "file_name", "export_frame", "to_csv", "to_markdown",
            "to_latex"]
 
 COLUMNS = ("position", "label", "relevance", "gain", "discount", "discounted_gain", "dcg",
@@ -29,43 +30,27 @@ _INTEGER_COLUMNS = ("position",)
 _GRADE_COLUMNS = ("relevance", "ideal_relevance")
 
 
-@dataclass(frozen=True)
-class Variant:
-    """The settings an export was computed with (registry keys; ``k`` None for the whole list).
+def variant_columns(variant: Variant) -> dict[str, str]:
+    """The CSV's variant columns: gain, discount, log base (``e`` for the natural logarithm), k (``all``
+    for the whole list) and where the ideal ranking comes from.
 
-    >>> Variant("linear", "standard", 2.0, 6, "judged").slug
-    'linear_standard_k6_judged'
-    >>> Variant("exponential", "jarvelin", 10.0, None, "list").slug
-    'exponential_jarvelin_base10_kall_list'
+    >>> variant_columns(Variant(gain="map", gain_map={1: 2}, log_base=math.e, idcg="list"))
+    {'variant_gain': 'map', 'variant_discount': 'standard', 'variant_log_base': 'e', 'variant_k': 'all', \
+'variant_idcg_from': 'list'}
     """
-
-    gain: str
-    discount: str
-    log_base: float
-    k: int | None
-    idcg: str
-
-    @property
-    def base_text(self) -> str:
-        return "e" if self.log_base == math.e else exact(self.log_base)
-
-    @property
-    def slug(self) -> str:
-        base = "" if self.log_base == 2.0 else f"_base{self.base_text}"
-        return f"{self.gain}_{self.discount}{base}_k{'all' if self.k is None else self.k}_{self.idcg}"
-
-    def columns(self) -> dict[str, str]:
-        return {"variant_gain": self.gain, "variant_discount": self.discount, "variant_log_base": self.base_text,
-                "variant_k": "all" if self.k is None else str(self.k), "variant_idcg_from": self.idcg}
+    base = "e" if variant.log_base == math.e else exact(variant.log_base)
+    return {"variant_gain": variant.gain, "variant_discount": variant.discount, "variant_log_base": base,
+            "variant_k": "all" if variant.k is None else str(variant.k), "variant_idcg_from": variant.idcg}
 
 
 def file_name(variant: Variant, extension: str) -> str:
-    """``ndcg_<gain>_<discount>[_base<b>]_k<k|all>_<judged|list>.<extension>``.
+    """``ndcg_<slug>.<extension>``: the variant's file-name form (:meth:`metrics.variant.Variant.format`,
+    ``gain_discount[_baseB]_kK_idcg``) with dots written ``_``.
 
-    >>> file_name(Variant("linear", "standard", 2.0, 6, "judged"), "csv")
-    'ndcg_linear_standard_k6_judged.csv'
+    >>> file_name(Variant(k=6), "csv"), file_name(Variant(gain="exponential", log_base=2.5, idcg="list"), "md")
+    ('ndcg_linear_standard_k6_judged.csv', 'ndcg_exponential_standard_base2_5_kall_list.md')
     """
-    return f"ndcg_{variant.slug.replace('.', '_')}.{extension}"
+    return f"ndcg_{variant.format('slug').replace('.', '_')}.{extension}"
 
 
 def export_frame(bd: pd.DataFrame, labels=None) -> pd.DataFrame:
@@ -82,13 +67,13 @@ def to_csv(bd: pd.DataFrame, labels=None, variant: Variant | None = None) -> str
     """CSV with full float64 precision (``repr`` round-trips), the variant in its own columns, cells neutralised.
 
     >>> from metrics.ndcg import breakdown
-    >>> text = to_csv(breakdown([3, 1]), ["=A", "B"], Variant("linear", "standard", 2.0, None, "list"))
+    >>> text = to_csv(breakdown([3, 1]), ["=A", "B"], Variant(idcg="list"))
     >>> print(text.splitlines()[1])
     1,"'=A",3.0,3.0,1.0,3.0,3.0,3.0,3.0,3.0,3.0,1.0,"linear","standard","2","all","list"
     """
     frame = export_frame(bd, labels)
     if variant is not None:
-        for name, value in variant.columns().items():
+        for name, value in variant_columns(variant).items():
             frame[name] = value
     return safe_to_csv(frame)
 

@@ -403,7 +403,8 @@ def _sum_items(name: str, at: str, grades: list[float], terms: list[float], tota
                n_total: int) -> list[list]:
     """Three formula lines: the definition, the numbers written in, their values and the total."""
     head = [_Run(name), _Run(at, "sub") if at else _Run(""), _Run(" = Σ "),
-            _Frac(_gain_runs(None, lecture.gain), _discount_runs(None, lecture.discount, lecture.base))]
+            _Frac(_gain_runs(None, lecture.variant.gain),
+                  _discount_runs(None, lecture.variant.discount, lecture.variant.log_base))]
     shown_n = min(len(grades), TERMS_CAP, n_total)
     substituted: list = [(_Run("= "),)]
     values: list = [(_Run("= "),)]
@@ -411,8 +412,8 @@ def _sum_items(name: str, at: str, grades: list[float], terms: list[float], tota
         if i:
             substituted.append((_Run(" + "),))
             values.append((_Run(" + "),))
-        substituted.append(_Frac(_gain_runs(shown(grades[i]), lecture.gain),
-                                 _discount_runs(i + 1, lecture.discount, lecture.base)))
+        substituted.append(_Frac(_gain_runs(shown(grades[i]), lecture.variant.gain),
+                                 _discount_runs(i + 1, lecture.variant.discount, lecture.variant.log_base)))
         values.append((_Run(shown(terms[i], 4)),))
     if n_total > shown_n:
         more = f" + … ({n_total - shown_n})"
@@ -495,7 +496,7 @@ def _draw(pdf, lecture: Lecture, lang: str, nums: dict, *, step, theme: str, has
     # -- formulas with the numbers -------------------------------------------------------------
     w.text_line(t("present.handout_formula", lang=lang), 11, bold=True, gap=1)
     n = lecture.n_terms
-    at = f"@{lecture.k}" if lecture.k else ""
+    at = f"@{lecture.variant.k}" if lecture.variant.k else ""
     actual = bd.dropna(subset=["relevance"]).iloc[:n]
     for items in _sum_items("DCG", at, actual["relevance"].tolist(), actual["discounted_gain"].tolist(),
                             nums["dcg"], lecture, n):

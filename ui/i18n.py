@@ -37,13 +37,15 @@ class Language:
     fontconfig: str  # what fc-match is asked for when the font is not where Debian puts it
     list_sep: str  # between the items of a list of words ("DCG, IDCG" / "DCG、IDCG")
     colon: str  # after a label ("Your numbers follow: " / "你的数字遵循的是：")
+    clause_sep: str = "; "  # between clauses of one sentence ("DCG 6.86; IDCG 8.37" / "DCG 6.86；IDCG 8.37")
+    stop: str = "."  # ends a sentence the app builds ("… 1.2619." / "… 1.2619。")
 
 
 LANGUAGE_TABLE: dict[str, Language] = {lang.code: lang for lang in (
     Language("en", "English", "en", "en", "SC", "Noto Sans CJK SC", ", ", ": "),
-    Language("zh", "简体中文", "zh-Hans", "zh-CN", "SC", "Noto Sans CJK SC:lang=zh-cn", "、", "："),
+    Language("zh", "简体中文", "zh-Hans", "zh-CN", "SC", "Noto Sans CJK SC:lang=zh-cn", "、", "：", "；", "。"),
     # Converted from the Simplified catalogues with OpenCC's Taiwan profile (scripts/zh_hant.py).
-    Language("zh-Hant", "繁體中文", "zh-Hant", "zh-TW", "TC", "Noto Sans CJK TC:lang=zh-tw", "、", "："),
+    Language("zh-Hant", "繁體中文", "zh-Hant", "zh-TW", "TC", "Noto Sans CJK TC:lang=zh-tw", "、", "：", "；", "。"),
     Language("ko", "한국어", "ko", "ko-KR", "KR", "Noto Sans CJK KR:lang=ko", ", ", ": "),
 )}
 #: code -> name, in the order the language buttons show them.
@@ -71,6 +73,16 @@ def join_words(items, lang: str | None = None) -> str:
     ('DCG、IDCG', 'DCG, IDCG')
     """
     return language(lang).list_sep.join(str(x) for x in items)
+
+
+def join_clauses(items, lang: str | None = None) -> str:
+    """Clauses (mistake names, each a statement that may hold its own colon) as one list:
+    ``"rel used for 2^rel − 1; log(i) used for log(i + 1): …"``, ``"用了 rel 而不是 2^rel − 1；用了 …：…"``.
+
+    >>> join_clauses(["DCG 6.86", "IDCG 8.37"], "zh"), join_clauses(["DCG 6.86", "IDCG 8.37"], "ko")
+    ('DCG 6.86；IDCG 8.37', 'DCG 6.86; IDCG 8.37')
+    """
+    return language(lang).clause_sep.join(str(x) for x in items)
 
 
 def labelled(label: str, value: str = "", lang: str | None = None) -> str:

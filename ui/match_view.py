@@ -26,7 +26,7 @@ from metrics.ndcg import NUMBA_SMALL_QUICKSORT
 from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
 from ui import escape
 from ui import state as ui_state
-from ui.i18n import registry_text, t
+from ui.i18n import join_words, registry_text, t
 from ui.links import format_base, playground_url
 from ui.numbers import show
 
@@ -233,7 +233,7 @@ def not_applicable_sentences(not_applicable: dict) -> list[str]:
         if reason is not None:
             groups.setdefault(_CANNOT_REPRESENT.get(reason, "match.not_applicable"), []).append(LIBRARIES[key].short)
     order = ["match.not_applicable", *_CANNOT_REPRESENT.values()]
-    return [counted(key, len(groups[key]), libraries=escape.markdown(", ".join(groups[key]), 0))
+    return [counted(key, len(groups[key]), libraries=escape.markdown(join_words(groups[key]), 0))
             for key in order if key in groups]
 
 

@@ -19,7 +19,7 @@ from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
 from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
 from ui import state as ui_state
 from ui.components import cards
-from ui.i18n import t
+from ui.i18n import join_words, t
 from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
 from ui.numbers import exact_list, show
 from ui.playground_explain import variants_wide
@@ -136,8 +136,8 @@ def docs(keys) -> list[str]:
 
 
 def button_label(group) -> str:
-    """``"000 · 3, 2, 1, 3, 2"``: the documents and their grades."""
-    return f"{', '.join(EXAMPLES[k].doc for k in group)} · {exact_list(EXAMPLES[group[0]].relevances)}"
+    """``"001, 003 · 3, 2, 3, 0, 1, 2"``: the documents (listed the language's way) and their grades."""
+    return f"{join_words(EXAMPLES[k].doc for k in group)} · {exact_list(EXAMPLES[group[0]].relevances)}"
 
 
 # ---- requests from widget callbacks (run before the script; applied by absorb) -------------------

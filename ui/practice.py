@@ -15,8 +15,8 @@ import streamlit as st
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise
 from metrics.registry import dcg_latex
 from ui import state as ui_state
-from ui.i18n import t
-from ui.numbers import exact, exact_list
+from ui.i18n import join_words, t
+from ui.numbers import exact
 
 __all__ = ["PAGE", "ANSWERS", "FIELDS", "MAX_ANSWER_CHARS", "Score", "new_seed", "parse_score", "encode_score",
            "score_steps", "share_query", "clear_answers", "new_exercise", "exercise_items", "exercise_facts",
@@ -139,7 +139,7 @@ def exercise_facts(ex: Exercise) -> list[str]:
     """The cutoff, the judged items not retrieved and the decimals asked, as sentences."""
     facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
     if ex.unretrieved:
-        facts.append(t("practice.unretrieved", grades=exact_list(ex.unretrieved)))
+        facts.append(t("practice.unretrieved", grades=join_words(exact(g) for g in ex.unretrieved)))
     else:
         facts.append(t("practice.no_unretrieved"))
     facts.append(t("practice.decimals", decimals=ex.decimals))

@@ -51,7 +51,6 @@ from metrics.runfiles import (
     Parsed,
     Problem,
     Result,
-    RunVariant,
     evaluate,
     make_variants,
     measure_names,
@@ -61,6 +60,7 @@ from metrics.runfiles import (
     read_run,
 )
 from metrics.runfiles.read import Limits, shorten
+from metrics.variant import Variant
 from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
@@ -269,10 +269,10 @@ def variant_picker(axis: str, labels: list[str], label: str) -> str:
     """The variant on one axis as four selects (gain, discount, IDCG source, tie rule), each offering the
     options evaluated, so every name shows whole on a projector and a phone.  The variant's label lives
     in ``st.session_state["rf_<axis>"]`` (a page field); returns it."""
-    current = RunVariant.parse(st.session_state[f"rf_{axis}"])
+    current = Variant.parse(st.session_state[f"rf_{axis}"])
     st.markdown(f"**{label}**")
     for choice in CHOICES:
-        options = list(dict.fromkeys(getattr(RunVariant.parse(lab), choice) for lab in labels))
+        options = list(dict.fromkeys(getattr(Variant.parse(lab), choice) for lab in labels))
         key = f"rf_{axis}_{choice}"
         st.session_state[key] = getattr(current, choice)
         names = {o: option_name(choice, o) for o in options}
@@ -290,17 +290,17 @@ def y_fallback(labels: list[str], x_label: str) -> str:
     """
     if Y_DEFAULT in labels and Y_DEFAULT != x_label:
         return Y_DEFAULT
-    x = RunVariant.parse(x_label)
-    other = [lab for lab in labels if RunVariant.parse(lab).gain != x.gain]
+    x = Variant.parse(x_label)
+    other = [lab for lab in labels if Variant.parse(lab).gain != x.gain]
     rest = [lab for lab in labels if lab != x_label]
     return (other or rest or labels)[0]
 
 
 # --------------------------------------------------------------------------------------- names
-def variant_name(label: str | RunVariant, *, lines: bool = False) -> str | list[str]:
+def variant_name(label: str | Variant, *, lines: bool = False) -> str | list[str]:
     """A variant in words, in the page's language: ``Linear gain · Standard discount · IDCG from all
     judged documents · trec_eval (docno descending)``; ``lines=True`` gives two lines (for axis titles)."""
-    v = label if isinstance(label, RunVariant) else RunVariant.parse(label)
+    v = label if isinstance(label, Variant) else Variant.parse(label)
     first = f"{option_name('gain', v.gain)} · {option_name('discount', v.discount)}"
     second = f"{option_name('idcg', v.idcg)} · {option_name('ties', v.ties)}"
     return [first, second] if lines else f"{first} · {second}"
@@ -608,14 +608,14 @@ def _result_cached(key: tuple, _qrels: Parsed, _runs: tuple[Parsed, ...], specs:
 
 
 def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parsed, Source]], *, k,
-                    variants: Sequence[RunVariant], missing: str,
+                    variants: Sequence[Variant], missing: str,
                     measures: Sequence[str] = ()) -> tuple[Evaluation, Result]:
     """Every run under every variant and every chosen measure: one pass of the engine (each run ranked
     once: :func:`metrics.runfiles.evaluate`), computed once per files and settings.  Returns the variants
     table (:meth:`metrics.runfiles.Evaluation.of`) and the :class:`~metrics.runfiles.Result` the measures,
     the paired tests and the downloads are read from."""
     key = (qrels_src.digest, tuple((s.name, s.digest) for _, s in runs))
-    specs = tuple(dict.fromkeys([*(v.spec(k=k) for v in variants), *measures]))
+    specs = tuple(dict.fromkeys([*(v.with_(k=k).format() for v in variants), *measures]))
     result = _result_cached(key, qrels, tuple(p for p, _ in runs), specs, missing == "zero")
     return Evaluation.of(result, k=k), result
 
@@ -812,7 +812,7 @@ def playground_links(ev: Evaluation, worst: pd.DataFrame, qrels: Parsed, runs: d
     """For each (run, query) row of ``worst``: a playground link with that run's ranked list for the query
     (tied scores ordered as trec_eval does, the first :data:`MAX_PLAYGROUND_ITEMS`) and the judged
     documents it missed, under ``variant``."""
-    v = RunVariant.parse(variant)
+    v = Variant.parse(variant)
     links = []
     for run, qid in zip(worst["run"], worst["qid"]):
         lists = query_lists(qrels.table, runs[run].table, qid, ties="trec_eval" if v.ties == "average" else v.ties)

@@ -133,7 +133,7 @@ def variant_label(key: str) -> str:
     v = VARIANTS[key]
     return " · ".join([registry_text("gain", GAINS[v.gain], "name"), registry_text("discount", DISCOUNTS[v.discount],
                                                                                    "name"),
-                       t(f"variants.idcg_source.{v.idcg_source}")])
+                       t(f"variants.idcg_source.{v.idcg}")])
 
 
 def use_playground(state, view) -> None:

@@ -53,6 +53,7 @@ from .._validation import as_grades, check_choice, check_k, check_log_base
 from ..ndcg import breakdown
 from ..parse import ParseError, parse_numbers, split_tokens
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, Choice
+from ..variant import Variant
 from .examples import VERDICTS
 from .misconceptions import (
     LOG_BASES,
@@ -60,6 +61,7 @@ from .misconceptions import (
     SIDE_DISCOUNTS,
     SIDES,
     Calculation,
+    Misconception,
     Side,
     Values,
     formula_entries,
@@ -90,15 +92,16 @@ __all__ = [
 # ------------------------------------------------------------------------------------------------
 # Kinds, steps, verdicts
 # ------------------------------------------------------------------------------------------------
-def _from_verdict(key: str) -> Choice:
-    # The same concept as a worked example's verdict: one English text (metrics.lessons.examples.VERDICTS).
+def _from_verdict(key: str) -> Misconception:
+    # The same concept as a worked example's verdict: one English text (metrics.lessons.examples.VERDICTS);
+    # it is about how one number follows from others ("any" scope), not a formula choice.
     v = VERDICTS[key]
-    return Choice(v.key, v.name, v.help)
+    return Misconception(v.key, v.name, v.help, scope="any")
 
 
 #: Every kind a finding can have: the misconceptions, "carried forward" (a number that follows from the
 #: writer's own earlier mistake) and the notes.
-MISTAKES: dict[str, Choice] = {
+MISTAKES: dict[str, Misconception] = {
     **MISCONCEPTIONS,
     "carried_forward": _from_verdict("carried_forward"),
     "self_inconsistent_sum": _from_verdict("self_inconsistent_sum"),
@@ -1090,7 +1093,7 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     bases = [want_base] if want_base else list(LOG_BASES)
     best, best_cost, problem = None, math.inf, None
     for rank, (g, dk, b) in enumerate(product(gains, discounts, bases)):
-        calc = Calculation(Side(g, dk, b), Side(g, dk, b), source, "sorted")
+        calc = Calculation.of(Variant(gain=g, discount=dk, log_base=b, idcg=source))
         if len(gains) * len(discounts) * len(bases) == 1:
             best = calc
             break
@@ -1199,7 +1202,7 @@ def example_sheet(key: str) -> dict:
         "ideal_terms": seq("idcg_term"),
         "idcg": one("idcg"),
         "ndcg": one("ndcg"),
-        "gain": formula.gain,
-        "discount": formula.discount,
-        "log_base": formula.log_base,
+        "gain": formula.variant.gain,
+        "discount": formula.variant.discount,
+        "log_base": formula.variant.log_base,
     }

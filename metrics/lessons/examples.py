@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # pandas is imported where a table is built
 
 from .._validation import check_choice
 from ..ndcg import breakdown, cg, dcg, idcg, ndcg
-from ..registry import Choice, dcg_latex, resolve_gain
+from ..registry import Choice, resolve_gain
+from ..variant import Variant
 
 __all__ = [
     "Formula",
@@ -64,30 +65,29 @@ __all__ = [
 # --------------------------------------------------------------------------- formulas
 @dataclass(frozen=True)
 class Formula:
-    """A DCG formula as a document writes it: gain, discount and log base (keys of the registry)."""
+    """A DCG formula as a document writes it: its key (what the pages call it) and its
+    :class:`metrics.variant.Variant` (gain, discount and log base; the IDCG source and the cutoff are the
+    worked example's, not the formula's).
+
+    >>> FORMULAS["binary_ln"].variant.options == {"gain": "binary", "discount": "standard", "log_base": math.e}
+    True
+    >>> print(FORMULAS["jarvelin"].variant.latex("p"))
+    \\mathrm{DCG}@p = \\sum_{i=1}^{p} \\frac{rel_{i}}{\\max(1, \\log_{2} i)}
+    """
 
     key: str
-    gain: str
-    discount: str
-    log_base: float = 2.0
-
-    @property
-    def options(self) -> dict:
-        return {"gain": self.gain, "discount": self.discount, "log_base": self.log_base}
-
-    def latex(self, k: str = "p") -> str:
-        return dcg_latex(self.gain, self.discount, self.log_base, k=k)
+    variant: Variant
 
 
 FORMULAS: dict[str, Formula] = {
     # rel_1 + sum_{i>=2} rel_i / log2(i)  (000's first formula; Järvelin & Kekäläinen with b = 2)
-    "jarvelin": Formula("jarvelin", "linear", "jarvelin"),
+    "jarvelin": Formula("jarvelin", Variant(discount="jarvelin")),
     # sum rel_i / log2(i + 1)
-    "linear": Formula("linear", "linear", "standard"),
+    "linear": Formula("linear", Variant()),
     # sum (2^rel_i - 1) / log2(i + 1)
-    "exponential": Formula("exponential", "exponential", "standard"),
+    "exponential": Formula("exponential", Variant(gain="exponential")),
     # 004's code: 1 per hit / ln(i + 1)
-    "binary_ln": Formula("binary_ln", "binary", "standard", math.e),
+    "binary_ln": Formula("binary_ln", Variant(gain="binary", log_base=math.e)),
 }
 
 
@@ -385,7 +385,7 @@ def setup(example: WorkedExample, formula: str | None = None) -> dict:
                                                for i, (name, _) in enumerate(left))
     return {
         "rels": tuple(example.relevances), "unretrieved": tuple(g for _, g in left), "labels": labels,
-        "k": example.k, "gain": f.gain, "discount": f.discount, "base": f.log_base,
+        "k": example.k, "gain": f.variant.gain, "discount": f.variant.discount, "base": f.variant.log_base,
         "idcg": "judged" if example.pool is not None else "list",
     }
 
@@ -632,17 +632,17 @@ def exact_value(example: WorkedExample, printed: Printed | str, *, formula: str 
         top_f = ideal_f = FORMULAS[key]
     k = example.k
     if p.quantity == "cg":
-        return cg(rel, k=k, gain=top_f.gain)
+        return cg(rel, k=k, gain=top_f.variant.gain)
     if p.quantity == "dcg":
-        return dcg(rel, k=k, **top_f.options)
+        return dcg(rel, k=k, **top_f.variant.options)
     if p.quantity == "idcg":
-        return idcg(rel, k=k, pool=pool, **top_f.options)
+        return idcg(rel, k=k, pool=pool, **top_f.variant.options)
     if p.quantity == "ndcg":
         if top_f == ideal_f:
-            return ndcg(rel, k=k, pool=pool, **top_f.options)
-        best = idcg(rel, k=k, pool=pool, **ideal_f.options)
-        return 0.0 if best == 0 else dcg(rel, k=k, **top_f.options) / best
-    bd = breakdown(rel, k=k, pool=pool, **top_f.options)
+            return ndcg(rel, k=k, pool=pool, **top_f.variant.options)
+        best = idcg(rel, k=k, pool=pool, **ideal_f.variant.options)
+        return 0.0 if best == 0 else dcg(rel, k=k, **top_f.variant.options) / best
+    bd = breakdown(rel, k=k, pool=pool, **top_f.variant.options)
     row = bd.iloc[p.position - 1]
     column = {"divisor": "discount", "dcg_term": "discounted_gain", "idcg_term": "ideal_discounted_gain"}
     return float(row[column[p.quantity]])
@@ -709,7 +709,7 @@ def recomputed_value(example: WorkedExample, printed: Printed | str) -> float | 
         f = FORMULAS[p.implied]
         grades = (list(example.relevances) if p.quantity == "dcg_term"
                   else breakdown(list(example.relevances), k=example.k, pool=example.pool)["ideal_relevance"].tolist())
-        gain = float(resolve_gain(f.gain).func(np.array([grades[p.position - 1]]))[0])
+        gain = float(resolve_gain(f.variant.gain).func(np.array([grades[p.position - 1]]))[0])
         return float(Decimal(gain) / printed_decimal(divisors[p.position].text))
     return None
 
@@ -916,25 +916,25 @@ def findings(example: WorkedExample) -> list[Verdict]:
                 "n_doc": len(example.pool or rel), "n_alt": len(alt.pool or rel),
                 "relevant_doc": sum(1 for g in (example.pool or rel) if g > 0),
                 "relevant_alt": sum(1 for g in (alt.pool or rel) if g > 0),
-                "idcg_doc": idcg(rel, k=k, pool=example.pool, **f.options),
-                "idcg_alt": idcg(rel, k=k, pool=alt.pool, **f.options),
-                "ndcg_doc": ndcg(rel, k=k, pool=example.pool, **f.options),
-                "ndcg_alt": ndcg(rel, k=k, pool=alt.pool, **f.options),
+                "idcg_doc": idcg(rel, k=k, pool=example.pool, **f.variant.options),
+                "idcg_alt": idcg(rel, k=k, pool=alt.pool, **f.variant.options),
+                "ndcg_doc": ndcg(rel, k=k, pool=example.pool, **f.variant.options),
+                "ndcg_alt": ndcg(rel, k=k, pool=alt.pool, **f.variant.options),
             }
-            if f.discount == "jarvelin":  # 000's binary example: also the standard discount
-                std = FORMULAS["linear"].options
+            if f.variant.discount == "jarvelin":  # 000's binary example: also the standard discount
+                std = FORMULAS["linear"].variant.options
                 values["ndcg_doc_standard"] = ndcg(rel, k=k, pool=example.pool, **std)
                 values["ndcg_alt_standard"] = ndcg(rel, k=k, pool=alt.pool, **std)
         elif kind == "log_base":
-            ln = dict(f.options, log_base=math.e)
+            ln = dict(f.variant.options, log_base=math.e)
             values = {
-                "dcg_log2": dcg(rel, k=k, **f.options), "dcg_ln": dcg(rel, k=k, **ln),
-                "ndcg_log2": ndcg(rel, k=k, pool=example.pool, **f.options),
+                "dcg_log2": dcg(rel, k=k, **f.variant.options), "dcg_ln": dcg(rel, k=k, **ln),
+                "ndcg_log2": ndcg(rel, k=k, pool=example.pool, **f.variant.options),
                 "ndcg_ln": ndcg(rel, k=k, pool=example.pool, **ln),
             }
         elif kind == "binary_gain":
             values = {
-                "ndcg_graded": ndcg(rel, k=k, pool=example.pool, **f.options),
+                "ndcg_graded": ndcg(rel, k=k, pool=example.pool, **f.variant.options),
                 "ndcg_binary_k": ndcg(rel, k=k, pool=example.pool, gain="binary"),
                 "ndcg_code": code_004_ndcg(example.labels) if example.doc == "004" else None,
             }
@@ -1012,7 +1012,7 @@ def position_table(example: WorkedExample, *, variant: str = "") -> pd.DataFrame
 
     formula = FORMULAS[next((p.implied for p in example.printed if p.variant == variant
                              and p.quantity in ("dcg_term", "dcg", "ndcg")), example.implied)]
-    bd = breakdown(list(example.relevances), k=example.k, pool=example.pool, **formula.options)
+    bd = breakdown(list(example.relevances), k=example.k, pool=example.pool, **formula.variant.options)
     table = pd.DataFrame({
         "position": bd["position"].astype(int),
         "label": [example.labels[i] if example.labels and i < len(example.labels) else "" for i in range(len(bd))],

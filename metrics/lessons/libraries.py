@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_grades, as_scores, check_choice, check_k
-from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, rank_by_scores, ratio
+from ..ndcg import dcg, dcg_from_scores, idcg, ndcg, ndcg_from_scores, rank_by_scores, ratio  # noqa: F401 (doctests)
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, dcg_latex
+from ..variant import Variant
 
 __all__ = [
     "Library",
@@ -36,7 +37,9 @@ __all__ = [
     "as_float32_scores",
     "VARIANTS",
     "Convention",
+    "CommonConvention",
     "COMMON_CONVENTIONS",
+    "Dimension",
     "dimension",
     "DIMENSIONS",
     "CUTOFFS",
@@ -114,10 +117,29 @@ HIT_QUANTITIES = ("precision", "recall", "average_precision")
 LOG_BASES = (2.0, math.e, 10.0)
 
 
-def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake: str) -> Choice:
-    """One setting of a :class:`Convention` as a :class:`~metrics.registry.Choice`: its ``choices``, the step
-    of the calculation it changes (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake
-    kind it corresponds to (read as ``DIMENSIONS[key].step`` and ``.mistake``).
+@dataclass(frozen=True)
+class Dimension(Choice):
+    """One setting of a :class:`Convention`: a :class:`~metrics.registry.Choice` with the values it takes
+    (``choices``), the step of the calculation it changes (``step``, a key of
+    :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake kind it corresponds to (``mistake``)."""
+
+    choices: tuple = ()
+    step: str = ""
+    mistake: str = ""
+
+
+@dataclass(frozen=True)
+class CommonConvention(Choice):
+    """One of :data:`COMMON_CONVENTIONS`: a :class:`~metrics.registry.Choice` whose ``help`` is the reason for
+    its place in the order, with its :class:`Convention`."""
+
+    convention: Convention | None = None
+
+
+def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake: str) -> Dimension:
+    """One setting of a :class:`Convention` as a :class:`Dimension`: its ``choices``, the step of the
+    calculation it changes (a key of :data:`metrics.lessons.diagnose.STEPS`) and the diagnose mistake kind it
+    corresponds to (read as ``DIMENSIONS[key].step`` and ``.mistake``).
 
     Parameters
     ----------
@@ -132,17 +154,17 @@ def dimension(key: str, name: str, help: str, choices: tuple, step: str, mistake
 
     Returns
     -------
-    Choice
+    Dimension
 
     Examples
     --------
     >>> DIMENSIONS["discount"].step, DIMENSIONS["discount"].mistake, DIMENSIONS["discount"].choices
     ('term', 'log_offset', ('standard', 'jarvelin'))
     """
-    return Choice(key, name, help, facts={"choices": tuple(choices), "step": step, "mistake": mistake})
+    return Dimension(key, name, help, choices=tuple(choices), step=step, mistake=mistake)
 
 
-DIMENSIONS: dict[str, Choice] = {d.key: d for d in (
+DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
     dimension("grades", "Grades", "How grades are read.", tuple(GRADE_READINGS), "term", ""),
     dimension("ties", "Tie rule", "How tied scores are ordered.", tuple(TIES), "term", ""),
     dimension("scores_as", "Score precision", "The precision scores are compared in.", tuple(SCORE_TYPES),
@@ -189,9 +211,30 @@ class Convention:
         """The dimension settings only (no limits), as a dict."""
         return {name: getattr(self, name) for name in DIMENSIONS}
 
+    @property
+    def variant(self) -> Variant | None:
+        """The :class:`metrics.variant.Variant` this convention computes, when it is one: NDCG of the grades as
+        given (or below 1 counted 0: ``level=1``), k cutting DCG and IDCG (or nothing), the ideal sorted by
+        gain from the list or every judged item; its ``k`` is the convention's ``default_k``.  None for a
+        convention outside the variants (plain DCG or a hit measure, grades truncated, a gain map supplied per
+        call, Spark's ideal in given order, an ideal sorted by grade, a cutoff on one side only).
 
-def _common(key: str, name: str, reason: str, convention: Convention) -> Choice:
-    return Choice(key, name, reason, facts={"convention": convention})
+        >>> LIBRARIES["sklearn"].convention.variant
+        Variant(idcg='list', ties='average')
+        >>> print(LIBRARIES["spark_graded"].convention.variant)
+        None
+        """
+        if (self.quantity != "ndcg" or self.grades not in ("as_is", "at_least_1") or self.gain == "map"
+                or self.ideal_order != "gain"
+                or self.idcg_source not in IDCG_SOURCES or self.cutoff not in ("both", "none")):
+            return None
+        return Variant(gain=self.gain, discount=self.discount, log_base=self.log_base, idcg=self.idcg_source,
+                       k=None if self.cutoff == "none" else self.default_k, ties=self.ties, zero_idcg=self.zero_idcg,
+                       level=1.0 if self.grades == "at_least_1" else None)
+
+
+def _common(key: str, name: str, reason: str, convention: Convention) -> CommonConvention:
+    return CommonConvention(key, name, reason, convention=convention)
 
 
 #: The conventions people most often use, MOST LIKELY FIRST: the order in which "Which convention gives
@@ -199,7 +242,7 @@ def _common(key: str, name: str, reason: str, convention: Convention) -> Choice:
 #: before any rarer combination that happens to give it exactly).  ``help`` is the reason for the place in
 #: the order: where the convention is taught or which tools compute it by default.  ``.convention`` is
 #: the :class:`Convention` (no scores: the list is taken in the order given).
-COMMON_CONVENTIONS: dict[str, Choice] = {c.key: c for c in (
+COMMON_CONVENTIONS: dict[str, CommonConvention] = {c.key: c for c in (
     _common("textbook", "rel / log₂(i + 1), IDCG from the list",
             "The first formula of Wikipedia's NDCG article, of most course notes and blog posts, and scikit-learn's "
             "ndcg_score: what a hand calculation or a notebook most often uses.",
@@ -997,26 +1040,16 @@ def tie_spread(relevances, scores, *, docnos=None, k=None, gain="linear", discou
 
 
 # --------------------------------------------------------------------------- does the choice matter?
-def _variant(gain: str, discount: str, idcg_source: str) -> Choice:
-    key = f"{gain}/{discount}/{idcg_source}"
-    name = " · ".join([GAINS[gain].name, DISCOUNTS[discount].name, f"IDCG from {IDCG_SOURCES[idcg_source].name}"])
-
-    def func(rel, pool=None, k=None) -> float:
-        return ndcg(rel, k=k, gain=gain, discount=discount, pool=pool if idcg_source == "judged" else None)
-
-    return Choice(key, name, f"NDCG with {name.lower()}.", func=func,
-                  facts={"gain": gain, "discount": discount, "idcg_source": idcg_source, "log_base": 2.0})
-
-
-#: NDCG variants (gain × discount × IDCG source, log base 2) as choices: ``VARIANTS[key].func(rel, pool, k)``;
-#: ``.gain``, ``.discount``, ``.idcg_source``, ``.log_base`` name the parts.
-VARIANTS: dict[str, Choice] = {
-    f"{g}/{d}/{s}": _variant(g, d, s) for g, d, s in product(GAINS, DISCOUNTS, IDCG_SOURCES)
+#: NDCG variants (gain × discount × IDCG source, log base 2) by their short form ``gain/discount/idcg``
+#: (:mod:`metrics.variant`): ``VARIANTS[key].ndcg(rel, pool=pool)``.
+VARIANTS: dict[str, Variant] = {
+    v.format("short"): v for v in (Variant(gain=g, discount=d, idcg=s) for g, d, s in product(GAINS, DISCOUNTS,
+                                                                                                IDCG_SOURCES))
 }
 
 
-def _variant_ndcg(v: Choice, rel, pool, k) -> float:
-    return v.func(rel, pool, k)
+def _variant_ndcg(v: Variant, rel, pool, k) -> float:
+    return v.with_(k=k).ndcg(rel, pool=pool)
 
 
 def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) -> pd.DataFrame:
@@ -1071,8 +1104,7 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
     rows = []
     for key in variants or VARIANTS:
         v = check_choice(key, VARIANTS, name="variant")
-        rows.append({"variant": v.key, "kind": "variant", "gain": v.gain, "discount": v.discount,
-                     "idcg_source": v.idcg_source,
+        rows.append({"variant": key, "kind": "variant", "gain": v.gain, "discount": v.discount, "idcg_source": v.idcg,
                      "ndcg_a": _variant_ndcg(v, ra, pa, k), "ndcg_b": _variant_ndcg(v, rb, pb, k)})
     for key in libraries if libraries is not None else LIBRARIES:
         lib = check_choice(key, LIBRARIES, name="library")

@@ -18,7 +18,7 @@ time) to the exercise's formula, and names the first entry at the step where it 
 Document 003's ranking (grades 3, 2, 3, 0, 1, 2 and two judged items it did not retrieve, 3 and 0) with the
 ideal ranking built from the retrieved list only — the mistake document 004 warns about:
 
->>> right = Calculation.of("linear", "standard", 2.0, idcg_source="judged")
+>>> right = Calculation.of(Variant())  # linear gain, standard discount, log2, IDCG from every judged item
 >>> (wrong,) = apply("ideal_from_list", right)
 >>> v, w = right.values([3, 2, 3, 0, 1, 2], [3, 0]), wrong.values([3, 2, 3, 0, 1, 2], [3, 0])
 >>> round(v.idcg, 4), round(w.idcg, 4)  # 3+3/log2 3+3/2+2/log2 5+2/log2 6+1/log2 7 vs ideal 3,3,2,2,1,0
@@ -36,9 +36,11 @@ import numpy as np
 from .._validation import as_grades, check_choice, check_k
 from ..ndcg import discounted_terms, ideal_ranking
 from ..registry import DISCOUNTS, GAINS, Choice
+from ..variant import Variant
 
 __all__ = [
     "MISCONCEPTIONS",
+    "Misconception",
     "FORMULA_SCOPES",
     "SIDES",
     "LOG_BASES",
@@ -122,8 +124,27 @@ def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order
     """The ideal ranking's grades: from the list (``source="list"``) or every judged item (``"judged"``), sorted
     from the highest down (``order="sorted"``), left as ranked (``"as_ranked"``) or sorted up (``"ascending"``).
 
+    Parameters
+    ----------
+    grades : numpy.ndarray of float
+        The ranked list's grades (already checked).
+    unretrieved : numpy.ndarray of float
+        The judged items the list missed.
+    source : {"list", "judged"}
+        Where the ideal ranking's items come from.
+    order : {"sorted", "as_ranked", "ascending"}
+        How they are put in order (a student's slip may leave them as ranked or sort them upwards).
+
+    Returns
+    -------
+    numpy.ndarray of float
+
+    Examples
+    --------
     >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "judged", "sorted").tolist()
     [3.0, 2.0, 1.0]
+    >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "list", "ascending").tolist()
+    [1.0, 3.0]
     """
     pool = np.r_[grades, unretrieved] if source == "judged" else grades
     if order == "as_ranked":
@@ -156,12 +177,46 @@ class Calculation:
     ideal_order: str = "sorted"
 
     @classmethod
-    def of(cls, gain: str = "linear", discount: str = "standard", log_base: float = 2.0, *,
-           idcg_source: str = "list") -> Calculation:
-        """The correct calculation of one formula: the same side twice, cut at k, ideal sorted."""
-        side = Side(check_choice(gain, GAINS, name="gain").key, check_choice(discount, SIDE_DISCOUNTS,
-                                                                              name="discount").key, float(log_base))
-        return cls(side, side, idcg_source, "sorted")
+    def of(cls, variant: Variant | None = None) -> Calculation:
+        """The correct calculation of a :class:`metrics.variant.Variant` (its gain, discount, log base and IDCG
+        source; the cutoff is given to :meth:`values`): the same side twice, cut at k, ideal sorted.
+
+        Default ``None``: ``Variant(idcg="list")``, the textbook formula with the list's own ideal ranking.
+
+        >>> Calculation.of(Variant(gain="exponential", idcg="judged")).variant.format("short")
+        'exponential/standard/judged'
+        """
+        v = Variant(idcg="list") if variant is None else variant
+        if not isinstance(v, Variant):
+            raise ValueError(f"variant must be a metrics.variant.Variant, got {type(v).__name__}")
+        if v.gain == "map" or v.k is not None:
+            field, value = ("gain", "map") if v.gain == "map" else ("k", v.k)
+            raise ValueError(f"a hand calculation's variant takes a registered gain and no cutoff of its own, "
+                             f"got {field}={value!r}")
+        side = Side(v.gain, v.discount, v.log_base)
+        return cls(side, side, v.idcg, "sorted")
+
+    @property
+    def variant(self) -> Variant | None:
+        """The :class:`metrics.variant.Variant` this calculation follows, when it is one: both sides the same
+        registered formula, cut at k, the ideal sorted from the highest grade down; None for a student's
+        calculation that is no variant (a side without discount, ``log_b(i)``, one side uncut ...).
+
+        >>> Calculation.of().variant == Variant(idcg="list")
+        True
+        >>> print(Calculation.of().with_side("ideal", discount="none").variant)
+        None
+        """
+        d = self.dcg
+        if self.ideal != d or not d.cut or self.ideal_order != "sorted" or d.discount not in DISCOUNTS:
+            return None
+        return Variant(gain=d.gain, discount=d.discount, log_base=d.log_base, idcg=self.idcg_source)
+
+    def with_side(self, which: str, **changes) -> Calculation:
+        """A copy with one side (``"dcg"`` or ``"ideal"``) changed, e.g. ``with_side("ideal", cut=False)``."""
+        if which == "dcg":
+            return replace(self, dcg=replace(self.dcg, **changes))
+        return replace(self, ideal=replace(self.ideal, **changes))
 
     def side(self, which: str) -> Side:
         return self.dcg if which == "dcg" else self.ideal
@@ -195,7 +250,7 @@ class Calculation:
         --------
         Järvelin–Kekäläinen's DCG of document 000: 3 + 2 + 1/log2 3 + 3/2 + 2/log2 5 = 7.9923:
 
-        >>> round(Calculation.of(discount="jarvelin").values([3, 2, 1, 3, 2]).dcg, 4)
+        >>> round(Calculation.of(Variant(discount="jarvelin")).values([3, 2, 1, 3, 2]).dcg, 4)
         7.9923
         """
         rel = as_grades(grades, name="grades")
@@ -215,10 +270,23 @@ def _swap(old, new):
     return lambda value: [new] if value == old else []
 
 
+@dataclass(frozen=True)
+class Misconception(Choice):
+    """One misconception of :data:`MISCONCEPTIONS`: a :class:`~metrics.registry.Choice` whose ``func`` maps a
+    value to the values the student uses instead, with its ``scope``, the ``steps`` where it can first show,
+    the ``dimension`` it changes (a :class:`Side` or :class:`Calculation` field, or None) and whether it is
+    ``generic`` (a catch-all tried after the specific ones)."""
+
+    scope: str = ""
+    steps: tuple[str, ...] = ()
+    dimension: str | None = None
+    generic: bool = False
+
+
 def _entry(key: str, name: str, help: str, scope: str, steps: tuple[str, ...], *, dimension: str | None = None,
-           change=None, generic: bool = False) -> Choice:
-    return Choice(key, name, help, func=change,
-                  facts={"scope": scope, "steps": steps, "dimension": dimension, "generic": generic})
+           change=None, generic: bool = False) -> Misconception:
+    return Misconception(key, name, help, func=change, scope=scope, steps=steps, dimension=dimension,
+                         generic=generic)
 
 
 _SIDE_STEPS = ("term", "dcg", "ideal_term", "idcg", "ndcg")
@@ -230,7 +298,7 @@ _IDEAL_STEPS = ("ideal_term", "idcg", "ndcg")
 #: :class:`Calculation` field a formula entry changes) and ``func`` (value -> the values the student uses
 #: instead).  ``generic`` entries name a difference without its direction (the Which convention? page's
 #: near misses, answers stored before the directions were named); the diagnosis never gives them.
-MISCONCEPTIONS: dict[str, Choice] = {
+MISCONCEPTIONS: dict[str, Misconception] = {
     m.key: m
     for m in (
         _entry("linear_for_exponential", "rel used for 2^rel − 1",
@@ -308,9 +376,20 @@ MISCONCEPTIONS: dict[str, Choice] = {
 }
 
 
-def formula_entries(scope: str | None = None) -> list[Choice]:
+def formula_entries(scope: str | None = None) -> list[Misconception]:
     """The formula entries (not generic) of :data:`MISCONCEPTIONS` in catalogue order, of one scope or both.
 
+    Parameters
+    ----------
+    scope : {"side", "ideal"}, optional
+        Only the entries of this scope.  Default ``None``: both (:data:`FORMULA_SCOPES`).
+
+    Returns
+    -------
+    list of Misconception
+
+    Examples
+    --------
     >>> [m.key for m in formula_entries("ideal")]
     ['ideal_from_list', 'ideal_from_judged', 'ideal_order']
     """
@@ -345,7 +424,7 @@ def apply(key: str, calc: Calculation, side: str = "both") -> list[Calculation]:
     --------
     The exercise asks for 2^rel − 1; a student uses rel on the ideal side only:
 
-    >>> (s,) = apply("linear_for_exponential", Calculation.of("exponential"), "ideal")
+    >>> (s,) = apply("linear_for_exponential", Calculation.of(Variant(gain="exponential")), "ideal")
     >>> s.dcg.gain, s.ideal.gain
     ('exponential', 'linear')
     >>> [c.dcg.log_base for c in apply("wrong_log_base", Calculation.of())]

@@ -56,7 +56,7 @@ and output by default.  Imported on demand: ``import metrics`` does not load thi
 >>> MEASURES["ndcg_cut"].source
 'trec_eval 9.0.8 m_ndcg_cut.c'
 """
-from .batch import IDCG, MISSING, Evaluation, RunVariant, kendall_tau, make_variants, query_lists
+from .batch import IDCG, MISSING, Evaluation, kendall_tau, make_variants, query_lists
 from .engine import QrelsCounts, evaluate_block, qrels_counts, summarize
 from .measures import MEASURES, NICKNAMES, measure_names, parse_measures
 from .measures.irm import IR_MEASURES
@@ -81,7 +81,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "IDCG", "IR_MEASURES", "MEASURES", "MISSING", "NICKNAMES", "Evaluation", "MeasureResult", "Parsed", "Problem",
-    "QrelsCounts", "Result", "RunVariant", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
+    "QrelsCounts", "Result", "Table", "evaluate", "evaluate_block", "evaluate_measures", "evaluate_runs",
     "id_strings", "kendall_tau", "make_variants", "measure_names", "parse_measures", "qrels_counts", "query_lists",
     "read_files", "read_qrels", "read_run", "read_subtopic_qrels", "summarize", "match_mean", "match_grid",
     "mean_grid", "conformance_table",

@@ -1,9 +1,10 @@
 """NDCG for many queries and many runs at once, under every variant: the ``nDCG`` measure of the one
 engine (:mod:`metrics.runfiles.engine`), one measure per variant, gathered per run, variant and query.
 
-A variant is a :class:`RunVariant` (gain × discount × IDCG source × tie rule, the choices of
-:data:`metrics.registry.VARIANT_CHOICES`); :func:`evaluate` asks the engine for
-``nDCG(gain=...,discount=...,idcg=...,ties=...)@k`` of each (:attr:`RunVariant.spec`).
+A variant is a :class:`metrics.variant.Variant` (gain × discount × IDCG source × tie rule, the choices of
+:data:`metrics.registry.VARIANT_CHOICES`, named by its label ``gain/discount/idcg/ties``); :func:`evaluate`
+asks the engine for ``nDCG(gain=...,discount=...,idcg=...,ties=...)@k`` of each, with the cutoff, the base
+and the relevance level given to :func:`evaluate`.
 Each value equals what :func:`metrics.ndcg.ndcg_from_scores` gives for that
 query's list (tested), computed for all queries at once:
 
@@ -50,8 +51,9 @@ import pyarrow.compute as pc
 
 from .._validation import check_choice, check_k, check_log_base, check_real, check_whole
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES
+from ..variant import Variant
 from .engine import TieOrder, trec_order
-from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, NdcgVariant, Requested, effective_grades
+from .measures import MEASURES, VARIANT_MEASURE, JudgedGrades, Lists, Requested, effective_grades, variant_names
 from .read import Problem, Table, id_strings
 from .result import Result
 from .result import evaluate as evaluate_result
@@ -60,7 +62,6 @@ __all__ = [
     "IDCG",
     "MISSING",
     "Evaluation",
-    "RunVariant",
     "evaluate",
     "kendall_tau",
     "make_variants",
@@ -80,41 +81,6 @@ MISSING = {
 DEFAULT_TIES = ("trec_eval", "average")
 
 
-@dataclass(frozen=True)
-class RunVariant:
-    """One way of computing NDCG: gain × discount × IDCG source × tie rule."""
-
-    gain: str
-    discount: str
-    idcg: str
-    ties: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.gain}/{self.discount}/{self.idcg}/{self.ties}"
-
-    def measure(self, *, k: int | None = None, log_base: float = 2.0,
-                relevance_level: float | None = None) -> NdcgVariant:
-        """The engine's ``nDCG`` parameters for this variant (:class:`metrics.runfiles.measures.NdcgVariant`)."""
-        return NdcgVariant(self.gain, self.discount, self.idcg, self.ties, float(log_base), relevance_level, (k,))
-
-    def spec(self, *, k: int | None = None, log_base: float = 2.0, relevance_level: float | None = None) -> str:
-        """The ``-m`` spec of this variant, e.g. ``nDCG(gain=linear,discount=standard,idcg=judged,ties=average)@10``.
-
-        >>> RunVariant("exponential", "jarvelin", "list", "ranx").spec(k=5)
-        'nDCG(gain=exponential,discount=jarvelin,idcg=list,ties=ranx)@5'
-        """
-        return self.measure(k=k, log_base=log_base, relevance_level=relevance_level).name(k)
-
-    @staticmethod
-    def parse(label: str) -> RunVariant:
-        """The variant named by a label such as ``"linear/standard/judged/trec_eval"``."""
-        parts = str(label).split("/")
-        if len(parts) != 4:
-            raise ValueError(f"variant label {label!r} must be gain/discount/idcg/ties")
-        return make_variants(gains=[parts[0]], discounts=[parts[1]], idcg=[parts[2]], ties=[parts[3]])[0]
-
-
 def _choices(values, registry, name: str, default) -> list[str]:
     if values is None:
         values = default
@@ -129,7 +95,7 @@ def _choices(values, registry, name: str, default) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[RunVariant]:
+def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[Variant]:
     """Every combination of the given names (None = all registered; ties default trec_eval and average).
 
     Parameters
@@ -145,8 +111,8 @@ def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[R
 
     Returns
     -------
-    list of RunVariant
-        The product, gains varying slowest; repeated names are given once.
+    list of Variant
+        The product, gains varying slowest; repeated names are given once (other fields: the defaults).
 
     Raises
     ------
@@ -165,7 +131,7 @@ def make_variants(*, gains=None, discounts=None, idcg=None, ties=None) -> list[R
     d = _choices(discounts, DISCOUNTS, "discount", list(DISCOUNTS))
     s = _choices(idcg, IDCG, "idcg source", list(IDCG))
     t = _choices(ties, TIES, "ties", list(DEFAULT_TIES))
-    return [RunVariant(*combo) for combo in product(g, d, s, t)]
+    return [Variant(gain=gain, discount=dis, idcg=src, ties=tie) for gain, dis, src, tie in product(g, d, s, t)]
 
 
 # ----------------------------------------------------------------------------- flat arrays
@@ -269,7 +235,7 @@ def ndcg_per_query(query, relevances, scores, *, k=None, gain="linear", discount
     lists = Lists(q=q[rows], pos=pos.positions("trec_eval"), code=np.zeros(rows.size, np.int64), n=nq,
                   levels=(np.zeros(0, np.int64),) * 3, num_ret=np.bincount(q, minlength=nq)[:nq], grade=rel[rows],
                   ties=pos, judged=judged)
-    out = MEASURES[VARIANT_MEASURE].compute(lists, variant.measure(k=k, log_base=b, relevance_level=level))[0]
+    out = MEASURES[VARIANT_MEASURE].compute(lists, (variant.with_(k=k, log_base=b, level=level),))[0]
     out[lists.num_ret == 0] = np.nan
     return out
 
@@ -332,7 +298,7 @@ class Evaluation:
 
     queries: np.ndarray  # qrels query ids (object array of str)
     runs: list[str]
-    variants: list[RunVariant]
+    variants: list[Variant]  # gain/discount/idcg/ties; the cutoff is k
     values: np.ndarray  # float64[n_runs, n_variants, n_queries]; NaN where a run did not answer
     present: np.ndarray  # bool[n_runs, n_queries]
     missing: str
@@ -350,7 +316,7 @@ class Evaluation:
         ----------
         result : Result
             From :func:`metrics.runfiles.evaluate` with ``nDCG(gain=...,discount=...,idcg=...,ties=...)@k``
-            measures (:meth:`RunVariant.spec`) among its measures.
+            measures (the spec form of :class:`metrics.variant.Variant`) among its measures.
         k : int, optional
             The cutoff of the variants to read.
 
@@ -366,8 +332,7 @@ class Evaluation:
         >>> from metrics.runfiles.result import evaluate as run_evaluate
         >>> qrels = read_qrels(b"q 0 a 3\\nq 0 b 1\\n")
         >>> run = read_run(b"q Q0 b 1 2 t\\nq Q0 a 2 1 t\\n", name="ba")
-        >>> result = run_evaluate(qrels, [run], ["map", RunVariant("linear", "standard", "judged", "trec_eval").spec(),
-        ...                                      RunVariant("binary", "standard", "judged", "trec_eval").spec()])
+        >>> result = run_evaluate(qrels, [run], ["map", Variant().format(), Variant(gain="binary").format()])
         >>> Evaluation.of(result).means().round(4).to_dict("records")  # (1 + 3/log2 3) / (3 + 1/log2 3); all relevant
         [{'linear/standard/judged/trec_eval': 0.7967, 'binary/standard/judged/trec_eval': 1.0}]
         """
@@ -376,14 +341,14 @@ class Evaluation:
         for r in result.requested:
             if r.info.origin != "variant":
                 continue
-            for cut, name in zip(r.params.cutoffs, r.names):
-                if cut == k:
-                    variants.append(RunVariant(r.params.gain, r.params.discount, r.params.idcg, r.params.ties))
+            for v, name in zip(r.params, r.names):
+                if v.k == k:
+                    variants.append(Variant(gain=v.gain, discount=v.discount, idcg=v.idcg, ties=v.ties))
                     names.append(name)
         labels = [v.label for v in variants]
         if not variants:
             raise ValueError(f"the result holds no NDCG variant at k={k!r} (nDCG(gain=...,discount=...,idcg=...,"
-                             "ties=...) measures; see RunVariant.spec)")
+                             "ties=...) measures: Variant.format())")
         if len(set(labels)) != len(labels):
             raise ValueError("the result holds two NDCG variants with the same gain, discount, IDCG source and "
                              f"tie rule at k={k!r} (another log base or relevance level); read them by name "
@@ -399,7 +364,7 @@ class Evaluation:
         return [v.label for v in self.variants]
 
     def _index(self, variant) -> int:
-        label = variant.label if isinstance(variant, RunVariant) else str(variant)
+        label = variant.label if isinstance(variant, Variant) else str(variant)
         if label not in self.labels:
             valid = ", ".join(repr(x) for x in self.labels)
             raise ValueError(f"variant {label!r} was not evaluated; evaluated variants are {valid}")
@@ -498,7 +463,7 @@ class Evaluation:
             .head(int(n)).reset_index(drop=True)
 
 
-def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[RunVariant] | None = None,
+def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[Variant] | None = None,
              log_base=2, relevance_level=None, missing: str = "skip",
              on_progress: Callable[[float, str], None] | None = None) -> Evaluation:
     """Evaluate runs against qrels under every variant (see the module docstring).
@@ -516,8 +481,9 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     k : int >= 1, optional
         Cut the list and the ideal at k (``ndcg_cut.k``).  Default ``None``: the whole list and, for
         "judged", the whole pool (trec_eval ``ndcg``).
-    variants : sequence of RunVariant, optional
-        Default ``None``: :func:`make_variants` with its defaults (24 variants).
+    variants : sequence of Variant, optional
+        Their gain, discount, IDCG source and tie rule (other fields at their defaults: the cutoff, base
+        and level are this function's).  Default ``None``: :func:`make_variants` with its defaults (24 variants).
     log_base : float > 0, != 1, default 2
         The logarithm's base in the discount.
     relevance_level : float, optional
@@ -558,12 +524,14 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     level = check_real(relevance_level, name="relevance_level", allow_none=True)
     check_choice(missing, MISSING, name="missing")
     variants = list(variants) if variants is not None else make_variants()
-    if not variants or not all(isinstance(v, RunVariant) for v in variants):
-        raise ValueError("variants must be a non-empty list of RunVariant (see make_variants)")
+    if not variants or not all(isinstance(v, Variant) for v in variants):
+        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
+    for v in variants:
+        v.format("label")  # refuses, naming the field, a variant with a cutoff, base or level of its own
     requested = []
     for v in variants:
-        params = v.measure(k=k, log_base=b, relevance_level=level)
-        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, params.names))
+        params = (v.with_(k=k, log_base=b, level=level),)
+        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, variant_names(params)))
     result = evaluate_result(qrels, list(runs), requested, complete=missing == "zero", on_progress=on_progress)
     return Evaluation.of(result, k=k)
 

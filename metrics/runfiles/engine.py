@@ -669,21 +669,24 @@ def _huge_grades(qi: QrelsIndex, requested) -> list[Problem]:
     out = []
     seen = set()
     for r in requested:
-        if r.info.origin != "variant" or (r.params.gain, r.params.level) in seen:
+        if r.info.origin != "variant":
             continue
-        seen.add((r.params.gain, r.params.level))
-        grade = effective_grades(qi.grade, r.params.level)
+        v = r.params[0]  # the variants of one request differ only in their cutoffs
+        if (v.gain, v.level) in seen:
+            continue
+        seen.add((v.gain, v.level))
+        grade = effective_grades(qi.grade, v.level)
         with np.errstate(over="ignore", invalid="ignore"):
-            if np.isfinite(GAINS[r.params.gain].func(grade)).all():  # the usual case: nothing to say
+            if np.isfinite(GAINS[v.gain].func(grade)).all():  # the usual case: nothing to say
                 continue
             top = np.zeros(qi.n)
             np.maximum.at(top, qi.q, grade)
-            bad = ~np.isfinite(GAINS[r.params.gain].func(top))
+            bad = ~np.isfinite(GAINS[v.gain].func(top))
         if bad.any():
             row = int(np.flatnonzero(grade == top[bad].max())[0])
             out.append(Problem(qi.table.name, qi.table.line_of(row), "huge_grade",
                                {"grade": float(top[bad].max()), "count": int(bad.sum()),
-                                "example": str(qi.queries[np.flatnonzero(bad)[0]]), "gain": r.params.gain}))
+                                "example": str(qi.queries[np.flatnonzero(bad)[0]]), "gain": v.gain}))
     return out
 
 

@@ -57,7 +57,7 @@ from .._validation import check_choice
 from ..lessons.libraries import GRADE_READINGS, IDEAL_SOURCES, LIBRARIES
 from ..lessons.match import fold_settings, read_value, written_as
 from ..registry import GAINS, TIES, ZERO_IDCG, Choice
-from .batch import RunVariant
+from ..variant import Variant
 from .engine import QrelsIndex, table_from_frame
 from .measures import measure_names
 from .read import Parsed, Table, read_qrels, read_run, shorten
@@ -66,6 +66,8 @@ from .trec import evaluate_runs
 __all__ = [
     "MEAN_DIMENSIONS",
     "RUN_LIBRARIES",
+    "MeanDimension",
+    "RunLibrary",
     "READ_OPTIONS",
     "MeanMatch",
     "LibraryMean",
@@ -152,15 +154,38 @@ def _depth_choice(depth: str) -> Choice:
                   f"-M {depth}; TREC's official runs use -M 1000).")
 
 
-def _dimension(key, name, help, choices) -> Choice:
-    return Choice(key, name, help, facts={"choices": choices})
+@dataclass(frozen=True)
+class MeanDimension(Choice):
+    """A setting that moves a mean (:data:`MEAN_DIMENSIONS`): ``choices`` is the table of its choices, or a
+    callable for the ones that depend on the files."""
+
+    choices: object = None
+
+
+@dataclass(frozen=True)
+class RunLibrary(Choice):
+    """A library's mean as a point of :data:`MEAN_DIMENSIONS` (:data:`RUN_LIBRARIES`): the ``call`` that gives
+    it (``K`` is the cutoff), its ``settings``, what it ``refuses`` (keys of :data:`REFUSALS`), the key of its
+    per-list ``convention`` in :data:`metrics.lessons.libraries.LIBRARIES`, the installed package the tests
+    compare with (``checked_against``; empty: reproduced) and what changes between ``versions``."""
+
+    call: str = ""
+    settings: dict = field(default_factory=dict, compare=False)
+    refuses: tuple[str, ...] = ()
+    convention: str = ""
+    checked_against: str = ""
+    versions: str = ""
+
+
+def _dimension(key, name, help, choices) -> MeanDimension:
+    return MeanDimension(key, name, help, choices=choices)
 
 
 #: The settings that move a mean, IN THE ORDER OF THE CALCULATION (reading the files, ranking each query,
 #: its NDCG, the queries averaged, the printing): the order in which a near miss names the first one that
 #: differs.  ``.choices`` is the table of its choices (a callable for the ones that depend on the files:
 #: the depths and relevance levels worth trying).
-MEAN_DIMENSIONS: dict[str, Choice] = _table(
+MEAN_DIMENSIONS: dict[str, MeanDimension] = _table(
     _dimension("duplicates", "Duplicate lines", "What a document listed twice for one query counts as.",
                DUPLICATES),
     _dimension("grades", "Grades", "How fractional grades are read (trec_eval reads them with atol).", GRADES),
@@ -199,7 +224,7 @@ _DEFAULTS = {"duplicates": "first", "grades": "as_is", "depth": "none", "judged_
 
 
 def _run_library(key, name, call, convention, notes, source, *, refuses=(), checked_against="", versions="",
-                 **run_settings) -> Choice:
+                 **run_settings) -> RunLibrary:
     """A library's mean as a point of :data:`MEAN_DIMENSIONS`: its per-list convention from
     :data:`metrics.lessons.libraries.LIBRARIES` (gain, tie rule, IDCG items, zero-IDCG policy, grade reading),
     then its run-level settings (duplicates, queries averaged, printing)."""
@@ -210,9 +235,8 @@ def _run_library(key, name, call, convention, notes, source, *, refuses=(), chec
                     grades="truncate" if c.grades == "truncate" else "as_is",
                     level="1" if c.grades == "at_least_1" else "none")
     settings.update(run_settings)
-    return Choice(key, name, notes, source=source,
-                  facts={"call": call, "settings": settings, "refuses": tuple(refuses), "convention": convention,
-                         "checked_against": checked_against, "versions": versions})
+    return RunLibrary(key, name, notes, source=source, call=call, settings=settings, refuses=tuple(refuses),
+                      convention=convention, checked_against=checked_against, versions=versions)
 
 
 _TREC10 = ("trec_eval 10.0 gives the same nDCG means as 9.0.8 (its -c evaluates a missing query as an empty "
@@ -221,7 +245,7 @@ _TREC10 = ("trec_eval 10.0 gives the same nDCG means as 9.0.8 (its -c evaluates 
 #: Libraries as points of :data:`MEAN_DIMENSIONS` (``.settings``), with the call that gives the mean
 #: (``.call``; ``K`` is the cutoff), what they refuse (keys of :data:`REFUSALS`), the source they were read
 #: from, and the installed package the tests compare with (``.checked_against``; empty: reproduced).
-RUN_LIBRARIES: dict[str, Choice] = _table(
+RUN_LIBRARIES: dict[str, RunLibrary] = _table(
     _run_library("trec_eval_9", "trec_eval 9.0.8", "trec_eval -m ndcg_cut.K qrels run", "trec_eval_ndcg_cut",
                  "Averages the queries in both files; whole grades (atol); ties by document id, descending.",
                  "trec_eval 9.0.8 trec_eval.c, form_res_rels.c (duplicate docs), m_ndcg_cut.c",
@@ -352,10 +376,10 @@ def ndcg_cutoff(measure: str) -> int | None:
     --------
     >>> ndcg_cutoff("nDCG@10"), ndcg_cutoff("ndcg_cut.5"), ndcg_cutoff("ndcg_cut_20"), ndcg_cutoff("ndcg")
     (10, 5, 20, None)
-    >>> ndcg_cutoff("map")
+    >>> ndcg_cutoff("map")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: measure 'map' is not an NDCG; accepted: nDCG@K, NDCG@K, ndcg@K, ndcg_cut.K, ndcg_cut_K, nDCG, ndcg
+    metrics.runfiles.match.MeasureError: measure 'map' is not an NDCG; accepted: nDCG@K, NDCG@K, ndcg@K, ...
     """
     import re
 
@@ -756,11 +780,9 @@ def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, 
         lv = _level_arg(level)
         for idcg in ("judged", "list"):
             if idcg in c["idcg"] or (idcg == "judged" and "hits" in c["idcg"]):
-                variant = RunVariant(gain, "standard", idcg, ties)
-                plain[(ties, gain, level, idcg)] = variant.spec(k=k, relevance_level=lv)
+                plain[(ties, gain, level, idcg)] = Variant(gain=gain, idcg=idcg, ties=ties, k=k, level=lv).format()
     for level in c["level"]:  # IDCG > 0 of the list ideal: some retrieved document is relevant
-        masks[level] = RunVariant("binary", "standard", "list", "trec_eval").spec(k=None,
-                                                                                  relevance_level=_level_arg(level))
+        masks[level] = Variant(gain="binary", idcg="list", level=_level_arg(level)).format()
     specs = list(dict.fromkeys([*plain.values(), *masks.values(), "num_ret"]))
     result = evaluate_runs(qrels, [run], specs, **opts).runs[0]
     values, present = result.values, result.present
@@ -773,7 +795,7 @@ def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, 
         hits = {}
         if short:
             for ties, gain, level in product(c["ties"], c["gain"], c["level"]):
-                base = RunVariant(gain, "standard", "judged", ties).spec(k=None, relevance_level=_level_arg(level))
+                base = Variant(gain=gain, idcg="judged", ties=ties, level=_level_arg(level)).format()
                 hits[(ties, gain, level)] = f"{base}@{','.join(map(str, short))}"
             extra = evaluate_runs(qrels, [run], list(hits.values()), **opts).runs[0].values
         for ties, gain, level in product(c["ties"], c["gain"], c["level"]):

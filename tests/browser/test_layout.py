@@ -1,6 +1,7 @@
 """Nothing a teacher points at is cut off: the five NDCG pages on a projector (1024×768, sidebar open), at
-1280×800 zoomed to 150 % (853×533 CSS pixels, sidebar open) and on a phone (390×844), in English, Chinese
-and Korean.  On the projector, the same load is checked for accessibility (:func:`tests.browser.a11y.check_page`).
+1280×800 zoomed to 150 % (853×533 CSS pixels, sidebar open) and on a phone (390×844), in English, Simplified
+and Traditional Chinese, and Korean.  On the projector, the same load is checked for accessibility
+(:func:`tests.browser.a11y.check_page`).
 Every metric, button, select value, label, heading, formula and message fits its box
 (``overflowing``: scrollWidth against clientWidth), every table and formula is whole (``not_whole``: no table
 or formula cut off or scrolled sideways, no word split across lines, no Chinese column squeezed to a character
@@ -38,7 +39,7 @@ DEVICES = {"desktop": ("projector", "zoomed"), "phone": ("phone",)}
 
 
 @pytest.mark.parametrize("device", list(DEVICES))
-@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
+@pytest.mark.parametrize("lang", ["en", "zh", "zh-Hant", "ko"])
 def test_nothing_is_cut_off(make_page, app_url, device, lang):
     views = DEVICES[device]
     page = make_page(viewport=VIEWPORTS[views[0]])

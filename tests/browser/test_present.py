@@ -22,7 +22,7 @@ from ui.present.link import lecture_from_example
 from ui.present.slides import announcement, slide, steps
 
 EX = EXAMPLES["000-graded"]  # document 000: 3, 2, 1, 3, 2 under Järvelin's discount
-F = FORMULAS[EX.implied].options
+F = FORMULAS[EX.implied].variant.options
 N_STEPS = len(steps(lecture_from_example(EX.key)))
 SIDEBAR_WIDTH_JS = ("() => { const s = document.querySelector('[data-testid=stSidebar]');"
                     " return s ? s.getBoundingClientRect().width : 0 }")

@@ -106,7 +106,7 @@ def test_a_measure_spec_reads_the_same(text):
     spec = f"nDCG(level={text})@5"
     if accepted(text):
         (r,) = parse_measures([spec])
-        assert r.params.level == float(text.strip(" "))
+        assert r.params[0].level == float(text.strip(" "))
     else:
         with pytest.raises(ValueError):
             parse_measures([spec])

@@ -23,6 +23,7 @@ from metrics.registry import (
     resolve_gain,
     term_latex,
 )
+from metrics.variant import Variant
 from tests.metrics.conftest import PROPERTY
 
 
@@ -135,21 +136,30 @@ def test_one_record_type_for_every_choice_and_each_defined_once():
     from metrics.runfiles.measures import Measure, parse_variant
 
     registries = [GAINS, DISCOUNTS, TIES, ZERO_IDCG, IDCG_SOURCES, VARIANT_CHOICES["ties"], VERDICTS,
-                  MISTAKES, libraries.DIMENSIONS, libraries.VARIANTS, libraries.IDEAL_SOURCES,
+                  MISTAKES, libraries.DIMENSIONS, libraries.IDEAL_SOURCES,
                   libraries.CUTOFFS, topn.PRECISION_DENOMINATORS, topn.AP_DENOMINATORS, roc.AUC_METHODS]
     for registry in registries:
         for key, choice in registry.items():
-            assert type(choice) is Choice and choice.key == key and choice.name and choice.help, key
+            assert isinstance(choice, Choice) and choice.key == key and choice.name and choice.help, key
     for key, measure in MEASURES.items():
         assert type(measure) is Measure and measure.key == measure.name == key and measure.help, key
     assert libraries.IDEAL_SOURCES["judged"] is IDCG_SOURCES["judged"]
     assert list(IDCG) == list(IDCG_SOURCES) and IDCG["list"] == IDCG_SOURCES["list"].help
-    assert parse_variant("nDCG(idcg=list)").idcg == "list"
-    assert libraries.VARIANTS["exponential/jarvelin/judged"].idcg_source == "judged"
-    # a dimension's facts read as attributes; a missing one says which
+    assert parse_variant("nDCG(idcg=list)")[0].idcg == "list"
+    assert libraries.VARIANTS["exponential/jarvelin/judged"] == Variant(gain="exponential", discount="jarvelin")
+    # facts of a kind are typed fields of that kind's record, not attributes read through a mapping: a choice
+    # has the fields of its type and no others, and ``value`` is only ever the constant it stands for
     assert libraries.DIMENSIONS["cutoff"].step == "dcg"
-    with pytest.raises(AttributeError, match="Choice 'cutoff' has no 'colour'"):
+    assert type(libraries.DIMENSIONS["cutoff"]) is libraries.Dimension
+    for attr in ("colour", "facts", "step"):
+        with pytest.raises(AttributeError):
+            getattr(GAINS["linear"], attr)
+    with pytest.raises(AttributeError):
         _ = libraries.DIMENSIONS["cutoff"].colour
+    assert [z.value for z in ZERO_IDCG.values()][:2] == [0.0, 1.0] and math.isnan(ZERO_IDCG["nan"].value)
+    for registry in registries:
+        for choice in registry.values():
+            assert choice.value is None or registry is ZERO_IDCG, choice.key
 
 
 def test_custom_callables_are_wrapped():

@@ -35,6 +35,28 @@ def test_a_proxy_count_is_refused_on_the_teachers_page(lang, monkeypatch):
     assert not at.error
 
 
+@pytest.mark.parametrize("setting, value", [("NDCG_LAB_SEATS_PER_ADDRESS", "abc"),
+                                            ("NDCG_LAB_WRONG_CODES_PER_ADDRESS", "-3")])
+def test_a_classroom_setting_that_is_not_a_number_is_named_on_the_page(setting, value, monkeypatch):
+    # Before: starting a class, or joining one, gave Streamlit's generic "This app has encountered an error";
+    # only the server log named the setting.
+    from ui.classroom import views
+
+    monkeypatch.setenv(setting, value)
+    views._store.clear()  # a server reads its settings when it starts: a store made before would hide them
+    for lang in LANGS:
+        teacher = open_page(TEACHER, lang=lang, query={"source": "example", "example": "003-blog"})
+        teacher.button(key="class_start").click().run()
+        student = open_page(JOIN, lang=lang, query={"code": "ACDEFH"})
+        student.text_input(key="join_nickname").input("Mina").run()
+        student.button(key="join_button").click().run()
+        for at in (teacher, student):
+            no_exceptions(at)
+            said = " ".join(e.value for e in at.error)
+            head = catalogue(lang)["classroom.setting_problem"].split("{message}")[0]
+            assert head in said and setting.replace("_", "\\_") in said and f"'{value}'" in said, said
+
+
 def _query(at) -> dict:
     return {k: at.query_params[k] if isinstance(at.query_params[k], str) else at.query_params[k][-1]
             for k in at.query_params}

@@ -22,7 +22,7 @@ CASES = [  # page, link, what the visitor must read in each language
     ("pages/run_files.py", {"match_measure": "nDCG@0"},
      {"en": "whole number of 1 or more", "zh": "不小于 1 的整数", "ko": "1 이상의 정수", "zh-Hant": "不小於 1 的整數"}),
     ("pages/check.py", {"dcg": "1 2"},
-     {"en": "“2” is a second number", "zh": "“2”是第二个数", "ko": "“2”는 두 번째 수", "zh-Hant": "“2”是第二個數"}),
+     {"en": "“2” is a second number", "zh": "“2”是第二个数", "ko": "“2”는 두 번째 수", "zh-Hant": "「2」是第二個數"}),
 ]
 ENGLISH = re.compile(r"\b(is not|accepted|expected|must be|got)\b")
 

@@ -7,7 +7,7 @@ from metrics.lessons.libraries import LIBRARIES
 from metrics.lessons.match import match_number
 from tests.conftest import LANGS, no_exceptions, open_page
 from ui import escape
-from ui.i18n import t
+from ui.i18n import join_words, t
 
 PAGE = "pages/match.py"
 
@@ -124,5 +124,6 @@ def test_a_score_beyond_float32_is_answered_by_the_others(lang):
     assert not at.error and not at.warning
     assert LIBRARIES["sklearn"].short.replace("_", "\\_") in text(at)
     captions = [c.value for c in at.caption]
-    xgb = ", ".join(LIBRARIES[k].short for k in LIBRARIES if LIBRARIES[k].convention.scores_as == "float32")
+    xgb = join_words((LIBRARIES[k].short for k in LIBRARIES if LIBRARIES[k].convention.scores_as == "float32"),
+                     lang)  # listed the language's way: "a, b" / "a、b"
     assert t("match.cannot_represent", lang=lang, libraries=escape.markdown(xgb, 0)) in captions

@@ -67,7 +67,7 @@ def go(at, step: int):
 # ---- every step of a document's example ----------------------------------------------------------
 
 EX = EXAMPLES["000-graded"]
-OPTS = FORMULAS[EX.implied].options
+OPTS = FORMULAS[EX.implied].variant.options
 BD = breakdown(list(EX.relevances), **OPTS)
 
 
@@ -135,7 +135,7 @@ def test_each_document_reaches_its_ndcg(doc):
     ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
     at = open_page(PAGE, query={"doc": doc, "step": str(ndcg_step)})
     no_exceptions(at)
-    f = FORMULAS[ex.implied]
+    f = FORMULAS[ex.implied].variant
     assert big_number(at) == show_trimmed(ndcg(list(ex.relevances), k=ex.k, pool=ex.pool, **f.options))
     assert warnings(at) == []
     assert t(f"worked_examples.ex.{ex.key}.title") in "".join(c.value for c in at.caption)
@@ -432,9 +432,9 @@ def test_present_links_on_the_worked_examples():
         assert warnings(at) == [] and query(at)["step"] == "1"
         lecture = lecture_of(at)
         ex = EXAMPLES[lecture.doc]
-        assert lecture.rels == ex.relevances and lecture.k == ex.k
+        assert lecture.rels == ex.relevances and lecture.variant.k == ex.k
         assert sorted(lecture.pool or lecture.rels) == sorted(ex.pool or ex.relevances)
-        seen.append((lecture.doc, lecture.gain))
+        seen.append((lecture.doc, lecture.variant.gain))
     assert ("001-book", "linear") in seen and ("001-book", "exponential") in seen
 
 
@@ -449,7 +449,7 @@ def test_present_link_on_the_playground():
     no_exceptions(at)
     lecture = lecture_of(at)
     assert (lecture.rels, lecture.unretrieved) == ((3, 2, 3, 0, 1, 2), (3, 0))
-    assert (lecture.k, lecture.gain) == (6, "exponential")
+    assert (lecture.variant.k, lecture.variant.gain) == (6, "exponential")
     ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
     at = go(at, ndcg_step)
     assert big_number(at) == show_trimmed(ndcg([3, 2, 3, 0, 1, 2], k=6, gain="exponential",
@@ -473,9 +473,8 @@ def test_edge_rankings_every_step(params):
         no_exceptions(at)
         assert query(at)["step"] == str(i)
         if step.kind == "ndcg":
-            assert big_number(at) == show_trimmed(ndcg(list(lecture.rels), k=lecture.k, gain=lecture.gain,
-                                                       discount=lecture.discount, log_base=lecture.base,
-                                                       pool=lecture.pool))
+            assert big_number(at) == show_trimmed(ndcg(list(lecture.rels), k=lecture.variant.k, pool=lecture.pool,
+                                                       **lecture.variant.options))
             assert big_number(at) == show_trimmed(nums["ndcg"])
         if step.kind == "dcg":
             capped = t("present.more_cards", m=len(lecture.rels) - slides.CARD_CAP)

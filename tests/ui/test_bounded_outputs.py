@@ -31,6 +31,7 @@ from metrics.other import rating as rating_metrics
 from metrics.other import roc as roc_metrics
 from metrics.other import topn as topn_metrics
 from metrics.significance import all_pairs, bootstrap_ci, paired_t, randomization, wilcoxon
+from metrics.variant import Variant
 from ui import export, handout, playground
 from ui.charts import classroom as classroom_charts
 from ui.charts import ndcg as ndcg_charts
@@ -226,7 +227,7 @@ def test_playground_charts_and_exports_in_bounded_time(rels, labels, gain, disco
         spec(ndcg_charts.running_chart(part))
         assert len(ndcg_charts.gains_long(part, labels)) <= 2 * len(part)
         spec(ndcg_charts.discount_curves_chart(max(len(part), 10), base))
-        variant = export.Variant(gain, discount, base, k, "list")
+        variant = Variant(gain=gain, discount=discount, log_base=base, k=k, idcg="list")
         csv = export.to_csv(bd, labels, variant)
         assert csv.count("\n") >= len(bd) and export.file_name(variant, "csv").endswith(".csv")
         assert export.to_markdown(bd, labels, title="t").count("\n") >= len(bd)

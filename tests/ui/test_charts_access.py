@@ -106,3 +106,13 @@ def test_user_text_in_a_description_is_bounded_and_stays_text():
     assert len(text) < 12 * access.ITEM_CHARS + 600
     assert "… and 18 more" in text      # 30 users drawn, 12 quoted
     assert "<img src=x onerror=alert(1)>" in text  # a plain string: Vega sets it as an attribute, never markup
+
+
+def test_descriptions_list_and_label_the_chinese_way(monkeypatch):
+    # A screen reader reads a Chinese page's chart in Chinese punctuation: 位置：值, items with 、, users' rows with ；.
+    import ui.i18n as i18n
+    monkeypatch.setattr(i18n, "_last_language", "zh")
+    text = _spec(ndcg.discounted_gain_chart(breakdown([3, 2, 3, 0, 1, 2])))["description"]
+    assert "2：1.8928" in text and ", " not in text     # 3 / log2(3) at position 2 of the ideal order
+    grid = _spec(other.hit_grid({"alice": (["a", "b", "c"], {"a", "c"}), "bob": (["x"], {"x"})}, 3))["description"]
+    assert "alice：" in grid and "1、3" in grid and "；bob：" in grid

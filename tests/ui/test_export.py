@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from metrics.ndcg import breakdown
-from ui.export import COLUMNS, VARIANT_COLUMNS, Variant, export_frame, file_name, to_csv, to_latex, to_markdown
+from metrics.variant import Variant
+from ui.export import COLUMNS, VARIANT_COLUMNS, export_frame, file_name, to_csv, to_latex, to_markdown
 
-V001 = Variant("linear", "standard", 2.0, 6, "judged")
+V001 = Variant(gain="linear", discount="standard", log_base=2.0, k=6, idcg="judged")
 
 
 def test_csv_keeps_every_digit_and_names_the_variant():
@@ -39,9 +40,12 @@ def test_csv_neutralises_formula_labels():
 
 @pytest.mark.parametrize("variant, name", [
     (V001, "ndcg_linear_standard_k6_judged"),
-    (Variant("exponential", "jarvelin", 10.0, None, "list"), "ndcg_exponential_jarvelin_base10_kall_list"),
-    (Variant("linear", "standard", 2.718281828459045, 3, "list"), "ndcg_linear_standard_basee_k3_list"),
-    (Variant("linear", "standard", 1.5, 3, "list"), "ndcg_linear_standard_base1_5_k3_list"),
+    (Variant(gain="exponential", discount="jarvelin", log_base=10.0, k=None, idcg="list"),
+     "ndcg_exponential_jarvelin_base10_kall_list"),
+    (Variant(gain="linear", discount="standard", log_base=2.718281828459045, k=3, idcg="list"),
+     "ndcg_linear_standard_basee_k3_list"),
+    (Variant(gain="linear", discount="standard", log_base=1.5, k=3, idcg="list"),
+     "ndcg_linear_standard_base1_5_k3_list"),
 ])
 def test_file_names_say_what_they_hold(variant, name):
     for ext in ("csv", "md", "tex"):

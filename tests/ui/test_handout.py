@@ -54,20 +54,19 @@ def test_numbers_read_back_match_metrics(key, tmp_path):
     ex = EXAMPLES[key]
     lecture = lecture_from_example(key)
     text = text_of(handout.build(lecture, "en"), tmp_path)
-    bd = breakdown(list(lecture.rels), k=lecture.k, gain=lecture.gain, discount=lecture.discount,
-                   log_base=lecture.base, pool=lecture.pool)
+    bd = breakdown(list(lecture.rels), k=lecture.variant.k, pool=lecture.pool, **lecture.variant.options)
     # per-position table: every running DCG and IDCG, every discounted gain
     for col in ("dcg", "idcg", "discounted_gain", "ideal_discounted_gain"):
         for value in bd[col].dropna().iloc[: handout.ROWS_CAP]:
             assert show_trimmed(value) in text, (col, value)
-    f = FORMULAS[ex.implied]
+    f = FORMULAS[ex.implied].variant
     exact = ndcg(list(ex.relevances), k=ex.k, pool=ex.pool, **f.options)
     assert f"= {show_trimmed(exact)}" in text  # NDCG = DCG / IDCG = ...
     # the document's printed totals beside the exact values, never changed
     for p in ex.printed:
-        if p.quantity in ("dcg", "idcg", "ndcg") and p.variant in ("", lecture.gain):
+        if p.quantity in ("dcg", "idcg", "ndcg") and p.variant in ("", lecture.variant.gain):
             assert judge(ex, p).printed == p  # judged, not corrected
-            if FORMULAS[p.implied].options == f.options or p.variant:
+            if FORMULAS[p.implied].variant.options == f.options or p.variant:
                 assert p.text in text
 
 

@@ -14,11 +14,11 @@ from metrics.lessons.examples import EXAMPLES, FORMULAS
 from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
 from ui.charts.present import discount_curve, gain_bars
 from ui.components.keys import MAX_PRESSES, read_presses
-from ui.i18n import t
+from ui.i18n import labelled, t
 from ui.present import link, markup, navigation, slides
 
 EX = EXAMPLES["000-graded"]  # 3, 2, 1, 3, 2 under Järvelin's discount, log base 2
-OPTS = FORMULAS[EX.implied].options
+OPTS = FORMULAS[EX.implied].variant.options
 BD = breakdown(list(EX.relevances), **OPTS)
 LECTURE = link.lecture_from_example(EX.key)
 
@@ -57,7 +57,7 @@ def test_every_step_is_announced_with_its_title_and_numbers(lang):
         for number in expected_numbers(step):
             assert number in text, (i, step, number, text)
         if s.number is not None:
-            assert f"{s.number_label}: {slides.shown(s.number)}" in text
+            assert labelled(s.number_label, slides.shown(s.number), lang) in text
         said.append(text)
     assert len(set(said)) == len(said)  # every step says something new: each one is announced
     # the variants step names the range of every variant's NDCG

@@ -36,6 +36,13 @@ def test_taiwan_words(word):
     assert {k for k, v in catalogue("zh-Hant").items() if word in v} == set()
 
 
+def test_taiwan_quotes_are_corner_brackets():
+    # 保持「自動識別」: a reader in Taiwan quotes with corner brackets, not the mainland's curly quotes.
+    cat = catalogue("zh-Hant")
+    assert {k for k, v in cat.items() if any(q in v for q in "“”‘’")} == set()
+    assert "「" in cat["check.formula_help"] and "「" not in catalogue("zh")["check.formula_help"]
+
+
 def test_taiwan_terms_of_the_app():
     cat = catalogue("zh-Hant")
     assert cat["common.nav.playground"] == "實驗台"

@@ -17,7 +17,7 @@ from __future__ import annotations
 import altair as alt
 
 from ui.escape import shorten
-from ui.i18n import t
+from ui.i18n import language, t
 
 __all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "TEXT", "accessible", "listing", "DESCRIBED_ITEMS"]
 
@@ -44,17 +44,22 @@ def accessible(chart, description: str):
             .configure_legend(labelColor=TEXT, titleColor=TEXT))
 
 
-def listing(items, limit: int = DESCRIBED_ITEMS, sep: str = ", ") -> str:
-    """Join ``items`` (strings) with ``sep``, at most ``limit`` of them, then "… and N more" (``sep="; "``
-    between items that hold commas themselves).
+def listing(items, limit: int = DESCRIBED_ITEMS, *, clauses: bool = False, lang: str | None = None) -> str:
+    """Join ``items`` (strings) the language's way, at most ``limit`` of them, then "… and N more": as a list
+    of words (``"1: 3, 2: 2"``, ``"1：3、2：2"``), or with ``clauses`` as clauses that hold lists themselves
+    (``"a: 1, 2; b: 3, 4"``, ``"a：1、2；b：3、4"``).  Build each item with :func:`ui.i18n.labelled`.
 
-    >>> listing(["1: 3", "2: 2"]), listing(["a: 1, 2", "b: 3, 4"], sep="; ")
+    >>> listing(["1: 3", "2: 2"], lang="en"), listing(["a: 1, 2", "b: 3, 4"], clauses=True, lang="en")
     ('1: 3, 2: 2', 'a: 1, 2; b: 3, 4')
+    >>> listing(["1：3", "2：2"], lang="zh"), listing(["a：1、2", "b：3、4"], clauses=True, lang="zh")
+    ('1：3、2：2', 'a：1、2；b：3、4')
     """
     items = list(items)
+    way = language(lang)
+    sep = way.clause_sep if clauses else way.list_sep
     head = sep.join(shorten(item, ITEM_CHARS) for item in items[:limit])
     if len(items) > limit:
-        head += " " + t("charts.more", count=len(items) - limit)
+        head += " " + t("charts.more", lang=lang, count=len(items) - limit)
     return head
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 
 from metrics.registry import DISCOUNTS, resolve_discount
 from ui.charts.access import DASHES, PALETTE, SHAPES, accessible, listing
-from ui.i18n import registry_text, t
+from ui.i18n import join_clauses, join_words, labelled, registry_text, t
 from ui.numbers import show, show_trimmed
 
 __all__ = ["ACTUAL_COLOR", "IDEAL_COLOR", "gains_long", "discounted_gain_chart", "running_chart",
@@ -63,7 +63,7 @@ def _series_scale() -> alt.Scale:
 
 
 def _by_position(positions, values) -> str:
-    return listing(f"{int(p)}: {show_trimmed(v)}" for p, v in zip(positions, values) if pd.notna(v))
+    return listing(labelled(str(int(p)), show_trimmed(v)) for p, v in zip(positions, values) if pd.notna(v))
 
 
 def discounted_gain_chart(bd: pd.DataFrame, labels=None, *, height: int = 260) -> alt.Chart:
@@ -179,10 +179,10 @@ def discount_curves_chart(n: int, log_base: float, discounts=None, *, height: in
     )
     last = int(data["position"].max())
     quoted = sorted({1, 2, 3, last} & set(range(1, last + 1)))
-    rows = [f"{name}: " + ", ".join(f"{p} → {show_trimmed(w)}" for p, w in zip(part["position"], part["weight"])
-                                    if p in quoted)
+    rows = [labelled(name, join_words(f"{p} → {show_trimmed(w)}" for p, w in zip(part["position"], part["weight"])
+                                      if p in quoted))
             for name, part in data.groupby("series", sort=False)]
-    return accessible(chart, t("charts.curves", n=last, base=show_trimmed(log_base), series="; ".join(rows)))
+    return accessible(chart, t("charts.curves", n=last, base=show_trimmed(log_base), series=join_clauses(rows)))
 
 
 def tie_spread_chart(spread: pd.DataFrame, *, rule_title: str, height: int = 220) -> alt.Chart:
@@ -196,5 +196,5 @@ def tie_spread_chart(spread: pd.DataFrame, *, rule_title: str, height: int = 220
             tooltip=[alt.Tooltip("name:N", title=rule_title), alt.Tooltip("ndcg:Q", title="NDCG", format=".4f")],
         )
     )
-    values = listing(f"{name}: {show(v)}" for name, v in zip(spread["name"], spread["ndcg"]))
+    values = listing(labelled(name, show(v)) for name, v in zip(spread["name"], spread["ndcg"]))
     return accessible(chart, t("charts.ties", values=values))

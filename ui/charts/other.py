@@ -12,7 +12,7 @@ import pandas as pd
 
 from metrics.other.topn import ap_breakdown
 from ui.charts.access import DASHES, GREY, LIGHT_FILL, PALETTE, accessible, listing
-from ui.i18n import t
+from ui.i18n import join_words, labelled, t
 from ui.numbers import show, show_trimmed
 
 __all__ = [
@@ -71,9 +71,9 @@ def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GR
     for u in shown:
         hits = [str(int(p)) for p, r in zip(data.loc[data["user"] == u, "position"], data.loc[data["user"] == u, "rel"])
                 if r == 1.0]
-        rows.append(f"{u}: " + (t("charts.hits_at", positions=", ".join(hits)) if hits else t("charts.no_hit")))
+        rows.append(labelled(str(u), t("charts.hits_at", positions=join_words(hits)) if hits else t("charts.no_hit")))
     chart = (rects.properties(data=data) + labels).properties(height=alt.Step(34))
-    return accessible(chart, t("charts.hit_grid", n=width, rows=listing(rows, sep="; ")))
+    return accessible(chart, t("charts.hit_grid", n=width, rows=listing(rows, clauses=True)))
 
 
 PER_USER_METRICS = {"precision": "Precision@N", "recall": "Recall@N", "ap": "AP@N", "rr": "RR",
@@ -98,9 +98,9 @@ def per_user_chart(table: pd.DataFrame, *, users: int = USER_BARS) -> alt.Chart:
         tooltip=[alt.Tooltip("user:N", title=t("topn.user")), alt.Tooltip("metric:N", title=t("topn.metric")),
                  alt.Tooltip("value:Q", title=t("topn.value"), format=".4f")],
     ).properties(height=320)
-    rows = [f"{row['user']}: " + ", ".join(f"{names[k]} {show(row[k])}" for k in names)
+    rows = [labelled(str(row["user"]), join_words(f"{names[k]} {show(row[k])}" for k in names))
             for _, row in part.iterrows()]
-    return accessible(chart, t("charts.per_user", metrics=", ".join(metrics), rows=listing(rows, sep="; ")))
+    return accessible(chart, t("charts.per_user", metrics=join_words(metrics), rows=listing(rows, clauses=True)))
 
 
 # --- Rating ------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ def errors_chart(table: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
     ).properties(height=260)
     rows = [f"{p}: {show_trimmed(a)}, {show_trimmed(q)}"
             for p, a, q in zip(part["pair"], part["abs_error"], part["squared_error"])]
-    return accessible(chart, t("charts.errors", rows=listing(rows, sep="; ")))
+    return accessible(chart, t("charts.errors", rows=listing(rows, clauses=True)))
 
 
 def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
@@ -169,7 +169,7 @@ def share_chart(shares: pd.DataFrame, *, pairs: int = ERROR_BARS) -> alt.Chart:
     mae = data[data["metric"] == mae_name].set_index("pair")["share"]
     rmse = data[data["metric"] == rmse_name].set_index("pair")["share"]
     rows = [f"{p}: {mae[p]:.1%}, {rmse[p]:.1%}" for p in mae.index]
-    return accessible(chart, t("charts.shares", rows=listing(rows, sep="; ")))
+    return accessible(chart, t("charts.shares", rows=listing(rows, clauses=True)))
 
 
 def sweep_chart(sweep: pd.DataFrame) -> alt.Chart:

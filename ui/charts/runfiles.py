@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ui.charts.access import GREY, LIGHT_FILL, PALETTE, SHAPES, accessible, listing
-from ui.i18n import t
+from ui.i18n import labelled, t
 from ui.numbers import show
 
 # The changes: an outlined light bar (its grey edge 4.8:1); the flips: a solid red bar inside it (6.5:1),
@@ -48,7 +48,7 @@ def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str
     text = base.mark_text(align="left", dx=4, fontSize=13).encode(x=alt.X("changes:Q", scale=x_scale),
                                                                   text="label:N")
     chart = (changes + flips + text).properties(height=44 * max(len(data), 1) + 20)
-    return accessible(chart, t("charts.flips", rows=listing(f"{n}: {lab}" for n, lab in zip(data["name"],
+    return accessible(chart, t("charts.flips", rows=listing(labelled(n, lab) for n, lab in zip(data["name"],
                                                                                          data["label"]))))
 
 
@@ -102,4 +102,4 @@ def scatter_chart(data: pd.DataFrame, *, x_title: list[str] | str, y_title: list
 
     rows = [t("charts.scatter_run", run=run, points=len(part), mx=show(part["x"].mean()), my=show(part["y"].mean()))
             for run, part in data.groupby("run", sort=False)]
-    return accessible(chart, t("charts.scatter", x=words(x_title), y=words(y_title), rows=listing(rows, sep="; ")))
+    return accessible(chart, t("charts.scatter", x=words(x_title), y=words(y_title), rows=listing(rows, clauses=True)))

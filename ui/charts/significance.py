@@ -14,7 +14,7 @@ import pandas as pd
 
 from metrics.significance import NullDistribution
 from ui.charts.access import GREY, accessible, listing
-from ui.i18n import t
+from ui.i18n import join_words, labelled, t
 from ui.numbers import show
 
 # >= 3:1 on white; the second cue is the position (A's wins above 0, B's below; the extreme part beyond the
@@ -68,7 +68,7 @@ def differences_chart(data: pd.DataFrame, *, x_title: str, y_title: str, query_t
         chart = alt.Chart(data).mark_area(interpolate="step-after").encode(
             x=alt.X("rank:Q", title=x_title, axis=alt.Axis(format="d")), y=y, color=color, tooltip=tooltip)
     counts = data["winner"].value_counts()
-    rows = ", ".join(f"{name} {int(counts.get(name, 0))}" for name in (a_wins, b_wins, tie))
+    rows = join_words(f"{name} {int(counts.get(name, 0))}" for name in (a_wins, b_wins, tie))
     low, high = (show(data["difference"].min()), show(data["difference"].max())) if len(data) else ("–", "–")
     return accessible(chart.properties(height=height), t("charts.differences", low=low, high=high, rows=rows))
 
@@ -139,8 +139,8 @@ def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, signi
                                         range=["diamond", "circle"])))
     zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#111827", strokeDash=[4, 4]).encode(x="x:Q")
     # A height per row (a fixed total would be squeezed by the legend and the axis title).
-    rows = listing((f"{p}: {show(m)} [{show(lo)}, {show(hi)}] {v}" for p, m, lo, hi, v in
+    rows = listing((labelled(p, f"{show(m)} [{show(lo)}, {show(hi)}] {v}") for p, m, lo, hi, v in
                     zip(data["pair"], data["mean_difference"], data["ci_low"], data["ci_high"], data["verdict"])),
-                   sep="; ")
+                   clauses=True)
     return accessible((zero + lines + points).properties(height=alt.Step(height_per_pair)),
                       t("charts.ci", significant=significant_label, not_significant=not_significant_label, rows=rows))

@@ -72,7 +72,7 @@ from ui.diagnosis import (
 )
 from ui.escape import html as html_escape
 from ui.escape import markdown
-from ui.i18n import current_language, registry_text, t
+from ui.i18n import current_language, labelled, registry_text, t
 from ui.shell import slow_down
 from ui.widgets import option_widget
 
@@ -117,8 +117,18 @@ def _configured_url(environment: str) -> str:
 
 
 def store() -> Store:
-    """The process's store for the configured database (Streamlit secrets, then the environment)."""
-    return _store(_configured_url(os.environ.get(ENV_VAR, "")))
+    """The process's store for the configured database (Streamlit secrets, then the environment).
+
+    A classroom setting the server was started with that is not a number (``NDCG_LAB_SEATS_PER_ADDRESS=abc``)
+    is said on the page, naming the setting and its value, and the page stops there: no class runs on limits
+    nobody chose."""
+    try:
+        return _store(_configured_url(os.environ.get(ENV_VAR, "")))
+    except ValueError as exc:
+        if not str(exc).startswith("NDCG_LAB_"):
+            raise
+        st.error(t("classroom.setting_problem", message=markdown(str(exc), 200)), icon=":material/settings:")
+        st.stop()
 
 
 def refusal(exc: ClassroomError) -> str:
@@ -1051,7 +1061,7 @@ def step_feedback(task: Task, verdicts: dict, fields, mode: str) -> bool:
         all_right &= v.ok
         text = verdict_line(f, v)  # the same words as Practice and Check
         if mode == "value" and not v.ok:
-            text += " " + t("classroom.verdict.right_value", value=right_value(task, f))
+            text = t("classroom.verdict.right_value", verdict=text, value=right_value(task, f))
         lines.append(f"- {text}")
     if lines:
         st.markdown("\n".join(lines))
@@ -1129,7 +1139,7 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
         try:
             seat.submit(n, f, text, submission_id=sub)
         except ClassroomError as exc:
-            problems.append(f"{t(f'check.{f}')}: {refusal(exc)}")
+            problems.append(labelled(t(f"check.{f}"), refusal(exc)))
             continue
         except SQLAlchemyError:
             problems.append(t("classroom.not_saved", field=t(f"check.{f}")))

@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 from metrics.lessons.examples import EXAMPLES, FORMULAS, ITEMS_004, WorkedExample, examples_for
 from metrics.ndcg import all_variants
 from metrics.parse import parse_base, parse_labels
+from metrics.variant import Variant
 from ui import state
 from ui.i18n import DEFAULT_LANGUAGE
 from ui.links import (
@@ -54,27 +55,30 @@ DEFAULT_RELS = EXAMPLES["000-graded"].relevances
 
 @dataclass(frozen=True)
 class Lecture:
-    """What is presented.  ``labels`` name the ranked items first, then the unretrieved ones."""
+    """What is presented: a ranking (``rels``, ``unretrieved``, ``labels``: the ranked items first, then the
+    unretrieved ones) computed under a :class:`metrics.variant.Variant` (gain, discount, log base, k, IDCG
+    source), optionally a worked example's (``doc``).
+
+    >>> Lecture(rels=(3.0, 2.0), unretrieved=(1.0,), variant=Variant(k=1)).pool
+    [3.0, 2.0, 1.0]
+    """
 
     rels: tuple[float, ...]
     unretrieved: tuple[float, ...] = ()
     labels: tuple[str, ...] = ()
-    k: int | None = None
-    gain: str = "linear"
-    discount: str = "standard"
-    base: float = 2.0
-    idcg: str = "judged"
+    variant: Variant = Variant()
     doc: str | None = None  # key of a worked example in metrics.lessons.examples.EXAMPLES
 
     @property
     def pool(self) -> list[float] | None:
         """The judged items the ideal ranking is built from (None: the list re-sorted)."""
-        return list(self.rels) + list(self.unretrieved) if self.idcg == "judged" else None
+        return list(self.rels) + list(self.unretrieved) if self.variant.idcg == "judged" else None
 
     @property
     def n_terms(self) -> int:
         """Positions that count in DCG."""
-        return min(self.k, len(self.rels)) if self.k else len(self.rels)
+        k = self.variant.k
+        return min(k, len(self.rels)) if k else len(self.rels)
 
     @property
     def example(self) -> WorkedExample | None:
@@ -98,7 +102,7 @@ def example_key(text: str) -> str | None:
 
 def _example_fields(example: WorkedExample) -> dict:
     """The playground fields of a worked example (the formula its numbers follow)."""
-    formula = FORMULAS[example.implied]
+    formula = FORMULAS[example.implied].variant
     rels = list(example.relevances)
     labels = list(example.labels) if example.labels else None
     unretrieved: list[float] = []
@@ -205,7 +209,7 @@ def lecture_from_values(values) -> tuple[Lecture, list[BuildProblem]]:
     refused with a problem and the default ranking is shown, as on the playground.
 
     >>> lec, problems = lecture_from_values({"present_doc": "000-graded", "present_gain": "exponential"})
-    >>> lec.rels, lec.labels, lec.gain, lec.discount, problems
+    >>> lec.rels, lec.labels, lec.variant.gain, lec.variant.discount, problems
     ((3.0, 2.0, 1.0, 3.0, 2.0), ('A', 'D', 'E', 'G', 'F'), 'exponential', 'jarvelin', [])
     >>> lecture_from_values({"present_rels": (1.0, 1.0), "present_labels": "x,x"})[0].labels
     ('x', 'x (2)')
@@ -246,8 +250,9 @@ def lecture_from_values(values) -> tuple[Lecture, list[BuildProblem]]:
         rels, unretrieved, labels_text = DEFAULT_RELS, (), ""
     n_items = len(rels) + len(unretrieved)
     labels = tuple(x[:MAX_LABEL_CHARS] for x in parse_labels(labels_text, n_items))
+    variant = Variant(gain=gain, discount=discount, log_base=base, idcg=idcg_source, k=k)
     lecture = Lecture(rels=tuple(float(x) for x in rels), unretrieved=tuple(float(x) for x in unretrieved),
-                      labels=labels, k=k, gain=gain, discount=discount, base=float(base), idcg=idcg_source, doc=doc)
+                      labels=labels, variant=variant, doc=doc)
     return lecture, problems
 
 
@@ -280,11 +285,11 @@ def refused_params(session, link_problems, build_problems, *, arrived: bool) -> 
 def lecture_from_example(key: str, variant: str = "") -> Lecture:
     """The lecture of one worked example (``variant``: a formula key of :data:`FORMULAS`).
 
-    >>> lecture_from_example("001-book", "linear").gain
+    >>> lecture_from_example("001-book", "linear").variant.gain
     'linear'
     """
     ex = _example_fields(EXAMPLES[key])
-    formula = FORMULAS[variant or EXAMPLES[key].implied]
+    formula = FORMULAS[variant or EXAMPLES[key].implied].variant
     values = {"present_doc": key}
     for name, value in (("gain", formula.gain), ("discount", formula.discount), ("base", formula.log_base)):
         if value != ex[name]:
@@ -294,8 +299,8 @@ def lecture_from_example(key: str, variant: str = "") -> Lecture:
 
 def _values_for(lecture: Lecture) -> dict:
     """Field values that give ``lecture`` (a worked example's: only what differs from it)."""
-    settings = {"k": lecture.k, "gain": lecture.gain, "discount": lecture.discount, "base": lecture.base,
-                "idcg": lecture.idcg}
+    v = lecture.variant
+    settings = {"k": v.k, "gain": v.gain, "discount": v.discount, "base": v.log_base, "idcg": v.idcg}
     if lecture.doc is not None:
         ex = _example_fields(EXAMPLES[lecture.doc])
         base = lecture_from_values({"present_doc": lecture.doc})[0]
@@ -340,7 +345,8 @@ def present_query(lecture: Lecture, *, step: int | None = None, theme: str = "li
 
     >>> present_query(lecture_from_example("000-graded"), step=4)
     {'doc': '000', 'step': '4'}
-    >>> present_query(Lecture(rels=(3.0, 2.5), labels=("D1", "D2"), gain="exponential"), theme="dark")
+    >>> lecture = Lecture(rels=(3.0, 2.5), labels=("D1", "D2"), variant=Variant(gain="exponential"))
+    >>> present_query(lecture, theme="dark")
     {'rels': '3,2.5', 'gain': 'exponential', 'theme': 'dark'}
     """
     values = _values_for(lecture)
@@ -359,9 +365,9 @@ def playground_query(lecture: Lecture, *, lang: str | None = None) -> dict[str, 
     >>> q["rels"], q["labels"], q["k"], q["idcg"]
     ('3,2,3,0,1,2', 'M1,M2,M3,M4,M5,M6', '6', 'list')
     """
+    v = lecture.variant
     return playground_query_for(lecture.rels, labels=list(lecture.labels), unretrieved=list(lecture.unretrieved),
-                                k=lecture.k, gain=lecture.gain, discount=lecture.discount, base=lecture.base,
-                                idcg=lecture.idcg, lang=lang)
+                                k=v.k, gain=v.gain, discount=v.discount, base=v.log_base, idcg=v.idcg, lang=lang)
 
 
 def present_url(lecture: Lecture, **options) -> str:

@@ -21,7 +21,7 @@ import pandas as pd
 from metrics.lessons.examples import FORMULAS, VERDICTS, WorkedExample, judge
 from metrics.ndcg import all_variants, breakdown
 from metrics.registry import DISCOUNTS, GAINS
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, t
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, join_words, labelled, language, t
 from ui.numbers import show_trimmed
 from ui.present.link import Lecture
 
@@ -52,12 +52,11 @@ def shown(x: float, digits: int = 4) -> str:
 @lru_cache(maxsize=64)
 def numbers(lecture: Lecture) -> dict:
     """Every number the lecture shows: the breakdown, the variant table and the chosen totals."""
-    bd = breakdown(list(lecture.rels), k=lecture.k, gain=lecture.gain, discount=lecture.discount,
-                   log_base=lecture.base, pool=lecture.pool)
-    variants = all_variants(list(lecture.rels), k=lecture.k, log_base=lecture.base,
+    bd = breakdown(list(lecture.rels), k=lecture.variant.k, pool=lecture.pool, **lecture.variant.options)
+    variants = all_variants(list(lecture.rels), k=lecture.variant.k, log_base=lecture.variant.log_base,
                             pool=list(lecture.rels) + list(lecture.unretrieved))
-    source = lecture.idcg if lecture.idcg in set(variants["idcg_source"]) else "list"
-    row = variants[(variants["gain"] == lecture.gain) & (variants["discount"] == lecture.discount)
+    source = lecture.variant.idcg if lecture.variant.idcg in set(variants["idcg_source"]) else "list"
+    row = variants[(variants["gain"] == lecture.variant.gain) & (variants["discount"] == lecture.variant.discount)
                    & (variants["idcg_source"] == source)].iloc[0]
     return {"breakdown": bd, "variants": variants, "cg": float(row["cg"]), "dcg": float(row["dcg"]),
             "idcg": float(row["idcg"]), "ndcg": float(row["ndcg"])}
@@ -116,11 +115,12 @@ def base_text(base: float) -> str:
 
 def variant_label(lecture: Lecture, lang: str) -> str:
     """The variant named in words: gain · discount · log base · IDCG source · k."""
-    parts = [registry_name("gain", lecture.gain, lang), registry_name("discount", lecture.discount, lang),
-             t("present.log_base", lang=lang, base=base_text(lecture.base)),
-             t(f"present.idcg_{lecture.idcg}", lang=lang)]
-    if lecture.k:
-        parts.append(t("present.cutoff", lang=lang, k=lecture.k))
+    parts = [registry_name("gain", lecture.variant.gain, lang),
+             registry_name("discount", lecture.variant.discount, lang),
+             t("present.log_base", lang=lang, base=base_text(lecture.variant.log_base)),
+             t(f"present.idcg_{lecture.variant.idcg}", lang=lang)]
+    if lecture.variant.k:
+        parts.append(t("present.cutoff", lang=lang, k=lecture.variant.k))
     return " · ".join(parts)
 
 
@@ -194,9 +194,9 @@ def _list_cards(lecture: Lecture, bd: pd.DataFrame, upto: int, stage: int, curre
         if stage >= 1:
             if inside:
                 gain = float(bd["gain"].iloc[i - 1])
-                other = _gains(grade, lecture.gain)[1]
+                other = _gains(grade, lecture.variant.gain)[1]
             else:
-                gain, other = _gains(grade, lecture.gain)
+                gain, other = _gains(grade, lecture.variant.gain)
         if stage >= 2 and inside:
             divisor = float(bd["discount"].iloc[i - 1])
         if inside and i <= upto:
@@ -210,7 +210,7 @@ def _list_cards(lecture: Lecture, bd: pd.DataFrame, upto: int, stage: int, curre
 def _ideal_cards(lecture: Lecture, bd: pd.DataFrame, with_terms: bool) -> list[Card]:
     """The ideal order: the items the ideal ranking is built from, by grade (ties keep list order)."""
     items = list(enumerate(lecture.rels, start=1))
-    if lecture.idcg == "judged":
+    if lecture.variant.idcg == "judged":
         items += [(0, g) for g in lecture.unretrieved]
     labels = list(lecture.labels)
     named = []
@@ -223,7 +223,7 @@ def _ideal_cards(lecture: Lecture, bd: pd.DataFrame, with_terms: bool) -> list[C
     for i, (rank, grade, label) in enumerate(order[:CARD_CAP], start=1):
         inside = i <= n_ideal
         term = float(bd["ideal_discounted_gain"].iloc[i - 1]) if (with_terms and inside) else None
-        gain = float(bd["ideal_gain"].iloc[i - 1]) if inside else _gains(grade, lecture.gain)[0]
+        gain = float(bd["ideal_gain"].iloc[i - 1]) if inside else _gains(grade, lecture.variant.gain)[0]
         state = "beyond" if not inside else ("unretrieved" if rank == 0 else "")
         cards.append(Card(label, grade, i, gain, None, float(bd["discount"].iloc[i - 1]) if inside else None,
                           term, state, moved_from=rank))
@@ -232,16 +232,16 @@ def _ideal_cards(lecture: Lecture, bd: pd.DataFrame, with_terms: bool) -> list[C
 
 def _matches(lecture: Lecture, example: WorkedExample, p) -> bool:
     """Whether a printed number of ``example`` is a number of this lecture (same ranking and formula)."""
-    f = FORMULAS[p.implied]
+    f = FORMULAS[p.implied].variant
     if p.quantity in ("relevances", "ideal_vector"):
         same = True
     elif p.quantity == "divisor":
-        same = (f.discount, f.log_base) == (lecture.discount, lecture.base)
+        same = (f.discount, f.log_base) == (lecture.variant.discount, lecture.variant.log_base)
     elif p.quantity == "cg":
-        same = f.gain == lecture.gain
+        same = f.gain == lecture.variant.gain
     else:
-        same = (f.gain, f.discount, f.log_base) == (lecture.gain, lecture.discount, lecture.base)
-    if not same or tuple(example.relevances) != lecture.rels or example.k != lecture.k:
+        same = f.options == lecture.variant.options
+    if not same or tuple(example.relevances) != lecture.rels or example.k != lecture.variant.k:
         return False
     if p.quantity in ("idcg_term", "idcg", "ndcg", "ideal_vector"):
         want = sorted(example.pool if example.pool is not None else example.relevances)
@@ -299,14 +299,14 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         s.cards = _list_cards(lecture, bd, 0, 0)
         top = max(lecture.rels)
         s.sentence = tt("say_ranking", n=len(lecture.rels), top=shown(top))
-        if lecture.k and lecture.k < len(lecture.rels):
-            s.sentence += " " + tt("say_cutoff", k=lecture.k)
+        if lecture.variant.k and lecture.variant.k < len(lecture.rels):
+            s.sentence += " " + tt("say_cutoff", k=lecture.variant.k)
         if lecture.unretrieved:
             s.sentence += " " + tt("say_unretrieved", m=len(lecture.unretrieved))
         s.printed = printed_numbers(lecture, ("relevances",), lang)
     elif kind == "gains":
         s.cards = _list_cards(lecture, bd, 0, 1)
-        key = "say_gains_linear" if lecture.gain == "linear" else "say_gains_exponential"
+        key = "say_gains_linear" if lecture.variant.gain == "linear" else "say_gains_exponential"
         s.sentence = tt(key)
         s.number_label, s.number = tt("cg"), nums["cg"]
         s.printed = printed_numbers(lecture, ("cg",), lang)
@@ -342,11 +342,11 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
     elif kind in ("ideal", "idcg"):
         s.cards = _list_cards(lecture, bd, n, 0)  # grades and terms: the gains and divisors were on earlier steps
         s.ideal_cards = _ideal_cards(lecture, bd, with_terms=(kind == "idcg"))
-        n_items = len(lecture.rels) + (len(lecture.unretrieved) if lecture.idcg == "judged" else 0)
+        n_items = len(lecture.rels) + (len(lecture.unretrieved) if lecture.variant.idcg == "judged" else 0)
         s.hidden_ideal = max(0, n_items - CARD_CAP)
         s.facts = [(tt("dcg"), shown(nums["dcg"]))]
         if kind == "ideal":
-            key = "say_ideal_judged" if (lecture.idcg == "judged" and lecture.unretrieved) else "say_ideal_list"
+            key = "say_ideal_judged" if (lecture.variant.idcg == "judged" and lecture.unretrieved) else "say_ideal_list"
             s.sentence = tt(key, m=len(lecture.unretrieved))
             s.printed = printed_numbers(lecture, ("ideal_vector",), lang)
         else:
@@ -373,8 +373,8 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         has_judged = bool(lecture.unretrieved)
         if not has_judged:
             v = v[v["idcg_source"] == "list"]
-        chosen_source = lecture.idcg if has_judged else "list"
-        v["chosen"] = ((v["gain"] == lecture.gain) & (v["discount"] == lecture.discount)
+        chosen_source = lecture.variant.idcg if has_judged else "list"
+        v["chosen"] = ((v["gain"] == lecture.variant.gain) & (v["discount"] == lecture.variant.discount)
                        & (v["idcg_source"] == chosen_source))
         s.variants = v.reset_index(drop=True)
         s.number_label, s.number = tt("ndcg"), nums["ndcg"]
@@ -403,7 +403,7 @@ def formulas(lecture: Lecture) -> dict[str, str]:
     nums = numbers(lecture)
     bd = nums["breakdown"]
     return formula_latex(bd, values=nums, n_actual=lecture.n_terms, n_ideal=int(bd["ideal_relevance"].notna().sum()),
-                         gain=lecture.gain, discount=lecture.discount, log_base=lecture.base, k=lecture.k)
+                         k=lecture.variant.k, **lecture.variant.options)
 
 
 def announcement(s: Slide, lang: str) -> str:
@@ -424,24 +424,28 @@ DCG so far: 4.2619. Discounted gain at position 2: 1.2619.'
     def tt(key: str, **fmt) -> str:
         return t(f"present.{key}", lang=lang, **fmt)
 
+    way = language(lang)
+
     def sentence(text: str) -> str:
         text = text.strip()
-        return text if not text or text[-1] in ".!?。．！？" else text + "."
+        return text if not text or text[-1] in ".!?。．！？" else text + way.stop
 
-    parts = [sentence(f"{tt('step_of', index=s.index, total=s.total)}: {s.title}"), sentence(s.sentence)]
+    def cards(label: str, values, hidden: int) -> str:
+        return sentence(labelled(tt(label), join_words(values, lang), lang)
+                        + (" " + tt("more_cards", m=hidden) if hidden else ""))
+
+    parts = [sentence(labelled(tt("step_of", index=s.index, total=s.total), s.title, lang)), sentence(s.sentence)]
     if s.kind == "ranking" and s.cards:
-        parts.append(sentence(f"{tt('q_relevances')}: " + ", ".join(shown(c.grade) for c in s.cards)
-                              + (" " + tt("more_cards", m=s.hidden_cards) if s.hidden_cards else "")))
+        parts.append(cards("q_relevances", (shown(c.grade) for c in s.cards), s.hidden_cards))
     elif s.kind == "gains" and s.cards:
-        parts.append(sentence(f"{tt('announce_gains')}: " + ", ".join(shown(c.gain) for c in s.cards)
-                              + (" " + tt("more_cards", m=s.hidden_cards) if s.hidden_cards else "")))
+        parts.append(cards("announce_gains", (shown(c.gain) for c in s.cards), s.hidden_cards))
     elif s.kind == "ideal" and s.ideal_cards:
-        parts.append(sentence(f"{tt('q_ideal_vector')}: " + ", ".join(shown(c.grade) for c in s.ideal_cards)
-                              + (" " + tt("more_cards", m=s.hidden_ideal) if s.hidden_ideal else "")))
+        parts.append(cards("q_ideal_vector", (shown(c.grade) for c in s.ideal_cards), s.hidden_ideal))
     if s.number is not None:
-        parts.append(sentence(f"{s.number_label}: {shown(s.number)}"))
-    parts += [sentence(f"{name}: {value}") for name, value in s.facts]
+        parts.append(sentence(labelled(s.number_label, shown(s.number), lang)))
+    parts += [sentence(labelled(name, value, lang)) for name, value in s.facts]
     if s.printed:
-        printed = "; ".join(f"{p.what} {p.printed}, {tt('col_exact')} {p.exact}, {p.verdict}" for p in s.printed)
-        parts.append(sentence(f"{tt('doc_prints')}: {printed}"))
+        printed = way.clause_sep.join(
+            tt("announce_printed", what=p.what, printed=p.printed, exact=p.exact, verdict=p.verdict) for p in s.printed)
+        parts.append(sentence(labelled(tt("doc_prints"), printed, lang)))
     return " ".join(p for p in parts if p)

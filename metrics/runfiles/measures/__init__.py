@@ -30,8 +30,8 @@ documents (grades 2, 1, 0 and one more 1 that was not retrieved), so R = 3 relev
 >>> round(float(evaluate_one(lists, "recip_rank")[0]), 4)
 1.0
 """
-from .gain import VARIANT_MEASURE, DcgInput, NdcgVariant, ndcg_values, trec_input, variant_input
-from .grammar import Requested, evaluate_one, measure_names, parse_measures, parse_variant
+from .gain import VARIANT_MEASURE, DcgInput, ndcg_values, trec_input, variant_input
+from .grammar import Requested, evaluate_one, measure_names, parse_measures, parse_variant, variant_names
 from .lists import (
     INFAP_EPSILON,
     MIN_GEO_MEAN,
@@ -58,7 +58,6 @@ __all__ = [
     "JudgedGrades",
     "Lists",
     "Measure",
-    "NdcgVariant",
     "Param",
     "Requested",
     "block_positions",
@@ -72,4 +71,5 @@ __all__ = [
     "trec_input",
     "trec_sort_gains",
     "variant_input",
+    "variant_names",
 ]

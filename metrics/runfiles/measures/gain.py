@@ -6,7 +6,8 @@ gain, and the ideal ranking's gains -- under a discount, a logarithm base, cutof
 trec_eval's ``ndcg`` (gain = the whole grade or a gain map ``L=G``, ideal from the judged levels walked
 in trec_eval's own gain order) and ``ndcg_cut`` (gain = the whole grade) are that kernel with
 :func:`trec_input`, the standard discount, base 2 and trec_eval's tie order; the ``nDCG`` measure's
-variants (:class:`NdcgVariant`) are the same kernel with :func:`variant_input`.  DCG and IDCG are
+variants (each a :class:`metrics.variant.Variant`, one per cutoff) are the same kernel with
+:func:`variant_input`.  DCG and IDCG are
 computed once per (gains, discount, base, cutoff, tie rule or ideal) and shared through the lists'
 memo by every measure of a run that needs them.
 
@@ -16,7 +17,8 @@ Grades 0, 3 in ranked order, and a judged 2 that was not retrieved: DCG = 3/log2
 >>> lists = Lists.from_codes([[0, 3]], judged=[[0, 3, 2]])
 >>> [round(float(v[0]), 4) for v in KERNELS["ndcg_cut"](lists, (1, 2))]   # 0 / 3; 1.8928 / 4.2619
 [0.0, 0.4441]
->>> round(float(KERNELS["nDCG"](lists, NdcgVariant(gain="exponential"))[0][0]), 4)  # 7/log2(3) / (7 + 3/log2(3))
+>>> from metrics.variant import Variant
+>>> round(float(KERNELS["nDCG"](lists, (Variant(gain="exponential"),))[0][0]), 4)  # 7/log2(3) / (7 + 3/log2(3))
 0.4966
 """
 from __future__ import annotations
@@ -27,45 +29,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._numbers import safe_divide
-from ...registry import DISCOUNTS, GAINS
+from ...registry import DISCOUNTS, GAINS, ZERO_IDCG
+from ...variant import NAME, Variant
 from .lists import Lists, effective_grades, ideal_ranking, prefix_at, query_count, query_sum, segmented_cumsum
 
-__all__ = ["KERNELS", "VARIANT_MEASURE", "DcgInput", "NdcgVariant", "ndcg_values", "trec_input", "variant_input"]
+__all__ = ["KERNELS", "VARIANT_MEASURE", "DcgInput", "ndcg_values", "trec_input", "variant_input"]
 
-#: The name of the parametrised NDCG measure (ir_measures' spelling): ``nDCG(gain=exponential,ties=average)@10``.
-VARIANT_MEASURE = "nDCG"
-
-
-@dataclass(frozen=True)
-class NdcgVariant:
-    """The parameters of the ``nDCG`` measure: one choice of each kind (:data:`metrics.registry.VARIANT_CHOICES`),
-    the logarithm's base, the relevance level and the cutoffs (None: the whole list and the whole pool).
-
-    >>> NdcgVariant(gain="exponential", cutoffs=(10,)).names
-    ('nDCG(gain=exponential,discount=standard,idcg=judged,ties=trec_eval)@10',)
-    """
-
-    gain: str = "linear"
-    discount: str = "standard"
-    idcg: str = "judged"
-    ties: str = "trec_eval"
-    base: float = 2.0
-    level: float | None = None
-    cutoffs: tuple = (None,)
-
-    def name(self, k: int | None) -> str:
-        """The printed name, e.g. ``nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@10``."""
-        parts = [f"gain={self.gain}", f"discount={self.discount}", f"idcg={self.idcg}", f"ties={self.ties}"]
-        if self.base != 2.0:
-            parts.append(f"base={self.base!r}")
-        if self.level is not None:
-            parts.append(f"level={self.level!r}")
-        return f"{VARIANT_MEASURE}({','.join(parts)})" + ("" if k is None else f"@{k}")
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """One printed name per cutoff."""
-        return tuple(self.name(k) for k in self.cutoffs)
+#: The name of the parametrised NDCG measure (ir_measures' spelling): ``nDCG(gain=exponential,ties=average)@10``,
+#: the spec form of :class:`metrics.variant.Variant`.
+VARIANT_MEASURE = NAME
 
 
 @dataclass(frozen=True)
@@ -187,7 +159,7 @@ def _divisors(discount: str, base: float, k: int | None, size: int) -> np.ndarra
 
 
 def ndcg_values(lists: Lists, source: DcgInput, *, discount: str = "standard", base: float = 2.0,
-                cutoffs: tuple = (None,), ties: str = "trec_eval") -> list[np.ndarray]:
+                cutoffs: tuple = (None,), ties: str = "trec_eval", zero: float = 0.0) -> list[np.ndarray]:
     """NDCG of every query at each cutoff: the one DCG kernel.
 
     DCG sums ``gain / discount(position)`` over each query's rows (in row order, as trec_eval adds);
@@ -208,6 +180,8 @@ def ndcg_values(lists: Lists, source: DcgInput, *, discount: str = "standard", b
     ties : str, default "trec_eval"
         A tie rule of :data:`metrics.registry.TIES` ("average": each tied document gets the mean
         discount of its group's positions).
+    zero : float, default 0.0
+        NDCG where IDCG is not > 0 (the ``value`` of a :data:`metrics.registry.ZERO_IDCG` policy).
 
     Returns
     -------
@@ -242,15 +216,20 @@ def ndcg_values(lists: Lists, source: DcgInput, *, discount: str = "standard", b
             top = lists.memo(("dcg", source.key, discount, base, k, ties), dcg)
             best = lists.memo(("idcg", source.ideal_key, discount, base, k),
                               lambda div=div: query_sum(iq, ig / div[ip], lists.n))
-            out.append(safe_divide(top, best, where=best > 0))
+            value = safe_divide(top, best, where=best > 0)
+            if zero != 0.0:
+                value = np.where(best > 0, value, zero)
+            out.append(value)
     return out
 
 
-def _ndcg_variant(lists: Lists, v: NdcgVariant) -> list[np.ndarray]:
-    """NDCG under one variant for every query, at each cutoff; NaN for a query graded beyond its gain's
-    float64 range (2^1100 - 1): n/a, not a misleading 0 or 1."""
+def _ndcg_variant(lists: Lists, variants: tuple[Variant, ...]) -> list[np.ndarray]:
+    """NDCG under one variant for every query, at each of the variants' cutoffs (the variants differ only in
+    ``k``); NaN for a query graded beyond its gain's float64 range (2^1100 - 1): n/a, not a misleading 0 or 1."""
+    v = variants[0]
     source = variant_input(lists, gain=v.gain, level=v.level, idcg=v.idcg)
-    out = ndcg_values(lists, source, discount=v.discount, base=v.base, cutoffs=v.cutoffs, ties=v.ties)
+    out = ndcg_values(lists, source, discount=v.discount, base=v.log_base, cutoffs=tuple(x.k for x in variants),
+                      ties=v.ties, zero=ZERO_IDCG[v.zero_idcg].value)
 
     def huge():
         bad = np.zeros(lists.n, dtype=bool)

@@ -13,19 +13,18 @@ import difflib
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validation import check_choice
 from ...parse import DECIMAL, DIGITS, WHOLE, ParseError, parse_gain_map
-from ...registry import VARIANT_CHOICES
-from .gain import VARIANT_MEASURE, NdcgVariant
+from ...variant import GAIN_MAP, SPEC_KEYS, Variant, parse_all
+from .gain import VARIANT_MEASURE
 from .irm import ALIASES, IR_MEASURES, plan
 from .lists import Lists
-from .table import MEASURES, NICKNAMES, Measure
+from .table import ENGINE_ZERO_IDCG, MEASURES, NICKNAMES, Measure
 
-__all__ = ["Requested", "evaluate_one", "measure_names", "parse_measures", "parse_variant"]
+__all__ = ["Requested", "evaluate_one", "measure_names", "parse_measures", "parse_variant", "variant_names"]
 
 _UNSUPPORTED = {"all_prefs", "prefs", "qrels_jg"}
 
@@ -47,7 +46,7 @@ class Requested:
     def ties(self) -> tuple[str, ...]:
         """The tie orders its kernel asks of the ranker (besides trec_eval's)."""
         if self.info.origin == "variant":
-            return (self.params.ties,)
+            return (self.params[0].ties,)
         if self.info.origin == "ir_measures":
             return self.params.ties
         return ()
@@ -211,7 +210,7 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
         kind = _kind(text)
         if kind == "variant":
             v = parse_variant(text)
-            later.append(Requested(MEASURES[VARIANT_MEASURE], v, None, v.names))
+            later.append(Requested(MEASURES[VARIANT_MEASURE], v, None, variant_names(v)))
             continue
         if kind == "irm":
             later.append(_irm_requested(text))
@@ -244,8 +243,7 @@ def parse_measures(specs: Iterable[str]) -> list[Requested]:
             continue
         seen.update(names)
         if r.info.origin == "variant" and names != r.names:
-            v = replace(r.params, cutoffs=tuple(c for c in r.params.cutoffs if r.params.name(c) in names))
-            r = Requested(r.info, v, None, names)
+            r = Requested(r.info, tuple(v for v in r.params if v.format() in names), None, names)
         out.append(r)
     return out
 
@@ -393,87 +391,85 @@ class _Reader:
         return name, args, at
 
 
-_VARIANT_KEYS = (*VARIANT_CHOICES, "base", "level")
-_VARIANT_KEY_GIVEN = re.compile(r"[(,]\s*(" + "|".join(_VARIANT_KEYS) + r")\s*=")
-_VARIANT_SPEC = re.compile(re.escape(VARIANT_MEASURE) + r"(\(|@|$)")
-_VARIANT_FORM = re.compile(re.escape(VARIANT_MEASURE) + r"(?:\((?P<params>[^()]*)\))?(?:@(?P<cuts>.*))?")
+_VARIANT_KEY_GIVEN = re.compile(r"[(,]\s*(" + "|".join(SPEC_KEYS) + r")\s*=")
 
 
-def parse_variant(spec: str) -> NdcgVariant:
-    """The NDCG variant named by a spec such as ``nDCG(gain=exponential,ties=average)@10``.
+def parse_variant(spec: str) -> tuple[Variant, ...]:
+    """The NDCG variants named by a spec such as ``nDCG(gain=exponential,ties=average)@10``: one
+    :class:`metrics.variant.Variant` per cutoff, in the spec form of its grammar (:mod:`metrics.variant`).
 
     Parameters
     ----------
     spec : str
         ``nDCG``, then optionally ``(key=value,...)`` with keys ``gain``, ``discount``, ``idcg``, ``ties``
-        (names of :data:`metrics.registry.VARIANT_CHOICES`), ``base`` (the logarithm's base, > 0 and != 1)
-        and ``level`` (grades below it count 0), then optionally ``@k`` or ``@k1,k2`` (cutoffs >= 1).
-        Keys left out take their defaults: linear, standard, judged, trec_eval, base 2, no level, the
-        whole list.
+        (names of :data:`metrics.registry.VARIANT_CHOICES`), ``base`` (the logarithm's base, > 0 and != 1),
+        ``level`` (grades below it count 0) and ``zero`` (``zero`` or ``one``: what a query without
+        relevant documents scores), then optionally ``@k`` or ``@k1,k2`` (cutoffs >= 1).  Keys left out
+        take their defaults: linear, standard, judged, trec_eval, base 2, no level, zero, the whole list.
 
     Returns
     -------
-    NdcgVariant
-        Its ``names`` are the names the measure prints, one per cutoff, every choice spelled out.
+    tuple of Variant
+        One per cutoff, smallest first; :meth:`Variant.format` of each is the name the measure prints, every
+        choice spelled out.
 
     Raises
     ------
     ValueError
         Naming the spec and what is wrong in it: an unknown key or name (with the valid ones), a key
-        given twice, a base or level that is not a finite number, a cutoff that is not a whole number.
+        given twice, a base or level that is not a finite number, a cutoff that is not a whole number,
+        a gain map or ``zero=nan`` (which the engine does not compute).
 
     Examples
     --------
-    >>> parse_variant("nDCG(ties=average,gain=exponential)@10").names
-    ('nDCG(gain=exponential,discount=standard,idcg=judged,ties=average)@10',)
-    >>> parse_variant("nDCG(base=10)@5,3").names  # doctest: +NORMALIZE_WHITESPACE
-    ('nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@3',
-     'nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@5')
+    >>> [v.format() for v in parse_variant("nDCG(ties=average,gain=exponential)@10")]
+    ['nDCG(gain=exponential,discount=standard,idcg=judged,ties=average)@10']
+    >>> [v.format() for v in parse_variant("nDCG(base=10)@5,3")]  # doctest: +NORMALIZE_WHITESPACE
+    ['nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@3',
+     'nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=10.0)@5']
     >>> parse_variant("nDCG(gain=cubic)")
     Traceback (most recent call last):
     ...
-    ValueError: measure 'nDCG(gain=cubic)': unknown gain 'cubic'; valid names are 'linear', 'exponential', 'binary'
+    ValueError: measure 'nDCG(gain=cubic)': unknown gain 'cubic'; valid names are 'linear', 'exponential', \
+'binary' and map(L=G;L=G)
     """
     text = str(spec).strip()
-    m = _VARIANT_FORM.fullmatch(text)
-    if m is None:
+    if not text.startswith(VARIANT_MEASURE):
         raise _bad(text[:60], f"write it as {VARIANT_MEASURE}(gain=linear,discount=standard,idcg=judged,"
                               "ties=trec_eval)@10 (every part optional)")
-    fields: dict[str, object] = {}
-    params = (m.group("params") or "").strip()
-    for part in params.split(",") if params else []:
-        key, eq, value = (x.strip() for x in part.partition("="))
-        if not eq or not key:
-            raise _bad(text[:60], f"'{part[:20]}' is not key=value (keys: {', '.join(_VARIANT_KEYS)})")
-        if key in fields:
-            raise _bad(text[:60], f"{key} is given twice")
-        if key in VARIANT_CHOICES:
-            try:
-                check_choice(value, VARIANT_CHOICES[key], name=key)
-            except ValueError as exc:
-                raise _bad(text[:60], str(exc)) from None
-            fields[key] = value
-        elif key in ("base", "level"):
-            if not _NUMBER.fullmatch(value) or not math.isfinite(float(value)):
-                raise _bad(text[:60], f"{key} '{value[:20]}' is not a finite number")
-            number = float(value)
-            if key == "base" and (number <= 0 or number == 1):
-                raise _bad(text[:60], f"base {value[:20]} must be > 0 and != 1")
-            fields[key] = number
-        else:
-            raise _bad(text[:60], f"unknown key '{key[:20]}'; keys are {', '.join(_VARIANT_KEYS)}")
-    cutoffs: tuple = (None,)
-    if m.group("cuts") is not None:
-        values = []
-        for tok in m.group("cuts").split(","):
-            tok = tok.strip()
-            if not _DIGITS.fullmatch(tok) or not 1 <= int(tok) <= 10**12:
-                raise _bad(text[:60], f"cutoff '{tok[:20]}' is not a whole number between 1 and 10^12")
-            if int(tok) in values:
-                raise _bad(text[:60], f"cutoff {int(tok)} is given twice")
-            values.append(int(tok))
-        cutoffs = tuple(sorted(values))
-    return NdcgVariant(**fields, cutoffs=cutoffs)
+    try:
+        found = parse_all(text)
+    except ValueError as exc:
+        raise _bad(text[:60], str(exc).partition("': ")[2]) from None
+    v = found[0]
+    if v.gain == GAIN_MAP:
+        raise _bad(text[:60], f"the engine's {VARIANT_MEASURE} takes no gain map; trec_eval's ndcg.L=G,... does")
+    if v.zero_idcg not in ENGINE_ZERO_IDCG:
+        raise _bad(text[:60], f"zero={v.zero_idcg} would leave a run's mean undefined; "
+                              f"zero is one of {', '.join(ENGINE_ZERO_IDCG)}")
+    return found
+
+
+def variant_names(variants: tuple[Variant, ...]) -> tuple[str, ...]:
+    """The names the ``nDCG`` measure prints for its variants: their spec forms.
+
+    Parameters
+    ----------
+    variants : tuple of Variant
+        The measure's parameters (:func:`parse_variant`).
+
+    Returns
+    -------
+    tuple of str
+        :meth:`metrics.variant.Variant.format` of each, in order.
+
+    Examples
+    --------
+    >>> variant_names(parse_variant("nDCG@10,5"))  # doctest: +NORMALIZE_WHITESPACE
+    ('nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@5',
+     'nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@10')
+    """
+    return tuple(v.format() for v in variants)
 
 
 def _unknown(spec: str) -> str:

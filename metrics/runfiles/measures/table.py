@@ -19,10 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...registry import VARIANT_CHOICES
+from ...variant import Variant
 from . import counts, gain, precision, ranks, text, user
-from .gain import VARIANT_MEASURE, NdcgVariant
+from .gain import VARIANT_MEASURE
 
-__all__ = ["MEASURES", "NICKNAMES", "PARAM_KINDS", "SUMMARIES", "Measure", "Param"]
+__all__ = ["ENGINE_ZERO_IDCG", "MEASURES", "NICKNAMES", "PARAM_KINDS", "SUMMARIES", "Measure", "Param"]
+
+#: The zero-IDCG policies the ``nDCG`` measure computes (``"nan"`` would make a run's mean undefined).
+ENGINE_ZERO_IDCG = ("zero", "one")
 
 #: How a measure's parameters are written after the dot of ``-m``: None (none), ``"cutoffs"`` (whole
 #: numbers >= 1: ``P.5,10``), ``"fractions"`` (numbers: ``iprec_at_recall.0.1,0.5``), ``"numbers"``
@@ -88,7 +92,7 @@ class Measure:
         How ``-m`` writes its parameters (one of :data:`PARAM_KINDS`).
     defaults : object, default ()
         The parameters used when none are given (cutoffs, fractions, numbers, ``(("p", 0.9),)``, a
-        :class:`~.gain.NdcgVariant`).
+        a tuple of :class:`metrics.variant.Variant`).
     summary : str, default "mean"
         One of :data:`SUMMARIES`.
     per_query : bool, default True
@@ -150,10 +154,12 @@ _TE = "trec_eval 9.0.8 "
 _CUTOFF = Param("cutoff", int, "ranking cutoff threshold", required=True)
 _GAINS = Param("gains", dict, "custom gain mapping (level-to-gain; other levels keep their grade)")
 _P = Param("p", float, "persistence", default=0.9)
-_VARIANT = tuple(Param(kind, str, f"the {kind} (metrics.registry)", default=getattr(NdcgVariant(), kind),
+_VARIANT = tuple(Param(kind, str, f"the {kind} (metrics.registry)", default=getattr(Variant(), kind),
                        choices=tuple(VARIANT_CHOICES[kind])) for kind in VARIANT_CHOICES) + (
     Param("base", float, "the logarithm's base", default=2.0),
     Param("level", float, "grades below it count 0"),
+    Param("zero", str, "what a query with IDCG 0 scores (metrics.registry.ZERO_IDCG)", default="zero",
+          choices=ENGINE_ZERO_IDCG),
     Param("cutoff", int, "ranking cutoff threshold"))
 _KERNELS = {**counts.KERNELS, **precision.KERNELS, **ranks.KERNELS, **gain.KERNELS, **user.KERNELS, **text.KERNELS}
 
@@ -261,12 +267,13 @@ MEASURES: dict[str, Measure] = {m.name: m for m in [
        "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4", params="persistence", defaults=(("p", 0.9),),
        origin="extra"),
     # ---- NDCG under any variant: the choices of metrics.registry as parameters
-    _m(VARIANT_MEASURE, "NDCG under a chosen variant: nDCG(gain=G,discount=D,idcg=S,ties=T[,base=B][,level=L])@k, "
-                        "each choice from metrics.registry (defaults linear, standard, judged, trec_eval; base 2; "
+    _m(VARIANT_MEASURE, "NDCG under a chosen variant: nDCG(gain=G,discount=D,idcg=S,ties=T[,base=B][,level=L]"
+                        "[,zero=Z])@k, each choice from metrics.registry (defaults linear, standard, judged, "
+                        "trec_eval; base 2; zero: a query without relevant documents scores 0, zero=one: 1; "
                         "no @k: the whole list and, for idcg=judged, the whole pool). Grades are used as given "
                         "(fractions kept, negative = 0, below level = 0).",
        "metrics.ndcg (every value equals ndcg_from_scores on the query's list); ir_measures nDCG(...)@k naming",
-       params="variant", defaults=NdcgVariant(), origin="variant"),
+       params="variant", defaults=(Variant(),), origin="variant"),
 ]}
 
 _OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",

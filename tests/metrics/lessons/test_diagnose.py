@@ -31,6 +31,7 @@ from metrics.ndcg import idcg as exact_idcg
 from metrics.ndcg import ndcg as exact_ndcg
 from metrics.parse import ParseError
 from metrics.registry import GAINS
+from metrics.variant import Variant
 from tests.metrics.conftest import PROPERTY
 
 DOC003 = dict(grades=[3, 2, 3, 0, 1, 2], unretrieved=[3, 0], k=6)
@@ -56,7 +57,7 @@ def test_doc003_sheet():
     # 0.819594 -> "81.96%" carries the wrong IDCG on; exact 6.86113/8.38410 = 0.81835.
     d = diagnose(**DOC003, terms="3 1.26 1.5 0 0.38 0.71", dcg="6.86",
                  ideal_terms="3 1.89 1.5 0.86 0.77 0.35", idcg="8.37", ndcg="81.96%")
-    assert d.followed == d.correct == Calculation.of(idcg_source="judged")
+    assert d.followed == d.correct == Calculation.of(Variant())
     assert d.kinds() == [("truncation", "term", 5), ("self_inconsistent_sum", "dcg", None),
                          ("truncation", "ideal_term", 6), ("carried_forward", "idcg", None),
                          ("carried_forward", "ndcg", None)]
@@ -394,7 +395,7 @@ def test_registry_and_engine_agree():
     # every kind the engine can emit has a name and help
     assert all(m.name and m.help for m in MISTAKES.values())
     # the catalogue's calculation matches metrics.ndcg on the judged pool
-    v = Calculation.of(idcg_source="judged").values(G, [3, 0], 6)
+    v = Calculation.of(Variant()).values(G, [3, 0], 6)
     assert v.idcg == pytest.approx(exact_idcg(G, k=6, pool=G + [3, 0]), rel=1e-12)
 
 

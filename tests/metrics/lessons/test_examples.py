@@ -206,7 +206,7 @@ def test_every_verdict_registered_and_exact_from_metrics(key):
         p = v.printed
         if p.quantity in ("relevances", "ideal_vector"):
             continue
-        f = FORMULAS[p.implied]
+        f = FORMULAS[p.implied].variant
         rel = list(ex.relevances)
         expected = {
             "cg": lambda rel=rel, f=f: sum(rel[: ex.k]) if f.gain == "linear" else None,

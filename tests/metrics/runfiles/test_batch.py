@@ -20,7 +20,6 @@ from metrics.ndcg import ndcg_from_scores
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles.batch import (
     IDCG,
-    RunVariant,
     evaluate,
     kendall_tau,
     make_variants,
@@ -28,6 +27,7 @@ from metrics.runfiles.batch import (
     query_lists,
 )
 from metrics.runfiles.read import id_strings, read_qrels, read_run
+from metrics.variant import Variant
 from tests.metrics.conftest import PROPERTY, RTOL, ranx_ids
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -91,7 +91,7 @@ def generate(seed: int, *, n_queries=30, n_docs=60, depth=25, ties=True, grades=
     return qrels, runs
 
 
-def single(qrels: dict, run_q: dict, q: str, v: RunVariant, k) -> float:
+def single(qrels: dict, run_q: dict, q: str, v: Variant, k) -> float:
     """The single-list value: grades in file order, scores, docnos, pool from the qrels."""
     docnos = list(run_q)
     judged = qrels[q]
@@ -377,11 +377,12 @@ def test_kendall_tau_hand_values():
 
 def test_make_variants_and_validation():
     assert len(make_variants()) == len(GAINS) * len(DISCOUNTS) * len(IDCG) * 2
-    assert RunVariant.parse("linear/jarvelin/list/average") == RunVariant("linear", "jarvelin", "list", "average")
+    assert Variant.parse("linear/jarvelin/list/average") == Variant(gain="linear", discount="jarvelin", idcg="list",
+                                                                    ties="average")
     with pytest.raises(ValueError, match="unknown idcg source 'pool'; valid names are 'list', 'judged'"):
         make_variants(idcg=["pool"])
     with pytest.raises(ValueError, match="gain/discount/idcg/ties"):
-        RunVariant.parse("linear/standard")
+        Variant.parse("linear/standard")
     qrels, runs = generate(9)
     qt, rts = tables(qrels, runs)
     with pytest.raises(ValueError, match="unknown missing 'drop'"):

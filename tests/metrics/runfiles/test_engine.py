@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, VARIANT_CHOICES
-from metrics.runfiles import evaluate_measures, evaluate_runs, make_variants, measure_names
+from metrics.runfiles import evaluate_measures, evaluate_runs, make_variants, measure_names, read_qrels, read_run
 from metrics.runfiles.batch import evaluate  # the variants table (a view of the one Result)
 from metrics.runfiles.engine import (
     QrelsCounts,
@@ -178,7 +178,7 @@ def test_ndcg_measure_is_the_variants_api_and_trec_eval_ndcg():
     qt, rt = tables(qrels, run)
     variants = make_variants()
     ev = evaluate(qt, [rt], k=10, variants=variants)
-    specs = [v.spec(k=10) for v in variants]
+    specs = [v.with_(k=10).format() for v in variants]
     frame = evaluate_measures(qt, [rt], [*specs, "ndcg_cut.10", "ndcg"])
     per = frame[frame.qid != "all"].pivot(index="qid", columns="measure", values="value")
     table = ev.per_query().set_index("qid")
@@ -199,7 +199,7 @@ def test_variant_specs_name_every_choice_of_the_registry():
     assert VARIANT_CHOICES == {"gain": GAINS, "discount": DISCOUNTS, "idcg": IDCG_SOURCES, "ties": TIES}
     for kind, choices in VARIANT_CHOICES.items():
         for name in choices:
-            assert f"{kind}={name}" in parse_variant(f"nDCG({kind}={name})").name(None)
+            assert f"{kind}={name}" in parse_variant(f"nDCG({kind}={name})")[0].format()
     assert measure_names(["nDCG(level=1,base=2.5)@10,5"]) == [
         "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=2.5,level=1.0)@5",
         "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval,base=2.5,level=1.0)@10"]
@@ -207,6 +207,21 @@ def test_variant_specs_name_every_choice_of_the_registry():
     # nDCG@5 without a variant key is ir_measures' name, printed as written
     assert measure_names(["nDCG(ties=trec_eval)@5", "map", "nDCG(gain=linear)@5", "nDCG@5"]) == [
         "map", "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)@5", "nDCG@5"]
+
+
+def test_zero_idcg_policy_of_the_ndcg_measure():
+    """q1 has a relevant document, q2 only a judged 0: its IDCG is 0, so the policy decides its value."""
+    qt = read_qrels(b"q1 0 a 1\nq2 0 b 0\n", name="qrels").table
+    rt = read_run(b"q1 Q0 x 1 2 r\nq1 Q0 a 2 1 r\nq2 Q0 b 1 2 r\n", name="r").table
+    frame = evaluate_measures(qt, [rt], ["nDCG(idcg=list)", "nDCG(idcg=list,zero=one)"])
+    values = frame.set_index(["qid", "measure"])["value"]
+    plain = "nDCG(gain=linear,discount=standard,idcg=judged,ties=trec_eval)".replace("judged", "list")
+    one = plain[:-1] + ",zero=one)"
+    # q1: a at rank 2 -> 1/log2(3) over the list's ideal 1
+    assert values[("q1", plain)] == pytest.approx(1 / math.log2(3), rel=1e-12)
+    assert values[("q1", one)] == values[("q1", plain)]
+    assert (values[("q2", plain)], values[("q2", one)]) == (0.0, 1.0)
+    assert values[("all", one)] == pytest.approx((1 / math.log2(3) + 1) / 2, rel=1e-12)
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -220,6 +235,8 @@ def test_variant_specs_name_every_choice_of_the_registry():
     ("nDCG@0", "cutoff '0' is not a whole number"),
     ("nDCG@5,5", "cutoff 5 is given twice"),
     ("nDCG(gain=linear", "write it as nDCG("),
+    ("nDCG(zero=nan)", "zero=nan would leave a run's mean undefined"),
+    ("nDCG(gain=map(1=3))", "takes no gain map; trec_eval's ndcg.L=G"),
 ])
 def test_variant_spec_errors_name_the_spec_and_the_problem(spec, message):
     with pytest.raises(ValueError, match="measure 'nDCG") as exc:

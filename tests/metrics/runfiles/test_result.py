@@ -66,7 +66,7 @@ def test_tables_parsed_and_blocks_give_the_same_result(seed):
 def test_the_variants_table_of_a_result_is_the_variants_evaluation(seed, complete):
     _, _, pq, pruns = two_runs(seed)
     variants = make_variants(ties=["trec_eval", "average", "optimistic"])
-    together = evaluate(pq, pruns, ["map", "P.10", *(v.spec(k=10) for v in variants)], complete=complete)
+    together = evaluate(pq, pruns, ["map", "P.10", *(v.with_(k=10).format() for v in variants)], complete=complete)
     ev = Evaluation.of(together, k=10)
     want = batch.evaluate(pq.table, [p.table for p in pruns], k=10, variants=variants,
                           missing="zero" if complete else "skip")
