@@ -50,8 +50,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_choice, check_flag, check_k, check_log_base, check_real, check_whole
+from ..variant import Variant
 from ._kernels import has_duplicate_pairs
-from .batch import MISSING, Evaluation, RunVariant, make_variants
+from .batch import MISSING, Evaluation, make_variants
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
 from .measures.diversity import SubtopicJudgments
@@ -970,7 +971,8 @@ def _block_of(part: pa.Table, value: str, *, rows: bool = True) -> pa.Table:
 
 def _needs_rows(requested: Sequence[Requested], keep_first: bool) -> bool:
     """Whether file order can change a value: the first of a repeated pair kept, or a tie rule that follows it."""
-    return keep_first or any(r.info.origin == "variant" and r.params.ties != "trec_eval" for r in requested)
+    return keep_first or any(r.info.origin == "variant" and any(v.ties != "trec_eval" for v in r.params)
+                             for r in requested)  # (a variant measure's params: its Variants)
 
 
 def _note_tag(part: pa.Table, run: str, notes: _Notes) -> None:
@@ -1918,7 +1920,7 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy)
 
 
-def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequence[RunVariant] | None = None,
+def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequence[Variant] | None = None,
                             log_base: float = 2, relevance_level: float | None = None, missing: str = "skip",
                             spark=None, qrels_columns: Mapping[str, str] | None = None,
                             run_columns: Mapping[str, str] | None = None, buckets: int | None = None,
@@ -1967,9 +1969,12 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
     level = check_real(relevance_level, name="relevance_level", allow_none=True)
     check_choice(missing, MISSING, name="missing")
     variants = list(variants) if variants is not None else make_variants()
-    if not variants or not all(isinstance(v, RunVariant) for v in variants):
-        raise ValueError("variants must be a non-empty list of RunVariant (see make_variants)")
-    specs = [v.spec(k=k, log_base=base, relevance_level=level) for v in variants]
+    if not variants or not all(isinstance(v, Variant) for v in variants):
+        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
+    for v in variants:
+        v.format("label")  # refuses, naming the field, a variant with a cutoff, base or level of its own
+    # each variant as the measure batch.evaluate asks the engine for, by its spec (Variant.format())
+    specs = [v.with_(k=k, log_base=base, level=level).format() for v in variants]
     ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
                          max_docs=None, num_docs_in_coll=0, err_gmax=None, qrels_columns=qrels_columns,
                          run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, limits=limits,
@@ -1982,7 +1987,8 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
         present[r] = rv.present
         for j, spec in enumerate(specs):
             values[r, j] = np.where(rv.present, rv.values[spec], np.nan)
-    return Evaluation(result.queries, list(ev.runs), variants, values, present, missing, k, list(result.problems))
+    table = [Variant(gain=v.gain, discount=v.discount, idcg=v.idcg, ties=v.ties) for v in variants]  # as .of
+    return Evaluation(result.queries, list(ev.runs), table, values, present, missing, k, list(result.problems))
 
 
 def bucket_kernel(measures: Sequence[str] = ("official",), *, runs: Sequence[str] = ("run",),

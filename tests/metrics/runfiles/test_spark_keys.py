@@ -72,9 +72,10 @@ def test_a_variant_spec_reads_back_as_the_same_measure(gain, discount, idcg, tie
     # evaluate_variants_spark asks Spark for each variant by its -m spec: the spec must give back the very
     # parameters batch.evaluate uses (base and level written with repr: every float comes back exactly)
     (v,) = make_variants(gains=[gain], discounts=[discount], idcg=[idcg], ties=[ties])
-    spec = v.spec(k=k, log_base=base, relevance_level=level)
+    asked = v.with_(k=k, log_base=base, level=level)  # what batch.evaluate asks the engine for
+    spec = asked.format()
     (requested,) = parse_measures([spec])
-    assert requested.params == v.measure(k=k, log_base=base, relevance_level=level)
+    assert requested.params == (asked,)
     assert requested.names == (spec,)
 
 

@@ -107,7 +107,7 @@ def test_sample_files_read_by_spark_every_default_variant(spark):
     ({"k": 0}, "k must be"),
     ({"log_base": 1}, "log_base"),
     ({"missing": "drop"}, "unknown missing 'drop'; valid names are 'skip', 'zero'"),
-    ({"variants": []}, "variants must be a non-empty list of RunVariant"),
+    ({"variants": []}, "variants must be a non-empty list of Variant"),
     ({"relevance_level": float("nan")}, "relevance_level"),
 ])
 def test_bad_options_are_value_errors_before_spark_is_used(kwargs, message):
