@@ -19,7 +19,7 @@ Three runs:
   sessions (``--flood`` tabs) until the real students have joined;
 * ``--idle`` — N students seated and a teacher watching, nobody acting, for ``--seconds``: the server CPU
   an idle seated student costs and the database statements a second of an idle class, with the server
-  pushing reruns (``ui/classroom/push.py``) and, in the same run, with the browsers polling as before
+  pushing reruns (``ui/pages/classroom/push.py``) and, in the same run, with the browsers polling as before
   (``NDCG_LAB_CLASS_PUSH=0``).
 
 The answering runs: the teacher opens the private link of a class on document 003's example asking all five
@@ -68,6 +68,27 @@ RIGHT = {
     "idcg": f"{SOL['idcg']:.2f}",
     "ndcg": f"{SOL['ndcg']:.2f}",
 }
+
+
+def mixed_sheets() -> list[dict[str, str]]:
+    """A real class's answers (``--mix``): the right sheet and one per misconception and pair of them
+    (tests/metrics/lessons/student.py, a model of a student that does not call metrics), written at the
+    exercise's 2 decimals: students' sheets differ, so each answer is a diagnosis the server has not seen."""
+    from tests.metrics.lessons import student as model
+
+    ex = TASK.exercise()
+    way = model.Way(ex.gain, ex.discount, ex.log_base)
+    base = model.Recipe(way, way, source="judged")
+    out = []
+    for _keys, _side, recipe in [((), "", base), *model.single_and_pair_recipes(base, list(ex.grades),
+                                                                                  list(ex.unretrieved), ex.k)]:
+        n = model.numbers(recipe, list(ex.grades), list(ex.unretrieved), ex.k)
+        out.append({"terms": " ".join(model.fmt(x, 2) for x in n["terms"]), "dcg": model.fmt(n["dcg"], 2),
+                    "ideal_terms": " ".join(model.fmt(x, 2) for x in n["ideal_terms"]),
+                    "idcg": model.fmt(n["idcg"], 2), "ndcg": model.fmt(n["ndcg"], 2)})
+    return out
+
+
 LABELS = {"terms": "DCG terms, position 1 first", "dcg": "DCG", "ideal_terms": "IDCG terms, position 1 first",
           "idcg": "IDCG", "ndcg": "NDCG"}
 CLK = os.sysconf("SC_CLK_TCK")
@@ -96,10 +117,12 @@ async def seat(i: int, base: str, code: str, addresses: bool) -> Client:
 
 
 async def answers_of(c: Client, i: int, rng: random.Random, pause: tuple[float, float], sent: list,
-                     acks: list) -> None:
-    """Every step, after a pause each; every third student first writes a wrong DCG; one retried submit."""
+                     acks: list, sheets: list | None = None) -> None:
+    """Every step, after a pause each; every third student first writes a wrong DCG; one retried submit.
+    With ``sheets`` (``--mix``), student ``i`` writes sheet ``i`` (modulo their number) instead of the right one."""
+    sheet = sheets[i % len(sheets)] if sheets else RIGHT
     plan = [("dcg", "6.9")] if i % 3 == 0 else []  # wrong first, corrected below
-    plan += [(f, RIGHT[f]) for f in FIELDS]
+    plan += [(f, sheet[f]) for f in FIELDS]
     for field, text in plan:
         await asyncio.sleep(rng.uniform(*pause))
         c.set_text(LABELS[field], text)
@@ -185,8 +208,9 @@ async def answering(spec: dict) -> dict:
     sent: list[float] = []
     acks: list[float] = []
     started = time.perf_counter()
+    sheets = mixed_sheets() if spec.get("mix") else None
     outcome = await asyncio.gather(*(answers_of(c, int(c.name[1:]), random.Random(rng.random()),
-                                                tuple(spec["pause"]), sent, acks) for c in students),
+                                                tuple(spec["pause"]), sent, acks, sheets) for c in students),
                                    return_exceptions=True)
     failed += [repr(r)[:300] for r in outcome if isinstance(r, BaseException)]
     expected = sum(len(FIELDS) + (1 if int(c.name[1:]) % 3 == 0 else 0) for c in students)
@@ -419,12 +443,15 @@ def class_for(db_url: str) -> tuple:
 
     store = Store(db_url)
     info, token = store.create(TASK, fields=FIELDS)
+    # The teacher's page exchanges the key for a token of its own and retires it (used once): the
+    # measuring process reads the results with a token of its own.
+    store.own_token = store.teacher(info.code, token).issue_token()
     return store, info, token
 
 
 def check_stored(store, info, token, seated: int) -> dict:
     """Answers stored, lost and stored twice, from the database."""
-    teacher = store.teacher(info.code, token)
+    teacher = store.teacher(info.code, store.own_token)
     frame = teacher.answers()
     roster = teacher.students()
     real = roster[roster["nickname"].str.startswith("student")]
@@ -458,7 +485,7 @@ def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> di
         run_clients(warm, Meter(dict(groups), counter), nice=args.client_nice, cpus=args.client_cpus)
         meter = Meter(dict(groups), counter)
         spec = {**warm, "code": info.code, "token": token, "students": n_students, "seed": 1,
-                "flood": args.flood if n_servers > 1 else 0, "pause": args.pause}
+                "flood": args.flood if n_servers > 1 else 0, "pause": args.pause, "mix": args.mix}
         load_before = load()
         r = run_clients(spec, meter, nice=args.client_nice, cpus=args.client_cpus)
         r.update(check_stored(store, info, token, r["seated"]))
@@ -467,6 +494,7 @@ def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> di
         r["load"] = (load_before, load())
         r["tracebacks"] = tracebacks(_apps)
         r["label"] = label
+        r["mix"] = args.mix
     return r
 
 
@@ -475,7 +503,8 @@ def print_answer_run(r: dict) -> None:
     cpu = r["phase"]["cpu"]
     answers = max(1, r["stored"])
     print(f"\n{r['label']}: {r['seated']} students seated ({r['admitted']} admitted), "
-          f"{len(FIELDS)} steps (+ a corrected DCG for every third), pause {r.get('pause_text', '')}")
+          f"{len(FIELDS)} steps (+ a corrected DCG for every third), pause {r.get('pause_text', '')}, "
+          f"answers {'mixed (a sheet per misconception)' if r.get('mix') else 'all right'}")
     if r.get("flood"):
         fl = r["flood"]
         print(f"  flooder (one address): {fl['tries']} joins tried, {r['bots']} seats, refused {fl['refused']}, "
@@ -557,6 +586,8 @@ def main() -> None:
     parser.add_argument("--flood", type=int, default=4, help="the flooder's parallel tabs (0: none)")
     parser.add_argument("--pause", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"),
                         help="seconds a student pauses before each answer")
+    parser.add_argument("--mix", action="store_true",
+                        help="students write different sheets (misconceptions), as in a real class")
     parser.add_argument("--client-nice", type=int, default=10, help="niceness of the simulated browsers")
     parser.add_argument("--client-cpus", default=None, help="pin the simulated browsers (taskset list)")
     parser.add_argument("--client-spec", help=argparse.SUPPRESS)

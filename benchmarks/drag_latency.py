@@ -397,9 +397,13 @@ def visits(browser, scripts: dict[str, Path], rels: str, rounds: int, later: int
 def import_times(repeat: int = 5) -> dict[str, float]:
     """Seconds of imports (python -X importtime, a fresh process each): what the playground imports before
     its first number, and everything its script imports."""
-    before = ("import streamlit; import ui.escape, ui.i18n, ui.shell; from ui import playground, state; "
-              "from ui.components.cards import cards; from ui.playground_explain import variant_name")
-    page = re.findall(r"^from (\S+) import", (ROOT / "pages" / "playground.py").read_text(), re.M)
+    before = ("import streamlit; import ui.escape, ui.i18n, ui.shell; from ui.pages import playground; "
+              "from ui import state; from ui.components.cards import cards; "
+              "from ui.pages.playground.explain import variant_name")
+    # the script and its fragment's module (ui/pages/playground/view.py): their top-level imports, as before the
+    # fragment moved there (the imports after the numbers are indented, inside the fragment)
+    page = [m for f in ("pages/playground.py", "ui/pages/playground/view.py")
+            for m in re.findall(r"^from (\S+) import", (ROOT / f).read_text(), re.M)]
     everything = before + "; " + "; ".join(f"import {m}" for m in dict.fromkeys(page) if m != "__future__")
     out = {}
     for name, code in (("streamlit alone", "import streamlit"), ("before the first number", before),

@@ -38,7 +38,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA = HERE / "data" / "hostile"
 BEFORE_COMMIT = "cdc2896"
-PAGE = dict(max_rows=100 * 2**20 // 8, max_ratio=100, max_memory=3 * 100 * 2**20)  # ui/runfiles_view.UPLOAD_LIMITS
+# the page's limits: ui/pages/run_files/view.UPLOAD_LIMITS
+PAGE = dict(max_rows=100 * 2**20 // 8, max_ratio=100, max_memory=3 * 100 * 2**20)
 
 
 def _build(key: str) -> Path:

@@ -4,7 +4,7 @@ and its screen-reader sentence) and of the handout PDF, for document 000's lectu
 The alternative measured in the same run is the handout's old chart grid: the number of grid lines its loop
 (``v = 0; while v <= ymax + 1e-12: v += step``) would draw for the same top value, counted with exact
 arithmetic (never run: for grades of 1e-300 it is about 10^288 lines, a loop that held a core until the server
-was killed).  The new grid is counted (at most ``ui.handout.AXIS_STEPS`` steps).
+was killed).  The new grid is counted (at most ``ui.pages.present.handout.AXIS_STEPS`` steps).
 
     python benchmarks/present_bounded.py [--repeat 3]
 
@@ -24,9 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ui import handout  # noqa: E402
 from ui.charts.present import discount_curve, gain_bars  # noqa: E402
-from ui.present import link, markup, slides  # noqa: E402
+from ui.pages.present import (  # noqa: E402
+    handout,  # noqa: E402
+    link,
+    markup,
+    slides,
+)
 
 CASES = {
     "document 000 (3,2,1,3,2)": {"present_doc": "000-graded"},

@@ -17,7 +17,7 @@ process's own, over the RSS after the warm-up:
   keyed a hand-made cache in session state, no memory handed back after the parse;
 * ``cache_data`` — the page's path with ``st.cache_data`` for the parsed files and the evaluation (every
   cached value pickled when stored and unpickled on every rerun);
-* ``page`` — what the page does (:mod:`ui.runfiles_view`): ``st.cache_resource`` keyed on the content's
+* ``page`` — what the page does (:mod:`ui.pages.run_files.view`): ``st.cache_resource`` keyed on the content's
   SHA-256, ``memoryview`` of the upload's own bytes, freed memory handed back after each parse.
 
 The page's cap is 100 MB for all files together, so the largest run it takes with its qrels is ~94 MB.
@@ -101,7 +101,7 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
     import metrics.runfiles._kernels as kernels
     from metrics.runfiles import make_variants, read_qrels, read_run
     from metrics.runfiles.batch import Evaluation, evaluate
-    from ui import runfiles_view as V
+    from ui.pages.run_files import view as V
 
     variants = make_variants(idcg=["judged", "list"], ties=["trec_eval", "average"])  # the page's default 24
 
@@ -259,7 +259,7 @@ def _child_read(which: str, path: str) -> dict:
     read_run = _reader(which)
     kwargs = {}
     if which == "now":
-        from ui.runfiles_view import UPLOAD_LIMITS  # the page's limits
+        from ui.pages.run_files.view import UPLOAD_LIMITS  # the page's limits
 
         kwargs["limits"] = UPLOAD_LIMITS
     read_run(b"q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 0.4 x\nbad line\n", name="warm-up")  # imports, first calls

@@ -12,7 +12,7 @@ used and tested without the app:
 * :mod:`classroom.db` — the database URL, engines (SQLite WAL / PostgreSQL via psycopg 3) and migrations.
 
 The pages are ``pages/class.py`` (``/class``) and ``pages/join.py`` (``/join``), drawn
-by :mod:`ui.classroom`.
+by :mod:`ui.pages.classroom`.
 """
 from .store import ClassroomError, Client, Limits, Seat, Store, Teacher
 from .tasks import FIELDS, Task, Verdict, example_task, practice_task, ranking_task, verdict

@@ -62,6 +62,8 @@ students = Table(
     Column("nickname", String(400), nullable=False),  # 24 grapheme clusters, at most 240 code points (0003)
     # UTS #39 skeleton of the case-folded nickname (classroom.nicknames.skeleton): look-alikes collide.
     Column("nickname_key", String(400), nullable=False),
+    # The skeleton in the case as typed (revision 0004; classroom.nicknames.typed_skeleton): "BiII" is "Bill".
+    Column("nickname_typed_key", String(400), nullable=True),
     Column("token_hash", String(64), nullable=False),
     Column("joined_at", Float, nullable=False),
     # Who joined (revision 0002), as salted hashes: the browser session and the network address.
@@ -72,6 +74,7 @@ students = Table(
     Column("reclaim_until", Float, nullable=True),
     UniqueConstraint("session_id", "number", name="uq_student_number"),
     UniqueConstraint("session_id", "nickname_key", name="uq_student_nickname"),
+    UniqueConstraint("session_id", "nickname_typed_key", name="uq_student_typed_nickname"),
     Index("ix_student_token", "token_hash"),
     Index("ix_student_reclaim", "reclaim_hash"),
 )
@@ -127,6 +130,7 @@ removed = Table(
     Column("session_id", Integer, ForeignKey("class_sessions.id", ondelete="CASCADE"), nullable=False),
     Column("number", Integer, nullable=False),
     Column("nickname_key", String(400), nullable=False),
+    Column("nickname_typed_key", String(400), nullable=True),  # revision 0004 (NULL for rows removed before)
     Column("session_hash", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("created_at", Float, nullable=False),

@@ -69,7 +69,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import changes, db, throttle
 from .models import answers, removed, rounds, sessions, students, teacher_tokens, vouched, waiting
-from .nicknames import clean_nickname, problem, skeleton
+from .nicknames import clean_nickname, problem, skeletons
 from .tasks import FIELDS, Task, Verdict, verdict
 from .throttle import Client
 
@@ -495,17 +495,20 @@ class Store:
             raise ClassroomError("expired", f"the class {info.code} has ended")
         return info
 
-    def _nickname(self, nickname) -> tuple[str, str]:
-        """The cleaned nickname and its key (raises ``nickname_empty`` / ``nickname_invisible`` /
-        ``nickname_marks``): checked before the code, the same for every class."""
+    def _nickname(self, nickname) -> tuple[str, tuple[str, str]]:
+        """The cleaned nickname and its keys (case-folded skeleton, skeleton as typed: see
+        :func:`classroom.nicknames.skeletons`; raises ``nickname_empty`` / ``nickname_invisible`` /
+        ``nickname_marks`` / ``nickname_cluster``): checked before the code, the same for every class."""
         name = clean_nickname(nickname, self.limits.nickname_chars)
         if not name:
             raise ClassroomError("nickname_empty", "the nickname is empty")
         why = problem(name)
         if why:
-            raise ClassroomError(f"nickname_{why}", "the nickname shows nothing readable" if why == "invisible"
-                                 else "the nickname stacks combining marks")
-        return name, skeleton(name)[:380]
+            raise ClassroomError(f"nickname_{why}", {
+                "invisible": "the nickname shows nothing readable", "marks": "the nickname stacks combining marks",
+                "cluster": "the nickname has a character built from too many code points"}[why])
+        folded, typed = skeletons(name)
+        return name, (folded[:380], typed[:380])
 
     def join(self, code, nickname, client: Client | None = None, *, token: str | None = None,
              held: Sequence[str] = ()) -> tuple[Seat, str]:
@@ -557,7 +560,8 @@ class Store:
         return Seat(self, info, sid, number, name), token
 
     @staticmethod
-    def _barred(conn, session_id: int, key: str, session_hash: str | None, token_hashes: Sequence[str]) -> None:
+    def _barred(conn, session_id: int, key: tuple[str, str], session_hash: str | None,
+                token_hashes: Sequence[str]) -> None:
         """Refuse a browser (session or cookie) or a nickname the teacher removed from this class."""
         who = [removed.c.token_hash.in_(token_hashes)] if token_hashes else []
         if session_hash:
@@ -565,12 +569,12 @@ class Store:
         if who and conn.execute(select(removed.c.id).where(removed.c.session_id == session_id,
                                                            or_(*who)).limit(1)).first():
             raise ClassroomError("removed_here", "the teacher has removed this browser from this class")
-        if conn.execute(select(removed.c.id).where(removed.c.session_id == session_id,
-                                                   removed.c.nickname_key == key).limit(1)).first():
+        if conn.execute(select(removed.c.id).where(removed.c.session_id == session_id, or_(
+                removed.c.nickname_key == key[0], removed.c.nickname_typed_key == key[1])).limit(1)).first():
             raise ClassroomError("nickname_removed", "a student with this nickname was removed from this class")
 
-    def _take_seat(self, conn, info: ClassInfo, name: str, key: str, token_hash: str, session_hash: str | None,
-                   address_hash: str | None, now: float) -> tuple[int, int]:
+    def _take_seat(self, conn, info: ClassInfo, name: str, key: tuple[str, str], token_hash: str,
+                   session_hash: str | None, address_hash: str | None, now: float) -> tuple[int, int]:
         """Insert a student (the caller holds the class's row lock); (student id, number).  Raises ``full``,
         ``address_full``, ``nickname_taken``."""
         lim = self.limits
@@ -582,13 +586,14 @@ class Store:
             raise ClassroomError("full", f"the class has {count} students, the most allowed", limit=lim.max_students)
         if address_hash and mine >= lim.seat_cap:
             raise ClassroomError("address_full", "too many seats from one network address", limit=lim.seat_cap)
-        if conn.execute(select(students.c.id).where(students.c.session_id == info.id,
-                                                    students.c.nickname_key == key)).first():
+        if conn.execute(select(students.c.id).where(students.c.session_id == info.id, or_(
+                students.c.nickname_key == key[0], students.c.nickname_typed_key == key[1]))).first():
             raise ClassroomError("nickname_taken", "this nickname is taken in this class (or looks like one that is)")
         gone = conn.execute(select(func.max(removed.c.number)).where(removed.c.session_id == info.id)).scalar()
         number = max(top or 0, gone or 0) + 1  # a removed student's number is not given again
         sid = conn.execute(students.insert().values(
-            session_id=info.id, number=number, nickname=name, nickname_key=key, token_hash=token_hash,
+            session_id=info.id, number=number, nickname=name, nickname_key=key[0], nickname_typed_key=key[1],
+            token_hash=token_hash,
             joined_at=now, session_hash=session_hash, address_hash=address_hash)).inserted_primary_key[0]
         changes.notify(conn, info.id)
         return sid, number
@@ -638,12 +643,14 @@ class Store:
         """A student's seat from the code and their token (None if either is wrong)."""
         if not _token_ok(token):
             return None
-        row = self._session_row(normalise_code(code))
-        if row is None:
+        code = normalise_code(code)
+        if not code or len(code) > 12:
             return None
+        alive = sessions.c.expires_at >= self.clock() - self.limits.retention  # as _session_row: one read
         with db.read(self.engine) as conn:
-            st = conn.execute(select(students).where(students.c.session_id == row.id,
-                                                      students.c.token_hash == _hash(token))).first()
+            row = conn.execute(select(sessions).where(sessions.c.code == code, alive)).first()
+            st = None if row is None else conn.execute(select(students).where(
+                students.c.session_id == row.id, students.c.token_hash == _hash(token))).first()
         if st is None or not _same(token, st.token_hash):
             return None
         return Seat(self, _info(row), st.id, st.number, st.nickname)
@@ -746,11 +753,18 @@ class Seat:
             return conn.execute(select(students.c.id).where(students.c.id == self.id)).first() is not None
 
     def answers(self, round_no: int) -> list[Answer]:
-        """This student's answers in round ``round_no``, oldest first."""
+        """This student's answers in round ``round_no``, oldest first (after :meth:`submit`, as its own write
+        transaction read them: no second read)."""
+        kept = self.__dict__.pop("_after_submit", None)
+        if kept is not None and kept[0] == round_no:
+            return kept[1]
         with db.read(self.store.engine) as conn:
-            rows = conn.execute(select(answers).join(rounds, rounds.c.id == answers.c.round_id).where(
-                answers.c.student_id == self.id, rounds.c.session_id == self.info.id,
-                rounds.c.number == round_no).order_by(answers.c.id)).all()
+            return self._answers(conn, round_no)
+
+    def _answers(self, conn, round_no: int) -> list[Answer]:
+        rows = conn.execute(select(answers).join(rounds, rounds.c.id == answers.c.round_id).where(
+            answers.c.student_id == self.id, rounds.c.session_id == self.info.id,
+            rounds.c.number == round_no).order_by(answers.c.id)).all()
         return [_answer(r) for r in rows]
 
     def latest(self, round_no: int) -> dict[str, str]:
@@ -787,9 +801,9 @@ class Seat:
                 return _answer(done, duplicate=True)
             current = _round(conn.execute(select(rounds).join(sessions, sessions.c.id == rounds.c.session_id).where(
                 sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one())
-        if current.number != round_no:
-            raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
-        latest = {a.field: a for a in self.answers(round_no)}
+            if current.number != round_no:
+                raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
+            latest = {a.field: a for a in self._answers(conn, round_no)}  # the same read transaction
         given = {f: a.text for f, a in latest.items()}
         given[field] = text
         try:
@@ -831,12 +845,14 @@ class Seat:
                     conn.execute(update(answers).where(answers.c.id == other_id)
                                  .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
                 changes.notify(conn, self.info.id)
+                after = self._answers(conn, round_no)  # what the page shows next, read in this transaction
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
         store.changes.changed(self.info.id)
+        self.__dict__["_after_submit"] = (round_no, after)
         return Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)
 
@@ -918,6 +934,7 @@ class Teacher:
                 return False
             conn.execute(removed.insert().values(
                 session_id=self.info.id, number=found.number, nickname_key=found.nickname_key,
+                nickname_typed_key=found.nickname_typed_key,
                 session_hash=found.session_hash, token_hash=found.token_hash, created_at=self.store.clock()))
             conn.execute(delete(answers).where(answers.c.student_id == found.id))
             conn.execute(delete(students).where(students.c.id == found.id))

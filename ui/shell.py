@@ -2,7 +2,9 @@
 open the playground, and one style sheet keeps numbers, buttons and selects whole on a projector or a phone
 and every control's focus visible (WCAG 2.1 AA).
 
-Every page script starts with one line, :func:`open_page` (``open_page("roc")``): it calls
+Every page script is one block, ``with page("roc", roc_ui.FIELDS, title="roc.title") as p:`` (:func:`page`):
+what every page does first and last is done there, the page's own layout is the block.  It starts with
+:func:`open_page`, which calls
 :func:`through_app`, gives the browser tab the page's own translated title ("ROC & AUC · NDCG Lab"; app.py's
 ``st.set_page_config`` would otherwise name every page "NDCG Lab") and sets ``<html lang>`` to the
 interface language with a small fixed script (:func:`lang_script`), which also repairs two pieces of
@@ -25,10 +27,14 @@ string included, so ``/?rels=...`` and ``/playground?rels=...`` open the same vi
 """
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
 from ui.i18n import LANGUAGE_TABLE
 
-__all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "open_page", "page_title", "lang_script", "through_app",
-           "leave_legacy_pages_mode", "home", "slow_down"]
+__all__ = ["APP_CSS", "FOCUS_DARK", "APP_NAME", "HTML_LANG", "page", "PAGE_RUNS", "open_page", "page_title",
+           "lang_script", "through_app", "leave_legacy_pages_mode", "home", "slow_down"]
 
 APP_NAME = "NDCG Lab"
 #: ``<html lang>`` (BCP 47) for each interface language: simplified Chinese is ``zh-Hans``.
@@ -145,6 +151,96 @@ def open_page(key: str) -> None:
     # page (the key container is hidden by APP_CSS; the script has run when it is inserted).
     with st.sidebar.container(key="nl_html_lang"):
         st.html(lang_script(current_language()), unsafe_allow_javascript=True)
+
+
+#: How many runs of each page went through :func:`page` in this process (tests check every page does).
+PAGE_RUNS: Counter[str] = Counter()
+
+
+@contextmanager
+def page(key: str, fields: Sequence = (), *, state: Callable | None = None, title: str | None = "",
+         caption: str | None = None, intro: str | None = None, problems: bool = True, link: bool = True,
+         link_title: str | None = "common.link_title", link_query: Callable[[dict], dict] | None = None,
+         link_help: str | None = None, link_folded: bool = False, prepare: Callable | None = None,
+         opened: bool = False, close: bool = True) -> Iterator:
+    """What every page script does first and last, around the page's own layout (the ``with`` block).
+
+    Parameters
+    ----------
+    key : str
+        The page's key in app.py's PAGES: its URL path, its ``common.nav.<key>`` name, its link's page.
+    fields : sequence of ui.state.Field
+        The page's fields (:class:`ui.state.PageState`); ignored when ``state`` is given.
+    state : callable, optional
+        Makes the page state instead (the classroom pages: ``views.teacher_state``).
+    title : str or None
+        Catalogue key of the page's title; ``""`` (default) for ``common.nav.<key>``, None for no title (the
+        page draws its own).
+    caption, intro : str, optional
+        Catalogue key of the text under the title, drawn as a caption or as Markdown.
+    problems : bool
+        Warn about the link's bad parameters under the title (False: the page calls
+        ``p.show_link_problems()`` where it wants them).
+    link : bool
+        End with the box holding the view's complete address (False: the page has none or draws its own).
+    link_title, link_query, link_help
+        The box's heading (catalogue key; None for none), a function of ``p.query()`` giving the link's
+        parameters (default: the page state's), and the catalogue key of its help line.
+    link_folded : bool
+        The box in a closed expander titled ``link_title`` (Present: the slide stays on one screen).
+    prepare : callable, optional
+        Called with the page state before anything is drawn.
+    opened : bool
+        The page script has already called :func:`open_page` (the playground, whose body is a fragment).
+    close : bool
+        False when the body ends the page itself (the playground's first run, which stops after its numbers):
+        no ``finish`` and no link box.
+
+    Yields
+    ------
+    ui.state.PageState
+        The page state: the block reads its fields with ``p.typed(...)`` / ``p.value(...)``.
+
+    Notes
+    -----
+    In order: :func:`open_page` (run through app.py, the tab's title, ``<html lang>``), the page state, the
+    title, the caption or intro, the link's problems; then the block; then ``p.finish()`` (keep the values,
+    write the address bar) and the link box.  An exception in the block propagates without the closing steps.
+    """
+    import streamlit as st
+
+    from ui.i18n import t
+    from ui.state import PageState
+
+    if not opened:
+        open_page(key)
+    PAGE_RUNS[key] += 1
+    p = state() if state is not None else PageState(key, fields)
+    if prepare is not None:
+        prepare(p)
+    if title is not None:
+        st.title(t(title or f"common.nav.{key}"))
+    if caption:
+        st.caption(t(caption))
+    if intro:
+        st.markdown(t(intro))
+    if problems:
+        p.show_link_problems()
+    yield p
+    if not close:
+        return
+    p.finish()
+    if link:
+        from ui.widgets import copy_link, link_for
+
+        query = p.query() if link_query is None else link_query(p.query())
+        if link_folded:
+            with st.expander(t(link_title), icon=":material/link:"):
+                copy_link(link_for(key, query), too_long=p.link_too_long, help=t(link_help) if link_help else None)
+            return
+        if link_title:
+            st.subheader(t(link_title))
+        copy_link(link_for(key, query), too_long=p.link_too_long, help=t(link_help) if link_help else None)
 
 
 def through_app() -> None:

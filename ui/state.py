@@ -60,7 +60,7 @@ from ui.numbers import exact
 
 __all__ = [
     "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "LAST_PAGE_KEY", "LABELS_KEY", "LABELS_CAP",
-    "REGISTRY", "BadValue", "Field", "PageState",
+    "REGISTRY", "BadValue", "Field", "PageState", "link_text", "default_used",
     "integer", "number", "choice", "text", "grades", "numbers", "boolean", "optional", "list_encoder",
     "remember_labels", "restore_choice", "restore_choices", "relabelled",
 ]
@@ -754,9 +754,7 @@ class PageState:
         """One warning per ignored link parameter (call it after the page's title)."""
         st = _st()
         for p in self.problems:
-            said = self.message(p.name, p.error)
-            gap = "" if said.endswith(("。", "！", "？")) else " "  # no space after a full-width stop
-            st.warning(said + gap + _t("state.default_used"), icon=":material/link_off:")
+            st.warning(default_used(self.message(p.name, p.error)), icon=":material/link_off:")
 
     # -- the link -----------------------------------------------------------------------------
     def query(self) -> dict[str, str]:
@@ -822,6 +820,25 @@ class PageState:
             query["lang"] = lang
         path = f"{base.rstrip('/')}/{self.page}" if base else self.page
         return f"{path}?{urlencode(query)}" if query else path
+
+
+def default_used(said: str) -> str:
+    """A refused link value's message ``said`` followed by "the default is used", in the current language; no
+    space after a full-width stop (Chinese).  The warning of :meth:`PageState.show_link_problems`, and of a page
+    that refuses a link value only once its data is known (ROC's step, Rating's pair, Top-N's user)."""
+    gap = "" if said.endswith(("。", "！", "？")) else " "
+    return said + gap + _t("state.default_used")
+
+
+def link_text(page, param: str) -> str | None:
+    """The text of link parameter ``param`` when ``page`` (a :class:`ui.state.PageState`) has just read a
+    link, else None: a message about a value the data cannot use then quotes what the link said."""
+    import streamlit as st
+
+    if not page.opened_link:
+        return None
+    value = st.query_params.get(param)
+    return None if value is None else str(value)
 
 
 def _resend(query) -> None:

@@ -543,6 +543,9 @@ class _Mark:
     params: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     followed: float = math.nan
+    #: a formula misconception's own choices (dimension, theirs_variant, correct_variant) when ``kinds`` names
+    #: several: each finding explains its own dimension, not the first one's
+    by_kind: dict = field(default_factory=dict)
 
 
 class _Engine:
@@ -695,6 +698,7 @@ class _Engine:
             if fit.entries and not math.isnan(f) and _fits(h, f) and _differs(f, c):
                 m.kinds = self._showing(which, fit, p)
                 m.params.update(own=f, side=which, **self._variant_params(which, m.kinds, fit))
+                m.by_kind = {kind: self._variant_params(which, (kind,), fit) for kind in m.kinds}
             elif math.isnan(c) and self.k is not None and p > self.k:
                 m.kinds = ("beyond_k",)
                 m.params["k"] = self.k
@@ -764,11 +768,13 @@ class _Engine:
         elif fit.entries and _fits(h, fit.total) and _differs(fit.total, c):
             m.kinds = self._showing(which, fit, None)
             m.params.update(own=fit.total, side=which, **self._variant_params(which, m.kinds, fit))
+            m.by_kind = {kind: self._variant_params(which, (kind,), fit) for kind in m.kinds}
         else:
             single = next((x for x in self.cands[which][1:] if len(x.entries) == 1 and _close(h, x.total)), None)
             if single is not None:
                 m.kinds = single.entries
                 m.params.update(own=single.total, side=which, **self._variant_params(which, m.kinds, single))
+                m.by_kind = {kind: self._variant_params(which, (kind,), single) for kind in m.kinds}
             else:
                 m.kinds = ("arithmetic_slip",)
                 if fit.entries:
@@ -798,8 +804,10 @@ class _Engine:
                     if _fits(r, top / bottom):
                         sources = list(dict.fromkeys(x for x in (top_from, bottom_from) if x))
                         m.params.update(own=top / bottom, ratio=top / bottom, **{"from": sources})
-                        if i == 0:
+                        if i == 0 and _close(r, top / bottom):
                             m.state = "carried_forward"
+                        elif i == 0:  # the writer's own ratio, cut off: a mistake of this step's own
+                            m.kinds = ("truncation",)
                         else:  # the writer's own ratio, written as a percent without its sign (or the reverse)
                             m.kinds = ("percent_vs_fraction",)
                             m.params["wrote_percent"] = not h.percent
@@ -942,7 +950,8 @@ def _findings(marks: list[_Mark]) -> list[Finding]:
                 if (kind, m.step) in said:
                     continue
                 said.add((kind, m.step))
-            out.append(Finding(kind, m.step, m.position, m.hand.value, m.expected, dict(m.params)))
+            out.append(Finding(kind, m.step, m.position, m.hand.value, m.expected,
+                               {**m.params, **m.by_kind.get(kind, {})}))
         for note in m.notes:
             out.append(Finding(note, m.step, m.position, m.hand.value, m.expected, dict(m.params)))
     return out

@@ -261,6 +261,15 @@ _PASSES = [0]
 def passes() -> int:
     """How many times :func:`evaluate` has run the engine in this process (each run ranked once per pass).
 
+    Tests count a page's passes with it: one pass per files and settings, whatever the measures asked.
+
+    Returns
+    -------
+    int
+        The passes so far (never reset).
+
+    Examples
+    --------
     >>> before = passes()
     >>> from metrics.runfiles.read import read_qrels, read_run
     >>> _ = evaluate(read_qrels(b"q 0 a 1\\n"), [read_run(b"q Q0 a 1 1 r\\n")], ["map", "P.5", "nDCG@5"])
@@ -323,10 +332,12 @@ def evaluate(qrels, runs, measures: Sequence = ("official",), *, relevance_level
     judged_only, max_docs, num_docs_in_coll, err_gmax
         trec_eval's ``-J``, ``-M``, ``-N`` and ERR's top grade (:func:`metrics.runfiles.options.check_options`).
     spark : pyspark.sql.SparkSession, optional
-        Evaluate on Spark (:func:`metrics.runfiles.spark.evaluate_spark`; ``spark_options`` go to it:
-        ``qrels_columns``, ``run_columns``, ``skip_bad_lines``, ``limits``) and collect the result.
+        Evaluate on Spark (:func:`metrics.runfiles.spark.evaluate_spark`) and collect the result.
     on_progress : callable, optional
         Called with (fraction done, run name) as the runs are evaluated (not with ``spark``).
+    **spark_options
+        With ``spark`` only, passed to :func:`metrics.runfiles.spark.evaluate_spark`: ``qrels_columns``,
+        ``run_columns``, ``skip_bad_lines``, ``limits``.
 
     Returns
     -------

@@ -8,6 +8,8 @@ dashboard opened from an older private link (``?key=``, still accepted once).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from classroom import db
@@ -44,7 +46,7 @@ def server(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'classroom.sqlite3'}"
     app = App(url).start()
     try:
-        yield app.url, url
+        yield app.url, url, app.log
     finally:
         app.stop()
         db.dispose(url)
@@ -57,7 +59,7 @@ def on_screen(box: dict | None, where: dict) -> bool:
 
 @pytest.mark.parametrize("lang", ["en", "zh", "ko"])
 def test_reveal_next_and_the_counts_are_on_the_first_screen(make_page, server, lang):
-    url, db_url = server
+    url, db_url, _ = server
     store = Store(db_url)
     info, key = store.create(example_task("003-blog"), fields=FIELDS)
     handle = store.teacher(info.code, key)  # makes the second browser's private link
@@ -96,3 +98,65 @@ def test_reveal_next_and_the_counts_are_on_the_first_screen(make_page, server, l
         assert problems == [], problems
         assert page_problems(teacher) == []
         teacher.close()
+
+
+
+def test_the_results_csv_downloads_just_after_the_panel_is_redrawn(make_page, server):
+    # Helper "live" found: the CSV button was drawn inside the part of the dashboard the server redraws as
+    # answers arrive; the file is made on demand under an id each redraw replaces (the old one is dropped at
+    # the end of that run), so a click that left the browser just after a redraw, before the browser had
+    # drawn it, asked for a file that no longer existed: an error in the server's log, no file.  The moment
+    # is made certain here: the messages from the server are held back while an answer arrives and the
+    # live panel is redrawn (its roster, the last part of it, is in the held messages), the teacher clicks
+    # the button still on screen, and only then are the messages let through.
+    import csv
+    import io
+
+    url, db_url, log = server
+    store = Store(db_url)
+    info, key = store.create(example_task("003-blog"), fields=FIELDS)
+    seats = [store.join(info.code, f"csv{i}", client=Client(f"csv-{i}", f"198.51.100.{60 + i}"))[0]
+             for i in range(3)]
+    teacher = make_page(viewport=PROJECTOR, fresh=True)
+    held: list = []
+    relay_state = {"hold": False, "page_side": None}
+
+    def relay(ws) -> None:
+        upstream = ws.connect_to_server()
+        relay_state["page_side"] = ws
+
+        def to_page(message) -> None:
+            if relay_state["hold"]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        upstream.on_message(to_page)
+
+    def grid_redrawn_and_run_ended() -> bool:  # the panel (its roster, last in it) is held, and a message after
+        return any(b"class_remove" in (m if isinstance(m, bytes) else m.encode()) for m in held[:-1])
+
+    teacher.route_web_socket("**/_stcore/stream", relay)
+    teacher.goto(f"{url}/class?code={info.code}&key={key}")
+    wait_for_app(teacher)
+    wait_metric(teacher, "Joined", "3")
+    errors_before = log.read_text(errors="replace").count("Traceback")
+    button = teacher.get_by_role("button", name="Download the results (CSV)")
+    for n, seat in enumerate(seats):
+        relay_state["hold"] = True
+        seat.submit(1, "dcg", f"6.{n + 80}", submission_id=f"csv-{n}")
+        for _ in range(100_000):  # a condition, not a time: each call lets the relay's callbacks run
+            if grid_redrawn_and_run_ended():
+                break
+            teacher.evaluate("() => 0")
+        assert grid_redrawn_and_run_ended(), "the live panel was not redrawn"
+        with teacher.expect_download(timeout=60_000) as got:
+            button.click()  # the button drawn before the held redraw
+            relay_state["hold"] = False
+            released, held[:] = list(held), []
+            for m in released:
+                relay_state["page_side"].send(m)
+        rows = list(csv.DictReader(io.StringIO(Path(got.value.path()).read_text(encoding="utf-8-sig"))))
+        assert len(rows) >= n + 1
+    assert page_problems(teacher) == []
+    assert log.read_text(errors="replace").count("Traceback") == errors_before

@@ -1,6 +1,6 @@
 """The classroom on a slow server: no click and no answer is lost while a run is still going.
 
-The module's app server runs with ``NDCG_LAB_CLASS_SLOW`` (ui.classroom.views.SLOW_ENV): every full run of
+The module's app server runs with ``NDCG_LAB_CLASS_SLOW`` (ui.pages.classroom.views.SLOW_ENV): every full run of
 the teacher's page sleeps after drawing the dashboard (its cookie component, drawn near the top, answers
 with a run of its own before the run has rewritten the address), and every full run of the student's page
 sleeps before drawing the answer boxes.  These are the two races the lead's loaded test run hit:
@@ -22,7 +22,7 @@ from classroom.store import Store
 from tests.browser.conftest import PHONE, PROJECTOR, page_problems
 from tests.browser.test_classroom import answer, join, private_link, start_class, text_of, wait_metric, wait_value
 from tests.classroom.servers import App
-from ui.classroom.views import SLOW_ENV
+from ui.pages.classroom.views import SLOW_ENV
 
 SLOW_SECONDS = "2"
 

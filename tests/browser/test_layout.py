@@ -77,8 +77,8 @@ def test_present_tables_and_formulas_on_a_projector(make_page, app_url, lang):
     had no formula in symbols.  For every document's example: the IDCG step, → the NDCG step, → the formula step;
     each table whole and on screen (its bottom within 768 px), each formula whole and on screen."""
     from metrics.lessons.examples import DOCUMENTS
-    from ui.present.link import example_key, lecture_from_values
-    from ui.present.slides import slide, steps
+    from ui.pages.present.link import example_key, lecture_from_values
+    from ui.pages.present.slides import slide, steps
 
     page = make_page(viewport=PROJECTOR)
     problems = {}

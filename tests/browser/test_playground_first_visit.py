@@ -1,12 +1,12 @@
 """A first visit's rest of the playground arrives even when the browser asks for it during the first run.
 
-A browser's first run of the playground ends after the numbers and cards (ui.playground.defer_rest), and the
+A browser's first run of the playground ends after the numbers and cards (ui.pages.playground.defer_rest), and the
 cards component asks for the rest (one more run) once its numbers are painted.  That request can reach the
 server while the first run is still going: a fragment's rerun then waits for the run to end.  The first run
 used to end with ``st.stop()``, which replaces a waiting rerun request with a stop: the page stayed without
 its tables, formulas and link box (seen once on a busy machine, in
 test_playground_cards.py::test_two_quick_drops_never_go_back).  This module's server slows the deferred
-first run down (ui.playground.SLOW_ENV), so the request always arrives during it.
+first run down (ui.pages.playground.SLOW_ENV), so the request always arrives during it.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser.conftest import page_state, streamlit_server
 from tests.browser.journey import copied_link, done, query
-from ui.playground import SLOW_ENV
+from ui.pages.playground import SLOW_ENV
 
 #: How long the deferred first run waits before it ends: far longer than painting the cards takes.
 SLOW_SECONDS = "3"

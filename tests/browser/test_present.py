@@ -18,8 +18,8 @@ from metrics.lessons.examples import EXAMPLES, FORMULAS
 from metrics.ndcg import breakdown, dcg, idcg, ndcg
 from tests.browser.conftest import PROJECTOR, SCREENSHOTS, overflowing, page_problems, screenshot, settled, wait_for_app
 from ui.numbers import show_trimmed
-from ui.present.link import lecture_from_example
-from ui.present.slides import announcement, slide, steps
+from ui.pages.present.link import lecture_from_example
+from ui.pages.present.slides import announcement, slide, steps
 
 EX = EXAMPLES["000-graded"]  # document 000: 3, 2, 1, 3, 2 under Järvelin's discount
 F = FORMULAS[EX.implied].variant.options

@@ -1,6 +1,6 @@
 """Present on a slow server: every key press moves exactly one step, in order, however far the server lags.
 
-The module's own Streamlit server runs with ``NDCG_LAB_PRESENT_SLOW`` (ui.present.navigation.SLOW_ENV): every
+The module's own Streamlit server runs with ``NDCG_LAB_PRESENT_SLOW`` (ui.pages.present.navigation.SLOW_ENV): every
 run of the Present page sleeps after drawing the key listener, so presses arrive while runs are still going
 (each new press interrupts the run in progress, and the browser's address lags behind the server's).  Bursts
 are sent with no pause and with pauses close to a run's length (the timing that lost presses before), mixed
@@ -15,9 +15,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.browser.conftest import PROJECTOR, page_problems, streamlit_server, wait_for_app
-from ui.present.link import lecture_from_example
-from ui.present.navigation import SLOW_ENV
-from ui.present.slides import steps
+from ui.pages.present.link import lecture_from_example
+from ui.pages.present.navigation import SLOW_ENV
+from ui.pages.present.slides import steps
 
 SLOW_SECONDS = "0.6"
 N_STEPS = len(steps(lecture_from_example("000-graded")))  # 13

@@ -493,7 +493,7 @@ def test_schema_is_at_the_newest_revision_and_matches_the_models(store):
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn, opts={"version_table": "class_schema_version"})
-        assert ctx.get_current_revision() == "0003"
+        assert ctx.get_current_revision() == "0004"
         diffs = compare_metadata(ctx, metadata)
     assert diffs == []
     assert set(inspect(store.engine).get_table_names()) >= {"class_sessions", "class_rounds", "class_students",

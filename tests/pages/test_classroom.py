@@ -128,7 +128,7 @@ def test_the_private_link_opens_the_dashboard_once():
     assert "class_start" not in [b.key for b in laptop.button]  # no setup flashes while the browser answers
     _fragment(laptop, code, link)
     assert _metrics(laptop)["Joined"] == "0"  # the dashboard, while the browser is asked to keep a token
-    assert Store().teacher(code, link) is not None  # not yet retired: the cookie is not confirmed
+    assert Store().teacher(code, link) is None  # retired as soon as this browser holds a token of its own
     _confirm_cookie(laptop, "t", code)
     assert _metrics(laptop)["Joined"] == "0" and Store().teacher(code, link) is None  # used once
     assert Store().teacher(code, _token(laptop, code)) is not None  # the laptop's own token
@@ -149,7 +149,16 @@ def test_a_browser_refusing_the_cookie_is_warned():
     tab.run()
     no_exceptions(tab)
     assert catalogue("en")["classroom.cookie_refused"] in [w.value for w in tab.warning]
-    assert _metrics(tab)["Joined"] == "0" and Store().teacher(code, link) is not None  # the key still works
+    assert _metrics(tab)["Joined"] == "0"
+    tab.run()  # this tab keeps the dashboard with its own token
+    assert _metrics(tab)["Joined"] == "0"
+    # Red team F12: the link was not retired (the cookie never confirmed), so one more browser opened the
+    # dashboard with it.  Used once means once.
+    assert Store().teacher(code, link) is None
+    other = open_page(TEACHER, query={"code": code})
+    _fragment(other, code, link)
+    no_exceptions(other)
+    assert not other.metric and catalogue("en")["classroom.bad_teacher_link"] in other.error[0].value
 
 
 def test_sign_out_other_browsers():

@@ -6,9 +6,9 @@ import pytest
 
 from classroom.store import ClassroomError, Client, Store
 from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
-from tests.conftest import LANGS, no_exceptions, open_page
-from ui.classroom import browser
+from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
 from ui.i18n import catalogue
+from ui.pages.classroom import browser
 
 TEACHER, JOIN = "pages/class.py", "pages/join.py"
 HALL = "198.51.100.20"
@@ -40,7 +40,7 @@ def test_a_proxy_count_is_refused_on_the_teachers_page(lang, monkeypatch):
 def test_a_classroom_setting_that_is_not_a_number_is_named_on_the_page(setting, value, monkeypatch):
     # Before: starting a class, or joining one, gave Streamlit's generic "This app has encountered an error";
     # only the server log named the setting.
-    from ui.classroom import views
+    from ui.pages.classroom import views
 
     monkeypatch.setenv(setting, value)
     views._store.clear()  # a server reads its settings when it starts: a store made before would hide them
@@ -139,3 +139,15 @@ def test_a_nickname_of_emoji_is_shown_whole(database):
     teacher.toggle(key="class_show_names_0").set_value(True).run()
     teacher.number_input(key="class_pick").set_value(1).run()
     assert any(family * 5 in c.value for c in teacher.caption)
+
+
+@one_language_each("nickname, kind", [
+    ("\u200d".join(["\U0001F468"] * 100), "nickname_cluster"),  # one cluster, a hundred glyphs (red team F11)
+    ("e\u0301\u0301", "nickname_marks"),  # é + U+0301 after NFC: a doubled accent (red team F10)
+    ("x\u0301\u0301", "nickname_marks"),
+], ids=["zwj-chain", "e-acute-twice", "x-acute-twice"])
+def test_a_refused_nickname_is_told_in_the_page_s_language(lang, nickname, kind):
+    _, code = _start()
+    at = _join(code, nickname, lang=lang)
+    assert catalogue(lang)[f"classroom.error.{kind}"] in _texts(at, "error")
+    assert at.text_input(key="join_nickname").value == nickname  # what was typed stays, to be corrected

@@ -10,10 +10,10 @@ import pytest
 
 from metrics.lessons.diversity import alpha_ndcg, plain_ndcg
 from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
-from ui.diversity import DEFAULT_MISSED, DEFAULT_RANKING
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import show
+from ui.pages.diversity import DEFAULT_MISSED, DEFAULT_RANKING
 
 PAGE = "pages/diversity.py"
 
@@ -77,7 +77,7 @@ def test_download_holds_the_exact_steps():
     assert data
     from metrics import safe_csv
     from metrics.lessons.diversity import novelty_table
-    from ui.diversity import steps_csv_frame
+    from ui.pages.diversity import steps_csv_frame
 
     frame = pd.read_csv(io.StringIO(safe_csv.to_csv(steps_csv_frame(novelty_table(
         [{"a"}, {"a"}, {"a", "b"}], alpha=0.5, k=20)))))

@@ -7,8 +7,9 @@ import pytest
 
 from tests.conftest import no_exceptions, open_page
 from tests.pages.test_fuzz import kept_values
-from ui import check, links, practice, variants, worked_examples
+from ui import links
 from ui.i18n import t
+from ui.pages import check, practice, variants, worked_examples
 
 PAGES = {
     "pages/playground.py": links.FIELDS,

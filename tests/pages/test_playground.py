@@ -12,9 +12,9 @@ from numpy import array as np_array
 from metrics.lessons.examples import EXAMPLES, printed_totals
 from metrics.ndcg import all_variants, cg, dcg, idcg, ndcg
 from tests.conftest import html_tables, no_exceptions, open_page
-from ui import playground
 from ui.components.cards import NAME as CARDS_NAME
 from ui.numbers import show
+from ui.pages import playground
 
 PAGE = "pages/playground.py"
 
@@ -431,7 +431,7 @@ def test_linked_base_is_an_option_and_can_be_changed():
 
 def test_downloads_name_their_variant():
     at = open_page(query={"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6"})
-    # (file names are built by ui.export.file_name, tested in tests/ui; the browser test downloads one)
+    # (file names are built by ui.pages.playground.export.file_name, tested in tests/ui; the browser test downloads one)
     assert [b.proto.label for b in at.get("download_button")] == ["CSV", "Markdown", "LaTeX"]
     at.toggle(key="pg_show_export").set_value(True).run()
     md = at.code[0].value

@@ -17,7 +17,7 @@ from tests.conftest import LANGS, no_exceptions, open_page
 from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import show_trimmed
-from ui.present import link, markup, navigation, slides
+from ui.pages.present import link, markup, navigation, slides
 
 PAGE = "pages/present.py"
 

@@ -10,7 +10,7 @@ from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import show_trimmed as num
-from ui.other.rating import DEFAULT_PRED, DEFAULT_TRUE, MAX_PAIRS
+from ui.pages.rating import DEFAULT_PRED, DEFAULT_TRUE, MAX_PAIRS
 
 PAGE = "pages/rating.py"
 
@@ -158,8 +158,9 @@ def test_link_parameters_are_read_and_kept_exactly():
 def test_bad_pair_in_link(lang, pair, reason, fields):
     at = open_page(PAGE, lang=lang, query={"pair": pair})
     no_exceptions(at)
-    assert texts(at, "warning") == [bad(lang, "pair", pair, reason, **fields) + " " +
-                                    t("state.default_used", lang=lang)]
+    said = bad(lang, "pair", pair, reason, **fields)
+    # a Chinese sentence ends with a full-width stop, and no space follows one
+    assert texts(at, "warning") == [said + ("" if said.endswith("。") else " ") + t("state.default_used", lang=lang)]
     assert at.number_input(key="rating_pair").value == 4
 
 

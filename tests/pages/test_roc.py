@@ -11,7 +11,7 @@ from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_
 from ui.escape import markdown
 from ui.i18n import catalogue, t
 from ui.numbers import show_trimmed as fmt
-from ui.other.roc import MAX_SAMPLES, samples_text
+from ui.pages.roc import MAX_SAMPLES, samples_text
 
 PAGE = "pages/roc.py"
 
@@ -141,8 +141,9 @@ def test_link_parameters_are_read_and_written():
 def test_bad_step_in_link(lang, step, reason, fields):
     at = open_page(PAGE, lang=lang, query={"step": step})
     no_exceptions(at)
-    assert texts(at, "warning") == [bad(lang, "step", step, reason, **fields) + " " +
-                                    t("state.default_used", lang=lang)]
+    said = bad(lang, "step", step, reason, **fields)
+    # a Chinese sentence ends with a full-width stop, and no space follows one
+    assert texts(at, "warning") == [said + ("" if said.endswith("。") else " ") + t("state.default_used", lang=lang)]
     scores, labels = data(at)
     assert at.slider(key="roc_step").value == len(roc_steps(scores, labels)) - 1
 

@@ -20,9 +20,9 @@ from metrics.registry import TIES
 from metrics.runfiles import evaluate_measures, make_variants, read_qrels, read_run
 from metrics.runfiles.batch import evaluate  # the variants table (a view of the one Result)
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui import runfiles_view
 from ui.escape import markdown
 from ui.numbers import show
+from ui.pages.run_files import view as runfiles_view
 
 PAGE = "pages/run_files.py"
 ROOT = Path(__file__).resolve().parents[2]

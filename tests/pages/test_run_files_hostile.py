@@ -13,7 +13,7 @@ import pytest
 
 from metrics.runfiles.read import MAX_ID_CHARS
 from tests.conftest import no_exceptions, one_language_each, open_page, said_in
-from ui import runfiles_view
+from ui.pages.run_files import view as runfiles_view
 
 PAGE = "pages/run_files.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -274,7 +274,7 @@ def test_every_problem_the_page_can_meet_has_its_text_in_every_language():
     from metrics.runfiles.read import PROBLEM_MESSAGES
 
     spark_only = {"bad_lines", "fractional_grades", "not_in_qrels"}  # raised by --spark only (the command line)
-    locales = Path(runfiles_view.__file__).parent / "locales"
+    locales = ROOT / "ui" / "locales"
     for lang in ("en", "zh", "zh-Hant", "ko"):
         texts = tomllib.loads((locales / lang / "run_files.toml").read_text("utf-8"))["problem"]
         for kind, english in PROBLEM_MESSAGES.items():

@@ -133,7 +133,7 @@ def test_conformance_markdown_has_no_link_and_no_broken_columns():
     from markdown_it import MarkdownIt
 
     from tests.gfm import links
-    from ui.runfiles_match import conformance_markdown
+    from ui.pages.run_files.match import conformance_markdown
 
     frame = pd.DataFrame({"Query": ["[l](http://e.x)", "a|b", "www.x.org", "=1+1"], "v": [0.5, 0.25, float("nan"), 1]})
     md = conformance_markdown(frame)
@@ -145,7 +145,7 @@ def test_conformance_markdown_has_no_link_and_no_broken_columns():
 
 
 def test_files_too_large_for_the_app_point_to_the_command_line(monkeypatch):
-    import ui.runfiles_match as rm
+    import ui.pages.run_files.match as rm
 
     monkeypatch.setattr(rm, "MAX_VALUES", 10)
     rm._grid_cached.clear()

@@ -13,7 +13,7 @@ import pytest
 import metrics.runfiles.engine as engine
 from metrics.runfiles import result as result_module
 from tests.conftest import no_exceptions, open_page
-from ui import runfiles_view
+from ui.pages.run_files import view as runfiles_view
 
 PAGE = "pages/run_files.py"
 

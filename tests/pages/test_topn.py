@@ -10,7 +10,7 @@ from tests.conftest import LANGS, latex, no_exceptions, one_language_each, open_
 from ui.escape import markdown
 from ui.i18n import catalogue, t
 from ui.numbers import show_trimmed as num
-from ui.other.topn import DEFAULT_USERS, MAX_CHARS, MAX_ITEMS, MAX_USERS
+from ui.pages.topn import DEFAULT_USERS, MAX_CHARS, MAX_ITEMS, MAX_USERS
 
 PAGE = "pages/topn.py"
 KEY = "topn_users"
@@ -24,7 +24,9 @@ def bad(lang: str, name: str, value: str, reason: str, **fmt) -> str:
 
 
 def link_warning(lang: str, name: str, value: str, reason: str, **fmt) -> str:
-    return bad(lang, name, value, reason, **fmt) + " " + t("state.default_used", lang=lang)
+    said = bad(lang, name, value, reason, **fmt)
+    # a Chinese sentence ends with a full-width stop, and no space follows one
+    return said + ("" if said.endswith("。") else " ") + t("state.default_used", lang=lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -100,7 +100,7 @@ def test_verdicts_named_for_every_printed_number(page):
 
 def test_playground_links_reproduce_each_example(page):
     lang, doc, at = page
-    from ui.worked_examples import playground_query
+    from ui.pages.worked_examples import playground_query
 
     links = [parse_qs(link.proto.query_string) for link in playground_links(at)]
     expected = [playground_query(ex, v, lang) for ex in examples_for(doc) for v in ex.variants]

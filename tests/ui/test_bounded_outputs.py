@@ -32,7 +32,6 @@ from metrics.other import roc as roc_metrics
 from metrics.other import topn as topn_metrics
 from metrics.significance import all_pairs, bootstrap_ci, paired_t, randomization, wilcoxon
 from metrics.variant import Variant
-from ui import export, handout, playground
 from ui.charts import classroom as classroom_charts
 from ui.charts import ndcg as ndcg_charts
 from ui.charts import other as other_charts
@@ -40,11 +39,13 @@ from ui.charts import present as present_charts
 from ui.charts import runfiles as runfiles_charts
 from ui.charts import significance as significance_charts
 from ui.links import MAX_ITEMS as PLAYGROUND_MAX_ITEMS
-from ui.other import rating as rating_view
-from ui.other import roc as roc_view
-from ui.other import topn as topn_view
-from ui.present import link, markup, slides
-from ui.runfiles_view import flip_summary
+from ui.pages import playground
+from ui.pages import rating as rating_view
+from ui.pages import roc as roc_view
+from ui.pages import topn as topn_view
+from ui.pages.playground import export
+from ui.pages.present import handout, link, markup, slides
+from ui.pages.run_files.view import flip_summary
 from ui.widgets import BASES
 
 #: Seconds one example may take before it fails.  An example needs well under a second on an idle machine.

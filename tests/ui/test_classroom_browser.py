@@ -1,4 +1,4 @@
-"""The address the limits count (classroom.throttle's proxy chain, read by ui.classroom.browser) and what a
+"""The address the limits count (classroom.throttle's proxy chain, read by ui.pages.classroom.browser) and what a
 cookie may hold (ui.components.cookies)."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from classroom.throttle import client_address, trusted_proxies
-from ui.classroom.browser import cookie_name
 from ui.components import cookies
+from ui.pages.classroom.browser import cookie_name
 
 NGINX_HERE = trusted_proxies("127.0.0.1, ::1")
 

@@ -1,4 +1,4 @@
-"""ui.classroom.push outside a Streamlit server: nothing to push to, and the pages fall back to the browsers'
+"""ui.pages.classroom.push outside a Streamlit server: nothing to push to, and the pages fall back to the browsers'
 timers.  (Pushes in a real server: the dashboard follows students joining and answering, the students' pages
 follow the reveal and the next exercise without a click — tests/browser/test_classroom*.py — and an idle
 class's cost with and without them: benchmarks/classroom.py --idle.)"""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from classroom.store import Store
 from classroom.tasks import practice_task
-from ui.classroom import push
+from ui.pages.classroom import push
 
 
 def test_no_server_no_push(monkeypatch):

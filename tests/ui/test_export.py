@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from metrics.ndcg import breakdown
 from metrics.variant import Variant
-from ui.export import COLUMNS, VARIANT_COLUMNS, export_frame, file_name, to_csv, to_latex, to_markdown
+from ui.pages.playground.export import COLUMNS, VARIANT_COLUMNS, export_frame, file_name, to_csv, to_latex, to_markdown
 
 V001 = Variant(gain="linear", discount="standard", log_base=2.0, k=6, idcg="judged")
 

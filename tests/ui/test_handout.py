@@ -1,4 +1,4 @@
-"""The one-page handout (ui.handout): one page of A4 or Letter, its numbers read back from the PDF and
+"""The one-page handout (ui.pages.present.handout): one page of A4 or Letter, its numbers read back from the PDF and
 checked against metrics/, CJK text embedded, long lists and hostile labels, rendered to PNG.
 
 Expected numbers come from metrics.breakdown / ndcg (the handout rounds them to 4 decimals for display).
@@ -13,10 +13,10 @@ from pypdf import PdfReader
 from metrics.lessons.examples import EXAMPLES, FORMULAS, judge
 from metrics.ndcg import breakdown, ndcg
 from tests.browser.conftest import SCREENSHOTS
-from ui import handout
 from ui.i18n import t
 from ui.numbers import show_trimmed
-from ui.present.link import Lecture, lecture_from_example, lecture_from_values
+from ui.pages.present import handout
+from ui.pages.present.link import Lecture, lecture_from_example, lecture_from_values
 
 PAPER_MM = {"A4": (210, 297), "Letter": (216, 279)}
 

@@ -1,4 +1,4 @@
-"""A browser's first run of the playground ends after its numbers and cards (ui.playground.defer_rest):
+"""A browser's first run of the playground ends after its numbers and cards (ui.pages.playground.defer_rest):
 only the first run of a session, only with a browser behind it (AppTest and other clients get the whole page
 at once); the stopped run's link problems are shown again with the rest (carry_problems).  The browser side
 (the component asks for the rest once its numbers are painted) is tested in
@@ -9,8 +9,8 @@ import types
 
 import pytest
 
-from ui import playground
 from ui import state as ui_state
+from ui.pages import playground
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""ui.present without Streamlit: the live region's sentence for each step (its numbers from metrics/), the
+"""ui.pages.present without Streamlit: the live region's sentence for each step (its numbers from metrics/), the
 themes' contrast (text 7:1, chart marks and the focus ring 3:1), the charts' second cue besides colour, and the
 key listener's presses applied one step each.
 
@@ -15,7 +15,7 @@ from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
 from ui.charts.present import discount_curve, gain_bars
 from ui.components.keys import MAX_PRESSES, read_presses
 from ui.i18n import labelled, t
-from ui.present import link, markup, navigation, slides
+from ui.pages.present import link, markup, navigation, slides
 
 EX = EXAMPLES["000-graded"]  # 3, 2, 1, 3, 2 under Järvelin's discount, log base 2
 OPTS = FORMULAS[EX.implied].variant.options

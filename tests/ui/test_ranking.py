@@ -1,5 +1,5 @@
 """The playground's ranking (ui.ranking): text, table, cards and buttons edit one ranking; names stay unique;
-bad edits are refused with a message and the ranking kept.  And the playground's fields (ui.playground)
+bad edits are refused with a message and the ranking kept.  And the playground's fields (ui.pages.playground)
 round-trip through the link exactly."""
 from __future__ import annotations
 

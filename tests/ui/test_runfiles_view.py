@@ -1,4 +1,4 @@
-"""ui.runfiles_view: the Run files page's logic without a page (flips, duplicates, the cap, link parsers,
+"""ui.pages.run_files.view: the Run files page's logic without a page (flips, duplicates, the cap, link parsers,
 measure specs, memory hand-back)."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MEASURES, measure_names, parse_measures
 from tests.metrics.conftest import PROPERTY
-from ui import runfiles_view
+from ui.pages.run_files import view as runfiles_view
 from ui.state import BadValue
 
 
@@ -120,7 +120,7 @@ def test_every_measure_spec_is_one_trec_eval_accepts_and_can_be_compared(measure
 
 RELEASE_PROBE = """
 import gc, json, os
-from ui import runfiles_view
+from ui.pages.run_files import view as runfiles_view
 
 def rss_mb():
     with open("/proc/self/statm") as fh:

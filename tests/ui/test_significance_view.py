@@ -1,4 +1,4 @@
-"""The significance section, the winner column and the lesson (ui.significance_view), run by AppTest.
+"""The significance section, the winner column and the lesson (ui.pages.run_files.significance), run by AppTest.
 
 Until the Run files page calls them, they run in a small script (AppTest.from_function); every number
 on screen is checked against metrics.significance, in all three languages.
@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from metrics.significance import TEACHING_EXAMPLE, all_pairs, bootstrap_ci, paired_t, randomization, wilcoxon
 from ui.numbers import show
-from ui.significance_view import significance_fields
+from ui.pages.run_files.significance import significance_fields
 
 LANGS = ("en", "zh", "ko")
 
@@ -37,7 +37,7 @@ def _section_app(frame, with_state=False):
     import streamlit as st
 
     from ui import state as S
-    from ui.significance_view import significance_fields, significance_section
+    from ui.pages.run_files.significance import significance_fields, significance_section
 
     page = S.PageState("sigtest", significance_fields("sig")) if with_state else None
     significance_section(frame, measure_name="NDCG@10", key_prefix="sig")
@@ -47,7 +47,7 @@ def _section_app(frame, with_state=False):
 
 
 def _teaching_app():
-    from ui.significance_view import teaching_section
+    from ui.pages.run_files.significance import teaching_section
 
     teaching_section(key_prefix="teach", expanded=True)
 
@@ -55,7 +55,7 @@ def _teaching_app():
 def _winner_app(frames):
     import streamlit as st
 
-    from ui.significance_view import winner_significance, winner_significance_title
+    from ui.pages.run_files.significance import winner_significance, winner_significance_title
 
     table = winner_significance(frames, key_prefix="sig")
     st.caption(winner_significance_title(key_prefix="sig"))

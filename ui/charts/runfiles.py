@@ -1,7 +1,7 @@
 """Charts of the Run files page: which choice flips the winner, and two variants query by query.
 
 Every title, axis and tooltip is passed in already translated (variant names come from the registry
-through :func:`ui.runfiles_view.variant_name`), so no raw id such as ``linear/standard/judged/trec_eval``
+through :func:`ui.pages.run_files.view.variant_name`), so no raw id such as ``linear/standard/judged/trec_eval``
 reaches a chart.  Labels are never cut: long axis titles are given as two lines.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ def flip_chart(summary: pd.DataFrame, *, names: dict[str, str], flips_title: str
     changes among the evaluated variants, a red bar inside it for those that change the winner, and
     the text ``flips / changes`` beside it.
 
-    ``summary`` has columns ``choice``, ``changes`` and ``flips`` (:func:`ui.runfiles_view.flip_summary`);
+    ``summary`` has columns ``choice``, ``changes`` and ``flips`` (:func:`ui.pages.run_files.view.flip_summary`);
     ``names`` maps each choice to its name in the page's language.
     """
     data = summary.assign(name=[names[c] for c in summary["choice"]],

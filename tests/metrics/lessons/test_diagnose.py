@@ -452,3 +452,36 @@ def test_doc003_dcg_agrees_with_worked_examples():
     d = diagnose(**DOC003, terms="3 1.26 1.5 0 0.38 0.71", dcg="6.86")
     assert ("self_inconsistent_sum", "dcg", None) in d.kinds()
     assert judge(EXAMPLES["003-blog"], "dcg").kind == "self_inconsistent_sum"
+
+
+def test_each_of_two_formula_mistakes_is_explained_by_its_own_choice():
+    # Found by a native reader of the Check page: document 003's sheet (rel / log2(i + 1)) checked against
+    # 2^rel - 1 with Järvelin's discount shows two mistakes; the second, the discount's, was explained with the
+    # gain's choices ("linear" for "exponential"). Derivation: position 1, 3/log2(2) = 3 but 2^3 - 1 = 7 (the
+    # gain); position 2, 2/log2(3) = 1.26 where (2^2 - 1)/max(1, log2 2) = 3 (gain and discount).
+    import math
+
+    grades = [3, 2, 3, 0, 1, 2]
+    terms = [g / math.log2(i + 1) for i, g in enumerate(grades, start=1)]
+    d = diagnose(grades, terms=" ".join(f"{x:.2f}" for x in terms), gain="exponential", discount="jarvelin",
+                 log_base=2.0)
+    first, second = d.findings[:2]
+    assert (first.kind, first.position, first.params["dimension"]) == ("linear_for_exponential", 1, "gain")
+    assert (first.params["theirs_variant"], first.params["correct_variant"]) == ("linear", "exponential")
+    assert (second.kind, second.position, second.params["dimension"]) == ("discount_one_late", 2, "discount")
+    assert (second.params["theirs_variant"], second.params["correct_variant"]) == ("standard", "jarvelin")
+
+
+def test_a_ratio_of_the_writer_s_own_numbers_cut_off_is_a_truncation_not_carried_forward():
+    # Found by a tester working as a student: IDCG terms with the last one cut off (0.3869 -> 0.38), IDCG 7.13 (their
+    # own sum), NDCG 0.76; their own ratio is 5.48 / 7.13 = 0.76858..., which rounds to 0.77: 0.76 cuts it off,
+    # a second truncation, not "worked out from your own numbers".
+    d = diagnose([2, 3, 0, 1, 3], unretrieved=[2, 1], k=5, terms="2 1.89 0 0.43 1.16", dcg="5.48",
+                 ideal_terms="3 1.89 1 0.86 0.38", idcg="7.13", ndcg="0.76", gain="linear", discount="standard",
+                 log_base=2.0, idcg_source="judged")
+    assert d.verdict("idcg").state == "carried_forward"
+    assert (d.verdict("ndcg").state, d.verdict("ndcg").mistakes) == ("wrong", ("truncation",))
+    rounded = diagnose([2, 3, 0, 1, 3], unretrieved=[2, 1], k=5, terms="2 1.89 0 0.43 1.16", dcg="5.48",
+                       ideal_terms="3 1.89 1 0.86 0.38", idcg="7.13", ndcg="0.769", gain="linear",
+                       discount="standard", log_base=2.0, idcg_source="judged")
+    assert rounded.verdict("ndcg").state == "carried_forward"  # 0.76858 rounded; the exercise gives 0.768

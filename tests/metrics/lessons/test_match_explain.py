@@ -20,7 +20,7 @@ from metrics.lessons.libraries import COMMON_CONVENTIONS, LIBRARIES
 from metrics.lessons.match import WRITINGS, match_number
 from metrics.ndcg import ndcg
 from tests.conftest import examples
-from ui import match_view
+from ui.pages import match as match_view
 
 RANK = {key: i for i, key in enumerate(COMMON_CONVENTIONS)}
 

@@ -299,7 +299,7 @@ def test_the_app_and_the_engine_import_without_numba():
     from pathlib import Path
 
     code = ("import sys; sys.modules['numba'] = None\n"
-            "import metrics, metrics.runfiles, metrics.runfiles.cli, ui.runfiles_view\n"
+            "import metrics, metrics.runfiles, metrics.runfiles.cli, ui.pages.run_files.view\n"
             "from metrics.runfiles.cli import main\n"
             "sys.exit(main(['-m', 'map', 'data/samples/qrels.txt', 'data/samples/bm25.run']))")
     root = Path(__file__).resolve().parents[3]

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "data" / "samples"
 MB = 1e6
 
-# The Run files page's limits, restated here (ui/runfiles_view.py has them; metrics tests do not import ui).
+# The Run files page's limits, restated here (ui/pages/run_files/view.py has them; metrics tests do not import ui).
 PAGE_CAP = 100 * 2**20
 PAGE_LIMITS = Limits(max_rows=PAGE_CAP // 8, max_ratio=100, max_memory=3 * PAGE_CAP)
 

@@ -30,7 +30,7 @@ NAME = "ndcg_lab.ranking_cards"
 #: SortableJS as vendored (``npm pack sortablejs@1.15.7``; ``scripts/vendor_sortable.sh`` refreshes it).
 SORTABLE_VERSION = "1.15.7"
 SORTABLE_SHA256 = "bf4241bc73fef7f11c59a283a69fe8051cdd31c6d8ff5a2b9ba219e7831fcf76"
-#: Labels a drop may name (the cards drawn: at most this many per area, see ``ui.playground.CARD_CAP``).
+#: Labels a drop may name (the cards drawn: at most this many per area, see ``ui.pages.playground.CARD_CAP``).
 MAX_DROP_LABELS = 1_000
 
 __all__ = ["NAME", "SORTABLE_VERSION", "SORTABLE_SHA256", "script", "payload", "read_drop", "cards"]
@@ -135,7 +135,7 @@ def read_drop(value, seen: int) -> tuple[list[str] | None, list[str] | None, int
 def cards(data: dict, *, key: str, on_order=None) -> None:
     """Draw the numbers and the cards (``data`` from :func:`payload`).  With ``data["rest_pending"]`` the
     component sends the trigger ``painted`` once its numbers are on screen (a rerun: the page draws the
-    rest, see :func:`ui.playground.defer_rest`).
+    rest, see :func:`ui.pages.playground.defer_rest`).
 
     The data travel as one JSON text (``{"payload": "..."}``): Streamlit asks of every first-level value of
     a dict whether it is a data frame, and that question imports pandas and pyarrow (0.5 s and more on a

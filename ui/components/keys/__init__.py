@@ -4,7 +4,7 @@ The script (``keys.js`` beside this file) listens for → / Space / PageDown and
 document and counts the presses itself: each press gets the next number (``seq``) and a direction
 (+1 / -1), and the component sends its presses not yet taken by the server as the state value
 ``go = {"token": ..., "presses": [[seq, delta], ...]}``.  The server applies every press it has not seen,
-in order, to its own current step (:func:`read_presses` and :func:`ui.present.navigation.take_keys`), so
+in order, to its own current step (:func:`read_presses` and :func:`ui.pages.present.navigation.take_keys`), so
 a burst of presses made while the server is busy moves exactly as many steps as were pressed, none is
 taken twice, and a button clicked between two presses is counted in its place.  ``token`` names the
 server session: a window that outlives its session (a restarted server) drops its old presses.

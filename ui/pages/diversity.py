@@ -13,9 +13,9 @@ import pandas as pd
 from metrics.lessons.diversity import MAX_DOCS, doc_names
 from metrics.runfiles.measures.diversity import DEPTH
 from ui import state as ui_state
+from ui.formulas import aligned
 from ui.i18n import join_words, t
 from ui.numbers import show
-from ui.other import aligned
 
 __all__ = ["PAGE", "FIELDS", "DEFAULT_RANKING", "DEFAULT_MISSED", "K_RANKING", "K_MISSED", "K_ALPHA", "K_K",
            "coverage", "coverage_text", "steps_table", "greedy_display", "formula_latex", "steps_csv_frame"]

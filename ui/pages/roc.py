@@ -10,9 +10,9 @@ import pandas as pd
 from metrics.other.roc import AUC_METHODS, parse_binary_labels
 from metrics.parse import ParseError
 from ui import state as ui_state
+from ui.formulas import aligned, sum_lines
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
-from ui.other import aligned, sum_lines
 
 __all__ = [
     "PAGE", "FIELDS", "DEFAULT_SCORES", "DEFAULT_LABELS", "MAX_SAMPLES", "MAX_PAIR_GRID",
@@ -181,7 +181,7 @@ def method_name(key: str) -> str:
 
 
 def method_latex(key: str) -> str:
-    """An AUC method's formula from the registry, with the thin space :func:`ui.other.aligned` adds."""
+    """An AUC method's formula from the registry, with the thin space :func:`ui.formulas.aligned` adds."""
     return AUC_METHODS[key].latex + "\\;"
 
 

@@ -22,7 +22,7 @@ from ui.components import cards
 from ui.i18n import join_words, t
 from ui.links import FIELDS, MAX_GRADE, PLAYGROUND_PATH
 from ui.numbers import exact_list, show
-from ui.playground_explain import variants_wide
+from ui.pages.playground.explain import variants_wide
 from ui.ranking import Ranking, RankingProblem
 from ui.shell import slow_down
 from ui.widgets import K_ALL, k_value

@@ -10,14 +10,14 @@ Both pages redraw a part of themselves when their class changes: the teacher's c
 mistakes and grid, and the student's check for "solution revealed" / "next exercise" / "feedback changed"
 (a full rerun only when something changed) are fragments that the server reruns when the process's change
 check (:mod:`classroom.changes`: PostgreSQL ``NOTIFY``, SQLite ``data_version``) says their class changed
-(:mod:`ui.classroom.push`); the browsers ask by themselves only every :data:`ui.classroom.push.SAFETY`
+(:mod:`ui.pages.classroom.push`); the browsers ask by themselves only every :data:`ui.pages.classroom.push.SAFETY`
 seconds (without pushes, every :data:`TEACHER_REFRESH` and :data:`STUDENT_REFRESH` seconds).  Everything
 they read is in the database, so a page served by any app server shows the same class.
 
 Secrets stay out of what servers see: the teacher's browser gets a token of its own at Start, and the
 private teacher link carries its key in the fragment (``#key=``, never in a request line, a ``Referer`` or a
 proxy's log), exchanged once for a token and then retired; a student's ``me`` link works until the
-browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.classroom.browser`); once the
+browser keeps its token.  Tokens are kept in cookies of this browser (:mod:`ui.pages.classroom.browser`); once the
 browser confirms it holds one, the secret is taken out of the address; reloads and other servers read the
 cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
 :func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
@@ -57,10 +57,8 @@ from classroom.tasks import (
 from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.safe_csv import to_csv
-from ui import practice
 from ui import state as ui_state
 from ui.charts.classroom import spread_chart
-from ui.classroom import browser, push
 from ui.diagnosis import (
     kind_name,
     number,
@@ -73,6 +71,8 @@ from ui.diagnosis import (
 from ui.escape import html as html_escape
 from ui.escape import markdown
 from ui.i18n import current_language, labelled, registry_text, t
+from ui.pages import practice
+from ui.pages.classroom import browser, push
 from ui.shell import slow_down
 from ui.widgets import option_widget
 
@@ -83,10 +83,10 @@ TEACHER_PAGE, JOIN_PAGE = "class", "join"
 #: reconnected page is live interrupts the new session's first run).  Read from the server's environment only.
 SLOW_ENV = "NDCG_LAB_CLASS_SLOW"
 SLOW_CAP = 5.0
-#: Without server pushes (:func:`ui.classroom.push.available` false: AppTest, another Streamlit version):
+#: Without server pushes (:func:`ui.pages.classroom.push.available` false: AppTest, another Streamlit version):
 #: seconds between two refreshes of the teacher's live panel and of a student's check for changes, asked
 #: by the browser.  With pushes the server reruns exactly the pages whose class changed, and the browsers
-#: ask only every :data:`ui.classroom.push.SAFETY` seconds.
+#: ask only every :data:`ui.pages.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
 #: Seconds between two pushed redraws of the teacher's live counts, and of the charts, mistakes and grid,
@@ -282,7 +282,7 @@ def qr_png(text: str) -> bytes:
 
 # ------------------------------------------------------------------------------------------------ exercise
 def exercise_panel(task: Task, *, key: str) -> None:
-    """The exercise as the Practice page shows it (one panel for both: :func:`ui.practice.exercise_panel`)."""
+    """The exercise as the Practice page shows it (one panel for both: :func:`ui.pages.practice.exercise_panel`)."""
     practice.exercise_panel(task.exercise(), key=key)
 
 
@@ -419,9 +419,9 @@ def teacher_from_page(page: ui_state.PageState):
     This session's token or this browser's cookie opens the dashboard; else the private link's key — from
     the address's fragment (``#key=...``, read in the browser: it never reaches a server, a proxy's log or
     a ``Referer``) or, from an older link, the query — which this browser exchanges for a token of its own.
-    When the browser confirms its cookie holds that token, the key is retired (the link opens the dashboard
-    once) and leaves the address bar; a browser that refuses the cookie is warned (the key stays, and
-    works, until it is allowed or the tab is closed).
+    The key is retired as soon as it is exchanged (the link opens the dashboard once, in one browser) and
+    leaves the address bar when the browser confirms its cookie; a browser that refuses the cookie is
+    warned: this tab keeps the dashboard until it is closed or reloaded (the used key opens nothing).
     """
     code, query_key = normalise_code(page.value("class_code")), page.value("class_key")
     # The cookie components' place, there on every run: the dashboard below does not move when they go.
@@ -446,6 +446,10 @@ def teacher_from_page(page: ui_state.PageState):
             page.set("class_key", "")
             return None
         token = _exchanged(teacher, key)
+        # Used once, whatever the browser does with its cookie (red team F12: a browser refusing cookies kept
+        # the link working, and a second browser opened the dashboard with it): retired the moment this
+        # browser holds a token of its own; this session keeps the dashboard with that token.
+        store().use_link(code, key)
     key = key or ""
     if not key and browser.in_cookie("t", code, token):
         return teacher, token
@@ -493,6 +497,7 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
         with st.expander(t("classroom.solution"), expanded=True, icon=":material/check_circle:"):
             solution_panel(current.task, key="class_sol")  # one key for every exercise (see answer_panel)
     live_panel(teacher, token, current.number, info.show_names, joined)
+    results_download(info.code, token)
     st.subheader(t("classroom.round", number=current.number, origin=origin_text(current.task)))
     exercise_panel(current.task, key="class_ex")
     settings(page, teacher, current, expired)
@@ -671,6 +676,17 @@ def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> d
             "mistakes": stats.mistakes(frame), "grid": stats.grid(frame, roster, fields)}
 
 
+def results_download(code: str, token: str) -> None:
+    """The results CSV, built when the button is pressed.  Outside the live panel's fragment on purpose: a
+    file built on demand gets a new id each time its button is drawn, and the previous one is dropped at the
+    end of that run — drawn in a part that the server redraws as answers arrive, a click just after a
+    redraw asked for a file that no longer existed (an error in the server's log, no file).  Here it is drawn
+    again only when the whole dashboard is (the teacher's own actions)."""
+    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
+                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
+                       icon=":material/download:")
+
+
 def _results_csv(code: str, token: str) -> str:
     teacher = store().teacher(code, token)
     if teacher is None:
@@ -714,7 +730,8 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 
 
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
-    """Per-step spread and first-try share, named mistakes, the class grid, the CSV download, the roster."""
+    """Per-step spread and first-try share, named mistakes, the class grid, the roster (the CSV download is
+    outside: :func:`results_download`)."""
     try:
         state = _live_state(teacher, round_no, names_shown, joined)
         data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
@@ -725,7 +742,6 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
     if data is None:
         return
     fields, roster = data["fields"], data["roster"]
-    code = teacher.info.code
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
     for start in range(0, len(fields), per_row):
@@ -772,10 +788,6 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
         st.caption(t("classroom.marks_legend", right=MARKS["right"], wrong=MARKS["wrong"],
                      carried=MARKS["carried_forward"], unfinished=MARKS["unfinished"]))
 
-    # The CSV is built when the button is pressed, not on every refresh.
-    st.download_button(t("classroom.download"), partial(_results_csv, code, token),
-                       file_name=f"class-{code}.csv", mime="text/csv", key="class_csv", on_click="ignore",
-                       icon=":material/download:")
     waiting_panel_teacher(teacher)
     roster_panel(teacher, roster)
 

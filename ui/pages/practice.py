@@ -19,7 +19,7 @@ from ui.i18n import join_words, t
 from ui.numbers import exact
 
 __all__ = ["PAGE", "ANSWERS", "FIELDS", "MAX_ANSWER_CHARS", "Score", "new_seed", "parse_score", "encode_score",
-           "score_steps", "share_query", "clear_answers", "new_exercise", "exercise_items", "exercise_facts",
+           "score_steps", "share_query", "start", "clear_answers", "new_exercise", "exercise_items", "exercise_facts",
            "exercise_panel"]
 
 PAGE = "practice"
@@ -101,6 +101,20 @@ def score_steps(score: Score, scored: set, steps: pd.DataFrame, *, revealed: boo
         tried += 1
         right += int(bool(row.ok))
     return right, tried, solved
+
+
+def start(page: ui_state.PageState, *, previous_score) -> None:
+    """Before the page draws (``page(..., prepare=...)``): a shared exercise link keeps the visitor's own score
+    (``previous_score``, the session's score before the page state read the link), a first visit gets a
+    seed, and the session's records of scored steps, revealed solutions and solved exercises exist."""
+    state = st.session_state
+    if page.opened_link and "score" not in st.query_params and previous_score is not None:
+        page.set("practice_score", previous_score)
+    if state["practice_seed"] is None:
+        page.set("practice_seed", new_seed())
+    state.setdefault("practice_scored", {})  # exercise id -> steps already scored (the first try counts)
+    state.setdefault("practice_revealed", set())
+    state.setdefault("practice_solved_ids", set())
 
 
 def clear_answers(state) -> None:

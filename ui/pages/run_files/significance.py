@@ -45,9 +45,9 @@ from metrics.significance import (
 from ui import state as ui_state
 from ui.charts.significance import ci_chart, differences_chart, differences_data, null_chart
 from ui.escape import katex_text, markdown
+from ui.formulas import aligned, sum_lines
 from ui.i18n import t
 from ui.numbers import for_table, show, show_trimmed
-from ui.other import aligned, sum_lines
 from ui.widgets import option_widget
 
 SECTION = "significance"

@@ -1,8 +1,8 @@
 """The Run files page's sections, drawn in the page's order (``pages/run_files.py`` only calls :func:`body`).
 
-Each section draws its widgets and results; what they compute or decide is in :mod:`ui.runfiles_view`,
+Each section draws its widgets and results; what they compute or decide is in :mod:`ui.pages.run_files.view`,
 the charts in :mod:`ui.charts.runfiles`, the numbers in :mod:`metrics.runfiles` (one engine).  The settings
-are the page's :mod:`ui.state` fields (:data:`ui.runfiles_view.FIELDS`), kept across page switches and in
+are the page's :mod:`ui.state` fields (:data:`ui.pages.run_files.view.FIELDS`), kept across page switches and in
 the link; the files are not in links.  The uploaders' callbacks keep the files in
 ``st.session_state["rf_files"]`` (no copy), so they survive a visit to another page.
 """
@@ -13,12 +13,13 @@ import streamlit as st
 
 from metrics.registry import DISCOUNTS, GAINS, TIES
 from metrics.runfiles import IDCG, MISSING, make_variants
-from ui import runfiles_match, runfiles_view
 from ui.charts.runfiles import SCATTER_POINTS, flip_chart, scatter_chart
 from ui.escape import markdown
 from ui.i18n import t
 from ui.numbers import for_table
-from ui.significance_view import (
+from ui.pages.run_files import match as runfiles_match
+from ui.pages.run_files import view as runfiles_view
+from ui.pages.run_files.significance import (
     per_query_frames,
     significance_section,
     winner_significance,
@@ -51,6 +52,7 @@ def choose_files():
         max_upload_size=runfiles_view.UPLOAD_CAP_MB,
         help=t(f"{SECTION}.formats_help"),
     )
+    runfiles_view.sync_uploads()  # also when no callback ran (a page moved to another server)
     st.caption(t(f"{SECTION}.upload_caption", mb=runfiles_view.UPLOAD_CAP_MB))
     st.caption(t(f"{SECTION}.links_note_upload"))
     qrels, runs = runfiles_view.uploaded_sources()
@@ -265,8 +267,8 @@ def ndcg_downloads(ev, per):
 
 def measures_section(result, request):
     """trec_eval's measures, chosen from a list: the summary per run, per-query values, downloads -- read from the
-    page's one evaluation (``result``, :func:`ui.runfiles_view.evaluate_cached`; ``request`` is
-    :func:`ui.runfiles_view.measure_request`'s).
+    page's one evaluation (``result``, :func:`ui.pages.run_files.view.evaluate_cached`; ``request`` is
+    :func:`ui.pages.run_files.view.measure_request`'s).
 
     Returns the per-query table (run, qid, one column per measure), or None when no measure is chosen."""
     st.subheader(t(f"{SECTION}.measures_title"))

@@ -23,7 +23,7 @@ from metrics.ndcg import all_variants, breakdown
 from metrics.registry import DISCOUNTS, GAINS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, join_words, labelled, language, t
 from ui.numbers import show_trimmed
-from ui.present.link import Lecture
+from ui.pages.present.link import Lecture
 
 __all__ = [
     "TERM_STEPS_CAP", "CARD_CAP", "SUM_TERMS_SHOWN", "Step", "Card", "PrintedNumber", "Slide",
@@ -387,7 +387,7 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
 
 def formulas(lecture: Lecture) -> dict[str, str]:
     r"""DCG, IDCG and NDCG in symbols with the lecture's grades, positions and totals written in (the playground's
-    :func:`ui.playground_explain.formula_latex`, from the registry's templates); LaTeX for KaTeX.
+    :func:`ui.pages.playground.explain.formula_latex`, from the registry's templates); LaTeX for KaTeX.
 
     >>> f = formulas(Lecture(rels=(3.0, 2.0)))
     >>> print(f["ndcg"])
@@ -398,7 +398,7 @@ def formulas(lecture: Lecture) -> dict[str, str]:
     &= 3 + 1.262
     &= 4.262\end{aligned}
     """
-    from ui.playground_explain import formula_latex
+    from ui.pages.playground.explain import formula_latex
 
     nums = numbers(lecture)
     bd = nums["breakdown"]
@@ -412,7 +412,7 @@ def announcement(s: Slide, lang: str) -> str:
     the cards where the step is about them, and the document's printed numbers beside the exact ones.  Every
     number is written as the slide shows it.
 
-    >>> from ui.present.link import Lecture
+    >>> from ui.pages.present.link import Lecture
     >>> lecture = Lecture(rels=(3.0, 2.0), labels=("A", "B"))
     >>> announcement(slide(lecture, 5, "en"), "en")
     'Step 5 of 11: Position 2. Position 2: gain 2 divided by 1.585 gives 1.2619. DCG so far: 4.2619. \

@@ -25,9 +25,9 @@ from metrics.other.topn import (
 )
 from ui import state as ui_state
 from ui.escape import katex_text, markdown
+from ui.formulas import aligned, sum_lines
 from ui.i18n import registry_text, t
 from ui.numbers import show_trimmed as num
-from ui.other import aligned, sum_lines
 from ui.widgets import option_widget
 
 __all__ = [

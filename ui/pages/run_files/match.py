@@ -37,8 +37,8 @@ from metrics.safe_csv import to_csv
 from ui import escape
 from ui import state as ui_state
 from ui.i18n import registry_text, t
-from ui.match_view import counted
 from ui.numbers import for_table, show
+from ui.pages.match import counted
 
 __all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "SHOWN_NEAR", "MAX_VALUES", "match_fields",
            "choice_name", "dimension_name", "library_name", "settings_text", "library_sentence", "near_sentence",
@@ -76,7 +76,7 @@ def _measure(raw) -> str:
 
 
 def match_fields() -> tuple[ui_state.Field, ...]:
-    """The section's page fields (added to the Run files page's :data:`ui.runfiles_view.FIELDS`)."""
+    """The section's page fields (added to the Run files page's :data:`ui.pages.run_files.view.FIELDS`)."""
     return (
         ui_state.Field(K_VALUE, "match", default="", parse=_value, label=f"{SECTION}.value_name"),
         ui_state.Field(K_MEASURE, "match_measure", default="nDCG@10", parse=_measure, label=f"{SECTION}.measure_name"),

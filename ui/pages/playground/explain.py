@@ -100,8 +100,8 @@ def position_tables(bd: pd.DataFrame, labels) -> tuple[pd.DataFrame, pd.DataFram
     """
     import pandas as pd
 
-    from ui.export import export_frame
     from ui.numbers import exact, show
+    from ui.pages.playground.export import export_frame
 
     frame = export_frame(bd, labels)
     header = {c: t(f"playground.bd_{c}") for c in frame.columns}

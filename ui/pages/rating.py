@@ -12,9 +12,9 @@ import pandas as pd
 
 from metrics.other.rating import ErrorBeyondFloat, as_ratings, error_sweep
 from ui import state as ui_state
+from ui.formulas import aligned, sum_lines
 from ui.i18n import t
 from ui.numbers import show_trimmed as num
-from ui.other import aligned, sum_lines
 
 __all__ = [
     "PAGE", "FIELDS", "DEFAULT_TRUE", "DEFAULT_PRED", "MAX_PAIRS", "SWEEP_STEPS",

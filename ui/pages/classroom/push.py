@@ -13,7 +13,7 @@ stays; an answer it is sending at that moment is merged, never overwritten).
 This needs Streamlit's runtime internals (``Runtime.get_app_session``, the session's event loop, its
 script runner, the fragment id of the running fragment), pinned to ``streamlit==1.67.0`` in
 requirements.txt.  :func:`available` says whether they are there; when they are not (another version,
-AppTest), the pages fall back to the browser's timers at the old pace (``ui.classroom.views``).
+AppTest), the pages fall back to the browser's timers at the old pace (``ui.pages.classroom.views``).
 """
 from __future__ import annotations
 

@@ -65,8 +65,8 @@ from ui import state as ui_state
 from ui.escape import markdown
 from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
-from ui.runfiles_match import match_fields
-from ui.significance_view import significance_fields
+from ui.pages.run_files.match import match_fields
+from ui.pages.run_files.significance import significance_fields
 
 SECTION = "run_files"
 _LOG = get_logger(__name__)
@@ -87,7 +87,7 @@ UPLOAD_LIMITS = Limits(max_rows=UPLOAD_CAP_BYTES // 8, max_ratio=100, max_memory
 CACHE_ENTRIES = 16
 CACHE_TTL = "15m"
 MAX_PLAYGROUND_ITEMS = 200  # longer lists are cut for the playground link
-SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+SAMPLES = Path(__file__).resolve().parents[3] / "data" / "samples"
 FILES = "rf_files"  # the uploaded files: {"qrels": (name, bytes, digest) | None, "runs": [(name, bytes, digest)]}
 CHOICES = ("gain", "discount", "idcg", "ties")  # the four choices a variant is made of
 ID_ROLES = ("qid", "docno", "tag")  # columns holding ids (strings or integers), the others numbers
@@ -249,7 +249,7 @@ FIELDS = (
     ui_state.Field("rf_more", "more", default="", parse=_more_field),
     ui_state.Field("rf_sig_measure", "sig_measure", default=SIG_DEFAULT, parse=ui_state.choice(comparable_names())),
     *significance_fields("rf_sig"),
-    *match_fields(),  # "Where did this number come from?" (ui/runfiles_match.py)
+    *match_fields(),  # "Where did this number come from?" (ui/pages/run_files/match.py)
 )
 
 
@@ -381,6 +381,27 @@ def remember_qrels() -> None:
 def remember_runs() -> None:
     """The runs uploader's callback: as :func:`remember_qrels`, for the list of runs."""
     _remember("runs", st.session_state.get("rf_up_runs"))
+
+
+def sync_uploads() -> None:
+    """Keep what the uploaders hold when their callbacks did not run (call after drawing them).
+
+    A page that moved to another app server (its own died) starts a new session there; the first run of
+    that session gets the uploaders' values before it has drawn them, and Streamlit then calls no
+    ``on_change`` — the files were shown as chips but never kept ("Upload a qrels file…" until a reload:
+    red team F8).  An uploader holding files other than the kept ones is kept here; an empty uploader
+    changes nothing (after a visit to another page it is empty while its files are still used)."""
+    old = st.session_state.get(FILES) or {}
+    for entries_key, widget in (("qrels", "rf_up_qrels"), ("runs", "rf_up_runs")):
+        value = st.session_state.get(widget)
+        files = (value if isinstance(value, list) else [value]) if value else []
+        if not files:
+            continue
+        kept = old.get(entries_key)
+        kept = [] if kept is None else kept if entries_key == "runs" else [kept]
+        if [(f.name, id(f.getvalue())) for f in files] != [(e[0], id(e[1])) for e in kept]:
+            _remember(entries_key, value)
+            old = st.session_state.get(FILES) or {}
 
 
 def kept_names(qrels: Source | None, runs: Sequence[Source]) -> list[str]:
@@ -623,7 +644,7 @@ def evaluate_cached(qrels: Parsed, qrels_src: Source, runs: Sequence[tuple[Parse
 # --------------------------------------------------------------------------------------- the verdict
 def means_table(ev: Evaluation, significance: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per variant: the winner first, the four choices in words, (given
-    :func:`ui.significance_view.winner_significance`'s table) whether the winner wins significantly, every
+    :func:`ui.pages.run_files.significance.winner_significance`'s table) whether the winner wins significantly, every
     run's mean, the order of runs."""
     means = ev.means()
     orders = ev.orders().set_index("variant")

@@ -15,11 +15,10 @@ from __future__ import annotations
 import secrets
 
 from ui.components.keys import read_presses
-from ui.i18n import LANGUAGE_TABLE
-from ui.present.link import STEP_KEY, THEME_KEY
+from ui.pages.present.link import STEP_KEY, THEME_KEY
 from ui.shell import slow_down
 
-__all__ = ["KEYS_KEY", "BACK_KEY", "NEXT_KEY", "BUTTONS", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV", "REGION_LANG",
+__all__ = ["KEYS_KEY", "BACK_KEY", "NEXT_KEY", "BUTTONS", "SEEN_KEY", "TOKEN_KEY", "SLOW_ENV",
            "token", "take_keys", "write_together", "move", "toggle_theme", "slow_rerun"]
 
 KEYS_KEY = "present_keys"  # the key listener's widget
@@ -28,8 +27,6 @@ BACK_KEY, NEXT_KEY = "present_back", "present_next"  # the Back / Next buttons
 BUTTONS = {BACK_KEY: -1, NEXT_KEY: 1}
 SEEN_KEY = "present_keys_seen"  # the number of the last key press taken
 TOKEN_KEY = "present_keys_token"  # names this session to the listener (a window outliving it drops its presses)
-#: ``lang`` of the live region per interface language (BCP 47).
-REGION_LANG = {code: lang.html for code, lang in LANGUAGE_TABLE.items()}
 #: Test-only: seconds every run of the Present page sleeps (at most ``SLOW_CAP``), once after drawing the key
 #: listener and once after writing the address, so that a browser test can press keys faster than the server
 #: answers.  Read from the server's environment only; no link or visitor can set it.

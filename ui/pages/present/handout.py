@@ -1,6 +1,6 @@
 """A one-page PDF handout of a lecture (A4 or Letter), in the lecture's language.
 
-:func:`build` is a pure function of a :class:`ui.present.link.Lecture` and a language: it draws, with
+:func:`build` is a pure function of a :class:`ui.pages.present.link.Lecture` and a language: it draws, with
 `fpdf2 <https://py-pdf.github.io/fpdf2/>`_'s own primitives (no browser, no chart renderer),
 
 * the variant named in words (and the worked example, when the lecture presents one);
@@ -10,8 +10,9 @@
 * the discounted-gain chart (the ranking beside the ideal order);
 * the document's printed numbers beside the exact ones, when it prints any for this lecture.
 
-Every number comes from :func:`ui.present.slides.numbers` (:func:`metrics.breakdown`, :func:`metrics.all_variants`)
-and is rounded only here, for display.  Chinese and Korean text needs a CJK font: Noto Sans CJK
+Every number comes from :func:`ui.pages.present.slides.numbers` (:func:`metrics.breakdown`,
+:func:`metrics.all_variants`) and is rounded only here, for display.  Chinese and Korean text needs a CJK
+font: Noto Sans CJK
 (Debian's ``fonts-noto-cjk``) is looked up in the usual places, or named by ``NDCG_LAB_FONT``; fpdf2
 embeds only the glyphs used (a subset of the CFF font).
 """
@@ -27,8 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, language, t
-from ui.present.link import Lecture, present_url
-from ui.present.slides import base_text, numbers, printed_numbers, shown, variant_label
+from ui.pages.present.link import Lecture, present_url
+from ui.pages.present.slides import base_text, numbers, printed_numbers, shown, variant_label
 
 __all__ = ["PAPERS", "FONT_ENV", "HandoutError", "Rendered", "font_problem", "build", "render", "file_name",
            "ROWS_CAP", "CHART_CAP", "TERMS_CAP", "AXIS_STEPS", "ChartAxis"]

@@ -1,14 +1,10 @@
-"""Page logic of the documents' other metrics (Top-N, Rating, ROC & AUC): what ``pages/topn.py``,
-``pages/rating.py`` and ``pages/roc.py`` lay out.
-
-One module per page (:mod:`ui.other.topn`, :mod:`ui.other.rating`, :mod:`ui.other.roc`): the page's
-fields for :mod:`ui.state`, its parsers and input caps, and the text it shows (formulas with the
-numbers filled in, display tables, messages).  Numbers come from :mod:`metrics.other`; charts from
-:mod:`ui.charts.other`.  Shared here: long sums shortened for display, a link parameter as given.
+"""Formulas with their numbers filled in, shaped for a projector and a phone: long sums shortened for
+display and one step per line.  Shared by the pages that write out a calculation (:mod:`ui.pages.topn`,
+:mod:`ui.pages.rating`, :mod:`ui.pages.roc`, :mod:`ui.pages.diversity`, :mod:`ui.pages.run_files.significance`).
 """
 from __future__ import annotations
 
-__all__ = ["MAX_TERMS", "join_terms", "link_text", "aligned", "sum_rows", "sum_lines"]
+__all__ = ["MAX_TERMS", "join_terms", "aligned", "sum_rows", "sum_lines"]
 
 #: A formula shows at most this many terms of a sum; the rest is ``\cdots`` (every term still counts).
 MAX_TERMS = 12
@@ -30,18 +26,6 @@ def join_terms(terms, *, sep: str = " + ", limit: int = MAX_TERMS, empty: str = 
     if len(terms) > limit:
         terms = terms[: max(limit - 2, 1)] + ["\\cdots", terms[-1]]
     return sep.join(terms)
-
-
-
-def link_text(page, param: str) -> str | None:
-    """The text of link parameter ``param`` when ``page`` (a :class:`ui.state.PageState`) has just read a
-    link, else None: a message about a value the data cannot use then quotes what the link said."""
-    import streamlit as st
-
-    if not page.opened_link:
-        return None
-    value = st.query_params.get(param)
-    return None if value is None else str(value)
 
 
 # --- formulas that fit a phone: one step per line, long sums over several lines -------------------------

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ui.escape import html as html_escape
 from ui.i18n import t
-from ui.present.navigation import KEYS_KEY
-from ui.present.slides import SUM_TERMS_SHOWN, Card, Slide, registry_name, shown
+from ui.pages.present.navigation import KEYS_KEY
+from ui.pages.present.slides import SUM_TERMS_SHOWN, Card, Slide, registry_name, shown
 
 __all__ = ["PALETTES", "contrast", "page_css", "cards_html", "number_html", "printed_first", "printed_html",
            "variants_html"]
@@ -209,8 +209,8 @@ def printed_first(s: Slide) -> bool:
     """Whether the document's printed numbers take the chart's place on this slide: under two rows of cards, or
     more than two of them, the chart and the table together run below a projector's 768 px.
 
-    >>> from ui.present.link import lecture_from_example
-    >>> from ui.present.slides import slide
+    >>> from ui.pages.present.link import lecture_from_example
+    >>> from ui.pages.present.slides import slide
     >>> lecture = lecture_from_example("003-blog")
     >>> [(slide(lecture, i, "en").kind, printed_first(slide(lecture, i, "en"))) for i in (4, 10, 12, 13)]
     [('term', False), ('dcg', False), ('idcg', True), ('ndcg', False)]
