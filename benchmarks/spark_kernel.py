@@ -6,13 +6,13 @@ whether a process that evaluates bucket after bucket (as a reused Spark Python w
 
 The data are ``benchmarks/spark_runs.py``'s Parquet files (made once by it, 100 documents and 20 judgements
 a query, queries in order): bucket ``b`` is the next ``--rows / 100`` queries' run rows and qrels rows, put
-in the columns and the Arrow record batches (``ARROW_BATCH_ROWS``, the ``maxRecordsPerBatch`` of
-``spark_session``'s sessions) that ``applyInArrow`` hands the kernel.  Printed per bucket: seconds, the
+in the columns :func:`~metrics.runfiles.spark.bucket_kernel` takes, in Arrow record batches of
+``ARROW_BATCH_ROWS`` rows (as blocks of a bucket reach it from several packs).  Printed per bucket: seconds, the
 process's resident memory after it, and the mean of map and P_10 over its queries (a check that the kernel
 computed something).  Then the
 kernel's rate, and what it implies for ``spark_runs.py``'s kernel job: its CPU seconds against the job's
 core-seconds (``--job-seconds`` x ``--cores``) -- the share of the Spark path spent in the measures; the
-rest is Spark reading, shuffling, sorting and converting rows.  ``uptime``'s load is printed before and after.
+rest is Spark reading, packing, moving and converting rows.  ``uptime``'s load is printed before and after.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Run files on Apache Spark: ours (every trec_eval measure) against Spark's own RankingEvaluator, and against
 the single-machine engine, on the same Parquet files, in one run.
 
-    python benchmarks/spark_runs.py --lines 1e7            # 100,000 queries x 100 documents
-    nice python benchmarks/spark_runs.py --lines 1e8       # 1,000,000 queries x 100 documents
+    python benchmarks/spark_runs.py --lines 1e7 --tools spark evaluator --rounds 3   # 100,000 queries x 100
+    python benchmarks/spark_runs.py --lines 1e8 --tools spark evaluator --rounds 2   # 1,000,000 queries x 100
     python benchmarks/spark_runs.py --lines 1e6 --master 'local[2]' --tools spark evaluator single
 
 Data (generated once under benchmarks/data/, git-ignored): a run of ``--lines`` lines as Parquet (``qid``,
@@ -11,27 +11,33 @@ documents a query with distinct scores, and qrels of 20 judged documents a query
 retrieved), Parquet too.  Three tools, each timed from "files on disk" to "numbers on the driver":
 
 * ``spark``: :func:`metrics.runfiles.spark.evaluate_spark` with ``-m all_trec`` (every trec_eval 9 measure,
-  ~110 values a query) -- Spark reads the Parquet files, checks them, groups the rows by query into buckets,
-  runs the single-machine kernel on each bucket (Arrow) and sums the means in trec_eval's order on one
-  task: ``.means().collect()`` (the per-query values cached between the two jobs, to time them apart).
+  93 "all" values) -- Spark reads the Parquet files, Python workers check and pack the rows into blocks per
+  bucket (ranges of query ids), Spark moves the blocks, the single-machine kernel evaluates each bucket, and
+  the means are summed in trec_eval's order on one task: ``.means().collect()`` (the per-query values cached
+  between the two jobs, to time them apart; the bounds of the buckets are one more small job).
 * ``evaluator``: Spark ML's ``RankingEvaluator`` for ndcgAtK (k = 10), meanAveragePrecision and precisionAtK
   (k = 10) on the same session: the rows grouped into a ranked prediction array and a label array per
-  query (sorted by score, cached), then the three evaluations -- three measures instead of ~110.
+  query (sorted by score, cached), then the three evaluations -- three measures instead of 93.
 * ``single``: the single-machine engine (``python -m metrics.runfiles -m all_trec QRELS RUN``), in its own
   process (reading Parquet with pyarrow, numba for large files).
 
-Reported per tool: seconds, run lines per second per core (``local[N]``: N cores; the single machine
-counts 1 core, though pyarrow's reader uses more), and peak memory: the driver's (Python) and the Spark JVM's
-(in local mode the executors live in the driver's JVM), and the Python workers' (the largest one), each the
-peak RSS (``VmHWM``) or, for the workers, the largest RSS seen by a sampler every 0.2 s; for ``single``
-the child's peak RSS.  ``uptime``'s load is printed before and after: numbers taken on a busy machine are
-slower than the machine.  Prints a markdown table.
+The Spark tools share one session: each first evaluates a small sample (JIT, Python workers; not timed), then
+``--rounds`` rounds run them in turn, the order alternating from round to round.  Reported per run: seconds,
+CPU seconds (the driver, the JVM and the Python workers, read from /proc every 0.2 s), the 1-minute load
+before and after, run lines per second per core (``local[N]``: N cores; the single machine counts 1 core,
+though pyarrow's reader uses more), and peak memory: the driver's (Python) and the Spark JVM's (in local mode
+the executors live in the driver's JVM), and the Python workers' (the largest one), each the peak RSS
+(``VmHWM``) or, for the workers, the largest RSS seen; for ``single`` the child's peak RSS.  Then the side by
+side table: our seconds / RankingEvaluator's (the aim: <= 1), their CPU seconds and loads, and whether MAP and
+P@10 agree (to 1e-12).  Numbers taken on a busy machine are slower than the machine: compare the ratio, and
+the CPU seconds, which load changes less.  Prints markdown tables.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import threading
@@ -118,24 +124,74 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds of a process, its own and its reaped children's (utime + stime + cutime + cstime)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
 class Sampler:
-    """The JVM (a child of the driver) and the Python workers (its descendants): the largest RSS seen."""
+    """The JVM (a child of the driver) and the Python workers (its descendants): the largest RSS seen, and the
+    CPU seconds each process used while sampled (a worker that ends keeps the last value seen; sampled every
+    0.2 s, so up to 0.2 s of a short-lived worker's CPU can be missed)."""
 
     def __init__(self):
         self.jvm = 0
         self.worker = 0
+        self._first: dict[int, float] = {}
+        self._last: dict[int, float] = {}
+        self._kind: dict[int, str] = {}
         self._stop = threading.Event()
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self):
-        while not self._stop.wait(0.2):
+    def _seen(self, pid: int, kind: str) -> None:
+        cpu = _cpu(pid)
+        if cpu:
+            self._first.setdefault(pid, 0.0 if self._started else cpu)
+            self._last[pid] = cpu
+            self._kind[pid] = kind
+
+    _started = False
+
+    def _sample(self):
+        with self._lock:
             for child in _children(os.getpid()):
                 self.jvm = max(self.jvm, _status(child, "VmRSS"))
+                self._seen(child, "jvm")
                 stack = _children(child)
                 while stack:
                     pid = stack.pop()
                     self.worker = max(self.worker, _status(pid, "VmRSS"))
+                    self._seen(pid, "workers")
                     stack += _children(pid)
+            self._seen(os.getpid(), "driver")
+
+    def _run(self):
+        while not self._stop.wait(0.2):
+            self._sample()
+
+    def reset(self) -> None:
+        """Start counting again: memory peaks and CPU from now (a process first seen later counts from 0)."""
+        self._started = False
+        self._sample()
+        with self._lock:
+            self.jvm = self.worker = 0
+            self._first = dict(self._last)
+            self._started = True
+
+    def cpu(self) -> dict:
+        """CPU seconds since :meth:`reset`: driver, JVM, Python workers."""
+        self._sample()
+        out = {"driver": 0.0, "jvm": 0.0, "workers": 0.0}
+        with self._lock:
+            for pid, last in self._last.items():
+                out[self._kind[pid]] += last - self._first.get(pid, 0.0)
+        return {k: round(v, 2) for k, v in out.items()}
 
     def __enter__(self):
         self._thread.start()
@@ -147,61 +203,83 @@ class Sampler:
 
 
 # ------------------------------------------------------------------------------------- tools
-def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str]) -> dict:
-    sys.path.insert(0, str(ROOT))
-    import warnings
+def load1() -> float:
+    """The 1-minute load average."""
+    return os.getloadavg()[0]
 
-    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+
+def time_ours(spark, qrels: Path, run: Path, evaluate_spark) -> dict:
+    """Ours, every trec_eval measure: the kernel job (values cached), then the means on one task."""
+    t0 = time.perf_counter()
+    ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
+    ev.rows.write.format("noop").mode("overwrite").save()  # the kernel job (values kept in memory)
+    kernel = time.perf_counter() - t0
+    means = {r["measure"]: r["value"] for r in ev.means().collect()}  # the means on one task
+    seconds = time.perf_counter() - t0
+    ev.rows.unpersist()
+    return {"seconds": seconds, "kernel_seconds": kernel, "values": len(means), "map": means["map"],
+            "P_10": means["P_10"], "ndcg_cut_10": means["ndcg_cut_10"]}
+
+
+def time_evaluator(spark, qrels: Path, run: Path) -> dict:
+    """Spark ML's RankingEvaluator: rows grouped into ranked prediction and label arrays (cached), then
+    ndcgAtK, meanAveragePrecision and precisionAtK."""
     from pyspark.ml.evaluation import RankingEvaluator
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
+    t0 = time.perf_counter()
+    runs = spark.read.parquet(str(run))
+    ranked = runs.withColumn("pos", F.row_number().over(Window.partitionBy("qid").orderBy(F.desc("score"))))
+    preds = ranked.groupBy("qid").agg(F.sort_array(F.collect_list(F.struct("pos", "item"))).alias("p"))
+    preds = preds.select("qid", F.col("p.item").alias("prediction"))
+    labels = (spark.read.parquet(str(qrels)).filter("rel > 0")
+              .withColumn("item", F.expr("cast(substring(docno, 2) as double)"))
+              .groupBy("qid").agg(F.collect_list("item").alias("label")))
+    data = preds.join(labels, "qid", "left").select(
+        "prediction", F.coalesce("label", F.array().cast("array<double>")).alias("label")).cache()
+    data.count()
+    prep = time.perf_counter() - t0
+    values = {}
+    for metric in ("ndcgAtK", "meanAveragePrecision", "precisionAtK"):
+        ev = RankingEvaluator(metricName=metric, k=K, predictionCol="prediction", labelCol="label")
+        values[metric] = ev.evaluate(data)
+    data.unpersist()
+    return {"seconds": time.perf_counter() - t0, "prep_seconds": prep, "values": 3, **values}
+
+
+def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str], rounds: int = 1) -> list[dict]:
+    """One Spark session; ``rounds`` rounds, the tools in turn (their order alternating from round to round, so
+    that neither always runs first on a machine whose load drifts).  Returns one dict per round: tool -> result
+    (seconds, CPU seconds by process kind, peak memory, the 1-minute load before and after)."""
+    sys.path.insert(0, str(ROOT))
+    import warnings
+
+    warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
     from metrics.runfiles.spark import evaluate_spark, spark_session
 
-    out = {}
-    started = time.perf_counter()
     spark = spark_session(master, app_name="ndcg-lab-benchmark",
                           config={"spark.driver.memory": "6g", "spark.sql.shuffle.partitions": "64"})
     spark.sparkContext.setLogLevel("ERROR")
-    out["session_s"] = time.perf_counter() - started
+    out = []
     with Sampler() as sampler:
-        # warm-up: one small evaluation of each tool (JIT, Python workers), not timed
-        small = spark.read.parquet(str(run)).limit(20_000)
-        evaluate_spark(str(qrels), {"warm": small}, ["map"], spark=spark).means().collect()
-        for tool in tools:
-            sampler.jvm = sampler.worker = 0
-            t0 = time.perf_counter()
-            if tool == "spark":
-                ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
-                ev.rows.write.format("noop").mode("overwrite").save()  # the kernel job (values kept in memory)
-                kernel = time.perf_counter() - t0
-                means = {r["measure"]: r["value"] for r in ev.means().collect()}  # the means on one task
-                ev.rows.unpersist()
-                out["spark"] = {"seconds": time.perf_counter() - t0, "kernel_seconds": kernel, "values": len(means),
-                                "map": means["map"], "P_10": means["P_10"], "ndcg_cut_10": means["ndcg_cut_10"]}
-            elif tool == "evaluator":
-                runs = spark.read.parquet(str(run))
-                ranked = runs.withColumn("pos", F.row_number().over(Window.partitionBy("qid").orderBy(F.desc("score"))))
-                preds = ranked.groupBy("qid").agg(F.sort_array(F.collect_list(F.struct("pos", "item"))).alias("p"))
-                preds = preds.select("qid", F.col("p.item").alias("prediction"))
-                labels = (spark.read.parquet(str(qrels)).filter("rel > 0")
-                          .withColumn("item", F.expr("cast(substring(docno, 2) as double)"))
-                          .groupBy("qid").agg(F.collect_list("item").alias("label")))
-                data = preds.join(labels, "qid", "left").select(
-                    "prediction", F.coalesce("label", F.array().cast("array<double>")).alias("label")).cache()
-                data.count()
-                prep = time.perf_counter() - t0
-                values = {}
-                for metric in ("ndcgAtK", "meanAveragePrecision", "precisionAtK"):
-                    ev = RankingEvaluator(metricName=metric, k=K, predictionCol="prediction", labelCol="label")
-                    values[metric] = ev.evaluate(data)
-                data.unpersist()
-                out["evaluator"] = {"seconds": time.perf_counter() - t0, "prep_seconds": prep, "values": 3,
-                                    **values}
-            out[tool]["jvm_peak"] = sampler.jvm
-            out[tool]["worker_peak"] = sampler.worker
-            out[tool]["driver_peak"] = _status(os.getpid(), "VmHWM")
-            print(f"{tool}: {json.dumps(out[tool])} ({uptime()})", file=sys.stderr, flush=True)  # as each ends
+        # warm-up: a small evaluation by each tool (JIT, Python workers), not timed
+        small_run, small_qrels = DATA / "spark_warm.run.parquet", DATA / "spark_warm.qrels.parquet"
+        spark.read.parquet(str(run)).limit(20_000).write.mode("overwrite").parquet(str(small_run))
+        spark.read.parquet(str(qrels)).limit(4_000).write.mode("overwrite").parquet(str(small_qrels))
+        time_ours(spark, small_qrels, small_run, evaluate_spark)
+        time_evaluator(spark, small_qrels, small_run)
+        for r in range(rounds):
+            results = {}
+            for tool in (tools if r % 2 == 0 else tools[::-1]):
+                sampler.reset()
+                before = load1()
+                results[tool] = (time_ours(spark, qrels, run, evaluate_spark) if tool == "spark"
+                                 else time_evaluator(spark, qrels, run))
+                results[tool].update(cpu=sampler.cpu(), jvm_peak=sampler.jvm, worker_peak=sampler.worker,
+                                     driver_peak=_status(os.getpid(), "VmHWM"), load=(before, load1()))
+                print(f"round {r + 1} {tool}: {json.dumps(results[tool])} ({uptime()})", file=sys.stderr, flush=True)
+            out.append(results)
     spark.stop()
     return out
 
@@ -239,39 +317,69 @@ def main(argv=None) -> int:
     p.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     p.add_argument("--tools", nargs="+", default=["spark", "evaluator", "single"],
                    choices=["spark", "evaluator", "single"])
+    p.add_argument("--rounds", type=int, default=1, help="rounds of the Spark tools in one session (default 1)")
     args = p.parse_args(argv)
     cores = int(args.master[6:-1]) if args.master.startswith("local[") and args.master[6:-1].isdigit() else 1
-    rows = []
+    rows, sides = [], []
     for lines in (int(x) for x in args.lines):
         print(f"generating {lines:,} lines ...", file=sys.stderr)
         qrels, run = generate(lines)
         print(f"load before: {uptime()}", file=sys.stderr)
-        results = {}
         spark_tools = [t for t in args.tools if t != "single"]
-        if spark_tools:
-            results.update(run_spark_tools(qrels, run, args.master, spark_tools))
+        rounds = run_spark_tools(qrels, run, args.master, spark_tools, args.rounds) if spark_tools else [{}]
         if "single" in args.tools:
-            results["single"] = run_single(qrels, run)
+            rounds[0]["single"] = run_single(qrels, run)
         print(f"load after: {uptime()}", file=sys.stderr)
-        for tool in args.tools:
-            r = results[tool]
-            n_cores = 1 if tool == "single" else cores
-            mem = (f"{r['peak'] / 1e6:,.0f} MB" if tool == "single" else
-                   f"driver {r['driver_peak'] / 1e6:,.0f} MB, JVM {r['jvm_peak'] / 1e6:,.0f} MB, "
-                   f"worker {r['worker_peak'] / 1e6:,.0f} MB")
-            extra = (f"prep {r['prep_seconds']:.1f} s; ndcg@10 {r['ndcgAtK']:.4f}, MAP {r['meanAveragePrecision']:.4f}"
-                     f", P@10 {r['precisionAtK']:.4f}" if tool == "evaluator" else
-                     f"map {r['map']:.4f}, P_10 {r['P_10']:.4f}, ndcg_cut_10 {r['ndcg_cut_10']:.4f}")
-            if tool == "spark":
-                split = f"kernel {r['kernel_seconds']:.1f} s, means {r['seconds'] - r['kernel_seconds']:.1f} s; "
-                extra = split + extra
-            rows.append((f"{lines:,}", tool, f"{r['seconds']:.1f}", f"{lines / r['seconds'] / n_cores:,.0f}", mem,
-                         extra))
+        for r, results in enumerate(rounds, start=1):
+            for tool in args.tools:
+                if tool not in results:
+                    continue
+                res = results[tool]
+                n_cores = 1 if tool == "single" else cores
+                mem = (f"{res['peak'] / 1e6:,.0f} MB" if tool == "single" else
+                       f"driver {res['driver_peak'] / 1e6:,.0f} MB, JVM {res['jvm_peak'] / 1e6:,.0f} MB, "
+                       f"worker {res['worker_peak'] / 1e6:,.0f} MB")
+                extra = (f"prep {res['prep_seconds']:.1f} s; ndcg@10 {res['ndcgAtK']:.4f}, MAP "
+                         f"{res['meanAveragePrecision']:.4f}, P@10 {res['precisionAtK']:.4f}" if tool == "evaluator"
+                         else f"map {res['map']:.4f}, P_10 {res['P_10']:.4f}, ndcg_cut_10 {res['ndcg_cut_10']:.4f}")
+                if tool == "spark":
+                    extra = (f"kernel {res['kernel_seconds']:.1f} s, means "
+                             f"{res['seconds'] - res['kernel_seconds']:.1f} s; " + extra)
+                cpu = sum(res["cpu"].values()) if "cpu" in res else float("nan")
+                load = f"{res['load'][0]:.1f}–{res['load'][1]:.1f}" if "load" in res else ""
+                rows.append((f"{lines:,}", str(r), tool, f"{res['seconds']:.1f}", f"{cpu:.1f}", load,
+                             f"{lines / res['seconds'] / n_cores:,.0f}", mem, extra))
+            if "spark" in results and "evaluator" in results:
+                ours, theirs = results["spark"], results["evaluator"]
+                same = abs(ours["map"] - theirs["meanAveragePrecision"]) < 1e-12 and \
+                    abs(ours["P_10"] - theirs["precisionAtK"]) < 1e-12
+                sides.append((f"{lines:,}", str(r), f"{ours['seconds']:.1f}", f"{theirs['seconds']:.1f}",
+                              f"{ours['seconds'] / theirs['seconds']:.2f}",
+                              f"{sum(ours['cpu'].values()):.1f} / {sum(theirs['cpu'].values()):.1f}",
+                              f"{ours['load'][0]:.1f}–{ours['load'][1]:.1f} / "
+                              f"{theirs['load'][0]:.1f}–{theirs['load'][1]:.1f}", "yes" if same else "NO"))
         sys.stdout.flush()
-    print("| run lines | tool | seconds | lines/s/core | peak memory | values |")
-    print("|---|---|---:|---:|---|---|")
+    print("| run lines | round | tool | seconds | CPU s | load | lines/s/core | peak memory | values |")
+    print("|---|---:|---|---:|---:|---|---:|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+    if sides:
+        print()
+        print(f"Side by side on {args.master}: ours (every trec_eval measure, -m all_trec) against RankingEvaluator "
+              "(ndcgAtK, MAP, P@10), the same session and files; ratio = our seconds / its seconds (the aim: <= 1)")
+        print()
+        print("| run lines | round | ours s | RankingEvaluator s | ratio | CPU s ours / its | load ours / its | "
+              "MAP and P@10 agree |")
+        print("|---|---:|---:|---:|---:|---|---|---|")
+        for side in sides:
+            print("| " + " | ".join(side) + " |")
+        print()
+        for lines in dict.fromkeys(side[0] for side in sides):
+            ratios = sorted(float(side[4]) for side in sides if side[0] == lines)
+            met = sum(r <= 1 for r in ratios)
+            print(f"{lines} run lines: ratio median {statistics.median(ratios):.2f} (min {ratios[0]:.2f}, max "
+                  f"{ratios[-1]:.2f}); the aim (<= 1) met in {met} of {len(ratios)} rounds; values agree: "
+                  f"{'yes' if all(side[7] == 'yes' for side in sides if side[0] == lines) else 'NO'}")
     return 0
 
 

@@ -456,12 +456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_match(parser, args)
     requested = _check(parser, args)  # every option, before a file is read or a line printed
     if args.spark is not None:
-        _check_spark(parser, args, variants=requested is None, requested=requested)
+        _check_spark(parser, args)
     max_bytes = None if args.max_mb is None else max(1, int(args.max_mb * 1e6))
     started = time.perf_counter()
     if args.spark is not None:
         try:
-            return _run_trec_spark(args, started)
+            return _run_spark(args, started, max_bytes, variants=requested is None,
+                              subtopics=_diversity(requested))
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
@@ -541,21 +542,11 @@ SPARK_MASTER = re.compile(r"local(\[(\d{1,4}|\*)(,\d{1,3})?\])?|spark://[A-Za-z0
                           r"(,[A-Za-z0-9.\-]+:\d{1,5})*|yarn|k8s://[A-Za-z0-9.:/\-\[\]]{1,300}", re.ASCII)
 
 
-def _check_spark(parser: argparse.ArgumentParser, args, *, variants: bool, requested=None) -> None:
-    """--spark: a master URL, files only, and trec_eval's form (the variants are measures there: -m 'nDCG(...)')."""
-    if "-" in args.runs:
-        parser.error("argument --spark: Spark reads files; a run from standard input ('-') is not supported")
-    if args.max_mb is not None:
-        parser.error("argument --spark: --max-mb limits files read on one machine; it does not apply to Spark")
+def _check_spark(parser: argparse.ArgumentParser, args) -> None:
+    """--spark: a Spark master URL (anything else is refused before Spark starts)."""
     if not SPARK_MASTER.fullmatch(args.spark):
         parser.error(f"argument --spark: must be a Spark master URL (local, local[N], local[*], spark://HOST:PORT, "
                      f"yarn, k8s://URL), got {_typed(args.spark)}")
-    if variants:
-        parser.error("argument --spark: the NDCG variants table (--variants and its options) runs on one "
-                     f"machine; on Spark ask for the variants as measures: -m '{VARIANT_MEASURE}(...)'")
-    if _diversity(requested):
-        parser.error("argument --spark: the diversity measures read diversity qrels (qid subtopic docno rel), "
-                     "which Spark does not read here; evaluate them on one machine")
 
 
 def _check_output(parser: argparse.ArgumentParser, path: str) -> None:
@@ -619,6 +610,9 @@ def _run_match(parser: argparse.ArgumentParser, args) -> int:
     from .match import describe, match_grid, mean_grid, ndcg_cutoff
 
     for dest, option in _NOT_WITH_MATCH:
+        if dest == "spark" and args.spark is not None:
+            parser.error("argument --spark: --match runs on one machine (it evaluates the run as every library "
+                         "does: ranx, scikit-learn, torchmetrics, Spark's own RankingMetrics, ...); leave --spark out")
         if getattr(args, dest, None) not in (None, False):
             parser.error(f"argument {option}: --match tries every setting itself (-c, -M, -J, ties, gains, ...); "
                          "leave it out")
@@ -689,34 +683,86 @@ def _run_trec(args, qrels, runs, started) -> int:
     return _print_trec(args, result, lambda: _timing(runs, qrels, started))
 
 
-def _run_trec_spark(args, started) -> int:
-    """trec_eval's form on Spark (``--spark MASTER``): the files read by Spark, the same output."""
+def _run_spark(args, started, max_bytes, *, variants: bool, subtopics: bool = False) -> int:
+    """Any mode on Spark (``--spark MASTER``): the files read by Spark (a run from standard input read here and
+    handed to Spark), the same output as without ``--spark``; ``subtopics``: the qrels are diversity qrels (a
+    diversity measure was asked for), as without ``--spark``."""
     import warnings
 
     warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
     from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
-    from .spark import evaluate_spark, spark_failure, spark_session
-
-    try:
-        spark = spark_session(args.spark)
-        spark.sparkContext.setLogLevel("FATAL")  # a failed task's Python traceback: the message comes below
-        ev = evaluate_spark(args.qrels, list(args.runs), args.measures, spark=spark, relevance_level=args.level,
-                            complete=args.complete, judged_only=args.judged_only, max_docs=args.max_docs,
-                            num_docs_in_coll=args.num_docs, err_gmax=args.err_gmax,
-                            qrels_columns=args.qrels_columns, run_columns=args.run_columns,
-                            skip_bad_lines=args.skip_bad_lines,
-                            limits=Limits(max_rows=args.max_rows, max_ratio=args.max_ratio))
-        result = ev.result()  # its problems are printed with the output, as without --spark
-    except (PySparkException, Py4JError) as exc:  # one line (the file it names kept), never a Java stack
-        print(f"error: Spark: {spark_failure(exc)}", file=sys.stderr)
-        return 1
+    from .spark import evaluate_spark, evaluate_variants_spark, spark_failure, spark_session
 
     def timing():
         print(f"evaluated on Spark ({args.spark}) in {time.perf_counter() - started:.2f} s", file=sys.stderr)
 
+    try:
+        spark = spark_session(args.spark)
+        spark.sparkContext.setLogLevel("FATAL")  # a failed task's Python traceback: the message comes below
+        runs = _spark_runs(args, spark, max_bytes)
+        if runs is None:
+            return 1
+        common = {"spark": spark, "qrels_columns": args.qrels_columns, "run_columns": args.run_columns,
+                  "skip_bad_lines": args.skip_bad_lines, "limits": _limits(args)}
+        if variants:
+            ev = evaluate_variants_spark(args.qrels, runs, k=args.k, variants=_variants_of(args),
+                                         log_base=2.0 if args.log_base is None else args.log_base,
+                                         relevance_level=args.relevance_level, missing=_missing(args), **common)
+            return _print_variants(args, ev, timing)
+        ev = evaluate_spark(args.qrels, runs, args.measures, relevance_level=args.level, complete=args.complete,
+                            judged_only=args.judged_only, max_docs=args.max_docs, num_docs_in_coll=args.num_docs,
+                            err_gmax=args.err_gmax, subtopics=subtopics, **common)
+        result = ev.result()  # its problems are printed with the output, as without --spark
+    except (PySparkException, Py4JError) as exc:  # one line (the file it names kept), never a Java stack
+        print(f"error: Spark: {spark_failure(exc)}", file=sys.stderr)
+        return 1
     return _print_trec(args, result, timing)
+
+
+def _limits(args) -> Limits:
+    return Limits(max_rows=args.max_rows, max_ratio=args.max_ratio)
+
+
+def _spark_runs(args, spark, max_bytes) -> dict | None:
+    """The runs for Spark, named as without --spark: {name: path}, a run from standard input read here (the
+    single-machine reader: its problems, --skip-bad-lines and --max-mb as without --spark) and handed to Spark as
+    a DataFrame.  With --max-mb, a file larger than the limit (its size as Spark's file system reports it) is
+    refused first.  None when something cannot be used (the reason printed)."""
+    from .read import Problem, read_run
+    from .spark import path_bytes
+
+    if max_bytes is not None:
+        for path in [args.qrels, *(r for r in args.runs if r != "-")]:
+            size = path_bytes(spark, path)
+            if size is not None and size > max_bytes:
+                problem = Problem(Path(path.rstrip("/")).name, None, "too_large",
+                                  {"size_mb": size / 1e6, "limit_mb": max_bytes / 1e6})
+                print(f"error: {problem.message}. {_LIMIT_HINTS['too_large']}", file=sys.stderr)
+                return None
+    bases = [Path(r.rstrip("/")).name if r != "-" else "stdin" for r in args.runs]
+    runs = {}
+    for given, base in zip(args.runs, bases):
+        name = base if bases.count(base) == 1 else given
+        if given != "-":
+            runs[name] = given
+            continue
+        # with --max-mb, one byte more than the limit is enough to refuse it (as without --spark)
+        data = sys.stdin.buffer.read(-1 if max_bytes is None else max_bytes + 1)
+        parsed = read_run(data, name="stdin", max_bytes=max_bytes, columns=args.run_columns, limits=_limits(args))
+        if not _report(parsed, args.skip_bad_lines):
+            return None
+        table = parsed.table
+        import pyarrow as pa
+
+        from .read import id_strings
+
+        frame = pa.table({"qid": id_strings(table.qid), "docno": id_strings(table.docno),
+                          "score": pa.array(table.value, pa.float64()),
+                          "tag": pa.array([table.tag] * table.n_rows, pa.string())})
+        runs[name] = spark.createDataFrame(frame)
+    return runs
 
 
 def _print_trec(args, result, timing) -> int:
@@ -769,15 +815,24 @@ def _print_comparison(args, table, *, complete: bool) -> bool:
     return True
 
 
+def _missing(args) -> str:
+    return args.missing or ("zero" if args.complete else "skip")
+
+
 def _run_variants(args, qrels, runs, started) -> int:
-    missing = args.missing or ("zero" if args.complete else "skip")
     ev = evaluate(qrels.table, [r.table for r in runs], k=args.k, variants=_variants_of(args),
                   log_base=2.0 if args.log_base is None else args.log_base,
-                  relevance_level=args.relevance_level, missing=missing)
+                  relevance_level=args.relevance_level, missing=_missing(args))
+    return _print_variants(args, ev, lambda: _timing(runs, qrels, started))
+
+
+def _print_variants(args, ev, timing) -> int:
+    """The variants table of an :class:`~metrics.runfiles.batch.Evaluation`, then the per-query values, the
+    comparison and the CSV file if asked."""
     for problem in ev.problems:
         print(f"warning: {problem.message}", file=sys.stderr)
     _print_results(ev, args.digits)
-    _timing(runs, qrels, started)
+    timing()
     if args.per_query:
         per = ev.per_query()
         print()
@@ -785,7 +840,7 @@ def _run_variants(args, qrels, runs, started) -> int:
     if args.compare:
         per = ev.per_query()
         table = per.pivot(index="qid", columns="run", values=args.compare).reindex(columns=ev.runs)
-        if not _print_comparison(args, table, complete=missing == "zero"):
+        if not _print_comparison(args, table, complete=ev.missing == "zero"):
             return 1
     if args.csv and not _write_csv(args.csv, ev.per_query()):
         return 1

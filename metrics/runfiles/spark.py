@@ -2,30 +2,38 @@
 CSV/TSV or Parquet files), every measure and option of the command line, the same numbers as the
 single-machine engine, bit for bit.
 
-How: the rows are grouped by a hash of the query id into *buckets* (every row of a query lands in one
-bucket, the qrels' rows beside the runs'), and each bucket goes, as Arrow tables, through the very same
-per-query kernel as a file evaluated on one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the
-loop behind :func:`metrics.runfiles.trec.evaluate_runs`):
-``runs.groupBy(bucket).cogroup(qrels.groupBy(bucket)).applyInArrow(kernel)``.  No measure is written twice.
-A query's values depend only on its own rows, so a bucket gives exactly the values the whole file gives.
+How: the queries are cut into *buckets*, ranges of query ids in byte order (bounds from a sample of the
+qrels), and each bucket goes, as Arrow tables, through the very same per-query kernel as a file evaluated on
+one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the loop behind
+:func:`metrics.runfiles.trec.evaluate_runs`).  No measure is written twice.  A query's values depend only on
+its own rows, so a bucket gives exactly the values the whole file gives.  The rows travel packed: before the
+shuffle a Python worker takes each input's batches (only the columns that can hold something), refuses or
+skips bad lines, and packs each bucket's rows into one *block* (Arrow IPC in one binary value); Spark moves the
+blocks, each bucket to a partition of its own (:func:`partition_keys`), with no cogroup and no sort; after it
+the kernel evaluates the bucket and returns one *segment* per run (its per-query values, queries in order).
 The whole-collection numbers come from or go to the buckets: ERR's highest grade is computed once in Spark
 and handed to every bucket; ``-c``'s counts, the runs' tags, lines skipped, queries on one side only and
-fractional grades come back as *notes* rows beside the values, added up on the driver.  The means ("all"
+fractional grades come back as *notes* rows beside the segments, added up on the driver.  The means ("all"
 lines) are summed as trec_eval sums them -- one addition at a time, queries in byte order of their ids --
-on one Spark task that streams the per-query values sorted by (run, query): memory stays bounded, and the
-bits are the single-machine ones.  Two Spark jobs in all: the kernel, the means.
+on one Spark task that reads the segments in bucket order: memory stays bounded, and the bits are the
+single-machine ones.  Three Spark jobs in all: the bounds, the kernel, the means.
 
 :func:`evaluate_spark` returns a :class:`SparkEvaluation`: ``.per_query()`` and ``.means()`` are Spark
 DataFrames; ``.result()`` collects a :class:`~metrics.runfiles.trec.MeasureResult` (``.text()`` is
 trec_eval's output) for the command line (``python -m metrics.runfiles --spark local[2] ...``).
-:func:`spark_session` starts a session that finds this package on its workers; :func:`read_spark`
-reads a file into the columns the kernel takes.
+:func:`evaluate_variants_spark` gives the NDCG variants table
+(:class:`metrics.runfiles.batch.Evaluation`, ``--variants --spark``).  Diversity qrels (``qid subtopic docno
+rel``, ``subtopics=True``) feed ndeval's measures (``alpha_nDCG@20``, ``ERR_IA@20``, ...): each judgment travels
+with its subtopic and the file position of its subtopic's first judgment, so that every bucket adds a
+document's subtopic gains in the file's order, as one machine does.  :func:`spark_session` starts a session
+that finds this package on its workers; :func:`read_spark` reads a file into the columns the kernel takes.
 
 Requires the ``spark`` extra (``pyspark``, Java 17+); ``import metrics.runfiles`` does not load it.
 """
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import os
 import re
@@ -41,9 +49,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_flag, check_whole
+from .._validation import check_choice, check_flag, check_k, check_log_base, check_real, check_whole
+from ..variant import Variant
+from ._kernels import has_duplicate_pairs
+from .batch import MISSING, Evaluation, make_variants
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
+from .measures.diversity import SubtopicJudgments
 from .read import (
     BINARY_FORMATS,
     COLUMN_NAMES,
@@ -57,14 +69,23 @@ from .read import (
     inspect_file,
     shorten,
 )
+from .subtopics import SubtopicTable, subtopic_table
 from .trec import MeasureResult, check_options
 
-__all__ = ["ARROW_BATCH_ROWS", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel", "check_spark_path",
-           "evaluate_spark", "literal_path", "read_spark", "spark_failure", "spark_session"]
+__all__ = ["ARROW_BATCH_ROWS", "BLOCK_SCHEMA", "ROWS_PER_BUCKET", "SparkEvaluation", "bucket_kernel",
+           "check_spark_path", "evaluate_spark", "evaluate_variants_spark", "literal_path", "partition_keys",
+           "path_bytes", "range_buckets", "read_spark", "spark_failure", "spark_session", "values_schema"]
 
 #: Default bucket size: run rows evaluated by one kernel call (the number of buckets is the run's rows
 #: divided by this, at least 2 per core).  A bucket is held in a Python worker's memory while evaluated.
 ROWS_PER_BUCKET = 500_000
+
+#: Rows of a block (one bucket's rows of one pack) the packing aims at: its input batches are held until they
+#: make about this many rows a bucket (a few bigger blocks cost less than many small ones), up to PACK_MAX_ROWS.
+BLOCK_ROWS = 10_000
+
+#: The most input rows a Python worker holds to pack them at once (about 60 MB of ids and values).
+PACK_MAX_ROWS = 2_000_000
 
 #: Rows per Arrow record batch between Spark and the Python workers in sessions :func:`spark_session` starts
 #: (``spark.sql.execution.arrow.maxRecordsPerBatch``; a ``config=`` entry overrides it).
@@ -212,7 +233,7 @@ def _sniff_text(spark, path: str, columns) -> tuple[str, str | None]:
 
 
 def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = None, file_format: str | None = None,
-               name: str | None = None, limits: Limits | None = None):
+               name: str | None = None, limits: Limits | None = None, subtopics: bool = False):
     """Read qrels or a run with Spark into the kernel's columns; bad lines are marked, not dropped.
 
     TREC files (``qid iter docno rel`` / ``qid Q0 docno rank score tag``, whitespace separated, ``#``
@@ -235,11 +256,15 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         Rows and decoded bytes a Parquet file may cost (its footer and page headers are read on the driver,
         from the driver's disk or through Spark's file system), as on one machine
         (:class:`~metrics.runfiles.read.Limits`).
+    subtopics : bool, default False
+        Diversity qrels (``kind="qrels"``): ``qid subtopic docno rel`` per line, TREC text only (ndeval's
+        format, what :func:`metrics.runfiles.read_subtopic_qrels` reads on one machine); adds ``subtopic``.
 
     Returns
     -------
     pyspark.sql.DataFrame
-        ``qid, docno, rel`` (qrels) or ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
+        ``qid, docno, rel`` (qrels; ``qid, subtopic, docno, rel`` with ``subtopics``) or
+        ``run, qid, docno, score, tag`` (run), plus ``_row`` (increasing
         in file order, for "the first of two repeated lines" and "the tag of the last line") and
         ``_bad`` (null, or why the line cannot be used) and ``_line`` (what identifies the line in a
         message: its first field, shortened; never the whole line).
@@ -283,6 +308,11 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
         delim = "\t" if base.lower().endswith((".tsv", ".tab")) else ","
     if file_format not in ("trec", "csv", "parquet"):
         raise ValueError(f"file_format must be 'trec', 'csv' or 'parquet', got {file_format!r}")
+    subtopics = check_flag(subtopics, name="subtopics")
+    if subtopics and (kind != "qrels" or file_format != "trec"):
+        raise ValueError(f"{name}: diversity qrels are read from TREC text ('qid subtopic docno rel' a line), not "
+                         f"from a {'run' if kind != 'qrels' else file_format.upper()} file; give them as text or as "
+                         "a DataFrame with a subtopic column")
     row = F.monotonically_increasing_id()
     if file_format == "trec":
         text = _spark_read(name, lambda: spark.read.text(literal)).withColumn("_row", row)
@@ -301,7 +331,7 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
                .when(n < want if kind == "run" else n != want, F.lit(f"not {want} fields"))
                .when(number.isNull(), F.lit("not a finite number"))
                .when(_too_long(field(0)) | _too_long(field(2)), F.lit(_LONG_ID)))
-        cols = [field(0).alias("qid"), field(2).alias("docno")]
+        cols = [field(0).alias("qid")] + ([field(1).alias("subtopic")] if subtopics else []) + [field(2).alias("docno")]
         if kind == "qrels":
             cols.append(number.alias("rel"))
         else:
@@ -350,6 +380,34 @@ def read_spark(spark, path, *, kind: str, columns: Mapping[str, str] | None = No
             cols += [F.lit(name).alias("run"), value.alias("score"), tag.alias("tag")]
         out = raw.select(*cols, "_row", bad.alias("_bad"), line.alias("_line"))
     return out
+
+
+def path_bytes(spark, path) -> int | None:
+    """The size in bytes of a file or folder as Spark's (Hadoop's) file system reports it, for ``--max-mb``;
+    None when it cannot tell (no such path: Spark's reader names it then).
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+    path : str or os.PathLike
+        Any path Spark reads (``hdfs://``, ``s3a://``, a local path); a folder counts all its files.
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    With a session (not run here)::
+
+        path_bytes(spark, "data/samples/bm25.run")   # the sample run's bytes
+    """
+    try:
+        hpath = spark._jvm.org.apache.hadoop.fs.Path(str(path))
+        fs = hpath.getFileSystem(spark._jsc.hadoopConfiguration())
+        return int(fs.getContentSummary(hpath).getLength())
+    except Exception:  # noqa: BLE001 - a path Spark cannot size: its reader says why
+        return None
 
 
 def _has_parquet_parts(path: str) -> bool:
@@ -732,9 +790,11 @@ def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
     return col
 
 
-def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str) -> None:
-    """ValueError naming the first row the kernel cannot take (null id, non-finite value)."""
-    for ids, label in ((qid, "query id"), (docno, "document id")):
+def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str, *,
+                second: str = "document id") -> None:
+    """ValueError naming the first row the kernel cannot take (null id, non-finite value); ``second`` names what
+    ``docno`` holds."""
+    for ids, label in ((qid, "query id"), (docno, second)):
         empty = pc.fill_null(pc.equal(pc.utf8_length(ids), 0), True).to_numpy(zero_copy_only=False)
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
@@ -749,21 +809,22 @@ def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, wha
 
 def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what: str, name: str,
                    keep_first: bool):
-    """The rows in file order (``_row``; the stable and ranx tie rules keep it), each (query, document) pair
-    once: the first in file order (``keep_first``, as the single-machine reader keeps it) or a ValueError.
-    The ids come back dictionary-encoded (what :class:`~metrics.runfiles.read.Table` holds)."""
+    """The rows in file order (``_row``, when given: the stable and ranx tie rules and ``keep_first`` need it),
+    each (query, document) pair once: the first in file order (``keep_first``, as the single-machine reader
+    keeps it) or a ValueError.  The ids come back dictionary-encoded (what
+    :class:`~metrics.runfiles.read.Table` holds)."""
     if row is not None and len(row) and row.null_count == 0:
-        order = np.argsort(row.to_numpy(), kind="stable")
-        if not np.array_equal(order, np.arange(order.size)):
+        rows = row.to_numpy()
+        if rows.size > 1 and not bool(np.all(rows[1:] > rows[:-1])):
+            order = np.argsort(rows, kind="stable")
             take = pa.array(order)
             qid, docno, value = qid.take(take), docno.take(take), value[order]
     qid, docno = as_dictionary(qid), as_dictionary(docno)
-    if not len(qid):
+    if not len(qid) or len(docno.dictionary) == len(docno) or not has_duplicate_pairs(
+            qid.indices.to_numpy(), docno.indices.to_numpy(), len(docno.dictionary)):
         return qid, docno, value
     key = qid.indices.to_numpy().astype(np.int64) * len(docno.dictionary) + docno.indices.to_numpy()
-    unique, first = np.unique(key, return_index=True)
-    if unique.size == key.size:
-        return qid, docno, value
+    _unique, first = np.unique(key, return_index=True)
     keep = np.sort(first)  # the first row of each pair, in file order
     if not keep_first:
         i = int(np.flatnonzero(np.isin(np.arange(key.size), keep, invert=True))[0])
@@ -788,6 +849,7 @@ class _Notes:
 
     def __init__(self):
         self.rows: list[tuple] = []
+        self.queries: pa.Array | None = None  # the bucket's qrels queries (sorted), once evaluated
 
     def add(self, run, note, count=None, count2=None, text=None, detail=None, order=None):
         self.rows.append((run, note, count, count2, text, detail, order))
@@ -823,80 +885,526 @@ def _good_rows(part: pa.Table, what: str, name: str, keep_first: bool, notes: _N
 
 
 def _kernel(options: dict):
-    """The function Spark calls for each bucket: its run rows and qrels rows in, one row per query each run
-    answered out (the values in ``m0, m1, ...``), and the notes (:data:`NOTE_COLUMNS`).  The values come
-    from the single-machine loop (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket."""
+    """The function :func:`bucket_kernel` returns: one bucket's run rows and qrels rows in (with the bookkeeping
+    columns), one row per query each run answered out (the values in ``m0, m1, ...``) and the notes
+    (:data:`NOTE_COLUMNS`).  The values come from the single-machine loop
+    (:func:`metrics.runfiles.engine.evaluate_tables`) over the bucket (:func:`_evaluate_bucket`)."""
     runs: list[str] = options["runs"]
     names: list[tuple[str, str]] = options["names"]
-    requested = parse_measures(options["measures"])
     keep_first: bool = options["keep_first"]
-    opts: dict = options["opts"]
-    schema = _arrow_schema(names)
+    evaluate_bucket = _evaluate_bucket(options)
 
     def evaluate(left: pa.Table, right: pa.Table) -> pa.Table:
         notes = _Notes()
         right = _good_rows(right, "qrels", "qrels", keep_first, notes)
-        rq, rd = _strings(right.column("qid")), _strings(right.column("docno"))
-        rv = right.column("rel").to_numpy(zero_copy_only=False).astype(np.float64)
-        _check_rows("qrels", rq, rd, rv, "qrels")
-        rq, rd, rv = _in_file_order(rq, rd, rv, _column(right, "_row"), "qrels", "qrels", keep_first)
+        qrels = _block_of(right, "rel")
+        _check_rows("qrels", qrels.column("qid"), qrels.column("docno"), _values(qrels), "qrels")
         lrun = left.column("_run")  # the run's place in ``runs`` (a number travels lighter than its name)
-        tables = []
+        parts = []
         for index, run in enumerate(runs):
             part = left.filter(pc.equal(lrun, index)) if left.num_rows else left
             part = _good_rows(part, "run", run, keep_first, notes)
-            tags = _column(part, "tag")
-            if tags is not None and tags.null_count < len(tags):
-                rows = part.column("_row").to_numpy(zero_copy_only=False)
-                valid = np.flatnonzero(pc.is_valid(tags).to_numpy(zero_copy_only=False))
-                last = int(valid[np.argmax(rows[valid])])
-                notes.add(run, "tag", text=tags[last].as_py(), order=int(rows[last]))
-            q, d = _strings(part.column("qid")), _strings(part.column("docno"))
-            v = part.column("score").to_numpy(zero_copy_only=False).astype(np.float64)
-            _check_rows(run, q, d, v, "run")
-            q, d, v = _in_file_order(q, d, v, _column(part, "_row"), "run", run, keep_first)
+            _note_tag(part, run, notes)
+            block = _block_of(part, "score")
+            _check_rows(run, block.column("qid"), block.column("docno"), _values(block), "run")
+            parts.append(block)
+        schema = _arrow_schema(names)
+        out = []
+        for run, values in evaluate_bucket(qrels, parts, notes):
+            k = values.num_rows
+            cols = {"run": pa.array([run] * k, pa.string()), "qid": values.column("qid")}
+            for c, kind in NOTE_COLUMNS:
+                cols[c] = pa.nulls(k, pa.string() if kind == "string" else pa.int64())
+            for i in range(len(names)):
+                cols[f"m{i}"] = values.column(f"m{i}")
+            out.append(pa.table(cols, schema=schema))
+        out.append(notes.table(names))
+        return pa.concat_tables(out)
+
+    return evaluate
+
+
+#: What a packed block holds of each row (an Arrow IPC record batch inside one binary value): the ids, the
+#: score or grade, and the row's place in its file or DataFrame (``_row``: file order, for the first of a
+#: repeated pair and the stable and ranx tie rules).  The other bookkeeping (bad lines, tags) stays on the
+#: side that read the rows: it travels as notes.
+BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value", pa.float64()),
+                          ("_row", pa.int64())])
+
+#: The qrels' blocks when they are diversity qrels (``qid subtopic docno rel``): each judgment with its subtopic,
+#: its place in the file (``_row``) and the place of its subtopic's first judgment in the whole file (``_sub``):
+#: ndeval adds a document's subtopic gains in the order the subtopics first appear in the file, which a bucket
+#: alone cannot see.
+SUBTOPIC_BLOCK_SCHEMA = pa.schema(list(BLOCK_SCHEMA) + [("subtopic", pa.string()), ("_sub", pa.int64())])
+
+#: The rows between the packing and the kernel: a block of one run's (or the qrels', ``_run`` -1) rows of one
+#: bucket, or a note (``block`` null).  ``_key`` sends the bucket to its own partition (:func:`partition_keys`).
+_PACKED_DDL = ("_key int, _run int, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS) + ", block binary")
+_PACKED_SCHEMA = pa.schema([("_key", pa.int32()), ("_run", pa.int32())]
+                           + [(c, pa.string() if k == "string" else pa.int64()) for c, k in NOTE_COLUMNS]
+                           + [("block", pa.binary())])
+
+
+def _values(block: pa.Table) -> np.ndarray:
+    return block.column("value").to_numpy(zero_copy_only=False).astype(np.float64)
+
+
+#: :data:`BLOCK_SCHEMA` without ``_row``: the blocks when file order cannot change a value (no tie rule that
+#: follows it, repeated pairs refused rather than the first kept).
+_BLOCK_NO_ROW = pa.schema([f for f in BLOCK_SCHEMA if f.name != "_row"])
+
+
+def _block_of(part: pa.Table, value: str, *, rows: bool = True) -> pa.Table:
+    """A side's rows as :data:`BLOCK_SCHEMA` (ids as plain strings, the value as float64), without ``_row``
+    unless ``rows``."""
+    cols = [_strings(part.column("qid")), _strings(part.column("docno")),
+            pc.cast(part.column(value).combine_chunks(), pa.float64())]
+    if "subtopic" in part.column_names:  # diversity qrels: _row, the subtopic and its first row always
+        cols += [pc.cast(part.column("_row").combine_chunks(), pa.int64()), _strings(part.column("subtopic")),
+                 pc.cast(part.column("_sub").combine_chunks(), pa.int64())]
+        return pa.Table.from_arrays(cols, schema=SUBTOPIC_BLOCK_SCHEMA)
+    if not rows:
+        return pa.Table.from_arrays(cols, schema=_BLOCK_NO_ROW)
+    cols.append(pc.cast(part.column("_row").combine_chunks(), pa.int64()))
+    return pa.Table.from_arrays(cols, schema=BLOCK_SCHEMA)
+
+
+def _needs_rows(requested: Sequence[Requested], keep_first: bool) -> bool:
+    """Whether file order can change a value: the first of a repeated pair kept, or a tie rule that follows it."""
+    return keep_first or any(r.info.origin == "variant" and any(v.ties != "trec_eval" for v in r.params)
+                             for r in requested)  # (a variant measure's params: its Variants)
+
+
+def _note_tag(part: pa.Table, run: str, notes: _Notes) -> None:
+    """The tag of the run's last line among these rows (the largest ``_row`` with a tag), as a note."""
+    tags = _column(part, "tag")
+    if tags is None or tags.null_count == len(tags):
+        return
+    rows = part.column("_row").to_numpy(zero_copy_only=False)
+    valid = np.flatnonzero(pc.is_valid(tags).to_numpy(zero_copy_only=False))
+    last = int(valid[np.argmax(rows[valid])])
+    notes.add(run, "tag", text=tags[last].as_py(), order=int(rows[last]))
+
+
+def _evaluate_bucket(options: dict):
+    """``evaluate(qrels, parts, notes) -> [(run, values)]``: one bucket evaluated from its qrels block and each
+    run's block (:data:`BLOCK_SCHEMA`, rows already checked, in any order): for each run that answered a query
+    of the bucket, its values (:func:`values_schema`: ``qid`` in byte order, ``m0, m1, ...``); the bucket's
+    notes added to ``notes``."""
+    runs: list[str] = options["runs"]
+    names: list[tuple[str, str]] = options["names"]
+    requested = parse_measures(options["measures"])
+    keep_first: bool = options["keep_first"]
+    subtopics: bool = bool(options.get("subtopics"))
+    opts: dict = options["opts"]
+    schema = values_schema(names)
+
+    def evaluate(qrels: pa.Table, parts: Sequence[pa.Table], notes: _Notes) -> list[tuple[str, pa.Table]]:
+        if subtopics:
+            qrels_table = _subtopic_qrels(qrels, keep_first, notes)
+            rq, rd, rv = qrels_table.qid, qrels_table.docno, qrels_table.value
+        else:
+            rq, rd, rv = _in_file_order(_strings(qrels.column("qid")), _strings(qrels.column("docno")),
+                                        _values(qrels), _column(qrels, "_row"), "qrels", "qrels", keep_first)
+            qrels_table = _table("qrels", "qrels", rq, rd, rv)
+        tables = []
+        for run, part in zip(runs, parts):
+            q, d, v = _in_file_order(_strings(part.column("qid")), _strings(part.column("docno")), _values(part),
+                                     _column(part, "_row"), "run", run, keep_first)
             tables.append(_table(run, "run", q, d, v))
             used = q.dictionary  # the run's queries in this bucket (encoded from its rows: each one used)
             outside = used.filter(pc.invert(pc.is_in(used, value_set=rq.dictionary)))
             if len(outside):
                 notes.add(run, "foreign", count=len(outside), text=pc.min(outside).as_py())
-        parts = []
-        if len(rq):
-            qi = QrelsIndex(_table("qrels", "qrels", rq, rd, rv))
-            counts = qi.counts()
-            notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
-            whole = np.trunc(rv)
-            fractional = np.flatnonzero(whole != rv)
-            if fractional.size:
-                notes.add("qrels", "fractional", count=int(fractional.size), text=repr(float(rv[fractional[0]])),
-                          order=int(fractional[0]))
-            values, _problems = evaluate_tables(qi, tables, requested, **opts)
-            queries = pa.array(qi.queries.tolist(), pa.string())
-            for run_values in values:
-                present = run_values.present
-                where = pa.array(np.flatnonzero(present))
-                k = len(where)
-                if k < present.size:
-                    notes.add(run_values.name, "absent", count=int(present.size - k),
-                              text=str(qi.queries[int(np.flatnonzero(~present)[0])]))
-                if not k:
-                    continue
-                cols = {"run": pa.array([run_values.name] * k, pa.string()), "qid": queries.take(where)}
-                for c, kind in NOTE_COLUMNS:
-                    cols[c] = pa.nulls(k, pa.string() if kind == "string" else pa.int64())
-                for i, (name, kind) in enumerate(names):
-                    if kind == "text":
-                        cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
-                    else:
-                        cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
-                parts.append(pa.table(cols, schema=schema))
-        parts.append(notes.table(names))
-        return pa.concat_tables(parts)
+        out = []
+        if not len(rq):
+            return out
+        qi = QrelsIndex(qrels_table)
+        counts = qi.counts()
+        notes.add("qrels", "qrels", count=counts.num_q, count2=counts.num_rel)
+        whole = np.trunc(rv)
+        fractional = np.flatnonzero(whole != rv)
+        if fractional.size:
+            notes.add("qrels", "fractional", count=int(fractional.size), text=repr(float(rv[fractional[0]])),
+                      order=int(fractional[0]))
+        values, _problems = evaluate_tables(qi, tables, requested, **opts)
+        queries = pa.array(qi.queries.tolist(), pa.string())
+        notes.queries = queries
+        for run_values in values:
+            present = run_values.present
+            where = pa.array(np.flatnonzero(present))
+            k = len(where)
+            if k < present.size:
+                notes.add(run_values.name, "absent", count=int(present.size - k),
+                          text=str(qi.queries[int(np.flatnonzero(~present)[0])]))
+            if not k:
+                continue
+            cols = {"qid": queries.take(where)}
+            for i, (name, kind) in enumerate(names):
+                if kind == "text":
+                    cols[f"m{i}"] = pa.array(run_values.texts[name][present].tolist(), pa.string())
+                else:
+                    cols[f"m{i}"] = pa.array(run_values.values[name][present], pa.float64())
+            out.append((run_values.name, pa.table(cols, schema=schema)))
+        return out
 
     return evaluate
 
 
-def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[QrelsCounts, dict, list[Problem]]:
+def _subtopic_qrels(qrels: pa.Table, keep_first: bool, notes: _Notes) -> SubtopicTable:
+    """A bucket's diversity judgments (:data:`SUBTOPIC_BLOCK_SCHEMA`, in any order) as the single-machine reader
+    builds them (:func:`metrics.runfiles.subtopics.subtopic_table`): in file order, each (query, subtopic,
+    document) once -- the first (``keep_first``: the later ones noted as bad lines) or a ValueError -- and the
+    subtopics numbered in the order they first appear in the whole file (``_sub``), not in the bucket."""
+    order = np.argsort(qrels.column("_row").to_numpy(), kind="stable")
+    qrels = qrels.take(pa.array(order))
+    qid, docno, subtopic = (as_dictionary(_strings(qrels.column(c))) for c in ("qid", "docno", "subtopic"))
+    rows = qrels.column("_row").to_numpy()
+    first_row = qrels.column("_sub").to_numpy()
+    keys = np.stack([qid.indices.to_numpy(), subtopic.indices.to_numpy(), docno.indices.to_numpy()])
+    keep = np.arange(rows.size)
+    if rows.size:
+        _unique, firsts = np.unique(keys, axis=1, return_index=True)
+        if firsts.size < rows.size:
+            again = np.flatnonzero(np.isin(keep, firsts, invert=True))
+            i = int(again[0])
+            q, s, d = qid[i].as_py(), subtopic[i].as_py(), docno[i].as_py()
+            if not keep_first:
+                raise ValueError(f"qrels: document {d!r:.60} is judged twice for query {q!r:.60} and subtopic "
+                                 f"{s!r:.60}; each (query, subtopic, document) must be judged once (or skip bad "
+                                 "lines: skip_bad_lines=True, --skip-bad-lines)")
+            notes.add("qrels", "bad", count=int(again.size), text=shorten(q, IDENTIFY_CHARS),
+                      detail=f"document {d[:40]!r} judged again for subtopic {s[:40]!r}", order=int(rows[i]))
+            keep = np.sort(firsts)
+    take = pa.array(keep)
+    table = subtopic_table(qid.take(take).dictionary_decode().to_pylist(),
+                           subtopic.take(take).dictionary_decode().to_pylist(),
+                           docno.take(take).dictionary_decode().to_pylist(), _values(qrels)[keep], lines=rows[keep])
+    # the subtopics numbered by their first judgment in the whole file, as the single-machine reader numbers them
+    _firsts, code = np.unique(first_row[keep], return_inverse=True)
+    table.subtopics = SubtopicJudgments(table.subtopics.line, code.astype(np.int64).reshape(-1),
+                                        table.subtopics.grade, table.subtopics.docrank)
+    return table
+
+
+def values_schema(names: Sequence[tuple[str, str]]) -> pa.Schema:
+    """The per-query values of one run in one bucket, as the kernel packs them: ``qid``, then ``m0, m1, ...``
+    (float64, or text for text measures) in the order of ``names`` ((printed name, kind) pairs).
+
+    Parameters
+    ----------
+    names : sequence of (str, str)
+        Each value's printed name and kind (``"float"``, ``"long"`` or ``"text"``).
+
+    Returns
+    -------
+    pyarrow.Schema
+
+    Examples
+    --------
+    >>> values_schema([("map", "float"), ("relstring_5", "text")]).names
+    ['qid', 'm0', 'm1']
+    """
+    return pa.schema([("qid", pa.string())] + [(f"m{i}", pa.string() if kind == "text" else pa.float64())
+                                               for i, (_n, kind) in enumerate(names)])
+
+
+#: What the kernel returns to Spark: per run and bucket one *segment* (``block``: Arrow IPC of the run's
+#: per-query values in the bucket, :func:`values_schema`, queries in byte order) or a note (``block`` null,
+#: :data:`NOTE_COLUMNS`).  Buckets are ranges of query ids in byte order: segments sorted by ``bucket`` give
+#: each run's queries in trec_eval's order.
+_OUT_DDL = "run string, bucket int, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS) + ", block binary"
+_OUT_SCHEMA = pa.schema([("run", pa.string()), ("bucket", pa.int32())]
+                        + [(c, pa.string() if k == "string" else pa.int64()) for c, k in NOTE_COLUMNS]
+                        + [("block", pa.binary())])
+
+
+#: The qrels queries of a bucket (a ``queries`` note's block), when asked for (the variants table needs them).
+QUERIES_SCHEMA = pa.schema([("qid", pa.string())])
+
+
+def _segments(segments: list[tuple[str, pa.Table]], bucket: int, notes: _Notes,
+              queries: pa.Array | None = None) -> pa.RecordBatch:
+    """The kernel's output rows (:data:`_OUT_SCHEMA`): one per segment (``note`` null), then the notes, and the
+    bucket's qrels queries as a ``queries`` note with a block when given."""
+    blocks = [t.combine_chunks().to_batches()[0].serialize() for _r, t in segments]
+    n, n_notes = len(blocks), len(notes.rows)
+    runs = [r for r, _t in segments] + [row[0] for row in notes.rows]
+    note_values = [[None] * n + [row[1 + j] for row in notes.rows] for j in range(len(NOTE_COLUMNS))]
+    extra = [pa.nulls(n_notes, pa.binary())]
+    if queries is not None and len(queries):
+        runs.append(None)
+        for j, values in enumerate(note_values):
+            values.append("queries" if NOTE_COLUMNS[j][0] == "note" else None)
+        blocks_q = [pa.RecordBatch.from_arrays([queries], schema=QUERIES_SCHEMA).serialize()]
+        extra.append(_binary(blocks_q))
+    cols = {"run": pa.array(runs, pa.string()),
+            "bucket": pa.array([bucket] * len(runs), pa.int32())}
+    for j, (c, kind) in enumerate(NOTE_COLUMNS):
+        cols[c] = pa.array(note_values[j], pa.string() if kind == "string" else pa.int64())
+    cols["block"] = pa.concat_arrays([_binary(blocks), *extra])
+    return pa.RecordBatch.from_pydict(cols, schema=_OUT_SCHEMA)
+
+
+def _read_blocks(blocks: pa.Array, schema: pa.Schema) -> list[pa.RecordBatch]:
+    """Each value of a binary array (an Arrow IPC record batch of ``schema``), read without copying."""
+    return [pa.ipc.read_record_batch(blocks[i].as_buffer(), schema) for i in range(len(blocks))]
+
+
+def _packer(options: dict, index: int | None):
+    """The function Spark maps over one side's input rows (before the shuffle), batch by batch: a batch's bad
+    lines skipped (a note) or refused, its rows checked, each run's last tag noted, and its rows grouped by
+    run and bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block).  Spark then moves
+    a few binary rows per batch instead of every row with its strings and bookkeeping.
+
+    ``index``: the side's place in ``options["runs"]`` (-1: the qrels), or None when its rows carry ``_run``
+    (a DataFrame naming several runs).  The rows come without ``_row``: it is counted here, as
+    ``monotonically_increasing_id`` counts it (the partition's index in the upper bits, then the row's place
+    in the partition): file or DataFrame order, without a column through the JVM."""
+    runs: list[str] = options["runs"]
+    keep_first: bool = options["keep_first"]
+    keys = np.asarray(options["keys"], dtype=np.int32)
+    bounds = pa.array(options["bounds"], pa.string())
+    rows: bool = options["rows"]
+
+    # rows packed at once: enough for blocks of about BLOCK_ROWS rows a bucket, at most PACK_MAX_ROWS
+    size = min(PACK_MAX_ROWS, max(ARROW_BATCH_ROWS, BLOCK_ROWS * len(keys)))
+
+    def pack(batches):
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        row = (context.partitionId() if context is not None else 0) << 33
+        held, n = [], 0
+        for batch in itertools.chain(batches, [None]):  # None: the partition's end
+            if batch is not None and batch.num_rows:
+                held.append(batch)
+                n += batch.num_rows
+            if not held or (batch is not None and 2 * n < size):  # (blocks of at least BLOCK_ROWS / 2 rows)
+                continue
+            piece = pa.Table.from_batches(held)
+            held, n = [], 0
+            if "_row" not in piece.column_names:  # (diversity qrels bring theirs: the join that numbers the
+                # subtopics can change the rows' order)
+                piece = piece.append_column("_row", pa.array(np.arange(row, row + piece.num_rows, dtype=np.int64)))
+            row += piece.num_rows
+            if index is not None:
+                piece = piece.append_column("_run", pa.array(np.full(piece.num_rows, index, np.int32)))
+            checked = "_why" in piece.column_names
+            yield _pack_batch(_split_why(piece), runs, keep_first, keys, bounds, rows, checked)
+
+    return pack
+
+
+def _split_why(part: pa.Table) -> pa.Table:
+    """``_why`` (why a line cannot be used, a NUL, the line; null for a good line) as ``_bad`` and ``_line``."""
+    if "_why" not in part.column_names:
+        return part
+    why = part.column("_why").combine_chunks()
+    part = part.drop_columns(["_why"])
+    if why.null_count == len(why):
+        return part
+    halves = pc.split_pattern(why, "\x00", max_splits=1)
+    part = part.append_column("_bad", pc.list_element(halves, 0))
+    return part.append_column("_line", pc.list_element(halves, 1))
+
+
+def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.ndarray, bounds: pa.Array,
+                rows: bool, checked: bool) -> pa.RecordBatch:
+    """One pack of rows into blocks (see :func:`_packer`); ``checked``: a reader checked the rows (a bad one
+    has a reason), so ids and values need no second look."""
+    notes = _Notes()
+    run_of = batch.column("_run").to_numpy(zero_copy_only=False)
+    present = np.unique(run_of)
+    if len(present) > 1:  # several runs in one batch (a DataFrame with a run column): each on its own
+        sides = [(int(r), batch.filter(pa.array(run_of == r))) for r in present]
+    else:
+        sides = [(int(present[0]), batch)]
+    blocks, block_keys, block_runs = [], [], []
+    for index, part in sides:
+        name, what = ("qrels", "qrels") if index < 0 else (runs[index], "run")
+        part = _good_rows(part, what, name, keep_first, notes)
+        if index >= 0:
+            _note_tag(part, name, notes)
+        if not part.num_rows:
+            continue
+        block = _block_of(part, "value", rows=rows)
+        if not checked:  # a DataFrame's rows (a file's were checked by its reader: a bad one has a reason)
+            _check_rows(name, block.column("qid").chunk(0), block.column("docno").chunk(0), _values(block), what)
+        if "subtopic" in block.column_names:  # (a DataFrame's subtopic may be null even when _bad is a column)
+            _check_rows(name, block.column("qid").chunk(0), block.column("subtopic").chunk(0), _values(block),
+                        what, second="subtopic")
+        bucket = range_buckets(block.column("qid").chunk(0), bounds)
+        order = np.argsort(bucket, kind="stable")
+        bucket = bucket[order]
+        block = block.take(pa.array(order)).combine_chunks().to_batches()[0]
+        starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
+        for start, end in zip(starts, np.r_[starts[1:], bucket.size]):
+            blocks.append(block.slice(int(start), int(end - start)).serialize())
+            block_keys.append(int(keys[bucket[start]]))
+            block_runs.append(index)
+    n_notes = len(notes.rows)
+    cols = {"_key": pa.array(block_keys + [int(keys[0])] * n_notes, pa.int32()),
+            "_run": pa.array(block_runs + [-1 if r == "qrels" else runs.index(r) for r, *_ in notes.rows], pa.int32())}
+    for j, (c, kind) in enumerate(NOTE_COLUMNS):
+        cols[c] = pa.array([None] * len(blocks) + [row[1 + j] for row in notes.rows],
+                           pa.string() if kind == "string" else pa.int64())
+    cols["block"] = pa.concat_arrays([_binary(blocks), pa.nulls(n_notes, pa.binary())])
+    return pa.RecordBatch.from_pydict(cols, schema=_PACKED_SCHEMA)
+
+
+def _binary(buffers: list[pa.Buffer]) -> pa.BinaryArray:
+    """Buffers as one binary array (one copy; IPC messages are padded to 8 bytes: each stays aligned)."""
+    offsets = np.zeros(len(buffers) + 1, dtype=np.int32)
+    np.cumsum([b.size for b in buffers], out=offsets[1:])
+    return pa.BinaryArray.from_buffers(pa.binary(), len(buffers),
+                                       [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(buffers))])
+
+
+def _block_kernel(options: dict):
+    """The function Spark maps over each bucket's partition (after the shuffle): the blocks decoded and put
+    together per run (the qrels' too), the notes of the packing passed on, the bucket evaluated
+    (:func:`_evaluate_bucket`), its segments and notes out (:data:`_OUT_SCHEMA`)."""
+    runs: list[str] = options["runs"]
+    bucket_of = {int(k): b for b, k in enumerate(options["keys"])}
+    with_queries = bool(options.get("queries"))
+    schema = BLOCK_SCHEMA if options["rows"] else _BLOCK_NO_ROW
+    qrels_schema = SUBTOPIC_BLOCK_SCHEMA if options.get("subtopics") else schema
+    evaluate_bucket = _evaluate_bucket(options)
+
+    def evaluate(batches):
+        notes = _Notes()
+        blocks: dict[int, list[pa.RecordBatch]] = {}
+        bucket = None
+        for batch in batches:
+            if not batch.num_rows:
+                continue
+            block = batch.column(batch.schema.get_field_index("block"))
+            run_of = batch.column(1).to_numpy(zero_copy_only=False)
+            bucket = bucket_of[int(batch.column(0)[0].as_py())] if bucket is None else bucket
+            is_note = pc.is_null(block).to_numpy(zero_copy_only=False)
+            for i in np.flatnonzero(is_note):
+                r = int(run_of[i])
+                notes.add("qrels" if r < 0 else runs[r], *[batch.column(c)[int(i)].as_py() for c, _k in NOTE_COLUMNS])
+            for i in np.flatnonzero(~is_note):
+                r = int(run_of[i])
+                read = pa.ipc.read_record_batch(block[int(i)].as_buffer(), qrels_schema if r < 0 else schema)
+                blocks.setdefault(r, []).append(read)
+        if bucket is None:
+            return
+        side = {r: pa.Table.from_batches(b, schema=qrels_schema if r < 0 else schema) for r, b in blocks.items()}
+        empty = schema.empty_table()
+        segments = evaluate_bucket(side.get(-1, qrels_schema.empty_table()),
+                                   [side.get(i, empty) for i in range(len(runs))], notes)
+        yield _segments(segments, bucket, notes, notes.queries if with_queries else None)
+
+    return evaluate
+
+
+def range_buckets(qids: pa.Array, bounds: pa.Array) -> np.ndarray:
+    """The bucket of each query id: how many of the (sorted) bounds are at or before it in byte order.
+
+    Buckets are ranges of ids in byte order (trec_eval's order of queries, ``strcmp``): bucket ``b`` holds the
+    ids from ``bounds[b - 1]`` (included) to ``bounds[b]`` (excluded).
+
+    Parameters
+    ----------
+    qids : pyarrow.Array of str
+        The ids (no nulls).
+    bounds : pyarrow.Array of str
+        Distinct ids in byte order.
+
+    Returns
+    -------
+    numpy.ndarray of int32
+        Values 0 .. ``len(bounds)``.
+
+    Examples
+    --------
+    In byte order "10" < "2" < "9" (the ids are text), so "10" is before the bound "2":
+
+    >>> range_buckets(pa.array(["9", "10", "2", "b"]), pa.array(["2", "a"])).tolist()
+    [1, 0, 1, 2]
+    """
+    if not len(bounds) or not len(qids):
+        return np.zeros(len(qids), dtype=np.int32)
+    codes = as_dictionary(qids)
+    unique = codes.dictionary
+    both = pa.concat_arrays([bounds, unique.cast(pa.string())])
+    order = pc.sort_indices(both).to_numpy()  # stable: a bound before the id equal to it
+    is_bound = order < len(bounds)
+    at = np.cumsum(is_bound)
+    bucket = np.empty(len(unique), dtype=np.int32)
+    bucket[order[~is_bound] - len(bounds)] = at[~is_bound]
+    return bucket[codes.indices.to_numpy(zero_copy_only=False)]
+
+
+def partition_keys(n: int) -> list[int]:
+    """``keys[b]``: a whole number that Spark's hash partitioning into ``n`` partitions sends to partition ``b``.
+
+    ``df.repartition(n, col)`` puts a row with the int ``k`` in partition ``pmod(murmur3(k, seed 42), n)``
+    (Spark's ``HashPartitioning``; ``pyspark.sql.functions.hash`` is the same hash); a bucket's rows keyed by
+    ``keys[b]`` fill exactly partition ``b``: one bucket a partition, none empty, none with two.
+
+    Parameters
+    ----------
+    n : int >= 1
+        The number of partitions (buckets).
+
+    Returns
+    -------
+    list of int
+        ``n`` distinct whole numbers >= 0.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a whole number >= 1.
+
+    Examples
+    --------
+    Spark's hash of the ints 0, 1, 2 is 933211791, -559580957, 1765031574 (``SELECT hash(0), hash(1),
+    hash(2)``): into 2 partitions (``pmod(h, 2)``) 0 and 1 go to partition 1, 2 to partition 0:
+
+    >>> partition_keys(2)
+    [2, 0]
+    """
+    n = check_whole(n, name="n", minimum=1)
+    keys = np.full(n, -1, dtype=np.int64)
+    start, missing = 0, n
+    while missing:
+        k = np.arange(start, start + max(4 * n, 1024), dtype=np.int64)
+        part = np.mod(_murmur3_int(k), n)  # numpy's mod of a negative number by n > 0 is pmod
+        first = np.unique(part, return_index=True)
+        for p, i in zip(*first):
+            if keys[p] < 0:
+                keys[p] = k[i]
+                missing -= 1
+        start += k.size
+    return keys.tolist()
+
+
+def _murmur3_int(values: np.ndarray, seed: int = 42) -> np.ndarray:
+    """Spark's ``Murmur3_x86_32.hashInt`` of each (32-bit) int, as signed int64 (what ``hash(col)`` gives)."""
+    def rotl(x, r):
+        return ((x << np.uint32(r)) | (x >> np.uint32(32 - r))).astype(np.uint32)
+
+    with np.errstate(over="ignore"):
+        k1 = values.astype(np.int64).astype(np.uint32) * np.uint32(0xCC9E2D51)
+        k1 = rotl(k1, 15) * np.uint32(0x1B873593)
+        h1 = np.uint32(seed) ^ k1
+        h1 = rotl(h1, 13) * np.uint32(5) + np.uint32(0xE6546B64)
+        h1 = h1 ^ np.uint32(4)
+        h1 = h1 ^ (h1 >> np.uint32(16))
+        h1 = h1 * np.uint32(0x85EBCA6B)
+        h1 = h1 ^ (h1 >> np.uint32(13))
+        h1 = h1 * np.uint32(0xC2B2AE35)
+        h1 = h1 ^ (h1 >> np.uint32(16))
+    return h1.astype(np.uint32).view(np.int32).astype(np.int64)
+
+
+def _gather(notes: pd.DataFrame, runs: list[str], complete: bool,
+            policy: str | None = None) -> tuple[QrelsCounts, dict, list[Problem]]:
     """The buckets' notes added up: -c's counts, the runs' tags, the problems (as the single machine words them)."""
     counts = QrelsCounts(0, 0)
     tags: dict[str, tuple[int, str]] = {}
@@ -932,7 +1440,7 @@ def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[Qrels
         elif absent is not None and len(absent):
             problems.append(Problem(run, None, "missing_in_run", {
                 "count": int(absent["count"].sum()), "example": min(absent["text"]),
-                "policy": "zero (-c)" if complete else "skip"}))
+                "policy": policy or ("zero (-c)" if complete else "skip")}))
     return counts, {run: tag for run, (_o, tag) in tags.items()}, problems
 
 
@@ -941,10 +1449,11 @@ def _gather(notes: pd.DataFrame, runs: list[str], complete: bool) -> tuple[Qrels
 class SparkEvaluation:
     """trec_eval's measures evaluated on Spark; see :func:`evaluate_spark`.
 
-    ``rows`` is the kernel's output (lazy): one row per run and query it answered, the values in columns
-    ``m0, m1, ...`` (``names[i]`` is the printed name of ``m{i}``), and rows with a null ``qid`` that carry
-    the buckets' notes (:data:`NOTE_COLUMNS`).  ``problems``, ``tags`` and ``counts`` are known once
-    :meth:`means` or :meth:`result` has run.
+    ``rows`` is the kernel's output (lazy): per run and bucket one *segment* (``block``: the run's per-query
+    values in the bucket as Arrow IPC, :func:`values_schema`; ``names[i]`` is the printed name of ``m{i}``;
+    buckets are ranges of query ids, ``bucket`` their order) and rows with a null ``block`` that carry the
+    buckets' notes (:data:`NOTE_COLUMNS`).  ``problems``, ``tags`` and ``counts`` are known once :meth:`means`
+    or :meth:`result` has run.
     """
 
     spark: object
@@ -956,6 +1465,8 @@ class SparkEvaluation:
     tags: dict[str, str] = field(default_factory=dict)
     counts: QrelsCounts | None = None
     problems: list[Problem] = field(default_factory=list)
+    #: What a qrels query a run did not answer counts as, in the problems' words (default: as ``complete`` says).
+    policy: str | None = None
 
     def cache(self) -> SparkEvaluation:
         """Keep the per-query values in Spark's memory (``persist``) once computed, so that
@@ -974,67 +1485,91 @@ class SparkEvaluation:
         from pyspark.sql import functions as F
 
         chosen = self._per_query_names()
+        ddl = "run string, measure string, qid string, value double"
         if not chosen:
-            return self.spark.createDataFrame([], "run string, measure string, qid string, value double")
-        # literals, not SQL text: a measure's name may hold quotes (ir_measures' nDCG(dcg='exp-log2')@10)
-        pairs = [c for i, name in chosen for c in (F.lit(name), F.col(f"m{i}"))]
-        stacked = self.rows.filter(F.col("qid").isNotNull()).select(
-            "run", "qid", F.stack(F.lit(len(chosen)), *pairs).alias("measure", "value"))
-        return stacked.select("run", "measure", "qid", F.col("value").cast("double"))
+            return self.spark.createDataFrame([], ddl)
+        schema = values_schema(self.names)
+        out_schema = pa.schema([("run", pa.string()), ("measure", pa.string()), ("qid", pa.string()),
+                                ("value", pa.float64())])
+
+        def unpack(batches):
+            for batch in batches:
+                for run, segment in zip(batch.column(0).to_pylist(), _read_blocks(batch.column(1), schema)):
+                    n = segment.num_rows
+                    yield pa.RecordBatch.from_arrays([
+                        pa.repeat(run, n * len(chosen)).cast(pa.string()),
+                        pa.concat_arrays([pa.repeat(name, n).cast(pa.string()) for _i, name in chosen]),
+                        pa.concat_arrays([segment.column(0)] * len(chosen)),
+                        pa.concat_arrays([segment.column(1 + i) for i, _name in chosen])], schema=out_schema)
+
+        segments = self.rows.filter(F.col("note").isNull()).select("run", "block")
+        return segments.mapInArrow(unpack, ddl)
 
     def _learn(self, notes: pd.DataFrame) -> None:
-        counts, tags, problems = _gather(notes, self.runs, self.complete)
+        counts, tags, problems = _gather(notes, self.runs, self.complete, self.policy)
+        if not any(r.info.origin != "variant" for r in self.requested):  # as on one machine: only trec_eval's
+            problems = [p for p in problems if p.kind != "fractional_grades"]  # measures read whole grades
         self.counts, self.problems = counts, self.problems + problems
         self.tags.update(tags)
 
     def totals(self) -> pd.DataFrame:
         """Each run's per-query values summed as trec_eval sums them: one addition at a time, in query-id
-        byte order, on one Spark task streaming the rows sorted by (run, query).  Columns ``run``, ``name``,
-        ``total``, ``n`` (queries answered).  Also gathers the notes (problems, tags, ``-c``'s counts)."""
+        byte order, on one Spark task reading the segments in bucket order (buckets are ranges of ids; a
+        segment holds its queries in order; Arrow batches of at most 64 MB by default,
+        ``spark.sql.execution.arrow.maxBytesPerBatch``).  Columns ``run``, ``name``, ``total``, ``n`` (queries
+        answered).  Also gathers the notes (problems, tags, ``-c``'s counts)."""
         numeric = [(i, name) for i, (name, kind) in enumerate(self.names) if kind != "text"]
-        cols = ["run", "qid"] + [c for c, _k in NOTE_COLUMNS] + [f"m{i}" for i, _ in numeric]
-        sorted_rows = self.rows.select(*cols).repartition(1).sortWithinPartitions("run", "qid")
+        schema = values_schema(self.names)
         labels = [name for _, name in numeric]
+        columns = [1 + i for i, _name in numeric]
         note_names = [c for c, _k in NOTE_COLUMNS]
         out_schema = pa.schema([("run", pa.string()), ("name", pa.string()), ("total", pa.float64()),
                                 ("n", pa.int64())] + [(c, pa.string() if k == "string" else pa.int64())
                                                       for c, k in NOTE_COLUMNS])
-        first_value = 2 + len(NOTE_COLUMNS)
         # ir_measures' Accuracy averages the queries where it is defined: its NaN are left out of the total and n
-        defined = {j for j, label in enumerate(labels)
-                   if label in {n for r in self.requested if r.summary == "defined_mean" for n in r.names}}
+        summed = {n for r in self.requested if r.summary == "defined_mean" for n in r.names}
+        defined = [j for j, label in enumerate(labels) if label in summed]
+        plain = [j for j in range(len(labels)) if labels[j] not in summed]
 
         def accumulate(batches):
+            # run -> [totals of the plain columns (None before the first query), queries, totals and counts of the
+            # defined columns]
             state: dict[str, list] = {}
             kept_notes = []
             for batch in batches:
                 if not batch.num_rows:
                     continue
-                is_note = pc.is_valid(batch.column(2)).to_numpy(zero_copy_only=False)
-                if is_note.any():
-                    kept_notes.append(batch.filter(pa.array(is_note)))
-                    batch = batch.filter(pa.array(~is_note))
-                    if not batch.num_rows:
+                is_note = pc.is_valid(batch.column(batch.schema.get_field_index("note")))
+                if pc.any(is_note).as_py():
+                    kept_notes.append(batch.filter(is_note))
+                    batch = batch.filter(pc.invert(is_note))
+                block = batch.column(batch.schema.get_field_index("block"))
+                for run, segment in zip(batch.column(0).to_pylist(), _read_blocks(block, schema)):
+                    st = state.setdefault(run, [None, 0, [None] * len(labels), [0] * len(labels)])
+                    st[1] += segment.num_rows
+                    if not segment.num_rows or not columns:
                         continue
-                runs = batch.column(0).to_numpy(zero_copy_only=False)
-                starts = np.flatnonzero(np.r_[True, runs[1:] != runs[:-1]])
-                for s, e in zip(starts, np.r_[starts[1:], len(runs)]):
-                    st = state.setdefault(runs[s], [[None] * len(labels), 0, [0] * len(labels)])
-                    st[1] += int(e - s)
-                    for j in range(len(labels)):
-                        v = batch.column(first_value + j).to_numpy(zero_copy_only=False)[s:e].astype(np.float64)
-                        if j in defined:
-                            v = v[~np.isnan(v)]
-                        st[2][j] += v.size
-                        if not v.size:
-                            continue
-                        prev = st[0][j]
-                        st[0][j] = float(np.cumsum(v if prev is None else np.r_[prev, v])[-1])
+                    values = np.column_stack([segment.column(c).to_numpy(zero_copy_only=False) for c in columns])
+                    if plain:  # one addition at a time down each column (accumulate is sequential, never pairwise)
+                        part = values[:, plain]
+                        stacked = part if st[0] is None else np.vstack([st[0], part])
+                        st[0] = np.add.accumulate(stacked, axis=0)[-1]
+                    for j in defined:
+                        v = values[:, j]
+                        v = v[~np.isnan(v)]
+                        st[3][j] += v.size
+                        if v.size:
+                            prev = st[2][j]
+                            st[2][j] = float(np.add.accumulate(v if prev is None else np.r_[prev, v])[-1])
             out = {c: [] for c in out_schema.names}
-            for run, (totals, _n, counts) in state.items():
+            for run, (totals, n, defined_totals, counts) in state.items():
+                by_label = dict(zip(plain, totals)) if totals is not None else {}
                 for j, label in enumerate(labels):
-                    total = totals[j] if totals[j] is not None or j in defined else 0.0
-                    for c, v in (("run", run), ("name", label), ("total", total), ("n", counts[j])):
+                    if j in defined:
+                        total, count = defined_totals[j], counts[j]
+                    else:
+                        total, count = (float(by_label[j]) if j in by_label else 0.0), n
+                    for c, v in (("run", run), ("name", label), ("total", total), ("n", count)):
                         out[c].append(v)
                     for c in note_names:
                         out[c].append(None)
@@ -1042,12 +1577,16 @@ class SparkEvaluation:
                 for r in range(notes.num_rows):
                     for c, v in (("run", notes.column(0)[r].as_py()), ("name", None), ("total", None), ("n", None)):
                         out[c].append(v)
-                    for j, c in enumerate(note_names):
-                        out[c].append(notes.column(2 + j)[r].as_py())
+                    for c in note_names:
+                        out[c].append(notes.column(c)[r].as_py())
             yield pa.RecordBatch.from_pydict(out, schema=out_schema)
 
         ddl = "run string, name string, total double, n bigint, " + ", ".join(f"`{c}` {k}" for c, k in NOTE_COLUMNS)
-        table = _collect(sorted_rows.mapInArrow(accumulate, ddl)).to_pandas()
+        # a few rows, one per run and bucket, to one task in bucket order: cached values are read there as they
+        # are (coalesce); values still to compute are computed in parallel first (repartition: a shuffle)
+        one = self.rows.coalesce(1) if self.rows.is_cached else self.rows.repartition(1)
+        in_order = one.sortWithinPartitions("bucket")
+        table = _collect(in_order.mapInArrow(accumulate, ddl)).to_pandas()
         is_note = table["note"].notna()
         self._learn(table[is_note])
         return table[~is_note][["run", "name", "total", "n"]].reset_index(drop=True)
@@ -1086,28 +1625,40 @@ class SparkEvaluation:
         table = _collect(self.rows)
         is_note = pc.is_valid(table.column("note"))
         self._learn(table.filter(is_note).select(["run"] + [c for c, _k in NOTE_COLUMNS]).to_pandas())
-        rows = table.filter(pc.invert(is_note))
-        qids = pc.unique(rows.column("qid").combine_chunks()) if rows.num_rows else pa.array([], pa.string())
-        queries = np.asarray(qids.take(pc.array_sort_indices(qids)).to_pylist(), dtype=object)
-        position = {q: i for i, q in enumerate(queries.tolist())}
+        segments = table.filter(pc.invert(is_note))
+        listed = table.filter(pc.equal(table.column("note"), "queries")).column("block").combine_chunks()
+        qrels_queries = [b.column(0) for b in _read_blocks(listed, QUERIES_SCHEMA)]
+        schema = values_schema(self.names)
+        by_run: dict[str, list[pa.RecordBatch]] = {}
+        for run, segment in zip(segments.column("run").to_pylist(),
+                                _read_blocks(segments.column("block").combine_chunks(), schema)):
+            by_run.setdefault(run, []).append(segment)
+        parts = {run: pa.Table.from_batches(b, schema=schema).combine_chunks() for run, b in by_run.items()}
+        if qrels_queries:  # asked for (the variants table): every qrels query, as on one machine
+            qids = pa.concat_arrays(qrels_queries)
+        else:  # the queries some run answered
+            qids = pc.unique(pa.chunked_array([t.column("qid") for t in parts.values()], pa.string())) if parts \
+                else pa.array([], pa.string())
+        queries = qids.take(pc.array_sort_indices(qids))
         out = []
         for run in self.runs:
-            part = rows.filter(pc.equal(rows.column("run"), run))
-            idx = np.fromiter((position[q] for q in part.column("qid").to_pylist()), np.int64, part.num_rows)
-            present = np.zeros(queries.size, bool)
+            part = parts.get(run, schema.empty_table())
+            idx = pc.index_in(part.column("qid"), value_set=queries).to_numpy(zero_copy_only=False).astype(np.int64)
+            present = np.zeros(len(queries), bool)
             present[idx] = True
             rv = RunValues(run, self.tags.get(run, run), present)
             for i, (name, kind) in enumerate(self.names):
                 col = part.column(f"m{i}")
                 if kind == "text":
-                    arr = np.empty(queries.size, dtype=object)
+                    arr = np.empty(len(queries), dtype=object)
                     arr[idx] = np.asarray(col.to_pylist(), dtype=object)
                     rv.texts[name] = arr
                 else:
-                    arr = np.zeros(queries.size, np.float64)
-                    arr[idx] = col.to_numpy(zero_copy_only=False)
+                    arr = np.zeros(len(queries), np.float64)
+                    arr[idx] = col.to_numpy()
                     rv.values[name] = arr
             out.append(rv)
+        queries = np.asarray(queries.to_pylist(), dtype=object)
         return MeasureResult(queries, self.requested, out, self.complete, list(self.problems), self.counts)
 
 
@@ -1170,21 +1721,34 @@ def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, 
     return out
 
 
-def _as_qrels_frame(spark, qrels, columns, limits=None):
+def _as_qrels_frame(spark, qrels, columns, limits=None, *, subtopics: bool = False):
     from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
 
+    columns = dict(columns or {})
+    subtopic = columns.pop("subtopic", "subtopic")
     if isinstance(qrels, (str, os.PathLike)):
-        return read_spark(spark, qrels, kind="qrels", columns=columns, limits=limits)
+        return read_spark(spark, qrels, kind="qrels", columns=columns, limits=limits, subtopics=subtopics)
     if not isinstance(qrels, DataFrame):
         raise ValueError(f"qrels must be a Spark DataFrame or a path, got {type(qrels).__name__}")
-    roles = column_roles(qrels.columns, "qrels", dict(columns or {}))
+    if subtopics and subtopic not in qrels.columns:
+        raise ValueError(f"qrels: diversity qrels need a column for the subtopic ({subtopic!r}, or name it: "
+                         f"qrels_columns={{'subtopic': ...}}) among {', '.join(qrels.columns)}")
+    roles = column_roles([c for c in qrels.columns if not subtopics or c != subtopic], "qrels", columns)
     if isinstance(roles, Problem):
         raise ValueError(f"qrels: no column for {roles.params['role']} among {roles.params['header']}; "
                          f"accepted names: {roles.params['accepted']}")
-    return qrels.select(F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
-                        F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
+    cols = [F.col(f"`{roles['qid']}`").cast("string").alias("qid")]
+    if subtopics:
+        cols.append(F.col(f"`{subtopic}`").cast("string").alias("subtopic"))
+    return qrels.select(*cols, F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
                         F.col(f"`{roles['rel']}`").cast("double").alias("rel"))
+
+
+def _reads_subtopics(requested: Sequence[Requested]) -> list[str]:
+    """The printed names of the requested measures that read diversity qrels (ndeval's, through pyndeval)."""
+    return [name for r in requested if r.info.origin == "ir_measures" and r.params.provider == "pyndeval"
+            for name in r.names]
 
 
 def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spark=None, relevance_level: int = 1,
@@ -1192,7 +1756,7 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
                    num_docs_in_coll: int = 0, err_gmax: float | None = None,
                    qrels_columns: Mapping[str, str] | None = None, run_columns: Mapping[str, str] | None = None,
                    buckets: int | None = None, skip_bad_lines: bool = False,
-                   limits: Limits | None = None) -> SparkEvaluation:
+                   limits: Limits | None = None, subtopics: bool = False) -> SparkEvaluation:
     """trec_eval's measures (and the extras) for runs held in Spark, through the single-machine kernel.
 
     Parameters
@@ -1222,6 +1786,12 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         ``--skip-bad-lines``.
     limits : Limits, optional
         Rows and decoded bytes a local Parquet file may cost (:func:`read_spark`).
+    subtopics : bool, default False
+        The qrels are diversity qrels (``qid subtopic docno rel``, ndeval's format: a TREC text file, or a
+        DataFrame with a ``subtopic`` column or one named by ``qrels_columns={"subtopic": ...}``), as
+        :func:`metrics.runfiles.read_subtopic_qrels` reads them on one machine: the diversity measures
+        (``alpha_nDCG@20``, ``ERR_IA@10``, ``NRBP``, ...) read each judgment, every other measure each
+        document once with its highest grade.  Needed for a diversity measure.
 
     Returns
     -------
@@ -1248,6 +1818,13 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     ...
     ValueError: measure 'ndcg_cut.ten': cutoff 'ten' is not a whole number >= 1
 
+    A diversity measure needs diversity qrels, said before Spark is touched too:
+
+    >>> evaluate_spark("qrels.txt", "bm25.run", ["alpha_nDCG@20"])
+    Traceback (most recent call last):
+    ...
+    ValueError: subtopics: 'alpha_nDCG@20' reads diversity qrels (qid subtopic docno rel); pass subtopics=True
+
     With a session (not run here: it starts a JVM)::
 
         spark = spark_session("local[2]")
@@ -1255,16 +1832,32 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         ev.means().show()          # run, measure, value
         ev.per_query().write.parquet("per_query.parquet")
     """
-    from pyspark.sql import functions as F
+    return _evaluate_spark(qrels, runs, measures, spark=spark, relevance_level=relevance_level, complete=complete,
+                           judged_only=judged_only, max_docs=max_docs, num_docs_in_coll=num_docs_in_coll,
+                           err_gmax=err_gmax, qrels_columns=qrels_columns, run_columns=run_columns, buckets=buckets,
+                           skip_bad_lines=skip_bad_lines, limits=limits, subtopics=subtopics)
 
+
+def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, judged_only, max_docs,
+                    num_docs_in_coll, err_gmax, qrels_columns, run_columns, buckets, skip_bad_lines, limits=None,
+                    policy: str | None = None, queries: bool = False, subtopics: bool = False) -> SparkEvaluation:
+    """:func:`evaluate_spark`, and for the variants table (:func:`evaluate_variants_spark`): ``policy`` words
+    what a missing query counts as in the problems, ``queries`` has the kernel list each bucket's qrels
+    queries."""
+    from pyspark.sql import functions as F
 
     requested = parse_measures(measures)
     opts = check_options(relevance_level=relevance_level, judged_only=judged_only, max_docs=max_docs,
                          num_docs_in_coll=num_docs_in_coll, err_gmax=err_gmax, complete=complete)
     buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
     skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
+    subtopics = check_flag(subtopics, name="subtopics")
+    diversity = _reads_subtopics(requested)
+    if diversity and not subtopics:
+        raise ValueError(f"subtopics: {diversity[0]!r} reads diversity qrels (qid subtopic docno rel); pass "
+                         "subtopics=True")
     spark = _active(spark)
-    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits)
+    qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits, subtopics=subtopics)
     frames = _as_run_frames(spark, runs, run_columns, limits)
     run_dfs, runs_order = [], []
     for name, df in frames:
@@ -1292,15 +1885,110 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
         buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
-    bucket = F.pmod(F.xxhash64("qid"), F.lit(buckets)).alias("_bucket")
+    bounds = _bounds(qrels_df, buckets)
+    if subtopics:  # each judgment with the row of its subtopic's first (good) judgment in the whole file
+        firsts = qrels_df.filter(F.col("_bad").isNull()).groupBy("subtopic").agg(F.min("_row").alias("_sub"))
+        qrels_df = qrels_df.join(firsts, "subtopic", "left")
     names = _names(requested)
     options = {"runs": runs_order, "names": names, "measures": list(measures), "keep_first": skip_bad_lines,
-               "opts": opts}
-    index = F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1
-    left = run_df.select(index.alias("_run"), "qid", "docno", "score", "tag", "_row", "_bad", "_line", bucket)
-    right = qrels_df.select("qid", "docno", "rel", "_row", "_bad", "_line", bucket)
-    rows = left.groupBy("_bucket").cogroup(right.groupBy("_bucket")).applyInArrow(_kernel(options), _out_ddl(names))
-    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"])
+               "opts": opts, "bounds": bounds, "keys": partition_keys(len(bounds) + 1), "queries": queries,
+               "rows": _needs_rows(requested, skip_bad_lines), "subtopics": subtopics}
+    # Each side's input batches packed into blocks (one per run and bucket: a range of query ids) before the
+    # shuffle, with only the columns that can hold something; each bucket's blocks in a partition of their own
+    # after it, evaluated there.  No sort: the kernel puts a bucket's rows in order, and its segments come out in
+    # the order of the ids.
+    sides = [(qrels_df, "rel", -1)]
+    for (name, _df), df in zip(frames, run_dfs):
+        sides.append((df, "score", runs_order.index(name) if name is not None else None))
+    packed = None
+    for df, value, side in sides:
+        cols = [F.col("qid"), F.col("docno"), F.col(value).alias("value")]
+        if side is None:
+            cols.append((F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1)
+                        .alias("_run"))
+        if not _always_null(df, "_bad"):
+            cols.append(F.when(F.col("_bad").isNotNull(), F.concat(F.col("_bad"), F.lit("\x00"),
+                                                                   F.coalesce(F.col("_line"), F.lit(""))))
+                        .alias("_why"))
+        if side != -1 and not _always_null(df, "tag"):
+            cols.append(F.col("tag"))
+        if side == -1 and subtopics:  # their own _row: the join above may have moved the rows
+            cols += [F.col("_row"), F.col("subtopic"), F.col("_sub")]
+        one = df.select(*cols).mapInArrow(_packer(options, side), _PACKED_DDL)
+        packed = one if packed is None else packed.unionByName(one)
+    rows = packed.repartition(len(bounds) + 1, "_key").mapInArrow(_block_kernel(options), _OUT_DDL)
+    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy)
+
+
+def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequence[Variant] | None = None,
+                            log_base: float = 2, relevance_level: float | None = None, missing: str = "skip",
+                            spark=None, qrels_columns: Mapping[str, str] | None = None,
+                            run_columns: Mapping[str, str] | None = None, buckets: int | None = None,
+                            skip_bad_lines: bool = False, limits: Limits | None = None) -> Evaluation:
+    """The NDCG variants table on Spark: :func:`metrics.runfiles.batch.evaluate`'s :class:`Evaluation`, the
+    same values bit for bit (each variant is the ``nDCG(...)`` measure :func:`evaluate_spark` computes).
+
+    Parameters
+    ----------
+    qrels, runs
+        As for :func:`evaluate_spark` (DataFrames or paths Spark reads).
+    k, variants, log_base, relevance_level, missing
+        As for :func:`metrics.runfiles.batch.evaluate`: the cutoff (None: the whole list and pool), the
+        variants (default: :func:`metrics.runfiles.batch.make_variants`' 24), the logarithm's base, grades below
+        ``relevance_level`` counting 0, and what a qrels query a run did not answer counts as ("skip" or "zero").
+    spark, qrels_columns, run_columns, buckets, skip_bad_lines, limits
+        As for :func:`evaluate_spark`.
+
+    Returns
+    -------
+    metrics.runfiles.batch.Evaluation
+        On the driver: ``values[run, variant, query]`` over every qrels query, ``means()``,
+        ``per_query()``, ``orders()``, ``tau()``; ``problems`` (queries on one side only, lines skipped).
+
+    Raises
+    ------
+    ValueError
+        For an invalid option (named, before Spark is touched) or input :func:`evaluate_spark` refuses.
+
+    Examples
+    --------
+    Options are checked first (no session needed):
+
+    >>> evaluate_variants_spark("qrels.txt", "bm25.run", missing="drop")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown missing 'drop'; valid names are 'skip', 'zero'
+
+    With a session (not run here: it starts a JVM)::
+
+        ev = evaluate_variants_spark("qrels.txt", ["bm25.run", "dense.run"], k=10, spark=spark_session())
+        ev.means()                 # run x variant, as on one machine
+    """
+    k = check_k(k)
+    base = check_log_base(log_base)
+    level = check_real(relevance_level, name="relevance_level", allow_none=True)
+    check_choice(missing, MISSING, name="missing")
+    variants = list(variants) if variants is not None else make_variants()
+    if not variants or not all(isinstance(v, Variant) for v in variants):
+        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
+    for v in variants:
+        v.format("label")  # refuses, naming the field, a variant with a cutoff, base or level of its own
+    # each variant as the measure batch.evaluate asks the engine for, by its spec (Variant.format())
+    specs = [v.with_(k=k, log_base=base, level=level).format() for v in variants]
+    ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
+                         max_docs=None, num_docs_in_coll=0, err_gmax=None, qrels_columns=qrels_columns,
+                         run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, limits=limits,
+                         policy=missing, queries=True)
+    result = ev.result()
+    n = len(result.queries)
+    values = np.full((len(ev.runs), len(variants), n), np.nan)
+    present = np.zeros((len(ev.runs), n), dtype=bool)
+    for r, rv in enumerate(result.runs):
+        present[r] = rv.present
+        for j, spec in enumerate(specs):
+            values[r, j] = np.where(rv.present, rv.values[spec], np.nan)
+    table = [Variant(gain=v.gain, discount=v.discount, idcg=v.idcg, ties=v.ties) for v in variants]  # as .of
+    return Evaluation(result.queries, list(ev.runs), table, values, present, missing, k, list(result.problems))
 
 
 def bucket_kernel(measures: Sequence[str] = ("official",), *, runs: Sequence[str] = ("run",),
@@ -1370,6 +2058,17 @@ def bucket_kernel(measures: Sequence[str] = ("official",), *, runs: Sequence[str
     return kernel
 
 
+def _always_null(df, column: str) -> bool:
+    """True when Spark's optimizer folds the column to a null literal (a column a source does not have): it
+    need not travel.  False whenever that cannot be told from the plan (then it travels)."""
+    try:
+        plan = df.select(column)._jdf.queryExecution().optimizedPlan()
+        child = plan.expressions().head().child()
+        return bool(child.foldable()) and child.eval(None) is None
+    except Exception:  # noqa: BLE001 - another plan shape: keep the column
+        return False
+
+
 def _kernel_columns(df, kind: str):
     """The columns the kernel takes, with ``_row`` (file or DataFrame order), ``_bad`` and ``_line``."""
     from pyspark.sql import functions as F
@@ -1380,7 +2079,39 @@ def _kernel_columns(df, kind: str):
         if col not in df.columns:
             df = df.withColumn(col, F.lit(None).cast("string"))
     cols = ["run", "qid", "docno", "score", "tag"] if kind == "run" else ["qid", "docno", "rel"]
+    if kind == "qrels" and "subtopic" in df.columns:
+        cols.insert(1, "subtopic")
     return df.select(*cols, "_row", "_bad", "_line")
+
+
+#: Query ids sampled from the qrels to cut the ids into buckets (ranges in byte order): at least this many, and
+#: 100 a bucket.
+BOUNDS_SAMPLE = 20_000
+
+
+def _bounds(qrels_df, buckets: int) -> list[str]:
+    """At most ``buckets - 1`` distinct query ids in byte order that cut the qrels' ids into ranges of about as
+    many queries each (from a sample of the qrels' rows; one Spark job).  Any bounds give the same values:
+    they only balance the buckets."""
+    from pyspark.sql import functions as F
+
+    if buckets <= 1:
+        return []
+    want = max(BOUNDS_SAMPLE, 100 * buckets)
+    ids = qrels_df.select("qid").filter(F.col("qid").isNotNull())
+    estimate = _estimated_rows(qrels_df)
+    fraction = min(1.0, 2.0 * want / max(estimate, 1))
+    sample = ids if fraction >= 1.0 else ids.sample(fraction=fraction, seed=0)
+    got = _collect(sample.limit(20 * want)).column("qid")
+    if len(got) < want // 4 and fraction < 1.0:  # the estimate was far too high: sample by the count
+        fraction = min(1.0, 2.0 * want / max(ids.count(), 1))
+        got = _collect(ids.sample(fraction=fraction, seed=0).limit(20 * want)).column("qid")
+    unique = pc.unique(got.combine_chunks().cast(pa.string()))
+    unique = unique.take(pc.array_sort_indices(unique)).to_pylist()
+    if not unique:
+        return []
+    cuts = [unique[(i * len(unique)) // buckets] for i in range(1, buckets)]
+    return sorted(set(cuts), key=lambda q: q.encode("utf-8"))
 
 
 def _estimated_rows(df) -> int:

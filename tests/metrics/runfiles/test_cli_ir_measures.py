@@ -1,7 +1,7 @@
 """ir_measures' names on the command line: -m takes them beside trec_eval's and prints each as written, with
 ir_measures' mean; --help lists both; a diversity measure reads diversity qrels; --compare takes an
-ir_measures name; bad names exit 2 naming the option and the spec as typed; --spark refuses the diversity
-measures before Spark starts."""
+ir_measures name; bad names exit 2 naming the option and the spec as typed.  (With --spark, the diversity
+measures too: tests/metrics/runfiles/test_spark_ir_measures.py.)"""
 from __future__ import annotations
 
 import logging
@@ -81,10 +81,3 @@ def test_compare_takes_an_ir_measures_name(capsys):
     assert main(["-m", "P(rel=2)@5", "--compare", "P(rel=2)@5", "--resamples", "200", QRELS, *runs]) == 0
     out = capsys.readouterr().out
     assert "P(rel=2)@5" in out
-
-
-def test_spark_refuses_diversity_before_starting(capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["--spark", "local[1]", "-m", "alpha_nDCG@10", QRELS, RUN])
-    assert exc.value.code == 2
-    assert "diversity qrels" in capsys.readouterr().err

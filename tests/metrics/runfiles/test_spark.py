@@ -23,6 +23,7 @@ from metrics.runfiles import cli
 from metrics.runfiles.read import id_strings, read_files, read_qrels, read_run
 from metrics.runfiles.spark import SparkEvaluation, evaluate_spark, read_spark
 from metrics.runfiles.trec import evaluate_runs
+from tests.conftest import examples
 from tests.metrics.runfiles.conftest import JVM_OPTIONS
 from tests.metrics.runfiles.reference import generate, qrels_bytes, run_bytes
 
@@ -89,7 +90,7 @@ def frames(spark, qrels: dict, run: dict, *, name="run"):
     return spark.createDataFrame(q), spark.createDataFrame(r)
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), buckets=st.integers(1, 5), options=st.sampled_from(OPTIONS),
        measure=st.sampled_from(["all_trec", "err.5", "judged.3", "ndcg_rel", "rbp_resid.p=0.9", "G",
@@ -253,13 +254,47 @@ def test_cli_output_is_the_same_byte_for_byte(spark, args, tmp_path):
     assert per_query == (tmp_path / "one.csv").read_text() and per_query.count("\n") > 14
 
 
-def test_cli_spark_refuses_standard_input_and_the_variants_table(capsys):
-    for argv, message in ((["--spark", "local[2]", QRELS, "-"], "a run from standard input"),
-                          (["--spark", "local[2]", "--variants", QRELS, RUNS[0]], "runs on one machine"),
-                          (["--spark", "local [2]", QRELS, RUNS[0]], "a Spark master URL")):
-        with pytest.raises(SystemExit) as exc:
-            cli.main(argv)
-        assert exc.value.code == 2 and message in capsys.readouterr().err
+def test_cli_spark_refuses_a_master_that_is_not_a_url(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--spark", "local [2]", QRELS, RUNS[0]])
+    assert exc.value.code == 2 and "a Spark master URL" in capsys.readouterr().err
+
+
+def run_cli_stdin(argv, data: bytes):
+    """run_cli with ``data`` on standard input."""
+    import sys
+
+    class Stdin:
+        buffer = io.BytesIO(data)
+
+    saved = sys.stdin
+    sys.stdin = Stdin()
+    try:
+        return run_cli(argv)
+    finally:
+        sys.stdin = saved
+
+
+@pytest.mark.parametrize("args", [["-q", "-m", "official"], ["--variants", "--per-query"]], ids=["trec", "variants"])
+def test_cli_a_run_from_standard_input_gives_the_same_output_with_spark(spark, args):
+    data = Path(RUNS[1]).read_bytes()
+    code, out, _ = run_cli_stdin(args + [QRELS, RUNS[0], "-"], data)
+    code_spark, out_spark, err = run_cli_stdin(["--spark", "local[2]"] + args + [QRELS, RUNS[0], "-"], data)
+    assert code == code_spark == 0 and out_spark == out and "stdin" in out
+
+
+def test_cli_max_mb_with_spark_refuses_a_larger_file_as_without_spark(spark):
+    assert 1_000 < Path(RUNS[0]).stat().st_size < 10_000  # over a 0.001 MB limit, under 0.01 MB
+    argv = ["--max-mb", "0.001", "-m", "map", QRELS, RUNS[0]]
+    code, out, err = run_cli(argv)
+    code_spark, out_spark, err_spark = run_cli(["--spark", "local[2]"] + argv)
+    assert code == code_spark == 1 and out == out_spark == ""
+    assert err.startswith("error: bm25.run is 0.0 MB; the limit is 0.001 MB")
+    assert err_spark.splitlines()[-1] == err.splitlines()[0]  # the same line (after Spark's start-up lines)
+    argv[1] = "0.01"
+    code, out, _ = run_cli(argv)
+    code_spark, out_spark, _ = run_cli(["--spark", "local[2]"] + argv)
+    assert code == code_spark == 0 and out_spark == out and "map" in out
 
 
 def test_cli_spark_names_a_missing_file(spark, tmp_path):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from metrics.lessons.libraries import LIBRARIES, evaluate_library, library_pool
 from metrics.lessons.match import match_number
+from tests.conftest import examples
 
 pytestmark = pytest.mark.spark
 
@@ -73,7 +74,7 @@ grades = st.integers(0, 3)
 query = st.tuples(st.lists(grades, min_size=1, max_size=9), st.lists(grades, max_size=4))
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(queries=st.lists(query, min_size=1, max_size=25), k=st.integers(1, 12))
 def test_every_spark_convention_equals_the_real_spark(spark, queries, k):
