@@ -199,7 +199,7 @@ REPO_PATH = re.compile(r"(?<![\w/.<])((?:tests|benchmarks|scripts|deploy|metrics
 #: Dotted names of the code a page names: ``ui.pages.run_files.view.UPLOAD_LIMITS``, ``metrics.match_number``.
 DOTTED = re.compile(r"(?<![\w/.-])((?:metrics|ui|classroom)(?:\.[A-Za-z_]\w*)+)")
 #: Paths that exist only once the app has run or an operator made them.
-MADE_AT_RUN_TIME = ("data/classroom/", ".streamlit/secrets.toml")
+MADE_AT_RUN_TIME = ("data/classroom/", ".streamlit/secrets.toml", "benchmarks/data/")
 #: Every page of documentation whose names must exist: README.md, what it links to, every page under docs/
 #: (the helpers' notes aside) and benchmarks/README.md. CHANGELOG.md is history: it names what was.
 DOC_PAGES = sorted({*linked_pages(), *(ROOT / "docs").glob("*.md"), ROOT / "benchmarks" / "README.md"}
