@@ -165,6 +165,8 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
         "their_divisor": number(p.get("their_divisor"), 4),
         "divisor": number(p.get("divisor"), 4),
         "past_end": p.get("past_end", ""),
+        "decimals": p.get("decimals", ""),
+        "asked": p.get("asked", ""),
     }
     kind = f.kind
     entry = MISTAKES[kind]

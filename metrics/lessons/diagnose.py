@@ -49,7 +49,7 @@ from itertools import combinations, product
 import numpy as np
 import pandas as pd
 
-from .._validation import as_grades, check_choice, check_k, check_log_base
+from .._validation import as_grades, check_choice, check_k, check_log_base, check_whole
 from ..ndcg import breakdown
 from ..parse import ParseError, parse_numbers, split_tokens
 from ..registry import DISCOUNTS, GAINS, IDCG_SOURCES, Choice
@@ -797,21 +797,27 @@ class _Engine:
         if wrong_side["dcg"] or wrong_side["ideal"]:
             tops = self._their_totals("dcg", side_marks, fits)
             bottoms = self._their_totals("ideal", side_marks, fits)
+            cut = None  # the writer's own ratio cut off: a mistake of this step's own, unless another reading fits
             for i, r in enumerate(readings):
                 for (top, top_from), (bottom, bottom_from) in product(tops, bottoms):
                     if not (top_from or bottom_from) or bottom == 0:
                         continue
+                    sources = list(dict.fromkeys(x for x in (top_from, bottom_from) if x))
+                    if i == 0 and not _close(r, top / bottom) and _is_truncation(r, top / bottom):
+                        cut = cut or (top / bottom, sources)
+                        continue
                     if _fits(r, top / bottom):
-                        sources = list(dict.fromkeys(x for x in (top_from, bottom_from) if x))
                         m.params.update(own=top / bottom, ratio=top / bottom, **{"from": sources})
-                        if i == 0 and _close(r, top / bottom):
+                        if i == 0:
                             m.state = "carried_forward"
-                        elif i == 0:  # the writer's own ratio, cut off: a mistake of this step's own
-                            m.kinds = ("truncation",)
                         else:  # the writer's own ratio, written as a percent without its sign (or the reverse)
                             m.kinds = ("percent_vs_fraction",)
                             m.params["wrote_percent"] = not h.percent
                         return m
+            if cut is not None:
+                m.params.update(own=cut[0], ratio=cut[0], **{"from": cut[1]})
+                m.kinds = ("truncation",)
+                return m
         # --- a percent read as a fraction or the reverse
         flipped = readings[1] if len(readings) > 1 else None
         if flipped is not None and _fits(flipped, c):
@@ -932,6 +938,19 @@ class _Engine:
         return marks, self._calc_of(fits["dcg"], fits["ideal"])
 
 
+def _asked_precision(marks: list[_Mark], decimals: int) -> None:
+    """A right number written with fewer decimals than the exercise asks, and off at the asked precision, is
+    the misconception ``too_few_decimals`` (a percent counts its own two: 77% is 0.77)."""
+    for m in marks:
+        h = m.hand
+        if m.state != "right" or h.scale >= decimals or not math.isfinite(m.expected):
+            continue
+        if abs(h.value - m.expected) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12:
+            continue  # 0.5 for 0.5000: as right as 0.50
+        m.state, m.kinds = "wrong", ("too_few_decimals",)
+        m.params.update(decimals=decimals, asked=_format(m.expected, decimals))
+
+
 def _ndcg_params(h: HandNumber, exact: float) -> dict:
     percent = _format(exact * 100, max(0, h.scale - 2)) + "%"
     return {"rounded": percent if h.percent else _format(exact, h.scale), "percent": percent, "scale": h.scale}
@@ -1020,7 +1039,8 @@ def _formula_cost(vals: Values, hand: dict) -> float:
 
 
 def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_terms=None, idcg=None,
-             ndcg=None, gain=None, discount=None, log_base=None, idcg_source=None) -> Diagnosis:
+             ndcg=None, gain=None, discount=None, log_base=None, idcg_source=None,
+             decimals: int | None = None) -> Diagnosis:
     """Judge a hand calculation: one verdict per answer, and the first misconception where it first shows.
 
     Parameters
@@ -1041,6 +1061,11 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         :data:`metrics.registry.GAINS`, a discount from :data:`metrics.registry.DISCOUNTS`, a base > 0 and != 1.
     idcg_source : {"list", "judged"}, optional
         The items of the ideal ranking (``None``: all judged items when ``unretrieved`` is given, else the list).
+    decimals : int >= 0, optional
+        The decimals the exercise asks for (Practice and the classroom: "write answers with 2 decimals").  A
+        number written with fewer is judged at the exercise's precision: ``0.5`` or ``0`` for 0.4909 is the
+        misconception ``too_few_decimals`` even though it rounds right at its own precision; ``0.5`` for 0.5000
+        stays right.  ``None`` (Check my calculation): every number at the precision it was written.
 
     Returns
     -------
@@ -1118,6 +1143,8 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
 
     engine = _Engine(rel, extra, k, best, hand)
     marks, followed = engine.run()
+    if decimals is not None:
+        _asked_precision(marks, check_whole(decimals, name="decimals", minimum=0, maximum=12))
     try:
         followed_values = followed.values_of(rel, extra, k)
     except ValueError:  # pragma: no cover - every side of it was computed already

@@ -345,6 +345,10 @@ MISCONCEPTIONS: dict[str, Misconception] = {
         _entry("beyond_k", "A term written past the cutoff k",
                "Positions after k do not count; a term was written (and usually added) for one of them.",
                "term", ("term", "ideal_term")),
+        _entry("too_few_decimals", "Fewer decimals than the exercise asks",
+               "The number rounds right at the decimals written, but the exercise asks for more, and at its "
+               "precision the number is off (0.5 or 0 for 0.4909 when 2 decimals are asked: 0.49).",
+               "any", _SIDE_STEPS),
         _entry("truncation", "Digits cut off instead of rounded",
                "The digits after the last one written were cut off, not rounded (0.3869 -> 0.38, not 0.39).",
                "any", _SIDE_STEPS),

@@ -99,8 +99,8 @@ SIDE_KEYS = ("linear_for_exponential", "exponential_for_linear", "wrong_gain", "
              "discount_one_late", "wrong_log_base", "no_discount", "cutoff_ignored")
 IDEAL_KEYS = ("ideal_from_list", "ideal_from_judged", "ideal_order")
 FORMULA_KEYS = SIDE_KEYS + IDEAL_KEYS
-WRITING_KEYS = ("beyond_k", "truncation", "rounded_sum", "ratio_of_rounded", "percent_vs_fraction",
-                "arithmetic_slip")
+WRITING_KEYS = ("beyond_k", "truncation", "too_few_decimals", "rounded_sum", "ratio_of_rounded",
+                "percent_vs_fraction", "arithmetic_slip")
 
 
 def apply(key: str, recipe: Recipe, side: str, grades, extra, k) -> list[Recipe]:

@@ -202,6 +202,10 @@ MISTAKE_TABLE = [
     ("arithmetic_slip", dict(grades=G, terms="3 1.26 1.6 0 0.39 0.71", dcg="6.96"), ("arithmetic_slip", "term", 3),
      {"terms": "wrong", "dcg": "carried_forward"}),
     # an addition slip: right terms, DCG 6.96 is neither the exact 6.861 nor their sum 6.86
+    # 2 decimals asked, 1 written: 2/log2(3) = 1.2619 is 1.3 at one decimal but 1.26 at two (3, 1.5 and 0 are
+    # exact, so as right as 3.00)
+    ("too_few_decimals", dict(grades=G, terms="3 1.3 1.5 0 0.4 0.7", decimals=2), ("too_few_decimals", "term", 2),
+     {"terms": "wrong"}),
     ("arithmetic_slip_dcg", dict(grades=G, terms="3 1.26 1.5 0 0.39 0.71", dcg="6.96"),
      ("arithmetic_slip", "dcg", None), {"terms": "right", "dcg": "wrong"}),
 ]

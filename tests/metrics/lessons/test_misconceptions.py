@@ -99,9 +99,10 @@ class Sheet:
         self.right = numbers(correct, grades, extra, k)
         self.texts: dict[str, object] = {}
         self.derived: dict[str, bool] = {}
+        self.decimals: int | None = None  # the decimals the exercise asks for (None: any)
 
     def kwargs(self) -> dict:
-        out = {}
+        out = {} if self.decimals is None else {"decimals": self.decimals}
         for f, v in self.texts.items():
             out[f] = " ".join(v) if isinstance(v, list) else v
         return out
@@ -174,10 +175,17 @@ def _field_differs(sheet: Sheet, f: str) -> tuple[bool, int | None]:
     right = sheet.right[f]
     if isinstance(right, list):
         for p, x in sheet.terms_written(f):
-            if p > len(right) or not close(x, right[p - 1]):
+            if p > len(right) or not close(x, right[p - 1]) or too_coarse(sheet, x, right[p - 1]):
                 return True, p
         return False, None
-    return not close(sheet.texts[f], right), None
+    return not close(sheet.texts[f], right) or too_coarse(sheet, sheet.texts[f], right), None
+
+
+def too_coarse(sheet: Sheet, text: str, exact: float) -> bool:
+    """Written with fewer decimals than the exercise asks, and off at the asked precision."""
+    if sheet.decimals is None or read(text)[1] <= 0.5 * 10.0 ** -sheet.decimals * (1 + 1e-9):
+        return False
+    return not close(text, exact, unit_decimals=sheet.decimals)
 
 
 def expected_states(sheet: Sheet) -> tuple[dict, dict]:
@@ -255,10 +263,11 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     if c.source == "list" and sheet.extra:
         return  # Practice and the classroom give missed items only when they count
     assert ex.idcg_source == c.source
-    practice = ex.check(**sheet.kwargs())
+    answers = {f: v for f, v in sheet.kwargs().items() if f != "decimals"}  # the exercise has its decimals
+    practice = ex.check(**answers)
     task = ranking_task(sheet.grades, unretrieved=sheet.extra, k=sheet.k, gain=c.dcg.gain, discount=c.dcg.discount,
-                        log_base=c.dcg.base, idcg="judged")
-    classroom = task.check(sheet.kwargs())
+                        log_base=c.dcg.base, idcg="judged", decimals=sheet.d)
+    classroom = task.check(answers)
     rows = []
     for i, f in enumerate(d.verdicts):
         v = d.verdicts[f]
@@ -469,6 +478,22 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         else:
             sheet.texts[f] = text
         start = f
+    elif key == "too_few_decimals":
+        # a total or NDCG (a list of terms is read at its most precise term's decimals: "1" beside "0.91" is 1.00)
+        spots = [(f, None) for f in ("dcg", "idcg") if f in sheet.texts]
+        spots += [("ndcg", None)] if "ndcg" in sheet.texts and not sheet.texts["ndcg"].endswith("%") else []
+        assume(spots)
+        f, p = data.draw(st.sampled_from(spots), label="spot")
+        exact = right[f][p - 1] if p else right[f]
+        fewer = data.draw(st.integers(min_value=0, max_value=d - 1), label="decimals_written")
+        text = fmt(exact, fewer)  # rounded right, at fewer decimals than asked
+        sheet.decimals = d
+        assume(not near_boundary(text, exact) and too_coarse(sheet, text, exact))
+        if p:
+            sheet.texts[f][p - 1] = text
+        else:
+            sheet.texts[f] = text
+        start, carry = f, False  # the later numbers copied right: the coarse one alone is the mistake
     elif key == "rounded_sum":
         f = data.draw(st.sampled_from(["dcg", "idcg"]), label="total")
         tf = TERMS_OF[SIDE_OF[f]]
