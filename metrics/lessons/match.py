@@ -50,7 +50,7 @@ import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Context, Decimal
 from itertools import product
 
 import numpy as np
@@ -483,7 +483,7 @@ def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMi
         return NearMiss(lib.key, value, d, dim.step, dim.mistake or EXTRA_MISTAKES.get(d, "arithmetic_slip"),
                         mine[d], m.settings[d], tuple(diff))
     # nothing matches (or only k differs): explain by rounding
-    if math.isfinite(value):
+    if math.isfinite(value) and math.isfinite(value * 10.0 ** h.scale):  # a DCG of 2^1023 has no digits to cut
         unit = 10.0 ** h.scale
         truncated = math.trunc(value * unit + math.copysign(1e-7, value)) / unit
         if abs(truncated - h.value) <= 1e-9 * max(1.0, abs(value)):
@@ -505,8 +505,13 @@ def _step(p: int) -> Decimal:
     return Decimal(1).scaleb(-p)
 
 
+#: Enough digits to quantize any float (up to 309 before the point) at any precision written here: the default
+#: context's 28 digits raise InvalidOperation for a DCG of 2^74 (one grade 74 with the exponential gain).
+_WIDE = Context(prec=400)
+
+
 def _round_at(x: float, p: int) -> Decimal:
-    return _decimal(x).quantize(_step(p), rounding=ROUND_HALF_UP)
+    return _decimal(x).quantize(_step(p), rounding=ROUND_HALF_UP, context=_WIDE)
 
 
 def _cut_at(x: float, p: int) -> Decimal:
@@ -514,15 +519,15 @@ def _cut_at(x: float, p: int) -> Decimal:
     computation's last bit) counts as that number."""
     q = _step(p)
     d = _decimal(x)
-    up = d.quantize(q, rounding=ROUND_UP if x >= 0 else ROUND_DOWN)
+    up = d.quantize(q, rounding=ROUND_UP if x >= 0 else ROUND_DOWN, context=_WIDE)
     if abs(float(up) - x) <= 1e-12 * max(1.0, abs(x)):
         return up
-    return d.quantize(q, rounding=ROUND_DOWN)
+    return d.quantize(q, rounding=ROUND_DOWN, context=_WIDE)
 
 
 def _typed(h: HandNumber) -> Decimal:
     """The typed number as a fraction with exactly its written decimals ("81.86%" -> 0.8186)."""
-    return _decimal(h.value).quantize(_step(h.scale), rounding=ROUND_HALF_UP)
+    return _decimal(h.value).quantize(_step(h.scale), rounding=ROUND_HALF_UP, context=_WIDE)
 
 
 def _text(d: Decimal) -> str:
@@ -582,10 +587,10 @@ def _writing(h: HandNumber, typed: Decimal, x: float, quantity: str, dcg: float,
     if _within(h, x):
         return "rounded", h.scale, _text(_round_at(x, h.scale)), None
     for p in range(h.scale, -1, -1):  # cut at the written decimals, or at fewer and padded with zeros
-        if typed == typed.quantize(_step(p)) and _cut_at(x, p) == typed:
+        if typed == typed.quantize(_step(p), context=_WIDE) and _cut_at(x, p) == typed:
             return "truncated", p, _text(_cut_at(x, p)), None
     for p in range(h.scale - 1, -1, -1):
-        if typed == typed.quantize(_step(p)) and _round_at(x, p) == typed:
+        if typed == typed.quantize(_step(p), context=_WIDE) and _round_at(x, p) == typed:
             return "rounded_shorter", p, _text(_round_at(x, p)), None
     if quantity == "ndcg" and math.isfinite(dcg) and math.isfinite(idcg):
         for p in range(1, RATIO_DECIMALS + 1):

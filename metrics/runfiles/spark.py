@@ -398,9 +398,11 @@ def path_bytes(spark, path) -> int | None:
 
     Examples
     --------
-    With a session (not run here)::
+    With a session, ``path_bytes(spark, "data/samples/bm25.run")`` is the sample run's bytes.  Whatever Spark
+    cannot size is None, never an error (its reader names the path when it is read):
 
-        path_bytes(spark, "data/samples/bm25.run")   # the sample run's bytes
+    >>> path_bytes(None, "no/such/file") is None
+    True
     """
     try:
         hpath = spark._jvm.org.apache.hadoop.fs.Path(str(path))

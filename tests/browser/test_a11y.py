@@ -39,7 +39,7 @@ HERE = [page for page in PAGES if page not in IN_LAYOUT_TESTS]
 
 def test_the_layout_tests_check_real_pages():
     assert IN_LAYOUT_TESTS <= set(PAGES), IN_LAYOUT_TESTS - set(PAGES)
-    assert HERE == ["match", "present", "class", "join"]
+    assert HERE == ["match", "diversity", "present", "class", "join"]
 
 
 def url(app_url: str, page: str, lang: str, extra: str = "") -> str:

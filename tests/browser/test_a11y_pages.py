@@ -176,10 +176,12 @@ def test_language_and_pages_from_the_sidebar_by_keyboard(make_page, app_url):
     ring(pg, "language buttons")
     chosen = ("() => [...document.querySelectorAll('[role=radiogroup][aria-label=Language] [role=radio]')]"
               ".map((b) => [b.innerText, b.getAttribute('aria-checked'), b === document.activeElement])")
-    assert pg.evaluate(chosen) == [["English", "true", True], ["简体中文", "false", False], ["한국어", "false", False]]
-    pg.keyboard.press("ArrowRight")
-    pg.keyboard.press("ArrowRight")
-    assert pg.evaluate(chosen) == [["English", "true", False], ["简体中文", "false", False], ["한국어", "false", True]]
+    assert pg.evaluate(chosen) == [["English", "true", True], ["简体中文", "false", False],
+                                   ["繁體中文", "false", False], ["한국어", "false", False]]
+    for _ in range(3):
+        pg.keyboard.press("ArrowRight")
+    assert pg.evaluate(chosen) == [["English", "true", False], ["简体中文", "false", False],
+                                   ["繁體中文", "false", False], ["한국어", "false", True]]
     ring(pg, "language button 한국어 (focused, not chosen yet)")
     assert "lang" not in query(pg)
     pg.keyboard.press("Space")   # 한국어, the last language
@@ -264,6 +266,11 @@ FOCUS_PAGES = ["playground", "worked_examples", "variants", "match", "check", "p
                "run_files", "class", "join"]
 
 
+#: More Tab stops than any page has controls (Run files, with its measures, significance, "Where did this number
+#: come from?" and conformance sections, has well over 150): reaching it means the focus never left the page.
+MAX_TAB_STOPS = 600
+
+
 @pytest.mark.parametrize("path", FOCUS_PAGES)
 def test_every_kind_of_control_shows_its_focus(make_page, app_url, path):
     pg = make_page(viewport={"width": 1280, "height": 900})
@@ -271,7 +278,7 @@ def test_every_kind_of_control_shows_its_focus(make_page, app_url, path):
     pg.goto(f"{app_url}/{path}")
     rendered(pg)
     seen, stops = set(), 0
-    while stops < 150:
+    while stops < MAX_TAB_STOPS:
         pg.keyboard.press("Tab")
         stops += 1
         now = pg.evaluate(KIND_JS)
@@ -285,7 +292,7 @@ def test_every_kind_of_control_shows_its_focus(make_page, app_url, path):
             drag_cards.append(f"{path}: {found}")
         elif not found.visible:
             problems.append(f"{path}: {now['kind']}: {found}")
-    assert stops < 150, f"{path}: Tab never left the page (a keyboard trap?)"
+    assert stops < MAX_TAB_STOPS, f"{path}: Tab never left the page (a keyboard trap?)"
     assert len(seen) >= 3, (path, seen)  # the sweep reached the page's controls, not only the sidebar's
     assert not problems, "\n".join(problems)
     # The playground's cards (the "drag" helper's component, merged): measured like every control.

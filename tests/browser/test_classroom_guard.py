@@ -208,7 +208,7 @@ def test_pages_moved_by_a_failover_keep_uploading_and_downloading(make_page, tmp
 
 
 # ---------------------------------------------------------------------------------------------- layout
-WAITING_TEXT = {"zh": "所以没有检查你输入的课堂码", "ko": "입력한 코드를 확인하지 않았습니다"}
+WAITING_TEXT = {"zh": "没有检查你输入的课堂码", "ko": "입력한 코드를 확인하지 않았습니다"}
 LET_IN = {"zh": "让他们进入（1）", "ko": "입장 허락 (1)"}
 
 
