@@ -519,8 +519,27 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
     >>> ev.means().round(4)["linear/standard/judged/trec_eval"].to_dict()
     {'ab': 1.0, 'ba': 0.7967}
     """
+    k, b, level, variants = variant_options(k=k, log_base=log_base, relevance_level=relevance_level,
+                                            missing=missing, variants=variants)
+    requested = []
+    for v in variants:
+        params = (v.with_(k=k, log_base=b, level=level),)
+        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, variant_names(params)))
+    result = evaluate_result(qrels, list(runs), requested, complete=missing == "zero", on_progress=on_progress)
+    return Evaluation.of(result, k=k)
+
+
+def variant_options(*, k, log_base, relevance_level, missing, variants) -> tuple:
+    """The variants table's options checked once, for one machine and Spark alike: ``(k, log_base,
+    relevance_level, variants)``, each refused naming the option and the bad value.
+
+    >>> k, base, level, variants = variant_options(k=10, log_base=2, relevance_level=None, missing="zero",
+    ...                                            variants=None)
+    >>> k, base, level, len(variants) == len(make_variants())
+    (10, 2.0, None, True)
+    """
     k = check_k(k)
-    b = check_log_base(log_base)
+    base = check_log_base(log_base)
     level = check_real(relevance_level, name="relevance_level", allow_none=True)
     check_choice(missing, MISSING, name="missing")
     variants = list(variants) if variants is not None else make_variants()
@@ -528,12 +547,7 @@ def evaluate(qrels: Table, runs: Sequence[Table], *, k=None, variants: Sequence[
         raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
     for v in variants:
         v.format("label")  # refuses, naming the field, a variant with a cutoff, base or level of its own
-    requested = []
-    for v in variants:
-        params = (v.with_(k=k, log_base=b, level=level),)
-        requested.append(Requested(MEASURES[VARIANT_MEASURE], params, None, variant_names(params)))
-    result = evaluate_result(qrels, list(runs), requested, complete=missing == "zero", on_progress=on_progress)
-    return Evaluation.of(result, k=k)
+    return k, base, level, variants
 
 
 def _rows_of(table: Table, qid: str) -> np.ndarray:

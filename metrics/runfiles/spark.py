@@ -49,10 +49,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_choice, check_flag, check_k, check_log_base, check_real, check_whole
+from .._validation import check_flag, check_whole
 from ..variant import Variant
 from ._kernels import has_duplicate_pairs
-from .batch import MISSING, Evaluation, make_variants
+from .batch import Evaluation, variant_options
 from .engine import QrelsCounts, QrelsIndex, RunValues, evaluate_tables, summary_value
 from .measures import Requested, parse_measures
 from .measures.diversity import SubtopicJudgments
@@ -1966,15 +1966,8 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
         ev = evaluate_variants_spark("qrels.txt", ["bm25.run", "dense.run"], k=10, spark=spark_session())
         ev.means()                 # run x variant, as on one machine
     """
-    k = check_k(k)
-    base = check_log_base(log_base)
-    level = check_real(relevance_level, name="relevance_level", allow_none=True)
-    check_choice(missing, MISSING, name="missing")
-    variants = list(variants) if variants is not None else make_variants()
-    if not variants or not all(isinstance(v, Variant) for v in variants):
-        raise ValueError("variants must be a non-empty list of Variant (see make_variants)")
-    for v in variants:
-        v.format("label")  # refuses, naming the field, a variant with a cutoff, base or level of its own
+    k, base, level, variants = variant_options(k=k, log_base=log_base, relevance_level=relevance_level,
+                                               missing=missing, variants=variants)
     # each variant as the measure batch.evaluate asks the engine for, by its spec (Variant.format())
     specs = [v.with_(k=k, log_base=base, level=level).format() for v in variants]
     ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
