@@ -2102,7 +2102,10 @@ def _chunk_padding(meta) -> int:
     ...                                              "parquet-mr", "parquet-cpp-arrow version 26.0.1", None)]
     [100, 0, 100, 0, 0]
     """
-    created = (getattr(meta, "created_by", None) or "").strip()
+    try:
+        created = (getattr(meta, "created_by", None) or "").strip()
+    except UnicodeDecodeError:  # a damaged footer's writer field: count the padding, the side that bounds memory
+        return OLD_PARQUET_MR_PADDING
     if not created.lower().startswith("parquet-mr"):
         return 0
     found = re.match(r"parquet-mr\s+version\s+(\d+)(?:\.(\d+))?(?:\.(\d+))?", created, re.IGNORECASE)
