@@ -120,6 +120,9 @@ def _module(which: str):
         import metrics.runfiles.read as module
 
         return module
+    from upload_memory import read_module  # this folder is on sys.path when a benchmark runs as a script
+
+    return read_module(BEFORE_COMMIT)
     import importlib.util
 
     source = subprocess.run(["git", "show", f"{BEFORE_COMMIT}:metrics/runfiles/read.py"], cwd=ROOT, check=True,

@@ -231,25 +231,32 @@ def _child(mode: str, qrels_path: str, run_path: str) -> dict:
 BEFORE_COMMIT = "4b36cfb"  # the reader before the bounded line-by-line path and the Parquet limits
 
 
+def read_module(commit: str):
+    """``metrics.runfiles.read`` as it was at ``commit``, loaded from git as a module of the package (its relative
+    imports resolve against today's package).  Shared with benchmarks/hostile_uploads.py."""
+    sys.path.insert(0, str(ROOT))
+    import importlib.util
+
+    source = subprocess.run(["git", "show", f"{commit}:metrics/runfiles/read.py"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    import metrics.runfiles  # noqa: F401 - the package the old module's relative imports resolve in
+
+    spec = importlib.util.spec_from_loader(f"metrics.runfiles.read_{commit}", loader=None)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "metrics.runfiles"
+    sys.modules[spec.name] = module
+    exec(compile(source, f"read.py@{commit}", "exec"), module.__dict__)  # noqa: S102 - our own history
+    return module
+
+
 def _reader(which: str):
-    """``read_run`` now, or as it was at :data:`BEFORE_COMMIT` (loaded from git as a module of the package)."""
+    """``read_run`` now, or as it was at :data:`BEFORE_COMMIT`."""
     sys.path.insert(0, str(ROOT))
     if which == "now":
         from metrics.runfiles import read_run
 
         return read_run
-    import importlib.util
-
-    source = subprocess.run(["git", "show", f"{BEFORE_COMMIT}:metrics/runfiles/read.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
-    import metrics.runfiles  # noqa: F401 - the package the old module's relative imports resolve in
-
-    spec = importlib.util.spec_from_loader("metrics.runfiles.read_before", loader=None)
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = "metrics.runfiles"
-    sys.modules[spec.name] = module
-    exec(compile(source, f"read.py@{BEFORE_COMMIT}", "exec"), module.__dict__)  # noqa: S102 - our own history
-    return module.read_run
+    return read_module(BEFORE_COMMIT).read_run
 
 
 def _child_read(which: str, path: str) -> dict:
