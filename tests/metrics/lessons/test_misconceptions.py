@@ -440,6 +440,20 @@ def _not_a_total_or_ratio_mistake(sheet: Sheet, f: str, text: str) -> None:
         assume(not close(text, read(sheet.texts["dcg"])[0] / read(sheet.texts["idcg"])[0]))
 
 
+def _spots(sheet: Sheet, *, terms: bool = True) -> list[tuple[str, int | None]]:
+    """Where one written number can be changed: each written term (``terms``), each total, a fraction NDCG."""
+    spots = [(f, p) for f in ("terms", "ideal_terms") if terms and f in sheet.texts for p, _ in sheet.terms_written(f)]
+    spots += [(f, None) for f in ("dcg", "idcg") if f in sheet.texts]
+    return spots + ([("ndcg", None)] if "ndcg" in sheet.texts and not sheet.texts["ndcg"].endswith("%") else [])
+
+
+def _write_at(sheet: Sheet, f: str, p: int | None, text: str) -> None:
+    if p:
+        sheet.texts[f][p - 1] = text
+    else:
+        sheet.texts[f] = text
+
+
 def _ideal(sheet: Sheet) -> list[float]:
     pool = list(sheet.grades) + (list(sheet.extra) if sheet.correct.source == "judged" else [])
     return sorted(pool, reverse=True)
@@ -463,9 +477,7 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         sheet.texts[tf] = [fmt(x, d) for x in right[tf]] + [fmt(x, d) for x in uncut[k:m]]
         start = tf
     elif key == "truncation":
-        spots = [(f, p) for f in ("terms", "ideal_terms") if f in sheet.texts for p, _ in sheet.terms_written(f)]
-        spots += [(f, None) for f in ("dcg", "idcg") if f in sheet.texts]
-        spots += [("ndcg", None)] if "ndcg" in sheet.texts and not sheet.texts["ndcg"].endswith("%") else []
+        spots = _spots(sheet)
         assume(spots)
         f, p = data.draw(st.sampled_from(spots), label="spot")
         exact = right[f][p - 1] if p else right[f]
@@ -473,15 +485,11 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         assume(not close(text, exact))
         _not_another_mistake(sheet, f, p, text)
         _not_a_total_or_ratio_mistake(sheet, f, text)
-        if p:
-            sheet.texts[f][p - 1] = text
-        else:
-            sheet.texts[f] = text
+        _write_at(sheet, f, p, text)
         start = f
     elif key == "too_few_decimals":
         # a total or NDCG (a list of terms is read at its most precise term's decimals: "1" beside "0.91" is 1.00)
-        spots = [(f, None) for f in ("dcg", "idcg") if f in sheet.texts]
-        spots += [("ndcg", None)] if "ndcg" in sheet.texts and not sheet.texts["ndcg"].endswith("%") else []
+        spots = _spots(sheet, terms=False)
         assume(spots)
         f, p = data.draw(st.sampled_from(spots), label="spot")
         exact = right[f][p - 1] if p else right[f]
@@ -489,10 +497,7 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         text = fmt(exact, fewer)  # rounded right, at fewer decimals than asked
         sheet.decimals = d
         assume(not near_boundary(text, exact) and too_coarse(sheet, text, exact))
-        if p:
-            sheet.texts[f][p - 1] = text
-        else:
-            sheet.texts[f] = text
+        _write_at(sheet, f, p, text)
         start, carry = f, False  # the later numbers copied right: the coarse one alone is the mistake
     elif key == "rounded_sum":
         f = data.draw(st.sampled_from(["dcg", "idcg"]), label="total")
@@ -517,9 +522,7 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         assume(not close(sheet.texts["ndcg"], right["ndcg"]))
         start = "ndcg"
     else:  # arithmetic_slip
-        spots = [(f, p) for f in ("terms", "ideal_terms") if f in sheet.texts for p, _ in sheet.terms_written(f)]
-        spots += [(f, None) for f in ("dcg", "idcg") if f in sheet.texts]
-        spots += [("ndcg", None)] if "ndcg" in sheet.texts and not sheet.texts["ndcg"].endswith("%") else []
+        spots = _spots(sheet)
         assume(spots)
         f, p = data.draw(st.sampled_from(spots), label="spot")
         exact = right[f][p - 1] if p else right[f]
@@ -531,10 +534,7 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         assume(not close(text, exact) and not is_truncation(text, exact))
         _not_another_mistake(sheet, f, p, text)
         _not_a_total_or_ratio_mistake(sheet, f, text)
-        if p:
-            sheet.texts[f][p - 1] = text
-        else:
-            sheet.texts[f] = text
+        _write_at(sheet, f, p, text)
         start = f
     _carry_on(sheet, start, carry)
     _assume_clear(sheet)
