@@ -28,17 +28,13 @@ MAX_HAND_CHARS = 20_000
 _LABELLED = (("dcg", "DCG"), ("idcg", "IDCG"), ("ndcg", "NDCG"))
 
 
-def _bad(text: str, exc: ValueError) -> ui_state.BadValue:
-    return ui_state.bad_number(text, exc)
-
-
 def _hand_list(raw) -> str:
     """Hand-written terms, kept as typed (``3 1.26 ? 0``); refused if a value is not a number."""
     text = ui_state.text(MAX_HAND_CHARS)(raw)
     try:
         hand_numbers(text)
     except ValueError as exc:
-        raise _bad(text, exc) from None
+        raise ui_state.bad_number(text, exc) from None
     return text
 
 
@@ -49,7 +45,7 @@ def _hand_one(raw) -> str:
         try:
             hand_number(text)
         except ValueError as exc:
-            raise _bad(text, exc) from None
+            raise ui_state.bad_number(text, exc) from None
     return text
 
 
