@@ -65,6 +65,8 @@ from .misconceptions import (
     Side,
     Values,
     formula_entries,
+    named_discount,
+    written_orders,
 )
 
 __all__ = [
@@ -82,6 +84,7 @@ __all__ = [
     "Diagnosis",
     "hand_number",
     "hand_numbers",
+    "rounded_like",
     "diagnose",
     "BLANKS",
     "example_sheet",
@@ -359,6 +362,46 @@ def _format(value: float, scale: int) -> str:
     return f"{value:.{max(0, scale)}f}"
 
 
+def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale: int | None = None) -> str:
+    """``exact`` rounded the way ``h`` is written: the one rounding "like yours" of every page and explanation.
+
+    The same decimals; a percent as a percent; an NDCG written above 1 without its sign (``76.8``) is the
+    percent it stands for, so it is compared in percent with the same decimals — never as a fraction at the
+    written decimals (``0.8``).
+
+    Parameters
+    ----------
+    h : HandNumber
+        The number as written.
+    exact : float
+        The value to write like it (the exercise's, or the student's own).
+    step : str, optional
+        The step it was written at (``"ndcg"``: a number above 1 is a percent without its sign).
+    scale : int, optional
+        Decimals of the fraction to round to instead of the written ones (the exercise's asked precision).
+
+    Returns
+    -------
+    str
+        Empty for a value that is not finite.
+
+    Examples
+    --------
+    >>> rounded_like(hand_number("76.8"), 0.818354, step="ndcg"), rounded_like(hand_number("0.77"), 0.818354)
+    ('81.8%', '0.82')
+    >>> rounded_like(hand_number("82%"), 0.818354, step="ndcg"), rounded_like(hand_number("7.1"), 7.14099)
+    ('82%', '7.1')
+    >>> rounded_like(hand_number("0.8"), 0.818354, step="ndcg", scale=3)
+    '0.818'
+    """
+    if exact is None or not math.isfinite(exact):
+        return ""
+    if h.percent or (step == "ndcg" and h.value > 1):
+        decimals = h.decimals if scale is None else max(0, scale - 2)
+        return _format(exact * 100, decimals) + "%"
+    return _format(exact, h.scale if scale is None else scale)
+
+
 def _close(h: HandNumber, exact: float) -> bool:
     return math.isfinite(exact) and abs(h.value - exact) <= h.tolerance * (1 + 1e-9) + 1e-12
 
@@ -554,6 +597,7 @@ class _Engine:
         self.right = correct.values_of(rel, extra, k)  # the exercise's numbers: its overflow is an error
         self.values: dict[str, dict] = {}  # side -> changes -> _Cand, every way computed (duplicates too)
         self.cands = {w: self._candidates(w) for w in ("dcg", "ideal")}
+        self.cands["ideal"] += self._written_orders()
 
     # --- candidates ---------------------------------------------------------------------------------
     def _spec(self, which: str, changes) -> tuple[Side, str, str]:
@@ -611,13 +655,47 @@ class _Engine:
             out.append(cand)
         return out
 
+    def _written_orders(self) -> list[_Cand]:
+        """The ideal ranking in an order of the writer's own (``ideal_order``), read back from the written IDCG
+        terms (:func:`metrics.lessons.misconceptions.written_orders`): under the exercise's way of computing the
+        ideal side and under each single formula entry (a pair: another gain and unsorted ...), one way per
+        filling of the unwritten positions."""
+        written = [(p, h.value, h.tolerance) for p, h in enumerate(self.hand["ideal_term"], start=1) if h is not None]
+        if not written:
+            return []
+        out: list[_Cand] = []
+        seen = {self._key(c.terms, c.total) for c in self.cands["ideal"]}
+        ways = [c for c in self.cands["ideal"] if len(c.entries) <= 1 and "ideal_order" not in c.entries]
+        for way in ways:
+            side, source, _ = self._spec("ideal", way.changes)
+            pool = np.r_[self.rel, self.extra] if source == "judged" else self.rel
+            for order in written_orders(written, pool, side, self.k):
+                alone = (("ideal_order", order),)
+                for entries, changes in (((*way.entries, "ideal_order"), way.changes + alone),
+                                         (("ideal_order",), alone)):
+                    if changes in self.values["ideal"]:
+                        continue
+                    try:
+                        cand = _Cand(entries, changes, *self._side_values("ideal", changes))
+                    except ValueError:  # the order is of another set of items, or overflows
+                        continue
+                    self.values["ideal"][changes] = cand
+                    key = self._key(cand.terms, cand.total)
+                    if changes == way.changes + alone and key not in seen:
+                        seen.add(key)
+                        out.append(cand)
+        return out
+
     @staticmethod
     def _key(terms: np.ndarray, total: float) -> tuple:
         return tuple(float(f"{x:.10g}") for x in terms.tolist()) + (float(f"{total:.10g}"),)
 
     def _calc_of(self, cand_d: _Cand, cand_i: _Cand) -> Calculation:
+        """The calculation the numbers follow, each side's discount named the one way (:func:`named_discount`)."""
         d_side = self._spec("dcg", cand_d.changes)[0]
         i_side, source, order = self._spec("ideal", cand_i.changes)
+        d_side = replace(d_side, discount=named_discount(d_side.discount, d_side.log_base, cand_d.terms.size))
+        i_side = replace(i_side, discount=named_discount(i_side.discount, i_side.log_base, cand_i.terms.size))
         return Calculation(d_side, i_side, source, order)
 
     # --- fitting one side -----------------------------------------------------------------------------
@@ -634,12 +712,13 @@ class _Engine:
     def _fit(self, which: str, items: list, total: HandNumber | None) -> _Cand:
         written = [(p, h) for p, h in enumerate(items, start=1) if h is not None]
         limit = 1 if len(written) + (total is not None) <= 1 else 2
-        own = self._own_sum(items, self.cands[which][0])
 
         def cost(c: _Cand) -> float:
             s = sum(_cost(h, c.at(p)) for p, h in written)
-            if total is not None and not (own is not None and _close(total, own)):
-                s += _cost(total, c.total)
+            if total is not None:
+                own = self._own_sum(items, c)  # the written terms added, this way's values in the blanks
+                if not (own is not None and _close(total, own)):
+                    s += _cost(total, c.total)
             return s
 
         cands = self.cands[which]
@@ -673,8 +752,10 @@ class _Engine:
         dim = entry.dimension
         correct = getattr(self.correct, dim) if dim in ("idcg_source", "ideal_order") else getattr(
             self.correct.side(which), dim)
-        return {"dimension": dim, "theirs_variant": cand.value(dim, self.correct, which), "correct_variant": correct,
-                "k": self.k}
+        theirs = cand.value(dim, self.correct, which)
+        if dim == "discount":  # one name for one set of divisors (log2 i is Järvelin–Kekäläinen's)
+            theirs = named_discount(theirs, cand.value("log_base", self.correct, which), cand.terms.size)
+        return {"dimension": dim, "theirs_variant": theirs, "correct_variant": correct, "k": self.k}
 
     # --- one side, step by step ---------------------------------------------------------------------
     def side(self, which: str) -> tuple[list[_Mark], _Cand]:
@@ -690,7 +771,7 @@ class _Engine:
             c, f = right.at(p), fit.at(p)
             m = _Mark(term_step, p, h, c, followed=f, params={"scale": h.scale})
             if not math.isnan(c):
-                m.params["rounded"] = _format(c, h.scale)
+                m.params["rounded"] = rounded_like(h, c, step=term_step)
             if not math.isnan(c) and _close(h, c):
                 marks.append(m)
                 continue
@@ -741,7 +822,8 @@ class _Engine:
     def _total(self, which: str, step: str, h: HandNumber, items: list, marks: list[_Mark], fit: _Cand) -> _Mark:
         right = self.cands[which][0]
         c = right.total
-        m = _Mark(step, None, h, c, followed=fit.total, params={"scale": h.scale, "rounded": _format(c, h.scale)})
+        m = _Mark(step, None, h, c, followed=fit.total, params={"scale": h.scale,
+                                                                "rounded": rounded_like(h, c, step=step)})
         wrong_terms = [x for x in marks if x.state == "wrong"]
         own = self._own_sum(items, fit)
         complete = bool(items) and len(items) >= right.terms.size and all(x is not None for x in items)
@@ -855,10 +937,11 @@ class _Engine:
         with its values for the blanks; and the other side's way applied here, where nothing here says no."""
         right = self.cands[which][0]
         step = "dcg" if which == "dcg" else "idcg"
-        out: list[tuple[float, str | None]] = [(right.total, None)]
+        out: list[tuple[float, str | None]] = []
         written = self.hand[step]
-        if written is not None:  # a right total as written (rounded) is divided too
+        if written is not None:  # their own total as written (a right one rounded) first: what they divided
             out.append((written.value, None if _close(written, right.total) else FIELD_OF_STEP[step]))
+        out.append((right.total, None))
         source = self._source(which, side_marks)
         off = any(x.state != "right" for x in side_marks[which])
         items = self.hand["term" if which == "dcg" else "ideal_term"]
@@ -948,18 +1031,32 @@ def _asked_precision(marks: list[_Mark], decimals: int) -> None:
         if abs(h.value - m.expected) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12:
             continue  # 0.5 for 0.5000: as right as 0.50
         m.state, m.kinds = "wrong", ("too_few_decimals",)
-        m.params.update(decimals=decimals, asked=_format(m.expected, decimals))
+        m.params.update(decimals=decimals, asked=rounded_like(h, m.expected, step=m.step, scale=decimals))
 
 
 def _ndcg_params(h: HandNumber, exact: float) -> dict:
-    percent = _format(exact * 100, max(0, h.scale - 2)) + "%"
-    return {"rounded": percent if h.percent else _format(exact, h.scale), "percent": percent, "scale": h.scale}
+    rounded = rounded_like(h, exact, step="ndcg")
+    percent = rounded if rounded.endswith("%") else _format(exact * 100, max(0, h.scale - 2)) + "%"
+    return {"rounded": rounded, "percent": percent, "scale": h.scale}
+
+
+def _own_texts(m: _Mark) -> dict:
+    """What the writer's own numbers (or formula) give, written the way they wrote this number: ``own_text``
+    (and, for a percent mixed up with a fraction, ``own_fraction``/``own_percent`` at the precision meant)."""
+    own = m.params.get("own")
+    if own is None or not math.isfinite(own):
+        return {}
+    if "percent_vs_fraction" in m.kinds:
+        meant = _rescaled(m.hand) or m.hand
+        return {"own_text": _format(own, meant.scale), "own_percent": _format(own * 100, max(0, meant.scale - 2)) + "%"}
+    return {"own_text": rounded_like(m.hand, own, step=m.step)}
 
 
 def _findings(marks: list[_Mark]) -> list[Finding]:
     out: list[Finding] = []
     said: set = set()
     for m in sorted(marks, key=lambda x: (STEPS.index(x.step), x.position or 0)):
+        m.params.update(_own_texts(m))
         if m.state == "carried_forward":
             out.append(Finding("carried_forward", m.step, m.position, m.hand.value, m.expected, dict(m.params)))
         for kind in m.kinds:
@@ -1015,6 +1112,7 @@ def _steps_table(hand: dict, marks: list[_Mark], right: Values, followed: Values
                 "theirs": m.hand.value if m else math.nan,
                 "theirs_text": m.hand.shown() if m else "",
                 "scale": m.hand.scale if m else None,
+                "rounded": rounded_like(m.hand, right.at(s, p), step=s) if m else "",
                 "followed": followed.at(s, p),
                 "correct": right.at(s, p),
                 "ok": None if m is None else m.state == "right",

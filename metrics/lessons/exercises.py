@@ -25,10 +25,11 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..ndcg import breakdown, dcg, idcg, ndcg, rank_by_scores
-from ..registry import GAINS
+from ..registry import DISCOUNTS, GAINS
 from .diagnose import Diagnosis, diagnose
 
-__all__ = ["Difficulty", "DIFFICULTIES", "Exercise", "make_exercise", "check_seed", "parse_seed", "MAX_SEED"]
+__all__ = ["Difficulty", "DIFFICULTIES", "Exercise", "make_exercise", "check_seed", "parse_seed", "MAX_SEED",
+           "discounts_inside"]
 
 MAX_SEED = 2**32 - 1
 
@@ -208,6 +209,38 @@ class Exercise:
                         log_base=self.log_base, idcg_source=self.idcg_source, decimals=self.decimals)
 
 
+def discounts_inside(discount: str, log_base: float, positions: int) -> bool:
+    """Whether ``discount`` weighs the positions 1..``positions`` differently at all (an exercise on it is about
+    the discount only then).
+
+    Järvelin–Kekäläinen's ``max(1, log_b i)`` leaves every position up to b undiscounted: with base 10 a list
+    of up to 10 positions is a plain sum of gains.  The standard ``log_b(i + 1)`` differs from one position to
+    the next at any base.
+
+    Parameters
+    ----------
+    discount : str
+        A key of :data:`metrics.registry.DISCOUNTS`.
+    log_base : float
+        The base.
+    positions : int
+        How many positions count (the cutoff k, or the whole list).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> discounts_inside("jarvelin", 10.0, 8), discounts_inside("jarvelin", math.e, 3)
+    (False, True)
+    >>> discounts_inside("standard", 10.0, 2)
+    True
+    """
+    divisors = DISCOUNTS[discount].func(np.arange(1, max(1, int(positions)) + 1), float(log_base))
+    return bool(np.ptp(divisors) > 0)
+
+
 def make_exercise(seed, difficulty="easy") -> Exercise:
     """The exercise for ``seed`` at ``difficulty`` (deterministic).
 
@@ -244,7 +277,8 @@ def make_exercise(seed, difficulty="easy") -> Exercise:
     >>> round(ex.solution()["ndcg"], 4)
     0.9152
 
-    Hard exercises rank by system scores with a tie and cut the list:
+    Hard exercises rank by system scores with a tie and cut the list; their discount always discounts inside the
+    cut list (never Järvelin–Kekäläinen with base 10 on 8 positions, which leaves all of them undiscounted):
 
     >>> ex = make_exercise(3, "hard")
     >>> ex.scores is not None and len(set(ex.scores)) < len(ex.scores)  # at least one tie
@@ -263,6 +297,11 @@ def make_exercise(seed, difficulty="easy") -> Exercise:
     discount = str(rng.choice(level.discounts))
     base = float(level.bases[int(rng.integers(0, len(level.bases)))])
     k = int(rng.integers(max(2, n - 3), n)) if rng.random() < level.p_cutoff else None
+    if not discounts_inside(discount, base, k or n):
+        # an exercise whose divisors are all 1 is no exercise on the discount: another of the level's bases
+        # (drawn only here, so every other seed keeps its exercise)
+        bases = [b for b in level.bases if discounts_inside(discount, b, k or n)]
+        base = float(bases[int(rng.integers(0, len(bases)))]) if bases else 2.0
     unretrieved: tuple[float, ...] = ()
     if rng.random() < level.p_unretrieved:
         m = int(rng.integers(1, 3 if level.key == "medium" else 4))
