@@ -8,10 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exercise, parse_seed
+from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, discounts_inside, make_exercise, parse_seed
 from metrics.ndcg import dcg, idcg, ndcg, rank_by_scores
 from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY
+
+from .student import divisor
 
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
 levels = st.sampled_from(list(DIFFICULTIES))
@@ -168,3 +170,26 @@ def test_an_answer_with_fewer_decimals_than_asked_is_not_right():
     good = ex.check(terms="1 1.89 0", dcg="2.89", ideal_terms="3 1.89 1", idcg="5.89", ndcg="0.49")
     assert good.ok, good.kinds()
     assert ex.check(ndcg="0.5").verdict("ndcg").mistakes == ("too_few_decimals",)
+
+
+@PROPERTY
+@given(seed=seeds, level=levels)
+def test_the_discount_discounts_inside_the_list(seed, level):
+    # Issue 36 item 4: an exercise whose divisors are all 1 (Järvelin–Kekäläinen with base 10 on at most 8
+    # positions: max(1, log10 i) = 1 up to i = 10) is a plain sum of gains, no exercise on the discount.  The
+    # divisors of the positions that count (1..k, or the whole list), from first principles:
+    ex = make_exercise(seed, level)
+    positions = ex.k or len(ex.grades)
+    divisors = {round(divisor(ex.discount, i, ex.log_base), 12) for i in range(1, positions + 1)}
+    assert len(divisors) > 1, (ex.discount, ex.log_base, positions)
+
+
+def test_a_pointless_seed_keeps_its_exercise_with_another_base():
+    # Seed 4, hard, drew Järvelin–Kekäläinen with base 10 and k = 5 (every divisor 1); it keeps its grades, scores,
+    # tie rule, missed item and cutoff, and takes a base that discounts: log2, so positions 3..5 are divided by
+    # log2 3 = 1.585, 2 and log2 5 = 2.322.
+    ex = make_exercise(4, "hard")
+    assert (ex.grades, ex.scores, ex.ties, ex.unretrieved, ex.k, ex.discount, ex.log_base) == (
+        (2.0, 3.0, 2.0, 1.0, 0.0, 0.0), (0.2, 0.29, 0.92, 0.53, 0.92, 0.54), "pessimistic", (2.0,), 5,
+        "jarvelin", 2.0)
+    assert not discounts_inside("jarvelin", 10.0, 5) and discounts_inside("jarvelin", 2.0, 5)
