@@ -184,6 +184,10 @@ MISTAKE_TABLE = [
     # ideal left in ranked order: its terms are the DCG's, IDCG = DCG = 6.86 (NDCG would be 1)
     ("ideal_order", dict(grades=G, ideal_terms="3 1.26 1.5 0 0.39 0.71", idcg="6.86"),
      ("ideal_order", "ideal_term", 2), {"ideal_terms": "wrong", "idcg": "carried_forward"}),
+    # any other order of the right grades: grades 2 3 1 3 2, the ideal written for 3 2 3 2 1 (not the ranked
+    # order, not lowest first): 3, 2/log2 3 = 1.26, 3/2 = 1.5, 2/log2 5 = 0.86, 1/log2 6 = 0.39, sum 7.0119
+    ("ideal_order_any", dict(grades=[2, 3, 1, 3, 2], ideal_terms="3 1.26 1.5 0.86 0.39", idcg="7.01"),
+     ("ideal_order", "ideal_term", 2), {"ideal_terms": "wrong", "idcg": "carried_forward"}),
     # a term past k = 4: 1/log2 6 = 0.39 at position 5, and DCG 3 + 1.26 + 1.5 + 0 + 0.39 = 6.15 (DCG@4 5.76)
     ("beyond_k", dict(grades=G, k=4, terms="3 1.26 1.5 0 0.39", dcg="6.15"), ("beyond_k", "term", 5),
      {"terms": "wrong", "dcg": "carried_forward"}),
