@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from metrics.lessons.examples import EXAMPLES, FORMULAS, ITEMS_004, WorkedExample, examples_for
-from metrics.ndcg import all_variants
+from metrics.ndcg import all_variants, positions_counted
 from metrics.parse import parse_base, parse_labels
 from metrics.variant import Variant
 from ui import state
@@ -76,9 +76,28 @@ class Lecture:
 
     @property
     def n_terms(self) -> int:
-        """Positions that count in DCG."""
-        k = self.variant.k
-        return min(k, len(self.rels)) if k else len(self.rels)
+        """Positions that count in DCG (a cutoff past the list's end counts the whole list:
+        :func:`metrics.ndcg.positions_counted`, as the playground's formula does)."""
+        return positions_counted(len(self.rels), k=self.variant.k)
+
+    @property
+    def n_ideal_items(self) -> int:
+        """The items the ideal ranking is built from: the list, or every judged item."""
+        return len(self.rels) + (len(self.unretrieved) if self.variant.idcg == "judged" else 0)
+
+    @property
+    def n_ideal_terms(self) -> int:
+        """Positions that count in IDCG."""
+        return positions_counted(self.n_ideal_items, k=self.variant.k)
+
+    @property
+    def cutoff_past_end(self) -> bool:
+        """Whether the cutoff k is longer than the ranked list (it then cuts nothing from it).
+
+        >>> Lecture(rels=(1.0, 2.0), variant=Variant(k=6)).cutoff_past_end
+        True
+        """
+        return self.variant.k is not None and self.variant.k > len(self.rels)
 
     @property
     def example(self) -> WorkedExample | None:
