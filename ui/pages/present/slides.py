@@ -353,7 +353,7 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         s.cards = _list_cards(lecture, bd, n, 2)
         s.facts = [(tt("dcg"), shown(nums["dcg"])), (tt("idcg"), shown(nums["idcg"]))]
         s.number_label, s.number = tt("ndcg"), nums["ndcg"]
-        s.sentence = ndcg_sentence(nums, lang)
+        s.sentence = ndcg_sentence(nums, lang, ideal=_already_ideal(lecture, bd))
         s.chart = "bars"
         s.printed = printed_numbers(lecture, ("ndcg",), lang)
     elif kind == "formula":
@@ -510,12 +510,15 @@ def idcg_sentence(lecture: Lecture, bd: pd.DataFrame, nums: dict, lang: str) -> 
         return t("present.say_idcg_zero", lang=lang, **fmt)
     if _already_ideal(lecture, bd):
         return t("present.say_idcg_same", lang=lang, **fmt)
+    if nums["idcg"] == nums["dcg"]:  # not in the ideal order, yet as good: the discount does not tell them apart
+        return t("present.say_idcg_tie", lang=lang, **fmt)
     return t("present.say_idcg", lang=lang, **fmt)
 
 
-def ndcg_sentence(nums: dict, lang: str) -> str:
-    """The NDCG step: DCG as a share of IDCG; a perfect ranking, one just short of it that rounds to 1, or no
-    IDCG to divide by.
+def ndcg_sentence(nums: dict, lang: str, *, ideal: bool = True) -> str:
+    """The NDCG step: DCG as a share of IDCG; a perfect ranking (``ideal``: the list is in the ideal order), an
+    order that scores as much as the ideal one without being in it (a discount equal at the positions where they
+    differ), one just short of 1 that rounds to 1, or no IDCG to divide by.
 
     >>> ndcg_sentence({"dcg": 2.0, "idcg": 2.0, "ndcg": 1.0}, "en")
     'NDCG is our DCG as a share of the ideal one: 2 out of 2 is 1, a perfect ranking.'
@@ -524,7 +527,7 @@ def ndcg_sentence(nums: dict, lang: str) -> str:
     if nums["idcg"] == 0:
         return t("present.say_ndcg_zero", lang=lang, **fmt)
     if nums["ndcg"] == 1:
-        return t("present.say_ndcg_perfect", lang=lang, **fmt)
+        return t("present.say_ndcg_perfect" if ideal else "present.say_ndcg_tie", lang=lang, **fmt)
     if shown(nums["ndcg"]) == shown(1.0):
         return t("present.say_ndcg_almost", lang=lang, **fmt)
     return t("present.say_ndcg", lang=lang, **fmt)
