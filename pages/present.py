@@ -59,7 +59,8 @@ with page(link.PAGE_ID, link.FIELDS, state=partial(link.page_state, session, st.
     if session.get(link.GAIN_MAP_KEY):
         st.info(t("present.gain_map_left_out"), icon=":material/info:")
     for problem in build_problems:
-        st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120)),
+        st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120),
+                     value=markdown(problem.value, 40)),
                    icon=":material/link_off:")
 
     st.html(markup.cards_html(s, lang))
