@@ -393,8 +393,8 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
 
     ``relevances`` are grades in ranked order (or any order, with ``scores``); ``pool`` holds the
     grades of every judged item, the list's own included, in the order given (Spark's ground truth);
-    ``gain_map`` is used when ``convention.gain == "map"``.  Raises :class:`NotApplicable` (a
-    ValueError) when the library would refuse the input (fractional grades, a grade above its
+    ``gain_map`` is used when ``convention.variant.gain == "map"`` (replacing its map).  Raises
+    :class:`NotApplicable` (a ValueError) when the library would refuse the input (fractional grades, a grade above its
     maximum, a single document for scikit-learn).
 
     Parameters
@@ -404,7 +404,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     relevances : sequence of float >= 0
         Grades, in ranked order unless ``scores`` are given.
     scores : sequence of float, optional
-        One score per item; the list is ranked by descending score with ``convention.ties``.
+        One score per item; the list is ranked by descending score with ``convention.variant.ties``.
     docnos : sequence of str, optional
         Document ids for trec_eval's tie order.  Default: ``D1``, ``D2``, ...
     pool : sequence of float >= 0, optional
@@ -414,7 +414,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
         The cutoff; what it cuts is ``convention.cutoff``.  Default ``None``: the convention's
         ``default_k`` (often none).
     gain_map : mapping or Gain, optional
-        Grade -> gain, used when ``convention.gain == "map"``.
+        Grade -> gain, used when ``convention.variant.gain == "map"``.
 
     Returns
     -------

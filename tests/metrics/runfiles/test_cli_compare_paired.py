@@ -80,3 +80,21 @@ def test_default_pairs_the_queries_every_run_answered(files, capsys):
     assert main(["-m", "map", "--compare", "map", "--test", "t", *files]) == 0
     a, b, diff, *_, p, _, _ = _row(capsys.readouterr().out)
     assert diff == f"{(A[:3] - B[:3]).mean():+.4f}" and p == f"{stats.ttest_rel(A[:3], B[:3]).pvalue:.4g}"
+
+
+def test_paired_complete_is_trec_eval_c_whatever_the_evaluation(files):
+    """Result.paired(complete=True) of an evaluation without -c (what Spark's variants table applies after the
+    engine) equals the paired table of the -c evaluation: every qrels query, a missing one 0; and the
+    variants table's Evaluation.paired reads it."""
+    from metrics.runfiles import evaluate, read_qrels, read_run
+    from metrics.runfiles.batch import evaluate as evaluate_variants
+    from metrics.variant import Variant
+
+    qrels, a, b = read_qrels(files[0]), read_run(files[1], name="A"), read_run(files[2], name="B")
+    plain, complete = evaluate(qrels, [a, b], ["map"]), evaluate(qrels, [a, b], ["map"], complete=True)
+    assert plain.paired("map").index.tolist() == ["q1", "q2", "q3"]
+    assert complete.paired("map").to_dict("list") == {"A": A.tolist(), "B": B.tolist()}
+    assert plain.paired("map", complete=True).equals(complete.paired("map"))
+    ev = evaluate_variants(qrels.table, [a.table, b.table], variants=[Variant()], missing="zero")
+    wide = ev.paired("linear/standard/judged/trec_eval")
+    assert wide.index.tolist() == ["q1", "q2", "q3", "q4"] and (wide.loc["q4"] == 0).all()
