@@ -792,14 +792,17 @@ def _print_comparison(args, table, *, complete: bool) -> bool:
     dropped = int(table.isna().any(axis=1).sum())
     table = table.dropna()
     if len(table) < 2:
-        print(f"error: --compare {args.compare}: a paired test needs at least 2 queries answered by every run; "
-              f"{len(table)} here" + (" (-c counts a missing query as 0)" if not complete else ""), file=sys.stderr)
+        print(f"error: --compare {args.compare}: a paired test needs at least 2 queries "
+              f"{'of the qrels' if complete else 'answered by every run'}; {len(table)} here"
+              + (" (-c counts a missing query as 0)" if not complete else ""), file=sys.stderr)
         return False
     pairs = significance.all_pairs(table, test=args.test, confidence=args.confidence, correction=args.correction,
                                    n_resamples=args.resamples, seed=args.seed)
     d = args.digits
     print()
-    print(f"Paired {args.test} tests on {args.compare} over {len(table)} queries answered by every run"
+    over = ("queries of the qrels (a query a run did not answer counts 0)" if complete
+            else "queries answered by every run")
+    print(f"Paired {args.test} tests on {args.compare} over {len(table)} {over}"
           + (f" ({dropped} left out: not answered by all; -c counts them 0)" if dropped else "")
           + f"; {int(args.confidence * 100)}% bootstrap CI of the mean difference; {args.correction} correction")
     rows = [[r.system_a, r.system_b, f"{r.mean_difference:+.{d}f}", f"[{r.ci_low:+.{d}f}, {r.ci_high:+.{d}f}]",
