@@ -154,8 +154,8 @@ def hundred_text(x: float, digits: int) -> str:
 
 
 def _digits_100(digits: int, target) -> int:
-    """Decimals of a fraction shown beside a number typed ×100: two more than the typed number's fraction."""
-    return max(digits, target.decimals + 4)
+    """Decimals of a fraction shown beside a number typed ×100: two more than its fraction has, at least 6."""
+    return max(digits, target.decimals + 4, 6)
 
 
 def library_sentence(key: str, value: float, k, digits: int, *, times_100: bool = False, target=None) -> str:
