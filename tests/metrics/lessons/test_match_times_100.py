@@ -132,7 +132,8 @@ def test_which_numbers_may_be_times_100(typed, expected):
     if expected is None:
         assert h is None
     else:
-        assert (h.value, h.decimals, h.scale) == pytest.approx(expected) and h.percent and h.text == read_value(typed).text
+        assert (h.value, h.decimals, h.scale) == pytest.approx(expected)
+        assert h.percent and h.text == read_value(typed).text
 
 
 def test_decimals_are_counted_as_written():
