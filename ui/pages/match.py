@@ -33,7 +33,7 @@ __all__ = ["PAGE", "FIELDS", "K_RELS", "K_SCORES", "K_DOCNOS", "K_UNRET", "K_K",
            "parse_docnos", "choice_name", "settings_text", "library_sentence", "match_sentence",
            "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES", "counted",
            "not_applicable_sentences", "SHOWN_EXPLANATIONS", "typed_text", "convention_names", "explanation_sentence",
-           "order_reasons", "precision_sentences", "hundred_text"]
+           "order_reasons", "precision_sentences", "hundred_text", "rounding_window"]
 
 PAGE = "match"
 MAX_ITEMS = 500
@@ -176,6 +176,27 @@ def match_sentence(m: Match, digits: int, target=None) -> str:
     return t("match.setting_sentence", settings=settings_text(m.settings), value=show(m.value, digits))
 
 
+def rounding_window(h) -> dict:
+    """A typed number's fraction at its precision and the exact values that round to it, as text computed in
+    decimal arithmetic (no binary noise in a 15th decimal): ``fraction``, ``lo``, ``hi``.
+
+    >>> from metrics.lessons.match import read_value
+    >>> rounding_window(read_value("81.8%"))
+    {'fraction': '0.818', 'lo': '0.8175', 'hi': '0.8185'}
+    """
+    from decimal import Decimal, InvalidOperation
+
+    try:  # the digits as typed ("81.840000000000001" keeps its last 1), as a fraction
+        at = Decimal(h.text.strip().rstrip("%")).scaleb(-2 if h.percent else 0)
+        if not at.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError, AttributeError):
+        at = Decimal(repr(float(h.value)))
+    half = Decimal(5).scaleb(-(h.scale + 1))
+    return {"fraction": format(at.quantize(Decimal(1).scaleb(-h.scale)), "f"),
+            "lo": format((at - half).quantize(half), "f"), "hi": format((at + half).quantize(half), "f")}
+
+
 def precision_sentences(target, *, ndcg_possible: bool = True) -> list[str]:
     """The typed number's precision, said the way it was written: "81.8% has 1 decimal (0.818 as a fraction)";
     a number that may be an NDCG ×100 without its % sign (:func:`metrics.lessons.match.unsigned_percent`) gets
@@ -192,16 +213,12 @@ def precision_sentences(target, *, ndcg_possible: bool = True) -> list[str]:
     """
     from metrics.lessons.match import unsigned_percent
 
-    def window(h) -> dict:
-        return {"lo": show(h.value - h.tolerance, h.scale + 1), "hi": show(h.value + h.tolerance, h.scale + 1),
-                "fraction": show(h.value, h.scale)}
-
     value = escape.markdown(target.text or target.shown(), 0)
     key = "match.precision_percent" if target.percent else "match.precision"
-    lines = [counted(key, target.decimals, value=value, decimals=target.decimals, **window(target))]
+    lines = [counted(key, target.decimals, value=value, decimals=target.decimals, **rounding_window(target))]
     scaled = unsigned_percent(target) if ndcg_possible else None
     if scaled is not None:
-        lines.append(t("match.precision_times_100", **window(scaled)))
+        lines.append(t("match.precision_times_100", **rounding_window(scaled)))
     return lines
 
 

@@ -25,6 +25,7 @@ from metrics.lessons.match import (
     written_as,
 )
 from tests.conftest import examples
+from ui.i18n import t
 from ui.pages import match as match_view
 
 #: Each common convention written out: gain of a grade, discount of position i (1-based), ideal from the list
@@ -149,6 +150,18 @@ def test_decimals_are_counted_as_written():
     # the precision line: "81.8% has 1 decimal (0.818 as a fraction)"
     assert match_view.precision_sentences(read_value("81.8%"), )[0].startswith(
         "81.8% has 1 decimal (0.818 as a fraction)")
+
+
+@pytest.mark.parametrize("typed, fraction, lo, hi", [
+    # the typed digits / 100, by hand: 15 decimals (the most read), no binary noise in the last one
+    ("81.840000000000001", "0.81840000000000001", "0.818400000000000005", "0.818400000000000015"),
+    ("１００", "1.00", "0.995", "1.005"), ("1e2", "1.00", "0.995", "1.005"), ("1.5", "0.015", "0.0145", "0.0155"),
+])
+def test_the_times_100_window_is_the_typed_digits(typed, fraction, lo, hi):
+    line = match_view.precision_sentences(read_value(typed))[-1]
+    assert line == t("match.precision_times_100", lang="en", fraction=fraction, lo=lo, hi=hi)
+    r = match_number(typed, [3, 2, 3, 0, 1, 2], pool=POOL, k=6)  # answered, whatever it finds
+    assert r.target.text and all(math.isfinite(e.value) for e in r.explanations)
 
 
 def test_times_100_is_in_the_writings_table_second():

@@ -38,7 +38,7 @@ from ui import escape
 from ui import state as ui_state
 from ui.i18n import registry_text, t
 from ui.numbers import for_table, show
-from ui.pages.match import counted, hundred_text
+from ui.pages.match import counted, hundred_text, rounding_window
 
 __all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "SHOWN_NEAR", "MAX_VALUES", "match_fields",
            "choice_name", "dimension_name", "library_name", "settings_text", "library_sentence", "near_sentence",
@@ -131,14 +131,12 @@ def precision_sentence(target) -> str | None:
     value = escape.markdown(target.text, 0)
     if target.percent:
         return counted(f"{SECTION}.precision_percent", target.decimals, value=value, decimals=target.decimals,
-                       fraction=show(target.value, target.scale))
+                       fraction=rounding_window(target)["fraction"])
     scaled = unsigned_percent(target)
     if scaled is None:
         return None
     return counted(f"{SECTION}.precision_times_100", target.decimals, value=value, decimals=target.decimals,
-                   fraction=show(scaled.value, scaled.scale),
-                   lo=show(scaled.value - scaled.tolerance, scaled.scale + 1),
-                   hi=show(scaled.value + scaled.tolerance, scaled.scale + 1))
+                   **rounding_window(scaled))
 
 
 def library_sentence(result: MeanMatch, m, digits: int) -> str:
