@@ -950,7 +950,9 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
     ----------
     value : str, Decimal, float or int
         The reported mean, as written: its decimals are its precision (``"0.4523"`` allows 0.45225 to
-        0.45235; give text, a float forgets trailing zeros).  ``"45.23%"`` is read as 0.4523.
+        0.45235; give text, a float forgets trailing zeros).  ``"45.23%"`` is read as 0.4523; ``"45.23"``
+        (above 1, at most 100, no sign: a mean NDCG cannot be 45.23) as the mean ×100 without its % sign, as
+        papers print it (:func:`metrics.lessons.match.unsigned_percent`; ``LibraryMean.times_100``).
     qrels, run
         The files, as for :func:`mean_grid`.
     measure : str
@@ -1029,6 +1031,12 @@ def match_grid(value, grid: MeanGrid, *, measure: str = "nDCG") -> MeanMatch:
     >>> g = mean_grid(b"1 0 a 2\\n1 0 b 1\\n2 0 c 1\\n", b"1 Q0 b 1 2 r\\n1 Q0 a 2 1 r\\n", "nDCG@10")
     >>> match_grid("0.86", g).library_keys[:2], match_grid("0.43", g).library_keys[:2]
     (['trec_eval_9', 'trec_eval_10'], ['trec_eval_9_c', 'trec_eval_10_c'])
+
+    A paper's 86 for the same mean (0.8597 ×100 = 85.97, rounded at 0 decimals, no % sign):
+
+    >>> m = match_grid("86", g).libraries[0]
+    >>> m.key, m.times_100, m.writing, m.decimals
+    ('trec_eval_9', True, 'rounded', 0)
     """
     h = read_value(value)
     started = time.perf_counter()
