@@ -421,6 +421,9 @@ def _has_parquet_parts(path: str) -> bool:
 #: file's row groups with pyarrow, :func:`_parquet_source`; else Spark) or "spark" (always Spark's reader).
 READERS = ("auto", "spark")
 
+#: Rows of a local Parquet file one task reads (whole row groups: a bigger row group is one task of its own).
+SPLIT_ROWS = 2_000_000
+
 #: Parquet column types the Python workers read themselves, and what Spark's reader makes of them: ids that are
 #: text or integers (cast to their decimal text, as Spark's ``cast("string")``), values that are floating point
 #: or integers (cast to double, rounding to nearest, as Spark's ``cast("double")``).  Any other type (decimal,
@@ -491,9 +494,9 @@ def _parquet_source(path, *, kind: str, columns, name: str) -> _ParquetSource | 
     splits = []
     for f, meta in zip(files, metas):
         groups, rows = [], 0
-        for g in range(meta.num_row_groups):  # consecutive row groups of a file, up to PACK_MAX_ROWS a task
+        for g in range(meta.num_row_groups):  # consecutive row groups of a file, up to SPLIT_ROWS a task
             n = meta.row_group(g).num_rows
-            if groups and rows + n > PACK_MAX_ROWS:
+            if groups and rows + n > SPLIT_ROWS:
                 splits.append(((str(f), tuple(groups)),))
                 groups, rows = [], 0
             groups.append(g)
@@ -559,14 +562,14 @@ def _parquet_packer(source: _ParquetSource, options: dict, index: int):
 
     def read(batches):
         import pyarrow.parquet as pq
-        from pyspark import TaskContext
 
-        for _ in batches:  # spark.range's row: which split is this partition's
-            pass
-        split = source.splits[TaskContext.get().partitionId()]
+        # spark.range's rows: the splits this partition reads (one; the task's partition id is no guide, as
+        # in a union of inputs it counts the partitions of the inputs before this one)
+        mine = [int(i) for batch in batches for i in batch.column(0).to_pylist()]
 
         def rows():
-            for path, groups in split:
+            for path, groups in (part for i in mine for part in source.splits[i]):
+                # (a file's row groups, read a batch at a time: memory stays bounded)
                 with pq.ParquetFile(path) as fh:
                     for batch in fh.iter_batches(batch_size=ARROW_BATCH_ROWS, row_groups=list(groups),
                                                  columns=columns, use_threads=False):
@@ -1629,6 +1632,9 @@ class SparkEvaluation:
     problems: list[Problem] = field(default_factory=list)
     #: What a qrels query a run did not answer counts as, in the problems' words (default: as ``complete`` says).
     policy: str | None = None
+    #: Who read each input ("qrels" and each run's name): "pyarrow" (a local Parquet file read by the Python
+    #: workers), "spark" (Spark's reader) or "dataframe" (given as a DataFrame).
+    readers: dict[str, str] = field(default_factory=dict)
 
     def cache(self) -> SparkEvaluation:
         """Keep the per-query values in Spark's memory (``persist``) once computed, so that
@@ -2030,7 +2036,7 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     spark = _active(spark)
     qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits, subtopics=subtopics)
     frames = _as_run_frames(spark, runs, run_columns, limits)
-    run_dfs, runs_order = [], []
+    run_dfs, runs_order, frame_runs = [], [], []
     for name, df, _path in frames:
         if name is None:  # a DataFrame naming its runs: their names in sorted order (one pass over its column)
             found_names = [r[0] for r in df.select("run").distinct().orderBy("run").collect()]
@@ -2042,6 +2048,7 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
         if dupes:
             raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
         runs_order += found_names
+        frame_runs.append(found_names)
         run_dfs.append(_kernel_columns(df, "run"))
     run_df = run_dfs[0]
     for other in run_dfs[1:]:
@@ -2103,14 +2110,20 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
         one = df.select(*cols).mapInArrow(_packer(options, side), _PACKED_DDL)
         packed = one if packed is None else packed.unionByName(one)
     rows = packed.repartition(len(bounds) + 1, "_key").mapInArrow(_block_kernel(options), _OUT_DDL)
-    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy)
+    readers = {"qrels": "pyarrow" if sources[0] else "spark" if isinstance(qrels, (str, os.PathLike)) else "dataframe"}
+    for (_name, _df, path), found_names, source in zip(frames, frame_runs, sources[1:]):
+        for run in found_names:
+            readers[run] = "pyarrow" if source else "spark" if path is not None else "dataframe"
+    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy,
+                           readers=readers)
 
 
 def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequence[Variant] | None = None,
                             log_base: float = 2, relevance_level: float | None = None, missing: str = "skip",
                             spark=None, qrels_columns: Mapping[str, str] | None = None,
                             run_columns: Mapping[str, str] | None = None, buckets: int | None = None,
-                            skip_bad_lines: bool = False, limits: Limits | None = None) -> Evaluation:
+                            skip_bad_lines: bool = False, limits: Limits | None = None,
+                            reader: str = "auto") -> Evaluation:
     """The NDCG variants table on Spark: :func:`metrics.runfiles.batch.evaluate`'s :class:`Evaluation`, the
     same values bit for bit (each variant is the ``nDCG(...)`` measure :func:`evaluate_spark` computes).
 
@@ -2122,7 +2135,7 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
         As for :func:`metrics.runfiles.batch.evaluate`: the cutoff (None: the whole list and pool), the
         variants (default: :func:`metrics.runfiles.batch.make_variants`' 24), the logarithm's base, grades below
         ``relevance_level`` counting 0, and what a qrels query a run did not answer counts as ("skip" or "zero").
-    spark, qrels_columns, run_columns, buckets, skip_bad_lines, limits
+    spark, qrels_columns, run_columns, buckets, skip_bad_lines, limits, reader
         As for :func:`evaluate_spark`.
 
     Returns
@@ -2157,7 +2170,7 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
     ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
                          max_docs=None, num_docs_in_coll=0, err_gmax=None, qrels_columns=qrels_columns,
                          run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, limits=limits,
-                         policy=missing, queries=True)
+                         policy=missing, queries=True, reader=reader)
     result = ev.result()
     n = len(result.queries)
     values = np.full((len(ev.runs), len(variants), n), np.nan)
