@@ -2054,6 +2054,16 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     for other in run_dfs[1:]:
         run_df = run_df.unionByName(other)
     qrels_df = _kernel_columns(qrels_df, "qrels")
+    # a local Parquet file is read by the Python workers themselves (pyarrow, one task a split of its row groups):
+    # its rows never pass through the JVM (reader "auto"); anything else is read by Spark
+    sources = [None] * (1 + len(frames))
+    if reader == "auto":
+        if isinstance(qrels, (str, os.PathLike)) and not subtopics:
+            columns = {k: v for k, v in dict(qrels_columns or {}).items() if k != "subtopic"}
+            sources[0] = _parquet_source(qrels, kind="qrels", columns=columns, name="qrels")
+        for i, (name, _df, path) in enumerate(frames, start=1):
+            if path is not None:
+                sources[i] = _parquet_source(path, kind="run", columns=run_columns, name=name)
     if opts["err_gmax"] is None and any(r.info.name == "err" for r in requested):
         # ERR's scale top: the highest whole judged grade of the whole qrels (a bucket sees only its own)
         rel = F.col("rel")
@@ -2063,7 +2073,8 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
         buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
-    bounds = _bounds(qrels_df, buckets)
+    # (the bounds of a Parquet qrels file the workers read: sampled on the driver with pyarrow, no Spark job)
+    bounds = _bounds(qrels_df, buckets) if sources[0] is None else _parquet_bounds(sources[0], buckets)
     if subtopics:  # each judgment with the row of its subtopic's first (good) judgment in the whole file
         firsts = qrels_df.filter(F.col("_bad").isNull()).groupBy("subtopic").agg(F.min("_row").alias("_sub"))
         qrels_df = qrels_df.join(firsts, "subtopic", "left")
@@ -2075,16 +2086,6 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     # shuffle, with only the columns that can hold something; each bucket's blocks in a partition of their own
     # after it, evaluated there.  No sort: the kernel puts a bucket's rows in order, and its segments come out in
     # the order of the ids.
-    # a local Parquet file is read by the Python workers themselves (pyarrow, one task a split of its row groups):
-    # its rows never pass through the JVM (reader "auto"); anything else is read by Spark
-    sources = [None] * (1 + len(frames))
-    if reader == "auto":
-        if isinstance(qrels, (str, os.PathLike)) and not subtopics:
-            columns = {k: v for k, v in dict(qrels_columns or {}).items() if k != "subtopic"}
-            sources[0] = _parquet_source(qrels, kind="qrels", columns=columns, name="qrels")
-        for i, (name, _df, path) in enumerate(frames, start=1):
-            if path is not None:
-                sources[i] = _parquet_source(path, kind="run", columns=run_columns, name=name)
     sides = [(qrels_df, "rel", -1)]
     for (name, _df, _path), df in zip(frames, run_dfs):
         sides.append((df, "score", runs_order.index(name) if name is not None else None))
@@ -2298,12 +2299,41 @@ def _bounds(qrels_df, buckets: int) -> list[str]:
     if len(got) < want // 4 and fraction < 1.0:  # the estimate was far too high: sample by the count
         fraction = min(1.0, 2.0 * want / max(ids.count(), 1))
         got = _collect(ids.sample(fraction=fraction, seed=0).limit(20 * want)).column("qid")
-    unique = pc.unique(got.combine_chunks().cast(pa.string()))
+    return _cuts(got.combine_chunks().cast(pa.string()), buckets)
+
+
+def _cuts(ids: pa.Array, buckets: int) -> list[str]:
+    """At most ``buckets - 1`` distinct ids of a sample, in byte order, that cut it into about equal ranges."""
+    unique = pc.unique(ids)
     unique = unique.take(pc.array_sort_indices(unique)).to_pylist()
     if not unique:
         return []
     cuts = [unique[(i * len(unique)) // buckets] for i in range(1, buckets)]
     return sorted(set(cuts), key=lambda q: q.encode("utf-8"))
+
+
+def _parquet_bounds(source: _ParquetSource, buckets: int) -> list[str]:
+    """:func:`_bounds` of a Parquet file the workers read: the sample (every k-th query id, about twice
+    :data:`BOUNDS_SAMPLE` of them) read on the driver with pyarrow, the query id column only -- no Spark job."""
+    import pyarrow.parquet as pq
+
+    if buckets <= 1:
+        return []
+    want = max(BOUNDS_SAMPLE, 100 * buckets)
+    parts = [(path, groups) for split in source.splits for path, groups in split]
+    total = 0
+    for path, groups in parts:
+        meta = pq.ParquetFile(path).metadata
+        total += sum(meta.row_group(g).num_rows for g in groups)
+    step, seen, picked = max(1, total // (2 * want)), 0, []
+    for path, groups in parts:
+        with pq.ParquetFile(path) as fh:
+            for batch in fh.iter_batches(batch_size=ARROW_BATCH_ROWS, row_groups=list(groups), columns=[source.qid]):
+                ids = _id_text(batch.column(0))
+                first = (-seen) % step
+                picked.append(ids.take(pa.array(np.arange(first, len(ids), step))).drop_null())
+                seen += len(ids)
+    return _cuts(pa.concat_arrays(picked) if picked else pa.array([], pa.string()), buckets)
 
 
 def _estimated_rows(df) -> int:
