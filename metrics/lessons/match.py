@@ -42,7 +42,7 @@ and the ratios of all pairs are formed with numpy (``benchmarks/match.py`` measu
 >>> "trec_eval_ndcg_cut" in r.library_keys, "sklearn" in r.library_keys
 (True, False)
 >>> r.near_miss("sklearn").dimension, r.near_miss("sklearn").step
-('idcg_source', 'ideal_term')
+('idcg', 'ideal_term')
 """
 from __future__ import annotations
 
@@ -57,14 +57,14 @@ import numpy as np
 
 from .._validation import as_grades, as_scores, check_k
 from ..ndcg import rank_by_scores
-from ..registry import DISCOUNTS, TIES, ZERO_IDCG, Choice, resolve_gain
+from ..registry import DISCOUNTS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, resolve_gain
 from .diagnose import HandNumber, hand_number
 from .libraries import (
     COMMON_CONVENTIONS,
     CUTOFFS,
     DIMENSIONS,
     HIT_QUANTITIES,
-    IDEAL_SOURCES,
+    IDEAL_ORDERS,
     LIBRARIES,
     LOG_BASES,
     Convention,
@@ -251,8 +251,8 @@ def _candidates(rel, scores, pool, k, gain_map) -> dict:
         "discount": tuple(DISCOUNTS),
         "log_base": LOG_BASES,
         "cutoff": tuple(CUTOFFS) if k is not None else ("none",),
-        "idcg_source": tuple(IDEAL_SOURCES),
-        "ideal_order": ("gain", "grade") if gain_map else ("gain",),
+        "idcg": tuple(IDCG_SOURCES),
+        "ideal_order": tuple(o for o in IDEAL_ORDERS if gain_map or o != "grade"),
         "zero_idcg": tuple(ZERO_IDCG),
         "quantity": ("ndcg", "dcg"),
     }
@@ -324,12 +324,11 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
         gains_items = g.func(r)
         # ideal rankings: (sources, orders) -> ideal gain vector
         ideals: dict[bytes, list] = {}
-        for src, io in product(cands["idcg_source"], cands["ideal_order"]):
-            if src == "given":
-                seq = judged[judged > 0]
-                ig = g.func(seq)
+        for src, io in product(cands["idcg"], cands["ideal_order"]):
+            items = r if src == "list" else judged
+            if io == "given":
+                ig = g.func(items[items > 0])
             else:
-                items = r if src == "list" else judged
                 gi = g.func(items)
                 if io == "gain":
                     idx = np.lexsort((-items, -gi))
@@ -351,7 +350,7 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
                     base = {"grades": gr, "gain": gk, "discount": d, "log_base": b, "cutoff": cutoff}
                     found = []
                     if _within(h, top):
-                        found.append(({"quantity": "dcg", "idcg_source": None, "ideal_order": None,
+                        found.append(({"quantity": "dcg", "idcg": None, "ideal_order": None,
                                        "zero_idcg": None}, top))
                     for ipairs, irun in idcg_vals:
                         j = _cut_index(c_ideal, irun.size)
@@ -363,7 +362,7 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
                             hits = [(None, top / best)]
                         for z, v in hits:
                             for src, io in ipairs:
-                                found.append(({"quantity": "ndcg", "idcg_source": src, "ideal_order": io,
+                                found.append(({"quantity": "ndcg", "idcg": src, "ideal_order": io,
                                                "zero_idcg": z}, v))
                     for extra, v in found:
                         for rule, st in pairs:
@@ -471,7 +470,7 @@ def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMi
     best = None
     for m in matches:
         diff = [d for d in DIMENSIONS if m.settings[d] is not None and mine[d] not in m.settings[d]
-                and not (d in ("idcg_source", "ideal_order", "zero_idcg") and m.settings["quantity"] == ("dcg",))]
+                and not (d in ("idcg", "ideal_order", "zero_idcg") and m.settings["quantity"] == ("dcg",))]
         if best is None or len(diff) < len(best[0]):
             best = (diff, m)
     if best is not None and best[0]:
@@ -783,7 +782,7 @@ def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None
     dims = list(DIMENSIONS)
     for combo in product(*(cands[d] for d in dims)):
         settings = dict(zip(dims, combo))
-        conv = Convention(**settings)
+        conv = Convention.of(settings, gain_map=gain_map)
         try:
             r = convention_value(conv, rel, scores=sc, docnos=names, pool=judged, k=k, gain_map=gain_map)
         except NotApplicable:
