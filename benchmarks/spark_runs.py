@@ -53,6 +53,8 @@ DOCS_PER_QUERY = 100
 JUDGED_PER_QUERY = 20
 K = 10
 CHUNK_QUERIES = 100_000  # queries per Parquet row group
+#: Our tools and the reader each asks evaluate_spark for.
+READER = {"spark": "auto", "spark-jvm": "spark"}
 
 
 # ------------------------------------------------------------------------------------- data
@@ -208,10 +210,12 @@ def load1() -> float:
     return os.getloadavg()[0]
 
 
-def time_ours(spark, qrels: Path, run: Path, evaluate_spark) -> dict:
-    """Ours, every trec_eval measure: the kernel job (values cached), then the means on one task."""
+def time_ours(spark, qrels: Path, run: Path, evaluate_spark, reader: str = "auto") -> dict:
+    """Ours, every trec_eval measure: the kernel job (values cached), then the means on one task.  ``reader``:
+    "auto" (the Python workers read the local Parquet files with pyarrow) or "spark" (Spark's reader, as for
+    remote paths)."""
     t0 = time.perf_counter()
-    ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark).cache()
+    ev = evaluate_spark(str(qrels), [str(run)], ["all_trec"], spark=spark, reader=reader).cache()
     ev.rows.write.format("noop").mode("overwrite").save()  # the kernel job (values kept in memory)
     kernel = time.perf_counter() - t0
     means = {r["measure"]: r["value"] for r in ev.means().collect()}  # the means on one task
@@ -267,15 +271,18 @@ def run_spark_tools(qrels: Path, run: Path, master: str, tools: list[str], round
         small_run, small_qrels = DATA / "spark_warm.run.parquet", DATA / "spark_warm.qrels.parquet"
         spark.read.parquet(str(run)).limit(20_000).write.mode("overwrite").parquet(str(small_run))
         spark.read.parquet(str(qrels)).limit(4_000).write.mode("overwrite").parquet(str(small_qrels))
-        time_ours(spark, small_qrels, small_run, evaluate_spark)
-        time_evaluator(spark, small_qrels, small_run)
+        for tool in tools:
+            if tool == "evaluator":
+                time_evaluator(spark, small_qrels, small_run)
+            else:
+                time_ours(spark, small_qrels, small_run, evaluate_spark, READER[tool])
         for r in range(rounds):
             results = {}
             for tool in (tools if r % 2 == 0 else tools[::-1]):
                 sampler.reset()
                 before = load1()
-                results[tool] = (time_ours(spark, qrels, run, evaluate_spark) if tool == "spark"
-                                 else time_evaluator(spark, qrels, run))
+                results[tool] = (time_evaluator(spark, qrels, run) if tool == "evaluator"
+                                 else time_ours(spark, qrels, run, evaluate_spark, READER[tool]))
                 results[tool].update(cpu=sampler.cpu(), jvm_peak=sampler.jvm, worker_peak=sampler.worker,
                                      driver_peak=_status(os.getpid(), "VmHWM"), load=(before, load1()))
                 print(f"round {r + 1} {tool}: {json.dumps(results[tool])} ({uptime()})", file=sys.stderr, flush=True)
@@ -316,7 +323,9 @@ def main(argv=None) -> int:
     p.add_argument("--lines", type=float, nargs="+", default=[1e7], help="run lines (default 1e7)")
     p.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     p.add_argument("--tools", nargs="+", default=["spark", "evaluator", "single"],
-                   choices=["spark", "evaluator", "single"])
+                   choices=["spark", "spark-jvm", "evaluator", "single"],
+                   help="spark: ours (the workers read local Parquet); spark-jvm: ours with Spark's reader (as for "
+                        "hdfs:// or s3a:// paths); evaluator: RankingEvaluator; single: one machine")
     p.add_argument("--rounds", type=int, default=1, help="rounds of the Spark tools in one session (default 1)")
     args = p.parse_args(argv)
     cores = int(args.master[6:-1]) if args.master.startswith("local[") and args.master[6:-1].isdigit() else 1
@@ -342,20 +351,21 @@ def main(argv=None) -> int:
                 extra = (f"prep {res['prep_seconds']:.1f} s; ndcg@10 {res['ndcgAtK']:.4f}, MAP "
                          f"{res['meanAveragePrecision']:.4f}, P@10 {res['precisionAtK']:.4f}" if tool == "evaluator"
                          else f"map {res['map']:.4f}, P_10 {res['P_10']:.4f}, ndcg_cut_10 {res['ndcg_cut_10']:.4f}")
-                if tool == "spark":
+                if tool in READER:
                     extra = (f"kernel {res['kernel_seconds']:.1f} s, means "
                              f"{res['seconds'] - res['kernel_seconds']:.1f} s; " + extra)
                 cpu = sum(res["cpu"].values()) if "cpu" in res else float("nan")
                 load = f"{res['load'][0]:.1f}–{res['load'][1]:.1f}" if "load" in res else ""
                 rows.append((f"{lines:,}", str(r), tool, f"{res['seconds']:.1f}", f"{cpu:.1f}", load,
                              f"{lines / res['seconds'] / n_cores:,.0f}", mem, extra))
-            if "spark" in results and "evaluator" in results:
-                ours, theirs = results["spark"], results["evaluator"]
+            for tool in (t for t in READER if t in results and "evaluator" in results):
+                ours, theirs = results[tool], results["evaluator"]
                 same = abs(ours["map"] - theirs["meanAveragePrecision"]) < 1e-12 and \
                     abs(ours["P_10"] - theirs["precisionAtK"]) < 1e-12
-                sides.append((f"{lines:,}", str(r), f"{ours['seconds']:.1f}", f"{theirs['seconds']:.1f}",
+                sides.append((f"{lines:,}", str(r), tool, f"{ours['seconds']:.1f}", f"{theirs['seconds']:.1f}",
                               f"{ours['seconds'] / theirs['seconds']:.2f}",
                               f"{sum(ours['cpu'].values()):.1f} / {sum(theirs['cpu'].values()):.1f}",
+                              f"{sum(ours['cpu'].values()) / sum(theirs['cpu'].values()):.2f}",
                               f"{ours['load'][0]:.1f}–{ours['load'][1]:.1f} / "
                               f"{theirs['load'][0]:.1f}–{theirs['load'][1]:.1f}", "yes" if same else "NO"))
         sys.stdout.flush()
@@ -368,18 +378,20 @@ def main(argv=None) -> int:
         print(f"Side by side on {args.master}: ours (every trec_eval measure, -m all_trec) against RankingEvaluator "
               "(ndcgAtK, MAP, P@10), the same session and files; ratio = our seconds / its seconds (the aim: <= 1)")
         print()
-        print("| run lines | round | ours s | RankingEvaluator s | ratio | CPU s ours / its | load ours / its | "
-              "MAP and P@10 agree |")
-        print("|---|---:|---:|---:|---:|---|---|---|")
+        print("| run lines | round | ours | ours s | RankingEvaluator s | ratio | CPU s ours / its | CPU ratio | "
+              "load ours / its | MAP and P@10 agree |")
+        print("|---|---:|---|---:|---:|---:|---|---:|---|---|")
         for side in sides:
             print("| " + " | ".join(side) + " |")
         print()
-        for lines in dict.fromkeys(side[0] for side in sides):
-            ratios = sorted(float(side[4]) for side in sides if side[0] == lines)
-            met = sum(r <= 1 for r in ratios)
-            print(f"{lines} run lines: ratio median {statistics.median(ratios):.2f} (min {ratios[0]:.2f}, max "
-                  f"{ratios[-1]:.2f}); the aim (<= 1) met in {met} of {len(ratios)} rounds; values agree: "
-                  f"{'yes' if all(side[7] == 'yes' for side in sides if side[0] == lines) else 'NO'}")
+        for lines, tool in dict.fromkeys((side[0], side[2]) for side in sides):
+            mine = [side for side in sides if side[0] == lines and side[2] == tool]
+            for label, col in (("wall", 5), ("CPU", 7)):
+                ratios = sorted(float(side[col]) for side in mine)
+                met = sum(r <= 1 for r in ratios)
+                print(f"{lines} run lines, {tool}: {label} ratio median {statistics.median(ratios):.2f} (min "
+                      f"{ratios[0]:.2f}, max {ratios[-1]:.2f}); the aim (<= 1) met in {met} of {len(ratios)} rounds; "
+                      f"values agree: {'yes' if all(side[-1] == 'yes' for side in mine) else 'NO'}")
     return 0
 
 

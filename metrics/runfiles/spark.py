@@ -417,6 +417,169 @@ def _has_parquet_parts(path: str) -> bool:
     return p.is_dir() and any(p.glob("*.parquet"))
 
 
+#: The readers :func:`evaluate_spark` can read a Parquet file with: "auto" (the Python workers read a local
+#: file's row groups with pyarrow, :func:`_parquet_source`; else Spark) or "spark" (always Spark's reader).
+READERS = ("auto", "spark")
+
+#: Rows of a local Parquet file one task reads (whole row groups: a bigger row group is one task of its own).
+SPLIT_ROWS = 2_000_000
+
+#: Parquet column types the Python workers read themselves, and what Spark's reader makes of them: ids that are
+#: text or integers (cast to their decimal text, as Spark's ``cast("string")``), values that are floating point
+#: or integers (cast to double, rounding to nearest, as Spark's ``cast("double")``).  Any other type (decimal,
+#: boolean, unsigned 64-bit, ...) is read by Spark.
+_WORKER_ID_TYPES = (pa.string(), pa.large_string(), pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(),
+                    pa.uint16(), pa.uint32())
+_WORKER_VALUE_TYPES = (pa.float32(), pa.float64(), pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(),
+                       pa.uint16(), pa.uint32())
+
+
+@dataclass(frozen=True)
+class _ParquetSource:
+    """A local Parquet file (or folder of parts) the Python workers read with pyarrow, one task a split: the
+    columns of each role and ``splits[i]``, task ``i``'s ``(file, row groups)`` in file order (parts in name
+    order)."""
+
+    name: str
+    qid: str
+    docno: str
+    value: str
+    negate: bool  # a rank column: the value is minus the rank (read_spark's order)
+    tag: str | None
+    splits: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...]
+
+
+def _parquet_source(path, *, kind: str, columns, name: str) -> _ParquetSource | None:
+    """How the Python workers read ``path`` themselves (:func:`_read_parquet_rows`), or None when Spark reads it:
+    not a local Parquet file or folder of Parquet parts, or a column of a type the workers do not read exactly as
+    Spark does (:data:`_WORKER_ID_TYPES`, :data:`_WORKER_VALUE_TYPES`).  Called after :func:`read_spark` has
+    checked the path (and refused what one machine refuses)."""
+    import pyarrow.parquet as pq
+
+    local = _local(str(path))
+    if local is None:
+        return None
+    if local.is_dir():
+        files = sorted(p for p in local.iterdir() if not p.name.startswith(("_", ".")) and p.is_file())
+    elif local.is_file():
+        files = [local]
+    else:
+        return None
+    if not files:
+        return None
+    try:
+        for f in files:
+            with open(f, "rb") as fh:
+                if fh.read(4) != b"PAR1":
+                    return None
+        metas = [pq.ParquetFile(f).metadata for f in files]
+        schemas = [m.schema.to_arrow_schema() for m in metas]
+    except (OSError, pa.ArrowException):
+        return None  # Spark's reader says what is wrong with it
+    roles = column_roles(schemas[0].names, kind, dict(columns or {}))
+    if isinstance(roles, Problem):
+        return None
+    value_role = "rel" if kind == "qrels" else ("score" if "score" in roles else "rank")
+    wanted = {"qid": _WORKER_ID_TYPES, "docno": _WORKER_ID_TYPES, value_role: _WORKER_VALUE_TYPES}
+    if kind == "run" and "tag" in roles:
+        wanted["tag"] = _WORKER_ID_TYPES
+    for schema in schemas:
+        if schema.names.count(roles["qid"]) != 1 or any(schema.names.count(roles[r]) != 1 for r in wanted):
+            return None
+        for role, types in wanted.items():
+            t = schema.field(roles[role]).type
+            t = t.value_type if pa.types.is_dictionary(t) else t
+            if t not in types:
+                return None
+    splits = []
+    for f, meta in zip(files, metas):
+        groups, rows = [], 0
+        for g in range(meta.num_row_groups):  # consecutive row groups of a file, up to SPLIT_ROWS a task
+            n = meta.row_group(g).num_rows
+            if groups and rows + n > SPLIT_ROWS:
+                splits.append(((str(f), tuple(groups)),))
+                groups, rows = [], 0
+            groups.append(g)
+            rows += n
+        if groups:
+            splits.append(((str(f), tuple(groups)),))
+    if not splits:
+        return None
+    return _ParquetSource(name, roles["qid"], roles["docno"], roles[value_role], value_role == "rank",
+                          roles.get("tag") if kind == "run" else None, tuple(splits))
+
+
+def _id_text(col: pa.Array) -> pa.Array:
+    """An id column as Spark's ``cast("string")`` gives it: text as it is, integers as decimal digits."""
+    if pa.types.is_dictionary(col.type):
+        col = col.dictionary_decode()
+    return col if col.type == pa.string() else pc.cast(col, pa.string())
+
+
+def _read_parquet_rows(source: _ParquetSource, batch: pa.RecordBatch) -> pa.Table:
+    """One batch of a Parquet file as :func:`read_spark` gives its rows to the packing: ``qid``, ``docno``,
+    ``value`` (finite double or null), ``_why`` (why the row cannot be used, a NUL and the start of its query
+    id; null for a good row), ``tag`` when the file has one -- the same values and reasons, in the same order
+    of precedence, as read_spark's Spark expressions (Spark's ``trim`` removes spaces only, ``length`` counts
+    characters)."""
+    qid, docno = _id_text(batch.column(source.qid)), _id_text(batch.column(source.docno))
+    raw = batch.column(source.value)
+    value = pc.cast(raw, pa.float64(), safe=False)  # round to nearest, as the JVM's (double) cast
+    value = pc.if_else(pc.fill_null(pc.is_finite(value), False), value, pa.scalar(None, pa.float64()))
+    if source.negate:
+        value = pc.negate(value)
+    cols = {"qid": qid, "docno": docno, "value": value}
+    n = len(qid)
+    tq, td = pc.utf8_trim(qid, " "), pc.utf8_trim(docno, " ")
+    empty_q = pc.fill_null(pc.equal(tq, ""), True)
+    empty_d = pc.fill_null(pc.equal(td, ""), True)
+    no_value = pc.is_null(value)
+    long = pc.fill_null(pc.or_(pc.greater(pc.utf8_length(tq), MAX_ID_CHARS),
+                               pc.greater(pc.utf8_length(td), MAX_ID_CHARS)), False)
+    bad = pc.or_(pc.or_(empty_q, empty_d), pc.or_(no_value, long))
+    if not pc.any(bad).as_py():
+        cols["_why"] = pa.nulls(n, pa.string())
+    else:
+        reason = pa.nulls(n, pa.string())
+        for mask, text in ((long, _LONG_ID), (no_value, "not a finite number"), (empty_d, "empty document id"),
+                           (empty_q, "empty query id")):  # the last applied wins: read_spark's first "when"
+            reason = pc.if_else(mask, pa.scalar(text), reason)
+        shown = pc.if_else(pc.greater(pc.utf8_length(qid), IDENTIFY_CHARS),
+                           pc.binary_join_element_wise(pc.utf8_slice_codeunits(qid, 0, IDENTIFY_CHARS - 1), "…", ""),
+                           qid)
+        cols["_why"] = pc.binary_join_element_wise(reason, pc.fill_null(shown, ""), "\x00")
+    if source.tag is not None:
+        cols["tag"] = _id_text(batch.column(source.tag))
+    return pa.table(cols)
+
+
+def _parquet_packer(source: _ParquetSource, options: dict, index: int):
+    """The function Spark maps over ``spark.range(len(source.splits))`` (one partition a split): the task's
+    split read with pyarrow (:func:`_read_parquet_rows`), then packed as :func:`_packer` packs rows Spark read --
+    the same blocks, without the rows passing through the JVM."""
+    pack = _packer(options, index)
+    columns = list(dict.fromkeys(c for c in (source.qid, source.docno, source.value, source.tag) if c is not None))
+
+    def read(batches):
+        import pyarrow.parquet as pq
+
+        # spark.range's rows: the splits this partition reads (one; the task's partition id is no guide, as
+        # in a union of inputs it counts the partitions of the inputs before this one)
+        mine = [int(i) for batch in batches for i in batch.column(0).to_pylist()]
+
+        def rows():
+            for path, groups in (part for i in mine for part in source.splits[i]):
+                # (a file's row groups, read a batch at a time: memory stays bounded)
+                with pq.ParquetFile(path) as fh:
+                    for batch in fh.iter_batches(batch_size=ARROW_BATCH_ROWS, row_groups=list(groups),
+                                                 columns=columns, use_threads=False):
+                        yield from _read_parquet_rows(source, batch).to_batches()
+
+        yield from pack(rows())
+
+    return read
+
+
 #: The reason a line that is not UTF-8 is bad (Spark's text reader keeps its bytes; the CSV reader makes U+FFFD).
 _NOT_UTF8 = "not UTF-8 (Spark reads text files as UTF-8)"
 _LONG_ID = f"an id longer than {MAX_ID_CHARS:,} characters"
@@ -1469,6 +1632,9 @@ class SparkEvaluation:
     problems: list[Problem] = field(default_factory=list)
     #: What a qrels query a run did not answer counts as, in the problems' words (default: as ``complete`` says).
     policy: str | None = None
+    #: Who read each input ("qrels" and each run's name): "pyarrow" (a local Parquet file read by the Python
+    #: workers), "spark" (Spark's reader) or "dataframe" (given as a DataFrame).
+    readers: dict[str, str] = field(default_factory=dict)
 
     def cache(self) -> SparkEvaluation:
         """Keep the per-query values in Spark's memory (``persist``) once computed, so that
@@ -1680,9 +1846,9 @@ def _python_error(exc) -> str:
     return found[-1].strip() if found else text.strip().splitlines()[-1][:500]
 
 
-def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, object]]:
-    """[(name, DataFrame run, qid, docno, score, tag[, _row, _bad, _line])] from the accepted forms of ``runs``;
-    the name is None for a DataFrame whose ``run`` column names its runs."""
+def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, object, object]]:
+    """[(name, DataFrame run, qid, docno, score, tag[, _row, _bad, _line], path or None)] from the accepted forms
+    of ``runs``; the name is None for a DataFrame whose ``run`` column names its runs."""
     from pyspark.sql import DataFrame
     from pyspark.sql import functions as F
 
@@ -1703,7 +1869,7 @@ def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, 
         if isinstance(run, (str, os.PathLike)):
             base = Path(str(run).rstrip("/")).name
             name = str(key) if key is not None else (base if bases.count(base) == 1 else str(run))
-            out.append((name, read_spark(spark, run, kind="run", columns=columns, name=name, limits=limits)))
+            out.append((name, read_spark(spark, run, kind="run", columns=columns, name=name, limits=limits), run))
             continue
         if not isinstance(run, DataFrame):
             raise ValueError(f"a run must be a Spark DataFrame or a path, got {type(run).__name__}")
@@ -1719,7 +1885,7 @@ def _as_run_frames(spark, runs, columns, limits=None) -> list[tuple[str | None, 
             F.lit(None).cast("string")
         out.append((name, run.select(name_col.alias("run"), F.col(f"`{roles['qid']}`").cast("string").alias("qid"),
                                         F.col(f"`{roles['docno']}`").cast("string").alias("docno"),
-                                        value.cast("double").alias("score"), tag.alias("tag"))))
+                                        value.cast("double").alias("score"), tag.alias("tag")), None))
     return out
 
 
@@ -1758,7 +1924,7 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
                    num_docs_in_coll: int = 0, err_gmax: float | None = None,
                    qrels_columns: Mapping[str, str] | None = None, run_columns: Mapping[str, str] | None = None,
                    buckets: int | None = None, skip_bad_lines: bool = False,
-                   limits: Limits | None = None, subtopics: bool = False) -> SparkEvaluation:
+                   limits: Limits | None = None, subtopics: bool = False, reader: str = "auto") -> SparkEvaluation:
     """trec_eval's measures (and the extras) for runs held in Spark, through the single-machine kernel.
 
     Parameters
@@ -1794,6 +1960,12 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
         :func:`metrics.runfiles.read_subtopic_qrels` reads them on one machine: the diversity measures
         (``alpha_nDCG@20``, ``ERR_IA@10``, ``NRBP``, ...) read each judgment, every other measure each
         document once with its highest grade.  Needed for a diversity measure.
+    reader : {"auto", "spark"}, default "auto"
+        Who reads a Parquet file given as a path: "auto" has the Python workers read a local file (or folder of
+        parts, in name order) with pyarrow, a task per split of its row groups, when its id and value columns are
+        text, integers or floating point -- its rows never pass through the JVM (the same rows, checks and
+        values as Spark's reader; ``benchmarks/spark_runs.py`` measures both); "spark" always has Spark read it.
+        Remote paths (``hdfs://``, ``s3a://``), text and CSV files and DataFrames are always Spark's.
 
     Returns
     -------
@@ -1837,12 +2009,13 @@ def evaluate_spark(qrels, runs, measures: Sequence[str] = ("official",), *, spar
     return _evaluate_spark(qrels, runs, measures, spark=spark, relevance_level=relevance_level, complete=complete,
                            judged_only=judged_only, max_docs=max_docs, num_docs_in_coll=num_docs_in_coll,
                            err_gmax=err_gmax, qrels_columns=qrels_columns, run_columns=run_columns, buckets=buckets,
-                           skip_bad_lines=skip_bad_lines, limits=limits, subtopics=subtopics)
+                           skip_bad_lines=skip_bad_lines, limits=limits, subtopics=subtopics, reader=reader)
 
 
 def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, judged_only, max_docs,
                     num_docs_in_coll, err_gmax, qrels_columns, run_columns, buckets, skip_bad_lines, limits=None,
-                    policy: str | None = None, queries: bool = False, subtopics: bool = False) -> SparkEvaluation:
+                    policy: str | None = None, queries: bool = False, subtopics: bool = False,
+                    reader: str = "auto") -> SparkEvaluation:
     """:func:`evaluate_spark`, and for the variants table (:func:`evaluate_variants_spark`): ``policy`` words
     what a missing query counts as in the problems, ``queries`` has the kernel list each bucket's qrels
     queries."""
@@ -1854,6 +2027,8 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     buckets = check_whole(buckets, name="buckets", minimum=1, allow_none=True)
     skip_bad_lines = check_flag(skip_bad_lines, name="skip_bad_lines")
     subtopics = check_flag(subtopics, name="subtopics")
+    if reader not in READERS:
+        raise ValueError(f"unknown reader {reader!r}; valid readers are {', '.join(map(repr, READERS))}")
     diversity = _reads_subtopics(requested)
     if diversity and not subtopics:
         raise ValueError(f"subtopics: {diversity[0]!r} reads diversity qrels (qid subtopic docno rel); pass "
@@ -1861,8 +2036,8 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     spark = _active(spark)
     qrels_df = _as_qrels_frame(spark, qrels, qrels_columns, limits, subtopics=subtopics)
     frames = _as_run_frames(spark, runs, run_columns, limits)
-    run_dfs, runs_order = [], []
-    for name, df in frames:
+    run_dfs, runs_order, frame_runs = [], [], []
+    for name, df, _path in frames:
         if name is None:  # a DataFrame naming its runs: their names in sorted order (one pass over its column)
             found_names = [r[0] for r in df.select("run").distinct().orderBy("run").collect()]
             if any(n is None or n == "" for n in found_names):
@@ -1873,11 +2048,22 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
         if dupes:
             raise ValueError(f"run names must be distinct; repeated: {', '.join(map(repr, dupes))}")
         runs_order += found_names
+        frame_runs.append(found_names)
         run_dfs.append(_kernel_columns(df, "run"))
     run_df = run_dfs[0]
     for other in run_dfs[1:]:
         run_df = run_df.unionByName(other)
     qrels_df = _kernel_columns(qrels_df, "qrels")
+    # a local Parquet file is read by the Python workers themselves (pyarrow, one task a split of its row groups):
+    # its rows never pass through the JVM (reader "auto"); anything else is read by Spark
+    sources = [None] * (1 + len(frames))
+    if reader == "auto":
+        if isinstance(qrels, (str, os.PathLike)) and not subtopics:
+            columns = {k: v for k, v in dict(qrels_columns or {}).items() if k != "subtopic"}
+            sources[0] = _parquet_source(qrels, kind="qrels", columns=columns, name="qrels")
+        for i, (name, _df, path) in enumerate(frames, start=1):
+            if path is not None:
+                sources[i] = _parquet_source(path, kind="run", columns=run_columns, name=name)
     if opts["err_gmax"] is None and any(r.info.name == "err" for r in requested):
         # ERR's scale top: the highest whole judged grade of the whole qrels (a bucket sees only its own)
         rel = F.col("rel")
@@ -1887,7 +2073,8 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     if buckets is None:
         cores = spark.sparkContext.defaultParallelism
         buckets = max(2 * cores, math.ceil(_estimated_rows(run_df) / ROWS_PER_BUCKET))
-    bounds = _bounds(qrels_df, buckets)
+    # (the bounds of a Parquet qrels file the workers read: sampled on the driver with pyarrow, no Spark job)
+    bounds = _bounds(qrels_df, buckets) if sources[0] is None else _parquet_bounds(sources[0], buckets)
     if subtopics:  # each judgment with the row of its subtopic's first (good) judgment in the whole file
         firsts = qrels_df.filter(F.col("_bad").isNull()).groupBy("subtopic").agg(F.min("_row").alias("_sub"))
         qrels_df = qrels_df.join(firsts, "subtopic", "left")
@@ -1900,10 +2087,15 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
     # after it, evaluated there.  No sort: the kernel puts a bucket's rows in order, and its segments come out in
     # the order of the ids.
     sides = [(qrels_df, "rel", -1)]
-    for (name, _df), df in zip(frames, run_dfs):
+    for (name, _df, _path), df in zip(frames, run_dfs):
         sides.append((df, "score", runs_order.index(name) if name is not None else None))
     packed = None
-    for df, value, side in sides:
+    for (df, value, side), source in zip(sides, sources):
+        if source is not None:
+            n = len(source.splits)
+            one = spark.range(0, n, 1, n).mapInArrow(_parquet_packer(source, options, side), _PACKED_DDL)
+            packed = one if packed is None else packed.unionByName(one)
+            continue
         cols = [F.col("qid"), F.col("docno"), F.col(value).alias("value")]
         if side is None:
             cols.append((F.array_position(F.array(*[F.lit(n) for n in runs_order]), F.col("run")).cast("int") - 1)
@@ -1919,14 +2111,20 @@ def _evaluate_spark(qrels, runs, measures, *, spark, relevance_level, complete, 
         one = df.select(*cols).mapInArrow(_packer(options, side), _PACKED_DDL)
         packed = one if packed is None else packed.unionByName(one)
     rows = packed.repartition(len(bounds) + 1, "_key").mapInArrow(_block_kernel(options), _OUT_DDL)
-    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy)
+    readers = {"qrels": "pyarrow" if sources[0] else "spark" if isinstance(qrels, (str, os.PathLike)) else "dataframe"}
+    for (_name, _df, path), found_names, source in zip(frames, frame_runs, sources[1:]):
+        for run in found_names:
+            readers[run] = "pyarrow" if source else "spark" if path is not None else "dataframe"
+    return SparkEvaluation(spark, rows, requested, names, runs_order, opts["complete"], policy=policy,
+                           readers=readers)
 
 
 def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequence[Variant] | None = None,
                             log_base: float = 2, relevance_level: float | None = None, missing: str = "skip",
                             spark=None, qrels_columns: Mapping[str, str] | None = None,
                             run_columns: Mapping[str, str] | None = None, buckets: int | None = None,
-                            skip_bad_lines: bool = False, limits: Limits | None = None) -> Evaluation:
+                            skip_bad_lines: bool = False, limits: Limits | None = None,
+                            reader: str = "auto") -> Evaluation:
     """The NDCG variants table on Spark: :func:`metrics.runfiles.batch.evaluate`'s :class:`Evaluation`, the
     same values bit for bit (each variant is the ``nDCG(...)`` measure :func:`evaluate_spark` computes).
 
@@ -1938,7 +2136,7 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
         As for :func:`metrics.runfiles.batch.evaluate`: the cutoff (None: the whole list and pool), the
         variants (default: :func:`metrics.runfiles.batch.make_variants`' 24), the logarithm's base, grades below
         ``relevance_level`` counting 0, and what a qrels query a run did not answer counts as ("skip" or "zero").
-    spark, qrels_columns, run_columns, buckets, skip_bad_lines, limits
+    spark, qrels_columns, run_columns, buckets, skip_bad_lines, limits, reader
         As for :func:`evaluate_spark`.
 
     Returns
@@ -1973,7 +2171,7 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
     ev = _evaluate_spark(qrels, runs, specs, spark=spark, relevance_level=1, complete=False, judged_only=False,
                          max_docs=None, num_docs_in_coll=0, err_gmax=None, qrels_columns=qrels_columns,
                          run_columns=run_columns, buckets=buckets, skip_bad_lines=skip_bad_lines, limits=limits,
-                         policy=missing, queries=True)
+                         policy=missing, queries=True, reader=reader)
     result = ev.result()
     n = len(result.queries)
     values = np.full((len(ev.runs), len(variants), n), np.nan)
@@ -2102,12 +2300,41 @@ def _bounds(qrels_df, buckets: int) -> list[str]:
     if len(got) < want // 4 and fraction < 1.0:  # the estimate was far too high: sample by the count
         fraction = min(1.0, 2.0 * want / max(ids.count(), 1))
         got = _collect(ids.sample(fraction=fraction, seed=0).limit(20 * want)).column("qid")
-    unique = pc.unique(got.combine_chunks().cast(pa.string()))
+    return _cuts(got.combine_chunks().cast(pa.string()), buckets)
+
+
+def _cuts(ids: pa.Array, buckets: int) -> list[str]:
+    """At most ``buckets - 1`` distinct ids of a sample, in byte order, that cut it into about equal ranges."""
+    unique = pc.unique(ids)
     unique = unique.take(pc.array_sort_indices(unique)).to_pylist()
     if not unique:
         return []
     cuts = [unique[(i * len(unique)) // buckets] for i in range(1, buckets)]
     return sorted(set(cuts), key=lambda q: q.encode("utf-8"))
+
+
+def _parquet_bounds(source: _ParquetSource, buckets: int) -> list[str]:
+    """:func:`_bounds` of a Parquet file the workers read: the sample (every k-th query id, about twice
+    :data:`BOUNDS_SAMPLE` of them) read on the driver with pyarrow, the query id column only -- no Spark job."""
+    import pyarrow.parquet as pq
+
+    if buckets <= 1:
+        return []
+    want = max(BOUNDS_SAMPLE, 100 * buckets)
+    parts = [(path, groups) for split in source.splits for path, groups in split]
+    total = 0
+    for path, groups in parts:
+        meta = pq.ParquetFile(path).metadata
+        total += sum(meta.row_group(g).num_rows for g in groups)
+    step, seen, picked = max(1, total // (2 * want)), 0, []
+    for path, groups in parts:
+        with pq.ParquetFile(path) as fh:
+            for batch in fh.iter_batches(batch_size=ARROW_BATCH_ROWS, row_groups=list(groups), columns=[source.qid]):
+                ids = _id_text(batch.column(0))
+                first = (-seen) % step
+                picked.append(ids.take(pa.array(np.arange(first, len(ids), step))).drop_null())
+                seen += len(ids)
+    return _cuts(pa.concat_arrays(picked) if picked else pa.array([], pa.string()), buckets)
 
 
 def _estimated_rows(df) -> int:

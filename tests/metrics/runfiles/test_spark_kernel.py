@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.runfiles.engine import trec_order
 from metrics.runfiles.spark import bucket_kernel
 from metrics.runfiles.trec import evaluate_runs
 from tests.conftest import examples
@@ -110,3 +112,30 @@ def test_bad_arguments_are_value_errors_naming_them(kwargs, message):
     with pytest.raises(ValueError) as err:
         bucket_kernel(**kwargs)
     assert message in str(err.value)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 400), queries=st.sampled_from([1, 3, 40, 70_000]),
+       grouped=st.booleans(), levels=st.integers(1, 6))
+def test_trec_order_ranks_by_query_then_score_then_document_as_trec_eval(seed, n, queries, grouped, levels):
+    # the kernel's ranker (numpy's lexsort, query codes below 2^16 sorted as uint16) against Python's sort of
+    # trec_eval's key: query, score descending, document id descending (comp_sim_docno), then input order;
+    # codes up to 70,000 cross the uint16 threshold, few score levels make ties
+    rng = np.random.default_rng(seed)
+    q = np.sort(rng.integers(0, queries, size=n)) if grouped else rng.integers(0, queries, size=n)
+    q = q.astype(np.int64)
+    score = rng.integers(0, levels, size=n).astype(np.float64) / levels
+    docrank = rng.permutation(n)  # distinct document ids' byte-order ranks
+    # the queries' order: as given when each query's rows are together (trec_eval reads a query at a time),
+    # else by code
+    together = 1 + int(np.count_nonzero(q[1:] != q[:-1])) == len(set(q.tolist()))
+    first = {}
+    for i, code in enumerate(q.tolist()):
+        first.setdefault(code, i)
+    place = [first[c] if together else c for c in q.tolist()]
+    order = trec_order(q, score, lambda rows: docrank[rows])
+    got = list(range(n)) if order is None else order.tolist()
+    assert got == sorted(range(n), key=lambda i: (place[i], -score[i], -docrank[i]))
+    plain = trec_order(q, score, None)  # without document ids: ties keep input order
+    got = list(range(n)) if plain is None else plain.tolist()
+    assert got == sorted(range(n), key=lambda i: (place[i], -score[i], i))
