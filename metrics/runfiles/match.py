@@ -231,7 +231,7 @@ def _run_library(key, name, call, convention, notes, source, *, refuses=(), chec
     c = LIBRARIES[convention].convention
     settings = dict(_DEFAULTS)
     settings.update(gain=c.gain, ties=c.ties, zero_idcg=c.zero_idcg,
-                    idcg="hits" if c.cutoff == "hits" else ("list" if c.idcg_source == "list" else "judged"),
+                    idcg="hits" if c.cutoff == "hits" else ("list" if c.idcg == "list" else "judged"),
                     grades="truncate" if c.grades == "truncate" else "as_is",
                     level="1" if c.grades == "at_least_1" else "none")
     settings.update(run_settings)
