@@ -664,7 +664,12 @@ class _Engine:
         if not written:
             return []
         out: list[_Cand] = []
-        seen = {self._key(c.terms, c.total) for c in self.cands["ideal"]}
+        # the same numbers as a way of as many entries or fewer cannot be told apart from it; fewer entries are
+        # preferred (an order of the student's own alone, not another gain with the ranked order)
+        seen: dict[tuple, int] = {}
+        for c in self.cands["ideal"]:
+            key = self._key(c.terms, c.total)
+            seen[key] = min(seen.get(key, len(c.entries)), len(c.entries))
         ways = [c for c in self.cands["ideal"] if len(c.entries) <= 1 and "ideal_order" not in c.entries]
         for way in ways:
             side, source, _ = self._spec("ideal", way.changes)
@@ -681,8 +686,8 @@ class _Engine:
                         continue
                     self.values["ideal"][changes] = cand
                     key = self._key(cand.terms, cand.total)
-                    if changes == way.changes + alone and key not in seen:
-                        seen.add(key)
+                    if changes == way.changes + alone and seen.get(key, math.inf) > len(entries):
+                        seen[key] = len(entries)
                         out.append(cand)
         return out
 

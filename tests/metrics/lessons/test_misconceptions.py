@@ -20,6 +20,7 @@ there; elsewhere inputs are drawn where they differ (``assume``).  A right sheet
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -31,7 +32,7 @@ from classroom.tasks import ranking_task
 from classroom.tasks import verdict as class_verdict
 from metrics.lessons.diagnose import Verdict, diagnose
 from metrics.lessons.exercises import Exercise
-from metrics.lessons.misconceptions import MISCONCEPTIONS
+from metrics.lessons.misconceptions import MAX_BLANKS, MAX_ORDERS, MISCONCEPTIONS
 from tests.conftest import examples
 
 from .student import (
@@ -49,11 +50,15 @@ from .student import (
     gain,
     near_boundary,
     numbers,
+    orders_giving,
     pct,
+    pool_of,
     read,
+    shows_unsorted,
     side_terms,
     single_and_pair_recipes,
     trunc,
+    unsorted_orders,
 )
 
 SETTINGS = settings(deadline=None, max_examples=examples(60),
@@ -249,7 +254,27 @@ def formula_explanations(sheet: Sheet, f: str) -> set[str]:
             ok &= close(text, value)
         if ok:
             out.add(keys[0])
+    if f == "ideal_terms" and unsorted_explains(sheet):
+        out.add("ideal_order")
     return out
+
+
+def _written_ideal(sheet: Sheet) -> dict[int, str]:
+    return dict(sheet.terms_written("ideal_terms")) if "ideal_terms" in sheet.texts else {}
+
+
+def unsorted_explains(sheet: Sheet) -> bool:
+    """The written ideal terms are the right grades in another order than highest first, and it shows in them
+    (some written term is not the highest-first ranking's); an IDCG written beside them, not worked out from
+    them, is such an order's too."""
+    written, c = _written_ideal(sheet), sheet.correct
+    pool = pool_of(c, sheet.grades, sheet.extra)
+    if not written or not shows_unsorted(written, pool, c.ideal, sheet.k):
+        return False
+    if "idcg" in sheet.texts and not sheet.derived.get("idcg"):
+        return any(close(sheet.texts["idcg"], math.fsum(side_terms(c.ideal, head, None)))
+                   for head in orders_giving(written, pool, c.ideal, sheet.k))
+    return True
 
 
 def _check_everywhere(sheet: Sheet, d) -> None:
@@ -377,6 +402,65 @@ def test_formula_misconception_is_named_where_it_first_shows(key, exercise, d, c
     _assert_diagnosis(sheet, expected)
 
 
+# ---------------------------------------------------------------------------------------------- any order
+@SETTINGS
+@given(exercise=exercises(), d=st.integers(min_value=2, max_value=4), carry=st.booleans(), data=st.data())
+def test_an_ideal_ranking_in_any_order_is_named_unsorted(exercise, d, carry, data):
+    """Issue 36: the IDCG terms of the right grades in an order of the student's own (3, 2, 3, 2, 1 for
+    3, 3, 2, 2, 1 — any order, not only the ranked one or lowest first) are "ideal ranking unsorted" at the
+    IDCG-terms step, and the IDCG and NDCG worked out from them are carried forward."""
+    grades, extra, k, correct = exercise
+    pool = pool_of(correct, grades, extra)
+    order = data.draw(unsorted_orders(pool), label="order")
+    sheet = Sheet(grades, extra, k, correct, d)
+    fields = tuple(dict.fromkeys(("ideal_terms",) + _fields(data)))
+    _write_formula(sheet, replace(correct, order=order), tuple(f for f in FIELDS if f in fields), carry, data)
+    _assume_clear(sheet)
+    states, _ = expected_states(sheet)
+    assume(states.get("ideal_terms") == "wrong")  # the order shows in the terms written (not only in blanks)
+    # the diagnosis fills at most MAX_BLANKS unwritten positions, in at most MAX_ORDERS ways
+    written = _written_ideal(sheet)
+    n_side = len(pool) if k is None else min(k, len(pool))
+    assume(n_side - len(written) <= MAX_BLANKS)
+    assume(len(orders_giving(written, pool, correct.ideal, k)) <= MAX_ORDERS)
+    expected = formula_explanations(sheet, "ideal_terms")
+    assume(expected)  # an IDCG copied right beside unsorted terms: no single misconception gives both
+    assert "ideal_order" in expected or not unsorted_explains(sheet)
+    _assert_diagnosis(sheet, expected)
+
+
+def test_an_ideal_ranking_in_any_order_by_hand():
+    # The issue's sheet: grades ranked 2, 3, 1, 3, 2 (linear gain, log2(i + 1), ideal from the list); the ideal
+    # terms written for 3, 2, 3, 2, 1 instead of 3, 3, 2, 2, 1: 3, 2/log2 3 = 1.26, 3/log2 4 = 1.5,
+    # 2/log2 5 = 0.86, 1/log2 6 = 0.39; their sum 7.0119 -> 7.01 (the right IDCG: 3 + 1.8928 + 1 + 0.8614 +
+    # 0.3869 = 7.1410); DCG 2 + 1.8928 + 0.5 + 1.2920 + 0.7737 = 6.4585; NDCG 6.46 / 7.01 = 0.9215.
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="3 1.26 1.5 0.86 0.39", idcg="7.01", dcg="6.46", ndcg="0.92",
+                 gain="linear", discount="standard", log_base=2)
+    assert d.kinds()[0] == ("ideal_order", "ideal_term", 2)
+    assert d.first.params["theirs_variant"] == (3.0, 2.0, 3.0, 2.0, 1.0)
+    assert [(f, v.state) for f, v in d.verdicts.items()] == [
+        ("dcg", "right"), ("ideal_terms", "wrong"), ("idcg", "carried_forward"), ("ndcg", "carried_forward")]
+    assert d.verdict("ideal_terms").mistakes == ("ideal_order",)
+    # with positions 4 and 5 blank, an IDCG from either filling (2 then 1: 7.0119; 1 then 2: 3 + 1.2619 + 1.5 +
+    # 1/log2 5 + 2/log2 6 = 3 + 1.2619 + 1.5 + 0.4307 + 0.7737 = 6.9663 -> 6.97)
+    for idcg in ("7.01", "6.97"):
+        d = diagnose([2, 3, 1, 3, 2], ideal_terms="3 1.26 1.5", idcg=idcg, gain="linear", discount="standard",
+                     log_base=2)
+        assert [(f, v.state) for f, v in d.verdicts.items()] == [("ideal_terms", "wrong"),
+                                                                  ("idcg", "carried_forward")], idcg
+    # 1.95 at position 2 is no grade's term (3/log2 3 = 1.89, 2/log2 3 = 1.26): a slip, no order
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="3 1.95 1", gain="linear", discount="standard", log_base=2)
+    assert d.first.kind == "arithmetic_slip"
+    # 2, 1.26, 1.5, 0.43 read back to grades 2, 2, 3, 1 (2/log2 5 = 0.86 would be a third 2): an order of the
+    # right grades, named at position 1; with 0.86 at position 4 it is three 2s where the list has two: no order
+    # of the right grades is read back (each position may still be named on its own)
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="2 1.26 1.5 0.43", gain="linear", discount="standard", log_base=2)
+    assert d.kinds()[0] == ("ideal_order", "ideal_term", 1)
+    assert d.first.params["theirs_variant"][:4] == (2.0, 2.0, 3.0, 1.0)
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="2 1.26 1.5 0.86", gain="linear", discount="standard", log_base=2)
+    assert not any(isinstance(f.params.get("theirs_variant"), tuple) for f in d.findings), d.kinds()
+
+
 # ---------------------------------------------------------------------------------------------- writing entries
 def _written_right(sheet: Sheet, fields, data) -> None:
     """Every field in ``fields`` written right (rounded like students round), some term positions blank."""
@@ -421,6 +505,10 @@ def _not_another_mistake(sheet: Sheet, f: str, p: int | None, text: str) -> None
         vals = numbers(r, sheet.grades, sheet.extra, sheet.k)[f]
         value = vals if p is None else (vals[p - 1] if p <= len(vals) else math.nan)
         assume(not close(text, value) and not (math.isfinite(value) and is_truncation(text, value)))
+    if f == "ideal_terms":  # nor the right grades in another order (the slip lands on another grade's term)
+        written = {**_written_ideal(sheet), p: text}
+        assume(not shows_unsorted(written, pool_of(sheet.correct, sheet.grades, sheet.extra), sheet.correct.ideal,
+                                  sheet.k))
     if p is not None:
         side = SIDE_OF[f]
         way = getattr(sheet.correct, side)
