@@ -84,7 +84,7 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
         if d is not None:
             f1, f2 = st.columns(2)
             with f1:
-                st.markdown(t("diagnose.followed_line", summary=variant_summary(d.followed, d.k)))
+                st.markdown(t("diagnose.followed_line", summary=variant_summary(d.followed, d.k, d.grades)))
                 st.latex(dcg_latex(*side_latex(d.followed, "dcg")))
             with f2:
                 st.markdown(t("diagnose.correct_line", summary=variant_summary(d.correct, d.k)))

@@ -66,6 +66,7 @@ from .misconceptions import (
     Values,
     formula_entries,
     named_discount,
+    tie_groups,
     written_orders,
 )
 
@@ -570,6 +571,8 @@ class _Cand:
         for d, v in self.changes:
             if d == dim:
                 return v
+        if dim == "ranking":
+            return None  # as given
         return getattr(correct, dim) if dim in ("idcg", "ideal_order") else getattr(correct.side(which), dim)
 
 
@@ -592,8 +595,10 @@ class _Mark:
 
 
 class _Engine:
-    def __init__(self, rel: np.ndarray, extra: np.ndarray, k: int | None, correct: Calculation, hand: dict):
+    def __init__(self, rel: np.ndarray, extra: np.ndarray, k: int | None, correct: Calculation, hand: dict,
+                 ties: tuple[tuple[int, ...], ...] = ()):
         self.rel, self.extra, self.k, self.correct, self.hand = rel, extra, k, correct, hand
+        self.ties = ties  # the ranked list's groups of tied items (0-based positions)
         self.right = correct.values_of(rel, extra, k)  # the exercise's numbers: its overflow is an error
         self.values: dict[str, dict] = {}  # side -> changes -> _Cand, every way computed (duplicates too)
         self.cands = {w: self._candidates(w) for w in ("dcg", "ideal")}
@@ -607,14 +612,25 @@ class _Engine:
                 source = v
             elif dim == "ideal_order":
                 order = v
+            elif dim == "ranking":
+                continue  # the items' order, not a choice of the side (:meth:`_ranking`)
             else:
                 side = replace(side, **{dim: v})
         return side, source, order
 
+    @staticmethod
+    def _ranking(changes) -> tuple[float, ...] | None:
+        """The ranked list's grades in the writer's order (``tie_order``), or None: as given."""
+        return next((v for d, v in changes if d == "ranking"), None)
+
     def _side_values(self, which: str, changes) -> tuple[np.ndarray, float]:
         side, source, order = self._spec(which, changes)
         calc = Calculation(side, side, source, order)
-        grades = self.rel if which == "dcg" else calc.ideal_grades(self.rel, self.extra)
+        ranking = self._ranking(changes)
+        if which == "dcg":
+            grades = self.rel if ranking is None else np.asarray(ranking, dtype=np.float64)
+        else:
+            grades = calc.ideal_grades(self.rel, self.extra)
         terms = side.terms(grades, self.k)
         try:
             total = math.fsum(terms.tolist())
@@ -631,11 +647,15 @@ class _Engine:
         out = [_Cand((), (), *right)]
         self.values[which] = {(): out[0]}
         singles = []
-        for e in formula_entries("side" if which == "dcg" else None):
+        scopes = ("side", "ranking") if which == "dcg" else ("side", "ideal")
+        for e in (e for e in formula_entries() if e.scope in scopes):
             dim = e.dimension
             if dim == "cut" and self.k is None:
                 continue
             if dim == "idcg" and not self.extra.size:
+                continue
+            if e.scope == "ranking":  # the tied items in other orders (bounded: metrics.lessons.misconceptions)
+                singles += [((e.key,), ((dim, v),)) for v in e.func((self.rel.tolist(), self.ties))]
                 continue
             current = getattr(self.correct, dim) if e.scope == "ideal" else getattr(self.correct.side(which), dim)
             singles += [((e.key,), ((dim, v),)) for v in e.func(current)]
@@ -701,7 +721,7 @@ class _Engine:
         i_side, source, order = self._spec("ideal", cand_i.changes)
         d_side = replace(d_side, discount=named_discount(d_side.discount, d_side.log_base, cand_d.terms.size))
         i_side = replace(i_side, discount=named_discount(i_side.discount, i_side.log_base, cand_i.terms.size))
-        return Calculation(d_side, i_side, source, order)
+        return Calculation(d_side, i_side, source, order, self._ranking(cand_d.changes))
 
     # --- fitting one side -----------------------------------------------------------------------------
     def _own_sum(self, items: list, fill: _Cand) -> float | None:
@@ -755,6 +775,10 @@ class _Engine:
         if entry is None:
             return {}
         dim = entry.dimension
+        if dim == "ranking":  # the grades as ranked: the tie rule's order and the writer's
+            return {"dimension": dim, "theirs_variant": cand.value(dim, self.correct, which),
+                    "correct_variant": tuple(self.rel.tolist()), "k": self.k,
+                    "tied": [[p + 1 for p in g] for g in self.ties]}
         correct = getattr(self.correct, dim) if dim in ("idcg", "ideal_order") else getattr(
             self.correct.side(which), dim)
         theirs = cand.value(dim, self.correct, which)
@@ -994,7 +1018,7 @@ class _Engine:
         singles = {w: [c for c in self.values[w].values() if len(c.entries) == 1] for w in ("dcg", "ideal")}
         right = {w: self.cands[w][0] for w in ("dcg", "ideal")}
         for e in formula_entries():
-            options = ["both", "dcg", "ideal"] if e.scope == "side" else ["ideal"]
+            options = {"side": ["both", "dcg", "ideal"], "ranking": ["dcg"]}.get(e.scope, ["ideal"])
             for which in options:
                 tops = [c for c in singles["dcg"] if c.entries == (e.key,)] if which != "ideal" else [right["dcg"]]
                 bottoms = [c for c in singles["ideal"] if c.entries == (e.key,)] if which != "dcg" else [right["ideal"]]
@@ -1066,7 +1090,7 @@ def _findings(marks: list[_Mark]) -> list[Finding]:
             out.append(Finding("carried_forward", m.step, m.position, m.hand.value, m.expected, dict(m.params)))
         for kind in m.kinds:
             entry = MISCONCEPTIONS[kind]
-            once = entry.scope in ("side", "ideal") or kind == "beyond_k"
+            once = entry.scope in ("side", "ideal", "ranking") or kind == "beyond_k"
             if once and not m.params.get("one_position"):
                 if (kind, m.step) in said:
                     continue
@@ -1143,7 +1167,7 @@ def _formula_cost(vals: Values, hand: dict) -> float:
 
 def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_terms=None, idcg=None,
              ndcg=None, gain=None, discount=None, log_base=None, idcg_source=None,
-             decimals: int | None = None) -> Diagnosis:
+             decimals: int | None = None, scores=None) -> Diagnosis:
     """Judge a hand calculation: one verdict per answer, and the first misconception where it first shows.
 
     Parameters
@@ -1169,6 +1193,10 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         number written with fewer is judged at the exercise's precision: ``0.5`` or ``0`` for 0.4909 is the
         misconception ``too_few_decimals`` even though it rounds right at its own precision; ``0.5`` for 0.5000
         stays right.  ``None`` (Check my calculation): every number at the precision it was written.
+    scores : sequence of float, optional
+        The system's scores of the ranked items, position 1 first, never rising (Practice's Hard exercises rank
+        by tied scores).  Items of equal score are tied; ``grades`` has them in the order the exercise's tie rule
+        gives, and DCG terms that follow another order of them are the misconception ``tie_order``.
 
     Returns
     -------
@@ -1202,6 +1230,19 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     rel = as_grades(grades, name="grades")
     extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
     k = check_k(k)
+    ties: tuple[tuple[int, ...], ...] = ()
+    if scores is not None:
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+            raise ValueError(f"scores must be a sequence of numbers, got {type(scores).__name__}")
+        scores = list(scores)
+        if len(scores) != rel.size:
+            raise ValueError(f"scores has {len(scores)} values but the ranked list has {rel.size} items; give one "
+                             "score per item")
+        try:
+            ties = tie_groups([float(x) for x in scores])
+        except (TypeError, ValueError) as exc:
+            raise ValueError(str(exc) if str(exc).startswith("scores") else
+                             f"scores must be numbers, got {str(exc)[:40]}") from None
     want_gain = None if gain is None else check_choice(gain, GAINS, name="gain").key
     want_discount = None if discount is None else check_choice(discount, DISCOUNTS, name="discount").key
     want_base = None if log_base is None else check_log_base(log_base)
@@ -1244,7 +1285,7 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     if best is None:
         raise problem or ValueError("no formula can be computed for these grades")
 
-    engine = _Engine(rel, extra, k, best, hand)
+    engine = _Engine(rel, extra, k, best, hand, ties)
     marks, followed = engine.run()
     if decimals is not None:
         _asked_precision(marks, check_whole(decimals, name="decimals", minimum=0, maximum=12))
