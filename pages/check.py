@@ -29,6 +29,11 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
         grades = list(p.typed("check_grades"))
         st.text_input(t("check.unretrieved"), key="check_unretrieved", help=t("check.unretrieved_help"))
         unretrieved = list(p.typed("check_unretrieved"))
+        st.text_input(t("check.scores"), key="check_scores", help=t("check.scores_help"))
+        scores, left_out = check.tie_scores(grades, p.typed("check_scores"))
+        if left_out:
+            st.warning(t("check.scores_ignored", count=len(p.typed("check_scores")), n=len(grades)),
+                       icon=":material/warning:")
 
         st.subheader(t("check.formula_header"))
         st.caption(t("check.formula_help"))
@@ -77,6 +82,7 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
                 discount=None if discount == check.AUTO else discount,
                 log_base=None if base == check.AUTO else check.BASES[base],
                 idcg_source=None if source == check.AUTO else source,
+                scores=scores,
             )
         except ValueError as exc:
             st.error(error_text(exc))
