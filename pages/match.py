@@ -11,7 +11,6 @@ from metrics.lessons.libraries import LIBRARIES, NotApplicable
 from metrics.lessons.match import match_number
 from ui import escape
 from ui.i18n import t
-from ui.numbers import show
 from ui.pages import match as match_view
 from ui.shell import page
 
@@ -52,10 +51,7 @@ with page(match_view.PAGE, match_view.FIELDS, caption="match.intro") as p:
 
     if result is not None:
         digits = max(result.target.scale + 2, 4)
-        st.caption(match_view.counted("match.precision", result.target.scale, value=escape.markdown(value),
-                             decimals=result.target.scale,
-                             lo=show(result.target.value - result.target.tolerance, result.target.scale + 1),
-                             hi=show(result.target.value + result.target.tolerance, result.target.scale + 1)))
+        st.caption(match_view.precision_caption(result.target))
         note = match_view.ranx_note(result, len(rels), scores)
         if note:
             st.info(note, icon=":material/shuffle:")

@@ -14,7 +14,16 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.lessons.diagnose import FIELDS, MARKS, MISTAKES, NOTES, Diagnosis, Finding, Verdict
+from metrics.lessons.diagnose import (
+    FIELDS,
+    MARKS,
+    MISTAKES,
+    NOTES,
+    Diagnosis,
+    Finding,
+    Verdict,
+    written_precision,
+)
 from metrics.lessons.examples import VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
@@ -262,6 +271,39 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
     return pd.DataFrame(rows)
 
 
+#: The numbers a precision note describes, the student's own, at most this many.
+PRECISION_EXAMPLES = 2
+#: Said when the student wrote nothing the note can quote.
+DEFAULT_PRECISION_EXAMPLES = ("0.92", "83.5%")
+
+
+def precision_text(value) -> str:
+    """What a written number's last digit allows, in the unit it was written in (one sentence for every page:
+    :func:`metrics.lessons.diagnose.written_precision`): ``0.92 allows ±0.005 (0.915 to 0.925)``, ``83.5% allows
+    ±0.05 percentage points (83.45% to 83.55%), that is ±0.0005 as a fraction``.  The number is escaped."""
+    p = written_precision(value)
+    fmt = {"value": markdown(p.text, 40), "half": p.half, "lo": p.lo, "hi": p.hi}
+    if p.percent:
+        return t("diagnose.precision.percent", tolerance=f"{p.tolerance:.{p.decimals + 3}f}", **fmt)
+    return t("diagnose.precision.fraction", **fmt)
+
+
+def precision_note(d: Diagnosis) -> str:
+    """The rule "right within half a unit of the last digit", said with the student's own numbers: the totals
+    they wrote (NDCG first), else their most precise term (a whole number in a list counts the list's
+    decimals, so the term typed with them is quoted); the textbook examples when none is at hand."""
+    shown: list = []
+    for f in ("ndcg", "dcg", "idcg"):
+        row = d.steps[d.steps["step"] == f]
+        if len(row) and row["theirs_text"].iloc[0]:
+            shown.append(row["theirs_text"].iloc[0])
+    terms = d.steps[d.steps["step"].isin(["term", "ideal_term"]) & (d.steps["theirs_text"] != "")]
+    if not shown and len(terms):
+        shown.append(max(terms["theirs_text"], key=lambda x: written_precision(x).decimals))
+    examples = shown[:PRECISION_EXAMPLES] or list(DEFAULT_PRECISION_EXAMPLES)
+    return t("diagnose.precision_note", examples=join_clauses(precision_text(x) for x in examples))
+
+
 def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
     """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗/↪); whole on a
     projector beside the sidebar and on a phone (ui/tables.py: one block per step where the columns do not fit)."""
@@ -276,6 +318,7 @@ def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.Dat
             marks[col] = [cell.get(m, "") for m in frame[mark_col]]
     numeric = [c for c in frame.columns if c not in (t("diagnose.col.step"), t("diagnose.col.finding"), mark_col)]
     table(frame, numeric=numeric, marks=marks, label=t("check.table_header"), test_id=key)
+    st.caption(precision_note(d))
     return frame
 
 

@@ -85,6 +85,8 @@ __all__ = [
     "Diagnosis",
     "hand_number",
     "hand_numbers",
+    "Precision",
+    "written_precision",
     "rounded_like",
     "diagnose",
     "BLANKS",
@@ -221,6 +223,66 @@ class HandNumber:
 
     def shown(self) -> str:
         return self.text or _format(self.value, self.scale)
+
+
+@dataclass(frozen=True)
+class Precision:
+    """What a written number's last digit allows, in the unit it was written in (:func:`written_precision`).
+
+    ``decimals`` are the digits after the point as written (``83.5%`` has 1, as a percent); ``half`` is half a
+    unit of the last digit and ``lo``/``hi`` the interval the exact value may lie in, all in the written unit
+    (percentage points for a percent); ``tolerance`` is ``half`` as a fraction (what the diagnosis compares).
+    """
+
+    text: str
+    percent: bool
+    decimals: int
+    half: str
+    lo: str
+    hi: str
+    tolerance: float
+
+
+def written_precision(value) -> Precision:
+    """How precise a written number is, said in the unit it was written in: the one description of a number's
+    precision on Check my calculation, Practice, the classroom and Which convention?.
+
+    A number is right when the exact value lies within half a unit of its last digit: ``0.92`` allows
+    ±0.005 (0.915 to 0.925); ``83.5%`` allows ±0.05 percentage points (83.45% to 83.55%), that is ±0.0005 as a
+    fraction; ``81.8%`` has one decimal as written (three as a fraction).
+
+    Parameters
+    ----------
+    value : str, float, int or HandNumber
+        The number as written (read by :func:`hand_number`; a HandNumber keeps the decimals it was read with:
+        a whole number in a list of terms counts the list's decimals).
+
+    Returns
+    -------
+    Precision
+
+    Raises
+    ------
+    ValueError
+        For text that is not one number (see :func:`hand_number`).
+
+    Examples
+    --------
+    >>> p = written_precision("83.5%")
+    >>> p.decimals, p.half, p.lo, p.hi, p.tolerance
+    (1, '0.05', '83.45', '83.55', 0.0005)
+    >>> p = written_precision("0.92")
+    >>> p.percent, p.decimals, p.half, p.lo, p.hi
+    (False, 2, '0.005', '0.915', '0.925')
+    >>> written_precision("3").half, written_precision("81.8%").decimals
+    ('0.5', 1)
+    """
+    h = hand_number(value, name="value")
+    shown = h.value * 100 if h.percent else h.value
+    d = h.decimals
+    half = 0.5 * 10.0 ** (-d)
+    return Precision(h.shown(), h.percent, d, _format(half, d + 1), _format(shown - half, d + 1),
+                     _format(shown + half, d + 1), h.tolerance)
 
 
 #: More decimals than a float64 holds say nothing more (and 10 ** 400 would overflow): written precision is capped.

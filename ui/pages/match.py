@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from metrics.lessons.diagnose import MISTAKES
+from metrics.lessons.diagnose import MISTAKES, written_precision
 from metrics.lessons.libraries import (
     COMMON_CONVENTIONS,
     CUTOFFS,
@@ -87,6 +87,23 @@ FIELDS = (
     ui_state.Field(K_K, "k", default=6, parse=ui_state.optional(ui_state.integer(1, 10_000))),
     ui_state.Field(K_VALUE, "value", default="0.8184", parse=_value_text),
 )
+
+
+def precision_caption(target) -> str:
+    """What the typed number's last digit allows, in the unit it was typed in (the one description of a written
+    number's precision, :func:`metrics.lessons.diagnose.written_precision`): ``81.8%`` has 1 decimal, any exact
+    value from 81.75% to 81.85% rounds to it (not "3 decimals", its digits as a fraction).
+
+    >>> from metrics.lessons.diagnose import hand_number
+    >>> precision_caption(hand_number("81.8%"))  # English outside a session
+    '81.8% has 1 decimal: any exact value from 81.75% to 81.85% rounds to it.'
+    >>> precision_caption(hand_number("0.80"))
+    '0.80 has 2 decimals: any exact value from 0.795 to 0.805 rounds to it.'
+    """
+    p = written_precision(target)
+    sign = "%" if p.percent else ""
+    return counted("match.precision", p.decimals, value=escape.markdown(p.text, 40), decimals=p.decimals,
+                   lo=p.lo + sign, hi=p.hi + sign)
 
 
 def counted(key: str, count: int, /, **fmt) -> str:

@@ -25,6 +25,7 @@ from metrics.lessons.diagnose import (
     hand_numbers,
 )
 from metrics.lessons.examples import EXAMPLES, judge
+from metrics.lessons.exercises import Exercise, make_exercise
 from metrics.lessons.misconceptions import MISCONCEPTIONS, Calculation
 from metrics.ndcg import dcg as exact_dcg
 from metrics.ndcg import idcg as exact_idcg
@@ -208,6 +209,11 @@ MISTAKE_TABLE = [
      {"terms": "wrong"}),
     ("arithmetic_slip_dcg", dict(grades=G, terms="3 1.26 1.5 0 0.39 0.71", dcg="6.96"),
      ("arithmetic_slip", "dcg", None), {"terms": "right", "dcg": "wrong"}),
+    # tied items the other way: G ranked by scores .9 .8 .7 .7 .5 .4 (positions 3 and 4, grades 3 and 0, tie);
+    # put 0 before 3: terms 3, 2/log2 3 = 1.26, 0/2 = 0, 3/log2 5 = 1.29; DCG 3 + 1.26 + 0 + 1.29 + 1/log2 6 +
+    # 2/log2 7 = 3 + 1.2619 + 1.2920 + 0.3869 + 0.7124 = 6.6532 (the exact DCG is 6.8611): carried forward
+    ("tie_order", dict(grades=G, scores=[.9, .8, .7, .7, .5, .4], terms="3 1.26 0 1.29", dcg="6.65"),
+     ("tie_order", "term", 3), {"terms": "wrong", "dcg": "carried_forward"}),
 ]
 
 
@@ -227,6 +233,48 @@ def test_the_table_covers_every_misconception():
 # --------------------------------------------------------------------------------------------
 # The issue's sheets
 # --------------------------------------------------------------------------------------------
+def test_tied_items_the_other_way_practice_seed_12345():
+    # The tester's Practice seed 12345 (Hard, as generated before the discount fix): D1..D6 grades 0 2 0 3 1 2,
+    # scores .59 .34 .74 .79 .59 .51, ties broken optimistically, k = 4, linear gain, max(1, log10 i) (every
+    # divisor 1 up to position 10).  D4 (.79, grade 3), D3 (.74, 0), then D1 and D5 tie at .59: optimistic puts
+    # D5 (grade 1) first, so the top 4 is 3, 0, 1, 0 and its terms 3 0 1 0.  The other order gives 3 0 0 1;
+    # it was named "log(i + 1) used for log(i)" + "Another log base" + "Calculation slip at position 4".
+    ex = Exercise(seed=12345, difficulty="hard", labels=("D1", "D2", "D3", "D4", "D5", "D6"),
+                  grades=(0.0, 2.0, 0.0, 3.0, 1.0, 2.0), scores=(0.59, 0.34, 0.74, 0.79, 0.59, 0.51),
+                  ties="optimistic", unretrieved=(), k=4, gain="linear", discount="jarvelin", log_base=10.0,
+                  decimals=3)
+    assert ex.ranked_grades[:4] == [3, 0, 1, 0]
+    d = ex.check(terms="3 0 0 1")
+    assert d.kinds() == [("tie_order", "term", 3)]
+    assert d.verdict("terms").mistakes == ("tie_order",)
+    # the DCG of either order is 3 + 0 + 1 + 0 = 4 (no divisor above 1): right, whichever way the tie went
+    d = ex.check(terms="3 0 0 1", dcg="4")
+    assert d.verdict("dcg").state == "right" and d.first.kind == "tie_order"
+
+
+def test_tied_items_the_other_way_practice_seed_777():
+    # Practice seed 777 (Hard): D2 and D7 tie at .63 with grades 1 and 2, optimistic: D6 D5 D7 D2 D3 (grades
+    # 3 1 2 1 2, k = 5, linear gain, ln(i + 1)).  D2 first gives 3 1 1 2 2: terms 3/ln 2 = 4.328, 1/ln 3 = 0.910,
+    # 1/ln 4 = 0.721, 2/ln 5 = 1.243, 2/ln 6 = 1.116, DCG 8.319 (exact 8.419).  It was named "Another gain used
+    # ... Binary gain" + "Calculation slip".
+    ex = make_exercise(777, "hard")
+    d = ex.check(terms="4.328 0.910 0.721 1.243 1.116", dcg="8.319")
+    assert d.kinds() == [("tie_order", "term", 3), ("carried_forward", "dcg", None)]
+    assert d.verdict("dcg").carried_from == ("terms",)
+    assert d.followed.ranking[:5] == (3, 1, 1, 2, 2)
+
+
+def test_ties_are_bounded_and_scores_checked():
+    # 200 items all tied at one score, grades 0..3: the other orders tried are at most MAX_TIE_ORDERS (never n!)
+    grades = [float(i % 4) for i in range(200)]
+    d = diagnose(grades, scores=[0.5] * 200, terms="0 1 2 3 0 1 2 3", **LIN)
+    assert d.first is not None
+    for bad, message in (([0.5, 0.9, 0.1], "must not rise"), ([0.5], "one score per item"),
+                         ([0.5, float("nan"), 0.1], "finite"), ("0.5 0.4 0.3", "sequence of numbers")):
+        with pytest.raises(ValueError, match=message):
+            diagnose([3, 2, 1], scores=bad, dcg="4")
+
+
 def test_log2_i_terms_and_their_sum():
     # Issue 36: DCG terms with log2(i) (position 1 undiscounted) and their sum as DCG, for 3,2,3,0,1,2 with the
     # standard formula: 3/1, 2/1, 3/log2 3 = 1.89, 0, 1/log2 5 = 0.43, 2/log2 6 = 0.77; sum 8.09.  The terms
