@@ -23,6 +23,7 @@ from metrics.lessons.diagnose import (
     example_sheet,
     hand_number,
     hand_numbers,
+    written_precision,
 )
 from metrics.lessons.examples import EXAMPLES, judge
 from metrics.lessons.exercises import Exercise, make_exercise
@@ -537,3 +538,33 @@ def test_a_ratio_of_the_writer_s_own_numbers_cut_off_is_a_truncation_not_carried
                        ideal_terms="3 1.89 1 0.86 0.38", idcg="7.13", ndcg="0.769", gain="linear",
                        discount="standard", log_base=2.0, idcg_source="judged")
     assert rounded.verdict("ndcg").state == "carried_forward"  # 0.76858 rounded; the exercise gives 0.768
+
+
+# --------------------------------------------------------------------------------------------
+# A written number's precision, in the unit written (teach4 item 2)
+# --------------------------------------------------------------------------------------------
+def test_written_precision_by_hand():
+    # 83.5%: one decimal as a percent; half a unit is 0.05 percentage points: 83.45% to 83.55%; 0.0005 as a
+    # fraction.  0.92: ±0.005, 0.915 to 0.925.  81.8%: one decimal as written.  3: ±0.5.
+    p = written_precision("83.5%")
+    assert (p.percent, p.decimals, p.half, p.lo, p.hi) == (True, 1, "0.05", "83.45", "83.55")
+    assert p.tolerance == pytest.approx(0.0005, rel=1e-12)
+    p = written_precision("0.92")
+    assert (p.percent, p.decimals, p.half, p.lo, p.hi) == (False, 2, "0.005", "0.915", "0.925")
+    assert written_precision("81.8%").decimals == 1 and written_precision("3").half == "0.5"
+
+
+@given(digits=st.integers(min_value=0, max_value=10**7), decimals=st.integers(min_value=0, max_value=6),
+       percent=st.booleans())
+@PROPERTY
+def test_written_precision_is_the_judging_tolerance_in_the_written_unit(digits, decimals, percent):
+    text = f"{digits / 10**decimals:.{decimals}f}" + ("%" if percent else "")
+    p = written_precision(text)
+    assert p.decimals == decimals and p.percent == percent
+    half = 0.5 * 10.0 ** -decimals  # in the unit written
+    assert float(p.half) == pytest.approx(half, rel=1e-12)
+    assert float(p.hi) - float(p.lo) == pytest.approx(2 * half, rel=1e-6, abs=1e-9)
+    assert (float(p.hi) + float(p.lo)) / 2 == pytest.approx(digits / 10**decimals, rel=1e-12, abs=1e-9)
+    # the same allowance the diagnosis judges with, as a fraction
+    assert p.tolerance == pytest.approx(half / 100 if percent else half, rel=1e-12)
+    assert p.tolerance == hand_number(text).tolerance

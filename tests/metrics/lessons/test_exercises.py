@@ -12,6 +12,7 @@ from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exe
 from metrics.ndcg import dcg, idcg, ndcg, rank_by_scores
 from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY
+from tests.metrics.lessons.student import divisor
 
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
 levels = st.sampled_from(list(DIFFICULTIES))
@@ -168,3 +169,30 @@ def test_an_answer_with_fewer_decimals_than_asked_is_not_right():
     good = ex.check(terms="1 1.89 0", dcg="2.89", ideal_terms="3 1.89 1", idcg="5.89", ndcg="0.49")
     assert good.ok, good.kinds()
     assert ex.check(ndcg="0.5").verdict("ndcg").mistakes == ("too_few_decimals",)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(seed=seeds, level=levels)
+def test_the_discount_discounts_inside_the_counted_positions(seed, level):
+    # Issue 36 (teach4 item 3): seed 12345 at Hard once gave max(1, log10 i) with k = 4, every divisor 1 — an
+    # exercise on the discount with no discounting.  For every discount and log base a level can draw, the
+    # divisors over the positions that count (1..k, or the whole list; the ideal side's are the same positions)
+    # are computed by the student model (plain math, not metrics) and must not all be equal.
+    ex = make_exercise(seed, level)
+    counted = ex.k or len(ex.grades)
+    divisors = [divisor(ex.discount, i, ex.log_base) for i in range(1, counted + 1)]
+    assert max(divisors) > min(divisors) * (1 + 1e-12), (ex.discount, ex.log_base, counted, divisors)
+
+
+def test_every_discount_and_base_of_the_hard_level_is_drawn_and_discounts():
+    # The property above over many seeds, restated per discount and base: Järvelin–Kekäläinen with base 10 on up
+    # to 8 counted positions (every divisor 1) never appears; the other pairs do, and discount inside the list.
+    seen = set()
+    for seed in range(400):
+        ex = make_exercise(seed, "hard")
+        seen.add((ex.discount, round(ex.log_base, 6)))
+        counted = ex.k or len(ex.grades)
+        assert len({divisor(ex.discount, i, ex.log_base) for i in range(1, counted + 1)}) > 1
+    assert ("jarvelin", 10.0) not in seen
+    assert {("standard", 2.0), ("standard", round(math.e, 6)), ("standard", 10.0), ("jarvelin", 2.0),
+            ("jarvelin", round(math.e, 6))} <= seen
