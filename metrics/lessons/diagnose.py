@@ -425,12 +425,16 @@ def _format(value: float, scale: int) -> str:
     return f"{value:.{max(0, scale)}f}"
 
 
-def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale: int | None = None) -> str:
+def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale: int | None = None,
+                 percent: bool | None = None) -> str:
     """``exact`` rounded the way ``h`` is written: the one rounding "like yours" of every page and explanation.
 
-    The same decimals; a percent as a percent; an NDCG written above 1 without its sign (``76.8``) is the
-    percent it stands for, so it is compared in percent with the same decimals — never as a fraction at the
-    written decimals (``0.8``).
+    The digits the student wrote, in the form they meant: a percent as a percent (``81.86%``), a fraction as a
+    fraction.  The form meant is ``percent`` when the diagnosis knows it (a percent written without its sign, a
+    ratio of their own carried forward); otherwise a number with ``%`` is a percent, and an NDCG written above 1
+    is the percent it stands for when, read so, it is nearer the value (by ratio) than read as a fraction —
+    ``76.8`` for 0.8184 is 76.8%, compared as ``81.8%``, never as a fraction at the written decimals (``0.8``);
+    ``1.17`` for 0.5 is a fraction.
 
     Parameters
     ----------
@@ -439,9 +443,11 @@ def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale:
     exact : float
         The value to write like it (the exercise's, or the student's own).
     step : str, optional
-        The step it was written at (``"ndcg"``: a number above 1 is a percent without its sign).
+        The step it was written at (``"ndcg"``: a number above 1 may be a percent without its sign).
     scale : int, optional
         Decimals of the fraction to round to instead of the written ones (the exercise's asked precision).
+    percent : bool, optional
+        The form the student meant, when known.
 
     Returns
     -------
@@ -454,15 +460,21 @@ def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale:
     ('81.8%', '0.82')
     >>> rounded_like(hand_number("82%"), 0.818354, step="ndcg"), rounded_like(hand_number("7.1"), 7.14099)
     ('82%', '7.1')
+    >>> rounded_like(hand_number("1.17"), 0.5, step="ndcg"), rounded_like(hand_number("0.96%"), 0.818354, percent=False)
+    ('0.50', '0.82')
     >>> rounded_like(hand_number("0.8"), 0.818354, step="ndcg", scale=3)
     '0.818'
     """
     if exact is None or not math.isfinite(exact):
         return ""
-    if h.percent or (step == "ndcg" and h.value > 1):
+    if percent is None:
+        percent = h.percent
+        if step == "ndcg" and not h.percent and h.value > 1 and exact > 0:
+            percent = abs(math.log(h.value / 100 / exact)) < abs(math.log(h.value / exact))
+    if percent:
         decimals = h.decimals if scale is None else max(0, scale - 2)
         return _format(exact * 100, decimals) + "%"
-    return _format(exact, h.scale if scale is None else scale)
+    return _format(exact, h.decimals if scale is None else scale)
 
 
 def _close(h: HandNumber, exact: float) -> bool:
@@ -927,8 +939,10 @@ class _Engine:
         if wrong_terms:
             # worked out from the writer's own terms (or their formula), which were already off
             tail = self._own_sum(list(items) + [None] * max(0, fit.terms.size - len(items)), fit)
-            for value in (own, tail, fit.total if fit.entries else None):
-                if value is not None and _fits(h, value):
+            values = [v for v in (own, tail, fit.total if fit.entries else None) if v is not None]
+            # rounded from one of them before cut off from one (what is quoted as their own is what they wrote)
+            for value in [v for v in values if _close(h, v)] + [v for v in values if not _close(h, v)]:
+                if _fits(h, value):
                     m.state = "carried_forward"
                     m.params.update(own=value, their_sum=own, **{"from": [FIELD_OF_STEP[wrong_terms[0].step]]},
                                     first_position=wrong_terms[0].position)
@@ -958,6 +972,20 @@ class _Engine:
 
     # --- NDCG ------------------------------------------------------------------------------------------
     def ndcg(self, h: HandNumber, side_marks: dict, fits: dict) -> _Mark:
+        """The written NDCG judged, rounded "like yours" in the form the student meant: a percent written without
+        its sign (or a fraction with one) is the other form; a number explained as written is the form written."""
+        m = self._ndcg(h, side_marks, fits)
+        if "percent_vs_fraction" in m.kinds:
+            meant = not h.percent
+        elif m.kinds == ("arithmetic_slip",):  # nothing explains it: the form is read from the number
+            meant = None
+        else:  # right, carried forward or explained as written
+            meant = h.percent
+        m.params["as_percent"] = meant
+        m.params["rounded"] = rounded_like(h, m.expected, step="ndcg", percent=meant)
+        return m
+
+    def _ndcg(self, h: HandNumber, side_marks: dict, fits: dict) -> _Mark:
         c = self.right.ndcg
         ratio_f = fits["dcg"].total / fits["ideal"].total if fits["ideal"].total else 0.0
         m = _Mark("ndcg", None, h, c, followed=ratio_f, params=_ndcg_params(h, c))
@@ -1122,7 +1150,8 @@ def _asked_precision(marks: list[_Mark], decimals: int) -> None:
         if abs(h.value - m.expected) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12:
             continue  # 0.5 for 0.5000: as right as 0.50
         m.state, m.kinds = "wrong", ("too_few_decimals",)
-        m.params.update(decimals=decimals, asked=rounded_like(h, m.expected, step=m.step, scale=decimals))
+        m.params.update(decimals=decimals, asked=rounded_like(h, m.expected, step=m.step, scale=decimals,
+                                                              percent=m.params.get("as_percent")))
 
 
 def _ndcg_params(h: HandNumber, exact: float) -> dict:
@@ -1140,7 +1169,7 @@ def _own_texts(m: _Mark) -> dict:
     if "percent_vs_fraction" in m.kinds:
         meant = _rescaled(m.hand) or m.hand
         return {"own_text": _format(own, meant.scale), "own_percent": _format(own * 100, max(0, meant.scale - 2)) + "%"}
-    return {"own_text": rounded_like(m.hand, own, step=m.step)}
+    return {"own_text": rounded_like(m.hand, own, step=m.step, percent=m.params.get("as_percent"))}
 
 
 def _findings(marks: list[_Mark]) -> list[Finding]:
@@ -1203,7 +1232,8 @@ def _steps_table(hand: dict, marks: list[_Mark], right: Values, followed: Values
                 "theirs": m.hand.value if m else math.nan,
                 "theirs_text": m.hand.shown() if m else "",
                 "scale": m.hand.scale if m else None,
-                "rounded": rounded_like(m.hand, right.at(s, p), step=s) if m else "",
+                "rounded": "" if m is None else rounded_like(m.hand, right.at(s, p), step=s,
+                                                             percent=m.params.get("as_percent")),
                 "followed": followed.at(s, p),
                 "correct": right.at(s, p),
                 "ok": None if m is None else m.state == "right",

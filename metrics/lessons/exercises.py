@@ -304,10 +304,11 @@ def make_exercise(seed, difficulty="easy") -> Exercise:
     base = float(level.bases[int(rng.integers(0, len(level.bases)))])
     k = int(rng.integers(max(2, n - 3), n)) if rng.random() < level.p_cutoff else None
     if not discounts_inside(discount, base, k or n):
-        # an exercise whose divisors are all 1 is no exercise on the discount: another of the level's bases
-        # (drawn only here, so every other seed keeps its exercise)
+        # an exercise whose divisors are all 1 is no exercise on the discount: another of the level's bases,
+        # drawn from a stream of its own (every other seed, and the rest of this one, stay as they were)
         bases = [b for b in level.bases if discounts_inside(discount, b, k or n)]
-        base = float(bases[int(rng.integers(0, len(bases)))]) if bases else 2.0
+        other = np.random.default_rng([seed, list(DIFFICULTIES).index(level.key), 1])
+        base = float(bases[int(other.integers(0, len(bases)))]) if bases else 2.0
     unretrieved: tuple[float, ...] = ()
     if rng.random() < level.p_unretrieved:
         m = int(rng.integers(1, 3 if level.key == "medium" else 4))

@@ -169,6 +169,30 @@ def read(text: str) -> tuple[float, float]:
     return value, 0.5 * 10.0 ** -(decimals + (2 if percent else 0))
 
 
+def written_like(text: str, exact: float, *, percent: bool | None = None, finest: int = 0) -> str:
+    """``exact`` written the way the student wrote ``text``: the same digits (a whole number in a list of terms
+    as many as the list's finest entry, ``finest``) in the form the student meant (``percent``; by default a
+    percent when written with its sign) — a percent written without its sign, 76.8, is compared as 81.8%, not
+    as 0.8."""
+    body = text.rstrip("%")
+    decimals = len(body.split(".")[1]) if "." in body else 0
+    if decimals == 0 and not text.endswith("%"):
+        decimals = finest
+    if text.endswith("%") if percent is None else percent:
+        return f"{exact * 100:.{decimals}f}%"
+    return f"{exact:.{decimals}f}"
+
+
+def discount_name(way: Way, positions: int) -> str:
+    """What the diagnosis calls the discount a side used: log(i) with position 1 undiscounted is the
+    Järvelin–Kekäläinen discount wherever every divisor of the side's positions is the same as that one's."""
+    if way.discount == "log_i" and all(
+            math.isclose(divisor("log_i", i, way.base), divisor("jarvelin", i, way.base), rel_tol=1e-12)
+            for i in range(1, positions + 1)):
+        return "jarvelin"
+    return way.discount
+
+
 def close(text: str, exact: float, *, unit_decimals: int | None = None) -> bool:
     value, tol = read(text)
     if unit_decimals is not None:

@@ -8,11 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, make_exercise, parse_seed
+from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise, discounts_inside, make_exercise, parse_seed
 from metrics.ndcg import dcg, idcg, ndcg, rank_by_scores
 from tests.conftest import examples
 from tests.metrics.conftest import PROPERTY
-from tests.metrics.lessons.student import divisor
+
+from .student import divisor
 
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
 levels = st.sampled_from(list(DIFFICULTIES))
@@ -171,17 +172,27 @@ def test_an_answer_with_fewer_decimals_than_asked_is_not_right():
     assert ex.check(ndcg="0.5").verdict("ndcg").mistakes == ("too_few_decimals",)
 
 
-@settings(max_examples=examples(400), deadline=None)
+@PROPERTY
 @given(seed=seeds, level=levels)
-def test_the_discount_discounts_inside_the_counted_positions(seed, level):
-    # Issue 36 (teach4 item 3): seed 12345 at Hard once gave max(1, log10 i) with k = 4, every divisor 1 — an
-    # exercise on the discount with no discounting.  For every discount and log base a level can draw, the
-    # divisors over the positions that count (1..k, or the whole list; the ideal side's are the same positions)
-    # are computed by the student model (plain math, not metrics) and must not all be equal.
+def test_the_discount_discounts_inside_the_list(seed, level):
+    # Issue 36 item 4: an exercise whose divisors are all 1 (Järvelin–Kekäläinen with base 10 on at most 8
+    # positions: max(1, log10 i) = 1 up to i = 10) is a plain sum of gains, no exercise on the discount.  The
+    # divisors of the positions that count (1..k, or the whole list), from first principles:
     ex = make_exercise(seed, level)
-    counted = ex.k or len(ex.grades)
-    divisors = [divisor(ex.discount, i, ex.log_base) for i in range(1, counted + 1)]
-    assert max(divisors) > min(divisors) * (1 + 1e-12), (ex.discount, ex.log_base, counted, divisors)
+    positions = ex.k or len(ex.grades)
+    divisors = {round(divisor(ex.discount, i, ex.log_base), 12) for i in range(1, positions + 1)}
+    assert len(divisors) > 1, (ex.discount, ex.log_base, positions)
+
+
+def test_a_pointless_seed_keeps_its_exercise_with_another_base():
+    # Seed 4, hard, drew Järvelin–Kekäläinen with base 10 and k = 5 (every divisor 1); it keeps its grades, scores,
+    # tie rule, missed item and cutoff, and takes a base that discounts: log2, so positions 3..5 are divided by
+    # log2 3 = 1.585, 2 and log2 5 = 2.322.
+    ex = make_exercise(4, "hard")
+    assert (ex.grades, ex.scores, ex.ties, ex.unretrieved, ex.k, ex.discount, ex.log_base) == (
+        (2.0, 3.0, 2.0, 1.0, 0.0, 0.0), (0.2, 0.29, 0.92, 0.53, 0.92, 0.54), "pessimistic", (2.0,), 5,
+        "jarvelin", 2.0)
+    assert not discounts_inside("jarvelin", 10.0, 5) and discounts_inside("jarvelin", 2.0, 5)
 
 
 def test_every_discount_and_base_of_the_hard_level_is_drawn_and_discounts():

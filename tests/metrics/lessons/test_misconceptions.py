@@ -46,6 +46,7 @@ from .student import (
     Way,
     apply,
     close,
+    discount_name,
     divisor,
     fmt,
     gain,
@@ -62,6 +63,7 @@ from .student import (
     tied_groups,
     trunc,
     unsorted_orders,
+    written_like,
 )
 
 SETTINGS = settings(deadline=None, max_examples=examples(60),
@@ -112,6 +114,7 @@ class Sheet:
         self.items: tuple | None = None
         self.ranked_scores: list[float] | None = None
         self.ties: list[list[int]] = []
+        self.percent_meant: dict[str, bool] = {}  # a number written in the other form than the one meant
 
     def kwargs(self) -> dict:
         out = {} if self.decimals is None else {"decimals": self.decimals}
@@ -325,6 +328,11 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     assert named == {k for v in d.verdicts.values() if v.state == "wrong" for k in v.mistakes}
 
 
+def _diagnosed(sheet: Sheet):
+    return diagnose(sheet.grades, unretrieved=sheet.extra, k=sheet.k, **sheet.kwargs(),
+                    **_formula_kwargs(sheet.correct))
+
+
 def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> None:
     """The diagnosis names the first wrong field's misconception (one of ``expected_first``) where it first
     shows, and gives every field its expected state."""
@@ -343,6 +351,7 @@ def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> 
             finding.expected, right, rel_tol=1e-9, abs_tol=1e-12), (finding, right)
     for f, srcs in sources.items():
         assert d.verdicts[f].carried_from and set(d.verdicts[f].carried_from) <= srcs, (f, d.verdicts[f], srcs)
+    _assert_said_like_the_student(sheet, d)
     first_field = next((f for f in FIELDS if states.get(f) == "wrong"), None)
     if first_field is None:
         assert d.first is None and d.ok, d.kinds()
@@ -354,6 +363,28 @@ def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> 
     assert d.first.kind in expected_first, (d.first.kind, expected_first, sheet.texts, d.kinds())
     assert d.verdicts[first_field].mistakes[0] == d.first.kind
     _check_everywhere(sheet, d)
+
+
+def _assert_said_like_the_student(sheet: Sheet, d) -> None:
+    """Issue 36 items 2 and 5: "rounded like yours" is the exercise's value written the way the student wrote
+    theirs (a percent as a percent, an NDCG above 1 as the percent it is); a number carried forward is quoted as
+    what the student's own numbers give, at their precision: the number they wrote, worked out from their own."""
+    rows = {(r.step, None if pd.isna(r.position) else int(r.position)): r for r in d.steps.itertuples()}
+    for f, text in sheet.texts.items():
+        if isinstance(text, list):
+            finest = max((len(x.split(".")[1]) for x in text if "." in x), default=0)
+            for p, x in sheet.terms_written(f):
+                if p <= len(sheet.right[f]):
+                    assert rows[(STEP[f], p)].rounded == written_like(x, sheet.right[f][p - 1], finest=finest)
+        else:
+            meant = sheet.percent_meant.get(f)
+            assert rows[(STEP[f], None)].rounded == written_like(text, sheet.right[f], percent=meant), (f, text)
+    field_of = {v: k for k, v in STEP.items()}
+    for finding in d.findings:
+        if finding.kind == "carried_forward" and sheet.derived.get(field_of[finding.step]):
+            text = sheet.texts[field_of[finding.step]]
+            if not near_boundary(text, finding.params["own"]):
+                assert finding.params["own_text"] == text, (finding.params, text)
 
 
 def _fields(data) -> tuple[str, ...]:
@@ -412,6 +443,13 @@ def test_formula_misconception_is_named_where_it_first_shows(key, exercise, d, c
                 if tf in sheet.texts and "?" not in sheet.texts[tf]:
                     assume(not close(sheet.texts[first], sheet.own_sum(tf, [])))
     _assert_diagnosis(sheet, expected)
+    # item 3: log(i) with position 1 undiscounted is named Järvelin–Kekäläinen where the divisors are the same
+    for finding in _diagnosed(sheet).findings:
+        if finding.kind == "discount_one_early" and "theirs_variant" in finding.params:
+            which = "dcg" if finding.params["side"] in ("dcg", "both") else "ideal"
+            n = len(numbers(student, grades, extra, k)[TERMS_OF[which]])
+            way = replace(getattr(correct, which), discount="log_i")  # log(i) where log(i + 1) belongs
+            assert finding.params["theirs_variant"] == discount_name(way, n), (finding, n)
 
 
 # ---------------------------------------------------------------------------------------------- any order
@@ -673,9 +711,11 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
     elif key == "percent_vs_fraction":
         if data.draw(st.booleans(), label="percent_without_sign"):
             sheet.texts["ndcg"] = fmt(right["ndcg"] * 100, max(0, d - 2))
+            sheet.percent_meant["ndcg"] = True
             assume(read(sheet.texts["ndcg"])[0] > 1)
         else:
             sheet.texts["ndcg"] = fmt(right["ndcg"], d) + "%"
+            sheet.percent_meant["ndcg"] = False
             assume(right["ndcg"] > 0.5 * 10.0 ** -d * 2)
         assume(not close(sheet.texts["ndcg"], right["ndcg"]))
         start = "ndcg"
