@@ -464,6 +464,14 @@ def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale:
     ('0.50', '0.82')
     >>> rounded_like(hand_number("0.8"), 0.818354, step="ndcg", scale=3)
     '0.818'
+
+    A whole number in a list of terms counts the list's decimals ("3" beside "1.26" is read as 3.00); the
+    exercise's value that rounds to it is shown as it was written, another at the list's decimals:
+
+    >>> three = hand_numbers("3 1.26")[0]
+    >>> three = replace(three, decimals=2)  # as diagnose reads a list
+    >>> rounded_like(three, 3.0), rounded_like(three, 2.9999), rounded_like(three, 3.4)
+    ('3', '3', '3.40')
     """
     if exact is None or not math.isfinite(exact):
         return ""
@@ -474,7 +482,14 @@ def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale:
     if percent:
         decimals = h.decimals if scale is None else max(0, scale - 2)
         return _format(exact * 100, decimals) + "%"
-    return _format(exact, h.decimals if scale is None else scale)
+    out = _format(exact, h.decimals if scale is None else scale)
+    if scale is None and not h.percent and h.text:
+        # a whole number in a list of terms is read at the list's decimals ("3" beside "1.26" is 3.00); where
+        # the exercise's value rounds to it there, it is shown as the student wrote it ("3", not "3.00")
+        written = _decimals(h.text)
+        if written < h.decimals and float(out) == h.value:
+            return _format(exact, written)
+    return out
 
 
 def _close(h: HandNumber, exact: float) -> bool:

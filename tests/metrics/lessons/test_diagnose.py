@@ -586,3 +586,28 @@ def test_log_i_and_jarvelin_coincide_exactly_where_the_divisors_do(base, positio
                             rel_tol=1e-12) for i in range(1, positions + 1))
     assert same_as_jarvelin(base, positions) == same
     assert named_discount("log_i", base, positions) == ("jarvelin" if same else "log_i")
+
+
+def test_the_tester_s_check_sheets_of_the_third_session():
+    # Document 003's list (grades 3 2 3 0 1 2, missed judged items 3 and 0), Check my calculation.
+    g, missed = [3, 2, 3, 0, 1, 2], [3, 0]
+    # (a) ideal written 3,2,3,3,2,1 (the right grades in another order): terms 3, 2/log2 3 = 1.26, 3/2 = 1.5,
+    # 3/log2 5 = 1.29, 2/log2 6 = 0.77, 1/log2 7 = 0.36, IDCG 8.18, NDCG 6.8611 / 8.18 = 0.84: the ideal ranking
+    # unsorted, and nothing about the gain (2^rel - 1 on the ideal side gives 7, not 3, at position 1)
+    d = diagnose(g, unretrieved=missed, ideal_terms="3 1.26 1.5 1.29 0.77 0.36", idcg="8.18", ndcg="0.84")
+    assert {f.kind for f in d.findings} == {"ideal_order", "carried_forward"}
+    assert d.first.kind == "ideal_order" and d.first.step == "ideal_term" and d.first.position == 2
+    # (b) the list sorted with the missed 3 appended last (3,3,2,2,1,3): terms 3, 1.89, 1, 0.86, 0.39,
+    # 3/log2 7 = 1.07 — an order of the student's own, not "sorted from lowest to highest"
+    d = diagnose(g, unretrieved=missed, ideal_terms="3 1.89 1 0.86 0.39 1.07")
+    assert d.first.kind == "ideal_order" and d.first.params["theirs_variant"] != "ascending"
+    assert isinstance(d.first.params["theirs_variant"], tuple)
+    # (c) DCG 6.9, IDCG 8.5, NDCG 0.81: their own numbers give 6.9 / 8.5 = 0.81176, quoted at their precision
+    d = diagnose(g, unretrieved=missed, dcg="6.9", idcg="8.5", ndcg="0.81")
+    ndcg = next(f for f in d.findings if f.step == "ndcg")
+    assert ndcg.kind == "carried_forward" and ndcg.params["own"] == pytest.approx(6.9 / 8.5, rel=1e-12)
+    assert ndcg.params["own_text"] == "0.81"
+    # (d) "3" typed beside "1.26": the exercise's 3.0000 rounded like it is "3", not "3.00"
+    d = diagnose(g, unretrieved=missed, terms="3 1.26 1.5 0 0.39 0.71")
+    rounded = d.steps[d.steps["step"] == "term"]["rounded"].tolist()
+    assert rounded == ["3", "1.26", "1.5", "0", "0.39", "0.71"]
