@@ -735,7 +735,7 @@ class _Engine:
         right = (self.right.terms, self.right.dcg) if which == "dcg" else (self.right.ideal_terms, self.right.idcg)
         out = [_Cand((), (), *right)]
         self.values[which] = {(): out[0]}
-        singles = []
+        singles, alone = [], []  # ``alone``: other orders of the tied items, never paired (bounded work)
         scopes = ("side", "ranking") if which == "dcg" else ("side", "ideal")
         for e in (e for e in formula_entries() if e.scope in scopes):
             dim = e.dimension
@@ -743,13 +743,16 @@ class _Engine:
                 continue
             if dim == "idcg" and not self.extra.size:
                 continue
-            if e.scope == "ranking":  # the tied items in other orders (bounded: metrics.lessons.misconceptions)
-                singles += [((e.key,), ((dim, v),)) for v in e.func((self.rel.tolist(), self.ties))]
+            if e.scope == "ranking":  # the tied items in other orders (bounded: metrics.lessons.misconceptions);
+                # the first (every tie the other way: the other rule) also pairs with another entry
+                orders = [((e.key,), ((dim, v),)) for v in e.func((self.rel.tolist(), self.ties))]
+                singles += orders[:1]
+                alone += orders[1:]
                 continue
             current = getattr(self.correct, dim) if e.scope == "ideal" else getattr(self.correct.side(which), dim)
             singles += [((e.key,), ((dim, v),)) for v in e.func(current)]
-        combos = singles + [(a[0] + b[0], a[1] + b[1]) for a, b in combinations(singles, 2)
-                            if a[1][0][0] != b[1][0][0]]
+        combos = singles + alone + [(a[0] + b[0], a[1] + b[1]) for a, b in combinations(singles, 2)
+                                    if a[1][0][0] != b[1][0][0]]
         seen = {self._key(*right)}
         for entries, changes in combos:
             try:
