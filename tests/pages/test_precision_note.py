@@ -10,7 +10,7 @@ import pytest
 
 from metrics.lessons.exercises import make_exercise
 from tests.conftest import LANGS, no_exceptions, open_page
-from ui.i18n import catalogue, t
+from ui.i18n import t
 
 
 def _captions(at) -> str:
@@ -20,8 +20,8 @@ def _captions(at) -> str:
 def _percent_sentence(lang: str) -> str:
     # 83.5%: half a unit of its last digit is 0.05 percentage points; 83.5 - 0.05 = 83.45, 83.5 + 0.05 = 83.55;
     # as a fraction 0.05 / 100 = 0.0005
-    return catalogue(lang)["diagnose.precision.percent"].format(value="83.5%", half="0.05", lo="83.45", hi="83.55",
-                                                                 tolerance="0.0005")
+    return t("diagnose.precision.percent", lang=lang, value="83.5%", half="0.05", lo="83.45", hi="83.55",
+             tolerance="0.0005")
 
 
 @pytest.mark.parametrize("lang", LANGS)
