@@ -16,8 +16,8 @@ pytestmark = pytest.mark.usefixtures("warmed")
 
 ORDER = sorted(range(len(EX.grades)), key=lambda i: (-EX.scores[i], -EX.grades[i]))  # optimistic
 QUERY = {"rels": ",".join(f"{EX.grades[i]:g}" for i in ORDER), "scores": ",".join(f"{EX.scores[i]:g}" for i in ORDER),
-         "unretrieved": ",".join(f"{g:g}" for g in EX.unretrieved), "k": str(EX.k), "gain": EX.gain,
-         "discount": EX.discount, "base": "e", "source": "judged", "ideal_terms": "", "idcg": "",
+         "unretrieved": ",".join(f"{g:g}" for g in EX.unretrieved), "k": str(EX.variant.k), "gain": EX.variant.gain,
+         "discount": EX.variant.discount, "base": "e", "source": "judged", "ideal_terms": "", "idcg": "",
          "ndcg": "76.6%", **{f: SHEET[f] for f in STEPS if f != "ndcg"}}
 
 

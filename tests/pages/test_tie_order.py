@@ -74,8 +74,8 @@ def test_check(lang):
     order = sorted(range(len(EX.grades)), key=lambda i: (-EX.scores[i], -EX.grades[i]))  # optimistic
     query = {"rels": ",".join(f"{EX.grades[i]:g}" for i in order),
              "scores": ",".join(f"{EX.scores[i]:g}" for i in order),
-             "unretrieved": ",".join(f"{g:g}" for g in EX.unretrieved), "k": str(EX.k), "gain": EX.gain,
-             "discount": EX.discount, "base": "e", "source": "judged", "ideal_terms": "", "idcg": "",
+             "unretrieved": ",".join(f"{g:g}" for g in EX.unretrieved), "k": str(EX.variant.k), "gain": EX.variant.gain,
+             "discount": EX.variant.discount, "base": "e", "source": "judged", "ideal_terms": "", "idcg": "",
              **{f: SHEET[f] for f in STEPS}}
     at = open_page("pages/check.py", lang=lang, query=query)
     _assert_said(at, lang)
@@ -100,7 +100,7 @@ def test_classroom(lang, tmp_path, monkeypatch):
     code = teacher.query_params["code"]
     code = code if isinstance(code, str) else code[-1]
     student = open_page("pages/join.py", lang=lang, query={"code": code})
-    student.text_input(key="join_nickname").input("Ada").run()
+    student.text_input(key="join_nickname").input("Ada")  # a form: sent with its submit
     student.button(key="join_button").click().run()
     for f in STEPS:
         student.text_input(key=f"join_{f}").input(SHEET[f]).run()

@@ -311,12 +311,12 @@ def other_rule_sheet(ex, decimals: int | None = None) -> dict:
     """The sheet of a student who ranks a Practice exercise (``ex``: its plain fields only — items' grades and
     scores, tie rule, missed items, k, formula) breaking its ties the other way, and computes the rest right:
     DCG terms, DCG and NDCG (``decimals``: the exercise's), each from their own numbers."""
-    other = "pessimistic" if ex.ties == "optimistic" else "optimistic"
-    right_rank = [ex.grades[i] for i in rank(ex.grades, ex.scores, ex.ties)]
+    other = "pessimistic" if ex.variant.ties == "optimistic" else "optimistic"
+    right_rank = [ex.grades[i] for i in rank(ex.grades, ex.scores, ex.variant.ties)]
     mine = tuple(ex.grades[i] for i in rank(ex.grades, ex.scores, other))
-    way = Way(ex.gain, ex.discount, ex.log_base)
+    way = Way(ex.variant.gain, ex.variant.discount, ex.variant.log_base)
     recipe = Recipe(way, way, "judged" if ex.unretrieved else "list", "sorted", ranking=mine)
-    got = numbers(recipe, right_rank, list(ex.unretrieved), ex.k)
+    got = numbers(recipe, right_rank, list(ex.unretrieved), ex.variant.k)
     d = ex.decimals if decimals is None else decimals
     return {"terms": " ".join(fmt(x, d) for x in got["terms"]), "dcg": fmt(got["dcg"], d),
             "ndcg": fmt(got["ndcg"], d), "ranked": right_rank, "mine": list(mine)}

@@ -246,8 +246,8 @@ def test_tied_items_the_other_way_practice_seed_12345():
     # it was named "log(i + 1) used for log(i)" + "Another log base" + "Calculation slip at position 4".
     ex = Exercise(seed=12345, difficulty="hard", labels=("D1", "D2", "D3", "D4", "D5", "D6"),
                   grades=(0.0, 2.0, 0.0, 3.0, 1.0, 2.0), scores=(0.59, 0.34, 0.74, 0.79, 0.59, 0.51),
-                  ties="optimistic", unretrieved=(), k=4, gain="linear", discount="jarvelin", log_base=10.0,
-                  decimals=3)
+                  unretrieved=(), variant=Variant(gain="linear", discount="jarvelin", log_base=10.0, idcg="list",
+                                                  k=4, ties="optimistic"), decimals=3)
     assert ex.ranked_grades[:4] == [3, 0, 1, 0]
     d = ex.check(terms="3 0 0 1")
     assert d.kinds() == [("tie_order", "term", 3)]

@@ -33,6 +33,7 @@ from classroom.tasks import verdict as class_verdict
 from metrics.lessons.diagnose import Verdict, diagnose
 from metrics.lessons.exercises import Exercise
 from metrics.lessons.misconceptions import MAX_BLANKS, MAX_ORDERS, MISCONCEPTIONS
+from metrics.variant import Variant
 from tests.conftest import examples
 
 from .student import (
@@ -293,12 +294,15 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     c = sheet.correct
     grades, scores, rule = sheet.items or (sheet.grades, None, None)
     ex = Exercise(seed=0, difficulty="hard" if rule else "easy", labels=tuple(f"D{i + 1}" for i in range(len(grades))),
-                  grades=tuple(grades), scores=None if scores is None else tuple(scores), ties=rule,
-                  unretrieved=tuple(sheet.extra) if c.source == "judged" else (), k=sheet.k, gain=c.dcg.gain,
-                  discount=c.dcg.discount, log_base=c.dcg.base, decimals=sheet.d)
+                  grades=tuple(grades), scores=None if scores is None else tuple(scores),
+                  unretrieved=tuple(sheet.extra) if c.source == "judged" else (),
+                  variant=Variant(gain=c.dcg.gain, discount=c.dcg.discount, log_base=c.dcg.base, k=sheet.k,
+                                  idcg="judged" if c.source == "judged" and sheet.extra else "list",
+                                  ties=rule or "stable"),
+                  decimals=sheet.d)
     if c.source == "list" and sheet.extra:
         return  # Practice and the classroom give missed items only when they count
-    assert ex.idcg == c.source
+    assert ex.variant.idcg == c.source
     assert ex.ranked_grades == list(sheet.grades)  # Practice ranks the items as the student model does
     answers = {f: v for f, v in sheet.kwargs().items() if f != "decimals"}  # the exercise has its decimals
     practice = ex.check(**answers)
