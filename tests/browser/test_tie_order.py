@@ -31,6 +31,10 @@ def test_check_names_the_tie_and_nothing_is_cut_off(make_page, app_url, lang):
         assert name in error.inner_text()
         assert page_problems(page) == []
         assert overflowing(page) + not_whole(page) == [], label
+        # the precision note under the table is plain text: no range read as Markdown (ko "83.45%~83.55%" once
+        # struck the text through)
+        note = page.get_by_test_id("stCaptionContainer").filter(has_text="±").first
+        assert "±" in note.inner_text() and note.locator("del, s").count() == 0
         height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
         page.set_viewport_size({"width": viewport["width"], "height": int(min(height + 40, 6000))})
         settled(page)
