@@ -540,9 +540,12 @@ class Finding:
 
     ``theirs`` is the value written (as a fraction), ``expected`` **the exercise's value** at that step (its
     formula, exact), ``params`` whatever an explanation needs: ``rounded`` (the exercise's value rounded like
-    the written one), ``own`` (what the writer's own formula or numbers give there), ``side`` (``"dcg"``,
-    ``"ideal"`` or ``"both"`` for a formula entry), ``theirs_variant``/``correct_variant`` (the choice used and
-    the exercise's), ``from`` (the fields a carried number follows from), sums and ratios.
+    the written one, :func:`rounded_like`), ``own`` (what the writer's own formula or numbers give there) and
+    ``own_text`` (the same written like theirs; ``own_percent`` beside it for a percent mixed up with a
+    fraction), ``side`` (``"dcg"``, ``"ideal"`` or ``"both"`` for a formula entry), ``theirs_variant``/
+    ``correct_variant`` (the choice used and the exercise's; a discount named by
+    :func:`metrics.lessons.misconceptions.named_discount`, an ideal order of the writer's own as the tuple of its
+    grades), ``from`` (the fields a carried number follows from), sums and ratios.
     """
 
     kind: str
@@ -563,8 +566,9 @@ class Diagnosis:
 
     ``correct`` is the exercise's calculation, ``followed`` the one the numbers follow (side by side: the DCG
     side and the ideal side may differ), ``findings`` the findings in step order, ``steps`` one row per step
-    with the written, followed and exercise's values, ``verdicts`` the :class:`Verdict` of each answered
-    field of :data:`FIELDS`.
+    with the written, followed and exercise's values (and ``rounded``: the exercise's value rounded like the
+    written one, :func:`rounded_like`), ``verdicts`` the :class:`Verdict` of each answered field of
+    :data:`FIELDS`.
     """
 
     correct: Calculation
