@@ -182,10 +182,10 @@ def test_the_discount_discounts_inside_the_list(seed, level):
     # Issue 36 item 4: an exercise whose divisors are all 1 (Järvelin–Kekäläinen with base 10 on at most 8
     # positions: max(1, log10 i) = 1 up to i = 10) is a plain sum of gains, no exercise on the discount.  The
     # divisors of the positions that count (1..k, or the whole list), from first principles:
-    ex = make_exercise(seed, level)
-    positions = ex.variant.k or len(ex.grades)
-    divisors = {round(divisor(ex.variant.discount, i, ex.variant.log_base), 12) for i in range(1, positions + 1)}
-    assert len(divisors) > 1, (ex.variant.discount, ex.variant.log_base, positions)
+    v = make_exercise(seed, level).variant
+    positions = v.k or len(make_exercise(seed, level).grades)
+    divisors = {round(divisor(v.discount, i, v.log_base), 12) for i in range(1, positions + 1)}
+    assert len(divisors) > 1, (v.discount, v.log_base, positions)
 
 
 def test_a_pointless_seed_keeps_its_exercise_with_another_base():
