@@ -29,6 +29,11 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
         grades = list(p.typed("check_grades"))
         st.text_input(t("check.unretrieved"), key="check_unretrieved", help=t("check.unretrieved_help"))
         unretrieved = list(p.typed("check_unretrieved"))
+        st.text_input(t("check.scores"), key="check_scores", help=t("check.scores_help"))
+        scores, left_out = check.tie_scores(grades, p.typed("check_scores"))
+        if left_out:
+            st.warning(t("check.scores_ignored", count=len(p.typed("check_scores")), n=len(grades)),
+                       icon=":material/warning:")
 
         st.subheader(t("check.formula_header"))
         st.caption(t("check.formula_help"))
@@ -37,7 +42,7 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
         discount_labels = {check.AUTO: detect,
                            **{x: registry_text("discount", DISCOUNTS[x], "name") for x in DISCOUNTS}}
         base_labels = {check.AUTO: detect, **{x: variant_label("log_base", b) for x, b in check.BASES.items()}}
-        source_labels = {check.AUTO: detect, **{x: variant_label("idcg", x) for x in ("list", "judged")}}
+        source_labels = {check.AUTO: detect, **{x: t(f"check.source_{x}") for x in ("list", "judged")}}
         gain = option_widget(st.selectbox, t("common.gain"), list(gain_labels), key="check_gain",
                              format_func=gain_labels.get)
         discount = option_widget(st.selectbox, t("common.discount"), list(discount_labels), key="check_discount",
@@ -77,6 +82,7 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
                 discount=None if discount == check.AUTO else discount,
                 log_base=None if base == check.AUTO else check.BASES[base],
                 idcg_source=None if source == check.AUTO else source,
+                scores=scores,
             )
         except ValueError as exc:
             st.error(error_text(exc))
@@ -84,7 +90,7 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
         if d is not None:
             f1, f2 = st.columns(2)
             with f1:
-                st.markdown(t("diagnose.followed_line", summary=variant_summary(d.followed, d.k)))
+                st.markdown(t("diagnose.followed_line", summary=variant_summary(d.followed, d.k, d.grades)))
                 st.latex(dcg_latex(*side_latex(d.followed, "dcg")))
             with f2:
                 st.markdown(t("diagnose.correct_line", summary=variant_summary(d.correct, d.k)))
@@ -92,4 +98,3 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
             render_findings(d)
             st.markdown(f"#### {t('check.table_header')}")
             render_steps_table(d, key="check_table")
-            st.caption(t("diagnose.precision_note"))

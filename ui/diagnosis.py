@@ -14,7 +14,16 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.lessons.diagnose import FIELDS, MARKS, MISTAKES, NOTES, Diagnosis, Finding, Verdict
+from metrics.lessons.diagnose import (
+    FIELDS,
+    MARKS,
+    MISTAKES,
+    NOTES,
+    Diagnosis,
+    Finding,
+    Verdict,
+    written_precision,
+)
 from metrics.lessons.examples import VERDICTS
 from metrics.lessons.misconceptions import MISCONCEPTIONS, SIDE_DISCOUNTS, Calculation, Side
 from metrics.registry import DISCOUNTS, GAINS
@@ -59,6 +68,22 @@ def variant_label(dimension: str, value, k=None) -> str:
     return t(f"diagnose.order.{value}")
 
 
+def ranking_label(which: str, ranking, reference, tied=None) -> str:
+    """The ranked list's order in words (misconception ``tie_order``): ``which`` is ``"theirs"`` (the writer's
+    order of the tied items) or ``"exercise"`` (the tie rule's); only the tied groups whose grades differ are
+    named, as 1-based positions and the grades there in that order.  ``tied`` lists the groups (1-based
+    positions); without it, the positions where the two orders differ."""
+    ranking, reference = list(ranking), list(reference)
+    if tied:
+        groups = [list(g) for g in tied if any(ranking[p - 1] != reference[p - 1] for p in g)]
+    else:
+        groups = [[p for p in range(1, len(ranking) + 1) if ranking[p - 1] != reference[p - 1]]]
+    order = ranking if which == "theirs" else reference
+    parts = [t("diagnose.ranking.group", positions=join_words(str(p) for p in g),
+               grades=join_words(exact(order[p - 1]) for p in g)) for g in groups if g]
+    return t(f"diagnose.ranking.{which}", groups=join_clauses(parts))
+
+
 def _side_summary(side: Side, k) -> list[str]:
     parts = [variant_label("gain", side.gain), variant_label("discount", side.discount)]
     if side.discount != "none":
@@ -68,15 +93,18 @@ def _side_summary(side: Side, k) -> list[str]:
     return parts
 
 
-def variant_summary(calc: Calculation, k) -> str:
-    """A calculation in words: its gain, discount, log base and cutoff (each side, when they differ) and the
-    ideal ranking's items and order."""
+def variant_summary(calc: Calculation, k, grades=None) -> str:
+    """A calculation in words: its gain, discount, log base and cutoff (each side, when they differ), the
+    ideal ranking's items and order, and (with the ranked ``grades``) tied items put in another order."""
     ideal = [t("diagnose.ideal_from", source=variant_label("idcg", calc.idcg))]
     if calc.ideal_order != "sorted":
         ideal.append(variant_label("ideal_order", calc.ideal_order))
+    ranked = []
+    if calc.ranking is not None and grades is not None and list(calc.ranking) != list(grades):
+        ranked = [ranking_label("theirs", calc.ranking, grades)]
     if calc.dcg == calc.ideal:
-        return " · ".join(_side_summary(calc.dcg, k) + ideal)
-    return join_clauses([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k))),
+        return " · ".join(_side_summary(calc.dcg, k) + ranked + ideal)
+    return join_clauses([t("diagnose.dcg_side", summary=" · ".join(_side_summary(calc.dcg, k) + ranked)),
                          t("diagnose.ideal_side", summary=" · ".join(_side_summary(calc.ideal, k) + ideal))])
 
 
@@ -160,6 +188,9 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
         "own_percent": p.get("own_percent") or ("" if own is None else number(own * 100, max(0, places - 2)) + "%"),
         "their_variant": variant_label(dim, p["theirs_variant"], d.k) if dim and "theirs_variant" in p else "",
         "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
+        **({"their_variant": ranking_label("theirs", p["theirs_variant"], p["correct_variant"], p.get("tied")),
+            "correct_variant": ranking_label("exercise", p["theirs_variant"], p["correct_variant"], p.get("tied"))}
+           if dim == "ranking" else {}),
         "k": "" if d.k is None else str(d.k),
         "their_sum": number(p.get("their_sum"), max(2, int(p.get("scale") or 2))),
         "also": t("diagnose.also", positions=join_words(p["also"])) if p.get("also") else "",
@@ -177,7 +208,7 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     }
     kind = f.kind
     entry = MISTAKES[kind]
-    if entry.scope in ("side", "ideal") and dim:
+    if entry.scope in ("side", "ideal", "ranking") and dim:
         key = "diagnose.kind.neighbour.explain" if p.get("form") == "term" else (
             "diagnose.kind.formula.explain_one" if p.get("one_position") else "diagnose.kind.formula.explain")
     elif kind in ("discount_one_early", "discount_one_late") and p.get("form") == "term":
@@ -240,6 +271,39 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
     return pd.DataFrame(rows)
 
 
+#: The numbers a precision note describes, the student's own, at most this many.
+PRECISION_EXAMPLES = 2
+#: Said when the student wrote nothing the note can quote.
+DEFAULT_PRECISION_EXAMPLES = ("0.92", "83.5%")
+
+
+def precision_text(value) -> str:
+    """What a written number's last digit allows, in the unit it was written in (one sentence for every page:
+    :func:`metrics.lessons.diagnose.written_precision`): ``0.92 allows ±0.005 (0.915 to 0.925)``, ``83.5% allows
+    ±0.05 percentage points (83.45% to 83.55%), that is ±0.0005 as a fraction``.  The number is escaped."""
+    p = written_precision(value)
+    fmt = {"value": markdown(p.text, 40), "half": p.half, "lo": p.lo, "hi": p.hi}
+    if p.percent:
+        return t("diagnose.precision.percent", tolerance=f"{p.tolerance:.{p.decimals + 3}f}", **fmt)
+    return t("diagnose.precision.fraction", **fmt)
+
+
+def precision_note(d: Diagnosis) -> str:
+    """The rule "right within half a unit of the last digit", said with the student's own numbers: the totals
+    they wrote (NDCG first), else their most precise term (a whole number in a list counts the list's
+    decimals, so the term typed with them is quoted); the textbook examples when none is at hand."""
+    shown: list = []
+    for f in ("ndcg", "dcg", "idcg"):
+        row = d.steps[d.steps["step"] == f]
+        if len(row) and row["theirs_text"].iloc[0]:
+            shown.append(row["theirs_text"].iloc[0])
+    terms = d.steps[d.steps["step"].isin(["term", "ideal_term"]) & (d.steps["theirs_text"] != "")]
+    if not shown and len(terms):
+        shown.append(max(terms["theirs_text"], key=lambda x: written_precision(x).decimals))
+    examples = shown[:PRECISION_EXAMPLES] or list(DEFAULT_PRECISION_EXAMPLES)
+    return t("diagnose.precision_note", examples=join_clauses(precision_text(x) for x in examples))
+
+
 def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
     """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗/↪); whole on a
     projector beside the sidebar and on a phone (ui/tables.py: one block per step where the columns do not fit)."""
@@ -254,6 +318,7 @@ def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.Dat
             marks[col] = [cell.get(m, "") for m in frame[mark_col]]
     numeric = [c for c in frame.columns if c not in (t("diagnose.col.step"), t("diagnose.col.finding"), mark_col)]
     table(frame, numeric=numeric, marks=marks, label=t("check.table_header"), test_id=key)
+    st.caption(precision_note(d))
     return frame
 
 

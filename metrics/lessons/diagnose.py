@@ -66,6 +66,7 @@ from .misconceptions import (
     Values,
     formula_entries,
     named_discount,
+    tie_groups,
     written_orders,
 )
 
@@ -84,6 +85,8 @@ __all__ = [
     "Diagnosis",
     "hand_number",
     "hand_numbers",
+    "Precision",
+    "written_precision",
     "rounded_like",
     "diagnose",
     "BLANKS",
@@ -220,6 +223,66 @@ class HandNumber:
 
     def shown(self) -> str:
         return self.text or _format(self.value, self.scale)
+
+
+@dataclass(frozen=True)
+class Precision:
+    """What a written number's last digit allows, in the unit it was written in (:func:`written_precision`).
+
+    ``decimals`` are the digits after the point as written (``83.5%`` has 1, as a percent); ``half`` is half a
+    unit of the last digit and ``lo``/``hi`` the interval the exact value may lie in, all in the written unit
+    (percentage points for a percent); ``tolerance`` is ``half`` as a fraction (what the diagnosis compares).
+    """
+
+    text: str
+    percent: bool
+    decimals: int
+    half: str
+    lo: str
+    hi: str
+    tolerance: float
+
+
+def written_precision(value) -> Precision:
+    """How precise a written number is, said in the unit it was written in: the one description of a number's
+    precision on Check my calculation, Practice, the classroom and Which convention?.
+
+    A number is right when the exact value lies within half a unit of its last digit: ``0.92`` allows
+    ±0.005 (0.915 to 0.925); ``83.5%`` allows ±0.05 percentage points (83.45% to 83.55%), that is ±0.0005 as a
+    fraction; ``81.8%`` has one decimal as written (three as a fraction).
+
+    Parameters
+    ----------
+    value : str, float, int or HandNumber
+        The number as written (read by :func:`hand_number`; a HandNumber keeps the decimals it was read with:
+        a whole number in a list of terms counts the list's decimals).
+
+    Returns
+    -------
+    Precision
+
+    Raises
+    ------
+    ValueError
+        For text that is not one number (see :func:`hand_number`).
+
+    Examples
+    --------
+    >>> p = written_precision("83.5%")
+    >>> p.decimals, p.half, p.lo, p.hi, p.tolerance
+    (1, '0.05', '83.45', '83.55', 0.0005)
+    >>> p = written_precision("0.92")
+    >>> p.percent, p.decimals, p.half, p.lo, p.hi
+    (False, 2, '0.005', '0.915', '0.925')
+    >>> written_precision("3").half, written_precision("81.8%").decimals
+    ('0.5', 1)
+    """
+    h = hand_number(value, name="value")
+    shown = h.value * 100 if h.percent else h.value
+    d = h.decimals
+    half = 0.5 * 10.0 ** (-d)
+    return Precision(h.shown(), h.percent, d, _format(half, d + 1), _format(shown - half, d + 1),
+                     _format(shown + half, d + 1), h.tolerance)
 
 
 #: More decimals than a float64 holds say nothing more (and 10 ** 400 would overflow): written precision is capped.
@@ -401,6 +464,14 @@ def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale:
     ('0.50', '0.82')
     >>> rounded_like(hand_number("0.8"), 0.818354, step="ndcg", scale=3)
     '0.818'
+
+    A whole number in a list of terms counts the list's decimals ("3" beside "1.26" is read as 3.00); the
+    exercise's value that rounds to it is shown as it was written, another at the list's decimals:
+
+    >>> three = hand_numbers("3 1.26")[0]
+    >>> three = replace(three, decimals=2)  # as diagnose reads a list
+    >>> rounded_like(three, 3.0), rounded_like(three, 2.9999), rounded_like(three, 3.4)
+    ('3', '3', '3.40')
     """
     if exact is None or not math.isfinite(exact):
         return ""
@@ -411,7 +482,14 @@ def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale:
     if percent:
         decimals = h.decimals if scale is None else max(0, scale - 2)
         return _format(exact * 100, decimals) + "%"
-    return _format(exact, h.decimals if scale is None else scale)
+    out = _format(exact, h.decimals if scale is None else scale)
+    if scale is None and not h.percent and h.text:
+        # a whole number in a list of terms is read at the list's decimals ("3" beside "1.26" is 3.00); where
+        # the exercise's value rounds to it there, it is shown as the student wrote it ("3", not "3.00")
+        written = _decimals(h.text)
+        if written < h.decimals and float(out) == h.value:
+            return _format(exact, written)
+    return out
 
 
 def _close(h: HandNumber, exact: float) -> bool:
@@ -586,6 +664,8 @@ class _Cand:
         for d, v in self.changes:
             if d == dim:
                 return v
+        if dim == "ranking":
+            return None  # as given
         return getattr(correct, dim) if dim in ("idcg", "ideal_order") else getattr(correct.side(which), dim)
 
 
@@ -608,8 +688,10 @@ class _Mark:
 
 
 class _Engine:
-    def __init__(self, rel: np.ndarray, extra: np.ndarray, k: int | None, correct: Calculation, hand: dict):
+    def __init__(self, rel: np.ndarray, extra: np.ndarray, k: int | None, correct: Calculation, hand: dict,
+                 ties: tuple[tuple[int, ...], ...] = ()):
         self.rel, self.extra, self.k, self.correct, self.hand = rel, extra, k, correct, hand
+        self.ties = ties  # the ranked list's groups of tied items (0-based positions)
         self.right = correct.values_of(rel, extra, k)  # the exercise's numbers: its overflow is an error
         self.values: dict[str, dict] = {}  # side -> changes -> _Cand, every way computed (duplicates too)
         self.cands = {w: self._candidates(w) for w in ("dcg", "ideal")}
@@ -623,14 +705,25 @@ class _Engine:
                 source = v
             elif dim == "ideal_order":
                 order = v
+            elif dim == "ranking":
+                continue  # the items' order, not a choice of the side (:meth:`_ranking`)
             else:
                 side = replace(side, **{dim: v})
         return side, source, order
 
+    @staticmethod
+    def _ranking(changes) -> tuple[float, ...] | None:
+        """The ranked list's grades in the writer's order (``tie_order``), or None: as given."""
+        return next((v for d, v in changes if d == "ranking"), None)
+
     def _side_values(self, which: str, changes) -> tuple[np.ndarray, float]:
         side, source, order = self._spec(which, changes)
         calc = Calculation(side, side, source, order)
-        grades = self.rel if which == "dcg" else calc.ideal_grades(self.rel, self.extra)
+        ranking = self._ranking(changes)
+        if which == "dcg":
+            grades = self.rel if ranking is None else np.asarray(ranking, dtype=np.float64)
+        else:
+            grades = calc.ideal_grades(self.rel, self.extra)
         terms = side.terms(grades, self.k)
         try:
             total = math.fsum(terms.tolist())
@@ -646,17 +739,24 @@ class _Engine:
         right = (self.right.terms, self.right.dcg) if which == "dcg" else (self.right.ideal_terms, self.right.idcg)
         out = [_Cand((), (), *right)]
         self.values[which] = {(): out[0]}
-        singles = []
-        for e in formula_entries("side" if which == "dcg" else None):
+        singles, alone = [], []  # ``alone``: other orders of the tied items, never paired (bounded work)
+        scopes = ("side", "ranking") if which == "dcg" else ("side", "ideal")
+        for e in (e for e in formula_entries() if e.scope in scopes):
             dim = e.dimension
             if dim == "cut" and self.k is None:
                 continue
             if dim == "idcg" and not self.extra.size:
                 continue
+            if e.scope == "ranking":  # the tied items in other orders (bounded: metrics.lessons.misconceptions);
+                # the first (every tie the other way: the other rule) also pairs with another entry
+                orders = [((e.key,), ((dim, v),)) for v in e.func((self.rel.tolist(), self.ties))]
+                singles += orders[:1]
+                alone += orders[1:]
+                continue
             current = getattr(self.correct, dim) if e.scope == "ideal" else getattr(self.correct.side(which), dim)
             singles += [((e.key,), ((dim, v),)) for v in e.func(current)]
-        combos = singles + [(a[0] + b[0], a[1] + b[1]) for a, b in combinations(singles, 2)
-                            if a[1][0][0] != b[1][0][0]]
+        combos = singles + alone + [(a[0] + b[0], a[1] + b[1]) for a, b in combinations(singles, 2)
+                                    if a[1][0][0] != b[1][0][0]]
         seen = {self._key(*right)}
         for entries, changes in combos:
             try:
@@ -717,7 +817,7 @@ class _Engine:
         i_side, source, order = self._spec("ideal", cand_i.changes)
         d_side = replace(d_side, discount=named_discount(d_side.discount, d_side.log_base, cand_d.terms.size))
         i_side = replace(i_side, discount=named_discount(i_side.discount, i_side.log_base, cand_i.terms.size))
-        return Calculation(d_side, i_side, source, order)
+        return Calculation(d_side, i_side, source, order, self._ranking(cand_d.changes))
 
     # --- fitting one side -----------------------------------------------------------------------------
     def _own_sum(self, items: list, fill: _Cand) -> float | None:
@@ -771,6 +871,10 @@ class _Engine:
         if entry is None:
             return {}
         dim = entry.dimension
+        if dim == "ranking":  # the grades as ranked: the tie rule's order and the writer's
+            return {"dimension": dim, "theirs_variant": cand.value(dim, self.correct, which),
+                    "correct_variant": tuple(self.rel.tolist()), "k": self.k,
+                    "tied": [[p + 1 for p in g] for g in self.ties]}
         correct = getattr(self.correct, dim) if dim in ("idcg", "ideal_order") else getattr(
             self.correct.side(which), dim)
         theirs = cand.value(dim, self.correct, which)
@@ -1026,7 +1130,7 @@ class _Engine:
         singles = {w: [c for c in self.values[w].values() if len(c.entries) == 1] for w in ("dcg", "ideal")}
         right = {w: self.cands[w][0] for w in ("dcg", "ideal")}
         for e in formula_entries():
-            options = ["both", "dcg", "ideal"] if e.scope == "side" else ["ideal"]
+            options = {"side": ["both", "dcg", "ideal"], "ranking": ["dcg"]}.get(e.scope, ["ideal"])
             for which in options:
                 tops = [c for c in singles["dcg"] if c.entries == (e.key,)] if which != "ideal" else [right["dcg"]]
                 bottoms = [c for c in singles["ideal"] if c.entries == (e.key,)] if which != "dcg" else [right["ideal"]]
@@ -1099,7 +1203,7 @@ def _findings(marks: list[_Mark]) -> list[Finding]:
             out.append(Finding("carried_forward", m.step, m.position, m.hand.value, m.expected, dict(m.params)))
         for kind in m.kinds:
             entry = MISCONCEPTIONS[kind]
-            once = entry.scope in ("side", "ideal") or kind == "beyond_k"
+            once = entry.scope in ("side", "ideal", "ranking") or kind == "beyond_k"
             if once and not m.params.get("one_position"):
                 if (kind, m.step) in said:
                     continue
@@ -1177,7 +1281,7 @@ def _formula_cost(vals: Values, hand: dict) -> float:
 
 def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_terms=None, idcg=None,
              ndcg=None, gain=None, discount=None, log_base=None, idcg_source=None,
-             decimals: int | None = None) -> Diagnosis:
+             decimals: int | None = None, scores=None) -> Diagnosis:
     """Judge a hand calculation: one verdict per answer, and the first misconception where it first shows.
 
     Parameters
@@ -1203,6 +1307,10 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
         number written with fewer is judged at the exercise's precision: ``0.5`` or ``0`` for 0.4909 is the
         misconception ``too_few_decimals`` even though it rounds right at its own precision; ``0.5`` for 0.5000
         stays right.  ``None`` (Check my calculation): every number at the precision it was written.
+    scores : sequence of float, optional
+        The system's scores of the ranked items, position 1 first, never rising (Practice's Hard exercises rank
+        by tied scores).  Items of equal score are tied; ``grades`` has them in the order the exercise's tie rule
+        gives, and DCG terms that follow another order of them are the misconception ``tie_order``.
 
     Returns
     -------
@@ -1236,6 +1344,19 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     rel = as_grades(grades, name="grades")
     extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
     k = check_k(k)
+    ties: tuple[tuple[int, ...], ...] = ()
+    if scores is not None:
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, Iterable):
+            raise ValueError(f"scores must be a sequence of numbers, got {type(scores).__name__}")
+        scores = list(scores)
+        if len(scores) != rel.size:
+            raise ValueError(f"scores has {len(scores)} values but the ranked list has {rel.size} items; give one "
+                             "score per item")
+        try:
+            ties = tie_groups([float(x) for x in scores])
+        except (TypeError, ValueError) as exc:
+            raise ValueError(str(exc) if str(exc).startswith("scores") else
+                             f"scores must be numbers, got {str(exc)[:40]}") from None
     want_gain = None if gain is None else check_choice(gain, GAINS, name="gain").key
     want_discount = None if discount is None else check_choice(discount, DISCOUNTS, name="discount").key
     want_base = None if log_base is None else check_log_base(log_base)
@@ -1278,7 +1399,7 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     if best is None:
         raise problem or ValueError("no formula can be computed for these grades")
 
-    engine = _Engine(rel, extra, k, best, hand)
+    engine = _Engine(rel, extra, k, best, hand, ties)
     marks, followed = engine.run()
     if decimals is not None:
         _asked_precision(marks, check_whole(decimals, name="decimals", minimum=0, maximum=12))

@@ -190,6 +190,11 @@ class Exercise:
         return [self.grades[i] for i in self.order]
 
     @property
+    def ranked_scores(self) -> list[float] | None:
+        """The system's scores in ranked order (None: the items are given ranked, no scores)."""
+        return None if self.scores is None else [self.scores[i] for i in self.order]
+
+    @property
     def ranked_labels(self) -> list[str]:
         return [self.labels[i] for i in self.order]
 
@@ -222,7 +227,8 @@ class Exercise:
         v = self.variant
         return diagnose(self.ranked_grades, unretrieved=list(self.unretrieved), k=v.k, terms=terms, dcg=dcg,
                         ideal_terms=ideal_terms, idcg=idcg, ndcg=ndcg, gain=v.gain, discount=v.discount,
-                        log_base=v.log_base, idcg_source=v.idcg, decimals=self.decimals)
+                        log_base=v.log_base, idcg_source=v.idcg, decimals=self.decimals,
+                        scores=self.ranked_scores)
 
 
 def discounts_inside(discount: str, log_base: float, positions: int) -> bool:

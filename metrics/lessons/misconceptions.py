@@ -57,14 +57,18 @@ __all__ = [
     "same_as_jarvelin",
     "named_discount",
     "written_orders",
+    "tie_groups",
+    "tie_orders",
+    "MAX_TIE_ORDERS",
     "MAX_ORDERS",
     "MAX_BLANKS",
 ]
 
 #: The two sides of NDCG = DCG / IDCG a formula entry can change (or both at once: ``"both"``).
 SIDES = ("dcg", "ideal")
-#: Formula entries change a side's choice (``"side"``) or the ideal ranking's items and order (``"ideal"``).
-FORMULA_SCOPES = ("side", "ideal")
+#: Formula entries change a side's choice (``"side"``), the ideal ranking's items and order (``"ideal"``) or the
+#: ranked list's order where the system's scores tie (``"ranking"``: the DCG side only).
+FORMULA_SCOPES = ("side", "ideal", "ranking")
 LOG_BASES = (2.0, math.e, 10.0)
 #: The named orders of an ideal ranking; a student's may also be any other order of its grades (a tuple of them,
 #: :func:`written_orders`).
@@ -74,6 +78,9 @@ IDEAL_ORDERS = ("sorted", "as_ranked", "ascending")
 MAX_ORDERS = 5040
 #: With more unwritten positions than this, only the highest-first and the lowest-first filling are tried.
 MAX_BLANKS = 12
+#: At most this many other orders of the tied items are tried (:func:`tie_orders`): every group of tied items
+#: reversed at once, then each group alone in every order of its grades, groups in ranked order, until this many.
+MAX_TIE_ORDERS = 64
 
 
 def _log_i(positions, base: float) -> np.ndarray:
@@ -389,6 +396,111 @@ def written_orders(written, pool, side: Side, k: int | None = None, *,
     return out
 
 
+def tie_groups(scores) -> tuple[tuple[int, ...], ...]:
+    """The groups of tied items of a ranked list: runs of two or more equal scores, as 0-based positions.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        The system's scores of the ranked items, position 1 first: finite, never rising down the list (a list
+        ranked by its scores; the tie rule put the tied items in the order given).
+
+    Returns
+    -------
+    tuple of tuple of int
+        One tuple of neighbouring positions per tie, in ranked order; empty when no two scores are equal.
+
+    Raises
+    ------
+    ValueError
+        Naming ``scores`` and the position of a score that is not finite or that rises down the list.
+
+    Examples
+    --------
+    Document ranks D4 (0.79), D3 (0.74), then D5 and D1 tied at 0.59, D6 (0.51):
+
+    >>> tie_groups([0.79, 0.74, 0.59, 0.59, 0.51])
+    ((2, 3),)
+    >>> tie_groups([0.5, 0.7])
+    Traceback (most recent call last):
+    ...
+    ValueError: scores must not rise down the ranked list: position 2 has 0.7 after 0.5 at position 1
+    """
+    values = np.asarray(scores, dtype=np.float64).ravel()
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
+        raise ValueError(f"scores must be finite numbers: position {int(bad[0]) + 1} is {values[bad[0]]!r}")
+    rising = np.flatnonzero(np.diff(values) > 0)
+    if rising.size:
+        i = int(rising[0])
+        raise ValueError(f"scores must not rise down the ranked list: position {i + 2} has {values[i + 1]:g} "
+                         f"after {values[i]:g} at position {i + 1}")
+    groups, start = [], 0
+    for i in range(1, values.size + 1):
+        if i == values.size or values[i] != values[start]:
+            if i - start >= 2:
+                groups.append(tuple(range(start, i)))
+            start = i
+    return tuple(groups)
+
+
+def tie_orders(grades, groups, *, limit: int = MAX_TIE_ORDERS) -> list[tuple[float, ...]]:
+    """The ranked list's grades with its tied items in another order (the misconception ``tie_order``): the
+    student broke the tie the other way (pessimistic for optimistic), or in an order of their own.
+
+    Bounded, never n!: first every group reversed at once (the other tie rule everywhere), then each group alone
+    in every other distinct order of its grades (a group of two tied items has one), groups in ranked order,
+    until ``limit`` rankings; orders giving the same grades are one.
+
+    Parameters
+    ----------
+    grades : sequence of float
+        The ranked list's grades, the tied items in the order the exercise's tie rule gives.
+    groups : sequence of sequence of int
+        The tied items' 0-based positions (:func:`tie_groups`).
+    limit : int, default :data:`MAX_TIE_ORDERS`
+        At most this many rankings.
+
+    Returns
+    -------
+    list of tuple of float
+        Rankings whose grades differ from ``grades`` only inside the tied groups; empty when no tie changes a
+        grade (no tie, or tied items of equal grade).
+
+    Examples
+    --------
+    Grades 3, 0, 1, 0 with the items at positions 3 and 4 tied (broken optimistically: the grade 1 first):
+
+    >>> tie_orders([3, 0, 1, 0], [(2, 3)])
+    [(3.0, 0.0, 0.0, 1.0)]
+    >>> tie_orders([3, 2, 2, 1], [(1, 2)])  # tied items of the same grade: no other ranking
+    []
+    >>> len(tie_orders([3, 2, 1, 0], [(0, 1, 2, 3)]))  # 4! - 1 orders of four different grades
+    23
+    """
+    base = tuple(float(g) for g in grades)
+    out: dict[tuple[float, ...], None] = {}
+
+    def add(ranking: tuple[float, ...]) -> bool:
+        if ranking != base:
+            out.setdefault(ranking)
+        return len(out) >= limit
+
+    flipped = list(base)
+    for group in groups:
+        flipped[group[0]: group[-1] + 1] = base[group[0]: group[-1] + 1][::-1]
+    if add(tuple(flipped)):
+        return list(out)
+    for group in groups:
+        lo, hi = group[0], group[-1] + 1
+        counts = Counter(base[lo:hi])
+        remaining = sorted(counts.items(), reverse=True)
+        for fill in _fillings(remaining, hi - lo, max(1, int(limit)) + 1):
+            if add(base[:lo] + tuple(fill) + base[hi:]):
+                return list(out)
+    return list(out)
+
+
 def _sum(terms: np.ndarray) -> float:
     try:
         total = math.fsum(terms.tolist())
@@ -411,6 +523,9 @@ class Calculation:
     ideal: Side
     idcg: str = "list"
     ideal_order: str = "sorted"
+    #: The ranked list's grades in the student's order where the system's scores tie (None: as given, the
+    #: exercise's tie rule); the DCG side is computed over it.  The ideal side is not: the same items.
+    ranking: tuple[float, ...] | None = None
 
     @classmethod
     def of(cls, variant: Variant | None = None) -> Calculation:
@@ -444,7 +559,8 @@ class Calculation:
         None
         """
         d = self.dcg
-        if self.ideal != d or not d.cut or self.ideal_order != "sorted" or d.discount not in DISCOUNTS:
+        if (self.ideal != d or not d.cut or self.ideal_order != "sorted" or d.discount not in DISCOUNTS
+                or self.ranking is not None):
             return None
         return Variant(gain=d.gain, discount=d.discount, log_base=d.log_base, idcg=self.idcg)
 
@@ -491,11 +607,14 @@ class Calculation:
         """
         rel = as_grades(grades, name="grades")
         extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
+        if self.ranking is not None and sorted(self.ranking) != sorted(rel.tolist()):
+            raise ValueError(f"ranking must be an order of the {rel.size} grades, got {len(self.ranking)} grades "
+                             "that are not")
         return self.values_of(rel, extra, check_k(k))
 
     def values_of(self, rel: np.ndarray, extra: np.ndarray, k: int | None) -> Values:
         """:meth:`values` for grades already checked (arrays) — what the diagnosis calls many times."""
-        terms = self.dcg.terms(rel, k)
+        terms = self.dcg.terms(rel if self.ranking is None else np.asarray(self.ranking, dtype=np.float64), k)
         ideal_terms = self.ideal.terms(self.ideal_grades(rel, extra), k)
         total, best = _sum(terms), _sum(ideal_terms)
         return Values(terms, total, ideal_terms, best, 0.0 if best == 0 else total / best)
@@ -581,6 +700,12 @@ MISCONCEPTIONS: dict[str, Misconception] = {
                "3, 3, 2, 2, 1 belongs), so a lower grade takes a position a higher one should have.",
                "ideal", _IDEAL_STEPS, dimension="ideal_order",
                change=lambda o: ["as_ranked", "ascending"] if o == "sorted" else []),
+        _entry("tie_order", "Tied items ordered the other way",
+               "Items with the same system score are ordered by the exercise's tie rule (optimistic: the higher "
+               "grade first; pessimistic: the lower first); they were put the other way round or in another "
+               "order, so the DCG terms at the tied positions belong to the wrong items.",
+               "ranking", ("term", "dcg", "ndcg"), dimension="ranking",
+               change=lambda ranked: tie_orders(*ranked)),
         _entry("beyond_k", "A term written past the cutoff k",
                "Positions after k do not count; a term was written (and usually added) for one of them.",
                "term", ("term", "ideal_term")),
@@ -635,22 +760,28 @@ def formula_entries(scope: str | None = None) -> list[Misconception]:
     --------
     >>> [m.key for m in formula_entries("ideal")]
     ['ideal_from_list', 'ideal_from_judged', 'ideal_order']
+    >>> [m.key for m in formula_entries("ranking")]
+    ['tie_order']
     """
     scopes = FORMULA_SCOPES if scope is None else (scope,)
     return [m for m in MISCONCEPTIONS.values() if m.scope in scopes and not m.generic]
 
 
-def apply(key: str, calc: Calculation, side: str = "both") -> list[Calculation]:
+def apply(key: str, calc: Calculation, side: str = "both", *, grades=None, scores=None) -> list[Calculation]:
     """The student's calculation(s): ``calc`` with misconception ``key`` applied to ``side``.
 
     Parameters
     ----------
     key : str
-        A formula entry of :data:`MISCONCEPTIONS` (scope ``"side"`` or ``"ideal"``).
+        A formula entry of :data:`MISCONCEPTIONS` (scope ``"side"``, ``"ideal"`` or ``"ranking"``).
     calc : Calculation
         The calculation it is applied to (usually the correct one).
     side : {"both", "dcg", "ideal"}, default "both"
-        Which side a ``"side"`` entry changes; an ``"ideal"`` entry always changes the ideal side.
+        Which side a ``"side"`` entry changes; an ``"ideal"`` entry always changes the ideal side, a
+        ``"ranking"`` entry the DCG side.
+    grades, scores : sequence of float, optional
+        The ranked list's grades and the system's scores of its items (position 1 first), for a ``"ranking"``
+        entry: the tied items it reorders (:func:`tie_groups`, :func:`tie_orders`).
 
     Returns
     -------
@@ -672,6 +803,11 @@ def apply(key: str, calc: Calculation, side: str = "both") -> list[Calculation]:
     ('exponential', 'linear')
     >>> [c.dcg.log_base for c in apply("wrong_log_base", Calculation.of())]
     [2.718281828459045, 10.0]
+
+    Grades 3, 0, 1, 0 ranked by scores 0.79, 0.74, 0.59, 0.59 (the last two tied, the grade 1 put first):
+
+    >>> [c.ranking for c in apply("tie_order", Calculation.of(), grades=[3, 0, 1, 0], scores=[.79, .74, .59, .59])]
+    [(3.0, 0.0, 0.0, 1.0)]
     >>> apply("truncation", Calculation.of())
     Traceback (most recent call last):
     ...
@@ -686,6 +822,13 @@ def apply(key: str, calc: Calculation, side: str = "both") -> list[Calculation]:
     dim = entry.dimension
     if entry.scope == "ideal":
         return [replace(calc, **{dim: v}) for v in entry.func(getattr(calc, dim))]
+    if entry.scope == "ranking":
+        if grades is None or scores is None:
+            raise ValueError(f"misconception {entry.key!r} reorders tied items: give grades and scores")
+        rel = as_grades(grades, name="grades")
+        if len(scores) != rel.size:
+            raise ValueError(f"scores must have one score per grade ({rel.size}), got {len(scores)}")
+        return [replace(calc, **{dim: v}) for v in entry.func((rel.tolist(), tie_groups(scores)))]
     out = []
     sides = SIDES if side == "both" else (side,)
     # the same change on each side it applies to: both sides take the first side's value list

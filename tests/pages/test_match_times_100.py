@@ -48,8 +48,8 @@ def test_which_convention_says_a_percents_decimals_as_written(lang):
     at = open_page("pages/match.py", lang=lang, query={"value": "81.8%"})
     no_exceptions(at)
     captions = " ".join(c.value for c in at.caption)
-    assert t("match.precision_percent_one", lang=lang, value=escape.markdown("81.8%", 0), decimals=1,
-             fraction="0.818", lo="0.8175", hi="0.8185") in captions
+    assert t("match.precision_one", lang=lang, value=escape.markdown("81.8%", 0), decimals=1,
+             lo="81.75%", hi="81.85%") in captions
     assert t("match.precision_times_100", lang=lang, fraction="0.818", lo="0.8175", hi="0.8185") not in captions
     explained = [line for m in at.markdown for line in m.value.splitlines() if line.startswith("- 81.8%")]
     assert explained and not any("×100" in line for line in explained)  # with its sign: a percent, as before

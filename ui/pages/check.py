@@ -8,13 +8,15 @@ Every input is in the link exactly as typed (``rels``, ``unretrieved``, ``k``, t
 from __future__ import annotations
 
 from metrics.lessons.diagnose import EXAMPLE_SHEETS, example_sheet, hand_number, hand_numbers
+from metrics.lessons.misconceptions import tie_groups
 from metrics.registry import DISCOUNTS, GAINS
 from ui import state as ui_state
 from ui.i18n import join_words
 from ui.widgets import K_ALL, k_parser
 
 __all__ = ["PAGE", "AUTO", "HAND_FIELDS", "LIST_FIELDS", "DEFAULT_SHEET", "BASES", "MAX_GRADES", "MAX_HAND_CHARS",
-           "FIELDS", "SHEETS", "sheet_values", "sheet_numbers", "count_values", "load_sheet", "on_sheet"]
+           "FIELDS", "SHEETS", "sheet_values", "sheet_numbers", "count_values", "load_sheet", "on_sheet",
+           "tie_scores"]
 
 PAGE = "check"
 AUTO = "auto"
@@ -64,6 +66,7 @@ def sheet_values(key: str) -> dict:
     out = {
         "check_grades": tuple(float(g) for g in sheet["grades"]),
         "check_unretrieved": tuple(float(g) for g in sheet["unretrieved"]),
+        "check_scores": (),
         "check_k": K_ALL if sheet["k"] is None else sheet["k"],
         "check_gain": sheet["gain"],
         "check_discount": sheet["discount"],
@@ -107,6 +110,15 @@ FIELDS = (
         encode=ui_state.list_encoder(","),
         text=ui_state.list_encoder(", "),
         label="check.unretrieved",
+    ),
+    ui_state.Field(
+        "check_scores",
+        "scores",
+        default=(),
+        parse=ui_state.numbers(MAX_GRADES, allow_empty=True),
+        encode=ui_state.list_encoder(","),
+        text=ui_state.list_encoder(", "),
+        label="check.scores",
     ),
     ui_state.Field("check_k", "k", default=_DEFAULTS["check_k"], parse=k_parser(10 * MAX_GRADES)),
     *(
@@ -157,3 +169,24 @@ def load_sheet(state, key: str) -> None:
         value = sheet_values(key)[field.key]
         state[field.key] = field.to_widget(value)
 
+
+
+def tie_scores(grades, scores) -> tuple[list[float] | None, bool]:
+    """The system's scores to diagnose with (None: none given, or left out) and whether they were left out:
+    one score per grade, never rising down the ranked list (:func:`metrics.lessons.misconceptions.tie_groups`).
+
+    >>> tie_scores([3, 1, 0], [0.9, 0.5, 0.5]), tie_scores([3, 1], [0.9]), tie_scores([3, 1], [0.5, 0.9])
+    (([0.9, 0.5, 0.5], False), (None, True), (None, True))
+    >>> tie_scores([3, 1], ())
+    (None, False)
+    """
+    scores = [float(x) for x in scores]
+    if not scores:
+        return None, False
+    if len(scores) != len(grades):
+        return None, True
+    try:
+        tie_groups(scores)
+    except ValueError:
+        return None, True
+    return scores, False

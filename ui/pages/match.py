@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from metrics.lessons.diagnose import MISTAKES
+from metrics.lessons.diagnose import MISTAKES, written_precision
 from metrics.lessons.libraries import (
     COMMON_CONVENTIONS,
     CUTOFFS,
@@ -86,6 +86,23 @@ FIELDS = (
     ui_state.Field(K_K, "k", default=6, parse=ui_state.optional(ui_state.integer(1, 10_000))),
     ui_state.Field(K_VALUE, "value", default="0.8184", parse=_value_text),
 )
+
+
+def precision_caption(target) -> str:
+    """What the typed number's last digit allows, in the unit it was typed in (the one description of a written
+    number's precision, :func:`metrics.lessons.diagnose.written_precision`): ``81.8%`` has 1 decimal, any exact
+    value from 81.75% to 81.85% rounds to it (not "3 decimals", its digits as a fraction).
+
+    >>> from metrics.lessons.diagnose import hand_number
+    >>> precision_caption(hand_number("81.8%"))  # English outside a session
+    '81.8% has 1 decimal: any exact value from 81.75% to 81.85% rounds to it.'
+    >>> precision_caption(hand_number("0.80"))
+    '0.80 has 2 decimals: any exact value from 0.795 to 0.805 rounds to it.'
+    """
+    p = written_precision(target)
+    sign = "%" if p.percent else ""
+    return counted("match.precision", p.decimals, value=escape.markdown(p.text, 40), decimals=p.decimals,
+                   lo=p.lo + sign, hi=p.hi + sign)
 
 
 def counted(key: str, count: int, /, **fmt) -> str:
@@ -198,14 +215,15 @@ def rounding_window(h) -> dict:
 
 
 def precision_sentences(target, *, ndcg_possible: bool = True) -> list[str]:
-    """The typed number's precision, said the way it was written: "81.8% has 1 decimal (0.818 as a fraction)";
-    a number that may be an NDCG ×100 without its % sign (:func:`metrics.lessons.match.unsigned_percent`) gets
+    """The typed number's precision, said the way it was written (:func:`precision_caption`: "81.8% has 1
+    decimal: any exact value from 81.75% to 81.85% rounds to it"); a number that may be an NDCG ×100 without
+    its % sign (:func:`metrics.lessons.match.unsigned_percent`) gets
     a second sentence with its fraction and window.  ``target`` is the typed number
     (:attr:`MatchResult.target`).
 
     >>> from metrics.lessons.match import read_value
     >>> print(precision_sentences(read_value("81.8%"))[0])
-    81.8% has 1 decimal (0.818 as a fraction): any exact value from 0.8175 to 0.8185 rounds to it.
+    81.8% has 1 decimal: any exact value from 81.75% to 81.85% rounds to it.
     >>> for line in precision_sentences(read_value("81.84")):
     ...     print(line)
     81.84 has 2 decimals: any exact value from 81.835 to 81.845 rounds to it.
@@ -213,9 +231,7 @@ def precision_sentences(target, *, ndcg_possible: bool = True) -> list[str]:
     """
     from metrics.lessons.match import unsigned_percent
 
-    value = escape.markdown(target.text or target.shown(), 0)
-    key = "match.precision_percent" if target.percent else "match.precision"
-    lines = [counted(key, target.decimals, value=value, decimals=target.decimals, **rounding_window(target))]
+    lines = [precision_caption(target)]
     scaled = unsigned_percent(target) if ndcg_possible else None
     if scaled is not None:
         lines.append(t("match.precision_times_100", **rounding_window(scaled)))

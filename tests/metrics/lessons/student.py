@@ -54,6 +54,7 @@ class Recipe:
     ideal: Way
     source: str = "list"
     order: object = "sorted"
+    ranking: tuple | None = None  # the ranked grades in the student's order of tied items (None: the rule's)
 
 
 def side_terms(way: Way, grades, k) -> list[float]:
@@ -77,7 +78,7 @@ def ideal_grades(recipe: Recipe, grades, extra) -> list[float]:
 
 
 def numbers(recipe: Recipe, grades, extra, k) -> dict:
-    terms = side_terms(recipe.dcg, grades, k)
+    terms = side_terms(recipe.dcg, grades if recipe.ranking is None else recipe.ranking, k)
     ideal = side_terms(recipe.ideal, ideal_grades(recipe, grades, extra), k)
     dcg, idcg = math.fsum(terms), math.fsum(ideal)
     return {"terms": terms, "dcg": dcg, "ideal_terms": ideal, "idcg": idcg, "ndcg": dcg / idcg if idcg else 0.0}
@@ -111,6 +112,7 @@ SIDE_KEYS = ("linear_for_exponential", "exponential_for_linear", "wrong_gain", "
              "discount_one_late", "wrong_log_base", "no_discount", "cutoff_ignored")
 IDEAL_KEYS = ("ideal_from_list", "ideal_from_judged", "ideal_order")
 FORMULA_KEYS = SIDE_KEYS + IDEAL_KEYS
+RANKING_KEYS = ("tie_order",)
 WRITING_KEYS = ("beyond_k", "truncation", "too_few_decimals", "rounded_sum", "ratio_of_rounded",
                 "percent_vs_fraction", "arithmetic_slip")
 
@@ -131,12 +133,14 @@ def apply(key: str, recipe: Recipe, side: str, grades, extra, k) -> list[Recipe]
     return [replace(recipe, **dict(zip(sides, ways))) for ways in zip(*options)]
 
 
-def single_and_pair_recipes(recipe: Recipe, grades, extra, k) -> list[tuple[tuple[str, ...], str, Recipe]]:
+def single_and_pair_recipes(recipe: Recipe, grades, extra, k, ties=()) -> list[tuple[tuple[str, ...], str, Recipe]]:
     """Every formula misconception (and every pair of two on the same side) applied to ``recipe``:
-    ``(keys, side, student recipe)``."""
+    ``(keys, side, student recipe)``; with ``ties`` (groups of tied positions), every other order of the tied
+    items too (``tie_order``, alone)."""
     singles = [((key,), side, r) for key in FORMULA_KEYS
                for side in (("ideal",) if key in IDEAL_KEYS else ("dcg", "ideal", "both"))
                for r in apply(key, recipe, side, grades, extra, k)]
+    singles += [(("tie_order",), "dcg", replace(recipe, ranking=r)) for r in tie_rankings(grades, ties)]
     pairs = []
     for (k1, s1, r1), (k2, s2, _) in combinations(singles, 2):
         if s1 != s2 or k1 == k2:
@@ -271,3 +275,48 @@ def shows_unsorted(written: dict[int, str], pool, way: Way, k) -> bool:
     if not any(p > len(best) or not close(text, best[p - 1]) for p, text in written.items()):
         return False
     return bool(orders_giving(written, pool, way, k))
+
+
+# ---------------------------------------------------------------------------------------- tied scores
+def rank(grades, scores, rule: str) -> list[int]:
+    """The items best first: by descending score; within a tie the higher grade first (``"optimistic"``) or the
+    lower (``"pessimistic"``), items of the same grade in the order given (Python's sort is stable)."""
+    sign = -1 if rule == "optimistic" else 1
+    return sorted(range(len(grades)), key=lambda i: (-scores[i], sign * grades[i]))
+
+
+def tied_groups(ranked_scores) -> list[list[int]]:
+    """Runs of equal scores (two or more) down the ranked list, as 0-based positions."""
+    groups, start = [], 0
+    for i in range(1, len(ranked_scores) + 1):
+        if i == len(ranked_scores) or ranked_scores[i] != ranked_scores[start]:
+            if i - start >= 2:
+                groups.append(list(range(start, i)))
+            start = i
+    return groups
+
+
+def tie_rankings(grades, ties) -> list[tuple[float, ...]]:
+    """Every ranking of ``grades`` with the tied items in another order (each group in every order of its
+    grades, all groups at once; brute force), except the one given."""
+    rankings = {tuple(float(g) for g in grades)}
+    for group in ties:
+        rankings = {r[:group[0]] + order + r[group[-1] + 1:] for r in rankings
+                    for order in every_order(tuple(float(grades[p]) for p in group))}
+    rankings.discard(tuple(float(g) for g in grades))
+    return sorted(rankings)
+
+
+def other_rule_sheet(ex, decimals: int | None = None) -> dict:
+    """The sheet of a student who ranks a Practice exercise (``ex``: its plain fields only — items' grades and
+    scores, tie rule, missed items, k, formula) breaking its ties the other way, and computes the rest right:
+    DCG terms, DCG and NDCG (``decimals``: the exercise's), each from their own numbers."""
+    other = "pessimistic" if ex.variant.ties == "optimistic" else "optimistic"
+    right_rank = [ex.grades[i] for i in rank(ex.grades, ex.scores, ex.variant.ties)]
+    mine = tuple(ex.grades[i] for i in rank(ex.grades, ex.scores, other))
+    way = Way(ex.variant.gain, ex.variant.discount, ex.variant.log_base)
+    recipe = Recipe(way, way, "judged" if ex.unretrieved else "list", "sorted", ranking=mine)
+    got = numbers(recipe, right_rank, list(ex.unretrieved), ex.variant.k)
+    d = ex.decimals if decimals is None else decimals
+    return {"terms": " ".join(fmt(x, d) for x in got["terms"]), "dcg": fmt(got["dcg"], d),
+            "ndcg": fmt(got["ndcg"], d), "ranked": right_rank, "mine": list(mine)}

@@ -23,8 +23,10 @@ from metrics.lessons.diagnose import (
     example_sheet,
     hand_number,
     hand_numbers,
+    written_precision,
 )
 from metrics.lessons.examples import EXAMPLES, judge
+from metrics.lessons.exercises import Exercise, make_exercise
 from metrics.lessons.misconceptions import MISCONCEPTIONS, Calculation
 from metrics.ndcg import dcg as exact_dcg
 from metrics.ndcg import idcg as exact_idcg
@@ -212,6 +214,11 @@ MISTAKE_TABLE = [
      {"terms": "wrong"}),
     ("arithmetic_slip_dcg", dict(grades=G, terms="3 1.26 1.5 0 0.39 0.71", dcg="6.96"),
      ("arithmetic_slip", "dcg", None), {"terms": "right", "dcg": "wrong"}),
+    # tied items the other way: G ranked by scores .9 .8 .7 .7 .5 .4 (positions 3 and 4, grades 3 and 0, tie);
+    # put 0 before 3: terms 3, 2/log2 3 = 1.26, 0/2 = 0, 3/log2 5 = 1.29; DCG 3 + 1.26 + 0 + 1.29 + 1/log2 6 +
+    # 2/log2 7 = 3 + 1.2619 + 1.2920 + 0.3869 + 0.7124 = 6.6532 (the exact DCG is 6.8611): carried forward
+    ("tie_order", dict(grades=G, scores=[.9, .8, .7, .7, .5, .4], terms="3 1.26 0 1.29", dcg="6.65"),
+     ("tie_order", "term", 3), {"terms": "wrong", "dcg": "carried_forward"}),
 ]
 
 
@@ -231,6 +238,48 @@ def test_the_table_covers_every_misconception():
 # --------------------------------------------------------------------------------------------
 # The issue's sheets
 # --------------------------------------------------------------------------------------------
+def test_tied_items_the_other_way_practice_seed_12345():
+    # The tester's Practice seed 12345 (Hard, as generated before the discount fix): D1..D6 grades 0 2 0 3 1 2,
+    # scores .59 .34 .74 .79 .59 .51, ties broken optimistically, k = 4, linear gain, max(1, log10 i) (every
+    # divisor 1 up to position 10).  D4 (.79, grade 3), D3 (.74, 0), then D1 and D5 tie at .59: optimistic puts
+    # D5 (grade 1) first, so the top 4 is 3, 0, 1, 0 and its terms 3 0 1 0.  The other order gives 3 0 0 1;
+    # it was named "log(i + 1) used for log(i)" + "Another log base" + "Calculation slip at position 4".
+    ex = Exercise(seed=12345, difficulty="hard", labels=("D1", "D2", "D3", "D4", "D5", "D6"),
+                  grades=(0.0, 2.0, 0.0, 3.0, 1.0, 2.0), scores=(0.59, 0.34, 0.74, 0.79, 0.59, 0.51),
+                  unretrieved=(), variant=Variant(gain="linear", discount="jarvelin", log_base=10.0, idcg="list",
+                                                  k=4, ties="optimistic"), decimals=3)
+    assert ex.ranked_grades[:4] == [3, 0, 1, 0]
+    d = ex.check(terms="3 0 0 1")
+    assert d.kinds() == [("tie_order", "term", 3)]
+    assert d.verdict("terms").mistakes == ("tie_order",)
+    # the DCG of either order is 3 + 0 + 1 + 0 = 4 (no divisor above 1): right, whichever way the tie went
+    d = ex.check(terms="3 0 0 1", dcg="4")
+    assert d.verdict("dcg").state == "right" and d.first.kind == "tie_order"
+
+
+def test_tied_items_the_other_way_practice_seed_777():
+    # Practice seed 777 (Hard): D2 and D7 tie at .63 with grades 1 and 2, optimistic: D6 D5 D7 D2 D3 (grades
+    # 3 1 2 1 2, k = 5, linear gain, ln(i + 1)).  D2 first gives 3 1 1 2 2: terms 3/ln 2 = 4.328, 1/ln 3 = 0.910,
+    # 1/ln 4 = 0.721, 2/ln 5 = 1.243, 2/ln 6 = 1.116, DCG 8.319 (exact 8.419).  It was named "Another gain used
+    # ... Binary gain" + "Calculation slip".
+    ex = make_exercise(777, "hard")
+    d = ex.check(terms="4.328 0.910 0.721 1.243 1.116", dcg="8.319")
+    assert d.kinds() == [("tie_order", "term", 3), ("carried_forward", "dcg", None)]
+    assert d.verdict("dcg").carried_from == ("terms",)
+    assert d.followed.ranking[:5] == (3, 1, 1, 2, 2)
+
+
+def test_ties_are_bounded_and_scores_checked():
+    # 200 items all tied at one score, grades 0..3: the other orders tried are at most MAX_TIE_ORDERS (never n!)
+    grades = [float(i % 4) for i in range(200)]
+    d = diagnose(grades, scores=[0.5] * 200, terms="0 1 2 3 0 1 2 3", **LIN)
+    assert d.first is not None
+    for bad, message in (([0.5, 0.9, 0.1], "must not rise"), ([0.5], "one score per item"),
+                         ([0.5, float("nan"), 0.1], "finite"), ("0.5 0.4 0.3", "sequence of numbers")):
+        with pytest.raises(ValueError, match=message):
+            diagnose([3, 2, 1], scores=bad, dcg="4")
+
+
 def test_log2_i_terms_and_their_sum():
     # Issue 36: DCG terms with log2(i) (position 1 undiscounted) and their sum as DCG, for 3,2,3,0,1,2 with the
     # standard formula: 3/1, 2/1, 3/log2 3 = 1.89, 0, 1/log2 5 = 0.43, 2/log2 6 = 0.77; sum 8.09.  The terms
@@ -495,6 +544,36 @@ def test_a_ratio_of_the_writer_s_own_numbers_cut_off_is_a_truncation_not_carried
     assert rounded.verdict("ndcg").state == "carried_forward"  # 0.76858 rounded; the exercise gives 0.768
 
 
+# --------------------------------------------------------------------------------------------
+# A written number's precision, in the unit written (teach4 item 2)
+# --------------------------------------------------------------------------------------------
+def test_written_precision_by_hand():
+    # 83.5%: one decimal as a percent; half a unit is 0.05 percentage points: 83.45% to 83.55%; 0.0005 as a
+    # fraction.  0.92: ±0.005, 0.915 to 0.925.  81.8%: one decimal as written.  3: ±0.5.
+    p = written_precision("83.5%")
+    assert (p.percent, p.decimals, p.half, p.lo, p.hi) == (True, 1, "0.05", "83.45", "83.55")
+    assert p.tolerance == pytest.approx(0.0005, rel=1e-12)
+    p = written_precision("0.92")
+    assert (p.percent, p.decimals, p.half, p.lo, p.hi) == (False, 2, "0.005", "0.915", "0.925")
+    assert written_precision("81.8%").decimals == 1 and written_precision("3").half == "0.5"
+
+
+@given(digits=st.integers(min_value=0, max_value=10**7), decimals=st.integers(min_value=0, max_value=6),
+       percent=st.booleans())
+@PROPERTY
+def test_written_precision_is_the_judging_tolerance_in_the_written_unit(digits, decimals, percent):
+    text = f"{digits / 10**decimals:.{decimals}f}" + ("%" if percent else "")
+    p = written_precision(text)
+    assert p.decimals == decimals and p.percent == percent
+    half = 0.5 * 10.0 ** -decimals  # in the unit written
+    assert float(p.half) == pytest.approx(half, rel=1e-12)
+    assert float(p.hi) - float(p.lo) == pytest.approx(2 * half, rel=1e-6, abs=1e-9)
+    assert (float(p.hi) + float(p.lo)) / 2 == pytest.approx(digits / 10**decimals, rel=1e-12, abs=1e-9)
+    # the same allowance the diagnosis judges with, as a fraction
+    assert p.tolerance == pytest.approx(half / 100 if percent else half, rel=1e-12)
+    assert p.tolerance == hand_number(text).tolerance
+
+
 @PROPERTY
 @given(base=st.one_of(st.sampled_from([2.0, math.e, 10.0]), st.floats(min_value=1.01, max_value=12.0)),
        positions=st.integers(min_value=1, max_value=40))
@@ -507,3 +586,28 @@ def test_log_i_and_jarvelin_coincide_exactly_where_the_divisors_do(base, positio
                             rel_tol=1e-12) for i in range(1, positions + 1))
     assert same_as_jarvelin(base, positions) == same
     assert named_discount("log_i", base, positions) == ("jarvelin" if same else "log_i")
+
+
+def test_the_tester_s_check_sheets_of_the_third_session():
+    # Document 003's list (grades 3 2 3 0 1 2, missed judged items 3 and 0), Check my calculation.
+    g, missed = [3, 2, 3, 0, 1, 2], [3, 0]
+    # (a) ideal written 3,2,3,3,2,1 (the right grades in another order): terms 3, 2/log2 3 = 1.26, 3/2 = 1.5,
+    # 3/log2 5 = 1.29, 2/log2 6 = 0.77, 1/log2 7 = 0.36, IDCG 8.18, NDCG 6.8611 / 8.18 = 0.84: the ideal ranking
+    # unsorted, and nothing about the gain (2^rel - 1 on the ideal side gives 7, not 3, at position 1)
+    d = diagnose(g, unretrieved=missed, ideal_terms="3 1.26 1.5 1.29 0.77 0.36", idcg="8.18", ndcg="0.84")
+    assert {f.kind for f in d.findings} == {"ideal_order", "carried_forward"}
+    assert d.first.kind == "ideal_order" and d.first.step == "ideal_term" and d.first.position == 2
+    # (b) the list sorted with the missed 3 appended last (3,3,2,2,1,3): terms 3, 1.89, 1, 0.86, 0.39,
+    # 3/log2 7 = 1.07 — an order of the student's own, not "sorted from lowest to highest"
+    d = diagnose(g, unretrieved=missed, ideal_terms="3 1.89 1 0.86 0.39 1.07")
+    assert d.first.kind == "ideal_order" and d.first.params["theirs_variant"] != "ascending"
+    assert isinstance(d.first.params["theirs_variant"], tuple)
+    # (c) DCG 6.9, IDCG 8.5, NDCG 0.81: their own numbers give 6.9 / 8.5 = 0.81176, quoted at their precision
+    d = diagnose(g, unretrieved=missed, dcg="6.9", idcg="8.5", ndcg="0.81")
+    ndcg = next(f for f in d.findings if f.step == "ndcg")
+    assert ndcg.kind == "carried_forward" and ndcg.params["own"] == pytest.approx(6.9 / 8.5, rel=1e-12)
+    assert ndcg.params["own_text"] == "0.81"
+    # (d) "3" typed beside "1.26": the exercise's 3.0000 rounded like it is "3", not "3.00"
+    d = diagnose(g, unretrieved=missed, terms="3 1.26 1.5 0 0.39 0.71")
+    rounded = d.steps[d.steps["step"] == "term"]["rounded"].tolist()
+    assert rounded == ["3", "1.26", "1.5", "0", "0.39", "0.71"]

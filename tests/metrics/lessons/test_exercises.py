@@ -198,3 +198,17 @@ def test_a_pointless_seed_keeps_its_exercise_with_another_base():
         (2.0, 3.0, 2.0, 1.0, 0.0, 0.0), (0.2, 0.29, 0.92, 0.53, 0.92, 0.54), "pessimistic", (2.0,), 5,
         "jarvelin", 2.0)
     assert not discounts_inside("jarvelin", 10.0, 5) and discounts_inside("jarvelin", 2.0, 5)
+
+
+def test_every_discount_and_base_of_the_hard_level_is_drawn_and_discounts():
+    # The property above over many seeds, restated per discount and base: Järvelin–Kekäläinen with base 10 on up
+    # to 8 counted positions (every divisor 1) never appears; the other pairs do, and discount inside the list.
+    seen = set()
+    for seed in range(400):
+        ex = make_exercise(seed, "hard")
+        seen.add((ex.variant.discount, round(ex.variant.log_base, 6)))
+        counted = ex.variant.k or len(ex.grades)
+        assert len({divisor(ex.variant.discount, i, ex.variant.log_base) for i in range(1, counted + 1)}) > 1
+    assert ("jarvelin", 10.0) not in seen
+    assert {("standard", 2.0), ("standard", round(math.e, 6)), ("standard", 10.0), ("jarvelin", 2.0),
+            ("jarvelin", round(math.e, 6))} <= seen

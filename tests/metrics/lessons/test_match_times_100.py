@@ -147,9 +147,9 @@ def test_decimals_are_counted_as_written():
     # 91% (with its sign) is the same story, 0 decimals as written (it was 2, the fraction's)
     e = match_number("91%", [3, 2, 1, 3, 2]).explanations[0]
     assert (e.writing, e.decimals, e.times_100) == ("truncated", 0, False)
-    # the precision line: "81.8% has 1 decimal (0.818 as a fraction)"
-    assert match_view.precision_sentences(read_value("81.8%"), )[0].startswith(
-        "81.8% has 1 decimal (0.818 as a fraction)")
+    # the precision line, in the unit written: "81.8% has 1 decimal: ... from 81.75% to 81.85%"
+    assert match_view.precision_sentences(read_value("81.8%"), )[0] == (
+        "81.8% has 1 decimal: any exact value from 81.75% to 81.85% rounds to it.")
 
 
 @pytest.mark.parametrize("typed, fraction, lo, hi", [

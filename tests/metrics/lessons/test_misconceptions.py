@@ -24,11 +24,11 @@ from dataclasses import replace
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from classroom import stats
-from classroom.tasks import ranking_task
+from classroom.tasks import Task, ranking_task
 from classroom.tasks import verdict as class_verdict
 from metrics.lessons.diagnose import Verdict, diagnose
 from metrics.lessons.exercises import Exercise
@@ -40,6 +40,7 @@ from .student import (
     FIELDS,
     FORMULA_KEYS,
     IDEAL_KEYS,
+    RANKING_KEYS,
     STEP,
     WRITING_KEYS,
     Recipe,
@@ -55,10 +56,12 @@ from .student import (
     orders_giving,
     pct,
     pool_of,
+    rank,
     read,
     shows_unsorted,
     side_terms,
     single_and_pair_recipes,
+    tied_groups,
     trunc,
     unsorted_orders,
     written_like,
@@ -75,7 +78,7 @@ def test_the_test_restates_every_entry():
     # Every misconception the diagnosis can name is made by the student model (the generic ones name a
     # difference without its direction and are never given by the diagnosis).
     named = {k for k, m in MISCONCEPTIONS.items() if not m.generic}
-    assert named == set(FORMULA_KEYS) | set(WRITING_KEYS)
+    assert named == set(FORMULA_KEYS) | set(RANKING_KEYS) | set(WRITING_KEYS)
 
 
 # ---------------------------------------------------------------------------------------------- exercises
@@ -108,6 +111,10 @@ class Sheet:
         self.texts: dict[str, object] = {}
         self.derived: dict[str, bool] = {}
         self.decimals: int | None = None  # the decimals the exercise asks for (None: any)
+        # an exercise ranked by tied system scores: the items as given (grades, scores) and the tie rule
+        self.items: tuple | None = None
+        self.ranked_scores: list[float] | None = None
+        self.ties: list[list[int]] = []
         self.percent_meant: dict[str, bool] = {}  # a number written in the other form than the one meant
 
     def kwargs(self) -> dict:
@@ -237,7 +244,7 @@ def formula_explanations(sheet: Sheet, f: str) -> set[str]:
     """The formula misconceptions (alone, on some side) that give every number written on ``f``'s side as
     written — the ones that cannot be told apart from each other there."""
     out = set()
-    for keys, _, r in single_and_pair_recipes(sheet.correct, sheet.grades, sheet.extra, sheet.k):
+    for keys, _, r in single_and_pair_recipes(sheet.correct, sheet.grades, sheet.extra, sheet.k, sheet.ties):
         if len(keys) != 1:
             continue
         vals = numbers(r, sheet.grades, sheet.extra, sheet.k)
@@ -285,19 +292,25 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     """The same verdicts from Practice's Exercise.check, the classroom's Task.check, the stored form and the
     teacher's summaries as from diagnose (Check my calculation)."""
     c = sheet.correct
-    ex = Exercise(seed=0, difficulty="easy", labels=tuple(f"D{i + 1}" for i in range(len(sheet.grades))),
-                  grades=tuple(sheet.grades), scores=None,
+    grades, scores, rule = sheet.items or (sheet.grades, None, None)
+    ex = Exercise(seed=0, difficulty="hard" if rule else "easy", labels=tuple(f"D{i + 1}" for i in range(len(grades))),
+                  grades=tuple(grades), scores=None if scores is None else tuple(scores),
                   unretrieved=tuple(sheet.extra) if c.source == "judged" else (),
                   variant=Variant(gain=c.dcg.gain, discount=c.dcg.discount, log_base=c.dcg.base, k=sheet.k,
-                                  idcg="judged" if c.source == "judged" and sheet.extra else "list", ties="stable"),
+                                  idcg="judged" if c.source == "judged" and sheet.extra else "list",
+                                  ties=rule or "stable"),
                   decimals=sheet.d)
     if c.source == "list" and sheet.extra:
         return  # Practice and the classroom give missed items only when they count
     assert ex.variant.idcg == c.source
+    assert ex.ranked_grades == list(sheet.grades)  # Practice ranks the items as the student model does
     answers = {f: v for f, v in sheet.kwargs().items() if f != "decimals"}  # the exercise has its decimals
     practice = ex.check(**answers)
-    task = ranking_task(sheet.grades, unretrieved=sheet.extra, k=sheet.k, gain=c.dcg.gain, discount=c.dcg.discount,
-                        log_base=c.dcg.base, idcg="judged", decimals=sheet.d)
+    if rule:  # the classroom's task of a Practice exercise (ranked by its tied scores)
+        task = Task("practice", "hard:0", ex)
+    else:
+        task = ranking_task(sheet.grades, unretrieved=sheet.extra, k=sheet.k, gain=c.dcg.gain,
+                            discount=c.dcg.discount, log_base=c.dcg.base, idcg="judged", decimals=sheet.d)
     classroom = task.check(answers)
     rows = []
     for i, f in enumerate(d.verdicts):
@@ -328,7 +341,7 @@ def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> 
     """The diagnosis names the first wrong field's misconception (one of ``expected_first``) where it first
     shows, and gives every field its expected state."""
     d = d or diagnose(sheet.grades, unretrieved=sheet.extra, k=sheet.k, **sheet.kwargs(),
-                      **_formula_kwargs(sheet.correct))
+                      **_formula_kwargs(sheet.correct), scores=sheet.ranked_scores)
     states, sources = expected_states(sheet)
     got = {f: v.state for f, v in d.verdicts.items()}
     assert got == states, (sheet.texts, got, states, d.kinds())
@@ -500,6 +513,64 @@ def test_an_ideal_ranking_in_any_order_by_hand():
     assert d.first.params["theirs_variant"][:4] == (2.0, 2.0, 3.0, 1.0)
     d = diagnose([2, 3, 1, 3, 2], ideal_terms="2 1.26 1.5 0.86", gain="linear", discount="standard", log_base=2)
     assert not any(isinstance(f.params.get("theirs_variant"), tuple) for f in d.findings), d.kinds()
+
+
+# ---------------------------------------------------------------------------------------------- tied scores
+@st.composite
+def tied_exercises(draw):
+    """An exercise ranked by system scores with one or two ties (Practice's Hard exercises): items in the order
+    given with their grades and two-decimal scores, the tie rule, and the rest as :func:`exercises`."""
+    grades, extra, k, recipe = draw(exercises())
+    n = len(grades)
+    scores = [v / 100 for v in draw(st.lists(st.integers(10, 99), min_size=n, max_size=n, unique=True),
+                                     label="scores")]
+    for _ in range(draw(st.integers(1, 2), label="n_ties")):
+        tied = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=3, unique=True), label="tied")
+        for i in tied[1:]:
+            scores[i] = scores[tied[0]]
+    rule = draw(st.sampled_from(["optimistic", "pessimistic"]), label="rule")
+    return grades, scores, rule, extra, k, recipe
+
+
+@SETTINGS
+@given(exercise=tied_exercises(), d=st.integers(min_value=2, max_value=4), carry=st.booleans(),
+       other_rule=st.booleans(), data=st.data())
+def test_tied_items_ordered_the_other_way_are_named_so(exercise, d, carry, other_rule, data):
+    """A student who breaks the tie the other way (pessimistic for optimistic), or puts one group of tied items in
+    an order of their own, is told so where it first shows (the DCG terms, DCG or NDCG), every later step that
+    follows from it carried forward; Practice and the classroom say the same."""
+    items, scores, rule, extra, k, correct = exercise
+    order = rank(items, scores, rule)
+    grades = [items[i] for i in order]
+    ranked_scores = [scores[i] for i in order]
+    ties = tied_groups(ranked_scores)
+    if other_rule:
+        mine = [items[i] for i in rank(items, scores, "pessimistic" if rule == "optimistic" else "optimistic")]
+    else:
+        group = data.draw(st.sampled_from(ties), label="group")
+        shuffled = data.draw(st.permutations([grades[p] for p in group]), label="their_order")
+        mine = grades[:group[0]] + list(shuffled) + grades[group[-1] + 1:]
+    assume(mine != grades)
+    sheet = Sheet(grades, extra, k, correct, d)
+    sheet.items, sheet.ranked_scores, sheet.ties = (items, scores, rule), ranked_scores, ties
+    fields = _fields(data)
+    assume(set(fields) & {"terms", "dcg", "ndcg"})
+    _write_formula(sheet, replace(correct, ranking=tuple(mine)), fields, carry, data)
+    _assume_clear(sheet)
+    states, _ = expected_states(sheet)
+    first = next((f for f in FIELDS if states.get(f) == "wrong"), None)
+    expected = None
+    if first is not None:
+        expected = formula_explanations(sheet, first)
+        assume("tie_order" in expected)  # else their numbers at that step are another mistake's too (a slip)
+        if first in ("dcg", "ndcg"):  # a total or NDCG that is also a number written another way
+            value, right = read(sheet.texts[first])[0], sheet.right[first]
+            assume(not is_truncation(sheet.texts[first], right))
+            if first == "ndcg":
+                assume(not (value > 1 and abs(value / 100 - right) <= 0.5 * 10.0 ** -(d + 2)))
+                assume(not sheet.texts[first].endswith("%") or abs(value * 100 - right) > 0.5 * 10.0 ** -d)
+    event(f"first wrong: {first}")
+    _assert_diagnosis(sheet, expected)
 
 
 # ---------------------------------------------------------------------------------------------- writing entries
