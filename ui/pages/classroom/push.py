@@ -21,6 +21,7 @@ AppTest), the pages fall back to the browser's timers at the old pace (``ui.page
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -47,8 +48,10 @@ pushed = 0
 _installed = False
 
 
+@functools.cache
 def _internals():
-    """(Runtime, RerunData, AppSessionState, ThreadState) of this Streamlit, or None."""
+    """(Runtime, RerunData, AppSessionState, ThreadState) of this Streamlit, or None (looked up once: a
+    push and every run of a class page ask)."""
     try:
         from streamlit.runtime import Runtime
         from streamlit.runtime.app_session import AppSessionState
