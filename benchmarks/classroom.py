@@ -35,6 +35,11 @@ CPU time per answer.
     python benchmarks/classroom.py --lecture [--students 300] [--servers 3] [--flood 4]
     python benchmarks/classroom.py --idle [--students 300] [--servers 1] [--seconds 60] [--db postgres|sqlite]
 
+``--against REF`` (the answering runs) first runs the same class on the app as committed at ``REF`` (``git
+archive`` into a temp folder; the simulated browsers and the measuring stay this tree's), then on this
+tree, and prints both as one table: before and after, side by side, in the same minutes of the machine.
+``--profile FOLDER`` records the app servers with py-spy (``PY_SPY``: its path) while the class answers.
+
 Every figure is printed with the machine's load average (``uptime``) before and after.
 """
 from __future__ import annotations

@@ -199,7 +199,7 @@ class Watcher:
         self._ensure_thread()
         if cached is not None and not fresh:
             return cached
-        return self._refresh([sid], force=fresh).get(sid)
+        return self._refresh([sid], force=fresh, counts=counts).get(sid)
 
     def changed(self, session_id: int, *, answers_only: bool = False) -> None:
         """A write of this process changed class ``session_id`` (committed): its next read is fresh, and
@@ -270,16 +270,17 @@ class Watcher:
                 pass
             self._sqlite = None
 
-    def _refresh(self, ids: Iterable[int], *, force: bool = False) -> dict[int, ClassState]:
+    def _refresh(self, ids: Iterable[int], *, force: bool = False, counts: bool = True) -> dict[int, ClassState]:
         """Read the states of ``ids`` (marked clean first: a change during the read marks them again).
-        Unless ``force``, classes another thread has read meanwhile are not read again."""
+        Unless ``force``, classes another thread has read meanwhile (current for a reader of the counts or
+        not: ``counts``, as :meth:`state`) are not read again."""
         ids = sorted(set(ids))
         done: dict[int, ClassState] = {}
         with self._read_lock:
             with self._lock:
                 if not force:
                     now = time.monotonic()
-                    done = {sid: self._states[sid] for sid in ids if self._current(sid, now)}
+                    done = {sid: self._states[sid] for sid in ids if self._current(sid, now, counts)}
                     ids = [sid for sid in ids if sid not in done]
                     if not ids:
                         return done
