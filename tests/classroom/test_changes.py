@@ -153,7 +153,7 @@ def test_an_answer_costs_the_students_pages_no_read_and_the_counts_one(store, ot
     info, token = store.create(example_task("003-blog"), fields=FIELDS)
     seats = [store.join(info.code, name)[0] for name in ("Ada", "Bo", "Cy")]
     ids = frozenset(s.id for s in seats)
-    until(lambda: store.changes.live and store.changes.state(info.id).seated == ids, what="the joins")
+    until(lambda: store.changes.state(info.id).seated == ids and store.changes.live, what="the joins")
     assert store.current_round(info.id)[0].number == 1  # the exercise is read once per process
     pages = Statements(store.engine, thread=threading.current_thread())
     try:
@@ -189,11 +189,15 @@ def test_postgres_a_burst_of_answers_is_read_once_per_gather_by_another_process(
     store = Store(url)
     engine = db.new_engine(url)
     watcher = changes.Watcher(engine)
-    pages = Statements(engine, thread=threading.current_thread())
+    pages = None
     try:
         info, _ = store.create(example_task("003-blog"), fields=FIELDS)
+        assert watcher.state(info.id).seated == frozenset()
+        until(lambda: watcher.live, what="the listener up")
         seats = [store.join(info.code, f"s{i:02d}")[0] for i in range(40)]
-        until(lambda: watcher.live and len(watcher.state(info.id).seated) == 40, what="the joins")
+        until(lambda: watcher.notifications >= 40, what="the joins' notifications")
+        until(lambda: len(watcher.state(info.id).seated) == 40, what="the joins")
+        pages = Statements(engine, thread=threading.current_thread())
         reads, heard, started = watcher.reads, watcher.notifications, time.monotonic()
         for i, seat in enumerate(seats):
             seat.submit(1, "dcg", "6.86", submission_id=f"b{i}")
@@ -205,7 +209,8 @@ def test_postgres_a_burst_of_answers_is_read_once_per_gather_by_another_process(
         # Each read follows at least GATHER seconds of gathering: at most one per window (whatever the load).
         assert watcher.reads - reads <= (time.monotonic() - started) / watcher.GATHER + 1
     finally:
-        pages.close()
+        if pages is not None:
+            pages.close()
         watcher.close()
         engine.dispose()
         db.dispose(url)
