@@ -93,7 +93,7 @@ def test_an_answer_a_page_that_came_back_sends_from_its_panel_is_saved(tmp_path)
     # The answer boxes are a fragment: a submit reruns the panel only.  A page back on a new session (its
     # server died) still shows the old server's page, and the visitor's first answer there is a rerun of
     # the panel's fragment — which the new session has never run.  Streamlit drops such a rerun (and the
-    # answer in it); the app's servers run the whole page instead (ui.pages.classroom.push.install), so
+    # answer in it); the app's servers run the whole page instead (ui.reruns.keep_fragment_reruns), so
     # the answer is saved, and the panel is then the same fragment there (ids are the same on any server).
     url = f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
     store = Store(url)

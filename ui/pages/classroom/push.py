@@ -10,10 +10,6 @@ queues a rerun of that fragment in that browser's session — exactly what the b
 have sent, without the browser's widget values (``widget_states=None``: whatever the browser sent last
 stays; an answer it is sending at that moment is merged, never overwritten).
 
-:func:`install` keeps a visitor's action in a fragment the server does not know (a page that has just
-moved to another server: its new session has not run the fragment yet) instead of dropping it: the whole
-page runs with the values the browser sent.
-
 This needs Streamlit's runtime internals (``Runtime.get_app_session``, the session's event loop, its
 script runner, the fragment id of the running fragment), pinned to ``streamlit==1.67.0`` in
 requirements.txt.  :func:`available` says whether they are there; when they are not (another version,
@@ -29,7 +25,7 @@ from collections.abc import Callable
 
 from classroom.changes import ClassState, Watcher
 
-__all__ = ["SAFETY", "SWITCH", "available", "here", "install", "rerun_fragment", "follow", "forget", "pushed"]
+__all__ = ["SAFETY", "SWITCH", "available", "here", "rerun_fragment", "follow", "forget", "pushed"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -45,7 +41,6 @@ _last: dict[tuple[str, str], float] = {}
 _waiting: set[tuple[str, str]] = set()
 #: Pushes queued (for tests and benchmarks).
 pushed = 0
-_installed = False
 
 
 @functools.cache
@@ -95,46 +90,6 @@ def here() -> tuple[str, str] | None:
     except (RuntimeError, AttributeError):
         return None
     return (ctx.session_id, fragment_id) if fragment_id else None
-
-
-def install() -> bool:
-    """Run the whole page when a browser asks, by its visitor's action, for a fragment its session does not
-    hold, instead of dropping the request (Streamlit's ``AppSession.request_rerun`` does, with the widget
-    values it carries).  Idempotent; False when this Streamlit lacks the internals.
-
-    Such a request comes from a page that reconnected to another app server (its own died, or nginx moved
-    it): the browser still shows the old server's page, its new session there has not run the page yet,
-    and the visitor types an answer into a fragment's box.  The browser sends every widget's value with a
-    fragment's rerun, so a full run with them is what the visitor would have got from a page without
-    fragments.  Timer reruns (``is_auto_rerun``) of a fragment that is gone stay dropped: a full run
-    removed that fragment on purpose.
-    """
-    global _installed
-    if _installed:
-        return True
-    try:
-        from streamlit.runtime.app_session import AppSession
-    except ImportError:
-        return False
-    if not hasattr(AppSession, "has_fragment"):
-        return False
-    original = AppSession.request_rerun
-
-    def request_rerun(self, client_state):
-        if (client_state is not None and client_state.fragment_id and not client_state.is_auto_rerun
-                and not self.has_fragment(client_state.fragment_id)):
-            whole = type(client_state)()
-            whole.CopyFrom(client_state)
-            whole.fragment_id = ""
-            _LOG.info("a rerun of fragment %s, unknown to session %s, runs the whole page",
-                      client_state.fragment_id, self.id)
-            client_state = whole
-        return original(self, client_state)
-
-    request_rerun.__wrapped__ = original
-    AppSession.request_rerun = request_rerun
-    _installed = True
-    return True
 
 
 def rerun_fragment(session_id: str, fragment_id: str, *, gap: float = 0.0) -> bool:

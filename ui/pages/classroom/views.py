@@ -95,7 +95,6 @@ STUDENT_REFRESH = 3.0
 COUNTS_GAP = 0.3
 PANEL_GAP = 2.0
 SOURCES = ("practice", "example", "ranking")
-push.install()  # a student's answer sent to a server that has not drawn its panel yet is kept (answer_panel)
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
 
@@ -1119,7 +1118,7 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
 
     A page that has just reconnected to another app server (its own died) still shows the old server's
     page, and the rerun of this fragment it sends names a fragment the new session has not run yet:
-    Streamlit drops such a rerun, with the answer it carries.  :func:`ui.pages.classroom.push.install`
+    Streamlit drops such a rerun, with the answer it carries.  :func:`ui.reruns.keep_fragment_reruns`
     makes the server run the whole page instead when the rerun is the visitor's own (a typed answer, a
     press), so the answer is saved there as by a full run (tests/classroom/test_reconnect.py)."""
     _answer_fragment(seat, (current.number, current.revealed, feedback), linked)
