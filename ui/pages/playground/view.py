@@ -57,7 +57,7 @@ def playground() -> None:
                 gain_map=gain_map,
                 discount=discount,
                 base=base,
-                idcg_source=idcg,
+                idcg=idcg,
                 zero=zero,
                 rest_pending=rest_later,
             ),
@@ -83,6 +83,7 @@ def playground() -> None:
         if rest_later:
             playground_ui.end_first_run(p, state)
             return
+        from metrics.ndcg import positions_counted
         from metrics.registry import ZERO_IDCG
         from metrics.variant import Variant
         from ui.i18n import registry_text
@@ -153,7 +154,7 @@ def playground() -> None:
         idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
         zero_names = {z: registry_text("zero_idcg", ZERO_IDCG[z], "name") for z in ZERO_IDCG_CHOICES}
         with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
-            option_widget(st.radio, t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
+            option_widget(st.radio, t("playground.idcg"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
                           format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
             option_widget(st.selectbox, t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
                           format_func=zero_names.__getitem__,
@@ -196,8 +197,7 @@ def playground() -> None:
         # ---- step by step ------------------------------------------------------------------------------
         st.subheader(t("playground.steps_title"))
         n_ideal_items = len(grades) + len(unretrieved) if idcg == "judged" else len(grades)
-        n_actual = min(k, len(grades)) if k else len(grades)
-        n_ideal = min(k, n_ideal_items) if k else n_ideal_items
+        n_actual, n_ideal = positions_counted(len(grades), k=k), positions_counted(n_ideal_items, k=k)
         formulas = formula_latex(bd, values=values, n_actual=n_actual, n_ideal=n_ideal, gain=metric_gain,
                                  discount=discount, log_base=base, k=k)
         with st.container(key="pg_formulas"):
