@@ -1118,8 +1118,8 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
     """The answers, their feedback and (once revealed) the solution: a fragment, so that a submit reruns
     this panel only — the answer saved, the teacher told, the student's feedback drawn — not the whole
     page (the exercise, the seat's look-up, the cookie and the navigation are drawn again only when the
-    class changes: :func:`watch`).  Before it was one, every submit cost a full page run: three to four
-    times the server's CPU of this panel's run (benchmarks/classroom.py, docs/notes/hall2.md).
+    class changes: :func:`watch`).  Before it was one, every submit cost a full page run: twice the server's
+    CPU per answer (benchmarks/classroom.py ``--against``, docs/notes/hall2.md).
 
     One box per step for the life of the page, whatever the exercise (keys without the exercise's number):
     a box whose key changes is a new widget, and Streamlit keeps the old one on screen beside it until the
