@@ -17,6 +17,7 @@ from ui.i18n import current_language, language, t
 from ui.links import PLAYGROUND_PAGE
 from ui.pages.present import handout, link, markup, navigation, slides
 from ui.shell import page
+from ui.widgets import base_url
 
 # The sidebar is collapsed on this page by app.py (one sidebar state per run).
 session = st.session_state
@@ -110,7 +111,8 @@ with page(link.PAGE_ID, link.FIELDS, state=partial(link.page_state, session, st.
         for paper in handout.PAPERS:
             row.download_button(
                 t(f"present.handout_{paper.lower()}"), key=f"present_handout_{paper.lower()}",
-                data=partial(handout.build, lecture, lang, paper=paper, step=step, theme=theme),
+                data=partial(handout.build, lecture, lang, paper=paper, step=step, theme=theme,
+                             base=base_url()),
                 file_name=handout.file_name(lecture, paper), mime="application/pdf", on_click="ignore",
                 icon=":material/picture_as_pdf:", help=t("present.handout_help"))
     else:

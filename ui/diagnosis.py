@@ -278,4 +278,4 @@ def render_solution(ex, *, key: str) -> None:
     })
     table(solution, numeric=list(solution.columns), test_id=f"{key}_solution")
     st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
-                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))
+                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.variant.gain)))

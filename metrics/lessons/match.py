@@ -57,14 +57,14 @@ import numpy as np
 
 from .._validation import as_grades, as_scores, check_k
 from ..ndcg import rank_by_scores
-from ..registry import DISCOUNTS, TIES, ZERO_IDCG, Choice, resolve_gain
+from ..registry import DISCOUNTS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, resolve_gain
 from .diagnose import HandNumber, hand_number
 from .libraries import (
     COMMON_CONVENTIONS,
     CUTOFFS,
     DIMENSIONS,
     HIT_QUANTITIES,
-    IDEAL_SOURCES,
+    IDEAL_ORDERS,
     LIBRARIES,
     LOG_BASES,
     Convention,
@@ -251,8 +251,8 @@ def _candidates(rel, scores, pool, k, gain_map) -> dict:
         "discount": tuple(DISCOUNTS),
         "log_base": LOG_BASES,
         "cutoff": tuple(CUTOFFS) if k is not None else ("none",),
-        "idcg": tuple(IDEAL_SOURCES),
-        "ideal_order": ("gain", "grade") if gain_map else ("gain",),
+        "idcg": tuple(IDCG_SOURCES),
+        "ideal_order": tuple(o for o in IDEAL_ORDERS if gain_map or o != "grade"),
         "zero_idcg": tuple(ZERO_IDCG),
         "quantity": ("ndcg", "dcg"),
     }
@@ -325,11 +325,10 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
         # ideal rankings: (sources, orders) -> ideal gain vector
         ideals: dict[bytes, list] = {}
         for src, io in product(cands["idcg"], cands["ideal_order"]):
-            if src == "given":
-                seq = judged[judged > 0]
-                ig = g.func(seq)
+            items = r if src == "list" else judged
+            if io == "given":
+                ig = g.func(items[items > 0])
             else:
-                items = r if src == "list" else judged
                 gi = g.func(items)
                 if io == "gain":
                     idx = np.lexsort((-items, -gi))
@@ -783,7 +782,7 @@ def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None
     dims = list(DIMENSIONS)
     for combo in product(*(cands[d] for d in dims)):
         settings = dict(zip(dims, combo))
-        conv = Convention(**settings)
+        conv = Convention.of(settings, gain_map=gain_map)
         try:
             r = convention_value(conv, rel, scores=sc, docnos=names, pool=judged, k=k, gain_map=gain_map)
         except NotApplicable:

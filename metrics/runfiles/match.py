@@ -55,9 +55,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_choice
-from ..lessons.libraries import GRADE_READINGS, IDEAL_SOURCES, LIBRARIES
+from ..lessons.libraries import GRADE_READINGS, LIBRARIES
 from ..lessons.match import fold_settings, read_value, written_as
-from ..registry import GAINS, TIES, ZERO_IDCG, Choice
+from ..registry import GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice
 from ..variant import Variant
 from .engine import QrelsIndex, table_from_frame
 from .measures import measure_names
@@ -109,10 +109,10 @@ JUDGED_ONLY = _table(
            "Documents the qrels do not judge are dropped first, so the judged ones move up (trec_eval -J)."),
 )
 IDCG_ITEMS = _table(
-    Choice("judged", IDEAL_SOURCES["judged"].name,
+    Choice("judged", IDCG_SOURCES["judged"].name,
            "The ideal ranking is every judged document of the query, retrieved or not (trec_eval, ranx, "
            "ir_measures, Spark, gdeval)."),
-    Choice("list", IDEAL_SOURCES["list"].name,
+    Choice("list", IDCG_SOURCES["list"].name,
            "The ideal ranking is the run's own documents re-sorted (scikit-learn and torchmetrics see only "
            "the documents they are given)."),
     Choice("hits", "judged items, cut at the number of hits",
@@ -263,8 +263,9 @@ def _run_library(key, name, call, convention, notes, source, *, refuses=(), chec
     then its run-level settings (duplicates, queries averaged, printing)."""
     c = LIBRARIES[convention].convention
     settings = dict(_DEFAULTS)
-    settings.update(gain=c.gain, ties=c.ties, zero_idcg=c.zero_idcg,
-                    idcg="hits" if c.cutoff == "hits" else ("list" if c.idcg == "list" else "judged"),
+    v = c.variant
+    settings.update(gain=v.gain, ties=v.ties, zero_idcg=v.zero_idcg,
+                    idcg="hits" if c.cutoff == "hits" else v.idcg,
                     grades="truncate" if c.grades == "truncate" else "as_is",
                     level="1" if c.grades == "at_least_1" else "none")
     settings.update(run_settings)

@@ -430,7 +430,7 @@ def test_a_playground_link_starts_from_its_ranking():
     store = Store()
     task = store.teacher(q["code"], _token(at, q["code"])).round().task
     ex = task.exercise()
-    assert ex.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and ex.discount == "jarvelin" and ex.k == 4
+    assert ex.grades == (3.0, 2.0, 1.0, 3.0, 2.0) and ex.variant.discount == "jarvelin" and ex.variant.k == 4
 
 
 def test_bad_link_parameters_are_warnings():

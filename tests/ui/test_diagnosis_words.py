@@ -54,12 +54,13 @@ def student_sheet(ex, mistake: str, *, percent: bool = False) -> dict:
     the DCG side, "cut_digits", "none"), computed by hand from the exercise's grades; the NDCG is the student's
     own ratio, as a percent with ``percent``."""
     grades = list(ex.ranked_grades)
-    n = len(grades) if ex.k is None else min(ex.k, len(grades))
+    v = ex.variant
+    n = len(grades) if v.k is None else min(v.k, len(grades))
     pool = sorted(grades + list(ex.unretrieved) if ex.unretrieved else grades, reverse=True)
-    m = len(pool) if ex.k is None else min(ex.k, len(pool))
-    dcg_gain = {"linear_gain": "linear", "exponential_gain": "exponential"}.get(mistake, ex.gain)
-    terms = [gain(g, dcg_gain) / divisor(i, ex.discount, ex.log_base) for i, g in enumerate(grades[:n], start=1)]
-    ideal = [gain(g, ex.gain) / divisor(i, ex.discount, ex.log_base) for i, g in enumerate(pool[:m], start=1)]
+    m = len(pool) if v.k is None else min(v.k, len(pool))
+    dcg_gain = {"linear_gain": "linear", "exponential_gain": "exponential"}.get(mistake, v.gain)
+    terms = [gain(g, dcg_gain) / divisor(i, v.discount, v.log_base) for i, g in enumerate(grades[:n], start=1)]
+    ideal = [gain(g, v.gain) / divisor(i, v.discount, v.log_base) for i, g in enumerate(pool[:m], start=1)]
     places = ex.decimals
     write = cut_off if mistake == "cut_digits" else rounded
     dcg, idcg = sum(terms), sum(ideal)
@@ -132,11 +133,11 @@ def test_a_percent_answer_is_answered_in_percent(seed, level):
     # The student took the other gain on the DCG side and answered the NDCG, their own ratio, as a percent:
     # the NDCG finding quotes the exercise's value and the student's own as percents, never as fractions.
     ex = make_exercise(seed, level)
-    other = "exponential_gain" if ex.gain == "linear" else "linear_gain"
+    other = "exponential_gain" if ex.variant.gain == "linear" else "linear_gain"
     d = ex.check(**student_sheet(ex, other, percent=True))
     found = [f for f in d.findings if f.step == "ndcg" and f.kind not in ("percent_vs_fraction", "ratio_of_rounded")]
     # grades of 0 and 1 only: the two gains agree, nothing is wrong (the test's model says why, not the app)
-    assert found or set(ex.ranked_grades[: ex.k]) <= {0, 1} or ex.gain == "binary"
+    assert found or set(ex.ranked_grades[: ex.variant.k]) <= {0, 1} or ex.variant.gain == "binary"
     for lang in ("en", "zh", "ko"):
         with speaking(lang):
             for f in found:
@@ -150,7 +151,7 @@ def test_a_percent_finding_quotes_the_exercise_in_percent(language):
     # + 3/log2 7 = 6.38 and NDCG = 6.38 / 15.73 = 40.55 %, written "41%"; the exercise's NDCG is
     # DCG 13.5260 / IDCG 15.7340 = 0.8597, so the finding says 85.97% (86% at the student's precision).
     ex = make_exercise(42, "medium")
-    assert list(ex.ranked_grades) == [3, 1, 0, 3, 1, 3] and ex.gain == "exponential"
+    assert list(ex.ranked_grades) == [3, 1, 0, 3, 1, 3] and ex.variant.gain == "exponential"
     sheet = student_sheet(ex, "linear_gain") | {"ndcg": "41%"}
     d = ex.check(**sheet)
     (f,) = [f for f in d.findings if f.step == "ndcg"]

@@ -16,14 +16,13 @@ from metrics.lessons.libraries import (
     DIMENSIONS,
     GRADE_READINGS,
     IDEAL_ORDERS,
-    IDEAL_SOURCES,
     LIBRARIES,
     QUANTITIES,
     SCORE_TYPES,
 )
 from metrics.lessons.match import WRITINGS, Explanation, Match, MatchResult, NearMiss
 from metrics.ndcg import NUMBA_SMALL_QUICKSORT
-from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
+from metrics.registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG
 from ui import escape
 from ui import state as ui_state
 from ui.i18n import join_words, registry_text, t
@@ -110,7 +109,7 @@ def parse_docnos(text: str) -> list[str]:
     return [p.strip() for p in (text or "").split(",") if p.strip()]
 
 
-_ENTRIES = {"cutoff": CUTOFFS, "idcg": IDEAL_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
+_ENTRIES = {"cutoff": CUTOFFS, "idcg": IDCG_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
             "scores_as": SCORE_TYPES, "quantity": QUANTITIES, "gain": GAINS, "discount": DISCOUNTS, "ties": TIES,
             "zero_idcg": ZERO_IDCG}
 
@@ -185,9 +184,9 @@ def open_link(rels, unretrieved, k, settings: dict) -> str:
 
 def library_link(key: str, rels, unretrieved, k) -> str:
     """A playground link for this list under a library's gain, discount, base, IDCG source and cutoff."""
-    c = LIBRARIES[key].convention
-    return open_link(rels, unretrieved, k, {"gain": (c.gain,), "discount": (c.discount,), "log_base": (c.log_base,),
-                                            "idcg": (c.idcg,), "cutoff": (c.cutoff,)})
+    settings = LIBRARIES[key].convention.settings()
+    return open_link(rels, unretrieved, k,
+                     {d: (settings[d],) for d in ("gain", "discount", "log_base", "idcg", "cutoff")})
 
 
 def source_text(key: str) -> str:

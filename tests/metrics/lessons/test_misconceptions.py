@@ -32,6 +32,7 @@ from classroom.tasks import verdict as class_verdict
 from metrics.lessons.diagnose import Verdict, diagnose
 from metrics.lessons.exercises import Exercise
 from metrics.lessons.misconceptions import MISCONCEPTIONS
+from metrics.variant import Variant
 from tests.conftest import examples
 
 from .student import (
@@ -257,12 +258,14 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     teacher's summaries as from diagnose (Check my calculation)."""
     c = sheet.correct
     ex = Exercise(seed=0, difficulty="easy", labels=tuple(f"D{i + 1}" for i in range(len(sheet.grades))),
-                  grades=tuple(sheet.grades), scores=None, ties=None,
-                  unretrieved=tuple(sheet.extra) if c.source == "judged" else (), k=sheet.k, gain=c.dcg.gain,
-                  discount=c.dcg.discount, log_base=c.dcg.base, decimals=sheet.d)
+                  grades=tuple(sheet.grades), scores=None,
+                  unretrieved=tuple(sheet.extra) if c.source == "judged" else (),
+                  variant=Variant(gain=c.dcg.gain, discount=c.dcg.discount, log_base=c.dcg.base, k=sheet.k,
+                                  idcg="judged" if c.source == "judged" and sheet.extra else "list", ties="stable"),
+                  decimals=sheet.d)
     if c.source == "list" and sheet.extra:
         return  # Practice and the classroom give missed items only when they count
-    assert ex.idcg == c.source
+    assert ex.variant.idcg == c.source
     answers = {f: v for f, v in sheet.kwargs().items() if f != "decimals"}  # the exercise has its decimals
     practice = ex.check(**answers)
     task = ranking_task(sheet.grades, unretrieved=sheet.extra, k=sheet.k, gain=c.dcg.gain, discount=c.dcg.discount,
