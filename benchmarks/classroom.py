@@ -35,6 +35,11 @@ CPU time per answer.
     python benchmarks/classroom.py --lecture [--students 300] [--servers 3] [--flood 4]
     python benchmarks/classroom.py --idle [--students 300] [--servers 1] [--seconds 60] [--db postgres|sqlite]
 
+``--against REF`` (the answering runs) first runs the same class on the app as committed at ``REF`` (``git
+archive`` into a temp folder; the simulated browsers and the measuring stay this tree's), then on this
+tree, and prints both as one table: before and after, side by side, in the same minutes of the machine.
+``--profile FOLDER`` records the app servers with py-spy (``PY_SPY``: its path) while the class answers.
+
 Every figure is printed with the machine's load average (``uptime``) before and after.
 """
 from __future__ import annotations
@@ -325,8 +330,9 @@ class Meter:
                 "statements": {k: s1.get(k, 0) - s0.get(k, 0) for k in set(s0) | set(s1)}}
 
 
-def run_clients(spec: dict, meter: Meter, *, nice: int, cpus: str | None) -> dict:
-    """The simulated browsers in their own process (niced, optionally pinned); phases read by ``meter``."""
+def run_clients(spec: dict, meter: Meter, *, nice: int, cpus: str | None, on_mark=None) -> dict:
+    """The simulated browsers in their own process (niced, optionally pinned); phases read by ``meter``
+    (and ``on_mark(name)`` called after each)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(spec, f)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--client-spec", f.name]
@@ -338,6 +344,8 @@ def run_clients(spec: dict, meter: Meter, *, nice: int, cpus: str | None) -> dic
     for line in proc.stdout:
         if line.startswith("MARK "):
             meter.read(line.split()[1])
+            if on_mark is not None:
+                on_mark(line.split()[1])
         elif line.startswith("RESULT "):
             result = json.loads(line[7:])
     proc.wait()
@@ -348,19 +356,34 @@ def run_clients(spec: dict, meter: Meter, *, nice: int, cpus: str | None) -> dic
 
 
 # ------------------------------------------------------------------------------ servers and databases
-def serve(db_url: str, n: int, env: dict) -> list:
+def serve(db_url: str, n: int, env: dict, root: Path | None = None) -> list:
     from tests.classroom.servers import App
 
     apps = []
     for _ in range(n):  # started together would also work (the migration lock): one after the other is simpler
-        apps.append(App(db_url, env=env).start())
+        apps.append(App(db_url, env=env, root=root).start())
     return apps
 
 
 @contextmanager
-def stack_of(db: str, n_servers: int, env: dict, stats_dir: Path):
+def build_of(ref: str):
+    """The app as committed at ``ref`` (``git archive``), in a temp folder: the servers of the "before" rows
+    run it, the simulated browsers and the measuring stay this tree's."""
+    with tempfile.TemporaryDirectory(prefix="ndcg-lab-build-") as folder:
+        archive = subprocess.run(["git", "archive", "--format=tar", ref], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        yield Path(folder)
+
+
+def commit_of(ref: str) -> str:
+    return subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+@contextmanager
+def stack_of(db: str, n_servers: int, env: dict, stats_dir: Path, root: Path | None = None):
     """(base URL, db URL, meter groups, statement counter, app pids) for ``n_servers`` app processes on
-    ``db`` (nginx in front of more than one)."""
+    ``db`` (nginx in front of more than one), running the app in ``root`` (default: this tree)."""
     from tests.classroom.postgres import fresh_database, throwaway_postgres
     from tests.classroom.servers import nginx
 
@@ -379,7 +402,7 @@ def stack_of(db: str, n_servers: int, env: dict, stats_dir: Path):
         else:
             db_url = f"sqlite:///{stack.enter_context(tempfile.TemporaryDirectory())}/classroom.sqlite3"
             counter = sqlite_stats(stats_dir)
-        apps = serve(db_url, n_servers, {**env, "NDCG_LAB_DB_STATS": str(stats_dir)})
+        apps = serve(db_url, n_servers, {**env, "NDCG_LAB_DB_STATS": str(stats_dir)}, root)
         stack.callback(lambda: [a.stop() for a in apps])
         groups["servers"] = [a.proc.pid for a in apps]
         if n_servers > 1:
@@ -474,10 +497,11 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))] if ordered else float("nan")
 
 
-def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> dict:
-    """One class answering on ``db`` with ``n_servers`` app processes; everything measured."""
-    with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"}
-                                                            if n_servers > 1 else {}, Path(stats)) as parts:
+def answer_run(db: str, n_students: int, n_servers: int, args, label: str, root: Path | None = None) -> dict:
+    """One class answering on ``db`` with ``n_servers`` app processes (the app in ``root``, default this
+    tree); everything measured."""
+    env = {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"} if n_servers > 1 else {}
+    with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, env, Path(stats), root) as parts:
         base, db_url, groups, counter, _apps = parts
         store, info, token = class_for(db_url)
         warm_store, warm_info, warm_token = class_for(db_url)  # warm-up: every page imported and cached
@@ -488,7 +512,9 @@ def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> di
         spec = {**warm, "code": info.code, "token": token, "students": n_students, "seed": 1,
                 "flood": args.flood if n_servers > 1 else 0, "pause": args.pause, "mix": args.mix}
         load_before = load()
-        r = run_clients(spec, meter, nice=args.client_nice, cpus=args.client_cpus)
+        profiler = Profiler(args.profile, groups["servers"], label) if args.profile else None
+        r = run_clients(spec, meter, nice=args.client_nice, cpus=args.client_cpus,
+                        on_mark=profiler.mark if profiler else None)
         r.update(check_stored(store, info, token, r["seated"]))
         r["phase"] = meter.between("answering", "answered")
         r["joining"] = meter.between("joining", "answering")
@@ -497,6 +523,32 @@ def answer_run(db: str, n_students: int, n_servers: int, args, label: str) -> di
         r["label"] = label
         r["mix"] = args.mix
     return r
+
+
+class Profiler:
+    """``--profile FOLDER``: py-spy (``PY_SPY`` or on PATH; ``--gil``: the samples of the thread holding
+    Python's lock, i.e. the server's CPU) on every app server during the answering phase, its collapsed
+    stacks written to FOLDER (one file per server and build).  The profiler costs CPU: a profiled run's
+    figures are not comparable with an unprofiled one."""
+
+    def __init__(self, folder: str, pids: list[int], label: str):
+        self.folder, self.pids = Path(folder), pids
+        self.tag = "".join(ch if ch.isalnum() else "-" for ch in label)[-40:]
+        self.procs: list[subprocess.Popen] = []
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def mark(self, name: str) -> None:
+        if name == "answering":
+            exe = os.environ.get("PY_SPY", "py-spy")
+            self.procs = [subprocess.Popen([exe, "record", "--gil", "--rate", "100", "--format",
+                                            "raw", "-o", str(self.folder / f"{self.tag}-{pid}.txt"), "-p", str(pid)],
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          for pid in self.pids]
+        elif name == "answered":
+            for proc in self.procs:
+                proc.send_signal(signal.SIGINT)
+            for proc in self.procs:
+                proc.wait(timeout=60)
 
 
 def print_answer_run(r: dict) -> None:
@@ -575,6 +627,30 @@ def print_idle(rows: list[dict], db: str, n_servers: int) -> None:
             f"{'push' if r['push'] else 'poll'} {r['phase']['cpu']['postgres']:.2f} s" for r in rows))
 
 
+def dirty() -> bool:
+    return bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True).stdout.strip())
+
+
+def print_side_by_side(runs: list[dict]) -> None:
+    """The runs of one invocation as one Markdown table (before and after, same machine, same minutes)."""
+    print("\n| build | database | students / processes | stored / expected | lost | stored twice | re-sent | "
+          "submit → teacher's count p50 / p95 / max | submit → own feedback p50 / p95 / max | server CPU per "
+          "answer | statements per answer | load (1 min) |")
+    print("|---|---|---|---|---:|---:|---:|---|---|---:|---:|---|")
+    for r in runs:
+        lat, acks, cpu = r["latencies"], r["acks"], r["phase"]["cpu"]
+        answers = max(1, r["stored"])
+        st = sum(v for k, v in r["phase"]["statements"].items() if not k.startswith("watcher"))
+        pg = f" (+ {1000 * cpu['postgres'] / answers:.1f} PostgreSQL)" if "postgres" in cpu else ""
+        print(f"| {r['build']} | {r['label'].split(',')[0].split(':')[-1].strip()} | {r['seated']} / "
+              f"{r['servers']} | {r['stored']} / {r['expected']} | {r['lost']} | {r['duplicated']} | "
+              f"{r['resends']} | {quantile(lat, .5):.2f} / {quantile(lat, .95):.2f} / {max(lat):.2f} s | "
+              f"{quantile(acks, .5):.2f} / {quantile(acks, .95):.2f} / {max(acks):.2f} s | "
+              f"{1000 * cpu['servers'] / answers:.1f} ms{pg} | {st / answers:.1f} | "
+              f"{r['load'][0]} → {r['load'][1]} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=None)
@@ -591,6 +667,11 @@ def main() -> None:
                         help="students write different sheets (misconceptions), as in a real class")
     parser.add_argument("--client-nice", type=int, default=10, help="niceness of the simulated browsers")
     parser.add_argument("--client-cpus", default=None, help="pin the simulated browsers (taskset list)")
+    parser.add_argument("--against", metavar="REF", default=None,
+                        help="also run the app as committed at REF (git archive), before this tree's, in the same "
+                             "run: the before/after rows side by side")
+    parser.add_argument("--profile", metavar="FOLDER", default=None,
+                        help="py-spy the app servers while the class answers (collapsed stacks in FOLDER)")
     parser.add_argument("--client-spec", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client_spec:
@@ -603,19 +684,29 @@ def main() -> None:
         n, servers = args.students or 300, args.servers or 1
         rows = [idle_run(args.db, n, servers, args.seconds, push, args) for push in (True, False)]
         print_idle(rows, args.db, servers)
-    elif args.lecture:
-        n, servers = args.students or 300, args.servers or 3
-        r = answer_run("postgres", n, servers, args, f"Lecture: PostgreSQL 15, {servers} app processes behind nginx")
-        r["pause_text"] = pause
-        print_answer_run(r)
     else:
-        n = args.students or 30
-        for db in ("sqlite", "postgres"):
-            if args.only in (None, db):
-                name = "SQLite (WAL)" if db == "sqlite" else "PostgreSQL 15"
-                r = answer_run(db, n, args.servers or 1, args, f"{name}, one app server")
-                r["pause_text"] = pause
-                print_answer_run(r)
+        with ExitStack() as stack:
+            builds = [(None, None)]
+            if args.against:
+                builds.insert(0, (f"{args.against} ({commit_of(args.against)})",
+                                  stack.enter_context(build_of(args.against))))
+                builds[1] = (f"this tree ({commit_of('HEAD')}{'+' if dirty() else ''})", None)
+            runs = []
+            if args.lecture:
+                n, servers = args.students or 300, args.servers or 3
+                plan = [("postgres", f"Lecture: PostgreSQL 15, {servers} app processes behind nginx", servers)]
+            else:
+                n = args.students or 30
+                plan = [(db, f"{'SQLite (WAL)' if db == 'sqlite' else 'PostgreSQL 15'}, one app server",
+                         args.servers or 1) for db in ("sqlite", "postgres") if args.only in (None, db)]
+            for db, name, servers in plan:
+                for build, root in builds:
+                    r = answer_run(db, n, servers, args, name + (f" [{build}]" if build else ""), root)
+                    r["pause_text"], r["build"], r["servers"] = pause, build or "this tree", servers
+                    print_answer_run(r)
+                    runs.append(r)
+            if len(builds) > 1:
+                print_side_by_side(runs)
     print(f"\nload average after: {load()}")
 
 

@@ -20,6 +20,12 @@ called, from the watcher's thread, when their class's state changes — the app 
 exactly the pages that have something new to show.  When the change feed is down (the LISTEN connection
 lost), states are read from the database at most once per :attr:`Watcher.FALLBACK_AGE` seconds per class.
 
+An answer changes only the counts (answers, students who answered): it is a change of its own kind
+(``answers_only``, in the notification too).  A burst of answers is then read once by the watcher's thread
+(at most every :attr:`Watcher.GATHER` seconds), and pages that do not show the counts — every student's —
+keep the cached state meanwhile (:meth:`Watcher.state` with ``counts=False``): 300 students answering
+cost each process a few reads a second, not one read per answer and page.
+
 No Streamlit here.
 
 >>> from classroom.store import Store
@@ -87,12 +93,17 @@ class ClassState:
 Callback = Callable[[int, "ClassState | None", "ClassState | None"], None]
 
 
-def notify(conn: Connection, session_id: int) -> None:
+#: The notification payload's last word for a change of the answer counts only (:func:`notify`).
+ANSWERS_ONLY = "answers"
+
+
+def notify(conn: Connection, session_id: int, *, answers_only: bool = False) -> None:
     """Inside a write transaction: tell every process (PostgreSQL ``NOTIFY``, sent on commit) that class
-    ``session_id`` changed.  Nothing on SQLite (its watchers see ``data_version`` move)."""
+    ``session_id`` changed (``answers_only``: only its answer counts — a student answered).  Nothing on
+    SQLite (its watchers see ``data_version`` move)."""
     if conn.dialect.name == "postgresql":
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"),
-                     {"channel": CHANNEL, "payload": f"{int(session_id)} {_tag(conn.engine)}"})
+        payload = f"{int(session_id)} {_tag(conn.engine)}" + (f" {ANSWERS_ONLY}" if answers_only else "")
+        conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
 
 def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, ClassState]:
@@ -140,8 +151,9 @@ class Watcher:
     IDLE = 30.0
     #: Seconds a state may be reused while the change feed is down.
     FALLBACK_AGE = 1.0
-    #: Seconds to collect further notifications before re-reading (a burst of answers is read once).
-    GATHER = 0.05
+    #: Seconds to collect further notifications before re-reading (a burst of answers is read once; the
+    #: teacher's counts are redrawn at most every 0.3 s anyway).
+    GATHER = 0.1
 
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -154,6 +166,7 @@ class Watcher:
         self._read_at: dict[int, float] = {}
         self._seen: dict[int, int] = {}  # SQLite: the data_version each class was read at
         self._dirty: set[int] = set()
+        self._counts: set[int] = set()  # only the answer counts changed: current for readers without counts
         self._reading: set[int] = set()  # being read now: their cached state may be older than a change
         self._asked: dict[int, float] = {}
         self._subs: dict[int, dict[object, Callback]] = {}
@@ -174,24 +187,28 @@ class Watcher:
         return self._live
 
     # ------------------------------------------------------------------ reading
-    def state(self, session_id: int, *, fresh: bool = False) -> ClassState | None:
+    def state(self, session_id: int, *, fresh: bool = False, counts: bool = True) -> ClassState | None:
         """Class ``session_id``'s state (None if there is no such class), read from the database only when
-        it changed since the last read, or ``fresh``."""
+        it changed since the last read, or ``fresh``.  ``counts=False``: the caller does not show the answer
+        counts (``answers``, ``newest_answer``, ``answered``), which may then be a moment old — a class
+        whose only change is new answers is not read for it (the watcher's thread reads it shortly)."""
         sid = int(session_id)
         with self._lock:
             self._asked[sid] = time.monotonic()
-            cached = self._states.get(sid) if self._current(sid, time.monotonic()) else None
+            cached = self._states.get(sid) if self._current(sid, time.monotonic(), counts) else None
         self._ensure_thread()
         if cached is not None and not fresh:
             return cached
-        return self._refresh([sid], force=fresh).get(sid)
+        return self._refresh([sid], force=fresh, counts=counts).get(sid)
 
-    def changed(self, session_id: int) -> None:
+    def changed(self, session_id: int, *, answers_only: bool = False) -> None:
         """A write of this process changed class ``session_id`` (committed): its next read is fresh, and
-        its subscribers hear of it."""
+        its subscribers hear of it.  ``answers_only`` (an answer): only readers of the counts read it
+        again; the watcher's thread reads it with the other answers that come in meanwhile."""
         with self._lock:
-            self._dirty.add(int(session_id))
-        self._wake.set()
+            (self._counts if answers_only else self._dirty).add(int(session_id))
+        if not answers_only:  # answers: the next poll (SQLite) or the answer's own notification (PostgreSQL)
+            self._wake.set()
 
     def subscribe(self, session_id: int, key: object, callback: Callback) -> None:
         """Call ``callback(session_id, old, new)`` from the watcher's thread whenever the class's state
@@ -223,8 +240,9 @@ class Watcher:
             thread.join(timeout=5)
 
     # ------------------------------------------------------------------ internals
-    def _current(self, sid: int, now: float) -> bool:
+    def _current(self, sid: int, now: float, counts: bool = True) -> bool:
         return sid in self._states and sid not in self._dirty and sid not in self._reading and (
+            not counts or sid not in self._counts) and (
             self._live or now - self._read_at.get(sid, -1e9) < self.FALLBACK_AGE)
 
     def _read(self, ids: list[int]) -> tuple[dict[int, ClassState], int | None]:
@@ -252,20 +270,22 @@ class Watcher:
                 pass
             self._sqlite = None
 
-    def _refresh(self, ids: Iterable[int], *, force: bool = False) -> dict[int, ClassState]:
+    def _refresh(self, ids: Iterable[int], *, force: bool = False, counts: bool = True) -> dict[int, ClassState]:
         """Read the states of ``ids`` (marked clean first: a change during the read marks them again).
-        Unless ``force``, classes another thread has read meanwhile are not read again."""
+        Unless ``force``, classes another thread has read meanwhile (current for a reader of the counts or
+        not: ``counts``, as :meth:`state`) are not read again."""
         ids = sorted(set(ids))
         done: dict[int, ClassState] = {}
         with self._read_lock:
             with self._lock:
                 if not force:
                     now = time.monotonic()
-                    done = {sid: self._states[sid] for sid in ids if self._current(sid, now)}
+                    done = {sid: self._states[sid] for sid in ids if self._current(sid, now, counts)}
                     ids = [sid for sid in ids if sid not in done]
                     if not ids:
                         return done
                 self._dirty.difference_update(ids)
+                self._counts.difference_update(ids)
                 self._reading.update(ids)
             try:
                 found, version = self._read(ids)
@@ -306,6 +326,7 @@ class Watcher:
                     for table in (self._states, self._read_at, self._seen):
                         table.pop(sid, None)
                     self._dirty.discard(sid)
+                    self._counts.discard(sid)
             return list(self._asked)
 
     def _ensure_thread(self) -> None:
@@ -326,7 +347,7 @@ class Watcher:
         """Re-read the watched classes marked dirty; False when nothing is watched (the thread may end)."""
         watched = self._watched(time.monotonic())
         with self._lock:
-            todo = [sid for sid in watched if sid in self._dirty]
+            todo = [sid for sid in watched if sid in self._dirty or sid in self._counts]
         if todo:
             try:
                 self._refresh(todo)
@@ -420,7 +441,8 @@ class Watcher:
                     continue
                 now = time.monotonic()
                 with self._lock:
-                    self._dirty.update(sid for sid in got if sid in self._asked)
+                    self._dirty.update(sid for sid, only in got.items() if sid in self._asked and not only)
+                    self._counts.update(sid for sid, only in got.items() if sid in self._asked and only)
                 if now - swept >= self.SWEEP:
                     swept = now
                     self._mark_all()
@@ -432,18 +454,23 @@ class Watcher:
             if conn is not None:
                 conn.close()
 
-    def _collect(self, conn) -> set[int]:
-        """Class ids named by other engines' notifications: waits up to a second for the first, then gathers
-        for :attr:`GATHER` seconds more; returns early when this process marked a class itself."""
+    def _collect(self, conn) -> dict[int, bool]:
+        """Class ids named by notifications (-> whether only their answer counts changed): waits up to a
+        second for the first, then gathers for :attr:`GATHER` seconds more; returns early when this process
+        marked a class itself.  This engine's own notifications are skipped (:meth:`changed` marked the
+        class), except answers: those are gathered with the others' (a burst is read once)."""
         own = _tag(self.engine)
-        got: set[int] = set()
+        got: dict[int, bool] = {}
 
         def take(notes) -> None:
             for note in notes:
-                sid, _, tag = note.payload.partition(" ")
-                if tag != own and sid.isdigit():  # this engine's own writes were marked by changed()
-                    self.notifications += 1
-                    got.add(int(sid))
+                sid, _, rest = note.payload.partition(" ")
+                tag, _, kind = rest.partition(" ")
+                only = kind == ANSWERS_ONLY
+                if (tag != own or only) and sid.isdigit():
+                    if tag != own:
+                        self.notifications += 1
+                    got[int(sid)] = got.get(int(sid), True) and only
 
         deadline = time.monotonic() + 1.0
         while not got:

@@ -686,7 +686,7 @@ class Store:
         the database tells this process (PostgreSQL ``NOTIFY``; SQLite ``data_version``, polled every
         0.2 s).  ``max_age=0`` reads the database now.
         """
-        state = self.changes.state(session_id, fresh=max_age <= 0)
+        state = self.changes.state(session_id, fresh=max_age <= 0, counts=False)
         if state is None:  # removed by the teacher's purge
             raise ClassroomError("unknown_code", "this class no longer exists")
         return state.pulse
@@ -694,13 +694,14 @@ class Store:
     def seated(self, session_id: int, *, max_age: float = 1.0) -> frozenset[int]:
         """The ids of the students in a session (from the process's change check, as :meth:`pulse`: every
         student's page asks whether its seat is still there, and nothing is read until the class changes)."""
-        state = self.changes.state(session_id, fresh=max_age <= 0)
+        state = self.changes.state(session_id, fresh=max_age <= 0, counts=False)
         return frozenset() if state is None else state.seated
 
     def current_round(self, session_id: int) -> tuple[RoundInfo, changes.ClassState]:
         """The current round and the class's state, from the process's change check (a round's exercise
-        never changes: it is read once per process)."""
-        state = self.changes.state(session_id)
+        never changes: it is read once per process).  The state's answer counts may be a moment old (a
+        student's page does not show them: :meth:`classroom.changes.Watcher.state`)."""
+        state = self.changes.state(session_id, counts=False)
         if state is None:
             raise ClassroomError("unknown_code", "this class no longer exists")
         key = (int(session_id), state.round_no)
@@ -844,14 +845,14 @@ class Seat:
                 for other_id, (o_ok, o_kinds, o_notes) in rejudged.items():
                     conn.execute(update(answers).where(answers.c.id == other_id)
                                  .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
-                changes.notify(conn, self.info.id)
+                changes.notify(conn, self.info.id, answers_only=True)
                 after = self._answers(conn, round_no)  # what the page shows next, read in this transaction
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
-        store.changes.changed(self.info.id)
+        store.changes.changed(self.info.id, answers_only=True)
         self.__dict__["_after_submit"] = (round_no, after)
         return Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed is not None,
                       created_at=now, notes=v.notes)

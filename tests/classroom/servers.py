@@ -57,8 +57,10 @@ def wait_healthy(url: str, proc: subprocess.Popen | None = None, timeout: float 
 class App:
     """One ``streamlit run app.py`` process (its own process group, so a kill takes its children too)."""
 
-    def __init__(self, db_url: str, *, port: int | None = None, env: dict | None = None, log_dir: Path | None = None):
+    def __init__(self, db_url: str, *, port: int | None = None, env: dict | None = None, log_dir: Path | None = None,
+                 root: Path | None = None):
         self.db_url = db_url
+        self.root = Path(root or ROOT)  # the build that runs (benchmarks: another commit's tree, side by side)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.extra = dict(env or {})
@@ -69,9 +71,9 @@ class App:
         env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", NDCG_LAB_DB_URL=self.db_url, **self.extra)
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(self.port),
+                [sys.executable, "-m", "streamlit", "run", str(self.root / "app.py"), "--server.port", str(self.port),
                  "--server.address", "127.0.0.1", "--server.headless", "true", "--server.fileWatcherType", "none"],
-                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                cwd=self.root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         wait_healthy(self.url, self.proc, log=self.log)
         return self
 

@@ -40,12 +40,15 @@ def other_process(db_url):
 class Statements:
     """Counts the queries an engine sends (SELECTs: reads of the tables; not BEGIN, COMMIT or PRAGMA)."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, *, thread: threading.Thread | None = None):
         self.n = 0
         self.engine = engine
+        self.thread = thread  # count only what this thread sends (not the watcher's thread)
         event.listen(engine, "before_cursor_execute", self._count)
 
     def _count(self, _conn, _cursor, statement, *_args):
+        if self.thread is not None and threading.current_thread() is not self.thread:
+            return
         if statement.lstrip().upper().startswith("SELECT"):
             self.n += 1
 
@@ -140,6 +143,77 @@ def test_subscribers_hear_each_change_once_and_not_of_other_classes(store, other
     teacher.set_feedback("concept")
     until(lambda: watcher.state(info.id).feedback == "concept")
     assert len(heard) == 2 and watcher.subscribers(info.id) == 0
+
+
+def test_an_answer_costs_the_students_pages_no_read_and_the_counts_one(store, other_process):
+    # An answer changes only the answer counts, which a student's page does not show: 300 students' pages
+    # asking after every answer must not read the class again (before, each answer made the next page of
+    # every student on the process read it).  Whoever shows the counts (the teacher's) reads them.
+    store.changes.POLL = 3600.0  # SQLite: no data_version poll (it cannot tell an answer from a reveal)
+    info, token = store.create(example_task("003-blog"), fields=FIELDS)
+    seats = [store.join(info.code, name)[0] for name in ("Ada", "Bo", "Cy")]
+    ids = frozenset(s.id for s in seats)
+    until(lambda: store.changes.state(info.id).seated == ids and store.changes.live, what="the joins")
+    assert store.current_round(info.id)[0].number == 1  # the exercise is read once per process
+    pages = Statements(store.engine, thread=threading.current_thread())
+    try:
+        for i, seat in enumerate(seats):
+            seat.submit(1, "dcg", "6.86", submission_id=f"a{i}")
+            before = pages.n
+            for _ in range(3):  # every student's page on this process asks, after each answer
+                assert store.pulse(info.id) == (1, False, "concept")
+                assert store.seated(info.id) == ids
+                current, state = store.current_round(info.id)
+                assert (current.number, state.feedback) == (1, "concept")
+            assert pages.n == before, "a student's page read the class after an answer"
+        # The teacher's counts: read, with every answer.
+        assert store.changes.state(info.id).answers == 3
+        assert store.teacher(info.code, token).version(1)[2] == 3
+        # A reveal is no answer: the students' pages read it at once.
+        store.teacher(info.code, token).reveal()
+        assert store.pulse(info.id) == (1, True, "concept")
+    finally:
+        pages.close()
+    # Another process: its counts follow (PostgreSQL: the notification says "answers"; SQLite: data_version).
+    until(lambda: other_process.state(info.id).answers == 3, what="the other process's counts")
+    assert other_process.state(info.id, counts=False).pulse == (1, True, "concept")
+
+
+@pytest.mark.postgres
+def test_postgres_a_burst_of_answers_is_read_once_per_gather_by_another_process(pg_server):
+    # 40 answers sent as fast as one connection can: the other process reads the class once per gathering
+    # window (Watcher.GATHER), not once per answer, and its students' pages read nothing meanwhile.
+    from tests.classroom.postgres import fresh_database
+
+    url = fresh_database(pg_server, "changes_burst")
+    store = Store(url)
+    engine = db.new_engine(url)
+    watcher = changes.Watcher(engine)
+    pages = None
+    try:
+        info, _ = store.create(example_task("003-blog"), fields=FIELDS)
+        assert watcher.state(info.id).seated == frozenset()
+        until(lambda: watcher.live, what="the listener up")
+        seats = [store.join(info.code, f"s{i:02d}")[0] for i in range(40)]
+        until(lambda: watcher.notifications >= 40, what="the joins' notifications")
+        until(lambda: len(watcher.state(info.id).seated) == 40, what="the joins")
+        pages = Statements(engine, thread=threading.current_thread())
+        reads, heard, started = watcher.reads, watcher.notifications, time.monotonic()
+        for i, seat in enumerate(seats):
+            seat.submit(1, "dcg", "6.86", submission_id=f"b{i}")
+            assert watcher.state(info.id, counts=False).pulse == (1, False, "concept")
+        until(lambda: watcher.notifications - heard >= 40, what="the 40 notifications")
+        # The watcher's thread reads the counts (this thread only looks at what it cached: counts=False).
+        until(lambda: watcher.state(info.id, counts=False).answers == 40, what="the counts")
+        assert pages.n == 0
+        # Each read follows at least GATHER seconds of gathering: at most one per window (whatever the load).
+        assert watcher.reads - reads <= (time.monotonic() - started) / watcher.GATHER + 1
+    finally:
+        if pages is not None:
+            pages.close()
+        watcher.close()
+        engine.dispose()
+        db.dispose(url)
 
 
 def test_a_page_never_gets_the_state_from_before_a_change_while_it_is_being_read(store):

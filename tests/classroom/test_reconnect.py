@@ -87,3 +87,44 @@ def test_answers_a_page_sends_when_it_comes_back_count_for_the_exercise_it_showe
         assert rows == [(1, "dcg", "6.86"), (1, "idcg", "8.38"), (2, "dcg", "1")]
     finally:
         db.dispose(url)
+
+
+def test_an_answer_a_page_that_came_back_sends_from_its_panel_is_saved(tmp_path):
+    # The answer boxes are a fragment: a submit reruns the panel only.  A page back on a new session (its
+    # server died) still shows the old server's page, and the visitor's first answer there is a rerun of
+    # the panel's fragment — which the new session has never run.  Streamlit drops such a rerun (and the
+    # answer in it); the app's servers run the whole page instead (ui.reruns.keep_fragment_reruns), so
+    # the answer is saved, and the panel is then the same fragment there (ids are the same on any server).
+    url = f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
+    store = Store(url)
+    info, token = store.create(example_task("003-blog"), fields=FIELDS)
+
+    async def lesson(base: str) -> None:
+        ada = Client(base, "join", {"code": info.code}, "ada")
+        await ada.open()
+        await ada.run()
+        ada.set_text("Nickname", "Ada")
+        await ada.run(trigger=ada.buttons["Join"])
+        panel = ada.fragment_of["DCG"]
+        assert panel and ada.fragment_of["IDCG"] == panel  # every box in the panel's fragment
+        ada.set_text("DCG", "6.86")
+        await ada.run(fragment_id=panel)  # saved by a rerun of the panel alone
+        ada.set_text("IDCG", "8.38")
+        await ada.close()
+        back = comes_back(ada, "back")
+        await back.open()
+        await back.run(fragment_id=panel, patience=120, tries=1)  # dropped: no end of a run, ever
+        assert back.fragment_of["IDCG"] == panel, (back.trail, back.alerts)
+        back.set_text("NDCG", "0.82")
+        await back.run(fragment_id=panel)  # on the new session, a rerun of the panel alone again
+        await back.close()
+        assert not [e for c in (ada, back) for e in c.errors if "closed by the server" not in e]
+
+    try:
+        with apps(url, 1) as (app,), concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(lambda: asyncio.run(lesson(app.url))).result()
+        frame = store.teacher(info.code, token).answers()
+        rows = sorted(zip(frame["round"], frame["field"], frame["text"]))
+        assert rows == [(1, "dcg", "6.86"), (1, "idcg", "8.38"), (1, "ndcg", "0.82")]
+    finally:
+        db.dispose(url)

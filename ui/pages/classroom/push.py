@@ -17,6 +17,7 @@ AppTest), the pages fall back to the browser's timers at the old pace (``ui.page
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -42,8 +43,10 @@ _waiting: set[tuple[str, str]] = set()
 pushed = 0
 
 
+@functools.cache
 def _internals():
-    """(Runtime, RerunData, AppSessionState, ThreadState) of this Streamlit, or None."""
+    """(Runtime, RerunData, AppSessionState, ThreadState) of this Streamlit, or None (looked up once: a
+    push and every run of a class page ask)."""
     try:
         from streamlit.runtime import Runtime
         from streamlit.runtime.app_session import AppSessionState

@@ -1115,7 +1115,11 @@ def student_view(seat: Seat, page: ui_state.PageState | None = None) -> None:
 
 
 def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = None) -> None:
-    """The answers, their feedback and (once revealed) the solution.
+    """The answers, their feedback and (once revealed) the solution: a fragment, so that a submit reruns
+    this panel only — the answer saved, the teacher told, the student's feedback drawn — not the whole
+    page (the exercise, the seat's look-up, the cookie and the navigation are drawn again only when the
+    class changes: :func:`watch`).  Before it was one, every submit cost a full page run: twice the server's
+    CPU per answer (benchmarks/classroom.py ``--against``, docs/notes/hall2.md).
 
     One box per step for the life of the page, whatever the exercise (keys without the exercise's number):
     a box whose key changes is a new widget, and Streamlit keeps the old one on screen beside it until the
@@ -1125,20 +1129,52 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
     exercise's stored answers, and what the browser sent for the other exercise is not taken as an answer to
     this one.
 
-    Not a fragment, on purpose: a page that has just reconnected to another app server (its own died)
-    still shows the old server's page, and a fragment's rerun sent from it is dropped by a server that
-    never ran that fragment — an answer typed then would be kept in the box but not saved.  A full rerun
-    is understood by any server."""
+    A page that has just reconnected to another app server (its own died) still shows the old server's
+    page, and the rerun of this fragment it sends names a fragment the new session has not run yet:
+    Streamlit drops such a rerun, with the answer it carries.  :func:`ui.reruns.keep_fragment_reruns`
+    makes the server run the whole page instead when the rerun is the visitor's own (a typed answer, a
+    press), so the answer is saved there as by a full run (tests/classroom/test_reconnect.py)."""
+    _answer_fragment(seat, (current.number, current.revealed, feedback), linked)
+
+
+def _answer_panel(seat: Seat, drawn: tuple[int, bool, str], linked: int | None) -> None:
+    """:func:`answer_panel`'s fragment.  ``drawn``: (exercise, revealed, feedback) the page around it shows;
+    when the class has moved on since (this is a rerun of the panel alone), the whole page is drawn again,
+    and the boxes' text counts for the exercise they showed only (see :func:`answer_panel`)."""
+    try:
+        current, state = seat.store.current_round(seat.info.id)  # the change check: no query while unchanged
+    except SQLAlchemyError:
+        st.caption(t("classroom.reconnecting"))
+        return
+    except ClassroomError:
+        st.rerun(scope="app")
+    if (current.number, current.revealed, state.feedback) != drawn:
+        st.rerun(scope="app")
+    _answers(seat, current, state.feedback, linked=linked)
+
+
+_answer_fragment = st.fragment(_answer_panel)
+
+
+def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
     n = current.number
     st.subheader(t("practice.answers"))
     st.caption(t("classroom.answers_help"))
-    history = seat.answers(n)
-    mine = {a.field: a.text for a in history}
     saved = _saved()
     fields = seat.info.fields
     drawn = st.session_state.get("join_drawn_round")
     other = drawn != n if drawn is not None else (linked is not None and linked != n)
     st.session_state["join_drawn_round"] = n
+    # The answers this session last read (or stored) for this exercise.  A run that brings a new answer
+    # needs no read first: the submit reads this student's answers in its own transactions (the answer
+    # counts then against the database's, never these); any other run reads them.
+    kept = st.session_state.get("join_mine")
+    history = None
+    if not other and kept is not None and kept[0] == n and _new_text(fields, n, saved, kept[1]):
+        mine = kept[1]
+    else:
+        history = seat.answers(n)
+        mine = {a.field: a.text for a in history}
     for start in range(0, len(fields), 2):  # two a row; on a phone the rows stack in step order
         cols = st.columns(2)
         for col, f in zip(cols, fields[start:start + 2]):
@@ -1175,9 +1211,10 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
     for p in problems:
         st.error(p)
 
-    if sent:
-        history = seat.answers(n)
+    if sent or history is None:
+        history = seat.answers(n)  # after a submit, as its write transaction read them (no query)
         mine = {a.field: a.text for a in history}
+    st.session_state["join_mine"] = (n, mine)
     if mine:
         d, verdicts = checked(current.task, tuple((f, mine[f]) for f in FIELDS if f in mine))
         # The same verdict lines before and after the reveal; once revealed, the right values and the
@@ -1202,6 +1239,15 @@ def answer_panel(seat: Seat, current, feedback: str, *, linked: int | None = Non
             }), hide_index=True, key="join_history")
         else:
             st.caption(t("classroom.no_answers_yet"))
+
+
+def _new_text(fields, n: int, saved: dict, mine: dict) -> bool:
+    """Whether a box holds text that is not yet this student's answer to exercise ``n`` (a submit)."""
+    for f in fields:
+        text = st.session_state.get(f"join_{f}", "")
+        if text.strip() and text != saved.get((n, f), mine.get(f)):
+            return True
+    return False
 
 
 def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:

@@ -1,0 +1,60 @@
+"""A visitor's action is never dropped: the rerun of a fragment the server's session does not hold runs the
+whole page instead.
+
+Streamlit (``AppSession.request_rerun``) drops the rerun of a fragment its session has not registered, with
+the widget values it carries.  A page that has reconnected to another app server (its own died, or nginx
+moved it) or to a restarted one still shows the old server's page, its new session there has run nothing
+yet, and what the visitor does next in a fragment — a student's answer in the classroom's answer panel, a
+slider in the playground — arrives as such a rerun: the value stays in the box, nothing is saved, nothing
+is drawn.  :func:`keep_fragment_reruns` makes the server run the whole page with those values instead (the
+browser sends every widget's value with a fragment's rerun): what a page without fragments would have got.
+Timer reruns (``is_auto_rerun``) of a fragment that is gone stay dropped: a full run removed it on purpose.
+
+Installed by ``ui/__init__.py`` before anything else of the app is imported: in a fresh process that is
+the first run's first moment (Streamlit runs no code of the app before a page's first run), so a rerun that
+a restarted server receives in the few milliseconds between a page's first message and that moment is still
+dropped.  Needs Streamlit's runtime internals (pinned ``streamlit==1.67.0``); without them nothing changes.
+"""
+from __future__ import annotations
+
+import logging
+
+__all__ = ["keep_fragment_reruns"]
+
+_LOG = logging.getLogger(__name__)
+_installed = False
+
+
+def keep_fragment_reruns() -> bool:
+    """Make every session of this process run the whole page for a visitor's rerun of a fragment it does
+    not hold (see the module's docstring).  Idempotent; False when this Streamlit lacks the internals.
+
+    >>> keep_fragment_reruns() in (True, False)  # True with the pinned Streamlit
+    True
+    """
+    global _installed
+    if _installed:
+        return True
+    try:
+        from streamlit.runtime.app_session import AppSession
+    except ImportError:
+        return False
+    if not hasattr(AppSession, "has_fragment"):
+        return False
+    original = AppSession.request_rerun
+
+    def request_rerun(self, client_state):
+        if (client_state is not None and client_state.fragment_id and not client_state.is_auto_rerun
+                and not self.has_fragment(client_state.fragment_id)):
+            whole = type(client_state)()
+            whole.CopyFrom(client_state)
+            whole.fragment_id = ""
+            _LOG.info("the rerun of fragment %s, unknown to session %s, runs the whole page",
+                      client_state.fragment_id, self.id)
+            client_state = whole
+        return original(self, client_state)
+
+    request_rerun.__wrapped__ = original
+    AppSession.request_rerun = request_rerun
+    _installed = True
+    return True
