@@ -377,6 +377,11 @@ div[data-testid="stCaptionContainer"], [data-testid="stMarkdownContainer"] block
 .stApp [data-testid="stButtonGroup"] [data-selected="true"] p { color: #1d4ed8; }
 .stApp [data-testid="stButtonGroup"] [data-selected="true"] { box-shadow: inset 0 0 0 1px #1d4ed8; }
 .stApp [data-testid="stButtonGroup"] [data-selected="true"] p { font-weight: 600; }
+/* a data grid wider than its column scrolls sideways: its scrollbar is drawn (5.1:1 on white) whether or not
+   the pointer is over it (Streamlit paints it transparent until then: on a projector nothing showed that
+   columns were missing) */
+.stApp :is([data-testid="stDataFrame"], [data-testid="stDataEditor"]) .dvn-scroller {
+  scrollbar-color: #6b6e76 transparent !important; }
 /* visually hidden, read by screen readers (a chart's summary): containers keyed nl_sr_... */
 [class*="st-key-nl_sr_"] { position: absolute !important; width: 1px !important; height: 1px !important;
   margin: -1px !important; padding: 0 !important; overflow: hidden !important; clip: rect(0 0 0 0) !important;
