@@ -676,10 +676,18 @@ CUT_JS = r"""
       if (r.right > vw + 1 || r.left < -1)
         say('data grid past the window edge', sc, name, `${px(r.left, r.right)} of ${vw}`);
     }
-    // Vega shortens an axis or legend label longer than its labelLimit and ends it with "…"
+    // a chart's words (axis titles and labels, legends, marks' text): inside the chart's box and the window, whole
+    // (Vega shortens a label longer than its labelLimit and ends it with "…")
     for (const t of root.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')) {
-      if (t.textContent.endsWith('…') && !hiddenOnPurpose(t))
-        say('chart label shortened', t, t.textContent, 'labelLimit');
+      if (!t.textContent.trim() || hiddenOnPurpose(t)) continue;
+      const r = t.getBoundingClientRect();
+      if (!r.width) continue;
+      if (t.textContent.endsWith('…')) say('chart label shortened', t, t.textContent, 'labelLimit');
+      else {  // the <svg> clips what is outside its own box; a glyph's box is larger than its ink: a fifth of
+        // the font size of slack on every side
+        const d = 0.2 * parseFloat(getComputedStyle(t).fontSize || '10');
+        check(t, [new DOMRect(r.left + d, r.top + d, r.width - 2 * d, r.height - 2 * d)], t.textContent);
+      }
     }
   }
   return out;
