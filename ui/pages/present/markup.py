@@ -126,7 +126,7 @@ def page_css(theme: str) -> str:
    variants table ran 50 px past a 390 px screen) */
 @media (max-width: 640px) {{ .nl-table {{ font-size: 15px; }} .nl-table th {{ font-size: 13px; }}
   .nl-table th, .nl-table td {{ padding: 3px 4px; }}
-  .nl-table td:first-child {{ white-space: normal; word-break: keep-all; }} }}
+  .nl-table td {{ word-break: keep-all; }} .nl-table td:first-child {{ white-space: normal; }} }}
 @keyframes nl-move {{ from {{ transform: translate(calc(var(--slots) * (100% + 10px)), calc(-100% - 30px)); }}
   to {{ transform: none; }} }}
 @keyframes nl-join {{ from {{ transform: translateY(40px); opacity: 0; }} to {{ transform: none; opacity: 1; }} }}
