@@ -26,6 +26,9 @@ __all__ = [
 ]
 
 _SEPARATORS = re.compile(r"[\s,;、|]+")
+#: Two cell separators with nothing but spaces between them: an empty cell (``3,,2``; a spreadsheet row's
+#: blank cell pasted as ``3;;2``).  Spaces alone never make an empty entry (``3  2`` is two grades).
+_EMPTY_CELL = re.compile(r"[,;、|]\s*(?=[,;、|])")
 #: Digits alone (cutoffs, counts): 1 to 30 ASCII digits, no sign.
 DIGITS = re.compile(r"[0-9]{1,30}")
 #: A whole number: an optional sign and 1 to 30 ASCII digits (Python reads longer ones slowly, and none is needed).
@@ -245,9 +248,27 @@ def parse_grades(text: str, *, allow_empty: bool = False) -> list[float]:
     Traceback (most recent call last):
     ...
     metrics.parse.ParseError: '-1' at position 2 is negative; grades must be 0 or more
+
+    A grade left out between two commas is refused rather than skipped (it would shift every later grade up
+    one position); a trailing comma is fine:
+
+    >>> parse_grades("3,,2")
+    Traceback (most recent call last):
+    ...
+    metrics.parse.ParseError: position 2 is empty (between '3' and '2'); type its grade, 0 for not relevant
+    >>> parse_grades("3, 2,")
+    [3.0, 2.0]
     """
     values = parse_numbers(text, allow_empty=allow_empty)
     tokens = split_tokens(text)
+    folded = unicodedata.normalize("NFKC", text)
+    for gap in _EMPTY_CELL.finditer(folded):
+        before = split_tokens(folded[:gap.start()])
+        if before and split_tokens(folded[gap.end():]):
+            i = len(before) + 1
+            raise ParseError(f"position {i} is empty (between {_shown(before[-1], 20)} and "
+                             f"{_shown(tokens[i - 1], 20)}); type its grade, 0 for not relevant", token="",
+                             position=i, kind="empty")
     for i, (token, value) in enumerate(zip(tokens, values), start=1):
         if value < 0:
             raise ParseError(f"'{token}' at position {i} is negative; grades must be 0 or more", token=token,
@@ -341,6 +362,9 @@ def parse_base(text) -> float:
 
 
 _GAIN_MAP_SEPARATORS = re.compile(r"[\s,;、|]+")
+#: Two cell separators with nothing but spaces between them: an empty cell (``3,,2``; a spreadsheet row's
+#: blank cell pasted as ``3;;2``).  Spaces alone never make an empty entry (``3  2`` is two grades).
+_EMPTY_CELL = re.compile(r"[,;、|]\s*(?=[,;、|])")
 _GAIN_MAP_PREFIX = re.compile(r"^(-m\s*)?ndcg(_cut)?\.", re.IGNORECASE)
 
 

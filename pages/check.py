@@ -37,7 +37,7 @@ with page(check.PAGE, check.FIELDS, title="check.title", caption="check.intro") 
         discount_labels = {check.AUTO: detect,
                            **{x: registry_text("discount", DISCOUNTS[x], "name") for x in DISCOUNTS}}
         base_labels = {check.AUTO: detect, **{x: variant_label("log_base", b) for x, b in check.BASES.items()}}
-        source_labels = {check.AUTO: detect, **{x: variant_label("idcg_source", x) for x in ("list", "judged")}}
+        source_labels = {check.AUTO: detect, **{x: variant_label("idcg", x) for x in ("list", "judged")}}
         gain = option_widget(st.selectbox, t("common.gain"), list(gain_labels), key="check_gain",
                              format_func=gain_labels.get)
         discount = option_widget(st.selectbox, t("common.discount"), list(discount_labels), key="check_discount",

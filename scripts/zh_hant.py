@@ -16,7 +16,8 @@ import opencc
 
 LOCALES = Path(__file__).resolve().parent.parent / "ui" / "locales"
 #: Taiwan usage that s2twp does not produce, applied after it (checked by the glossary test).
-TAIWAN = {"示例": "範例", "投影儀": "投影機", "實驗臺": "實驗台", "文本框": "文字方塊", "文本": "純文字"}
+TAIWAN = {"舍入": "捨入", "示例": "範例", "投影儀": "投影機", "實驗臺": "實驗台", "文本框": "文字方塊",
+          "文本": "純文字"}
 #: Taiwan quotes with corner brackets: 「自動識別」, a quote inside a quote 『…』 (the mainland's curly quotes).
 QUOTES = str.maketrans({"“": "「", "”": "」", "‘": "『", "’": "』"})
 

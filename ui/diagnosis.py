@@ -47,7 +47,7 @@ def variant_label(dimension: str, value, k=None) -> str:
         return t(f"diagnose.discount_{value}")
     if dimension == "log_base":
         return BASE_NAMES.get(float(value), f"log_{exact(value)}")
-    if dimension == "idcg_source":
+    if dimension == "idcg":
         return t(f"diagnose.source.{value}")
     if dimension == "cut":
         return t("diagnose.cut.on", k="" if k is None else k) if value else t("diagnose.cut.off")
@@ -66,7 +66,7 @@ def _side_summary(side: Side, k) -> list[str]:
 def variant_summary(calc: Calculation, k) -> str:
     """A calculation in words: its gain, discount, log base and cutoff (each side, when they differ) and the
     ideal ranking's items and order."""
-    ideal = [t("diagnose.ideal_from", source=variant_label("idcg_source", calc.idcg_source))]
+    ideal = [t("diagnose.ideal_from", source=variant_label("idcg", calc.idcg))]
     if calc.ideal_order != "sorted":
         ideal.append(variant_label("ideal_order", calc.ideal_order))
     if calc.dcg == calc.ideal:

@@ -463,7 +463,7 @@ class Diagnosis:
         """The corrected calculation, position by position (:func:`metrics.ndcg.breakdown`)."""
         rel = np.asarray(self.grades)
         c = self.correct
-        pool = np.r_[rel, np.asarray(self.unretrieved)] if c.idcg_source == "judged" else None
+        pool = np.r_[rel, np.asarray(self.unretrieved)] if c.idcg == "judged" else None
         return breakdown(rel, k=self.k, gain=c.dcg.gain, discount=c.dcg.discount, log_base=c.dcg.log_base, pool=pool)
 
     def kinds(self) -> list[tuple[str, str, int | None]]:
@@ -527,7 +527,7 @@ class _Cand:
         for d, v in self.changes:
             if d == dim:
                 return v
-        return getattr(correct, dim) if dim in ("idcg_source", "ideal_order") else getattr(correct.side(which), dim)
+        return getattr(correct, dim) if dim in ("idcg", "ideal_order") else getattr(correct.side(which), dim)
 
 
 @dataclass
@@ -557,9 +557,9 @@ class _Engine:
 
     # --- candidates ---------------------------------------------------------------------------------
     def _spec(self, which: str, changes) -> tuple[Side, str, str]:
-        side, source, order = self.correct.side(which), self.correct.idcg_source, self.correct.ideal_order
+        side, source, order = self.correct.side(which), self.correct.idcg, self.correct.ideal_order
         for dim, v in changes:
-            if dim == "idcg_source":
+            if dim == "idcg":
                 source = v
             elif dim == "ideal_order":
                 order = v
@@ -591,7 +591,7 @@ class _Engine:
             dim = e.dimension
             if dim == "cut" and self.k is None:
                 continue
-            if dim == "idcg_source" and not self.extra.size:
+            if dim == "idcg" and not self.extra.size:
                 continue
             current = getattr(self.correct, dim) if e.scope == "ideal" else getattr(self.correct.side(which), dim)
             singles += [((e.key,), ((dim, v),)) for v in e.func(current)]
@@ -671,7 +671,7 @@ class _Engine:
         if entry is None:
             return {}
         dim = entry.dimension
-        correct = getattr(self.correct, dim) if dim in ("idcg_source", "ideal_order") else getattr(
+        correct = getattr(self.correct, dim) if dim in ("idcg", "ideal_order") else getattr(
             self.correct.side(which), dim)
         return {"dimension": dim, "theirs_variant": cand.value(dim, self.correct, which), "correct_variant": correct,
                 "k": self.k}

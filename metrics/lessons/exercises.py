@@ -173,7 +173,7 @@ class Exercise:
         return [self.labels[i] for i in self.order]
 
     @property
-    def idcg_source(self) -> str:
+    def idcg(self) -> str:
         return "judged" if self.unretrieved else "list"
 
     @property
@@ -205,7 +205,7 @@ class Exercise:
         """
         return diagnose(self.ranked_grades, unretrieved=list(self.unretrieved), k=self.k, terms=terms, dcg=dcg,
                         ideal_terms=ideal_terms, idcg=idcg, ndcg=ndcg, gain=self.gain, discount=self.discount,
-                        log_base=self.log_base, idcg_source=self.idcg_source, decimals=self.decimals)
+                        log_base=self.log_base, idcg_source=self.idcg, decimals=self.decimals)
 
 
 def make_exercise(seed, difficulty="easy") -> Exercise:

@@ -173,7 +173,7 @@ DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
     dimension("discount", "Discount", "Position -> divisor.", tuple(DISCOUNTS), "term", "log_offset"),
     dimension("log_base", "Log base", "The logarithm's base.", LOG_BASES, "term", "wrong_log_base"),
     dimension("cutoff", "Cutoff", "What k cuts.", tuple(CUTOFFS), "dcg", "k_one_side"),
-    dimension("idcg_source", "IDCG from", "The items of the ideal ranking.", tuple(IDEAL_SOURCES), "ideal_term",
+    dimension("idcg", "IDCG from", "The items of the ideal ranking.", tuple(IDEAL_SOURCES), "ideal_term",
               "ideal_source"),
     dimension("ideal_order", "Ideal order", "How the ideal ranking is sorted.", tuple(IDEAL_ORDERS),
               "ideal_term", "ideal_order"),
@@ -196,7 +196,7 @@ class Convention:
     discount: str = "standard"
     log_base: float = 2.0
     cutoff: str = "both"
-    idcg_source: str = "list"
+    idcg: str = "list"
     ideal_order: str = "gain"
     ties: str = "stable"
     scores_as: str = "float64"
@@ -226,9 +226,9 @@ class Convention:
         """
         if (self.quantity != "ndcg" or self.grades not in ("as_is", "at_least_1") or self.gain == "map"
                 or self.ideal_order != "gain"
-                or self.idcg_source not in IDCG_SOURCES or self.cutoff not in ("both", "none")):
+                or self.idcg not in IDCG_SOURCES or self.cutoff not in ("both", "none")):
             return None
-        return Variant(gain=self.gain, discount=self.discount, log_base=self.log_base, idcg=self.idcg_source,
+        return Variant(gain=self.gain, discount=self.discount, log_base=self.log_base, idcg=self.idcg,
                        k=None if self.cutoff == "none" else self.default_k, ties=self.ties, zero_idcg=self.zero_idcg,
                        level=1.0 if self.grades == "at_least_1" else None)
 
@@ -254,11 +254,11 @@ COMMON_CONVENTIONS: dict[str, CommonConvention] = {c.key: c for c in (
     _common("trec_eval", "rel / log₂(i + 1), IDCG from every judged item",
             "trec_eval's ndcg_cut (pytrec_eval, ir_measures, ranx): the number in IR papers and leaderboards. It "
             "differs from the textbook form only when judged items are missing from the list.",
-            Convention(idcg_source="judged")),
+            Convention(idcg="judged")),
     _common("exponential_judged", "(2^rel − 1) / log₂(i + 1), IDCG from every judged item",
             "ranx's ndcg_burges, gdeval (TREC Web track), Elasticsearch's normalised dcg and Microsoft "
             "Recommenders' exp score: the exponential form with the judged items' ideal ranking.",
-            Convention(gain="exponential", idcg_source="judged")),
+            Convention(gain="exponential", idcg="judged")),
     _common("jarvelin", "rel / max(1, log₂ i), Järvelin–Kekäläinen discount",
             "The original paper's discount (Järvelin & Kekäläinen 2002), still in older textbooks and lecture "
             "notes; document 000 calls it DCG's first way.",
@@ -266,7 +266,7 @@ COMMON_CONVENTIONS: dict[str, CommonConvention] = {c.key: c for c in (
     _common("binary", "hit / log₂(i + 1), IDCG from every relevant item",
             "Hit-or-miss NDCG of recommender systems (Spark's ndcgAt, Microsoft Recommenders, RecBole): every "
             "relevant item gains 1.",
-            Convention(gain="binary", idcg_source="judged")),
+            Convention(gain="binary", idcg="judged")),
     _common("binary_list", "hit / log₂(i + 1), IDCG from the list",
             "Hit-or-miss NDCG with the list's own ideal ranking: binary relevance fed to scikit-learn's "
             "ndcg_score or to the textbook formula.",
@@ -398,7 +398,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
 
     Elasticsearch's default (normalize off): plain DCG with 2^rel - 1, 7 + 3/log2(3) + 7/2 = 12.39:
 
-    >>> es = Convention(gain="exponential", cutoff="hits", idcg_source="judged", quantity="dcg", default_k=10)
+    >>> es = Convention(gain="exponential", cutoff="hits", idcg="judged", quantity="dcg", default_k=10)
     >>> round(convention_value(es, [3, 2, 3])["value"], 4)
     12.3928
 
@@ -456,11 +456,11 @@ def _dcg_and_ideal(c: Convention, rel, judged, pool, sc, names, run_k, ideal_k, 
     else:
         top = dcg_from_scores(rel, sc, k=run_k, ties=c.ties, docnos=names, **opts)
     pool_arg = judged if (pool is not None or c.grades != "as_is") else None
-    if c.idcg_source == "list":
+    if c.idcg == "list":
         ideal_pool = None
     else:
         ideal_pool = pool_arg if pool is not None else None
-    if c.idcg_source == "given":
+    if c.idcg == "given":
         given = judged[judged > 0]
         best = dcg(given, k=ideal_k, **opts) if given.size else 0.0
     elif c.ideal_order == "grade":
@@ -542,8 +542,8 @@ class Library:
         return self.convention.log_base
 
     @property
-    def idcg_source(self) -> str:
-        return self.convention.idcg_source
+    def idcg(self) -> str:
+        return self.convention.idcg
 
     @property
     def ties(self) -> str:
@@ -590,7 +590,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, _dcg_sample_scores, "
          "_tie_average_dcg (torchmetrics 1.9.0; torch is not installable here)", family="torchmetrics"),
     _lib("trec_eval_ndcg", "trec_eval / pytrec_eval: ndcg", "trec_eval's ndcg", "trec_eval -m ndcg qrels run",
-         Convention(cutoff="none", idcg_source="judged", ties="trec_eval", grades="truncate"),
+         Convention(cutoff="none", idcg="judged", ties="trec_eval", grades="truncate"),
          "Sorted by score, then by docno, both descending (input order is ignored).",
          "0.0 for the query.",
          "No cutoff: DCG over the whole run, IDCG over every relevant judged document. Grades are read with "
@@ -600,7 +600,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="pytrec-eval-terrier", family="trec_eval"),
     _lib("trec_eval_ndcg_cut", "trec_eval / pytrec_eval: ndcg_cut.k", "trec_eval's ndcg_cut",
          "trec_eval -m ndcg_cut.k qrels run",
-         Convention(cutoff="both", idcg_source="judged", ties="trec_eval", grades="truncate"),
+         Convention(cutoff="both", idcg="judged", ties="trec_eval", grades="truncate"),
          "Sorted by score, then by docno, both descending.",
          "0.0 for the query.",
          "DCG and IDCG both cut at k; IDCG from every judged document, retrieved or not. Grades read with atol.",
@@ -608,7 +608,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          versions=_TREC_VERSIONS, checked_against="pytrec-eval-terrier", family="trec_eval"),
     _lib("trec_eval_ndcg_M", "trec_eval: ndcg with -M k", "trec_eval's ndcg with -M",
          "trec_eval -M k -m ndcg qrels run",
-         Convention(cutoff="run", idcg_source="judged", ties="trec_eval", grades="truncate"),
+         Convention(cutoff="run", idcg="judged", ties="trec_eval", grades="truncate"),
          "Sorted by score, then by docno, both descending.",
          "0.0 for the query.",
          "-M k keeps only the first k documents of the run; the ideal ranking is not cut, so a run that "
@@ -617,7 +617,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "m_ndcg.c: te_calc_ndcg (trec_eval 9.0.7 / 10.0)", versions=_TREC_VERSIONS,
          checked_against="pytrec-eval-terrier", family="trec_eval"),
     _lib("ranx_ndcg", "ranx: ndcg", "ranx's ndcg", 'ranx.evaluate(qrels, run, "ndcg@k")',
-         Convention(idcg_source="judged", ties="ranx", grades="at_least_1"),
+         Convention(idcg="judged", ties="ranx", grades="at_least_1"),
          "Input order for up to 15 items; from 16 items numba's quicksort reorders ties (reproduced exactly).",
          "0.0.",
          "IDCG from the qrels (every judged document with grade >= rel_lvl = 1).",
@@ -625,7 +625,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "(np.argsort compiled by numba 0.68: numba/misc/quicksort.py) (ranx 0.3.21)",
          checked_against="ranx", family="ranx"),
     _lib("ranx_ndcg_burges", "ranx: ndcg_burges", "ranx's ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@k")',
-         Convention(gain="exponential", idcg_source="judged", ties="ranx", grades="at_least_1"),
+         Convention(gain="exponential", idcg="judged", ties="ranx", grades="at_least_1"),
          "Input order for up to 15 items; from 16 items numba's quicksort reorders ties (reproduced exactly).",
          "0.0.",
          "Burges et al. (2005): gain 2^rel - 1; IDCG from the qrels.",
@@ -671,7 +671,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="xgboost", family="xgboost"),
     _lib("elasticsearch_dcg", "Elasticsearch _rank_eval: dcg (default)", "Elasticsearch's _rank_eval dcg",
          '_rank_eval {"metric": {"dcg": {"k": k}}}',
-         Convention(gain="exponential", cutoff="hits", idcg_source="judged", quantity="dcg", grades="integer",
+         Convention(gain="exponential", cutoff="hits", idcg="judged", quantity="dcg", grades="integer",
                     default_k=10),
          "Takes the search hits in the order returned.",
          "Not normalised: the DCG itself (0.0 with no relevant hit).",
@@ -681,14 +681,14 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          family="elasticsearch"),
     _lib("elasticsearch_ndcg", "Elasticsearch _rank_eval: dcg with normalize", "Elasticsearch's _rank_eval ndcg",
          '_rank_eval {"metric": {"dcg": {"k": k, "normalize": true}}}',
-         Convention(gain="exponential", cutoff="hits", idcg_source="judged", grades="integer", default_k=10),
+         Convention(gain="exponential", cutoff="hits", idcg="judged", grades="integer", default_k=10),
          "Takes the search hits in the order returned.",
          "0.0.",
          "IDCG from every rated document sorted, cut at the number of hits returned (not at k).",
          "Elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: evaluate (8.x)",
          family="elasticsearch"),
     _lib("gdeval", "gdeval.pl (TREC Web track)", "gdeval's ndcg@k", "gdeval.pl -k k qrels run",
-         Convention(gain="exponential", log_base=math.e, idcg_source="judged", ties="trec_eval", grades="integer",
+         Convention(gain="exponential", log_base=math.e, idcg="judged", ties="trec_eval", grades="integer",
                     zero_idcg="nan", max_grade=4, default_k=20),
          "Sorted by score, then by docno, both descending (runOrder).",
          "Not evaluated: topics without a relevant document are skipped.",
@@ -705,7 +705,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
     _lib("recommenders_binary", "Microsoft Recommenders (score_type='binary', default)",
          "Microsoft Recommenders' ndcg_at_k",
          "recommenders.evaluation.python_evaluation.ndcg_at_k(true, pred, k=k)",
-         Convention(gain="binary", log_base=math.e, idcg_source="judged"),
+         Convention(gain="binary", log_base=math.e, idcg="judged"),
          "Ranks by prediction; ties ranked in order of appearance (rank method 'first').",
          "0.0 when no recommended item is relevant.",
          "Default discfun_type='loge' (natural log, cancels in NDCG). Every item of rating_true counts as 1; "
@@ -713,19 +713,19 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
     _lib("recommenders_raw", "Microsoft Recommenders (score_type='raw')",
          "Microsoft Recommenders' ndcg_at_k (raw)", "ndcg_at_k(true, pred, k=k, score_type='raw')",
-         Convention(gain="linear", log_base=math.e, idcg_source="judged"),
+         Convention(gain="linear", log_base=math.e, idcg="judged"),
          "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.",
          "The rating itself is the gain; IDCG from rating_true, top k.",
          "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
     _lib("recommenders_exp", "Microsoft Recommenders (score_type='exp')",
          "Microsoft Recommenders' ndcg_at_k (exp)", "ndcg_at_k(true, pred, k=k, score_type='exp')",
-         Convention(gain="exponential", log_base=math.e, idcg_source="judged"),
+         Convention(gain="exponential", log_base=math.e, idcg="judged"),
          "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.",
          "Gain 2^rating - 1; IDCG from rating_true, top k.",
          "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
     _lib("spark", "Spark MLlib RankingMetrics.ndcgAt(k)", "Spark's ndcgAt",
          "RankingMetrics(predictionAndLabels).ndcgAt(k)",
-         Convention(gain="binary", log_base=math.e, idcg_source="judged"),
+         Convention(gain="binary", log_base=math.e, idcg="judged"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning.",
          "Binary when no relevance values are given: 1/ln(i+2) per hit; IDCG = min(|labels|, k) hits.",
@@ -733,7 +733,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "(Spark 3.5, 4.3.0)", versions=_SPARK_VERSIONS, checked_against="pyspark", family="spark"),
     _lib("spark_graded", "Spark MLlib ndcgAt(k) with relevance values", "Spark's ndcgAt with relevance values",
          "RankingMetrics(predictionAndLabelsWithRelevance).ndcgAt(k)",
-         Convention(gain="exponential", log_base=math.e, idcg_source="given"),
+         Convention(gain="exponential", log_base=math.e, idcg="given"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning.",
          "Gain 2^rel - 1. Its IDCG walks the labels in the order given, not sorted: it is the ideal DCG only "
@@ -781,7 +781,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "RankingEvaluator metricName='meanAveragePrecision'", versions=_SPARK_VERSIONS,
          checked_against="pyspark", family="spark"),
     _lib("recbole", "RecBole NDCG@k", "RecBole's NDCG", "metrics: ['NDCG'], topk: [k]",
-         Convention(gain="binary", idcg_source="judged", zero_idcg="nan"),
+         Convention(gain="binary", idcg="judged", zero_idcg="nan"),
          "torch.topk on the scores: the order of tied scores is not specified.",
          "Users with no positive test item are not evaluated.",
          "IDCG = min(number of positive test items, k) hits.",
@@ -936,7 +936,7 @@ def evaluate_libraries(relevances, *, scores=None, docnos=None, unretrieved=(), 
             r = {"k": None, "dcg": math.nan, "idcg": math.nan, "ndcg": math.nan}
             error = str(exc)
         rows.append({"key": lib.key, "name": lib.name, "gain": lib.gain, "discount": lib.discount,
-                     "log_base": lib.log_base, "idcg_source": lib.idcg_source, "ties": lib.ties,
+                     "log_base": lib.log_base, "idcg_source": lib.idcg, "ties": lib.ties,
                      "k": r["k"], "dcg": r["dcg"], "idcg": r["idcg"], "ndcg": r["ndcg"], "error": error})
     return pd.DataFrame(rows)
 
@@ -1067,7 +1067,7 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
     k : int >= 1, optional
         The cutoff for every variant and library.
     variants : sequence of str, optional
-        Keys of :data:`VARIANTS` ("gain/discount/idcg_source").  Default ``None``: all.
+        Keys of :data:`VARIANTS` ("gain/discount/idcg").  Default ``None``: all.
     libraries : sequence of str, optional
         Keys of :data:`LIBRARIES`.  Default ``None``: all; ``()`` for none.
 
@@ -1075,7 +1075,7 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
     -------
     pandas.DataFrame
         One row per variant and library: ``variant``, ``kind`` ("variant" or "library"), ``gain``,
-        ``discount``, ``idcg_source``, ``ndcg_a``, ``ndcg_b``, ``winner``.
+        ``discount``, ``idcg``, ``ndcg_a``, ``ndcg_b``, ``winner``.
 
     Raises
     ------
@@ -1104,14 +1104,14 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
     rows = []
     for key in variants or VARIANTS:
         v = check_choice(key, VARIANTS, name="variant")
-        rows.append({"variant": key, "kind": "variant", "gain": v.gain, "discount": v.discount, "idcg_source": v.idcg,
+        rows.append({"variant": key, "kind": "variant", "gain": v.gain, "discount": v.discount, "idcg": v.idcg,
                      "ndcg_a": _variant_ndcg(v, ra, pa, k), "ndcg_b": _variant_ndcg(v, rb, pb, k)})
     for key in libraries if libraries is not None else LIBRARIES:
         lib = check_choice(key, LIBRARIES, name="library")
         unret_a = _unretrieved(ra, pa)
         unret_b = _unretrieved(rb, pb)
         rows.append({"variant": lib.key, "kind": "library", "gain": lib.gain, "discount": lib.discount,
-                     "idcg_source": lib.idcg_source,
+                     "idcg": lib.idcg,
                      "ndcg_a": evaluate_library(lib, ra, unretrieved=unret_a, k=k)["ndcg"],
                      "ndcg_b": evaluate_library(lib, rb, unretrieved=unret_b, k=k)["ndcg"]})
     out = pd.DataFrame(rows)

@@ -42,7 +42,7 @@ and the ratios of all pairs are formed with numpy (``benchmarks/match.py`` measu
 >>> "trec_eval_ndcg_cut" in r.library_keys, "sklearn" in r.library_keys
 (True, False)
 >>> r.near_miss("sklearn").dimension, r.near_miss("sklearn").step
-('idcg_source', 'ideal_term')
+('idcg', 'ideal_term')
 """
 from __future__ import annotations
 
@@ -251,7 +251,7 @@ def _candidates(rel, scores, pool, k, gain_map) -> dict:
         "discount": tuple(DISCOUNTS),
         "log_base": LOG_BASES,
         "cutoff": tuple(CUTOFFS) if k is not None else ("none",),
-        "idcg_source": tuple(IDEAL_SOURCES),
+        "idcg": tuple(IDEAL_SOURCES),
         "ideal_order": ("gain", "grade") if gain_map else ("gain",),
         "zero_idcg": tuple(ZERO_IDCG),
         "quantity": ("ndcg", "dcg"),
@@ -324,7 +324,7 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
         gains_items = g.func(r)
         # ideal rankings: (sources, orders) -> ideal gain vector
         ideals: dict[bytes, list] = {}
-        for src, io in product(cands["idcg_source"], cands["ideal_order"]):
+        for src, io in product(cands["idcg"], cands["ideal_order"]):
             if src == "given":
                 seq = judged[judged > 0]
                 ig = g.func(seq)
@@ -351,7 +351,7 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
                     base = {"grades": gr, "gain": gk, "discount": d, "log_base": b, "cutoff": cutoff}
                     found = []
                     if _within(h, top):
-                        found.append(({"quantity": "dcg", "idcg_source": None, "ideal_order": None,
+                        found.append(({"quantity": "dcg", "idcg": None, "ideal_order": None,
                                        "zero_idcg": None}, top))
                     for ipairs, irun in idcg_vals:
                         j = _cut_index(c_ideal, irun.size)
@@ -363,7 +363,7 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
                             hits = [(None, top / best)]
                         for z, v in hits:
                             for src, io in ipairs:
-                                found.append(({"quantity": "ndcg", "idcg_source": src, "ideal_order": io,
+                                found.append(({"quantity": "ndcg", "idcg": src, "ideal_order": io,
                                                "zero_idcg": z}, v))
                     for extra, v in found:
                         for rule, st in pairs:
@@ -471,7 +471,7 @@ def _near_miss(lib, value: float, matches: list[Match], h: HandNumber) -> NearMi
     best = None
     for m in matches:
         diff = [d for d in DIMENSIONS if m.settings[d] is not None and mine[d] not in m.settings[d]
-                and not (d in ("idcg_source", "ideal_order", "zero_idcg") and m.settings["quantity"] == ("dcg",))]
+                and not (d in ("idcg", "ideal_order", "zero_idcg") and m.settings["quantity"] == ("dcg",))]
         if best is None or len(diff) < len(best[0]):
             best = (diff, m)
     if best is not None and best[0]:

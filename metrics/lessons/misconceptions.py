@@ -173,7 +173,7 @@ class Calculation:
 
     dcg: Side
     ideal: Side
-    idcg_source: str = "list"
+    idcg: str = "list"
     ideal_order: str = "sorted"
 
     @classmethod
@@ -210,7 +210,7 @@ class Calculation:
         d = self.dcg
         if self.ideal != d or not d.cut or self.ideal_order != "sorted" or d.discount not in DISCOUNTS:
             return None
-        return Variant(gain=d.gain, discount=d.discount, log_base=d.log_base, idcg=self.idcg_source)
+        return Variant(gain=d.gain, discount=d.discount, log_base=d.log_base, idcg=self.idcg)
 
     def with_side(self, which: str, **changes) -> Calculation:
         """A copy with one side (``"dcg"`` or ``"ideal"``) changed, e.g. ``with_side("ideal", cut=False)``."""
@@ -223,7 +223,7 @@ class Calculation:
 
     def ideal_grades(self, grades: np.ndarray, unretrieved: np.ndarray) -> np.ndarray:
         """The grades of the ideal ranking, in the order this calculation puts them."""
-        return ideal_grades(grades, unretrieved, self.idcg_source, self.ideal_order)
+        return ideal_grades(grades, unretrieved, self.idcg, self.ideal_order)
 
     def values(self, grades, unretrieved=None, k=None) -> Values:
         """Every number of this calculation for ``grades`` (ranked), ``unretrieved`` judged grades and cutoff ``k``.
@@ -233,7 +233,7 @@ class Calculation:
         grades : sequence of float >= 0
             The ranked list's grades.
         unretrieved : sequence of float >= 0, optional
-            Judged items the list missed (they count when ``idcg_source == "judged"``).
+            Judged items the list missed (they count when ``idcg == "judged"``).
         k : int >= 1, optional
             The cutoff, applied to a side when its ``cut`` is True.
 
@@ -332,11 +332,11 @@ MISCONCEPTIONS: dict[str, Misconception] = {
         _entry("ideal_from_list", "IDCG from the retrieved list only: the judged items it missed are left out",
                "The ideal ranking sorts every judged item, retrieved or not; it was built from the retrieved list "
                "alone, so IDCG is too small and NDCG too large.",
-               "ideal", _IDEAL_STEPS, dimension="idcg_source", change=_swap("judged", "list")),
+               "ideal", _IDEAL_STEPS, dimension="idcg", change=_swap("judged", "list")),
         _entry("ideal_from_judged", "IDCG from all judged items where the list alone was meant",
                "The formula builds the ideal ranking from the retrieved list; the judged items it missed were "
                "added.",
-               "ideal", _IDEAL_STEPS, dimension="idcg_source", change=_swap("list", "judged")),
+               "ideal", _IDEAL_STEPS, dimension="idcg", change=_swap("list", "judged")),
         _entry("ideal_order", "Ideal ranking not sorted from the highest grade down",
                "The ideal ranking is every grade sorted from highest to lowest; it was left in the ranked order "
                "or sorted from the lowest up.",
@@ -375,7 +375,7 @@ MISCONCEPTIONS: dict[str, Misconception] = {
         _entry("ideal_source", "IDCG from another set of items",
                "The ideal ranking was built from another set of items than the formula's (the retrieved list "
                "only, or all judged items).",
-               "ideal", _IDEAL_STEPS, dimension="idcg_source", generic=True),
+               "ideal", _IDEAL_STEPS, dimension="idcg", generic=True),
     )
 }
 

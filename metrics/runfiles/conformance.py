@@ -189,7 +189,7 @@ def conformance(qrels, run=None, measure: str | None = None, *, libraries=None) 
         rows.append({"library": key, "name": lib.name, "mean": mean, "queries": int(len(values)),
                      "difference": mean - reference_mean, "separated_by": d or "",
                      "trec_eval": "" if d is None else str(reference_point[d]), "theirs": "" if d is None else
-                     str(point[d]), "call": lib.call.replace("K", "" if grid.k is None else str(grid.k)),
+                     str(point[d]), "call": lib.call_at(grid.k),
                      "refused": ""})
     per_query = pd.DataFrame({"qid": pd.Series(order, dtype=object)})
     for key, series in columns.items():

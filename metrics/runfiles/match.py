@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from dataclasses import dataclass, field, replace
 from io import BytesIO
@@ -175,6 +176,38 @@ class RunLibrary(Choice):
     convention: str = ""
     checked_against: str = ""
     versions: str = ""
+    call_whole: str = ""
+
+    def call_at(self, k: int | None) -> str:
+        """The call with the cutoff written in; without one (``k=None``), the library's whole-ranking form.
+
+        ``K`` standing alone is the cutoff (``ndcgAtK`` is Spark's metric name, not a cutoff).  Without a
+        cutoff trec_eval's measure is ``ndcg`` (not ``ndcg_cut.``), ir_measures' and ranx's names lose their
+        ``@K``, scikit-learn and torchmetrics take ``None``; ``call_whole`` is the form of a library that has
+        none of these (Spark: any k at least the longest ranking).
+
+        >>> RUN_LIBRARIES["trec_eval_9"].call_at(None)
+        'trec_eval -m ndcg qrels run'
+        >>> RUN_LIBRARIES["spark_evaluator"].call_at(10)
+        "RankingEvaluator(metricName='ndcgAtK', k=10).evaluate(df)"
+        >>> RUN_LIBRARIES["sklearn"].call_at(None)
+        "mean over the run's queries of sklearn.metrics.ndcg_score([grades], [scores], k=None)"
+        """
+        if k is not None:
+            return _CUTOFF.sub(str(int(k)), self.call)
+        if self.call_whole:
+            return self.call_whole
+        text = self.call
+        for pattern, whole in _WHOLE_RANKING:
+            text = pattern.sub(whole, text)
+        return text
+
+
+#: ``K`` standing alone in a call: the cutoff.
+_CUTOFF = re.compile(r"(?<![A-Za-z_])K(?![A-Za-z_])")
+#: A call without a cutoff, in the order applied (see :meth:`RunLibrary.call_at`).
+_WHOLE_RANKING = ((re.compile(r"ndcg_cut\.K(?![A-Za-z_])"), "ndcg"), (re.compile(r"@K(?![A-Za-z_])"), ""),
+                  (re.compile(r"(?<![A-Za-z_])(top_k|k)=K(?![A-Za-z_])"), r"\1=None"))
 
 
 def _dimension(key, name, help, choices) -> MeanDimension:
@@ -224,19 +257,20 @@ _DEFAULTS = {"duplicates": "first", "grades": "as_is", "depth": "none", "judged_
 
 
 def _run_library(key, name, call, convention, notes, source, *, refuses=(), checked_against="", versions="",
-                 **run_settings) -> RunLibrary:
+                 call_whole="", **run_settings) -> RunLibrary:
     """A library's mean as a point of :data:`MEAN_DIMENSIONS`: its per-list convention from
     :data:`metrics.lessons.libraries.LIBRARIES` (gain, tie rule, IDCG items, zero-IDCG policy, grade reading),
     then its run-level settings (duplicates, queries averaged, printing)."""
     c = LIBRARIES[convention].convention
     settings = dict(_DEFAULTS)
     settings.update(gain=c.gain, ties=c.ties, zero_idcg=c.zero_idcg,
-                    idcg="hits" if c.cutoff == "hits" else ("list" if c.idcg_source == "list" else "judged"),
+                    idcg="hits" if c.cutoff == "hits" else ("list" if c.idcg == "list" else "judged"),
                     grades="truncate" if c.grades == "truncate" else "as_is",
                     level="1" if c.grades == "at_least_1" else "none")
     settings.update(run_settings)
     return RunLibrary(key, name, notes, source=source, call=call, settings=settings, refuses=tuple(refuses),
-                      convention=convention, checked_against=checked_against, versions=versions)
+                      convention=convention, checked_against=checked_against, versions=versions,
+                      call_whole=call_whole)
 
 
 _TREC10 = ("trec_eval 10.0 gives the same nDCG means as 9.0.8 (its -c evaluates a missing query as an empty "
@@ -323,12 +357,16 @@ RUN_LIBRARIES: dict[str, RunLibrary] = _table(
                  "Binary: a predicted document that is a label gains 1; IDCG from min(labels, K) hits; the rows are "
                  "the queries of an inner join.",
                  "Spark 4.3.0 mllib RankingMetrics.scala (ndcgAt)", duplicates="each", ties="stable",
-                 checked_against="pyspark"),
+                 checked_against="pyspark",
+                 call_whole="RankingMetrics(predictionAndLabels).ndcgAt(n), n at least the longest ranking, one row "
+                            "per query in both files"),
     _run_library("spark_evaluator", "Spark RankingEvaluator (ndcgAtK)",
                  "RankingEvaluator(metricName='ndcgAtK', k=K).evaluate(df)", "spark",
                  "The DataFrame form of ndcgAt: the same mean over the rows.",
                  "Spark 4.3.0 ml/evaluation/RankingEvaluator.scala", duplicates="each", ties="stable",
-                 checked_against="pyspark"),
+                 checked_against="pyspark",
+                 call_whole="RankingEvaluator(metricName='ndcgAtK', k=n).evaluate(df), n at least the longest "
+                            "ranking"),
     _run_library("elasticsearch", "Elasticsearch _rank_eval (dcg, normalize: true)",
                  '_rank_eval {"metric": {"dcg": {"k": K, "normalize": true}}}', "elasticsearch_ndcg",
                  "Gain 2^rating - 1; the ideal ranking stops at the number of hits; the metric_score is the mean "
@@ -1067,12 +1105,11 @@ def describe(result: MeanMatch, *, digits: int | None = None, families: int = 10
     """
     h = result.target
     digits = max(h.scale + 2, 4) if digits is None else digits
-    k = "" if result.k is None else str(result.k)
     lines = [f"Libraries whose mean of {result.measure} gives {h.text}:"]
     for m in result.libraries:
         lib = RUN_LIBRARIES[m.key]
         how = "" if m.writing == "rounded" else f", cut off after {h.scale} decimals (not rounded)"
-        lines.append(f"- {lib.name} gives {_fmt(m.value, digits)}{how} ({lib.call.replace('K', k)}), over "
+        lines.append(f"- {lib.name} gives {_fmt(m.value, digits)}{how} ({lib.call_at(result.k)}), over "
                      f"{m.n_queries} queries.")
     if not result.libraries:
         lines.append("- none.")

@@ -27,6 +27,23 @@ def test_separators(text):
     assert parse_grades(text) == [3.0, 2.0, 1.0, 3.0, 2.0]
 
 
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=12), st.data())
+@PROPERTY
+def test_a_grade_left_out_between_separators_is_refused_at_its_position(grades, data):
+    # A user retypes a list with one cell left empty (``3,,2``; a spreadsheet row with a blank cell pasted as
+    # ``3;;2``): reading it as the shorter list would move every later grade up one position without a word.
+    gap = data.draw(st.integers(1, len(grades) - 1), label="empty cell after this many grades")
+    sep = data.draw(st.sampled_from([",", ", ", ";", " ; ", "、", "|", "，"]), label="separator")
+    cells = [str(g) for g in grades[:gap]] + [data.draw(st.sampled_from(["", " ", "\t"]))] + [
+        str(g) for g in grades[gap:]]
+    with pytest.raises(ParseError) as info:
+        parse_grades(sep.join(cells))
+    assert (info.value.kind, info.value.position) == ("empty", gap + 1)
+    assert f"position {gap + 1} is empty" in str(info.value)
+    # the same list without the empty cell, or with a trailing separator, reads as typed
+    assert parse_grades(sep.join(str(g) for g in grades) + sep) == [float(g) for g in grades]
+
+
 def test_number_forms():
     assert parse_grades("0 1.5 .5 2. 1e1 1E-1 +3") == [0.0, 1.5, 0.5, 2.0, 10.0, 0.1, 3.0]
     assert parse_numbers("-1.5 2 -0") == [-1.5, 2.0, -0.0]

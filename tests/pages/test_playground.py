@@ -240,6 +240,8 @@ def test_bad_text_names_the_token_and_keeps_the_last_valid_ranking():
     assert any("“-2” at position 2 is negative" in e for e in errors(at))
     at.text_area(key="pg_rels").input("3 2000").run()
     assert any("2000" in e and "1000" in e for e in errors(at))
+    at.text_area(key="pg_rels").input("3,,2").run()  # a grade left out is not skipped (2 would move up)
+    assert any("position 2 is empty" in e for e in errors(at)) and shown(at) == before
     at.text_area(key="pg_rels").input("1 2 3").run()
     assert errors(at) == [] and shown(at) == numbers([1, 2, 3])
 

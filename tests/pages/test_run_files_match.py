@@ -154,3 +154,16 @@ def test_files_too_large_for_the_app_point_to_the_command_line(monkeypatch):
     assert any("more than the 10 the app computes" in w.value for w in at.warning)
     assert any("--match VALUE -m nDCG@10" in c.value for c in at.code)
     rm._grid_cached.clear()
+
+
+def test_a_whole_ranking_mean_shows_calls_a_library_accepts():
+    # Found by a tester: measure "ndcg" (no cutoff) showed "trec_eval -m ndcg_cut. qrels run" and
+    # "{'ndcg_cut.'}", which neither tool accepts; trec_eval's whole-ranking measure is ``ndcg``.
+    frame = evaluate_measures(read_qrels(QRELS).table, [read_run((SAMPLES / "bm25.run").read_bytes(),
+                                                                  name="bm25.run").table], ["ndcg"])
+    mean = float(frame[(frame.qid == "all")]["value"].iloc[0])
+    at = open_page(PAGE, query={"match": f"{mean:.4f}", "runs": "bm25.run", "match_measure": "ndcg"})
+    no_exceptions(at)
+    body = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "trec_eval -m ndcg qrels run" in body and "{'ndcg'}" in body
+    assert "ndcg_cut." not in body and "@K" not in body

@@ -28,7 +28,8 @@ def test_catalogues_are_the_conversion_of_the_simplified_ones():
 # Mainland words a reader in Taiwan would notice (each: the Taiwan word the catalogue uses instead).
 MAINLAND = {"默認": "預設", "數據": "資料", "信息": "資訊", "視頻": "影片", "鼠標": "滑鼠", "屏幕": "螢幕",
             "軟件": "軟體", "網絡": "網路", "用戶": "使用者", "文檔": "文件", "鏈接": "連結", "示例": "範例",
-            "文本": "文字", "投影儀": "投影機", "菜單": "選單", "服務器": "伺服器"}
+            "文本": "文字", "投影儀": "投影機", "菜單": "選單", "服務器": "伺服器",
+            "舍入": "捨入"}
 
 
 @pytest.mark.parametrize("word", MAINLAND)

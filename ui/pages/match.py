@@ -110,7 +110,7 @@ def parse_docnos(text: str) -> list[str]:
     return [p.strip() for p in (text or "").split(",") if p.strip()]
 
 
-_ENTRIES = {"cutoff": CUTOFFS, "idcg_source": IDEAL_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
+_ENTRIES = {"cutoff": CUTOFFS, "idcg": IDEAL_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
             "scores_as": SCORE_TYPES, "quantity": QUANTITIES, "gain": GAINS, "discount": DISCOUNTS, "ties": TIES,
             "zero_idcg": ZERO_IDCG}
 
@@ -175,7 +175,7 @@ def open_link(rels, unretrieved, k, settings: dict) -> str:
     opts["discount"] = discount
     base = (settings.get("log_base") or (2.0,))[0]
     opts["base"] = float(base)
-    source = (settings.get("idcg_source") or ("list",))[0]
+    source = (settings.get("idcg") or ("list",))[0]
     cutoff = (settings.get("cutoff") or ("both",))[0]
     if source in ("list", "judged"):
         opts["idcg"] = source
@@ -187,7 +187,7 @@ def library_link(key: str, rels, unretrieved, k) -> str:
     """A playground link for this list under a library's gain, discount, base, IDCG source and cutoff."""
     c = LIBRARIES[key].convention
     return open_link(rels, unretrieved, k, {"gain": (c.gain,), "discount": (c.discount,), "log_base": (c.log_base,),
-                                            "idcg_source": (c.idcg_source,), "cutoff": (c.cutoff,)})
+                                            "idcg": (c.idcg,), "cutoff": (c.cutoff,)})
 
 
 def source_text(key: str) -> str:

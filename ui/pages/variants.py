@@ -137,7 +137,7 @@ def variant_label(key: str) -> str:
     v = VARIANTS[key]
     return " · ".join([registry_text("gain", GAINS[v.gain], "name"), registry_text("discount", DISCOUNTS[v.discount],
                                                                                    "name"),
-                       t(f"variants.idcg_source.{v.idcg}")])
+                       t(f"variants.idcg.{v.idcg}")])
 
 
 def use_playground(state, view) -> None:
@@ -159,7 +159,7 @@ def library_table(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     frame = pd.DataFrame({
         col["library"]: [LIBRARIES[key].name for key in table["key"]],
         col["ndcg"]: [show(x) for x in table["ndcg"]],
-        col["idcg_source"]: [t(f"variants.idcg_source.{s}") for s in table["idcg_source"]],
+        col["idcg_source"]: [t(f"variants.idcg.{s}") for s in table["idcg_source"]],
         col["k"]: ["—" if kk is None or kk != kk else str(int(kk)) for kk in table["k"]],
         col["gain"]: [registry_text("gain", GAINS[g], "name") for g in table["gain"]],
         col["discount"]: [registry_text("discount", DISCOUNTS[d], "name") for d in table["discount"]],
@@ -199,7 +199,7 @@ def convention_text(lib) -> str:
     """A library's conventions as a Markdown list: ties, where IDCG comes from, IDCG = 0, notes."""
     return (
         f"- {t('variants.col.ties')}: {registry_text('library', lib, 'ties_note')}\n"
-        f"- {t('variants.col.idcg_source')}: {t(f'variants.idcg_source.{lib.idcg_source}')}\n"
+        f"- {t('variants.col.idcg_source')}: {t(f'variants.idcg.{lib.idcg}')}\n"
         f"- {t('variants.col.idcg_zero')}: {registry_text('library', lib, 'idcg_zero')}\n"
         f"- {t('variants.col.notes')}: {registry_text('library', lib, 'notes')}"
     )

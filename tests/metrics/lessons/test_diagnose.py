@@ -298,7 +298,7 @@ def test_check_detect_with_missed_items_names_the_list_only_ideal():
     # Issue 41 item 4: formula on "detect" (no gain, discount, base or source given) with the missed items'
     # grades: the ideal ranking is of all judged items; IDCG 7.14 from the list alone is named as a mistake.
     d = diagnose(**DOC003, dcg="6.86", idcg="7.14", ndcg="0.96")
-    assert d.correct.idcg_source == "judged" and not d.ok
+    assert d.correct.idcg == "judged" and not d.ok
     assert d.first.kind == "ideal_from_list" and d.verdict("ndcg").state == "carried_forward"
 
 

@@ -100,7 +100,7 @@ def test_document_001_number_is_trec_eval_ndcg_cut():
     assert {"trec_eval_ndcg_cut", "ranx_ndcg"} <= set(r.library_keys)
     assert "sklearn" not in r.library_keys
     miss = r.near_miss("sklearn")
-    assert (miss.dimension, miss.step, miss.mistake) == ("idcg_source", "ideal_term", "ideal_source")
+    assert (miss.dimension, miss.step, miss.mistake) == ("idcg", "ideal_term", "ideal_source")
     assert miss.theirs == "list" and "judged" in miss.needed
 
 

@@ -262,7 +262,7 @@ def _check_everywhere(sheet: Sheet, d) -> None:
                   discount=c.dcg.discount, log_base=c.dcg.base, decimals=sheet.d)
     if c.source == "list" and sheet.extra:
         return  # Practice and the classroom give missed items only when they count
-    assert ex.idcg_source == c.source
+    assert ex.idcg == c.source
     answers = {f: v for f, v in sheet.kwargs().items() if f != "decimals"}  # the exercise has its decimals
     practice = ex.check(**answers)
     task = ranking_task(sheet.grades, unretrieved=sheet.extra, k=sheet.k, gain=c.dcg.gain, discount=c.dcg.discount,

@@ -6,6 +6,7 @@ the libraries that give them, rounded or cut off; refusals are the real librarie
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import tempfile
 import warnings
@@ -485,3 +486,29 @@ def test_random_files_every_library_point_equals_the_model(seed, n, dups, fracti
     for point in points:
         theirs = model(qrels, lines, point, k)
         assert_same(grid.per_query(point).groupby(level=0).first(), theirs.to_dict(), point)
+
+
+@pytest.mark.parametrize("k", [None, 5])
+def test_every_call_shown_is_one_its_library_accepts(k):
+    # The call a reader copies must run: the measure names it holds are read by the libraries themselves.
+    import ir_measures
+    import pytrec_eval
+
+    qrels = {"q1": {"a": 2, "b": 0}}
+    run = {"q1": {"a": 1.0, "b": 2.0}}
+    for key, lib in RUN_LIBRARIES.items():
+        if k is None and "cutoff" in lib.refuses:
+            continue
+        call = lib.call_at(k)
+        assert not re.search(r"(?<![A-Za-z_])K(?![A-Za-z_])|ndcg_cut\.(?!\d)|@(?!\d)", call), (key, call)
+        for name in re.findall(r"-m (\S+)", call) + re.findall(r"\{'([^']+)'\}", call):  # trec_eval, pytrec_eval
+            measure = name.split(".")[0]
+            assert measure in pytrec_eval.supported_measures, (key, name)
+            got = pytrec_eval.RelevanceEvaluator(qrels, {name}).evaluate(run)["q1"]
+            assert got, (key, name)
+        for name in re.findall(r"calc_aggregate\(\[([^\]]+)\]", call):  # ir_measures
+            assert ir_measures.parse_measure(name) is not None, (key, name)
+        for name in re.findall(r"ranx\.evaluate\(qrels, run, '([^']+)'", call):  # ranx's metric names
+            base = name.split("@")[0]
+            assert base in ("ndcg", "ndcg_burges"), (key, name)
+            assert ("@" in name) == (k is not None), (key, name)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
-from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
+from metrics.ndcg import all_variants, breakdown, cg, dcg, ndcg
+from metrics.ndcg import idcg as ideal_dcg
 from ui import state as ui_state
 from ui.components import cards
 from ui.i18n import join_words, t
@@ -275,7 +276,7 @@ def chart_specs(bd: pd.DataFrame, labels: tuple, base: float, lang: str) -> tupl
 
 
 def headline(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, discount: str, base: float,
-             idcg_source: str, zero: str) -> dict[str, float]:
+             idcg: str, zero: str) -> dict[str, float]:
     """CG, DCG, IDCG and NDCG of the chosen variant (:mod:`metrics.ndcg`; the same numbers as the
     variant's row of :func:`compute`'s table, without building it).
 
@@ -284,10 +285,10 @@ def headline(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, d
     {'cg': 11.0, 'dcg': 6.8611, 'idcg': 8.3841, 'ndcg': 0.8184}
     """
     rel = list(grades)
-    pool = rel + list(unretrieved) if idcg_source == "judged" else None
+    pool = rel + list(unretrieved) if idcg == "judged" else None
     opts = {"k": k, "gain": gain_of(gain, gain_map)}
     shape = {"discount": discount, "log_base": base}
-    return {"cg": cg(rel, **opts), "dcg": dcg(rel, **opts, **shape), "idcg": idcg(rel, **opts, **shape, pool=pool),
+    return {"cg": cg(rel, **opts), "dcg": dcg(rel, **opts, **shape), "idcg": ideal_dcg(rel, **opts, **shape, pool=pool),
             "ndcg": ndcg(rel, **opts, **shape, pool=pool, zero_idcg=zero)}
 
 
@@ -303,7 +304,7 @@ _CARD_TEXTS = {
 
 
 def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[str, str], *, k, gain: str,
-               gain_map: tuple, discount: str, base: float, idcg_source: str, zero: str,
+               gain_map: tuple, discount: str, base: float, idcg: str, zero: str,
                rest_pending: bool = False) -> dict:
     """The cards component's data (:func:`ui.components.cards.payload`): the ranking, the variant, the
     four numbers as shown (:func:`ui.numbers.show`) with what documents print beside them, the words;
@@ -313,7 +314,7 @@ def cards_data(state, ranking: Ranking, values: dict[str, float], printed: dict[
                for name in ("cg", "dcg", "idcg", "ndcg")}
     texts = {key: t(f"playground.{catalogue_key}") for key, catalogue_key in _CARD_TEXTS.items()}
     data = cards.payload(ranking, cap=CARD_CAP, k=k, gain=gain_of(gain, gain_map), discount=discount, base=base,
-                     idcg=idcg_source, zero=zero, numbers=numbers, texts=texts, seq=state.get(_DROP_SEEN, 0))
+                     idcg=idcg, zero=zero, numbers=numbers, texts=texts, seq=state.get(_DROP_SEEN, 0))
     data["rest_pending"] = bool(rest_pending)
     return data
 

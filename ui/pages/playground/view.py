@@ -57,7 +57,7 @@ def playground() -> None:
                 gain_map=gain_map,
                 discount=discount,
                 base=base,
-                idcg_source=idcg,
+                idcg=idcg,
                 zero=zero,
                 rest_pending=rest_later,
             ),
@@ -153,7 +153,7 @@ def playground() -> None:
         idcg_names = {s: t(f"playground.idcg_{s}") for s in IDCG_CHOICES}  # bound now, in this run's language
         zero_names = {z: registry_text("zero_idcg", ZERO_IDCG[z], "name") for z in ZERO_IDCG_CHOICES}
         with st.container(horizontal=True, key="pg_settings_ideal", gap="large"):
-            option_widget(st.radio, t("playground.idcg_source"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
+            option_widget(st.radio, t("playground.idcg"), IDCG_CHOICES, key="pg_idcg", horizontal=True,
                           format_func=idcg_names.__getitem__, help=t("playground.idcg_help"))
             option_widget(st.selectbox, t("playground.zero_idcg"), ZERO_IDCG_CHOICES, key="pg_zero", width=250,
                           format_func=zero_names.__getitem__,

@@ -242,7 +242,7 @@ def lecture_from_values(values) -> tuple[Lecture, list[BuildProblem]]:
         return default if value is None else value
 
     k, gain, discount = pick("k", None), pick("gain", "linear"), pick("discount", "standard")
-    base, idcg_source = pick("base", 2.0), pick("idcg", "judged")
+    base, idcg = pick("base", 2.0), pick("idcg", "judged")
     try:  # every variant, so that no step can fail later (2^rel overflows float64 for huge grades)
         all_variants(list(rels), log_base=base, pool=list(rels) + list(unretrieved))
     except ValueError as exc:
@@ -250,7 +250,7 @@ def lecture_from_values(values) -> tuple[Lecture, list[BuildProblem]]:
         rels, unretrieved, labels_text = DEFAULT_RELS, (), ""
     n_items = len(rels) + len(unretrieved)
     labels = tuple(x[:MAX_LABEL_CHARS] for x in parse_labels(labels_text, n_items))
-    variant = Variant(gain=gain, discount=discount, log_base=base, idcg=idcg_source, k=k)
+    variant = Variant(gain=gain, discount=discount, log_base=base, idcg=idcg, k=k)
     lecture = Lecture(rels=tuple(float(x) for x in rels), unretrieved=tuple(float(x) for x in unretrieved),
                       labels=labels, variant=variant, doc=doc)
     return lecture, problems

@@ -113,7 +113,7 @@ def settings_text(settings: dict) -> str:
 
 
 def _call(key: str, k) -> str:
-    return RUN_LIBRARIES[key].call.replace("K", "" if k is None else str(k))
+    return RUN_LIBRARIES[key].call_at(k)
 
 
 def library_sentence(result: MeanMatch, m, digits: int) -> str:
