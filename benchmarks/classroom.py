@@ -77,12 +77,13 @@ def mixed_sheets() -> list[dict[str, str]]:
     from tests.metrics.lessons import student as model
 
     ex = TASK.exercise()
-    way = model.Way(ex.gain, ex.discount, ex.log_base)
+    v = ex.variant
+    way = model.Way(v.gain, v.discount, v.log_base)
     base = model.Recipe(way, way, source="judged")
     out = []
     for _keys, _side, recipe in [((), "", base), *model.single_and_pair_recipes(base, list(ex.grades),
-                                                                                  list(ex.unretrieved), ex.k)]:
-        n = model.numbers(recipe, list(ex.grades), list(ex.unretrieved), ex.k)
+                                                                                  list(ex.unretrieved), v.k)]:
+        n = model.numbers(recipe, list(ex.grades), list(ex.unretrieved), v.k)
         out.append({"terms": " ".join(model.fmt(x, 2) for x in n["terms"]), "dcg": model.fmt(n["dcg"], 2),
                     "ideal_terms": " ".join(model.fmt(x, 2) for x in n["ideal_terms"]),
                     "idcg": model.fmt(n["idcg"], 2), "ndcg": model.fmt(n["ndcg"], 2)})

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from metrics.lessons.diagnose import EXAMPLE_SHEETS, FIELDS, MARKS, STEP_OF_FIELD, Diagnosis, Verdict, example_sheet
 from metrics.lessons.exercises import DIFFICULTIES, Exercise, check_seed, make_exercise
 from metrics.parse import parse_grades
+from metrics.variant import Variant, parse
 
 __all__ = ["FIELDS", "STEP_OF_FIELD", "ORIGINS", "EXAMPLE_KEYS", "MAX_ITEMS", "Task", "practice_task",
            "example_task", "ranking_task", "Verdict", "verdict", "value_verdict", "state_of", "MARKS"]
@@ -71,12 +72,30 @@ class Task:
         return _check(self, given)
 
     def to_json(self) -> str:
-        """One flat JSON object: ``origin``, ``ref`` and the exercise's fields."""
-        return json.dumps({"origin": self.origin, "ref": self.ref, **asdict(self.ex)}, sort_keys=True,
-                          allow_nan=False)
+        """One flat JSON object: ``origin``, ``ref``, the exercise's fields, its variant in the spec form
+        (:meth:`metrics.variant.Variant.format`, which :func:`metrics.variant.parse` reads back).
+
+        >>> print(ranking_task([3, 2], unretrieved=[1], k=2).to_json())  # doctest: +NORMALIZE_WHITESPACE
+        {"decimals": 2, "difficulty": "easy", "grades": [3.0, 2.0], "labels": ["D1", "D2"], "origin": "ranking",
+         "ref": "", "scores": null, "seed": 0, "unretrieved": [1.0],
+         "variant": "nDCG(gain=linear,discount=standard,idcg=judged,ties=stable)@2"}
+        """
+        ex = {f.name: getattr(self.ex, f.name) for f in fields(self.ex)}
+        ex["variant"] = self.ex.variant.format()
+        return json.dumps({"origin": self.origin, "ref": self.ref, **ex}, sort_keys=True, allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> Task:
+        """The task :meth:`to_json` wrote, or a row stored before the exercise held a variant (its gain,
+        discount, log_base, k and ties as fields of their own; the ideal from every judged item when there
+        are unretrieved ones, as the exercise then computed it).
+
+        >>> old = ('{"decimals": 2, "discount": "jarvelin", "gain": "linear", "grades": [3.0, 2.0], "k": null, '
+        ...        '"labels": ["D1", "D2"], "log_base": 2.0, "origin": "ranking", "ref": "", "scores": null, '
+        ...        '"ties": null, "unretrieved": [1.0]}')
+        >>> Task.from_json(old) == ranking_task([3, 2], unretrieved=[1], discount="jarvelin")
+        True
+        """
         data = json.loads(text)
         origin, ref = data.pop("origin"), data.pop("ref")
         data.setdefault("seed", 0)  # rows stored before the exercise's own fields were kept
@@ -85,6 +104,12 @@ class Task:
             data[name] = tuple(data[name])
         if data["scores"] is not None:
             data["scores"] = tuple(data["scores"])
+        if "variant" in data:
+            data["variant"] = parse(data["variant"])
+        else:  # stored before the exercise held a Variant
+            data["variant"] = Variant(
+                gain=data.pop("gain"), discount=data.pop("discount"), log_base=data.pop("log_base"), k=data.pop("k"),
+                ties=data.pop("ties") or "stable", idcg="judged" if data["unretrieved"] else "list")
         return cls(origin, ref, Exercise(**data))
 
 
@@ -107,17 +132,19 @@ def example_task(key: str) -> Task:
     """A document's worked example (:data:`EXAMPLE_KEYS`) with the formula the document names.
 
     >>> t = example_task("003-blog").exercise()
-    >>> t.grades, t.unretrieved, t.k, t.gain
-    ((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), (3.0, 0.0), 6, 'linear')
+    >>> t.grades, t.unretrieved, t.variant.format()
+    ((3.0, 2.0, 3.0, 0.0, 1.0, 2.0), (3.0, 0.0), 'nDCG(gain=linear,discount=standard,idcg=judged,ties=stable)@6')
     """
     if key not in EXAMPLE_KEYS:
         raise ValueError(f"example must be one of {', '.join(EXAMPLE_KEYS)}, got {str(key)[:20]!r}")
     sheet = example_sheet(key)
     grades = tuple(float(g) for g in sheet["grades"])
+    unretrieved = tuple(float(g) for g in sheet["unretrieved"])
+    variant = Variant(gain=sheet["gain"], discount=sheet["discount"], log_base=float(sheet["log_base"]),
+                      idcg="judged" if unretrieved else "list", k=sheet["k"], ties="stable")
     return Task("example", key, Exercise(
         seed=0, difficulty="easy", labels=tuple(f"D{i + 1}" for i in range(len(grades))), grades=grades,
-        scores=None, ties=None, unretrieved=tuple(float(g) for g in sheet["unretrieved"]), k=sheet["k"],
-        gain=sheet["gain"], discount=sheet["discount"], log_base=float(sheet["log_base"]), decimals=2))
+        scores=None, unretrieved=unretrieved, variant=variant, decimals=2))
 
 
 def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="standard", log_base=2.0,
@@ -152,11 +179,10 @@ def ranking_task(grades, *, unretrieved=(), k=None, gain="linear", discount="sta
     if idcg == "list":
         extra = []
     labels = tuple(f"D{i + 1}" for i in range(len(rel)))
-    probe = Exercise(seed=0, difficulty="easy", labels=labels, grades=tuple(rel), scores=None, ties=None,
-                     unretrieved=tuple(extra), k=None if k is None else int(k), gain=gain, discount=discount,
-                     log_base=float(log_base), decimals=int(decimals))
-    probe.solution()  # validates gain, discount and log base with metrics' own messages
-    return Task("ranking", "", probe)
+    variant = Variant(gain=gain, discount=discount, log_base=log_base, idcg="judged" if extra else "list",
+                      k=None if k is None else int(k), ties="stable")  # refuses a bad gain, discount or base
+    return Task("ranking", "", Exercise(seed=0, difficulty="easy", labels=labels, grades=tuple(rel), scores=None,
+                                        unretrieved=tuple(extra), variant=variant, decimals=int(decimals)))
 
 
 def state_of(ok: bool, mistakes) -> str:

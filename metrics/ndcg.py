@@ -33,6 +33,7 @@ __all__ = [
     "ideal_ranking",
     "rank_by_scores",
     "ratio",
+    "positions_counted",
     "numba_quicksort_argsort",
     "NUMBA_SMALL_QUICKSORT",
 ]
@@ -95,6 +96,53 @@ def _running_fsum(values: np.ndarray) -> np.ndarray:
         partials[i:] = [x]
         out[j] = _fsum(partials)
     return out
+
+
+def positions_counted(n_items, *, k=None) -> int:
+    """How many positions of a ranking of ``n_items`` a cutoff ``k`` counts: ``min(k, n_items)``.
+
+    A cutoff longer than the ranking cuts nothing: DCG@6 of a list of 2 adds its 2 terms, the same as DCG@2
+    and as DCG of the whole list (the formula's sum stops at the list's end).  The same holds for the ideal
+    ranking, whose length is the number of items it is built from (the list, or every judged item).
+
+    Parameters
+    ----------
+    n_items : int >= 0
+        The ranking's length.
+    k : int >= 1 or None, default None
+        The cutoff (None: no cutoff, every position counts).
+
+    Returns
+    -------
+    int
+        The positions whose terms are added up.
+
+    Raises
+    ------
+    ValueError
+        If ``n_items`` is not a whole number >= 0 (naming it and the value), or ``k`` is not None or a whole
+        number >= 1.
+
+    Examples
+    --------
+    A student asked for NDCG@6 of a list of 2 results adds 2 terms on each side when IDCG comes from the list:
+
+    >>> positions_counted(2, k=6), positions_counted(5, k=3), positions_counted(5)
+    (2, 3, 5)
+
+    With IDCG from all 8 judged items, the ideal side of the same NDCG@6 counts 6:
+
+    >>> positions_counted(8, k=6)
+    6
+    >>> positions_counted(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_items must be a whole number >= 0, got -1
+    """
+    if isinstance(n_items, bool) or not isinstance(n_items, (int, np.integer)) or n_items < 0:
+        raise ValueError(f"n_items must be a whole number >= 0, got {n_items!r}")
+    k = check_k(k)
+    return int(n_items) if k is None else min(k, int(n_items))
 
 
 def _cut(rel: np.ndarray, k: int | None) -> np.ndarray:

@@ -472,7 +472,8 @@ def term_latex(gain="linear", discount="standard", log_base: float = 2.0, positi
     return f"\\frac{{{g.latex.replace('_{i}', '_{' + position + '}')}}}{{{d.formula(log_base, position)}}}"
 
 
-def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str = "k") -> str:
+def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str = "k", *,
+              upper: str | None = None) -> str:
     """The whole DCG formula in LaTeX.
 
     Parameters
@@ -480,7 +481,10 @@ def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str 
     gain, discount, log_base
         As for :func:`term_latex`.
     k : str, default "k"
-        The upper limit of the sum as LaTeX, e.g. ``"5"`` or ``"n"``.
+        The cutoff as LaTeX, e.g. ``"5"`` or ``"n"``: the name's ``@k`` and the sum's upper limit.
+    upper : str, optional
+        The sum's upper limit when it is not ``k``: a cutoff past the list's end stops at the list's length
+        (``\\min(6,\\,2)`` for DCG@6 of 2 results).
 
     Returns
     -------
@@ -498,8 +502,11 @@ def dcg_latex(gain="linear", discount="standard", log_base: float = 2.0, k: str 
     \\mathrm{DCG}@k = \\sum_{i=1}^{k} \\frac{rel_{i}}{\\log_{2}(i+1)}
     >>> print(dcg_latex("exponential", k="5"))
     \\mathrm{DCG}@5 = \\sum_{i=1}^{5} \\frac{2^{rel_{i}} - 1}{\\log_{2}(i+1)}
+    >>> print(dcg_latex(k="6", upper="\\\\min(6,\\\\,2)"))
+    \\mathrm{DCG}@6 = \\sum_{i=1}^{\\min(6,\\,2)} \\frac{rel_{i}}{\\log_{2}(i+1)}
     """
-    return f"\\mathrm{{DCG}}@{k} = \\sum_{{i=1}}^{{{k}}} {term_latex(gain, discount, log_base)}"
+    top = k if upper is None else upper
+    return f"\\mathrm{{DCG}}@{k} = \\sum_{{i=1}}^{{{top}}} {term_latex(gain, discount, log_base)}"
 
 
 #: The four choices an NDCG variant is made of, by parameter name (the run-file engine's ``nDCG`` measure,

@@ -11,7 +11,6 @@ from metrics.lessons.libraries import LIBRARIES, NotApplicable
 from metrics.lessons.match import match_number
 from ui import escape
 from ui.i18n import t
-from ui.numbers import show
 from ui.pages import match as match_view
 from ui.shell import page
 
@@ -52,10 +51,7 @@ with page(match_view.PAGE, match_view.FIELDS, caption="match.intro") as p:
 
     if result is not None:
         digits = max(result.target.scale + 2, 4)
-        st.caption(match_view.counted("match.precision", result.target.scale, value=escape.markdown(value),
-                             decimals=result.target.scale,
-                             lo=show(result.target.value - result.target.tolerance, result.target.scale + 1),
-                             hi=show(result.target.value + result.target.tolerance, result.target.scale + 1)))
+        st.caption("  \n".join(match_view.precision_sentences(result.target)))
         note = match_view.ranx_note(result, len(rels), scores)
         if note:
             st.info(note, icon=":material/shuffle:")
@@ -78,7 +74,8 @@ with page(match_view.PAGE, match_view.FIELDS, caption="match.intro") as p:
             for m in result.libraries:
                 link = match_view.library_link(m.key, rels, unretrieved, k)
                 st.markdown(
-                    "- " + match_view.library_sentence(m.key, m.value, m.k, digits) + f" — [{t('match.open')}]({link})"
+                    "- " + match_view.library_sentence(m.key, m.value, m.k, digits, times_100=m.times_100,
+                                                       target=result.target) + f" — [{t('match.open')}]({link})"
                 )
         else:
             st.info(t("match.no_library"), icon=":material/search_off:")
@@ -86,7 +83,7 @@ with page(match_view.PAGE, match_view.FIELDS, caption="match.intro") as p:
         st.header(t("match.settings"))
         st.caption(match_view.counted("match.settings_help", len(result.matches), n=len(result.matches)))
         for m in result.matches[:match_view.SHOWN_MATCHES]:
-            st.markdown("- " + match_view.match_sentence(m, digits)
+            st.markdown("- " + match_view.match_sentence(m, digits, result.target)
                         + f" — [{t('match.open')}]({match_view.open_link(rels, unretrieved, k, m.settings)})")
         if len(result.matches) > match_view.SHOWN_MATCHES:
             hidden = len(result.matches) - match_view.SHOWN_MATCHES

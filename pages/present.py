@@ -17,6 +17,7 @@ from ui.i18n import current_language, language, t
 from ui.links import PLAYGROUND_PAGE
 from ui.pages.present import handout, link, markup, navigation, slides
 from ui.shell import page
+from ui.widgets import base_url
 
 # The sidebar is collapsed on this page by app.py (one sidebar state per run).
 session = st.session_state
@@ -24,7 +25,10 @@ lang = current_language()
 # A run started by a press or a click carries the browser's address of that moment, maybe a run behind:
 # PageState does not read a run that continues the page as a new link.  The slide's title is drawn beside
 # the buttons, the link's problems under them; the link box is in a closed expander (the slide stays on one screen).
-with page(link.PAGE_ID, link.FIELDS, title=None, problems=False, link_folded=True) as p:
+# Opened from the sidebar, it presents the playground's ranking and settings (link.page_state), as its "Present"
+# button would; a link's own lecture wins.
+with page(link.PAGE_ID, link.FIELDS, state=partial(link.page_state, session, st.query_params), title=None,
+          problems=False, link_folded=True) as p:
     lecture, build_problems = link.lecture_from_values(link.field_values(session))
     total = len(slides.steps(lecture))
     # Every key press not taken yet, in order, one step each (before anything is drawn: the listener gets the step
@@ -53,8 +57,11 @@ with page(link.PAGE_ID, link.FIELDS, title=None, problems=False, link_folded=Tru
     nav.button(t("present.theme_light") if theme == "dark" else t("present.theme_dark"), key="present_theme_toggle",
                icon=":material/contrast:", on_click=navigation.toggle_theme, args=(session,))
     p.show_link_problems()
+    if session.get(link.GAIN_MAP_KEY):
+        st.info(t("present.gain_map_left_out"), icon=":material/info:")
     for problem in build_problems:
-        st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120)),
+        st.warning(t(f"present.param_{problem.kind}", message=markdown(problem.message, 120),
+                     value=markdown(problem.value, 40)),
                    icon=":material/link_off:")
 
     st.html(markup.cards_html(s, lang))
@@ -104,7 +111,8 @@ with page(link.PAGE_ID, link.FIELDS, title=None, problems=False, link_folded=Tru
         for paper in handout.PAPERS:
             row.download_button(
                 t(f"present.handout_{paper.lower()}"), key=f"present_handout_{paper.lower()}",
-                data=partial(handout.build, lecture, lang, paper=paper, step=step, theme=theme),
+                data=partial(handout.build, lecture, lang, paper=paper, step=step, theme=theme,
+                             base=base_url()),
                 file_name=handout.file_name(lecture, paper), mime="application/pdf", on_click="ignore",
                 icon=":material/picture_as_pdf:", help=t("present.handout_help"))
     else:

@@ -25,6 +25,8 @@ from ui.numbers import exact, show
 BASE_NAMES = {2.0: "log₂", math.e: "ln", 10.0: "log₁₀"}
 #: Findings explained one by one; past them, the table lists the rest (a long sheet stays quick to draw).
 MAX_EXPLAINED = 30
+#: The grades of a student's own ideal order named in a sentence; a longer order ends in "…".
+MAX_ORDER_SHOWN = 12
 #: What an answer field is called in a verdict, on every page.
 FIELD_LABEL = "diagnose.field.{}"
 
@@ -51,6 +53,9 @@ def variant_label(dimension: str, value, k=None) -> str:
         return t(f"diagnose.source.{value}")
     if dimension == "cut":
         return t("diagnose.cut.on", k="" if k is None else k) if value else t("diagnose.cut.off")
+    if isinstance(value, tuple):  # an order of the student's own, read back from their IDCG terms
+        shown = [exact(g) for g in value[:MAX_ORDER_SHOWN]]
+        return t("diagnose.order.written", grades=join_words(shown + (["…"] if len(value) > MAX_ORDER_SHOWN else [])))
     return t(f"diagnose.order.{value}")
 
 
@@ -136,8 +141,9 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
     dim = p.get("dimension")
     own = p.get("own")
     # A percent is answered in percent (one form per sentence), except where the finding is about the two forms.
-    in_percent = (str(theirs).strip().endswith("%") and f.kind not in ("percent_vs_fraction", "ratio_of_rounded")
-                  and f.step == "ndcg")
+    # (an NDCG above 1 is a percent written without its sign: metrics.lessons.diagnose.rounded_like)
+    in_percent = ((str(theirs).strip().endswith("%") or f.theirs > 1)
+                  and f.kind not in ("percent_vs_fraction", "ratio_of_rounded") and f.step == "ndcg")
 
     def value(x) -> str:
         if in_percent and x is not None:
@@ -149,8 +155,9 @@ def finding_text(f: Finding, d: Diagnosis) -> str:
         "theirs": markdown(theirs, 40),
         "expected": value(f.expected),
         "rounded": p.get("rounded", value(f.expected)),
-        "own": value(own),
-        "own_percent": "" if own is None else number(own * 100, max(0, places - 2)) + "%",
+        # what the writer's own numbers give, written the way they wrote theirs (metrics: rounded_like)
+        "own": p.get("own_text") or value(own),
+        "own_percent": p.get("own_percent") or ("" if own is None else number(own * 100, max(0, places - 2)) + "%"),
         "their_variant": variant_label(dim, p["theirs_variant"], d.k) if dim and "theirs_variant" in p else "",
         "correct_variant": variant_label(dim, p["correct_variant"], d.k) if dim and "correct_variant" in p else "",
         "k": "" if d.k is None else str(d.k),
@@ -215,7 +222,6 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
     for r in d.steps.itertuples(index=False):
         if not reveal and not r.theirs_text:
             continue
-        scale = int(r.scale) if r.scale is not None and not (isinstance(r.scale, float) and math.isnan(r.scale)) else 4
         mark = MARKS[r.state] if r.state else ""
         # what the reader compares first (visible without scrolling on a projector): step, theirs, mark
         row = {
@@ -223,12 +229,8 @@ def steps_frame(d: Diagnosis, *, show_followed: bool | None = None, reveal: bool
             t("diagnose.col.theirs"): r.theirs_text,
             t("diagnose.col.mark"): mark,
         }
-        if reveal:
-            if r.theirs_text.strip().endswith("%"):
-                rounded = number(r.correct * 100, max(0, scale - 2)) + "%"
-            else:
-                rounded = number(r.correct, scale) if r.theirs_text else ""
-            row[t("diagnose.col.correct_rounded")] = rounded
+        if reveal:  # rounded the way the student wrote theirs (metrics.lessons.diagnose.rounded_like)
+            row[t("diagnose.col.correct_rounded")] = r.rounded
         row[t("diagnose.col.finding")] = join_clauses(kind_name(k) for k in r.kinds.split(",") if k)
         if reveal:
             row[t("diagnose.col.correct")] = number(r.correct, 4)
@@ -278,4 +280,4 @@ def render_solution(ex, *, key: str) -> None:
     })
     table(solution, numeric=list(solution.columns), test_id=f"{key}_solution")
     st.markdown(t("practice.solution_totals", dcg=number(sol["dcg"], places), idcg=number(sol["idcg"], places),
-                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.gain)))
+                  ndcg=number(sol["ndcg"], places), gain=variant_label("gain", ex.variant.gain)))

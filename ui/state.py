@@ -60,7 +60,7 @@ from ui.numbers import exact
 
 __all__ = [
     "MAX_PARAM_CHARS", "MAX_LINK_CHARS", "GLOBAL_PARAMS", "LAST_PAGE_KEY", "LABELS_KEY", "LABELS_CAP",
-    "REGISTRY", "BadValue", "Field", "PageState", "link_text", "default_used",
+    "REGISTRY", "BadValue", "Field", "PageState", "link_text", "default_used", "kept_query",
     "integer", "number", "choice", "text", "grades", "numbers", "boolean", "optional", "list_encoder",
     "remember_labels", "restore_choice", "restore_choices", "relabelled",
 ]
@@ -822,6 +822,31 @@ class PageState:
             query["lang"] = lang
         path = f"{base.rstrip('/')}/{self.page}" if base else self.page
         return f"{path}?{urlencode(query)}" if query else path
+
+
+def kept_query(session, page: str, fields: Sequence[Field]) -> dict[str, str] | None:
+    """The link parameters of the last valid values ``page`` kept in this session (defaults omitted), or None
+    before the page's first run: what another page shows of it without drawing it (Present opened from the
+    sidebar presents the playground's ranking).  The values are those :meth:`PageState.finish` kept (a typed
+    field's last text that parsed), encoded by the page's own ``fields``.
+
+    >>> f = (Field("pg_k", "k", default=None, parse=optional(integer(1, 9)), widget=False),)
+    >>> session = {}
+    >>> kept_query(session, "pg", f) is None
+    True
+    >>> p = PageState("pg", f, session=session, query={"k": "3"}); p.finish()
+    >>> kept_query(session, "pg", f)
+    {'k': '3'}
+    """
+    kept = session.get(f"_state.{page}")
+    if kept is None:
+        return None
+    out: dict[str, str] = {}
+    for f in fields:
+        value = kept.values.get(f.key, f.default)
+        if f.param is not None and value != f.default:
+            out[f.param] = f.to_link(value)
+    return out
 
 
 def default_used(said: str) -> str:

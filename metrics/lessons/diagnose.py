@@ -65,6 +65,8 @@ from .misconceptions import (
     Side,
     Values,
     formula_entries,
+    named_discount,
+    written_orders,
 )
 
 __all__ = [
@@ -82,6 +84,7 @@ __all__ = [
     "Diagnosis",
     "hand_number",
     "hand_numbers",
+    "rounded_like",
     "diagnose",
     "BLANKS",
     "example_sheet",
@@ -359,6 +362,58 @@ def _format(value: float, scale: int) -> str:
     return f"{value:.{max(0, scale)}f}"
 
 
+def rounded_like(h: HandNumber, exact: float, *, step: str | None = None, scale: int | None = None,
+                 percent: bool | None = None) -> str:
+    """``exact`` rounded the way ``h`` is written: the one rounding "like yours" of every page and explanation.
+
+    The digits the student wrote, in the form they meant: a percent as a percent (``81.86%``), a fraction as a
+    fraction.  The form meant is ``percent`` when the diagnosis knows it (a percent written without its sign, a
+    ratio of their own carried forward); otherwise a number with ``%`` is a percent, and an NDCG written above 1
+    is the percent it stands for when, read so, it is nearer the value (by ratio) than read as a fraction —
+    ``76.8`` for 0.8184 is 76.8%, compared as ``81.8%``, never as a fraction at the written decimals (``0.8``);
+    ``1.17`` for 0.5 is a fraction.
+
+    Parameters
+    ----------
+    h : HandNumber
+        The number as written.
+    exact : float
+        The value to write like it (the exercise's, or the student's own).
+    step : str, optional
+        The step it was written at (``"ndcg"``: a number above 1 may be a percent without its sign).
+    scale : int, optional
+        Decimals of the fraction to round to instead of the written ones (the exercise's asked precision).
+    percent : bool, optional
+        The form the student meant, when known.
+
+    Returns
+    -------
+    str
+        Empty for a value that is not finite.
+
+    Examples
+    --------
+    >>> rounded_like(hand_number("76.8"), 0.818354, step="ndcg"), rounded_like(hand_number("0.77"), 0.818354)
+    ('81.8%', '0.82')
+    >>> rounded_like(hand_number("82%"), 0.818354, step="ndcg"), rounded_like(hand_number("7.1"), 7.14099)
+    ('82%', '7.1')
+    >>> rounded_like(hand_number("1.17"), 0.5, step="ndcg"), rounded_like(hand_number("0.96%"), 0.818354, percent=False)
+    ('0.50', '0.82')
+    >>> rounded_like(hand_number("0.8"), 0.818354, step="ndcg", scale=3)
+    '0.818'
+    """
+    if exact is None or not math.isfinite(exact):
+        return ""
+    if percent is None:
+        percent = h.percent
+        if step == "ndcg" and not h.percent and h.value > 1 and exact > 0:
+            percent = abs(math.log(h.value / 100 / exact)) < abs(math.log(h.value / exact))
+    if percent:
+        decimals = h.decimals if scale is None else max(0, scale - 2)
+        return _format(exact * 100, decimals) + "%"
+    return _format(exact, h.decimals if scale is None else scale)
+
+
 def _close(h: HandNumber, exact: float) -> bool:
     return math.isfinite(exact) and abs(h.value - exact) <= h.tolerance * (1 + 1e-9) + 1e-12
 
@@ -407,9 +462,12 @@ class Finding:
 
     ``theirs`` is the value written (as a fraction), ``expected`` **the exercise's value** at that step (its
     formula, exact), ``params`` whatever an explanation needs: ``rounded`` (the exercise's value rounded like
-    the written one), ``own`` (what the writer's own formula or numbers give there), ``side`` (``"dcg"``,
-    ``"ideal"`` or ``"both"`` for a formula entry), ``theirs_variant``/``correct_variant`` (the choice used and
-    the exercise's), ``from`` (the fields a carried number follows from), sums and ratios.
+    the written one, :func:`rounded_like`), ``own`` (what the writer's own formula or numbers give there) and
+    ``own_text`` (the same written like theirs; ``own_percent`` beside it for a percent mixed up with a
+    fraction), ``side`` (``"dcg"``, ``"ideal"`` or ``"both"`` for a formula entry), ``theirs_variant``/
+    ``correct_variant`` (the choice used and the exercise's; a discount named by
+    :func:`metrics.lessons.misconceptions.named_discount`, an ideal order of the writer's own as the tuple of its
+    grades), ``from`` (the fields a carried number follows from), sums and ratios.
     """
 
     kind: str
@@ -430,8 +488,9 @@ class Diagnosis:
 
     ``correct`` is the exercise's calculation, ``followed`` the one the numbers follow (side by side: the DCG
     side and the ideal side may differ), ``findings`` the findings in step order, ``steps`` one row per step
-    with the written, followed and exercise's values, ``verdicts`` the :class:`Verdict` of each answered
-    field of :data:`FIELDS`.
+    with the written, followed and exercise's values (and ``rounded``: the exercise's value rounded like the
+    written one, :func:`rounded_like`), ``verdicts`` the :class:`Verdict` of each answered field of
+    :data:`FIELDS`.
     """
 
     correct: Calculation
@@ -554,6 +613,7 @@ class _Engine:
         self.right = correct.values_of(rel, extra, k)  # the exercise's numbers: its overflow is an error
         self.values: dict[str, dict] = {}  # side -> changes -> _Cand, every way computed (duplicates too)
         self.cands = {w: self._candidates(w) for w in ("dcg", "ideal")}
+        self.cands["ideal"] += self._written_orders()
 
     # --- candidates ---------------------------------------------------------------------------------
     def _spec(self, which: str, changes) -> tuple[Side, str, str]:
@@ -611,13 +671,52 @@ class _Engine:
             out.append(cand)
         return out
 
+    def _written_orders(self) -> list[_Cand]:
+        """The ideal ranking in an order of the writer's own (``ideal_order``), read back from the written IDCG
+        terms (:func:`metrics.lessons.misconceptions.written_orders`): under the exercise's way of computing the
+        ideal side and under each single formula entry (a pair: another gain and unsorted ...), one way per
+        filling of the unwritten positions."""
+        written = [(p, h.value, h.tolerance) for p, h in enumerate(self.hand["ideal_term"], start=1) if h is not None]
+        if not written:
+            return []
+        out: list[_Cand] = []
+        # the same numbers as a way of as many entries or fewer cannot be told apart from it; fewer entries are
+        # preferred (an order of the student's own alone, not another gain with the ranked order)
+        seen: dict[tuple, int] = {}
+        for c in self.cands["ideal"]:
+            key = self._key(c.terms, c.total)
+            seen[key] = min(seen.get(key, len(c.entries)), len(c.entries))
+        ways = [c for c in self.cands["ideal"] if len(c.entries) <= 1 and "ideal_order" not in c.entries]
+        for way in ways:
+            side, source, _ = self._spec("ideal", way.changes)
+            pool = np.r_[self.rel, self.extra] if source == "judged" else self.rel
+            for order in written_orders(written, pool, side, self.k):
+                alone = (("ideal_order", order),)
+                for entries, changes in (((*way.entries, "ideal_order"), way.changes + alone),
+                                         (("ideal_order",), alone)):
+                    if changes in self.values["ideal"]:
+                        continue
+                    try:
+                        cand = _Cand(entries, changes, *self._side_values("ideal", changes))
+                    except ValueError:  # the order is of another set of items, or overflows
+                        continue
+                    self.values["ideal"][changes] = cand
+                    key = self._key(cand.terms, cand.total)
+                    if changes == way.changes + alone and seen.get(key, math.inf) > len(entries):
+                        seen[key] = len(entries)
+                        out.append(cand)
+        return out
+
     @staticmethod
     def _key(terms: np.ndarray, total: float) -> tuple:
         return tuple(float(f"{x:.10g}") for x in terms.tolist()) + (float(f"{total:.10g}"),)
 
     def _calc_of(self, cand_d: _Cand, cand_i: _Cand) -> Calculation:
+        """The calculation the numbers follow, each side's discount named the one way (:func:`named_discount`)."""
         d_side = self._spec("dcg", cand_d.changes)[0]
         i_side, source, order = self._spec("ideal", cand_i.changes)
+        d_side = replace(d_side, discount=named_discount(d_side.discount, d_side.log_base, cand_d.terms.size))
+        i_side = replace(i_side, discount=named_discount(i_side.discount, i_side.log_base, cand_i.terms.size))
         return Calculation(d_side, i_side, source, order)
 
     # --- fitting one side -----------------------------------------------------------------------------
@@ -634,12 +733,13 @@ class _Engine:
     def _fit(self, which: str, items: list, total: HandNumber | None) -> _Cand:
         written = [(p, h) for p, h in enumerate(items, start=1) if h is not None]
         limit = 1 if len(written) + (total is not None) <= 1 else 2
-        own = self._own_sum(items, self.cands[which][0])
 
         def cost(c: _Cand) -> float:
             s = sum(_cost(h, c.at(p)) for p, h in written)
-            if total is not None and not (own is not None and _close(total, own)):
-                s += _cost(total, c.total)
+            if total is not None:
+                own = self._own_sum(items, c)  # the written terms added, this way's values in the blanks
+                if not (own is not None and _close(total, own)):
+                    s += _cost(total, c.total)
             return s
 
         cands = self.cands[which]
@@ -673,8 +773,10 @@ class _Engine:
         dim = entry.dimension
         correct = getattr(self.correct, dim) if dim in ("idcg", "ideal_order") else getattr(
             self.correct.side(which), dim)
-        return {"dimension": dim, "theirs_variant": cand.value(dim, self.correct, which), "correct_variant": correct,
-                "k": self.k}
+        theirs = cand.value(dim, self.correct, which)
+        if dim == "discount":  # one name for one set of divisors (log2 i is Järvelin–Kekäläinen's)
+            theirs = named_discount(theirs, cand.value("log_base", self.correct, which), cand.terms.size)
+        return {"dimension": dim, "theirs_variant": theirs, "correct_variant": correct, "k": self.k}
 
     # --- one side, step by step ---------------------------------------------------------------------
     def side(self, which: str) -> tuple[list[_Mark], _Cand]:
@@ -690,7 +792,7 @@ class _Engine:
             c, f = right.at(p), fit.at(p)
             m = _Mark(term_step, p, h, c, followed=f, params={"scale": h.scale})
             if not math.isnan(c):
-                m.params["rounded"] = _format(c, h.scale)
+                m.params["rounded"] = rounded_like(h, c, step=term_step)
             if not math.isnan(c) and _close(h, c):
                 marks.append(m)
                 continue
@@ -741,7 +843,8 @@ class _Engine:
     def _total(self, which: str, step: str, h: HandNumber, items: list, marks: list[_Mark], fit: _Cand) -> _Mark:
         right = self.cands[which][0]
         c = right.total
-        m = _Mark(step, None, h, c, followed=fit.total, params={"scale": h.scale, "rounded": _format(c, h.scale)})
+        m = _Mark(step, None, h, c, followed=fit.total, params={"scale": h.scale,
+                                                                "rounded": rounded_like(h, c, step=step)})
         wrong_terms = [x for x in marks if x.state == "wrong"]
         own = self._own_sum(items, fit)
         complete = bool(items) and len(items) >= right.terms.size and all(x is not None for x in items)
@@ -754,8 +857,10 @@ class _Engine:
         if wrong_terms:
             # worked out from the writer's own terms (or their formula), which were already off
             tail = self._own_sum(list(items) + [None] * max(0, fit.terms.size - len(items)), fit)
-            for value in (own, tail, fit.total if fit.entries else None):
-                if value is not None and _fits(h, value):
+            values = [v for v in (own, tail, fit.total if fit.entries else None) if v is not None]
+            # rounded from one of them before cut off from one (what is quoted as their own is what they wrote)
+            for value in [v for v in values if _close(h, v)] + [v for v in values if not _close(h, v)]:
+                if _fits(h, value):
                     m.state = "carried_forward"
                     m.params.update(own=value, their_sum=own, **{"from": [FIELD_OF_STEP[wrong_terms[0].step]]},
                                     first_position=wrong_terms[0].position)
@@ -785,6 +890,20 @@ class _Engine:
 
     # --- NDCG ------------------------------------------------------------------------------------------
     def ndcg(self, h: HandNumber, side_marks: dict, fits: dict) -> _Mark:
+        """The written NDCG judged, rounded "like yours" in the form the student meant: a percent written without
+        its sign (or a fraction with one) is the other form; a number explained as written is the form written."""
+        m = self._ndcg(h, side_marks, fits)
+        if "percent_vs_fraction" in m.kinds:
+            meant = not h.percent
+        elif m.kinds == ("arithmetic_slip",):  # nothing explains it: the form is read from the number
+            meant = None
+        else:  # right, carried forward or explained as written
+            meant = h.percent
+        m.params["as_percent"] = meant
+        m.params["rounded"] = rounded_like(h, m.expected, step="ndcg", percent=meant)
+        return m
+
+    def _ndcg(self, h: HandNumber, side_marks: dict, fits: dict) -> _Mark:
         c = self.right.ndcg
         ratio_f = fits["dcg"].total / fits["ideal"].total if fits["ideal"].total else 0.0
         m = _Mark("ndcg", None, h, c, followed=ratio_f, params=_ndcg_params(h, c))
@@ -855,10 +974,11 @@ class _Engine:
         with its values for the blanks; and the other side's way applied here, where nothing here says no."""
         right = self.cands[which][0]
         step = "dcg" if which == "dcg" else "idcg"
-        out: list[tuple[float, str | None]] = [(right.total, None)]
+        out: list[tuple[float, str | None]] = []
         written = self.hand[step]
-        if written is not None:  # a right total as written (rounded) is divided too
+        if written is not None:  # their own total as written (a right one rounded) first: what they divided
             out.append((written.value, None if _close(written, right.total) else FIELD_OF_STEP[step]))
+        out.append((right.total, None))
         source = self._source(which, side_marks)
         off = any(x.state != "right" for x in side_marks[which])
         items = self.hand["term" if which == "dcg" else "ideal_term"]
@@ -948,18 +1068,33 @@ def _asked_precision(marks: list[_Mark], decimals: int) -> None:
         if abs(h.value - m.expected) <= 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12:
             continue  # 0.5 for 0.5000: as right as 0.50
         m.state, m.kinds = "wrong", ("too_few_decimals",)
-        m.params.update(decimals=decimals, asked=_format(m.expected, decimals))
+        m.params.update(decimals=decimals, asked=rounded_like(h, m.expected, step=m.step, scale=decimals,
+                                                              percent=m.params.get("as_percent")))
 
 
 def _ndcg_params(h: HandNumber, exact: float) -> dict:
-    percent = _format(exact * 100, max(0, h.scale - 2)) + "%"
-    return {"rounded": percent if h.percent else _format(exact, h.scale), "percent": percent, "scale": h.scale}
+    rounded = rounded_like(h, exact, step="ndcg")
+    percent = rounded if rounded.endswith("%") else _format(exact * 100, max(0, h.scale - 2)) + "%"
+    return {"rounded": rounded, "percent": percent, "scale": h.scale}
+
+
+def _own_texts(m: _Mark) -> dict:
+    """What the writer's own numbers (or formula) give, written the way they wrote this number: ``own_text``
+    (and, for a percent mixed up with a fraction, ``own_fraction``/``own_percent`` at the precision meant)."""
+    own = m.params.get("own")
+    if own is None or not math.isfinite(own):
+        return {}
+    if "percent_vs_fraction" in m.kinds:
+        meant = _rescaled(m.hand) or m.hand
+        return {"own_text": _format(own, meant.scale), "own_percent": _format(own * 100, max(0, meant.scale - 2)) + "%"}
+    return {"own_text": rounded_like(m.hand, own, step=m.step, percent=m.params.get("as_percent"))}
 
 
 def _findings(marks: list[_Mark]) -> list[Finding]:
     out: list[Finding] = []
     said: set = set()
     for m in sorted(marks, key=lambda x: (STEPS.index(x.step), x.position or 0)):
+        m.params.update(_own_texts(m))
         if m.state == "carried_forward":
             out.append(Finding("carried_forward", m.step, m.position, m.hand.value, m.expected, dict(m.params)))
         for kind in m.kinds:
@@ -1015,6 +1150,8 @@ def _steps_table(hand: dict, marks: list[_Mark], right: Values, followed: Values
                 "theirs": m.hand.value if m else math.nan,
                 "theirs_text": m.hand.shown() if m else "",
                 "scale": m.hand.scale if m else None,
+                "rounded": "" if m is None else rounded_like(m.hand, right.at(s, p), step=s,
+                                                             percent=m.params.get("as_percent")),
                 "followed": followed.at(s, p),
                 "correct": right.at(s, p),
                 "ok": None if m is None else m.state == "right",

@@ -8,7 +8,7 @@ solution comes from :func:`metrics.ndcg.breakdown`; answers are checked with
 :func:`metrics.lessons.diagnose.diagnose`, so the feedback names the mistake.
 
 >>> ex = make_exercise(7, "easy")
->>> ex == make_exercise(7, "easy"), ex.k, ex.unretrieved, ex.scores
+>>> ex == make_exercise(7, "easy"), ex.variant.k, ex.unretrieved, ex.scores
 (True, None, (), None)
 >>> s = ex.solution()
 >>> round(s["ndcg"], 6) == round(ndcg(ex.ranked_grades), 6)
@@ -25,10 +25,12 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..ndcg import breakdown, dcg, idcg, ndcg, rank_by_scores
-from ..registry import GAINS
+from ..registry import DISCOUNTS, GAINS
+from ..variant import Variant
 from .diagnose import Diagnosis, diagnose
 
-__all__ = ["Difficulty", "DIFFICULTIES", "Exercise", "make_exercise", "check_seed", "parse_seed", "MAX_SEED"]
+__all__ = ["Difficulty", "DIFFICULTIES", "Exercise", "make_exercise", "check_seed", "parse_seed", "MAX_SEED",
+           "discounts_inside"]
 
 MAX_SEED = 2**32 - 1
 
@@ -141,28 +143,47 @@ def parse_seed(text) -> int:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise.  Items are shown in ``labels`` order; with ``scores`` the learner ranks them by
-    descending score first (ties broken by ``ties``), otherwise they are already in ranked order."""
+    """One exercise: the items (shown in ``labels`` order, with their ``grades`` and, when the learner ranks
+    them first, ``scores``), the judged items the system missed (``unretrieved``), the
+    :class:`metrics.variant.Variant` to compute and the ``decimals`` answers are expected to have.
+
+    The variant is the formula (gain, discount, log base), the cutoff ``k``, where the ideal ranking comes from
+    (``idcg``: ``"judged"`` when there are unretrieved items, else ``"list"``) and the tie rule the scores are
+    ranked by (``"stable"``, the order given, when there are no scores).
+
+    >>> ex = Exercise(seed=0, difficulty="easy", labels=("D1", "D2"), grades=(1.0, 3.0), scores=(0.5, 0.5),
+    ...               unretrieved=(), variant=Variant(idcg="list", ties="pessimistic"), decimals=2)
+    >>> ex.ranked_labels  # tied scores, the pessimistic rule: the lower grade first
+    ['D1', 'D2']
+    >>> Exercise(**{**ex.__dict__, "variant": "linear/standard/list"})
+    Traceback (most recent call last):
+    ...
+    ValueError: variant must be a metrics.variant.Variant, got str
+    """
 
     seed: int
     difficulty: str
     labels: tuple[str, ...]
     grades: tuple[float, ...]
     scores: tuple[float, ...] | None
-    ties: str | None
     unretrieved: tuple[float, ...]
-    k: int | None
-    gain: str
-    discount: str
-    log_base: float
+    variant: Variant
     decimals: int
+
+    def __post_init__(self):
+        v = self.variant
+        if not isinstance(v, Variant):
+            raise ValueError(f"variant must be a metrics.variant.Variant, got {type(v).__name__}")
+        if v.gain == "map" or v.level is not None or v.zero_idcg != "zero":
+            raise ValueError(f"an exercise's variant takes a registered gain, no level and zero_idcg='zero', "
+                             f"got {v.format()}")
 
     @property
     def order(self) -> list[int]:
         """Indices of the items in ranked order."""
         if self.scores is None:
             return list(range(len(self.grades)))
-        return rank_by_scores(self.grades, self.scores, ties=self.ties).tolist()
+        return rank_by_scores(self.grades, self.scores, ties=self.variant.ties).tolist()
 
     @property
     def ranked_grades(self) -> list[float]:
@@ -173,29 +194,24 @@ class Exercise:
         return [self.labels[i] for i in self.order]
 
     @property
-    def idcg(self) -> str:
-        return "judged" if self.unretrieved else "list"
-
-    @property
     def pool(self) -> list[float] | None:
-        return self.ranked_grades + list(self.unretrieved) if self.unretrieved else None
-
-    @property
-    def options(self) -> dict:
-        return {"gain": self.gain, "discount": self.discount, "log_base": self.log_base}
+        """Every judged grade (the ranked list's, then the unretrieved ones) when the ideal ranking takes them."""
+        if self.unretrieved and self.variant.idcg == "judged":
+            return self.ranked_grades + list(self.unretrieved)
+        return None
 
     def solution(self) -> dict:
         """The worked solution: the per-position breakdown and the totals, all from :mod:`metrics.ndcg`."""
-        rel, k, pool = self.ranked_grades, self.k, self.pool
-        table: pd.DataFrame = breakdown(rel, k=k, pool=pool, **self.options)
+        rel, k, pool, options = self.ranked_grades, self.variant.k, self.pool, self.variant.options
+        table: pd.DataFrame = breakdown(rel, k=k, pool=pool, **options)
         return {
             "breakdown": table,
             "ranked_labels": self.ranked_labels,
             "ranked_grades": rel,
             "ideal": table["ideal_relevance"].dropna().tolist(),
-            "dcg": dcg(rel, k=k, **self.options),
-            "idcg": idcg(rel, k=k, pool=pool, **self.options),
-            "ndcg": ndcg(rel, k=k, pool=pool, **self.options),
+            "dcg": dcg(rel, k=k, **options),
+            "idcg": idcg(rel, k=k, pool=pool, **options),
+            "ndcg": ndcg(rel, k=k, pool=pool, **options),
         }
 
     def check(self, *, terms=None, dcg=None, ideal_terms=None, idcg=None, ndcg=None) -> Diagnosis:
@@ -203,9 +219,42 @@ class Exercise:
 
         See :func:`metrics.lessons.diagnose.diagnose`.
         """
-        return diagnose(self.ranked_grades, unretrieved=list(self.unretrieved), k=self.k, terms=terms, dcg=dcg,
-                        ideal_terms=ideal_terms, idcg=idcg, ndcg=ndcg, gain=self.gain, discount=self.discount,
-                        log_base=self.log_base, idcg_source=self.idcg, decimals=self.decimals)
+        v = self.variant
+        return diagnose(self.ranked_grades, unretrieved=list(self.unretrieved), k=v.k, terms=terms, dcg=dcg,
+                        ideal_terms=ideal_terms, idcg=idcg, ndcg=ndcg, gain=v.gain, discount=v.discount,
+                        log_base=v.log_base, idcg_source=v.idcg, decimals=self.decimals)
+
+
+def discounts_inside(discount: str, log_base: float, positions: int) -> bool:
+    """Whether ``discount`` weighs the positions 1..``positions`` differently at all (an exercise on it is about
+    the discount only then).
+
+    Järvelin–Kekäläinen's ``max(1, log_b i)`` leaves every position up to b undiscounted: with base 10 a list
+    of up to 10 positions is a plain sum of gains.  The standard ``log_b(i + 1)`` differs from one position to
+    the next at any base.
+
+    Parameters
+    ----------
+    discount : str
+        A key of :data:`metrics.registry.DISCOUNTS`.
+    log_base : float
+        The base.
+    positions : int
+        How many positions count (the cutoff k, or the whole list).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> discounts_inside("jarvelin", 10.0, 8), discounts_inside("jarvelin", math.e, 3)
+    (False, True)
+    >>> discounts_inside("standard", 10.0, 2)
+    True
+    """
+    divisors = DISCOUNTS[discount].func(np.arange(1, max(1, int(positions)) + 1), float(log_base))
+    return bool(np.ptp(divisors) > 0)
 
 
 def make_exercise(seed, difficulty="easy") -> Exercise:
@@ -239,17 +288,18 @@ def make_exercise(seed, difficulty="easy") -> Exercise:
     IDCG = 3 + 1.8928 + 1 = 5.8928; NDCG = 5.3928 / 5.8928 = 0.9152.
 
     >>> ex = make_exercise(1, "easy")
-    >>> ex.ranked_grades, ex.gain, ex.discount, ex.log_base
-    ([2.0, 3.0, 3.0, 0.0], 'linear', 'standard', 2.0)
+    >>> ex.ranked_grades, ex.variant
+    ([2.0, 3.0, 3.0, 0.0], Variant(idcg='list', ties='stable'))
     >>> round(ex.solution()["ndcg"], 4)
     0.9152
 
-    Hard exercises rank by system scores with a tie and cut the list:
+    Hard exercises rank by system scores with a tie and cut the list; their discount always discounts inside the
+    cut list (never Järvelin–Kekäläinen with base 10 on 8 positions, which leaves all of them undiscounted):
 
     >>> ex = make_exercise(3, "hard")
     >>> ex.scores is not None and len(set(ex.scores)) < len(ex.scores)  # at least one tie
     True
-    >>> ex.k is not None and ex.k < len(ex.grades)
+    >>> ex.variant.k is not None and ex.variant.k < len(ex.grades)
     True
     """
     seed = check_seed(seed)
@@ -263,6 +313,12 @@ def make_exercise(seed, difficulty="easy") -> Exercise:
     discount = str(rng.choice(level.discounts))
     base = float(level.bases[int(rng.integers(0, len(level.bases)))])
     k = int(rng.integers(max(2, n - 3), n)) if rng.random() < level.p_cutoff else None
+    if not discounts_inside(discount, base, k or n):
+        # an exercise whose divisors are all 1 is no exercise on the discount: another of the level's bases,
+        # drawn from a stream of its own (every other seed, and the rest of this one, stay as they were)
+        bases = [b for b in level.bases if discounts_inside(discount, b, k or n)]
+        other = np.random.default_rng([seed, list(DIFFICULTIES).index(level.key), 1])
+        base = float(bases[int(other.integers(0, len(bases)))]) if bases else 2.0
     unretrieved: tuple[float, ...] = ()
     if rng.random() < level.p_unretrieved:
         m = int(rng.integers(1, 3 if level.key == "medium" else 4))
@@ -280,8 +336,7 @@ def make_exercise(seed, difficulty="easy") -> Exercise:
         values[b] = values[a]  # tied items of different grades when there are any: the rule matters
         scores = tuple(float(x) for x in values)
         ties = str(rng.choice(_TIE_RULES))
-    return Exercise(
-        seed=seed, difficulty=level.key, labels=labels, grades=tuple(float(g) for g in grades), scores=scores,
-        ties=ties, unretrieved=unretrieved, k=k, gain=gain, discount=discount, log_base=base,
-        decimals=level.decimals,
-    )
+    variant = Variant(gain=gain, discount=discount, log_base=base, idcg="judged" if unretrieved else "list", k=k,
+                      ties=ties or "stable")
+    return Exercise(seed=seed, difficulty=level.key, labels=labels, grades=tuple(float(g) for g in grades),
+                    scores=scores, unretrieved=unretrieved, variant=variant, decimals=level.decimals)

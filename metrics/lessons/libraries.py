@@ -43,7 +43,8 @@ __all__ = [
     "dimension",
     "DIMENSIONS",
     "CUTOFFS",
-    "IDEAL_SOURCES",
+    "TEXTBOOK",
+    "VARIANT_DIMENSIONS",
     "IDEAL_ORDERS",
     "GRADE_READINGS",
     "SCORE_TYPES",
@@ -74,16 +75,14 @@ CUTOFFS: dict[str, Choice] = {e.key: e for e in (
           "(Elasticsearch _rank_eval)."),
     Choice("none", "no cutoff", "The whole list and the whole ideal ranking count (trec_eval ndcg)."),
 )}
-IDEAL_SOURCES: dict[str, Choice] = {**IDCG_SOURCES, **{e.key: e for e in (
-    Choice("given", "ground truth in given order",
-           "The relevant judged items in the order they were given, not sorted (Spark's ndcgAt walks its "
-           "labels array): here the list's relevant items in ranked order, then the unretrieved ones."),
-)}}
 IDEAL_ORDERS: dict[str, Choice] = {e.key: e for e in (
     Choice("gain", "ideal sorted by gain", "The ideal ranking puts the highest gain first (trec_eval)."),
     Choice("grade", "ideal sorted by grade",
           "The ideal ranking puts the highest grade first, whatever its gain (LightGBM with a label_gain "
           "that is not increasing)."),
+    Choice("given", "ground truth in given order",
+           "The relevant items in the order they were given, not sorted (Spark's ndcgAt walks its labels "
+           "array): every judged item's (the pool in its order, else the list), or the list's own."),
 )}
 GRADE_READINGS: dict[str, Choice] = {e.key: e for e in (
     Choice("as_is", "grades as given", "Fractional grades are used as they are."),
@@ -173,7 +172,7 @@ DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
     dimension("discount", "Discount", "Position -> divisor.", tuple(DISCOUNTS), "term", "log_offset"),
     dimension("log_base", "Log base", "The logarithm's base.", LOG_BASES, "term", "wrong_log_base"),
     dimension("cutoff", "Cutoff", "What k cuts.", tuple(CUTOFFS), "dcg", "k_one_side"),
-    dimension("idcg", "IDCG from", "The items of the ideal ranking.", tuple(IDEAL_SOURCES), "ideal_term",
+    dimension("idcg", "IDCG from", "The items of the ideal ranking.", tuple(IDCG_SOURCES), "ideal_term",
               "ideal_source"),
     dimension("ideal_order", "Ideal order", "How the ideal ranking is sorted.", tuple(IDEAL_ORDERS),
               "ideal_term", "ideal_order"),
@@ -182,55 +181,101 @@ DIMENSIONS: dict[str, Dimension] = {d.key: d for d in (
 )}
 
 
+#: The variant of the textbook formula, a convention's starting point: linear gain, log2(i + 1), IDCG from the
+#: list itself, the list taken in the order given (ties kept in input order).
+TEXTBOOK = Variant(idcg="list", ties="stable")
+#: The settings of a :class:`Convention` that are its :class:`~metrics.variant.Variant`'s (:data:`DIMENSIONS`
+#: keys, each the Variant's field of that name).
+VARIANT_DIMENSIONS = ("gain", "discount", "log_base", "idcg", "ties", "zero_idcg")
+
+
 @dataclass(frozen=True)
 class Convention:
-    """Every choice that changes an NDCG number (see :data:`DIMENSIONS` for the choices of each).
+    """Every choice that changes a library's NDCG number: a :class:`metrics.variant.Variant` and what is the
+    convention's own (see :data:`DIMENSIONS` for the choices of each setting).
 
-    ``gain="map"`` uses the gain map passed to :func:`convention_value`; ``max_grade`` is the largest
-    grade the library accepts; ``default_k`` the cutoff it uses when none is given (XGBoost's ``ndcg``
-    is ``ndcg@32``, gdeval's is 20, Elasticsearch's ``k`` is 10); ``min_items`` the shortest list it
-    accepts (scikit-learn: 2).
+    ``variant`` holds the gain (a gain map with ``gain="map"``), discount, log base, IDCG source, tie rule and
+    zero-IDCG policy, and no cutoff or level: the cutoff is the call's ``k`` or ``default_k``, cut as ``cutoff``
+    says, and grades are read as ``grades`` says.  Its own: ``cutoff`` (what k cuts), ``ideal_order`` (the
+    ideal ranking sorted by gain, by grade, or the judged items in the order given), ``scores_as``, ``grades``,
+    ``quantity`` (NDCG, plain DCG or a hit measure), ``max_grade`` (the largest grade the library accepts),
+    ``default_k`` (the cutoff it uses when none is given: XGBoost's ``ndcg`` is ``ndcg@32``, gdeval's is 20,
+    Elasticsearch's ``k`` is 10) and ``min_items`` (the shortest list it accepts; scikit-learn: 2).
+
+    >>> c = Convention(TEXTBOOK.with_(gain="exponential", idcg="judged"), cutoff="hits", default_k=10)
+    >>> c.variant.gain, c.cutoff, c.settings()["idcg"]
+    ('exponential', 'hits', 'judged')
+    >>> Convention(Variant(k=10))
+    Traceback (most recent call last):
+    ...
+    ValueError: variant has k=10; a convention's cutoff is the call's k or its default_k (default_k=10)
     """
 
-    gain: str = "linear"
-    discount: str = "standard"
-    log_base: float = 2.0
+    variant: Variant = TEXTBOOK
     cutoff: str = "both"
-    idcg: str = "list"
     ideal_order: str = "gain"
-    ties: str = "stable"
     scores_as: str = "float64"
     grades: str = "as_is"
-    zero_idcg: str = "zero"
     quantity: str = "ndcg"
     max_grade: float | None = None
     default_k: int | None = None
     min_items: int = 1
 
+    def __post_init__(self):
+        if not isinstance(self.variant, Variant):
+            raise ValueError(f"variant must be a metrics.variant.Variant, got {type(self.variant).__name__}")
+        if self.variant.k is not None:
+            raise ValueError(f"variant has k={self.variant.k}; a convention's cutoff is the call's k or its "
+                             f"default_k (default_k={self.variant.k})")
+        if self.variant.level is not None:
+            raise ValueError(f"variant has level={self.variant.level:g}; a convention reads grades as its grades "
+                             "setting says (grades='at_least_1' for level 1)")
+        for name, choices in (("cutoff", CUTOFFS), ("ideal_order", IDEAL_ORDERS), ("scores_as", SCORE_TYPES),
+                              ("grades", GRADE_READINGS), ("quantity", QUANTITIES)):
+            check_choice(getattr(self, name), choices, name=name)
+
+    @classmethod
+    def of(cls, settings: dict, *, gain_map=None, **limits) -> Convention:
+        """The convention of one setting per :data:`DIMENSIONS` key (what :meth:`settings` gives, what the match
+        search tries), the gain map for ``gain="map"``; ``limits`` are ``max_grade``, ``default_k``, ``min_items``.
+
+        >>> c = Convention.of({**Convention().settings(), "gain": "map"}, gain_map={1: 1, 2: 3})
+        >>> c.variant.format()
+        'nDCG(gain=map(1=1;2=3),discount=standard,idcg=list,ties=stable)'
+        >>> Convention.of({"gain": "exponential", "ideal_order": "given"}).settings()["idcg"]
+        'list'
+        """
+        unknown = sorted(set(settings) - set(DIMENSIONS))
+        if unknown:
+            raise ValueError(f"settings has unknown setting(s) {unknown}; the settings are {', '.join(DIMENSIONS)}")
+        picked = {d: settings[d] for d in VARIANT_DIMENSIONS if d in settings}
+        if picked.get("gain") == "map":
+            picked["gain_map"] = gain_map
+        variant = TEXTBOOK.with_(**picked)
+        return cls(variant, **{d: settings[d] for d in DIMENSIONS if d not in VARIANT_DIMENSIONS and d in settings},
+                   **limits)
+
     def settings(self) -> dict:
-        """The dimension settings only (no limits), as a dict."""
-        return {name: getattr(self, name) for name in DIMENSIONS}
+        """One choice per :data:`DIMENSIONS` key (the variant's and the convention's own; no limits)."""
+        return {name: getattr(self.variant if name in VARIANT_DIMENSIONS else self, name) for name in DIMENSIONS}
 
-    @property
-    def variant(self) -> Variant | None:
-        """The :class:`metrics.variant.Variant` this convention computes, when it is one: NDCG of the grades as
-        given (or below 1 counted 0: ``level=1``), k cutting DCG and IDCG (or nothing), the ideal sorted by
-        gain from the list or every judged item; its ``k`` is the convention's ``default_k``.  None for a
-        convention outside the variants (plain DCG or a hit measure, grades truncated, a gain map supplied per
-        call, Spark's ideal in given order, an ideal sorted by grade, a cutoff on one side only).
+    def as_variant(self) -> Variant | None:
+        """The :class:`metrics.variant.Variant` this convention computes, when it is no more than one: NDCG of
+        the grades as given (or below 1 counted 0: ``level=1``), k cutting DCG and IDCG (or nothing), the ideal
+        sorted by gain; its ``k`` is the convention's ``default_k``.  None for a convention outside the variants
+        (plain DCG or a hit measure, grades truncated or integers only, a gain map, Spark's ideal in the order
+        given, an ideal sorted by grade, a cutoff on one side only).
 
-        >>> LIBRARIES["sklearn"].convention.variant
+        >>> LIBRARIES["sklearn"].convention.as_variant()
         Variant(idcg='list', ties='average')
-        >>> print(LIBRARIES["spark_graded"].convention.variant)
+        >>> print(LIBRARIES["spark_graded"].convention.as_variant())
         None
         """
-        if (self.quantity != "ndcg" or self.grades not in ("as_is", "at_least_1") or self.gain == "map"
-                or self.ideal_order != "gain"
-                or self.idcg not in IDCG_SOURCES or self.cutoff not in ("both", "none")):
+        if (self.quantity != "ndcg" or self.grades not in ("as_is", "at_least_1") or self.variant.gain == "map"
+                or self.ideal_order != "gain" or self.cutoff not in ("both", "none")):
             return None
-        return Variant(gain=self.gain, discount=self.discount, log_base=self.log_base, idcg=self.idcg,
-                       k=None if self.cutoff == "none" else self.default_k, ties=self.ties, zero_idcg=self.zero_idcg,
-                       level=1.0 if self.grades == "at_least_1" else None)
+        return self.variant.with_(k=None if self.cutoff == "none" else self.default_k,
+                                  level=1.0 if self.grades == "at_least_1" else None)
 
 
 def _common(key: str, name: str, reason: str, convention: Convention) -> CommonConvention:
@@ -250,27 +295,27 @@ COMMON_CONVENTIONS: dict[str, CommonConvention] = {c.key: c for c in (
     _common("exponential", "(2^rel − 1) / log₂(i + 1), IDCG from the list",
             "Burges et al.'s form (2005), the second formula most posts show, and the default of the "
             "learning-to-rank libraries (LightGBM, XGBoost, TF-Ranking).",
-            Convention(gain="exponential")),
+            Convention(TEXTBOOK.with_(gain="exponential"))),
     _common("trec_eval", "rel / log₂(i + 1), IDCG from every judged item",
             "trec_eval's ndcg_cut (pytrec_eval, ir_measures, ranx): the number in IR papers and leaderboards. It "
             "differs from the textbook form only when judged items are missing from the list.",
-            Convention(idcg="judged")),
+            Convention(TEXTBOOK.with_(idcg="judged"))),
     _common("exponential_judged", "(2^rel − 1) / log₂(i + 1), IDCG from every judged item",
             "ranx's ndcg_burges, gdeval (TREC Web track), Elasticsearch's normalised dcg and Microsoft "
             "Recommenders' exp score: the exponential form with the judged items' ideal ranking.",
-            Convention(gain="exponential", idcg="judged")),
+            Convention(TEXTBOOK.with_(gain="exponential", idcg="judged"))),
     _common("jarvelin", "rel / max(1, log₂ i), Järvelin–Kekäläinen discount",
             "The original paper's discount (Järvelin & Kekäläinen 2002), still in older textbooks and lecture "
             "notes; document 000 calls it DCG's first way.",
-            Convention(discount="jarvelin")),
+            Convention(TEXTBOOK.with_(discount="jarvelin"))),
     _common("binary", "hit / log₂(i + 1), IDCG from every relevant item",
             "Hit-or-miss NDCG of recommender systems (Spark's ndcgAt, Microsoft Recommenders, RecBole): every "
             "relevant item gains 1.",
-            Convention(gain="binary", idcg="judged")),
+            Convention(TEXTBOOK.with_(gain="binary", idcg="judged"))),
     _common("binary_list", "hit / log₂(i + 1), IDCG from the list",
             "Hit-or-miss NDCG with the list's own ideal ranking: binary relevance fed to scikit-learn's "
             "ndcg_score or to the textbook formula.",
-            Convention(gain="binary")),
+            Convention(TEXTBOOK.with_(gain="binary"))),
 )}
 
 
@@ -348,8 +393,8 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
 
     ``relevances`` are grades in ranked order (or any order, with ``scores``); ``pool`` holds the
     grades of every judged item, the list's own included, in the order given (Spark's ground truth);
-    ``gain_map`` is used when ``convention.gain == "map"``.  Raises :class:`NotApplicable` (a
-    ValueError) when the library would refuse the input (fractional grades, a grade above its
+    ``gain_map`` is used when ``convention.variant.gain == "map"`` (replacing its map).  Raises
+    :class:`NotApplicable` (a ValueError) when the library would refuse the input (fractional grades, a grade above its
     maximum, a single document for scikit-learn).
 
     Parameters
@@ -359,7 +404,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
     relevances : sequence of float >= 0
         Grades, in ranked order unless ``scores`` are given.
     scores : sequence of float, optional
-        One score per item; the list is ranked by descending score with ``convention.ties``.
+        One score per item; the list is ranked by descending score with ``convention.variant.ties``.
     docnos : sequence of str, optional
         Document ids for trec_eval's tie order.  Default: ``D1``, ``D2``, ...
     pool : sequence of float >= 0, optional
@@ -369,7 +414,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
         The cutoff; what it cuts is ``convention.cutoff``.  Default ``None``: the convention's
         ``default_k`` (often none).
     gain_map : mapping or Gain, optional
-        Grade -> gain, used when ``convention.gain == "map"``.
+        Grade -> gain, used when ``convention.variant.gain == "map"``.
 
     Returns
     -------
@@ -398,13 +443,13 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
 
     Elasticsearch's default (normalize off): plain DCG with 2^rel - 1, 7 + 3/log2(3) + 7/2 = 12.39:
 
-    >>> es = Convention(gain="exponential", cutoff="hits", idcg="judged", quantity="dcg", default_k=10)
+    >>> es = Convention(TEXTBOOK.with_(gain="exponential", idcg="judged"), cutoff="hits", quantity="dcg", default_k=10)
     >>> round(convention_value(es, [3, 2, 3])["value"], 4)
     12.3928
 
     Spark's precisionAt(5) of 3, 0, 1 divides its 2 hits by 5, not by the 3 items returned:
 
-    >>> convention_value(Convention(quantity="precision"), [3, 0, 1], k=5)["value"]
+    >>> convention_value(Convention(TEXTBOOK, quantity="precision"), [3, 0, 1], k=5)["value"]
     0.4
     """
     c = convention
@@ -421,17 +466,13 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
                             reason="too_large")
     if c.quantity in HIT_QUANTITIES:
         return _hit_value(c, rel, judged, scores, docnos, k)
-    if c.gain == "map":
-        if not gain_map:
-            raise NotApplicable("gain='map' needs a gain map", reason="no_map")
-        g = gain_map  # a dict or a Gain: metrics.ndcg resolves it
-    else:
-        g = c.gain
+    v = c.variant
+    g = gain_map if v.gain == "map" and gain_map else v.metric_gain  # a dict or a Gain: metrics.ndcg resolves it
     kk = k if k is not None else c.default_k
     n = rel.size
     run_k = None if c.cutoff == "none" else kk
     ideal_k = {"both": kk, "run": None, "hits": None if kk is None else min(kk, n), "none": None}[c.cutoff]
-    opts = {"gain": g, "discount": c.discount, "log_base": c.log_base}
+    opts = {"gain": g, "discount": v.discount, "log_base": v.log_base}
     sc = names = None
     if scores is not None:
         sc = as_scores(scores, n=n)
@@ -446,7 +487,7 @@ def convention_value(convention: Convention, relevances, *, scores=None, docnos=
         if "overflows float64" not in str(exc):
             raise
         raise NotApplicable(str(exc), reason="float64_range") from None
-    value = top if c.quantity == "dcg" else ratio(top, best, zero_idcg=c.zero_idcg)
+    value = top if c.quantity == "dcg" else ratio(top, best, zero_idcg=v.zero_idcg)
     return {"dcg": top, "idcg": best, "value": value, "k": run_k, "ideal_k": ideal_k}
 
 
@@ -454,14 +495,15 @@ def _dcg_and_ideal(c: Convention, rel, judged, pool, sc, names, run_k, ideal_k, 
     if sc is None:
         top = dcg(rel, k=run_k, **opts)
     else:
-        top = dcg_from_scores(rel, sc, k=run_k, ties=c.ties, docnos=names, **opts)
+        top = dcg_from_scores(rel, sc, k=run_k, ties=c.variant.ties, docnos=names, **opts)
     pool_arg = judged if (pool is not None or c.grades != "as_is") else None
-    if c.idcg == "list":
+    if c.variant.idcg == "list":
         ideal_pool = None
     else:
         ideal_pool = pool_arg if pool is not None else None
-    if c.idcg == "given":
-        given = judged[judged > 0]
+    if c.ideal_order == "given":
+        items = rel if c.variant.idcg == "list" else judged
+        given = items[items > 0]
         best = dcg(given, k=ideal_k, **opts) if given.size else 0.0
     elif c.ideal_order == "grade":
         source = rel if ideal_pool is None else ideal_pool
@@ -478,20 +520,20 @@ def _hit_value(c: Convention, rel: np.ndarray, judged: np.ndarray, scores, docno
     if scores is None:
         ranked = rel
     else:
-        if c.ties == "average":
+        if c.variant.ties == "average":
             raise NotApplicable("the tie average is defined here for DCG only; choose a tie order", reason="ties")
         sc = as_scores(scores, n=n)
         if c.scores_as == "float32":
             sc = sc.astype(np.float32).astype(np.float64)
         names = list(docnos) if docnos is not None else [f"D{i}" for i in range(1, n + 1)]
-        ranked = rel[rank_by_scores(rel, sc, ties=c.ties, docnos=names)]
+        ranked = rel[rank_by_scores(rel, sc, ties=c.variant.ties, docnos=names)]
     hits = (ranked > 0).tolist()
     labels = int(np.count_nonzero(judged > 0))
     kk = k if k is not None else c.default_k
     if c.cutoff == "none" or kk is None:
         kk = max(n, labels) if c.quantity == "average_precision" else n  # meanAveragePrecision; the whole list
     if labels == 0:  # Spark: "Empty ground truth set", 0.0 with a logged warning
-        return {"dcg": 0.0, "idcg": 0.0, "value": ZERO_IDCG[c.zero_idcg].value, "k": kk, "ideal_k": None}
+        return {"dcg": 0.0, "idcg": 0.0, "value": ZERO_IDCG[c.variant.zero_idcg].value, "k": kk, "ideal_k": None}
     top = hits[:min(kk, n)]
     if c.quantity == "average_precision":
         count, total = 0, 0.0
@@ -528,33 +570,13 @@ class Library:
     checked_against: str = ""
     family: str = ""  # the library (sklearn, trec_eval, ...) for grouping several entries
 
-    # the convention's main settings, read by the Variants page and older callers
-    @property
-    def gain(self) -> str:
-        return self.convention.gain
-
-    @property
-    def discount(self) -> str:
-        return self.convention.discount
-
-    @property
-    def log_base(self) -> float:
-        return self.convention.log_base
-
-    @property
-    def idcg(self) -> str:
-        return self.convention.idcg
-
-    @property
-    def ties(self) -> str:
-        return self.convention.ties
-
     @property
     def uses_k(self) -> bool:
         return self.convention.cutoff != "none"
 
     def latex(self) -> str:
-        return dcg_latex(self.gain if self.gain != "map" else "linear", self.discount, self.log_base)
+        v = self.convention.variant
+        return dcg_latex(v.gain if v.gain != "map" else "linear", v.discount, v.log_base)
 
 
 def _lib(key, name, short, call, convention, ties_note, idcg_zero, notes, source, **extra) -> Library:
@@ -573,7 +595,7 @@ _SPARK_VERSIONS = (
 
 LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
     _lib("sklearn", "scikit-learn", "scikit-learn's ndcg_score", "sklearn.metrics.ndcg_score(y_true, y_score, k=k)",
-         Convention(ties="average", min_items=2),
+         Convention(TEXTBOOK.with_(ties="average"), min_items=2),
          "Averaged over tied scores (ignore_ties=False, the default).",
          "0.0 for that sample.",
          "y_true values are the gains; only the scored items exist, so IDCG comes from them. Negative y_true is "
@@ -582,7 +604,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="scikit-learn", family="sklearn"),
     _lib("torchmetrics", "torchmetrics", "torchmetrics' retrieval_normalized_dcg",
          "torchmetrics.functional.retrieval_normalized_dcg(preds, target, top_k=k)",
-         Convention(ties="average"),
+         Convention(TEXTBOOK.with_(ties="average")),
          "Averaged over tied scores (a port of scikit-learn's _tie_averaged_dcg).",
          "0.0 (the RetrievalNormalizedDCG class: set by empty_target_action).",
          "Same convention as scikit-learn, but sums in float32: values agree with scikit-learn to about "
@@ -590,7 +612,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "torchmetrics/functional/retrieval/ndcg.py: retrieval_normalized_dcg, _dcg_sample_scores, "
          "_tie_average_dcg (torchmetrics 1.9.0; torch is not installable here)", family="torchmetrics"),
     _lib("trec_eval_ndcg", "trec_eval / pytrec_eval: ndcg", "trec_eval's ndcg", "trec_eval -m ndcg qrels run",
-         Convention(cutoff="none", idcg="judged", ties="trec_eval", grades="truncate"),
+         Convention(TEXTBOOK.with_(idcg="judged", ties="trec_eval"), cutoff="none", grades="truncate"),
          "Sorted by score, then by docno, both descending (input order is ignored).",
          "0.0 for the query.",
          "No cutoff: DCG over the whole run, IDCG over every relevant judged document. Grades are read with "
@@ -600,7 +622,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="pytrec-eval-terrier", family="trec_eval"),
     _lib("trec_eval_ndcg_cut", "trec_eval / pytrec_eval: ndcg_cut.k", "trec_eval's ndcg_cut",
          "trec_eval -m ndcg_cut.k qrels run",
-         Convention(cutoff="both", idcg="judged", ties="trec_eval", grades="truncate"),
+         Convention(TEXTBOOK.with_(idcg="judged", ties="trec_eval"), cutoff="both", grades="truncate"),
          "Sorted by score, then by docno, both descending.",
          "0.0 for the query.",
          "DCG and IDCG both cut at k; IDCG from every judged document, retrieved or not. Grades read with atol.",
@@ -608,7 +630,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          versions=_TREC_VERSIONS, checked_against="pytrec-eval-terrier", family="trec_eval"),
     _lib("trec_eval_ndcg_M", "trec_eval: ndcg with -M k", "trec_eval's ndcg with -M",
          "trec_eval -M k -m ndcg qrels run",
-         Convention(cutoff="run", idcg="judged", ties="trec_eval", grades="truncate"),
+         Convention(TEXTBOOK.with_(idcg="judged", ties="trec_eval"), cutoff="run", grades="truncate"),
          "Sorted by score, then by docno, both descending.",
          "0.0 for the query.",
          "-M k keeps only the first k documents of the run; the ideal ranking is not cut, so a run that "
@@ -617,7 +639,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "m_ndcg.c: te_calc_ndcg (trec_eval 9.0.7 / 10.0)", versions=_TREC_VERSIONS,
          checked_against="pytrec-eval-terrier", family="trec_eval"),
     _lib("ranx_ndcg", "ranx: ndcg", "ranx's ndcg", 'ranx.evaluate(qrels, run, "ndcg@k")',
-         Convention(idcg="judged", ties="ranx", grades="at_least_1"),
+         Convention(TEXTBOOK.with_(idcg="judged", ties="ranx"), grades="at_least_1"),
          "Input order for up to 15 items; from 16 items numba's quicksort reorders ties (reproduced exactly).",
          "0.0.",
          "IDCG from the qrels (every judged document with grade >= rel_lvl = 1).",
@@ -625,7 +647,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "(np.argsort compiled by numba 0.68: numba/misc/quicksort.py) (ranx 0.3.21)",
          checked_against="ranx", family="ranx"),
     _lib("ranx_ndcg_burges", "ranx: ndcg_burges", "ranx's ndcg_burges", 'ranx.evaluate(qrels, run, "ndcg_burges@k")',
-         Convention(gain="exponential", idcg="judged", ties="ranx", grades="at_least_1"),
+         Convention(TEXTBOOK.with_(gain="exponential", idcg="judged", ties="ranx"), grades="at_least_1"),
          "Input order for up to 15 items; from 16 items numba's quicksort reorders ties (reproduced exactly).",
          "0.0.",
          "Burges et al. (2005): gain 2^rel - 1; IDCG from the qrels.",
@@ -633,7 +655,8 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="ranx", family="ranx"),
     _lib("lightgbm", "LightGBM: ndcg@k", "LightGBM's ndcg",
          "lightgbm metric='ndcg', eval_at=[k] (label_gain = 2^i - 1)",
-         Convention(gain="exponential", ideal_order="grade", zero_idcg="one", grades="integer", max_grade=30),
+         Convention(TEXTBOOK.with_(gain="exponential", zero_idcg="one"),
+                    ideal_order="grade", grades="integer", max_grade=30),
          "Stable sort by score: tied items keep their input order.",
          "1.0: a query whose labels are all 0 counts as perfect.",
          "label_gain (default 2^i - 1 for labels 0..30) maps labels to gains; the ideal sorts by label, not by "
@@ -642,8 +665,8 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "src/metric/rank_metric.hpp: NDCGMetric::Eval (LightGBM 4.7.0)",
          checked_against="lightgbm", family="lightgbm"),
     _lib("xgboost", "XGBoost: ndcg@k", "XGBoost's ndcg", "xgboost eval_metric='ndcg@k' (ndcg_exp_gain=True)",
-         Convention(gain="exponential", zero_idcg="one", grades="integer", scores_as="float32", max_grade=31,
-                    default_k=32),
+         Convention(TEXTBOOK.with_(gain="exponential", zero_idcg="one"),
+                    grades="integer", scores_as="float32", max_grade=31, default_k=32),
          "Stable sort by prediction, which is float32: scores that differ below float32 precision tie.",
          "1.0 (ndcg@k-: 0.0).",
          "Gain 2^rel - 1 (labels must be integers <= 31); IDCG from the list's labels. 'ndcg' without @k is "
@@ -654,8 +677,8 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
                   "fractional labels with exponential gain, returns float64 and adds ndcg_exp_gain.",
          checked_against="xgboost", family="xgboost"),
     _lib("xgboost_minus", "XGBoost: ndcg@k-", "XGBoost's ndcg@k-", "xgboost eval_metric='ndcg@k-'",
-         Convention(gain="exponential", zero_idcg="zero", grades="integer", scores_as="float32", max_grade=31,
-                    default_k=32),
+         Convention(TEXTBOOK.with_(gain="exponential", zero_idcg="zero"),
+                    grades="integer", scores_as="float32", max_grade=31, default_k=32),
          "Stable sort by float32 prediction.",
          "0.0: the '-' suffix scores a query with no relevant document 0.",
          "As ndcg@k, but a list without relevant documents counts 0.",
@@ -663,7 +686,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="xgboost", family="xgboost"),
     _lib("xgboost_linear", "XGBoost: ndcg@k, ndcg_exp_gain=False", "XGBoost's ndcg with ndcg_exp_gain=False",
          "xgboost eval_metric='ndcg@k', ndcg_exp_gain=False",
-         Convention(gain="linear", zero_idcg="one", scores_as="float32", default_k=32),
+         Convention(TEXTBOOK.with_(gain="linear", zero_idcg="one"), scores_as="float32", default_k=32),
          "Stable sort by float32 prediction.",
          "1.0.",
          "The label itself is the gain (fractional labels allowed).",
@@ -671,8 +694,8 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="xgboost", family="xgboost"),
     _lib("elasticsearch_dcg", "Elasticsearch _rank_eval: dcg (default)", "Elasticsearch's _rank_eval dcg",
          '_rank_eval {"metric": {"dcg": {"k": k}}}',
-         Convention(gain="exponential", cutoff="hits", idcg="judged", quantity="dcg", grades="integer",
-                    default_k=10),
+         Convention(TEXTBOOK.with_(gain="exponential", idcg="judged"),
+                    cutoff="hits", quantity="dcg", grades="integer", default_k=10),
          "Takes the search hits in the order returned.",
          "Not normalised: the DCG itself (0.0 with no relevant hit).",
          "normalize is false by default, so the number is plain DCG with gain 2^rating - 1. Unrated hits "
@@ -681,15 +704,16 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          family="elasticsearch"),
     _lib("elasticsearch_ndcg", "Elasticsearch _rank_eval: dcg with normalize", "Elasticsearch's _rank_eval ndcg",
          '_rank_eval {"metric": {"dcg": {"k": k, "normalize": true}}}',
-         Convention(gain="exponential", cutoff="hits", idcg="judged", grades="integer", default_k=10),
+         Convention(TEXTBOOK.with_(gain="exponential", idcg="judged"), cutoff="hits", grades="integer", default_k=10),
          "Takes the search hits in the order returned.",
          "0.0.",
          "IDCG from every rated document sorted, cut at the number of hits returned (not at k).",
          "Elasticsearch modules/rank-eval/.../DiscountedCumulativeGain.java: evaluate (8.x)",
          family="elasticsearch"),
     _lib("gdeval", "gdeval.pl (TREC Web track)", "gdeval's ndcg@k", "gdeval.pl -k k qrels run",
-         Convention(gain="exponential", log_base=math.e, idcg="judged", ties="trec_eval", grades="integer",
-                    zero_idcg="nan", max_grade=4, default_k=20),
+         Convention(TEXTBOOK.with_(gain="exponential", log_base=math.e, idcg="judged", ties="trec_eval",
+                                   zero_idcg="nan"),
+                    grades="integer", max_grade=4, default_k=20),
          "Sorted by score, then by docno, both descending (runOrder).",
          "Not evaluated: topics without a relevant document are skipped.",
          "Gain 2^rel - 1, divided by ln(rank + 1) (the base cancels in NDCG); IDCG from the qrels, cut at k "
@@ -697,7 +721,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "gdeval.pl: dcg, topicDone, runOrder (version 1.2, TREC 2010 Web track; 1.3 adds -k)",
          family="gdeval"),
     _lib("tf_ranking", "TF-Ranking", "TF-Ranking's NDCGMetric", "tfr.keras.metrics.NDCGMetric(topn=k)",
-         Convention(gain="exponential", ties="average"),
+         Convention(TEXTBOOK.with_(gain="exponential", ties="average")),
          "Ties are shuffled at random; the tie average shown is the expected value over those shuffles.",
          "0.0 (division guarded).",
          "gain_fn defaults to 2^label - 1; labels < 0 mark padding and are ignored.",
@@ -705,7 +729,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
     _lib("recommenders_binary", "Microsoft Recommenders (score_type='binary', default)",
          "Microsoft Recommenders' ndcg_at_k",
          "recommenders.evaluation.python_evaluation.ndcg_at_k(true, pred, k=k)",
-         Convention(gain="binary", log_base=math.e, idcg="judged"),
+         Convention(TEXTBOOK.with_(gain="binary", log_base=math.e, idcg="judged")),
          "Ranks by prediction; ties ranked in order of appearance (rank method 'first').",
          "0.0 when no recommended item is relevant.",
          "Default discfun_type='loge' (natural log, cancels in NDCG). Every item of rating_true counts as 1; "
@@ -713,19 +737,19 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
     _lib("recommenders_raw", "Microsoft Recommenders (score_type='raw')",
          "Microsoft Recommenders' ndcg_at_k (raw)", "ndcg_at_k(true, pred, k=k, score_type='raw')",
-         Convention(gain="linear", log_base=math.e, idcg="judged"),
+         Convention(TEXTBOOK.with_(gain="linear", log_base=math.e, idcg="judged")),
          "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.",
          "The rating itself is the gain; IDCG from rating_true, top k.",
          "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
     _lib("recommenders_exp", "Microsoft Recommenders (score_type='exp')",
          "Microsoft Recommenders' ndcg_at_k (exp)", "ndcg_at_k(true, pred, k=k, score_type='exp')",
-         Convention(gain="exponential", log_base=math.e, idcg="judged"),
+         Convention(TEXTBOOK.with_(gain="exponential", log_base=math.e, idcg="judged")),
          "Ties ranked in order of appearance.", "0.0 when no recommended item is relevant.",
          "Gain 2^rating - 1; IDCG from rating_true, top k.",
          "recommenders/evaluation/python_evaluation.py: ndcg_at_k (Recommenders 1.2)", family="recommenders"),
     _lib("spark", "Spark MLlib RankingMetrics.ndcgAt(k)", "Spark's ndcgAt",
          "RankingMetrics(predictionAndLabels).ndcgAt(k)",
-         Convention(gain="binary", log_base=math.e, idcg="judged"),
+         Convention(TEXTBOOK.with_(gain="binary", log_base=math.e, idcg="judged")),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning.",
          "Binary when no relevance values are given: 1/ln(i+2) per hit; IDCG = min(|labels|, k) hits.",
@@ -733,7 +757,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "(Spark 3.5, 4.3.0)", versions=_SPARK_VERSIONS, checked_against="pyspark", family="spark"),
     _lib("spark_graded", "Spark MLlib ndcgAt(k) with relevance values", "Spark's ndcgAt with relevance values",
          "RankingMetrics(predictionAndLabelsWithRelevance).ndcgAt(k)",
-         Convention(gain="exponential", log_base=math.e, idcg="given"),
+         Convention(TEXTBOOK.with_(gain="exponential", log_base=math.e, idcg="judged"), ideal_order="given"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning.",
          "Gain 2^rel - 1. Its IDCG walks the labels in the order given, not sorted: it is the ideal DCG only "
@@ -742,7 +766,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "4.3.0)", versions=_SPARK_VERSIONS, checked_against="pyspark", family="spark"),
     _lib("spark_precision", "Spark MLlib RankingMetrics.precisionAt(k)", "Spark's precisionAt",
          "RankingMetrics(predictionAndLabels).precisionAt(k)",
-         Convention(gain="binary", quantity="precision"),
+         Convention(TEXTBOOK.with_(gain="binary"), quantity="precision"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning (an empty ground truth set).",
          "Not an NDCG: the labels among the first k predictions, divided by k even when fewer than k items are "
@@ -752,7 +776,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          family="spark"),
     _lib("spark_recall", "Spark MLlib RankingMetrics.recallAt(k)", "Spark's recallAt",
          "RankingMetrics(predictionAndLabels).recallAt(k)",
-         Convention(gain="binary", quantity="recall"),
+         Convention(TEXTBOOK.with_(gain="binary"), quantity="recall"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning (an empty ground truth set).",
          "Not an NDCG: the labels among the first k predictions, divided by the number of labels. Here the "
@@ -762,7 +786,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          family="spark"),
     _lib("spark_map_at", "Spark MLlib RankingMetrics.meanAveragePrecisionAt(k)", "Spark's meanAveragePrecisionAt",
          "RankingMetrics(predictionAndLabels).meanAveragePrecisionAt(k)",
-         Convention(gain="binary", quantity="average_precision"),
+         Convention(TEXTBOOK.with_(gain="binary"), quantity="average_precision"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning (an empty ground truth set).",
          "Not an NDCG: at each label among the first k predictions, the precision so far; their sum divided by "
@@ -772,7 +796,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          checked_against="pyspark", family="spark"),
     _lib("spark_map", "Spark MLlib RankingMetrics.meanAveragePrecision", "Spark's meanAveragePrecision",
          "RankingMetrics(predictionAndLabels).meanAveragePrecision",
-         Convention(gain="binary", quantity="average_precision", cutoff="none"),
+         Convention(TEXTBOOK.with_(gain="binary"), quantity="average_precision", cutoff="none"),
          "Takes an already ranked array: no scores, so no ties.",
          "0.0 with a logged warning (an empty ground truth set).",
          "Not an NDCG: average precision over the whole prediction, divided by the number of labels (k is "
@@ -781,7 +805,7 @@ LIBRARIES: dict[str, Library] = {lib.key: lib for lib in [
          "RankingEvaluator metricName='meanAveragePrecision'", versions=_SPARK_VERSIONS,
          checked_against="pyspark", family="spark"),
     _lib("recbole", "RecBole NDCG@k", "RecBole's NDCG", "metrics: ['NDCG'], topk: [k]",
-         Convention(gain="binary", idcg="judged", zero_idcg="nan"),
+         Convention(TEXTBOOK.with_(gain="binary", idcg="judged", zero_idcg="nan")),
          "torch.topk on the scores: the order of tied scores is not specified.",
          "Users with no positive test item are not evaluated.",
          "IDCG = min(number of positive test items, k) hits.",
@@ -906,7 +930,8 @@ def evaluate_libraries(relevances, *, scores=None, docnos=None, unretrieved=(), 
     -------
     pandas.DataFrame
         One row per library with ``key``, ``name``, ``gain``, ``discount``, ``log_base``,
-        ``idcg_source``, ``ties``, ``k``, ``dcg``, ``idcg``, ``ndcg`` and ``error`` ("" when it applies).
+        ``idcg_source``, ``ideal_order``, ``ties``, ``k``, ``dcg``, ``idcg``, ``ndcg`` and ``error`` ("" when
+        it applies).
 
     Raises
     ------
@@ -935,8 +960,10 @@ def evaluate_libraries(relevances, *, scores=None, docnos=None, unretrieved=(), 
         except NotApplicable as exc:
             r = {"k": None, "dcg": math.nan, "idcg": math.nan, "ndcg": math.nan}
             error = str(exc)
-        rows.append({"key": lib.key, "name": lib.name, "gain": lib.gain, "discount": lib.discount,
-                     "log_base": lib.log_base, "idcg_source": lib.idcg, "ties": lib.ties,
+        c = lib.convention
+        rows.append({"key": lib.key, "name": lib.name, "gain": c.variant.gain, "discount": c.variant.discount,
+                     "log_base": c.variant.log_base, "idcg_source": c.variant.idcg, "ideal_order": c.ideal_order,
+                     "ties": c.variant.ties,
                      "k": r["k"], "dcg": r["dcg"], "idcg": r["idcg"], "ndcg": r["ndcg"], "error": error})
     return pd.DataFrame(rows)
 
@@ -1110,8 +1137,8 @@ def compare_rankings(a, b, *, pool=None, k=None, variants=None, libraries=None) 
         lib = check_choice(key, LIBRARIES, name="library")
         unret_a = _unretrieved(ra, pa)
         unret_b = _unretrieved(rb, pb)
-        rows.append({"variant": lib.key, "kind": "library", "gain": lib.gain, "discount": lib.discount,
-                     "idcg": lib.idcg,
+        lv = lib.convention.variant
+        rows.append({"variant": lib.key, "kind": "library", "gain": lv.gain, "discount": lv.discount, "idcg": lv.idcg,
                      "ndcg_a": evaluate_library(lib, ra, unretrieved=unret_a, k=k)["ndcg"],
                      "ndcg_b": evaluate_library(lib, rb, unretrieved=unret_b, k=k)["ndcg"]})
     out = pd.DataFrame(rows)

@@ -17,10 +17,16 @@ returns
   that measure first, not as an NDCG with another gain;
 * ``explanations``: the most likely stories first.  Each convention of
   :data:`~metrics.lessons.libraries.COMMON_CONVENTIONS` (most used first) whose NDCG or DCG, written
-  one of the ways of :data:`WRITINGS` (rounded; cut off; rounded at fewer decimals; from rounded
-  DCG and IDCG), gives the number, then the rarer setting families of ``matches`` that give it exactly.
-  Document 000's 0.91 for 3, 2, 1, 3, 2 is first the Järvelin–Kekäläinen form's 0.9194 cut off,
-  before the exotic exact match (exponential gain, Järvelin discount, natural log: 0.9133).
+  one of the ways of :data:`WRITINGS` (rounded; ×100 without the % sign; cut off; rounded at fewer
+  decimals; from rounded DCG and IDCG), gives the number, then the rarer setting families of ``matches``
+  that give it exactly.  Document 000's 0.91 for 3, 2, 1, 3, 2 is first the Järvelin–Kekäläinen form's
+  0.9194 cut off, before the exotic exact match (exponential gain, Järvelin discount, natural log: 0.9133).
+
+**A percent without its sign.**  Papers print NDCG ×100 without a % sign.  An NDCG is at most 1, so a
+number above 1 and at most 100 written without a sign is also read as an NDCG ×100
+(:func:`unsigned_percent`: ``81.84`` as ``81.84%``), for NDCGs only (a DCG is not bounded): the
+libraries, settings and explanations it gives carry ``times_100``.  ``81.84%`` with its sign is a percent
+as before.
 
 **Precision.**  The value's precision is the number of decimals written: give it as text
 (``"0.80"`` has 2 decimals, ``"81.86%"`` 4 as a fraction) or as a :class:`decimal.Decimal`
@@ -43,28 +49,32 @@ and the ratios of all pairs are formed with numpy (``benchmarks/match.py`` measu
 (True, False)
 >>> r.near_miss("sklearn").dimension, r.near_miss("sklearn").step
 ('idcg', 'ideal_term')
+>>> e = match_number("81.84", [3, 2, 3, 0, 1, 2], pool=[3, 2, 3, 0, 1, 2, 3, 0], k=6).explanations[0]
+>>> e.conventions, e.times_100, e.writing, e.decimals, round(e.value, 6)
+(('trec_eval',), True, 'rounded', 2, 0.818354)
 """
 from __future__ import annotations
 
 import math
 import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Context, Decimal
 from itertools import product
+from typing import NamedTuple
 
 import numpy as np
 
 from .._validation import as_grades, as_scores, check_k
 from ..ndcg import rank_by_scores
-from ..registry import DISCOUNTS, TIES, ZERO_IDCG, Choice, resolve_gain
+from ..registry import DISCOUNTS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice, resolve_gain
 from .diagnose import HandNumber, hand_number
 from .libraries import (
     COMMON_CONVENTIONS,
     CUTOFFS,
     DIMENSIONS,
     HIT_QUANTITIES,
-    IDEAL_SOURCES,
+    IDEAL_ORDERS,
     LIBRARIES,
     LOG_BASES,
     Convention,
@@ -74,7 +84,8 @@ from .libraries import (
 )
 
 __all__ = ["Match", "LibraryMatch", "NearMiss", "Explanation", "MatchResult", "match_number", "match_number_naive",
-           "read_value", "written_as", "fold_settings", "EXTRA_MISTAKES", "WRITINGS"]
+           "read_value", "written_as", "Written", "unsigned_percent", "fold_settings", "EXTRA_MISTAKES",
+           "WRITINGS"]
 
 #: Mistake kinds for dimensions diagnose has no word for (its MISTAKES cover gain, discount, base,
 #: IDCG source and order, k on one side, truncation, percent vs fraction).
@@ -90,8 +101,16 @@ EXTRA_MISTAKES = {
 
 #: How a number gets written from its exact value, MOST COMMON FIRST (the order of the explanations of one
 #: convention; only the first way that gives the number is said).  ``help`` is the way and why people do it.
+#: "times_100" is a scale, not a rounding: it combines with each of the others (:attr:`Written.times_100`), and
+#: for one exact value the two scales never both give a number above 1 (as written, the value is above 1; ×100,
+#: it is at most 1.005), so its place orders the reasons shown, not which story is found.
 WRITINGS: dict[str, Choice] = {c.key: c for c in (
     Choice("rounded", "rounded", "The exact value rounded at the decimals written: how numbers are normally printed."),
+    Choice("times_100", "×100 without the % sign",
+           "An NDCG multiplied by 100 and printed without its % sign, as papers' tables do (0.8184 -> 81.84), then "
+           "rounded, cut off or rounded at fewer decimals like any number (78.2 is 0.782201 ×100 rounded at 1 "
+           "decimal). Tried for an NDCG or a mean of NDCGs (never above 1) when the number is above 1, at most "
+           "100 and has no % sign."),
     Choice("truncated", "cut off",
            "The digits after the last one written are dropped, not rounded: copied by hand from a longer number, "
            "int(x * 100) / 100, a spreadsheet's TRUNC."),
@@ -113,6 +132,7 @@ class Match:
 
     settings: dict
     value: float
+    times_100: bool = False  # the number is this NDCG ×100 written without its % sign
 
     def choices(self, dimension: str):
         return self.settings.get(dimension)
@@ -120,11 +140,13 @@ class Match:
 
 @dataclass(frozen=True)
 class LibraryMatch:
-    """A library whose number rounds to the value: its key, exact number and the k it used."""
+    """A library whose number rounds to the value: its key, exact number and the k it used; ``times_100``: the
+    number is that NDCG ×100 written without its % sign (81.84 for 0.818354)."""
 
     key: str
     value: float
     k: int | None
+    times_100: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,10 +175,11 @@ class Explanation:
 
     ``conventions`` are keys of :data:`~metrics.lessons.libraries.COMMON_CONVENTIONS` that give this exact
     ``value`` (empty for a rarer family, whose ``settings`` are a :class:`Match`'s); ``quantity`` is "ndcg" or
-    "dcg"; ``writing`` a key of :data:`WRITINGS` and ``decimals`` the precision it used (for
-    "ratio_of_rounded": the decimals of DCG and IDCG, given in ``parts``); ``shown`` is what that writing
-    gives (as the number was typed: a fraction) and ``rounded`` the exact value rounded at the typed
-    precision, for comparison.
+    "dcg"; ``writing`` a key of :data:`WRITINGS` and ``decimals`` the precision it used, counted as the
+    number is written (``81.84%`` and ``81.84`` ×100: 2; for "ratio_of_rounded": the decimals of DCG and
+    IDCG, given in ``parts``); ``shown`` is what that writing gives (a fraction: 0.8184 for 81.84) and
+    ``rounded`` the exact value rounded at the typed precision, for comparison; ``times_100``: the number is
+    the NDCG ×100 written without its % sign (the writing "times_100" combined with ``writing``).
     """
 
     conventions: tuple
@@ -168,6 +191,7 @@ class Explanation:
     rounded: str
     settings: dict | None = None
     parts: tuple | None = None
+    times_100: bool = False
 
 
 @dataclass
@@ -251,8 +275,8 @@ def _candidates(rel, scores, pool, k, gain_map) -> dict:
         "discount": tuple(DISCOUNTS),
         "log_base": LOG_BASES,
         "cutoff": tuple(CUTOFFS) if k is not None else ("none",),
-        "idcg": tuple(IDEAL_SOURCES),
-        "ideal_order": ("gain", "grade") if gain_map else ("gain",),
+        "idcg": tuple(IDCG_SOURCES),
+        "ideal_order": tuple(o for o in IDEAL_ORDERS if gain_map or o != "grade"),
         "zero_idcg": tuple(ZERO_IDCG),
         "quantity": ("ndcg", "dcg"),
     }
@@ -325,11 +349,10 @@ def _engine(h: HandNumber, rel, scores, docnos, pool, k, gain_map) -> tuple[list
         # ideal rankings: (sources, orders) -> ideal gain vector
         ideals: dict[bytes, list] = {}
         for src, io in product(cands["idcg"], cands["ideal_order"]):
-            if src == "given":
-                seq = judged[judged > 0]
-                ig = g.func(seq)
+            items = r if src == "list" else judged
+            if io == "given":
+                ig = g.func(items[items > 0])
             else:
-                items = r if src == "list" else judged
                 gi = g.func(items)
                 if io == "gain":
                     idx = np.lexsort((-items, -gi))
@@ -442,12 +465,14 @@ def fold_settings(records: list[dict], candidates: dict, dimensions: Sequence[st
     return out
 
 
-def _merge(records: list[dict], cands: dict) -> list[Match]:
+def _merge(records: list[dict], cands: dict, hundred: Sequence[dict] = ()) -> list[Match]:
     """Fold records that differ in one dimension only (same value to 12 decimals) into one, dimension by
     dimension (:func:`fold_settings`).  A record's settings are a tuple of sets in ``DIMENSIONS``'s order, so
     the key of a fold is two slices of it (the app answers while the user types; this was most of a match's
-    time)."""
+    time).  ``hundred`` are the records that give the number ×100 without a % sign, folded apart."""
     out = [Match(shown, value) for shown, value in fold_settings(records, cands, list(DIMENSIONS))]
+    if hundred:
+        out += [Match(shown, value, True) for shown, value in fold_settings(list(hundred), cands, list(DIMENSIONS))]
     out.sort(key=lambda m: (m.settings["quantity"] == ("dcg",), _complexity(m)))
     return out
 
@@ -538,7 +563,62 @@ def _text(d: Decimal) -> str:
 RATIO_DECIMALS = 6
 
 
-def written_as(value, x: float, *, dcg: float | None = None, idcg: float | None = None):
+class Written(NamedTuple):
+    """How an exact value became the typed number (:func:`written_as`).
+
+    ``writing`` is a key of :data:`WRITINGS` (not "times_100": that is ``times_100``), ``decimals`` the
+    decimals it used counted as the number is written (a percent, signed or not, counts its own: 78.2 has
+    1), ``shown`` what it gives as a fraction (text), ``parts`` the rounded DCG and IDCG for
+    "ratio_of_rounded", ``times_100`` whether the value was multiplied by 100 and written without a % sign.
+    """
+
+    writing: str
+    decimals: int
+    shown: str
+    parts: tuple | None = None
+    times_100: bool = False
+
+
+def unsigned_percent(value) -> HandNumber | None:
+    """The typed number read as an NDCG ×100 written without its % sign, or None when it cannot be one.
+
+    Papers' tables print NDCG ×100 without a sign (81.84 for 0.8184).  An NDCG is at most 1, so a number
+    above 1 and at most 100 written without a % sign may be one; it is then read exactly as if the sign
+    were there (``"81.84"`` as ``"81.84%"``: the fraction 0.8184 with 4 decimals).  Only for an NDCG or a
+    mean of NDCGs: a DCG is not bounded, so 81.84 may simply be a DCG.
+
+    Parameters
+    ----------
+    value : str, Decimal, float, int or HandNumber
+        The number as written (see :func:`read_value`).
+
+    Returns
+    -------
+    HandNumber or None
+        The percent reading (``percent`` True, ``text`` as typed, without a sign), or None for a number
+        with a % sign, at most 1 or above 100.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite number.
+
+    Examples
+    --------
+    >>> h = unsigned_percent("81.84")
+    >>> h.value, h.decimals, h.scale, h.text
+    (0.8184, 2, 4, '81.84')
+    >>> unsigned_percent("81.84%") is None, unsigned_percent("0.8184") is None, unsigned_percent("130") is None
+    (True, True, True)
+    """
+    h = value if isinstance(value, HandNumber) else read_value(value)
+    if h.percent or not 1 < h.value <= 100:
+        return None
+    return HandNumber(h.value / 100, h.decimals, True, h.text)
+
+
+def written_as(value, x: float, *, dcg: float | None = None, idcg: float | None = None,
+               ndcg: bool = False) -> Written | None:
     """The first way of :data:`WRITINGS` that turns the exact value ``x`` into the typed ``value``.
 
     Parameters
@@ -548,14 +628,17 @@ def written_as(value, x: float, *, dcg: float | None = None, idcg: float | None 
     x : float
         An exact value (an NDCG, a DCG, a mean).
     dcg, idcg : float, optional
-        The DCG and IDCG ``x`` is the ratio of: with both, "from rounded DCG and IDCG" is tried too.
+        The DCG and IDCG ``x`` is the ratio of: with both, "from rounded DCG and IDCG" is tried too, and
+        ``x`` is an NDCG.
+    ndcg : bool, default False
+        ``x`` is an NDCG or a mean of NDCGs (at most 1): a number above 1 and at most 100 without a % sign
+        is also tried as ``x`` ×100 (:func:`unsigned_percent`).
 
     Returns
     -------
-    tuple or None
-        ``(writing, decimals, shown, parts)``: a key of :data:`WRITINGS`, the decimals it used, what it
-        gives (a fraction, as text) and, for "ratio_of_rounded", the rounded (DCG, IDCG) as text; None
-        when no way of writing gives the number.
+    Written or None
+        ``(writing, decimals, shown, parts, times_100)`` (see :class:`Written`); None when no way of writing
+        gives the number.
 
     Raises
     ------
@@ -567,36 +650,59 @@ def written_as(value, x: float, *, dcg: float | None = None, idcg: float | None 
     Document 000's 0.91 is 0.91945 cut off, not rounded (that would be 0.92):
 
     >>> written_as("0.91", 0.91945)
-    ('truncated', 2, '0.91', None)
+    Written(writing='truncated', decimals=2, shown='0.91', parts=None, times_100=False)
     >>> written_as("0.9200", 0.91945)[:3], written_as("0.92", 0.91945)[:3]
     (('rounded_shorter', 2, '0.92'), ('rounded', 2, '0.92'))
     >>> written_as("0.5", 0.91945) is None
     True
+
+    A paper's 78.2 for a mean NDCG of 0.782201: ×100 without the % sign, rounded at 1 decimal (as written):
+
+    >>> written_as("78.2", 0.782201, ndcg=True)
+    Written(writing='rounded', decimals=1, shown='0.782', parts=None, times_100=True)
+    >>> written_as("78.2", 0.782201) is None  # not said to be an NDCG: 78.2 could only be the value itself
+    True
     """
     h = value if isinstance(value, HandNumber) else read_value(value)
     both = dcg is not None and idcg is not None
-    return _writing(h, _typed(h), float(x), "ndcg" if both else "", dcg if both else math.nan,
+    return _writing(h, float(x), "ndcg" if both or ndcg else "", dcg if both else math.nan,
                     idcg if both else math.nan)
 
 
-def _writing(h: HandNumber, typed: Decimal, x: float, quantity: str, dcg: float, idcg: float):
-    """The first way of :data:`WRITINGS` that turns the exact value x into the typed number, as
-    (writing, decimals, shown, parts), or None."""
+def _writing(h: HandNumber, x: float, quantity: str, dcg: float, idcg: float) -> Written | None:
+    """The first way of :data:`WRITINGS` that turns the exact value x into the typed number; for an NDCG
+    (``quantity`` "ndcg") a number that may be a percent without its sign is tried ×100 too."""
     if not math.isfinite(x):
         return None
+    found = _ways(h, x, quantity, dcg, idcg)
+    if found is not None:
+        return found
+    scaled = unsigned_percent(h) if quantity == "ndcg" else None
+    if scaled is None:
+        return None
+    found = _ways(scaled, x, quantity, dcg, idcg)
+    return None if found is None else found._replace(times_100=True)
+
+
+def _ways(h: HandNumber, x: float, quantity: str, dcg: float, idcg: float) -> Written | None:
+    """The rounding ways of :data:`WRITINGS`, in order, at the typed scale (a percent's fraction has two more
+    decimals than written: a percent is only rounded or cut at a whole percent or finer)."""
+    typed = _typed(h)
+    shift = h.scale - h.decimals  # 2 for a percent, signed or not
     if _within(h, x):
-        return "rounded", h.scale, _text(_round_at(x, h.scale)), None
-    for p in range(h.scale, -1, -1):  # cut at the written decimals, or at fewer and padded with zeros
+        return Written("rounded", h.decimals, _text(_round_at(x, h.scale)))
+    for p in range(h.scale, shift - 1, -1):  # cut at the written decimals, or at fewer and padded with zeros
         if typed == typed.quantize(_step(p), context=_WIDE) and _cut_at(x, p) == typed:
-            return "truncated", p, _text(_cut_at(x, p)), None
-    for p in range(h.scale - 1, -1, -1):
+            return Written("truncated", p - shift, _text(_cut_at(x, p)))
+    for p in range(h.scale - 1, shift - 1, -1):
         if typed == typed.quantize(_step(p), context=_WIDE) and _round_at(x, p) == typed:
-            return "rounded_shorter", p, _text(_round_at(x, p)), None
+            return Written("rounded_shorter", p - shift, _text(_round_at(x, p)))
     if quantity == "ndcg" and math.isfinite(dcg) and math.isfinite(idcg):
         for p in range(1, RATIO_DECIMALS + 1):
             top, best = _round_at(dcg, p), _round_at(idcg, p)
             if best > 0 and _within(h, float(top / best)):
-                return "ratio_of_rounded", p, _text(_round_at(float(top / best), h.scale)), (_text(top), _text(best))
+                return Written("ratio_of_rounded", p, _text(_round_at(float(top / best), h.scale)),
+                               (_text(top), _text(best)))
     return None
 
 
@@ -605,7 +711,6 @@ def _contains(m: Match, settings: dict) -> bool:
 
 
 def _explanations(h: HandNumber, rel, sc, names, judged, k, matches: list[Match]) -> list[Explanation]:
-    typed = _typed(h)
     out: list[Explanation] = []
     covered: list[dict] = []
     for key, common in COMMON_CONVENTIONS.items():
@@ -616,25 +721,27 @@ def _explanations(h: HandNumber, rel, sc, names, judged, k, matches: list[Match]
             continue
         for quantity, x in (("ndcg", r["value"]), ("dcg", r["dcg"])):
             covered.append({**conv.settings(), "quantity": quantity})
-            found = _writing(h, typed, x, quantity, r["dcg"], r["idcg"])
+            found = _writing(h, x, quantity, r["dcg"], r["idcg"])
             if found is None:
                 continue
-            writing, p, shown, parts = found
+            writing, p, shown, parts, times_100 = found
             same = next((e for i, e in enumerate(out) if e.quantity == quantity and e.writing == writing
-                         and e.decimals == p and e.parts == parts and abs(e.value - x) <= 1e-12 * max(1.0, abs(x))),
-                        None)
+                         and e.decimals == p and e.parts == parts and e.times_100 == times_100
+                         and abs(e.value - x) <= 1e-12 * max(1.0, abs(x))), None)
             if same is not None:  # another common convention with the same number here: one story, both named
-                out[out.index(same)] = Explanation(same.conventions + (key,), quantity, writing, p, same.value,
-                                                   same.shown, same.rounded, None, parts)
+                out[out.index(same)] = replace(same, conventions=same.conventions + (key,))
                 continue
+            scale = h.scale + 2 if times_100 else h.scale
             out.append(Explanation((key,), quantity, writing, p, x, shown,
-                                   _text(_round_at(x, h.scale)) if math.isfinite(x) else "", None, parts))
+                                   _text(_round_at(x, scale)) if math.isfinite(x) else "", None, parts, times_100))
     for m in matches:  # the rarer exact matches: families that hold no common convention
         if any(_contains(m, c) for c in covered):
             continue
         quantity = (m.settings["quantity"] or ("ndcg",))[0]
-        out.append(Explanation((), quantity, "rounded", h.scale, m.value, _text(_round_at(m.value, h.scale)),
-                               _text(_round_at(m.value, h.scale)), m.settings))
+        scale = h.scale + 2 if m.times_100 else h.scale
+        shown = _text(_round_at(m.value, scale))
+        out.append(Explanation((), quantity, "rounded", h.decimals, m.value, shown, shown, m.settings, None,
+                               m.times_100))
     return out
 
 
@@ -663,6 +770,7 @@ def _inputs(relevances, scores, docnos, pool, k):
 
 
 def _libraries(h, rel, sc, names, judged, k, gain_map):
+    scaled = unsigned_percent(h)
     found, values, skipped = [], {}, {}
     for lib in LIBRARIES.values():
         try:
@@ -674,6 +782,8 @@ def _libraries(h, rel, sc, names, judged, k, gain_map):
         values[lib.key] = r
         if _within(h, r["value"]):
             found.append(LibraryMatch(lib.key, r["value"], r["k"]))
+        elif scaled is not None and lib.convention.quantity == "ndcg" and _within(scaled, r["value"]):
+            found.append(LibraryMatch(lib.key, r["value"], r["k"], times_100=True))
     return found, values, skipped
 
 
@@ -728,9 +838,13 @@ def match_number(value, relevances, *, scores=None, docnos=None, pool=None, k=No
     """
     h = read_value(value)
     rel, sc, names, judged, k = _inputs(relevances, scores, docnos, pool, k)
+    scaled = unsigned_percent(h)
     with np.errstate(over="ignore", invalid="ignore"):  # gains beyond float64 give inf/nan: never a match
         records, cands = _engine(h, rel, sc, names, judged, k, gain_map)
-    matches = _merge(records, cands)
+        # a number that may be a percent without its sign: the NDCGs ×100 too (a DCG is not bounded by 1)
+        hundred = [] if scaled is None else [r for r in _engine(scaled, rel, sc, names, judged, k, gain_map)[0]
+                                             if r["quantity"] == "ndcg"]
+    matches = _merge(records, cands, hundred)
     found, values, skipped = _libraries(h, rel, sc, names, judged, k, gain_map)
     hit = {m.key for m in found}
     near = [_near_miss(LIBRARIES[key], r["value"], matches, h) for key, r in values.items() if key not in hit]
@@ -755,7 +869,8 @@ def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None
     -------
     list of dict
         One dict per matching combination: every key of
-        :data:`~metrics.lessons.libraries.DIMENSIONS` and ``value`` (the exact number).
+        :data:`~metrics.lessons.libraries.DIMENSIONS`, ``value`` (the exact number) and ``times_100``
+        (the number is that NDCG ×100 without its % sign, :func:`unsigned_percent`).
         Combinations the convention refuses (:class:`~metrics.lessons.libraries.NotApplicable`)
         are skipped.
 
@@ -777,17 +892,20 @@ def match_number_naive(value, relevances, *, scores=None, docnos=None, pool=None
     [2.0, 2.718, 10.0]
     """
     h = read_value(value)
+    scaled = unsigned_percent(h)
     rel, sc, names, judged, k = _inputs(relevances, scores, docnos, pool, k)
     cands = _candidates(rel, sc, judged, k, gain_map)
     out = []
     dims = list(DIMENSIONS)
     for combo in product(*(cands[d] for d in dims)):
         settings = dict(zip(dims, combo))
-        conv = Convention(**settings)
+        conv = Convention.of(settings, gain_map=gain_map)
         try:
             r = convention_value(conv, rel, scores=sc, docnos=names, pool=judged, k=k, gain_map=gain_map)
         except NotApplicable:
             continue
         if _within(h, r["value"]):
-            out.append({**settings, "value": r["value"]})
+            out.append({**settings, "value": r["value"], "times_100": False})
+        elif scaled is not None and settings["quantity"] == "ndcg" and _within(scaled, r["value"]):
+            out.append({**settings, "value": r["value"], "times_100": True})
     return out

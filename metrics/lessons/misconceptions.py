@@ -28,7 +28,9 @@ ideal ranking built from the retrieved list only — the mistake document 004 wa
 """
 from __future__ import annotations
 
+import heapq
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -52,6 +54,11 @@ __all__ = [
     "ideal_grades",
     "apply",
     "formula_entries",
+    "same_as_jarvelin",
+    "named_discount",
+    "written_orders",
+    "MAX_ORDERS",
+    "MAX_BLANKS",
 ]
 
 #: The two sides of NDCG = DCG / IDCG a formula entry can change (or both at once: ``"both"``).
@@ -59,7 +66,14 @@ SIDES = ("dcg", "ideal")
 #: Formula entries change a side's choice (``"side"``) or the ideal ranking's items and order (``"ideal"``).
 FORMULA_SCOPES = ("side", "ideal")
 LOG_BASES = (2.0, math.e, 10.0)
+#: The named orders of an ideal ranking; a student's may also be any other order of its grades (a tuple of them,
+#: :func:`written_orders`).
 IDEAL_ORDERS = ("sorted", "as_ranked", "ascending")
+#: At most this many orders of an unsorted ideal ranking are tried for its unwritten positions (each one a way
+#: the student may have filled them in: IDCG and NDCG are checked against every one).
+MAX_ORDERS = 5040
+#: With more unwritten positions than this, only the highest-first and the lowest-first filling are tried.
+MAX_BLANKS = 12
 
 
 def _log_i(positions, base: float) -> np.ndarray:
@@ -74,14 +88,76 @@ def _undiscounted(positions, base: float) -> np.ndarray:
 
 
 #: The divisors a student may use: the registered discounts, log_b(i) with position 1 undiscounted (the
-#: standard divisor one position early; for base 2 the same numbers as Järvelin–Kekäläinen's) and none.
+#: standard divisor one position early; for a base up to 2 the same numbers as Järvelin–Kekäläinen's, and then
+#: named so: :func:`named_discount`) and none.
 SIDE_DISCOUNTS: dict[str, Choice] = {
     **DISCOUNTS,
-    "log_i": Choice("log_i", "log_b(i), position 1 undiscounted", "rel_1 + the sum over i >= 2 of gain / log_b(i).",
+    "log_i": Choice("log_i", "log_b(i), position 1 undiscounted",
+                    "rel_1 + the sum over i >= 2 of gain / log_b(i). With log base 2 (any base up to 2) these are "
+                    "exactly the Järvelin–Kekäläinen divisors max(1, log_b i), and the discount is named so; with "
+                    "base e or 10 they differ from position 2 on (log_b 2 < 1 multiplies the gain, where "
+                    "Järvelin–Kekäläinen leaves every position up to b undiscounted).",
                     latex="{log} {pos}", func=_log_i),
     "none": Choice("none", "No discount", "Every gain counted in full: cumulative gain, not discounted.",
                    latex="1", func=_undiscounted),
 }
+
+
+
+def same_as_jarvelin(log_base: float, positions: int) -> bool:
+    """Whether ``log_b(i)`` with position 1 undiscounted and Järvelin–Kekäläinen's ``max(1, log_b i)`` give the
+    same divisor at every position 1..``positions``.
+
+    Position 1 is undiscounted by both; from position 2 on, ``max(1, log_b i) = log_b i`` exactly when
+    ``log_b i >= 1``, that is ``i >= b`` (for b > 1).  So they coincide on any list when 1 < b <= 2 (base 2:
+    both divide position 2 by log2 2 = 1) and on a list of one position at any base; with base e or 10
+    position 2 differs (ln 2 = 0.693 and log10 2 = 0.301 against 1).
+
+    Parameters
+    ----------
+    log_base : float
+        The logarithm's base (> 0, != 1).
+    positions : int
+        How many positions the side has.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> same_as_jarvelin(2.0, 100), same_as_jarvelin(math.e, 6), same_as_jarvelin(10.0, 1)
+    (True, False, True)
+    """
+    return positions <= 1 or 1.0 < float(log_base) <= 2.0
+
+
+def named_discount(discount: str, log_base: float, positions: int) -> str:
+    """The key a side's discount is named by, the same on every page: ``"log_i"`` (log_b(i), position 1
+    undiscounted) is named ``"jarvelin"`` where the two give the same divisors (:func:`same_as_jarvelin`) —
+    one name for one set of numbers; every other key is its own name.
+
+    Parameters
+    ----------
+    discount : str
+        A key of :data:`SIDE_DISCOUNTS`.
+    log_base : float
+        The side's log base.
+    positions : int
+        The side's number of positions (after the cutoff, where it is applied).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> named_discount("log_i", 2.0, 6), named_discount("log_i", 10.0, 6), named_discount("standard", 2.0, 6)
+    ('jarvelin', 'log_i', 'standard')
+    """
+    if discount == "log_i" and same_as_jarvelin(log_base, positions):
+        return "jarvelin"
+    return discount
 
 
 @dataclass(frozen=True)
@@ -120,9 +196,10 @@ class Values:
         return float(getattr(self, step))
 
 
-def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order: str) -> np.ndarray:
+def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order) -> np.ndarray:
     """The ideal ranking's grades: from the list (``source="list"``) or every judged item (``"judged"``), sorted
-    from the highest down (``order="sorted"``), left as ranked (``"as_ranked"``) or sorted up (``"ascending"``).
+    from the highest down (``order="sorted"``), left as ranked (``"as_ranked"``), sorted up (``"ascending"``) or
+    in an order of the student's own (a tuple of the grades, :func:`written_orders`).
 
     Parameters
     ----------
@@ -132,12 +209,18 @@ def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order
         The judged items the list missed.
     source : {"list", "judged"}
         Where the ideal ranking's items come from.
-    order : {"sorted", "as_ranked", "ascending"}
-        How they are put in order (a student's slip may leave them as ranked or sort them upwards).
+    order : {"sorted", "as_ranked", "ascending"} or tuple of float
+        How they are put in order (a student's slip may leave them as ranked, sort them upwards or write them
+        in any other order: then ``order`` is that order, a permutation of the items' grades).
 
     Returns
     -------
     numpy.ndarray of float
+
+    Raises
+    ------
+    ValueError
+        For an order given as grades that are not a permutation of the items' grades.
 
     Examples
     --------
@@ -145,12 +228,165 @@ def ideal_grades(grades: np.ndarray, unretrieved: np.ndarray, source: str, order
     [3.0, 2.0, 1.0]
     >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "list", "ascending").tolist()
     [1.0, 3.0]
+    >>> ideal_grades(np.array([1., 3.]), np.array([2.]), "judged", (2.0, 3.0, 1.0)).tolist()
+    [2.0, 3.0, 1.0]
     """
     pool = np.r_[grades, unretrieved] if source == "judged" else grades
+    if isinstance(order, tuple):
+        written = np.asarray(order, dtype=np.float64)
+        if written.shape != pool.shape or not np.array_equal(np.sort(written), np.sort(pool)):
+            raise ValueError(f"order must be a permutation of the ideal ranking's {pool.size} grades, got "
+                             f"{len(order)} grades that are not")
+        return written
     if order == "as_ranked":
         return pool
     ideal = ideal_ranking(grades, pool=pool if source == "judged" else None)
     return ideal[::-1].copy() if order == "ascending" else ideal
+
+
+def _fillings(remaining: list[tuple[float, int]], length: int, limit: int) -> list[tuple[float, ...]]:
+    """Distinct sequences of ``length`` grades drawn from the multiset ``remaining`` (value, count; highest value
+    first), highest first, at most ``limit``; past :data:`MAX_BLANKS` only the highest-first and lowest-first."""
+    if length > MAX_BLANKS:
+        flat = [v for v, c in remaining for _ in range(c)]
+        return list(dict.fromkeys([tuple(flat[:length]), tuple(sorted(flat)[:length])]))
+    counts = [c for _, c in remaining]
+    out: list[tuple[float, ...]] = []
+    seq: list[float] = []
+
+    def grow() -> None:
+        if len(seq) == length:
+            out.append(tuple(seq))
+            return
+        for i, (v, _) in enumerate(remaining):
+            if counts[i] and len(out) < limit:
+                counts[i] -= 1
+                seq.append(v)
+                grow()
+                seq.pop()
+                counts[i] += 1
+
+    grow()
+    return out
+
+
+def written_orders(written, pool, side: Side, k: int | None = None, *,
+                   limit: int = MAX_ORDERS) -> list[tuple[float, ...]]:
+    """The orders of the ideal ranking that a student's written IDCG terms show, when they put the right grades
+    in another order than highest first (the misconception ``ideal_order``).
+
+    Each written term is read back to the grades whose term at its position rounds to it (the term rises with
+    the grade at a fixed position, so these are a run of neighbouring grades); the written positions must take
+    grades of the pool, no grade more often than the pool has it (a matching, found greedily: each grade, lowest
+    first, goes to the waiting positions whose run ends soonest), and at least one written term must not be the
+    highest-first ranking's.  Nothing enumerates n! orders: only the unwritten positions are filled in every
+    way (distinct orders of the grades left, at most ``limit``; past :data:`MAX_BLANKS` unwritten positions only
+    highest-first and lowest-first), since IDCG depends on how the student filled them.
+
+    Parameters
+    ----------
+    written : sequence of (int, float, float)
+        The written ideal terms: 1-based position, the value written, and the half unit its last digit allows.
+    pool : sequence of float
+        The ideal ranking's grades, in any order.
+    side : Side
+        How the ideal side's terms are computed (gain, discount, log base, whether it is cut at ``k``).
+    k : int, optional
+        The cutoff.
+    limit : int, default :data:`MAX_ORDERS`
+        At most this many orders are returned.
+
+    Returns
+    -------
+    list of tuple of float
+        Permutations of ``pool`` whose terms give every written term as written, one per filling of the
+        unwritten positions (highest-first filling first; grades past the side's end follow highest first);
+        empty when the written terms are no other order of the pool's grades.
+
+    Examples
+    --------
+    Grades 3, 3, 2, 2, 1 written as 3, 2, 3, 2, 1 (linear gain, log2(i + 1)): the terms 3, 2/log2 3 = 1.26,
+    3/2 = 1.5, 2/log2 5 = 0.86, 1/log2 6 = 0.39 read back to that order:
+
+    >>> terms = [(1, 3.0, .005), (2, 1.26, .005), (3, 1.5, .005), (4, 0.86, .005), (5, 0.39, .005)]
+    >>> written_orders(terms, [3, 3, 2, 2, 1], Side())
+    [(3.0, 2.0, 3.0, 2.0, 1.0)]
+
+    Positions 4 and 5 blank: the 2 and the 1 left can fill them either way (IDCG is checked against both):
+
+    >>> written_orders(terms[:3], [3, 3, 2, 2, 1], Side())
+    [(3.0, 2.0, 3.0, 2.0, 1.0), (3.0, 2.0, 3.0, 1.0, 2.0)]
+
+    The highest-first terms show no unsorted ranking, and 1.9 at position 2 is no grade's term (3/log2 3 = 1.89):
+
+    >>> written_orders([(1, 3.0, .005), (2, 1.89, .005)], [3, 3, 2, 2, 1], Side())
+    []
+    >>> written_orders([(1, 3.0, .005), (2, 1.9, .005)], [3, 3, 2, 2, 1], Side())
+    []
+    """
+    rows = [(int(p), float(v), float(tol)) for p, v, tol in written]
+    grades = np.asarray(pool, dtype=np.float64)
+    if not rows or grades.size == 0:
+        return []
+    n_side = grades.size if (k is None or not side.cut) else min(int(k), grades.size)
+    if any(p < 1 or p > n_side for p, _, _ in rows) or len({p for p, _, _ in rows}) != len(rows):
+        return []
+    values, counts = np.unique(grades, return_counts=True)  # ascending
+    with np.errstate(all="ignore"):
+        gains = GAINS[side.gain].func(values)
+        divisors = SIDE_DISCOUNTS[side.discount].func(np.array([p for p, _, _ in rows], dtype=np.float64),
+                                                      side.log_base)
+    best = ideal_ranking(grades)  # highest first
+    runs, shows = [], False
+    for w, (p, v, tol) in enumerate(rows):
+        with np.errstate(all="ignore"):
+            terms = gains / divisors[w]
+            right = float(GAINS[side.gain].func(best[p - 1: p])[0] / divisors[w])
+        fit = np.flatnonzero(np.abs(terms - v) <= tol * (1 + 1e-9) + 1e-12)
+        if fit.size == 0:
+            return []
+        shows |= not (math.isfinite(right) and abs(right - v) <= tol * (1 + 1e-9) + 1e-12)
+        runs.append((int(fit[0]), int(fit[-1]), w))
+    if not shows:
+        return []
+    # each grade, lowest first, to the waiting positions whose run of grades ends soonest
+    runs.sort()
+    assigned = [-1] * len(rows)
+    waiting: list[tuple[int, int]] = []
+    r = 0
+    for j in range(values.size):
+        while r < len(runs) and runs[r][0] <= j:
+            heapq.heappush(waiting, (runs[r][1], runs[r][2]))
+            r += 1
+        room = int(counts[j])
+        while room and waiting:
+            end, w = heapq.heappop(waiting)
+            if end < j:
+                return []
+            assigned[w], room = j, room - 1
+    if waiting or r < len(runs) or any(a < 0 for a in assigned):
+        return []
+    with np.errstate(all="ignore"):
+        if not all(abs(gains[a] / divisors[w] - rows[w][1]) <= rows[w][2] * (1 + 1e-9) + 1e-12
+                   for w, a in enumerate(assigned)):
+            return []  # a run with a gap (a gain that does not rise with the grade): no order read back
+    left = Counter(dict(zip(values.tolist(), counts.tolist())))
+    order: list[float | None] = [None] * grades.size
+    for w, a in enumerate(assigned):
+        order[rows[w][0] - 1] = float(values[a])
+        left[float(values[a])] -= 1
+    blanks = [i for i in range(n_side) if order[i] is None]
+    remaining = sorted(((v, c) for v, c in left.items() if c > 0), reverse=True)
+    out = []
+    for fill in _fillings(remaining, len(blanks), max(1, int(limit))):
+        full = list(order)
+        rest = Counter(dict(remaining))
+        for i, g in zip(blanks, fill):
+            full[i] = g
+            rest[g] -= 1
+        tail = sorted((g for g, c in rest.items() for _ in range(c)), reverse=True)
+        out.append(tuple(float(x) for x in full[:n_side]) + tuple(tail))
+    return out
 
 
 def _sum(terms: np.ndarray) -> float:
@@ -313,7 +549,9 @@ MISCONCEPTIONS: dict[str, Misconception] = {
                change=lambda g: [x for x in GAINS if x != g and {x, g} != {"linear", "exponential"}]),
         _entry("discount_one_early", "log(i) used for log(i + 1): each divisor one position early",
                "The divisor of position i is log_b(i + 1); log_b(i), the previous position's, was used "
-               "(position 1 left undiscounted).",
+               "(position 1 left undiscounted). With log base 2 these are exactly the Järvelin–Kekäläinen "
+               "divisors max(1, log2 i), so the numbers are named so; with base e or 10 they differ from "
+               "position 2 on.",
                "side", _SIDE_STEPS, dimension="discount", change=_swap("standard", "log_i")),
         _entry("discount_one_late", "log(i + 1) used for log(i): each divisor one position late",
                "The divisor of position i is log_b(i) (never below 1); log_b(i + 1), the next position's, was used.",
@@ -338,8 +576,9 @@ MISCONCEPTIONS: dict[str, Misconception] = {
                "added.",
                "ideal", _IDEAL_STEPS, dimension="idcg", change=_swap("list", "judged")),
         _entry("ideal_order", "Ideal ranking not sorted from the highest grade down",
-               "The ideal ranking is every grade sorted from highest to lowest; it was left in the ranked order "
-               "or sorted from the lowest up.",
+               "The ideal ranking is every grade sorted from highest to lowest; it was left in the ranked order, "
+               "sorted from the lowest up or written in another order (terms for grades 3, 2, 3, 2, 1 where "
+               "3, 3, 2, 2, 1 belongs), so a lower grade takes a position a higher one should have.",
                "ideal", _IDEAL_STEPS, dimension="ideal_order",
                change=lambda o: ["as_ranked", "ascending"] if o == "sorted" else []),
         _entry("beyond_k", "A term written past the cutoff k",

@@ -290,6 +290,18 @@ def kendall_tau(x, y) -> float:
     return float(np.sum(da * db) / math.sqrt(na * nb))
 
 
+def _variants_at(result: Result, k) -> dict[str, Variant]:
+    """Every ``nDCG(...)`` measure of ``result`` at cutoff ``k``: its name -> its gain, discount, IDCG source and
+    tie rule (the variants table's column)."""
+    out = {}
+    for r in result.requested:
+        if r.info.origin == "variant":
+            for v, name in zip(r.params, r.names):
+                if v.k == k:
+                    out[name] = Variant(gain=v.gain, discount=v.discount, idcg=v.idcg, ties=v.ties)
+    return out
+
+
 @dataclass
 class Evaluation:
     """NDCG of every run under every variant, per query and on average: the variants table of a
@@ -337,14 +349,8 @@ class Evaluation:
         [{'linear/standard/judged/trec_eval': 0.7967, 'binary/standard/judged/trec_eval': 1.0}]
         """
         k = check_k(k)
-        variants, names = [], []
-        for r in result.requested:
-            if r.info.origin != "variant":
-                continue
-            for v, name in zip(r.params, r.names):
-                if v.k == k:
-                    variants.append(Variant(gain=v.gain, discount=v.discount, idcg=v.idcg, ties=v.ties))
-                    names.append(name)
+        found = _variants_at(result, k)
+        variants, names = list(found.values()), list(found)
         labels = [v.label for v in variants]
         if not variants:
             raise ValueError(f"the result holds no NDCG variant at k={k!r} (nDCG(gain=...,discount=...,idcg=...,"
@@ -369,6 +375,35 @@ class Evaluation:
             valid = ", ".join(repr(x) for x in self.labels)
             raise ValueError(f"variant {label!r} was not evaluated; evaluated variants are {valid}")
         return self.labels.index(label)
+
+    def measure(self, variant) -> str:
+        """The name of ``variant``'s measure in :attr:`result` (its spec form at this table's cutoff).
+
+        >>> from metrics.runfiles.read import read_qrels, read_run
+        >>> ev = evaluate(read_qrels(b"q 0 a 1\\n"), [read_run(b"q Q0 a 1 1 t\\n", name="r")], k=5,
+        ...               variants=[Variant(gain="binary")])
+        >>> ev.measure("binary/standard/judged/trec_eval")
+        'nDCG(gain=binary,discount=standard,idcg=judged,ties=trec_eval)@5'
+        """
+        label = self.labels[self._index(variant)]
+        if self.result is None:
+            raise ValueError("this variants table was not read from a Result (Evaluation.of): it has no measures")
+        for name, v in _variants_at(self.result, self.k).items():
+            if v.label == label:
+                return name
+        raise ValueError(f"variant {label!r} at k={self.k!r} is not a measure of this table's result")
+
+    def paired(self, variant) -> pd.DataFrame:
+        """NDCG under ``variant`` as the paired tests read it: :meth:`Result.paired` of its measure (a query a
+        run did not answer counts 0 with ``missing="zero"``, as in :meth:`means`; else it is NaN).
+
+        >>> from metrics.runfiles.read import read_qrels, read_run
+        >>> qrels = read_qrels(b"q1 0 a 1\\nq2 0 a 1\\n")
+        >>> runs = [read_run(b"q1 Q0 a 1 1 t\\nq2 Q0 x 1 1 t\\n", name="a"), read_run(b"q1 Q0 x 1 1 t\\n", name="b")]
+        >>> evaluate(qrels, runs, missing="zero").paired("linear/standard/judged/trec_eval").to_dict("list")
+        {'a': [1.0, 0.0], 'b': [0.0, 0.0]}
+        """
+        return self.result.paired(self.measure(variant), complete=self.missing == "zero")
 
     def _filled(self) -> np.ndarray:
         return np.nan_to_num(self.values, nan=0.0) if self.missing == "zero" else self.values

@@ -767,7 +767,6 @@ def _spark_runs(args, spark, max_bytes) -> dict | None:
 
 def _print_trec(args, result, timing) -> int:
     """trec_eval's output of a :class:`MeasureResult`, then the comparison and the CSV file if asked."""
-    runs = [run.name for run in result.runs]
     for problem in result.problems:
         label = "error" if problem.severity == "error" else "warning"
         print(f"{label}: {problem.message}", file=sys.stderr)
@@ -778,34 +777,32 @@ def _print_trec(args, result, timing) -> int:
     if text:
         print(text)
     timing()
-    if args.compare:
-        per = result.frame()
-        per = per[(per["measure"] == args.compare) & (per["qid"] != "all")]
-        table = per.pivot(index="qid", columns="run", values="value").reindex(columns=runs)
-        if not _print_comparison(args, table, complete=args.complete):
-            return 1
+    if args.compare and not _print_comparison(args, result.paired(args.compare), complete=result.complete):
+        return 1
     if args.csv and not _write_csv(args.csv, result.frame()):
         return 1
     return 0
 
 
 def _print_comparison(args, table, *, complete: bool) -> bool:
-    """Paired tests between every two runs on per-query values (rows: queries, columns: runs)."""
+    """Paired tests between every two runs on per-query values (:meth:`Result.paired`: rows are queries,
+    columns runs; with ``complete``, every qrels query, a missing one counted 0)."""
     from .. import significance
 
-    if complete:
-        table = table.fillna(0.0)
     dropped = int(table.isna().any(axis=1).sum())
     table = table.dropna()
     if len(table) < 2:
-        print(f"error: --compare {args.compare}: a paired test needs at least 2 queries answered by every run; "
-              f"{len(table)} here" + (" (-c counts a missing query as 0)" if not complete else ""), file=sys.stderr)
+        print(f"error: --compare {args.compare}: a paired test needs at least 2 queries "
+              f"{'of the qrels' if complete else 'answered by every run'}; {len(table)} here"
+              + (" (-c counts a missing query as 0)" if not complete else ""), file=sys.stderr)
         return False
     pairs = significance.all_pairs(table, test=args.test, confidence=args.confidence, correction=args.correction,
                                    n_resamples=args.resamples, seed=args.seed)
     d = args.digits
     print()
-    print(f"Paired {args.test} tests on {args.compare} over {len(table)} queries answered by every run"
+    over = ("queries of the qrels (a query a run did not answer counts 0)" if complete
+            else "queries answered by every run")
+    print(f"Paired {args.test} tests on {args.compare} over {len(table)} {over}"
           + (f" ({dropped} left out: not answered by all; -c counts them 0)" if dropped else "")
           + f"; {int(args.confidence * 100)}% bootstrap CI of the mean difference; {args.correction} correction")
     rows = [[r.system_a, r.system_b, f"{r.mean_difference:+.{d}f}", f"[{r.ci_low:+.{d}f}, {r.ci_high:+.{d}f}]",
@@ -837,11 +834,8 @@ def _print_variants(args, ev, timing) -> int:
         per = ev.per_query()
         print()
         print(per.to_string(index=False, float_format=lambda x: f"{x:.{args.digits}f}"))
-    if args.compare:
-        per = ev.per_query()
-        table = per.pivot(index="qid", columns="run", values=args.compare).reindex(columns=ev.runs)
-        if not _print_comparison(args, table, complete=ev.missing == "zero"):
-            return 1
+    if args.compare and not _print_comparison(args, ev.paired(args.compare), complete=ev.missing == "zero"):
+        return 1
     if args.csv and not _write_csv(args.csv, ev.per_query()):
         return 1
     return 0

@@ -55,9 +55,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_choice
-from ..lessons.libraries import GRADE_READINGS, IDEAL_SOURCES, LIBRARIES
-from ..lessons.match import fold_settings, read_value, written_as
-from ..registry import GAINS, TIES, ZERO_IDCG, Choice
+from ..lessons.libraries import GRADE_READINGS, LIBRARIES
+from ..lessons.match import fold_settings, read_value, unsigned_percent, written_as
+from ..registry import GAINS, IDCG_SOURCES, TIES, ZERO_IDCG, Choice
 from ..variant import Variant
 from .engine import QrelsIndex, table_from_frame
 from .measures import measure_names
@@ -109,10 +109,10 @@ JUDGED_ONLY = _table(
            "Documents the qrels do not judge are dropped first, so the judged ones move up (trec_eval -J)."),
 )
 IDCG_ITEMS = _table(
-    Choice("judged", IDEAL_SOURCES["judged"].name,
+    Choice("judged", IDCG_SOURCES["judged"].name,
            "The ideal ranking is every judged document of the query, retrieved or not (trec_eval, ranx, "
            "ir_measures, Spark, gdeval)."),
-    Choice("list", IDEAL_SOURCES["list"].name,
+    Choice("list", IDCG_SOURCES["list"].name,
            "The ideal ranking is the run's own documents re-sorted (scikit-learn and torchmetrics see only "
            "the documents they are given)."),
     Choice("hits", "judged items, cut at the number of hits",
@@ -263,8 +263,9 @@ def _run_library(key, name, call, convention, notes, source, *, refuses=(), chec
     then its run-level settings (duplicates, queries averaged, printing)."""
     c = LIBRARIES[convention].convention
     settings = dict(_DEFAULTS)
-    settings.update(gain=c.gain, ties=c.ties, zero_idcg=c.zero_idcg,
-                    idcg="hits" if c.cutoff == "hits" else ("list" if c.idcg == "list" else "judged"),
+    v = c.variant
+    settings.update(gain=v.gain, ties=v.ties, zero_idcg=v.zero_idcg,
+                    idcg="hits" if c.cutoff == "hits" else v.idcg,
                     grades="truncate" if c.grades == "truncate" else "as_is",
                     level="1" if c.grades == "at_least_1" else "none")
     settings.update(run_settings)
@@ -860,20 +861,25 @@ def _evaluate_ranking(grid: MeanGrid, ranking: tuple, qrels: Table, run: Table, 
 @dataclass(frozen=True)
 class LibraryMean:
     """A library whose mean gives the number: its key, its mean and how the mean is written to give it
-    (a key of :data:`metrics.lessons.match.WRITINGS`: rounded, or cut off)."""
+    (a key of :data:`metrics.lessons.match.WRITINGS`: rounded, or cut off; ``times_100``: multiplied by 100
+    and written without the % sign, as papers' tables print NDCG; ``decimals``: the decimals written)."""
 
     key: str
     value: float
     writing: str
     n_queries: int
+    times_100: bool = False
+    decimals: int = 0
 
 
 @dataclass(frozen=True)
 class Family:
-    """Settings that give the number: dimension -> the choices that do (None: any choice does)."""
+    """Settings that give the number: dimension -> the choices that do (None: any choice does);
+    ``times_100``: the number is this mean ×100 written without the % sign."""
 
     settings: dict
     value: float
+    times_100: bool = False
 
 
 @dataclass(frozen=True)
@@ -944,7 +950,9 @@ def match_mean(value, qrels, run, measure: str, *, dimensions: dict | None = Non
     ----------
     value : str, Decimal, float or int
         The reported mean, as written: its decimals are its precision (``"0.4523"`` allows 0.45225 to
-        0.45235; give text, a float forgets trailing zeros).  ``"45.23%"`` is read as 0.4523.
+        0.45235; give text, a float forgets trailing zeros).  ``"45.23%"`` is read as 0.4523; ``"45.23"``
+        (above 1, at most 100, no sign: a mean NDCG cannot be 45.23) as the mean ×100 without its % sign, as
+        papers print it (:func:`metrics.lessons.match.unsigned_percent`; ``LibraryMean.times_100``).
     qrels, run
         The files, as for :func:`mean_grid`.
     measure : str
@@ -1023,26 +1031,37 @@ def match_grid(value, grid: MeanGrid, *, measure: str = "nDCG") -> MeanMatch:
     >>> g = mean_grid(b"1 0 a 2\\n1 0 b 1\\n2 0 c 1\\n", b"1 Q0 b 1 2 r\\n1 Q0 a 2 1 r\\n", "nDCG@10")
     >>> match_grid("0.86", g).library_keys[:2], match_grid("0.43", g).library_keys[:2]
     (['trec_eval_9', 'trec_eval_10'], ['trec_eval_9_c', 'trec_eval_10_c'])
+
+    A paper's 86 for the same mean (0.8597 ×100 = 85.97, rounded at 0 decimals, no % sign):
+
+    >>> m = match_grid("86", g).libraries[0]
+    >>> m.key, m.times_100, m.writing, m.decimals
+    ('trec_eval_9', True, 'rounded', 0)
     """
     h = read_value(value)
     started = time.perf_counter()
     cands = grid.candidates
     dims = list(MEAN_DIMENSIONS)
-    records = [{**settings, "value": mean} for settings, mean in grid.means() if _within(h, mean)]
-    families = [Family(s, v) for s, v in fold_settings(records, cands, dims)]
+    # a mean of NDCGs is at most 1: a number above 1 and at most 100 without a % sign may be the mean ×100
+    scaled = unsigned_percent(h)
+    records = [{**settings, "value": mean} for settings, mean in grid.means()
+               if _within(h, mean) or (scaled is not None and _within(scaled, mean))]
+    families = [Family(s, v, not _within(h, v)) for s, v in fold_settings(records, cands, dims)]
     found, near = [], []
     for key, lib in RUN_LIBRARIES.items():
         if key in grid.refused:
             continue
         point = grid.canonical(lib.settings)
         mean = grid.mean(point)
-        how = written_as(h, mean) if math.isfinite(mean) else None
-        if how is not None and how[0] in ("rounded", "truncated"):
-            found.append(LibraryMean(key, mean, how[0], len(grid.per_query(point))))
+        how = written_as(h, mean, ndcg=True) if math.isfinite(mean) else None
+        if how is not None and how.writing in ("rounded", "truncated"):
+            found.append(LibraryMean(key, mean, how.writing, len(grid.per_query(point)), how.times_100,
+                                     how.decimals))
         else:
             near.append(_near(grid, key, point, mean, families))
     found.sort(key=lambda m: m.writing != "rounded")
-    near.sort(key=lambda m: abs(m.value - h.value) if math.isfinite(m.value) else math.inf)
+    targets = [h.value] + ([] if scaled is None else [scaled.value])
+    near.sort(key=lambda m: min(abs(m.value - x) for x in targets) if math.isfinite(m.value) else math.inf)
     return MeanMatch(h, measure, grid.k, found, families, near, dict(grid.refused), cands, grid,
                      time.perf_counter() - started)
 
@@ -1079,6 +1098,10 @@ def _fmt(x: float, digits: int) -> str:
     return "n/a" if not math.isfinite(x) else f"{x:.{digits}f}"
 
 
+def _decimals_text(n: int) -> str:
+    return f"{n} decimal" if n == 1 else f"{n} decimals"
+
+
 def describe(result: MeanMatch, *, digits: int | None = None, families: int = 10) -> list[str]:
     """The result as English sentences, for the command line (the app words it in three languages).
 
@@ -1104,18 +1127,32 @@ def describe(result: MeanMatch, *, digits: int | None = None, families: int = 10
     - trec_eval 9.0.8 gives 0.429859 (trec_eval -m ndcg_cut.10 qrels run), over 2 queries.
     """
     h = result.target
-    digits = max(h.scale + 2, 4) if digits is None else digits
-    lines = [f"Libraries whose mean of {result.measure} gives {h.text}:"]
+    scaled = unsigned_percent(h)
+    if digits is None:
+        digits = max(h.scale + 2, 4) if scaled is None else max(h.scale + 4, 6)
+    header = f"Libraries whose mean of {result.measure} gives {h.text}"
+    if h.percent:
+        header += f" ({_decimals_text(h.decimals)}; {_fmt(h.value, h.scale)} as a fraction)"
+    elif scaled is not None:
+        header += (f" ({_decimals_text(h.decimals)}; without a % sign it may be the mean NDCG ×100, "
+                   f"{_fmt(scaled.value, scaled.scale)} as a fraction)")
+    lines = [header + ":"]
     for m in result.libraries:
         lib = RUN_LIBRARIES[m.key]
-        how = "" if m.writing == "rounded" else f", cut off after {h.scale} decimals (not rounded)"
+        if m.times_100:
+            way = "rounded at" if m.writing == "rounded" else "cut off after"
+            how = (f" ×100 = {_fmt(100 * m.value, digits - 2)}, {way} {_decimals_text(m.decimals)}"
+                   f"{'' if m.writing == 'rounded' else ' (not rounded)'} and written without the % sign")
+        else:
+            how = "" if m.writing == "rounded" else f", cut off after {_decimals_text(m.decimals)} (not rounded)"
         lines.append(f"- {lib.name} gives {_fmt(m.value, digits)}{how} ({lib.call_at(result.k)}), over "
                      f"{m.n_queries} queries.")
     if not result.libraries:
         lines.append("- none.")
     lines.append(f"Settings that give it ({len(result.families)} families):")
     for f in result.families[:families]:
-        lines.append(f"- {_settings_text(f.settings)}: {_fmt(f.value, digits)}.")
+        hundred = f" (×100: {_fmt(100 * f.value, digits - 2)})" if f.times_100 else ""
+        lines.append(f"- {_settings_text(f.settings)}: {_fmt(f.value, digits)}{hundred}.")
     if len(result.families) > families:
         lines.append(f"- ... and {len(result.families) - families} more.")
     lines.append("Near misses:")

@@ -178,12 +178,14 @@ class Result:
             out[i] = np.where(run.present, run.values[name], np.nan)
         return out
 
-    def paired(self, name: str) -> pd.DataFrame:
+    def paired(self, name: str, *, complete: bool | None = None) -> pd.DataFrame:
         """One measure as the paired tests read it: one row per query, one column per run.
 
         The queries are those some run answered (every qrels query with ``complete``, trec_eval's ``-c``:
-        a query a run did not answer counts 0 there); a query a run did not answer is NaN otherwise (the
-        tests leave such queries out: :func:`metrics.significance.all_pairs` needs complete rows).
+        a query a run did not answer counts 0 there, as in the runs' means); a query a run did not answer is
+        NaN otherwise (the tests leave such queries out: :func:`metrics.significance.all_pairs` needs complete
+        rows).  ``complete`` defaults to the evaluation's own (a table that applied trec_eval's ``-c`` after
+        the engine, as Spark's variants table does, says so here).
 
         Examples
         --------
@@ -197,7 +199,7 @@ class Result:
         {'a': [1.0, 0.0], 'b': [0.0, 0.0]}
         """
         values = self.values(name)
-        if self.complete:
+        if self.complete if complete is None else complete:
             keep = np.ones(self.queries.size, dtype=bool)
             values = np.nan_to_num(values, nan=0.0)
         else:

@@ -1983,7 +1983,8 @@ def evaluate_variants_spark(qrels, runs, *, k: int | None = None, variants: Sequ
         for j, spec in enumerate(specs):
             values[r, j] = np.where(rv.present, rv.values[spec], np.nan)
     table = [Variant(gain=v.gain, discount=v.discount, idcg=v.idcg, ties=v.ties) for v in variants]  # as .of
-    return Evaluation(result.queries, list(ev.runs), table, values, present, missing, k, list(result.problems))
+    return Evaluation(result.queries, list(ev.runs), table, values, present, missing, k, list(result.problems),
+                      result)
 
 
 def bucket_kernel(measures: Sequence[str] = ("official",), *, runs: Sequence[str] = ("run",),

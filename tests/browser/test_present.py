@@ -264,6 +264,8 @@ def test_handout_downloaded_rendered_and_read_back(make_page, app_url, tmp_path)
     for value in (dcg(list(EX.relevances), **F), idcg(list(EX.relevances), **F), ndcg(list(EX.relevances), **F)):
         assert show_trimmed(value) in text
     assert "NDCG 计算讲义" in text and "截断" in text  # the title and the verdict on 0.91, in Chinese
+    # the footer's link is one a reader can type from paper: the address the lecturer opened, not a relative path
+    assert f"{app_url.rstrip('/')}/present?doc=000" in text.replace("\n", "")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     out = SCREENSHOTS / "present_handout_zh_A4"
     subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", str(path), str(out)], check=True)

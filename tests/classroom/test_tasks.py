@@ -57,7 +57,7 @@ def test_every_document_s_example_is_offered_004_included():
     assert {"004-recsys1", "004-recsys2"} <= set(EXAMPLE_KEYS)
     ex = example_task("004-recsys1").exercise()
     # rec_sys_1 = A, E, C, D, F of the ground truth A3 B3 C2 D2 E1 F1 G0: B and G missed; k = 5
-    assert ex.grades == (3.0, 1.0, 2.0, 2.0, 1.0) and sorted(ex.unretrieved) == [0.0, 3.0] and ex.k == 5
+    assert ex.grades == (3.0, 1.0, 2.0, 2.0, 1.0) and sorted(ex.unretrieved) == [0.0, 3.0] and ex.variant.k == 5
     # IDCG@5 of the ground truth 3,3,2,2,1: 3 + 3/log2 3 + 2/2 + 2/log2 5 + 1/log2 6 = 7.1410
     assert verdict(example_task("004-recsys1").check({"idcg": "7.14"}), "idcg").ok
 

@@ -136,14 +136,14 @@ def test_one_record_type_for_every_choice_and_each_defined_once():
     from metrics.runfiles.measures import Measure, parse_variant
 
     registries = [GAINS, DISCOUNTS, TIES, ZERO_IDCG, IDCG_SOURCES, VARIANT_CHOICES["ties"], VERDICTS,
-                  MISTAKES, libraries.DIMENSIONS, libraries.IDEAL_SOURCES,
+                  MISTAKES, libraries.DIMENSIONS, libraries.IDEAL_ORDERS,
                   libraries.CUTOFFS, topn.PRECISION_DENOMINATORS, topn.AP_DENOMINATORS, roc.AUC_METHODS]
     for registry in registries:
         for key, choice in registry.items():
             assert isinstance(choice, Choice) and choice.key == key and choice.name and choice.help, key
     for key, measure in MEASURES.items():
         assert type(measure) is Measure and measure.key == measure.name == key and measure.help, key
-    assert libraries.IDEAL_SOURCES["judged"] is IDCG_SOURCES["judged"]
+    assert libraries.DIMENSIONS["idcg"].choices == tuple(IDCG_SOURCES)
     assert list(IDCG) == list(IDCG_SOURCES) and IDCG["list"] == IDCG_SOURCES["list"].help
     assert parse_variant("nDCG(idcg=list)")[0].idcg == "list"
     assert libraries.VARIANTS["exponential/jarvelin/judged"] == Variant(gain="exponential", discount="jarvelin")

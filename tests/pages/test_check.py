@@ -245,3 +245,29 @@ def test_a_long_sheet_explains_thirty_findings_and_tables_the_rest():
     assert _cat("en")["diagnose.more"].format(count=170) in [c.value for c in at.caption]
     (table,) = html_tables(at, "check_table")
     assert len(table) == 200 + 1 + 200 + 1 + 1  # every step in the table
+
+
+@one_language_each("query, theirs, rounded", [
+    # Issue 36 item 5, document 003's ranking with its missed items 3 and 0, k = 6: the exercise's NDCG is
+    # 6.8611 / 8.3841 = 0.818354; "76.8" is a percent written without its sign, so rounded like it: 81.8%.
+    ({"rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6", "terms": "", "dcg": "6.86", "ideal_terms": "",
+      "idcg": "8.38", "ndcg": "76.8", "gain": "linear", "discount": "standard", "base": "2", "source": "judged"},
+     "76.8", "81.8%"),
+    # Issue 36 item 1: grades 2 3 1 3 2, the ideal written for 3 2 3 2 1 (3, 2/log2 3, 3/2, 2/log2 5, 1/log2 6);
+    # position 2's right term is 3/log2 3 = 1.8928 -> 1.89
+    ({"rels": "2,3,1,3,2", "unretrieved": "", "k": "all", "terms": "", "dcg": "", "ideal_terms": "3 1.26 1.5 0.86 0.39",
+      "idcg": "7.01", "ndcg": "", "gain": "linear", "discount": "standard", "base": "2", "source": "list"},
+     "1.26", "1.89"),
+])
+def test_rounded_like_yours_and_an_ideal_in_an_order_of_ones_own(lang, query, theirs, rounded):
+    at = open_page(PAGE, lang=lang, query=query)
+    no_exceptions(at)
+    c = _cat(lang)
+    (table,) = html_tables(at, "check_table")
+    row = table[table[c["diagnose.col.theirs"]] == theirs].iloc[0]
+    assert row[c["diagnose.col.correct_rounded"]] == rounded
+    if query["ideal_terms"]:
+        first = _first_error(at)
+        assert _name(lang, "ideal_order") in first and c["diagnose.step.ideal_term"].format(position=2) in first
+        assert row[c["diagnose.col.mark"]] == "✗"
+        assert table[c["diagnose.col.mark"]].tolist().count("↪") == 1  # IDCG 7.01 from the student's own terms

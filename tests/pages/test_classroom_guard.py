@@ -48,7 +48,7 @@ def test_a_classroom_setting_that_is_not_a_number_is_named_on_the_page(setting, 
         teacher = open_page(TEACHER, lang=lang, query={"source": "example", "example": "003-blog"})
         teacher.button(key="class_start").click().run()
         student = open_page(JOIN, lang=lang, query={"code": "ACDEFH"})
-        student.text_input(key="join_nickname").input("Mina").run()
+        student.text_input(key="join_nickname").input("Mina")  # a form: sent with its submit
         student.button(key="join_button").click().run()
         for at in (teacher, student):
             no_exceptions(at)
@@ -71,7 +71,7 @@ def _start(lang="en"):
 
 def _join(code, nickname, lang="en"):
     at = open_page(JOIN, lang=lang, query={"code": code})
-    at.text_input(key="join_nickname").input(nickname).run()
+    at.text_input(key="join_nickname").input(nickname)  # a form: sent with its submit
     at.button(key="join_button").click().run()
     no_exceptions(at)
     return at
@@ -121,7 +121,7 @@ def test_a_removed_student_stays_out(database):
     no_exceptions(troll)
     said = catalogue("en")["classroom.error.removed_here"]
     assert said in _texts(troll, "error")
-    troll.text_input(key="join_nickname").input("Nice").run()
+    troll.text_input(key="join_nickname").input("Nice")  # a form: sent with its submit
     troll.button(key="join_button").click().run()
     assert said in _texts(troll, "error") and not any(x.key == "join_dcg" for x in troll.text_input)
     other = _join(code, "TROLL")  # another browser, the same name

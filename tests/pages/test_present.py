@@ -13,7 +13,7 @@ import pytest
 
 from metrics.lessons.examples import EXAMPLES, FORMULAS, examples_for
 from metrics.ndcg import all_variants, breakdown, cg, dcg, idcg, ndcg
-from tests.conftest import LANGS, no_exceptions, open_page
+from tests.conftest import LANGS, no_exceptions, one_language_each, open_page
 from ui import state as ui_state
 from ui.i18n import t
 from ui.numbers import show_trimmed
@@ -479,3 +479,100 @@ def test_edge_rankings_every_step(params):
         if step.kind == "dcg":
             capped = t("present.more_cards", m=len(lecture.rels) - slides.CARD_CAP)
             assert (capped in html(at)) == (len(lecture.rels) > slides.CARD_CAP)  # cards capped, numbers use all
+
+
+# ---- Present from the sidebar carries the playground's ranking (issue 36) ------------------------------
+
+def sidebar(at, script: str):
+    """A click in the sidebar's menu: the page's own address, without the last page's parameters."""
+    for name in [n for n in at.query_params if n != "lang"]:
+        del at.query_params[name]
+    return at.switch_page(script).run()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_present_from_the_sidebar_shows_the_ranking_typed_on_the_playground(lang):
+    """A lecturer types a ranking and changes settings on the playground, then clicks Present in the sidebar: that
+    ranking and those settings, from the first step, in the address too; numbers from metrics/."""
+    at = open_page("pages/playground.py", lang=lang)
+    at.text_area(key="pg_rels").input("3 2 3 0 1 2").run()
+    at.text_input(key="pg_unret").input("3, 0").run()
+    at.selectbox(key="pg_gain").set_value("exponential").run()
+    at.selectbox(key="pg_k").set_value(6).run()
+    no_exceptions(at)
+    at = sidebar(at, PAGE)
+    no_exceptions(at)
+    lecture = lecture_of(at)
+    assert (lecture.rels, lecture.unretrieved) == ((3, 2, 3, 0, 1, 2), (3, 0))
+    assert (lecture.variant.k, lecture.variant.gain, lecture.doc) == (6, "exponential", None)
+    assert {k: v for k, v in query(at).items() if k != "lang"} == {
+        "rels": "3,2,3,0,1,2", "unretrieved": "3,0", "k": "6", "gain": "exponential", "step": "1"}
+    assert warnings(at) == [] and len(at.get("download_button")) == 2
+    ndcg_step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == "ndcg")
+    at = go(at, ndcg_step)
+    assert big_number(at) == show_trimmed(ndcg([3, 2, 3, 0, 1, 2], k=6, gain="exponential",
+                                                pool=[3, 2, 3, 0, 1, 2, 3, 0]))
+
+
+def test_a_link_wins_and_an_unchanged_playground_leaves_the_lecture_alone():
+    at = open_page("pages/playground.py")
+    at.text_area(key="pg_rels").input("1 2").run()
+    at = sidebar(at, PAGE)
+    assert lecture_of(at).rels == (1, 2)
+    # a worked example's Present link (a link of its own) is presented as it is
+    at.switch_page("pages/worked_examples.py").run()
+    for name in list(at.query_params):
+        del at.query_params[name]
+    at.query_params["doc"] = "001"
+    at.switch_page(PAGE).run()
+    assert lecture_of(at).doc == "001-main"
+    at = go(at, 4)
+    # a look at the playground without changing it, and back through the sidebar: document 001 at step 4
+    at = sidebar(at, "pages/playground.py")
+    at = sidebar(at, PAGE)
+    assert lecture_of(at).doc == "001-main" and at.session_state[link.STEP_KEY] == 4
+    # the playground changed: its ranking, from the first step
+    at = sidebar(at, "pages/playground.py")
+    at.text_area(key="pg_rels").input("0 1 0").run()
+    at = sidebar(at, PAGE)
+    assert lecture_of(at).rels == (0, 1, 0) and lecture_of(at).doc is None and query(at)["step"] == "1"
+
+
+def test_a_gain_map_is_left_out_and_said_so():
+    """Present steps through the linear and exponential gains; a playground's gain map (trec_eval's -m ndcg.L=G)
+    gives the linear gain with a note, by the sidebar and by the playground's own Present link alike."""
+    from urllib.parse import parse_qsl
+
+    at = open_page("pages/playground.py", query={"rels": "3,2,1", "gain": "map", "gain_map": "0=0,1=1,2=5,3=9"})
+    no_exceptions(at)
+    (button,) = [x.proto for x in at.get("page_link") if x.proto.label == t("present.open")]
+    at = sidebar(at, PAGE)
+    no_exceptions(at)
+    assert lecture_of(at).variant.gain == "linear" and lecture_of(at).rels == (3, 2, 1)
+    assert any(t("present.gain_map_left_out") == i.value for i in at.info) and warnings(at) == []
+    assert "gain" not in query(at) and "gain_map" not in query(at)
+    linked = open_page(PAGE, query=dict(parse_qsl(button.query_string)))
+    assert lecture_of(linked).variant.gain == "linear" and warnings(linked) == []
+    assert any(t("present.gain_map_left_out") == i.value for i in linked.info)
+    at = go(at, 3)  # the note stays with the lecture
+    assert any(t("present.gain_map_left_out") == i.value for i in at.info)
+
+
+@one_language_each("params, kind, said", [
+    ({"rels": "1,2", "k": "6"}, "ranking", "say_cutoff_past"),
+    ({"rels": "1000,5,2"}, "variants", "say_variants_same"),
+    ({"rels": "1000,5,2"}, "ndcg", "say_ndcg_perfect"),
+    ({"rels": "0,0,0"}, "ndcg", "say_ndcg_zero"),
+    ({"rels": "2"}, "discounts", "say_discounts_one"),
+    ({"rels": "0,1", "discount": "jarvelin"}, "ndcg", "say_ndcg_tie"),
+], ids=["k-past-end", "variants-equal", "perfect", "nothing-relevant", "one-result", "flat-discount"])
+def test_the_issue_s_links_say_something_true(lang, params, kind, said):
+    """The sentence shown on the step is the catalogue's sentence for that case, in the page's language."""
+    at = open_page(PAGE, lang=lang, query=params)
+    lecture = lecture_of(at)
+    step = next(i for i, s in enumerate(slides.steps(lecture), start=1) if s.kind == kind)
+    at = go(at, step)
+    no_exceptions(at)
+    start = t(f"present.{said}", lang=lang).split("{")[0]
+    assert start in html(at).replace("&#x27;", "'").replace("&quot;", '"')
+    assert "from 1 to 1" not in html(at) and "1 到 1" not in html(at)

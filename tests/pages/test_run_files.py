@@ -651,3 +651,23 @@ def test_a_scatter_of_more_queries_than_it_draws_says_how_many_it_shows():
     assert any(f"draws {SCATTER_POINTS:,} of the {SCATTER_POINTS + 2:,} points" in c.value for c in at.caption)
     small = uploaded()  # the samples draw every point and say nothing
     assert not any("points: the queries" in c.value for c in small.caption)
+
+
+def test_significance_counts_a_missing_query_as_0_when_the_means_do():
+    # Found by a tester: with "count as 0 (trec_eval -c)" the means counted A's missing q3 as 0 but the paired
+    # test left q3 out ("1 of 3 queries are left out"). By hand (linear gain, log2(i + 1), ideal from the qrels):
+    # A: q1 (1 + 2/log2 3) / (2 + 1/log2 3), q2 2 / (2 + 1/log2 3), q3 0; B: 1 on every query.
+    import math
+    qrels = b"q1 0 d1 2\nq1 0 d2 1\nq2 0 d1 1\nq2 0 d3 2\nq3 0 d5 1\n"
+    a = b"q1 Q0 d2 1 3 A\nq1 Q0 d1 2 2 A\nq2 Q0 d3 1 3 A\nq2 Q0 d9 2 2 A\n"
+    b = b"q1 Q0 d1 1 3 B\nq1 Q0 d2 2 2 B\nq2 Q0 d3 1 3 B\nq2 Q0 d1 2 2 B\nq3 Q0 d5 1 1 B\n"
+    ideal = 2 + 1 / math.log2(3)
+    diffs = [1 - (1 + 2 / math.log2(3)) / ideal, 1 - 2 / ideal, 1.0]
+    for missing, used in (("zero", diffs), (None, diffs[:2])):
+        query = {"measures": "ndcg_cut.10", **({"missing": missing} if missing else {})}
+        at = uploaded(("qrels.txt", qrels), {"A.run": a, "B.run": b}, query=query)
+        no_exceptions(at)
+        said = " ".join([c.value for c in at.caption] + [m.value for m in at.markdown])
+        n = len(used)
+        assert f"**B.run** beats A.run on {n} of {n} queries (0 ties), by {sum(used) / n:.4f} on average" in said
+        assert ("of 3 queries are left out" in said) == (missing is None)

@@ -127,3 +127,12 @@ def test_rendered_to_png(tmp_path):
         out = SCREENSHOTS / f"handout_{key}_{lang}_{paper}"
         subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", str(path), str(out)], check=True)
         assert out.with_suffix(".png").stat().st_size > 20_000
+
+
+def test_the_footer_link_is_whole_when_the_address_is_known(tmp_path):
+    # A handout is read on paper: its link must name the server (found by a tester: "present?rels=..." only).
+    lecture, _ = lecture_from_values({"present_rels": (3.0, 2.0, 1.0)})
+    whole = text_of(handout.build(lecture, "en", base="https://lab.example.edu:8501"), tmp_path).replace("\n", "")
+    assert "https://lab.example.edu:8501/present?rels=3,2,1" in whole
+    relative = text_of(handout.build(lecture, "en"), tmp_path).replace("\n", "")
+    assert "present?rels=3,2,1" in relative and "://" not in relative

@@ -16,14 +16,13 @@ from metrics.lessons.libraries import (
     DIMENSIONS,
     GRADE_READINGS,
     IDEAL_ORDERS,
-    IDEAL_SOURCES,
     LIBRARIES,
     QUANTITIES,
     SCORE_TYPES,
 )
 from metrics.lessons.match import WRITINGS, Explanation, Match, MatchResult, NearMiss
 from metrics.ndcg import NUMBA_SMALL_QUICKSORT
-from metrics.registry import DISCOUNTS, GAINS, TIES, ZERO_IDCG
+from metrics.registry import DISCOUNTS, GAINS, IDCG_SOURCES, TIES, ZERO_IDCG
 from ui import escape
 from ui import state as ui_state
 from ui.i18n import join_words, registry_text, t
@@ -34,7 +33,7 @@ __all__ = ["PAGE", "FIELDS", "K_RELS", "K_SCORES", "K_DOCNOS", "K_UNRET", "K_K",
            "parse_docnos", "choice_name", "settings_text", "library_sentence", "match_sentence",
            "near_miss_sentence", "open_link", "library_link", "ranx_note", "source_text", "SHOWN_MATCHES", "counted",
            "not_applicable_sentences", "SHOWN_EXPLANATIONS", "typed_text", "convention_names", "explanation_sentence",
-           "order_reasons"]
+           "order_reasons", "precision_sentences", "hundred_text", "rounding_window"]
 
 PAGE = "match"
 MAX_ITEMS = 500
@@ -110,7 +109,7 @@ def parse_docnos(text: str) -> list[str]:
     return [p.strip() for p in (text or "").split(",") if p.strip()]
 
 
-_ENTRIES = {"cutoff": CUTOFFS, "idcg": IDEAL_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
+_ENTRIES = {"cutoff": CUTOFFS, "idcg": IDCG_SOURCES, "ideal_order": IDEAL_ORDERS, "grades": GRADE_READINGS,
             "scores_as": SCORE_TYPES, "quantity": QUANTITIES, "gain": GAINS, "discount": DISCOUNTS, "ties": TIES,
             "zero_idcg": ZERO_IDCG}
 
@@ -139,14 +138,88 @@ def _k_text(k) -> str:
     return t("match.with_k", k=k) if k is not None else ""
 
 
-def library_sentence(key: str, value: float, k, digits: int) -> str:
-    """"scikit-learn's ndcg_score with k=5 gives 0.8123"."""
+def hundred_text(x: float, digits: int) -> str:
+    """An NDCG ×100 as a table prints it without its % sign, with two decimals fewer than the fraction shown
+    with ``digits`` (0.818354 -> 81.8354).
+
+    >>> hundred_text(0.8183541904922857, 6), hundred_text(1.0, 4)
+    ('81.8354', '100.00')
+    """
+    from decimal import Decimal
+
+    if not math.isfinite(x):
+        return "–"
+    return format((Decimal(repr(float(x))) * 100).quantize(Decimal(1).scaleb(-max(0, digits - 2))), "f")
+
+
+def _digits_100(digits: int, target) -> int:
+    """Decimals of a fraction shown beside a number typed ×100: two more than its fraction has, at least 6."""
+    return max(digits, target.decimals + 4, 6)
+
+
+def library_sentence(key: str, value: float, k, digits: int, *, times_100: bool = False, target=None) -> str:
+    """"scikit-learn's ndcg_score with k=5 gives 0.8123"; with ``times_100`` (the typed number is the NDCG ×100
+    without its % sign, ``target`` the typed number) the ×100 value is said too."""
     lib = LIBRARIES[key]
+    if times_100:
+        d = digits if target is None else _digits_100(digits, target)
+        return t("match.lib_sentence_times_100", library=escape.markdown(lib.short, 0), k=_k_text(k),
+                 value=show(value, d), hundred=hundred_text(value, d))
     return t("match.lib_sentence", library=escape.markdown(lib.short, 0), k=_k_text(k), value=show(value, digits))
 
 
-def match_sentence(m: Match, digits: int) -> str:
+def match_sentence(m: Match, digits: int, target=None) -> str:
+    if m.times_100:
+        d = digits if target is None else _digits_100(digits, target)
+        return t("match.setting_sentence_times_100", settings=settings_text(m.settings), value=show(m.value, d),
+                 hundred=hundred_text(m.value, d))
     return t("match.setting_sentence", settings=settings_text(m.settings), value=show(m.value, digits))
+
+
+def rounding_window(h) -> dict:
+    """A typed number's fraction at its precision and the exact values that round to it, as text computed in
+    decimal arithmetic (no binary noise in a 15th decimal): ``fraction``, ``lo``, ``hi``.
+
+    >>> from metrics.lessons.match import read_value
+    >>> rounding_window(read_value("81.8%"))
+    {'fraction': '0.818', 'lo': '0.8175', 'hi': '0.8185'}
+    """
+    from decimal import Decimal, InvalidOperation
+
+    try:  # the digits as typed ("81.840000000000001" keeps its last 1), as a fraction
+        at = Decimal(h.text.strip().rstrip("%")).scaleb(-2 if h.percent else 0)
+        if not at.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError, AttributeError):
+        at = Decimal(repr(float(h.value)))
+    half = Decimal(5).scaleb(-(h.scale + 1))
+    return {"fraction": format(at.quantize(Decimal(1).scaleb(-h.scale)), "f"),
+            "lo": format((at - half).quantize(half), "f"), "hi": format((at + half).quantize(half), "f")}
+
+
+def precision_sentences(target, *, ndcg_possible: bool = True) -> list[str]:
+    """The typed number's precision, said the way it was written: "81.8% has 1 decimal (0.818 as a fraction)";
+    a number that may be an NDCG ×100 without its % sign (:func:`metrics.lessons.match.unsigned_percent`) gets
+    a second sentence with its fraction and window.  ``target`` is the typed number
+    (:attr:`MatchResult.target`).
+
+    >>> from metrics.lessons.match import read_value
+    >>> print(precision_sentences(read_value("81.8%"))[0])
+    81.8% has 1 decimal (0.818 as a fraction): any exact value from 0.8175 to 0.8185 rounds to it.
+    >>> for line in precision_sentences(read_value("81.84")):
+    ...     print(line)
+    81.84 has 2 decimals: any exact value from 81.835 to 81.845 rounds to it.
+    Without a % sign it may also be an NDCG ×100: 0.8184 as a fraction, any NDCG from 0.81835 to 0.81845.
+    """
+    from metrics.lessons.match import unsigned_percent
+
+    value = escape.markdown(target.text or target.shown(), 0)
+    key = "match.precision_percent" if target.percent else "match.precision"
+    lines = [counted(key, target.decimals, value=value, decimals=target.decimals, **rounding_window(target))]
+    scaled = unsigned_percent(target) if ndcg_possible else None
+    if scaled is not None:
+        lines.append(t("match.precision_times_100", **rounding_window(scaled)))
+    return lines
 
 
 def near_miss_sentence(m: NearMiss, digits: int) -> str:
@@ -185,9 +258,9 @@ def open_link(rels, unretrieved, k, settings: dict) -> str:
 
 def library_link(key: str, rels, unretrieved, k) -> str:
     """A playground link for this list under a library's gain, discount, base, IDCG source and cutoff."""
-    c = LIBRARIES[key].convention
-    return open_link(rels, unretrieved, k, {"gain": (c.gain,), "discount": (c.discount,), "log_base": (c.log_base,),
-                                            "idcg": (c.idcg,), "cutoff": (c.cutoff,)})
+    settings = LIBRARIES[key].convention.settings()
+    return open_link(rels, unretrieved, k,
+                     {d: (settings[d],) for d in ("gain", "discount", "log_base", "idcg", "cutoff")})
 
 
 def source_text(key: str) -> str:
@@ -237,18 +310,21 @@ def not_applicable_sentences(not_applicable: dict) -> list[str]:
             for key in order if key in groups]
 
 
-def typed_text(text: str, percent: bool, decimals: int) -> str:
+def typed_text(text: str, percent: bool, decimals: int, *, sign: bool = True) -> str:
     """A fraction written as text ("0.9194") the way the user typed their number: as a percent with the typed
-    ``decimals`` when they typed one ("91.94%").
+    ``decimals`` when they typed one ("91.94%"), without the sign for a number typed ×100 without it
+    (``sign=False``: "91.94").
 
     >>> typed_text("0.9194", False, 4), typed_text("0.9194", True, 2), typed_text("0.91", True, 2)
     ('0.9194', '91.94%', '91.00%')
+    >>> typed_text("0.782", True, 1, sign=False)
+    '78.2'
     """
     if not percent:
         return text
     from decimal import Decimal
 
-    return format((Decimal(text) * 100).quantize(Decimal(1).scaleb(-decimals)), "f") + "%"
+    return format((Decimal(text) * 100).quantize(Decimal(1).scaleb(-max(0, decimals))), "f") + ("%" if sign else "")
 
 
 def convention_names(keys) -> str:
@@ -258,23 +334,35 @@ def convention_names(keys) -> str:
 
 
 def explanation_sentence(e: Explanation, target, digits: int) -> str:
-    """One explanation of :attr:`MatchResult.explanations` as a sentence, with the typed number as typed."""
+    """One explanation of :attr:`MatchResult.explanations` as a sentence, with the typed number as typed: a
+    percent's exact value beside its fraction ("0.818354 (81.8354%)"), a number typed ×100 without its % sign
+    said so ("78.2 is 0.782201 ×100 = 78.2201, rounded at 1 decimal and written without the % sign"); decimals
+    are counted as the number is written."""
     typed = escape.markdown(target.text, 0)
+    percent = target.percent or e.times_100
+    if e.times_100:
+        digits = _digits_100(digits, target)
     exact = show(e.value, digits) if math.isfinite(e.value) else "–"
+    if target.percent and math.isfinite(e.value):
+        exact = t("match.exact_percent", exact=exact, hundred=hundred_text(e.value, digits))
     if e.conventions:
         who = convention_names(e.conventions)
         if e.quantity == "dcg":
             who = t("match.explain_dcg", conventions=who)
     else:
         who = t("match.explain_exotic", settings=settings_text(e.settings))
+    sign = not e.times_100
     fmt = {"typed": typed, "exact": exact, "conventions": who, "p": e.decimals,
-           "shown": typed_text(e.shown, target.percent, target.decimals),
-           "rounded": typed_text(e.rounded, target.percent, target.decimals)}
+           "hundred": hundred_text(e.value, digits),
+           "shown": typed_text(e.shown, percent, e.decimals if e.writing == "rounded_shorter" else target.decimals,
+                               sign=sign),
+           "rounded": typed_text(e.rounded, percent, target.decimals, sign=sign)}
     if e.writing == "ratio_of_rounded":
         fmt.update(dcg=e.parts[0], idcg=e.parts[1])
-    if e.writing == "rounded":
+    prefix = "match.explain_times_100_" if e.times_100 else "match.explain_"
+    if e.writing == "rounded" and not e.times_100:
         return t("match.explain_rounded", **fmt)
-    return counted(f"match.explain_{e.writing}", e.decimals, **fmt)
+    return counted(prefix + e.writing, e.decimals, **fmt)
 
 
 def order_reasons() -> list[str]:

@@ -13,7 +13,6 @@ import pandas as pd
 import streamlit as st
 
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED, Exercise
-from metrics.registry import dcg_latex
 from ui import state as ui_state
 from ui.i18n import join_words, t
 from ui.numbers import exact
@@ -151,7 +150,8 @@ def exercise_items(ex: Exercise) -> pd.DataFrame:
 
 def exercise_facts(ex: Exercise) -> list[str]:
     """The cutoff, the judged items not retrieved and the decimals asked, as sentences."""
-    facts = [t("practice.cutoff", k=ex.k) if ex.k else t("practice.no_cutoff")]
+    k = ex.variant.k
+    facts = [t("practice.cutoff", k=k) if k else t("practice.no_cutoff")]
     if ex.unretrieved:
         facts.append(t("practice.unretrieved", grades=join_words(exact(g) for g in ex.unretrieved)))
     else:
@@ -167,13 +167,13 @@ def exercise_panel(ex: Exercise, *, key: str) -> None:
     with left:
         st.dataframe(exercise_items(ex), hide_index=True, key=f"{key}_items")
         if ex.scores is not None:
-            st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.ties}")))
+            st.info(t("practice.rank_by_scores", rule=t(f"practice.ties.{ex.variant.ties}")))
         else:
             st.caption(t("practice.already_ranked"))
     with right:
         st.markdown(f"**{t('practice.formula')}**")
         with st.container(key=f"compact_{key}_formula"):
-            st.latex(dcg_latex(ex.gain, ex.discount, ex.log_base, k="k" if ex.k else "n"))
+            st.latex(ex.variant.latex("k" if ex.variant.k else "n"))
             st.latex(r"\mathrm{NDCG} = \frac{\mathrm{DCG}}{\mathrm{IDCG}}")
         for fact in exercise_facts(ex):
             st.markdown(f"- {fact}")

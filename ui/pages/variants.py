@@ -100,22 +100,9 @@ FIELDS = (
         text=_ids_text,
         label="variants.ties_docnos",
     ),
-    ui_state.Field(
-        "va_rank_a",
-        "a",
-        default=EXAMPLES["004-recsys1"].relevances,
-        parse=_grades(),
-        label="variants.ranking_a",
-        **_LIST,
-    ),
-    ui_state.Field(
-        "va_rank_b",
-        "b",
-        default=EXAMPLES["004-recsys2"].relevances,
-        parse=_grades(),
-        label="variants.ranking_b",
-        **_LIST,
-    ),
+    *(ui_state.Field(f"va_rank_{side}", side, default=EXAMPLES[doc].relevances, parse=_grades(),
+                     label=f"variants.ranking_{side}", **_LIST) for side, doc in (("a", "004-recsys1"),
+                                                                                   ("b", "004-recsys2"))),
     ui_state.Field("va_pool", "pool", default=GROUND_TRUTH_004, parse=_grades(), label="variants.pool", **_LIST),
     ui_state.Field("va_matter_k", "matter_k", default=5, parse=k_parser(10 * MAX_ITEMS)),
     ui_state.Field("va_flip_first", "first", default="linear/standard/list", parse=ui_state.choice(tuple(VARIANTS))),
@@ -150,6 +137,16 @@ def use_playground(state, view) -> None:
     state["va_scores"] = ""
 
 
+def ideal_from(idcg: str, ideal_order: str) -> str:
+    """The ``variants.idcg`` entry naming a library's ideal ranking: its IDCG source, or ``given`` for the judged
+    items in the order given (Spark's ideal, :data:`metrics.lessons.libraries.IDEAL_ORDERS`).
+
+    >>> ideal_from("judged", "gain"), ideal_from("judged", "given")
+    ('judged', 'given')
+    """
+    return "given" if ideal_order == "given" else idcg
+
+
 def library_table(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     """The libraries' values with translated conventions: library (pinned), NDCG, where IDCG comes from and k
     first (what a reader compares), then the formula's parts, the totals and the source the convention was read
@@ -159,7 +156,8 @@ def library_table(table: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     frame = pd.DataFrame({
         col["library"]: [LIBRARIES[key].name for key in table["key"]],
         col["ndcg"]: [show(x) for x in table["ndcg"]],
-        col["idcg_source"]: [t(f"variants.idcg.{s}") for s in table["idcg_source"]],
+        col["idcg_source"]: [t(f"variants.idcg.{ideal_from(s, o)}") for s, o in zip(table["idcg_source"],
+                                                                                   table["ideal_order"])],
         col["k"]: ["—" if kk is None or kk != kk else str(int(kk)) for kk in table["k"]],
         col["gain"]: [registry_text("gain", GAINS[g], "name") for g in table["gain"]],
         col["discount"]: [registry_text("discount", DISCOUNTS[d], "name") for d in table["discount"]],
@@ -199,7 +197,8 @@ def convention_text(lib) -> str:
     """A library's conventions as a Markdown list: ties, where IDCG comes from, IDCG = 0, notes."""
     return (
         f"- {t('variants.col.ties')}: {registry_text('library', lib, 'ties_note')}\n"
-        f"- {t('variants.col.idcg_source')}: {t(f'variants.idcg.{lib.idcg}')}\n"
+        f"- {t('variants.col.idcg_source')}: "
+        f"{t(f'variants.idcg.{ideal_from(lib.convention.variant.idcg, lib.convention.ideal_order)}')}\n"
         f"- {t('variants.col.idcg_zero')}: {registry_text('library', lib, 'idcg_zero')}\n"
         f"- {t('variants.col.notes')}: {registry_text('library', lib, 'notes')}"
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 
 FIELDS = ("terms", "dcg", "ideal_terms", "idcg", "ndcg")
@@ -46,10 +47,13 @@ class Way:
 
 @dataclass(frozen=True)
 class Recipe:
+    """A student's whole calculation.  ``order`` is "sorted", "as_ranked", "ascending", or the ideal ranking's
+    grades in an order of the student's own (a tuple: a permutation of the items' grades)."""
+
     dcg: Way
     ideal: Way
     source: str = "list"
-    order: str = "sorted"
+    order: object = "sorted"
 
 
 def side_terms(way: Way, grades, k) -> list[float]:
@@ -57,8 +61,16 @@ def side_terms(way: Way, grades, k) -> list[float]:
     return [gain(way.gain, g) / divisor(way.discount, i, way.base) for i, g in enumerate(top, start=1)]
 
 
+def pool_of(recipe: Recipe, grades, extra) -> list[float]:
+    """The items the ideal ranking is made of: the list, or every judged item."""
+    return list(grades) + (list(extra) if recipe.source == "judged" else [])
+
+
 def ideal_grades(recipe: Recipe, grades, extra) -> list[float]:
-    pool = list(grades) + (list(extra) if recipe.source == "judged" else [])
+    pool = pool_of(recipe, grades, extra)
+    if isinstance(recipe.order, tuple):
+        assert sorted(recipe.order) == sorted(pool), (recipe.order, pool)  # the student's own order of these items
+        return list(recipe.order)
     if recipe.order == "as_ranked":
         return pool
     return sorted(pool, reverse=recipe.order == "sorted")
@@ -153,6 +165,30 @@ def read(text: str) -> tuple[float, float]:
     return value, 0.5 * 10.0 ** -(decimals + (2 if percent else 0))
 
 
+def written_like(text: str, exact: float, *, percent: bool | None = None, finest: int = 0) -> str:
+    """``exact`` written the way the student wrote ``text``: the same digits (a whole number in a list of terms
+    as many as the list's finest entry, ``finest``) in the form the student meant (``percent``; by default a
+    percent when written with its sign) — a percent written without its sign, 76.8, is compared as 81.8%, not
+    as 0.8."""
+    body = text.rstrip("%")
+    decimals = len(body.split(".")[1]) if "." in body else 0
+    if decimals == 0 and not text.endswith("%"):
+        decimals = finest
+    if text.endswith("%") if percent is None else percent:
+        return f"{exact * 100:.{decimals}f}%"
+    return f"{exact:.{decimals}f}"
+
+
+def discount_name(way: Way, positions: int) -> str:
+    """What the diagnosis calls the discount a side used: log(i) with position 1 undiscounted is the
+    Järvelin–Kekäläinen discount wherever every divisor of the side's positions is the same as that one's."""
+    if way.discount == "log_i" and all(
+            math.isclose(divisor("log_i", i, way.base), divisor("jarvelin", i, way.base), rel_tol=1e-12)
+            for i in range(1, positions + 1)):
+        return "jarvelin"
+    return way.discount
+
+
 def close(text: str, exact: float, *, unit_decimals: int | None = None) -> bool:
     value, tol = read(text)
     if unit_decimals is not None:
@@ -169,3 +205,69 @@ def near_boundary(text: str, exact: float) -> bool:
 def trunc(x: float, d: int) -> float:
     unit = 10.0 ** d
     return math.trunc(x * unit + math.copysign(1e-7, x)) / unit
+
+
+# ---------------------------------------------------------------------------------------- an ideal ranking unsorted
+def unsorted_orders(pool):
+    """The student who writes the ideal ranking in an order of their own: any order of the items' grades except
+    highest first (a Hypothesis strategy; ``st.permutations`` shuffles, nothing here sorts)."""
+    from hypothesis import strategies as st
+
+    best = sorted(pool, reverse=True)
+    return st.permutations([float(g) for g in pool]).map(tuple).filter(lambda order: list(order) != best)
+
+
+@lru_cache(maxsize=64)
+def every_order(pool: tuple[float, ...]) -> list[tuple[float, ...]]:
+    """Every distinct order of the grades in ``pool`` (a multiset), by brute force: place each distinct grade
+    left at the next position, in turn."""
+    counts: dict[float, int] = {}
+    for g in pool:
+        counts[float(g)] = counts.get(float(g), 0) + 1
+    out: list[tuple[float, ...]] = []
+    seq: list[float] = []
+
+    def place() -> None:
+        if len(seq) == len(pool):
+            out.append(tuple(seq))
+            return
+        for g in list(counts):
+            if counts[g]:
+                counts[g] -= 1
+                seq.append(g)
+                place()
+                seq.pop()
+                counts[g] += 1
+
+    place()
+    return out
+
+
+def orders_giving(written: dict[int, str], pool, way: Way, k) -> set[tuple[float, ...]]:
+    """The orders of ``pool`` (only the positions that count: cut at k) whose ideal terms, computed by ``way``,
+    round to every written term (``written``: position -> text) — found by trying every order."""
+    return _orders_giving(tuple(sorted(written.items())), tuple(sorted(float(g) for g in pool)), way, k)
+
+
+@lru_cache(maxsize=256)
+def _orders_giving(written: tuple, pool: tuple, way: Way, k) -> frozenset:
+    written = dict(written)
+    n_side = len(pool) if (k is None or not way.cut) else min(k, len(pool))
+    if any(p > n_side for p in written):
+        return frozenset()
+    out = set()
+    for order in every_order(pool):
+        head = order[:n_side]
+        terms = side_terms(way, head, None)
+        if all(close(text, terms[p - 1]) for p, text in written.items()):
+            out.add(head)
+    return frozenset(out)
+
+
+def shows_unsorted(written: dict[int, str], pool, way: Way, k) -> bool:
+    """The written ideal terms are an order of the right grades other than highest first, and it shows: some
+    written term is not the highest-first ranking's (what the diagnosis can see on the sheet)."""
+    best = side_terms(way, sorted(pool, reverse=True), k)
+    if not any(p > len(best) or not close(text, best[p - 1]) for p, text in written.items()):
+        return False
+    return bool(orders_giving(written, pool, way, k))

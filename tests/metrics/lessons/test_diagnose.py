@@ -184,6 +184,10 @@ MISTAKE_TABLE = [
     # ideal left in ranked order: its terms are the DCG's, IDCG = DCG = 6.86 (NDCG would be 1)
     ("ideal_order", dict(grades=G, ideal_terms="3 1.26 1.5 0 0.39 0.71", idcg="6.86"),
      ("ideal_order", "ideal_term", 2), {"ideal_terms": "wrong", "idcg": "carried_forward"}),
+    # any other order of the right grades: grades 2 3 1 3 2, the ideal written for 3 2 3 2 1 (not the ranked
+    # order, not lowest first): 3, 2/log2 3 = 1.26, 3/2 = 1.5, 2/log2 5 = 0.86, 1/log2 6 = 0.39, sum 7.0119
+    ("ideal_order_any", dict(grades=[2, 3, 1, 3, 2], ideal_terms="3 1.26 1.5 0.86 0.39", idcg="7.01"),
+     ("ideal_order", "ideal_term", 2), {"ideal_terms": "wrong", "idcg": "carried_forward"}),
     # a term past k = 4: 1/log2 6 = 0.39 at position 5, and DCG 3 + 1.26 + 1.5 + 0 + 0.39 = 6.15 (DCG@4 5.76)
     ("beyond_k", dict(grades=G, k=4, terms="3 1.26 1.5 0 0.39", dcg="6.15"), ("beyond_k", "term", 5),
      {"terms": "wrong", "dcg": "carried_forward"}),
@@ -489,3 +493,17 @@ def test_a_ratio_of_the_writer_s_own_numbers_cut_off_is_a_truncation_not_carried
                        ideal_terms="3 1.89 1 0.86 0.38", idcg="7.13", ndcg="0.769", gain="linear",
                        discount="standard", log_base=2.0, idcg_source="judged")
     assert rounded.verdict("ndcg").state == "carried_forward"  # 0.76858 rounded; the exercise gives 0.768
+
+
+@PROPERTY
+@given(base=st.one_of(st.sampled_from([2.0, math.e, 10.0]), st.floats(min_value=1.01, max_value=12.0)),
+       positions=st.integers(min_value=1, max_value=40))
+def test_log_i_and_jarvelin_coincide_exactly_where_the_divisors_do(base, positions):
+    # Issue 36 item 3: log_b(i) with position 1 undiscounted and Järvelin–Kekäläinen's max(1, log_b i) are one
+    # formula where every divisor of the positions agrees — checked position by position from first principles.
+    from metrics.lessons.misconceptions import named_discount, same_as_jarvelin
+
+    same = all(math.isclose(1.0 if i == 1 else math.log(i) / math.log(base), max(1.0, math.log(i) / math.log(base)),
+                            rel_tol=1e-12) for i in range(1, positions + 1))
+    assert same_as_jarvelin(base, positions) == same
+    assert named_discount("log_i", base, positions) == ("jarvelin" if same else "log_i")

@@ -60,8 +60,9 @@ def test_registry_is_consistent():
     for lib in LIBRARIES.values():
         c = lib.convention
         for name, dim in DIMENSIONS.items():
-            assert getattr(c, name) in dim.choices, (lib.key, name)
-        assert lib.gain in GAINS and lib.discount in DISCOUNTS and lib.ties in TIES and c.zero_idcg in ZERO_IDCG
+            assert c.settings()[name] in dim.choices, (lib.key, name)
+        v = c.variant
+        assert v.gain in GAINS and v.discount in DISCOUNTS and v.ties in TIES and v.zero_idcg in ZERO_IDCG
         assert lib.latex().startswith("\\mathrm{DCG}")
         # every convention cites the file and function it was read from, and its version
         assert ":" in lib.source and any(ch.isdigit() for ch in lib.source), lib.key
@@ -354,7 +355,7 @@ def test_trec_eval_gain_map_through_the_extension():
     names = ["a", "b", "c", "d"]
     theirs = _trec_run([2, 1, 3, 4], [4, 3, 2, 1], [4], names, "ndcg.2=9,4=4.5")["ndcg"]
     # the gain map is used once the convention's gain is "map" (trec_eval -m ndcg.2=9,4=4.5)
-    c = Convention(**{**LIBRARIES["trec_eval_ndcg"].convention.settings(), "gain": "map"})
+    c = Convention.of({**LIBRARIES["trec_eval_ndcg"].convention.settings(), "gain": "map"}, gain_map={2: 9, 4: 4.5})
     assert close(convention_value(c, [2, 1, 3, 4], scores=[4, 3, 2, 1], docnos=names, pool=[2, 1, 3, 4, 4],
                                   gain_map={2: 9, 4: 4.5})["value"], theirs)
 
@@ -405,7 +406,8 @@ def test_lightgbm_by_hand():
     # a label_gain that is not increasing: LightGBM's ideal sorts by label, so [2, 4] scores above 1:
     # (9 + 4.5/log2 3) / (4.5 + 9/log2 3) = 1.1632 (trec_eval's ideal, by gain, gives 1.0)
     theirs = lightgbm_ndcg([2, 4, 0], [3, 2, 1], 3, label_gain=[0, 1, 9, 3, 4.5])
-    ours = convention_value(Convention(**{**LIBRARIES["lightgbm"].convention.settings(), "gain": "map"}),
+    ours = convention_value(Convention.of({**LIBRARIES["lightgbm"].convention.settings(), "gain": "map"},
+                                          gain_map={0: 0, 1: 1, 2: 9, 3: 3, 4: 4.5}),
                             [2, 4, 0], gain_map={0: 0, 1: 1, 2: 9, 3: 3, 4: 4.5}, k=3)["value"]
     assert close(ours, theirs) and round(theirs, 4) == 1.1632
     with pytest.raises(NotApplicable, match="integer grades only"):

@@ -20,6 +20,7 @@ there; elsewhere inputs are drawn where they differ (``assume``).  A right sheet
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -31,7 +32,8 @@ from classroom.tasks import ranking_task
 from classroom.tasks import verdict as class_verdict
 from metrics.lessons.diagnose import Verdict, diagnose
 from metrics.lessons.exercises import Exercise
-from metrics.lessons.misconceptions import MISCONCEPTIONS
+from metrics.lessons.misconceptions import MAX_BLANKS, MAX_ORDERS, MISCONCEPTIONS
+from metrics.variant import Variant
 from tests.conftest import examples
 
 from .student import (
@@ -44,16 +46,22 @@ from .student import (
     Way,
     apply,
     close,
+    discount_name,
     divisor,
     fmt,
     gain,
     near_boundary,
     numbers,
+    orders_giving,
     pct,
+    pool_of,
     read,
+    shows_unsorted,
     side_terms,
     single_and_pair_recipes,
     trunc,
+    unsorted_orders,
+    written_like,
 )
 
 SETTINGS = settings(deadline=None, max_examples=examples(60),
@@ -100,6 +108,7 @@ class Sheet:
         self.texts: dict[str, object] = {}
         self.derived: dict[str, bool] = {}
         self.decimals: int | None = None  # the decimals the exercise asks for (None: any)
+        self.percent_meant: dict[str, bool] = {}  # a number written in the other form than the one meant
 
     def kwargs(self) -> dict:
         out = {} if self.decimals is None else {"decimals": self.decimals}
@@ -249,7 +258,27 @@ def formula_explanations(sheet: Sheet, f: str) -> set[str]:
             ok &= close(text, value)
         if ok:
             out.add(keys[0])
+    if f == "ideal_terms" and unsorted_explains(sheet):
+        out.add("ideal_order")
     return out
+
+
+def _written_ideal(sheet: Sheet) -> dict[int, str]:
+    return dict(sheet.terms_written("ideal_terms")) if "ideal_terms" in sheet.texts else {}
+
+
+def unsorted_explains(sheet: Sheet) -> bool:
+    """The written ideal terms are the right grades in another order than highest first, and it shows in them
+    (some written term is not the highest-first ranking's); an IDCG written beside them, not worked out from
+    them, is such an order's too."""
+    written, c = _written_ideal(sheet), sheet.correct
+    pool = pool_of(c, sheet.grades, sheet.extra)
+    if not written or not shows_unsorted(written, pool, c.ideal, sheet.k):
+        return False
+    if "idcg" in sheet.texts and not sheet.derived.get("idcg"):
+        return any(close(sheet.texts["idcg"], math.fsum(side_terms(c.ideal, head, None)))
+                   for head in orders_giving(written, pool, c.ideal, sheet.k))
+    return True
 
 
 def _check_everywhere(sheet: Sheet, d) -> None:
@@ -257,12 +286,14 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     teacher's summaries as from diagnose (Check my calculation)."""
     c = sheet.correct
     ex = Exercise(seed=0, difficulty="easy", labels=tuple(f"D{i + 1}" for i in range(len(sheet.grades))),
-                  grades=tuple(sheet.grades), scores=None, ties=None,
-                  unretrieved=tuple(sheet.extra) if c.source == "judged" else (), k=sheet.k, gain=c.dcg.gain,
-                  discount=c.dcg.discount, log_base=c.dcg.base, decimals=sheet.d)
+                  grades=tuple(sheet.grades), scores=None,
+                  unretrieved=tuple(sheet.extra) if c.source == "judged" else (),
+                  variant=Variant(gain=c.dcg.gain, discount=c.dcg.discount, log_base=c.dcg.base, k=sheet.k,
+                                  idcg="judged" if c.source == "judged" and sheet.extra else "list", ties="stable"),
+                  decimals=sheet.d)
     if c.source == "list" and sheet.extra:
         return  # Practice and the classroom give missed items only when they count
-    assert ex.idcg == c.source
+    assert ex.variant.idcg == c.source
     answers = {f: v for f, v in sheet.kwargs().items() if f != "decimals"}  # the exercise has its decimals
     practice = ex.check(**answers)
     task = ranking_task(sheet.grades, unretrieved=sheet.extra, k=sheet.k, gain=c.dcg.gain, discount=c.dcg.discount,
@@ -288,6 +319,11 @@ def _check_everywhere(sheet: Sheet, d) -> None:
     assert named == {k for v in d.verdicts.values() if v.state == "wrong" for k in v.mistakes}
 
 
+def _diagnosed(sheet: Sheet):
+    return diagnose(sheet.grades, unretrieved=sheet.extra, k=sheet.k, **sheet.kwargs(),
+                    **_formula_kwargs(sheet.correct))
+
+
 def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> None:
     """The diagnosis names the first wrong field's misconception (one of ``expected_first``) where it first
     shows, and gives every field its expected state."""
@@ -306,6 +342,7 @@ def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> 
             finding.expected, right, rel_tol=1e-9, abs_tol=1e-12), (finding, right)
     for f, srcs in sources.items():
         assert d.verdicts[f].carried_from and set(d.verdicts[f].carried_from) <= srcs, (f, d.verdicts[f], srcs)
+    _assert_said_like_the_student(sheet, d)
     first_field = next((f for f in FIELDS if states.get(f) == "wrong"), None)
     if first_field is None:
         assert d.first is None and d.ok, d.kinds()
@@ -317,6 +354,28 @@ def _assert_diagnosis(sheet: Sheet, expected_first: set[str] | None, d=None) -> 
     assert d.first.kind in expected_first, (d.first.kind, expected_first, sheet.texts, d.kinds())
     assert d.verdicts[first_field].mistakes[0] == d.first.kind
     _check_everywhere(sheet, d)
+
+
+def _assert_said_like_the_student(sheet: Sheet, d) -> None:
+    """Issue 36 items 2 and 5: "rounded like yours" is the exercise's value written the way the student wrote
+    theirs (a percent as a percent, an NDCG above 1 as the percent it is); a number carried forward is quoted as
+    what the student's own numbers give, at their precision: the number they wrote, worked out from their own."""
+    rows = {(r.step, None if pd.isna(r.position) else int(r.position)): r for r in d.steps.itertuples()}
+    for f, text in sheet.texts.items():
+        if isinstance(text, list):
+            finest = max((len(x.split(".")[1]) for x in text if "." in x), default=0)
+            for p, x in sheet.terms_written(f):
+                if p <= len(sheet.right[f]):
+                    assert rows[(STEP[f], p)].rounded == written_like(x, sheet.right[f][p - 1], finest=finest)
+        else:
+            meant = sheet.percent_meant.get(f)
+            assert rows[(STEP[f], None)].rounded == written_like(text, sheet.right[f], percent=meant), (f, text)
+    field_of = {v: k for k, v in STEP.items()}
+    for finding in d.findings:
+        if finding.kind == "carried_forward" and sheet.derived.get(field_of[finding.step]):
+            text = sheet.texts[field_of[finding.step]]
+            if not near_boundary(text, finding.params["own"]):
+                assert finding.params["own_text"] == text, (finding.params, text)
 
 
 def _fields(data) -> tuple[str, ...]:
@@ -375,6 +434,72 @@ def test_formula_misconception_is_named_where_it_first_shows(key, exercise, d, c
                 if tf in sheet.texts and "?" not in sheet.texts[tf]:
                     assume(not close(sheet.texts[first], sheet.own_sum(tf, [])))
     _assert_diagnosis(sheet, expected)
+    # item 3: log(i) with position 1 undiscounted is named Järvelin–Kekäläinen where the divisors are the same
+    for finding in _diagnosed(sheet).findings:
+        if finding.kind == "discount_one_early" and "theirs_variant" in finding.params:
+            which = "dcg" if finding.params["side"] in ("dcg", "both") else "ideal"
+            n = len(numbers(student, grades, extra, k)[TERMS_OF[which]])
+            way = replace(getattr(correct, which), discount="log_i")  # log(i) where log(i + 1) belongs
+            assert finding.params["theirs_variant"] == discount_name(way, n), (finding, n)
+
+
+# ---------------------------------------------------------------------------------------------- any order
+@SETTINGS
+@given(exercise=exercises(), d=st.integers(min_value=2, max_value=4), carry=st.booleans(), data=st.data())
+def test_an_ideal_ranking_in_any_order_is_named_unsorted(exercise, d, carry, data):
+    """Issue 36: the IDCG terms of the right grades in an order of the student's own (3, 2, 3, 2, 1 for
+    3, 3, 2, 2, 1 — any order, not only the ranked one or lowest first) are "ideal ranking unsorted" at the
+    IDCG-terms step, and the IDCG and NDCG worked out from them are carried forward."""
+    grades, extra, k, correct = exercise
+    pool = pool_of(correct, grades, extra)
+    order = data.draw(unsorted_orders(pool), label="order")
+    sheet = Sheet(grades, extra, k, correct, d)
+    fields = tuple(dict.fromkeys(("ideal_terms",) + _fields(data)))
+    _write_formula(sheet, replace(correct, order=order), tuple(f for f in FIELDS if f in fields), carry, data)
+    _assume_clear(sheet)
+    states, _ = expected_states(sheet)
+    assume(states.get("ideal_terms") == "wrong")  # the order shows in the terms written (not only in blanks)
+    # the diagnosis fills at most MAX_BLANKS unwritten positions, in at most MAX_ORDERS ways
+    written = _written_ideal(sheet)
+    n_side = len(pool) if k is None else min(k, len(pool))
+    assume(n_side - len(written) <= MAX_BLANKS)
+    assume(len(orders_giving(written, pool, correct.ideal, k)) <= MAX_ORDERS)
+    expected = formula_explanations(sheet, "ideal_terms")
+    assume(expected)  # an IDCG copied right beside unsorted terms: no single misconception gives both
+    assert "ideal_order" in expected or not unsorted_explains(sheet)
+    _assert_diagnosis(sheet, expected)
+
+
+def test_an_ideal_ranking_in_any_order_by_hand():
+    # The issue's sheet: grades ranked 2, 3, 1, 3, 2 (linear gain, log2(i + 1), ideal from the list); the ideal
+    # terms written for 3, 2, 3, 2, 1 instead of 3, 3, 2, 2, 1: 3, 2/log2 3 = 1.26, 3/log2 4 = 1.5,
+    # 2/log2 5 = 0.86, 1/log2 6 = 0.39; their sum 7.0119 -> 7.01 (the right IDCG: 3 + 1.8928 + 1 + 0.8614 +
+    # 0.3869 = 7.1410); DCG 2 + 1.8928 + 0.5 + 1.2920 + 0.7737 = 6.4585; NDCG 6.46 / 7.01 = 0.9215.
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="3 1.26 1.5 0.86 0.39", idcg="7.01", dcg="6.46", ndcg="0.92",
+                 gain="linear", discount="standard", log_base=2)
+    assert d.kinds()[0] == ("ideal_order", "ideal_term", 2)
+    assert d.first.params["theirs_variant"] == (3.0, 2.0, 3.0, 2.0, 1.0)
+    assert [(f, v.state) for f, v in d.verdicts.items()] == [
+        ("dcg", "right"), ("ideal_terms", "wrong"), ("idcg", "carried_forward"), ("ndcg", "carried_forward")]
+    assert d.verdict("ideal_terms").mistakes == ("ideal_order",)
+    # with positions 4 and 5 blank, an IDCG from either filling (2 then 1: 7.0119; 1 then 2: 3 + 1.2619 + 1.5 +
+    # 1/log2 5 + 2/log2 6 = 3 + 1.2619 + 1.5 + 0.4307 + 0.7737 = 6.9663 -> 6.97)
+    for idcg in ("7.01", "6.97"):
+        d = diagnose([2, 3, 1, 3, 2], ideal_terms="3 1.26 1.5", idcg=idcg, gain="linear", discount="standard",
+                     log_base=2)
+        assert [(f, v.state) for f, v in d.verdicts.items()] == [("ideal_terms", "wrong"),
+                                                                  ("idcg", "carried_forward")], idcg
+    # 1.95 at position 2 is no grade's term (3/log2 3 = 1.89, 2/log2 3 = 1.26): a slip, no order
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="3 1.95 1", gain="linear", discount="standard", log_base=2)
+    assert d.first.kind == "arithmetic_slip"
+    # 2, 1.26, 1.5, 0.43 read back to grades 2, 2, 3, 1 (2/log2 5 = 0.86 would be a third 2): an order of the
+    # right grades, named at position 1; with 0.86 at position 4 it is three 2s where the list has two: no order
+    # of the right grades is read back (each position may still be named on its own)
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="2 1.26 1.5 0.43", gain="linear", discount="standard", log_base=2)
+    assert d.kinds()[0] == ("ideal_order", "ideal_term", 1)
+    assert d.first.params["theirs_variant"][:4] == (2.0, 2.0, 3.0, 1.0)
+    d = diagnose([2, 3, 1, 3, 2], ideal_terms="2 1.26 1.5 0.86", gain="linear", discount="standard", log_base=2)
+    assert not any(isinstance(f.params.get("theirs_variant"), tuple) for f in d.findings), d.kinds()
 
 
 # ---------------------------------------------------------------------------------------------- writing entries
@@ -421,6 +546,10 @@ def _not_another_mistake(sheet: Sheet, f: str, p: int | None, text: str) -> None
         vals = numbers(r, sheet.grades, sheet.extra, sheet.k)[f]
         value = vals if p is None else (vals[p - 1] if p <= len(vals) else math.nan)
         assume(not close(text, value) and not (math.isfinite(value) and is_truncation(text, value)))
+    if f == "ideal_terms":  # nor the right grades in another order (the slip lands on another grade's term)
+        written = {**_written_ideal(sheet), p: text}
+        assume(not shows_unsorted(written, pool_of(sheet.correct, sheet.grades, sheet.extra), sheet.correct.ideal,
+                                  sheet.k))
     if p is not None:
         side = SIDE_OF[f]
         way = getattr(sheet.correct, side)
@@ -477,12 +606,15 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
         sheet.texts[tf] = [fmt(x, d) for x in right[tf]] + [fmt(x, d) for x in uncut[k:m]]
         start = tf
     elif key == "truncation":
-        spots = _spots(sheet)
+        def exact_at(spot):
+            return right[spot[0]][spot[1] - 1] if spot[1] else right[spot[0]]
+
+        # only where cutting the digits off differs from rounding (a next digit of 5 or more)
+        spots = [s for s in _spots(sheet) if not close(fmt(trunc(exact_at(s), d), d), exact_at(s))]
         assume(spots)
         f, p = data.draw(st.sampled_from(spots), label="spot")
-        exact = right[f][p - 1] if p else right[f]
+        exact = exact_at((f, p))
         text = fmt(trunc(exact, d), d)
-        assume(not close(text, exact))
         _not_another_mistake(sheet, f, p, text)
         _not_a_total_or_ratio_mistake(sheet, f, text)
         _write_at(sheet, f, p, text)
@@ -515,9 +647,11 @@ def test_writing_misconception_is_named_where_it_shows(key, exercise, d, carry, 
     elif key == "percent_vs_fraction":
         if data.draw(st.booleans(), label="percent_without_sign"):
             sheet.texts["ndcg"] = fmt(right["ndcg"] * 100, max(0, d - 2))
+            sheet.percent_meant["ndcg"] = True
             assume(read(sheet.texts["ndcg"])[0] > 1)
         else:
             sheet.texts["ndcg"] = fmt(right["ndcg"], d) + "%"
+            sheet.percent_meant["ndcg"] = False
             assume(right["ndcg"] > 0.5 * 10.0 ** -d * 2)
         assume(not close(sheet.texts["ndcg"], right["ndcg"]))
         start = "ndcg"

@@ -951,7 +951,14 @@ def _pending_token(code: str) -> str:
     return st.session_state.setdefault("class_pending_tokens", {}).setdefault(name, secrets.token_urlsafe(24))
 
 
-def _join(page: ui_state.PageState, code: str) -> None:
+def _typed_code(page: ui_state.PageState) -> str:
+    """The class code in its box when Join (or Take my seat back) was pressed: read in the button's callback,
+    not from the run before (Enter in the nickname box may come before the run that took the code ended)."""
+    return page.parse_typed("join_code") or ""
+
+
+def _join(page: ui_state.PageState) -> None:
+    code = _typed_code(page)
     # A second press of Join (a double click, a click sent again over a slow connection) finds the seat the
     # first one took in this browser session.
     for held in (browser.remembered("s", normalise_code(code or "")), _pending_token(code)):
@@ -966,8 +973,8 @@ def _join(page: ui_state.PageState, code: str) -> None:
         _seated(page, *seated)
 
 
-def _reclaim(page: ui_state.PageState, code: str) -> None:
-    seated = _seat_from(store().reclaim, code, st.session_state.get("join_seat_code", ""))
+def _reclaim(page: ui_state.PageState) -> None:
+    seated = _seat_from(store().reclaim, _typed_code(page), st.session_state.get("join_seat_code", ""))
     if seated is not None:
         st.session_state["join_seat_code"] = ""
         _seated(page, *seated)
@@ -990,14 +997,19 @@ def _seat_from(ask, code: str, typed: str, **extra):
 
 
 def join_form(page: ui_state.PageState) -> None:
+    """The join form: the class code, then the nickname and Join in a form, so that Enter in the nickname box
+    joins (a form sends its fields with its submit).  The code box stays outside the form: it is kept as soon as
+    it is left (Enter, Tab, a click), so Join and the seat-code form under it both read it.  A seat code from
+    the teacher has a form of its own (Enter in it takes the seat back)."""
     st.caption(t("classroom.join_intro"))
     st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
-    code = page.typed("join_code")
-    # The store cuts a nickname at 24 grapheme clusters (a flag or a family emoji is one, but many UTF-16
-    # units, which is what a browser's maxlength counts): the box only keeps absurd lengths out.
-    st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=200, help=t("classroom.nickname_help"))
-    st.button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:", on_click=_join,
-              args=(page, code))
+    page.typed("join_code")
+    with st.form("join_form", border=False, enter_to_submit=True):
+        # The store cuts a nickname at 24 grapheme clusters (a flag or a family emoji is one, but many UTF-16
+        # units, which is what a browser's maxlength counts): the box only keeps absurd lengths out.
+        st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=200, help=t("classroom.nickname_help"))
+        st.form_submit_button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:",
+                              on_click=_join, args=(page,))
     problem = st.session_state.pop("join_problem", None)
     waiting = st.session_state.get("join_waiting")
     if waiting:
@@ -1006,8 +1018,9 @@ def join_form(page: ui_state.PageState) -> None:
         st.error(problem)
     with st.expander(t("classroom.have_seat_code"), icon=":material/key:"):
         st.caption(t("classroom.have_seat_code_help"))
-        st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
-        st.button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page, code))
+        with st.form("join_reclaim_form", border=False, enter_to_submit=True):
+            st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
+            st.form_submit_button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page,))
 
 
 @st.fragment(run_every=STUDENT_REFRESH)

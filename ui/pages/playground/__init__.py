@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from metrics.lessons.examples import EXAMPLES, judge, printed_totals, setup
-from metrics.ndcg import all_variants, breakdown, cg, dcg, ndcg
+from metrics.ndcg import all_variants, breakdown, cg, dcg, ndcg, positions_counted
 from metrics.ndcg import idcg as ideal_dcg
 from ui import state as ui_state
 from ui.components import cards
@@ -251,7 +251,7 @@ def compute(grades: tuple, unretrieved: tuple, k, gain: str, gain_map: tuple, di
     wide = variants_wide(all_variants(list(grades), k=k, log_base=base, pool=pool, gains=gains, zero_idcg=zero))
     n_list = len(grades)
     n_ideal = len(pool) if idcg == "judged" else n_list
-    longest = min(k, max(n_list, n_ideal)) if k else max(n_list, n_ideal)
+    longest = positions_counted(max(n_list, n_ideal), k=k)
     cut = min(k or rows_cap, rows_cap) if longest > rows_cap else k
     bd = breakdown(list(grades), k=cut, gain=gain_of(gain, gain_map), discount=discount, log_base=base,
                    pool=pool if idcg == "judged" else None)

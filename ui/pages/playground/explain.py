@@ -183,13 +183,18 @@ TERMS_SHOWN = 8
 
 
 def _sum_lines(grades, terms, total: float, name: str, n_total: int, *, gain: str, discount: str,
-               log_base: float) -> list[str]:
+               log_base: float, k: int | None = None) -> list[str]:
     """``name@n = Σ ...``, the terms with numbers written in, their values, the total.
 
-    At most TERMS_SHOWN terms are written out; ``\\cdots_{(m)}`` stands for the m others.
+    At most TERMS_SHOWN terms are written out; ``\\cdots_{(m)}`` stands for the m others.  A cutoff ``k``
+    past the end of the ``n_total`` positions is written as it is with the sum stopping at the end:
+    ``DCG@6 = Σ_{i=1}^{min(6, 2)}`` (:func:`metrics.ndcg.positions_counted`).
     """
     shown = min(len(grades), TERMS_SHOWN, n_total)
-    head = dcg_latex(gain, discount, log_base, k=str(n_total)).replace("\\mathrm{DCG}", f"\\mathrm{{{name}}}", 1)
+    past = k is not None and k > n_total
+    head = dcg_latex(gain, discount, log_base, k=str(k) if past else str(n_total),
+                     upper=f"\\min({k},\\,{n_total})" if past else None)
+    head = head.replace("\\mathrm{DCG}", f"\\mathrm{{{name}}}", 1)
     symbolic = [term_substituted(grades[i], i + 1, gain=gain, discount=discount, log_base=log_base)
                 for i in range(shown)]
     values = [short(terms[i]) for i in range(shown)]
@@ -228,9 +233,9 @@ def formula_latex(bd: pd.DataFrame, *, values: dict[str, float], n_actual: int, 
     actual = bd.dropna(subset=["relevance"])
     ideal = bd.dropna(subset=["ideal_relevance"])
     dcg_lines = _sum_lines(actual["relevance"].tolist(), actual["discounted_gain"].tolist(), values["dcg"],
-                           "DCG", n_actual, gain=gain, discount=discount, log_base=log_base)
+                           "DCG", n_actual, gain=gain, discount=discount, log_base=log_base, k=k)
     idcg_lines = _sum_lines(ideal["ideal_relevance"].tolist(), ideal["ideal_discounted_gain"].tolist(),
-                            values["idcg"], "IDCG", n_ideal, gain=gain, discount=discount, log_base=log_base)
+                            values["idcg"], "IDCG", n_ideal, gain=gain, discount=discount, log_base=log_base, k=k)
     at = f"@{k}" if k is not None else ""
     ndcg = (f"\\mathrm{{NDCG}}{at} = \\frac{{\\mathrm{{DCG}}{at}}}{{\\mathrm{{IDCG}}{at}}} = "
             f"\\frac{{{short(values['dcg'])}}}{{{short(values['idcg'])}}} = {short(values['ndcg'])}")

@@ -83,6 +83,7 @@ def playground() -> None:
         if rest_later:
             playground_ui.end_first_run(p, state)
             return
+        from metrics.ndcg import positions_counted
         from metrics.registry import ZERO_IDCG
         from metrics.variant import Variant
         from ui.i18n import registry_text
@@ -196,8 +197,7 @@ def playground() -> None:
         # ---- step by step ------------------------------------------------------------------------------
         st.subheader(t("playground.steps_title"))
         n_ideal_items = len(grades) + len(unretrieved) if idcg == "judged" else len(grades)
-        n_actual = min(k, len(grades)) if k else len(grades)
-        n_ideal = min(k, n_ideal_items) if k else n_ideal_items
+        n_actual, n_ideal = positions_counted(len(grades), k=k), positions_counted(n_ideal_items, k=k)
         formulas = formula_latex(bd, values=values, n_actual=n_actual, n_ideal=n_ideal, gain=metric_gain,
                                  discount=discount, log_base=base, k=k)
         with st.container(key="pg_formulas"):

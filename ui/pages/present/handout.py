@@ -434,17 +434,21 @@ class Rendered:
     page_height: float
 
 
-def build(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None = None, theme: str = "light") -> bytes:
+def build(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None = None, theme: str = "light",
+          base: str = "") -> bytes:
     """The handout of ``lecture`` as PDF bytes (one page, ``paper`` "A4" or "Letter"), in ``lang``.
+
+    ``base`` (``scheme://host`` of the address the lecturer opened, :func:`ui.widgets.base_url`) makes the
+    footer's link one a reader can type from paper; without it the link is relative.
 
     Raises :class:`HandoutError` when no font for the language is installed (see :func:`font_problem`)
     and ValueError for an unknown paper.
     """
-    return render(lecture, lang, paper=paper, step=step, theme=theme).pdf
+    return render(lecture, lang, paper=paper, step=step, theme=theme, base=base).pdf
 
 
 def render(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None = None,
-           theme: str = "light") -> Rendered:
+           theme: str = "light", base: str = "") -> Rendered:
     """:func:`build`, with the layout's measurements."""
     from fpdf import FPDF
 
@@ -458,7 +462,7 @@ def render(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None =
     # to them before fpdf2 reads them (a whole CJK face costs
     # it ~1.5 s; a subset of a few hundred glyphs, milliseconds).
     collector = _Collector(fmt)
-    _draw(collector, lecture, lang, nums, step=step, theme=theme, has_bold=font.bold is not None)
+    _draw(collector, lecture, lang, nums, step=step, theme=theme, has_bold=font.bold is not None, base=base)
     chars = "".join(sorted(collector.chars | set(_ALWAYS)))
     pdf = FPDF(orientation="portrait", unit="mm", format=fmt)
     pdf.set_auto_page_break(False)
@@ -470,11 +474,13 @@ def render(lecture: Lecture, lang: str, *, paper: str = "A4", step: int | None =
     if font.bold:
         pdf.add_font("body", "B", _subset(font.bold, font.index, chars))
     pdf.add_page()
-    bottom, footer_top = _draw(pdf, lecture, lang, nums, step=step, theme=theme, has_bold=font.bold is not None)
+    bottom, footer_top = _draw(pdf, lecture, lang, nums, step=step, theme=theme, has_bold=font.bold is not None,
+                               base=base)
     return Rendered(bytes(pdf.output()), bottom, footer_top, pdf.h)
 
 
-def _draw(pdf, lecture: Lecture, lang: str, nums: dict, *, step, theme: str, has_bold: bool) -> tuple[float, float]:
+def _draw(pdf, lecture: Lecture, lang: str, nums: dict, *, step, theme: str, has_bold: bool,
+          base: str = "") -> tuple[float, float]:
     """Draw the handout on ``pdf`` (an FPDF page or a :class:`_Collector`); return (bottom, footer top)."""
     bd = nums["breakdown"]
     w = _Writer(pdf, "body", has_bold, pdf.w - 2 * MARGIN)
@@ -553,6 +559,7 @@ def _draw(pdf, lecture: Lecture, lang: str, nums: dict, *, step, theme: str, has
     # -- footer ----------------------------------------------------------------------------------
     bottom = w.y
     link = present_url(lecture, step=step, theme=theme, lang=lang)
+    link = f"{base.rstrip('/')}/{link}" if base else link
     footer_top = w.y = max(w.y, pdf.h - MARGIN - 9)
     w.text_line(t("present.handout_footer", lang=lang), 7.5, rgb=MUTED, gap=0.3)
     w.text_line(link if len(link) <= 200 else link[:199] + "…", 7.5, rgb=MUTED, gap=0)

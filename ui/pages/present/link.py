@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from metrics.lessons.examples import EXAMPLES, FORMULAS, ITEMS_004, WorkedExample, examples_for
-from metrics.ndcg import all_variants
+from metrics.ndcg import all_variants, positions_counted
 from metrics.parse import parse_base, parse_labels
 from metrics.variant import Variant
 from ui import state
@@ -39,7 +39,7 @@ __all__ = [
     "Lecture", "BuildProblem", "example_key", "lecture_from_values", "lecture_from_example", "encode_values",
     "present_query", "present_url", "playground_query", "present_query_for_example",
     "present_query_from_playground", "field_values", "doc_changed", "LECTURE_PARAMS", "REFUSED_KEY",
-    "refused_params",
+    "refused_params", "PLAYGROUND_SEEN_KEY", "GAIN_MAP_KEY", "carried_query", "page_state",
 ]
 
 PRESENT_PAGE = "pages/present.py"
@@ -76,9 +76,28 @@ class Lecture:
 
     @property
     def n_terms(self) -> int:
-        """Positions that count in DCG."""
-        k = self.variant.k
-        return min(k, len(self.rels)) if k else len(self.rels)
+        """Positions that count in DCG (a cutoff past the list's end counts the whole list:
+        :func:`metrics.ndcg.positions_counted`, as the playground's formula does)."""
+        return positions_counted(len(self.rels), k=self.variant.k)
+
+    @property
+    def n_ideal_items(self) -> int:
+        """The items the ideal ranking is built from: the list, or every judged item."""
+        return len(self.rels) + (len(self.unretrieved) if self.variant.idcg == "judged" else 0)
+
+    @property
+    def n_ideal_terms(self) -> int:
+        """Positions that count in IDCG."""
+        return positions_counted(self.n_ideal_items, k=self.variant.k)
+
+    @property
+    def cutoff_past_end(self) -> bool:
+        """Whether the cutoff k is longer than the ranked list (it then cuts nothing from it).
+
+        >>> Lecture(rels=(1.0, 2.0), variant=Variant(k=6)).cutoff_past_end
+        True
+        """
+        return self.variant.k is not None and self.variant.k > len(self.rels)
 
     @property
     def example(self) -> WorkedExample | None:
@@ -410,3 +429,59 @@ def doc_changed(lecture: Lecture) -> bool:
     example = EXAMPLES[lecture.doc]
     keys = {example.implied, *(v for v in example.variants if v)}
     return all(lecture != lecture_from_example(lecture.doc, key) for key in keys)
+
+
+# ---- Present opened from the sidebar: the playground's ranking and settings ---------------------------
+#: Session-state key: the playground's link parameters when Present last ran ({} before: its defaults).
+PLAYGROUND_SEEN_KEY = "present_playground_seen"
+#: Session-state key: the lecture came with the playground's gain map, which Present leaves out (it says so).
+GAIN_MAP_KEY = "present_gain_map_left_out"
+
+
+def carried_query(session, query) -> dict[str, str] | None:
+    """The playground's ranking and settings as Present's link parameters, when Present is arriving from another
+    page (a click in the sidebar) with no lecture of its own in its link (``query``: the address it was opened
+    with), and the playground changed since Present last ran; else None.  What the playground shows is read
+    from its kept state (:func:`ui.state.kept_query`, the playground's own fields and encoders) and written as
+    the playground's "Present" button writes it (:func:`present_query_from_playground`), so a lecture carried
+    from the sidebar is the one that button opens.  A link's own values win: a link naming a ranking, a document
+    or a setting is presented as it is.
+
+    >>> from ui.state import LAST_PAGE_KEY, PageState
+    >>> from ui.links import FIELDS as PG
+    >>> session = {LAST_PAGE_KEY: "playground"}
+    >>> PageState("playground", PG, session=session, query={"rels": "1,2", "k": "6"}).finish()
+    >>> carried_query(session, {})
+    {'rels': '1,2', 'k': '6', 'step': '1'}
+    >>> carried_query(session, {}) is None               # unchanged since Present last looked: its own lecture
+    True
+    """
+    from ui.links import FIELDS as PLAYGROUND_FIELDS
+    from ui.links import PLAYGROUND_PATH
+
+    current = state.kept_query(session, PLAYGROUND_PATH, PLAYGROUND_FIELDS) or {}
+    seen = session.get(PLAYGROUND_SEEN_KEY, {})
+    session[PLAYGROUND_SEEN_KEY] = current
+    arriving = session.get(state.LAST_PAGE_KEY) != PAGE_ID
+    if not arriving or any(name in query for name in LECTURE_PARAMS) or current == seen:
+        return None
+    return present_query_from_playground(current)
+
+
+def page_state(session, query) -> state.PageState:
+    """Present's page state (for :func:`ui.shell.page`'s ``state``): the playground's ranking carried in first
+    (:func:`carried_query`, put in the address as the link Present then reads), and a gain map left out (Present
+    steps through the linear and exponential gains only: the lecture uses the linear gain and says so)."""
+    carried = carried_query(session, query)
+    if carried is not None:
+        for name, value in carried.items():
+            if name not in query:
+                query[name] = value
+    if session.get(state.LAST_PAGE_KEY) != PAGE_ID or carried is not None:  # a new lecture: a new note
+        session[GAIN_MAP_KEY] = False
+    if str(query.get("gain", "")).strip().lower() == "map":
+        for name in ("gain", "gain_map"):
+            if name in query:
+                del query[name]
+        session[GAIN_MAP_KEY] = True
+    return state.PageState(PAGE_ID, FIELDS, session=session, query=query)

@@ -116,6 +116,14 @@ def page_css(theme: str) -> str:
 /* The formula slide: KaTeX larger than the page's text, in the theme's colour. */
 .stApp .st-key-present_formulas .katex-display {{ font-size: 1.15em; margin: 0.3em 0; color: {p['text']}; }}
 @media (max-width: 640px) {{ .stApp .st-key-present_formulas .katex-display {{ font-size: 0.9em; }} }}
+/* DCG and IDCG side by side where both fit whole; stacked where the lecture is narrower (a projector's 1024 px with
+   the sidebar open leaves ~720 px: two columns of 314 px cut a 400 px formula). */
+.stApp .st-key-present_formulas {{ container-type: inline-size; }}
+@container (max-width: 900px) {{
+  .stApp .st-key-present_formulas [data-testid="stHorizontalBlock"] {{ flex-direction: column; gap: 0; }}
+  .stApp .st-key-present_formulas [data-testid="stColumn"] {{ width: 100% !important; flex: 1 1 auto !important;
+    min-width: 0; }}
+}}
 .nl-table {{ border-collapse: collapse; font-size: 19px; margin-top: 4px; color: {p['text']}; }}
 .nl-table th, .nl-table td {{ border-bottom: 1px solid {p['border']}; padding: 3px 8px; text-align: left; }}
 .nl-table td:first-child {{ white-space: nowrap; }}

@@ -22,13 +22,15 @@ from metrics.lessons.examples import FORMULAS, VERDICTS, WorkedExample, judge
 from metrics.ndcg import all_variants, breakdown
 from metrics.registry import DISCOUNTS, GAINS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, join_words, labelled, language, t
+from ui.numbers import exact as exact_text
 from ui.numbers import show_trimmed
 from ui.pages.present.link import Lecture
 
 __all__ = [
     "TERM_STEPS_CAP", "CARD_CAP", "SUM_TERMS_SHOWN", "Step", "Card", "PrintedNumber", "Slide",
     "shown", "numbers", "steps", "clamp_step", "registry_name", "base_text", "variant_label", "printed_numbers",
-    "slide", "announcement", "formulas",
+    "slide", "announcement", "formulas", "ranking_sentences", "cutoff_sentences", "gains_sentence",
+    "discounts_sentence", "ideal_sentence", "idcg_sentence", "ndcg_sentence", "variants_sentence",
 ]
 
 TERM_STEPS_CAP = 10  # positions stepped through one by one; the others join the sum in one step
@@ -297,24 +299,16 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
     terms = bd["discounted_gain"].iloc[:n].tolist()
     if kind == "ranking":
         s.cards = _list_cards(lecture, bd, 0, 0)
-        top = max(lecture.rels)
-        s.sentence = tt("say_ranking", n=len(lecture.rels), top=shown(top))
-        if lecture.variant.k and lecture.variant.k < len(lecture.rels):
-            s.sentence += " " + tt("say_cutoff", k=lecture.variant.k)
-        if lecture.unretrieved:
-            s.sentence += " " + tt("say_unretrieved", m=len(lecture.unretrieved))
+        s.sentence = " ".join(ranking_sentences(lecture, lang))
         s.printed = printed_numbers(lecture, ("relevances",), lang)
     elif kind == "gains":
         s.cards = _list_cards(lecture, bd, 0, 1)
-        key = "say_gains_linear" if lecture.variant.gain == "linear" else "say_gains_exponential"
-        s.sentence = tt(key)
+        s.sentence = gains_sentence(lecture, lang)
         s.number_label, s.number = tt("cg"), nums["cg"]
         s.printed = printed_numbers(lecture, ("cg",), lang)
     elif kind == "discounts":
         s.cards = _list_cards(lecture, bd, 0, 2)
-        divs = bd["discount"].iloc[:n].tolist()
-        s.sentence = tt("say_discounts", first=shown(divs[0]), second=shown(divs[1]) if n > 1 else shown(divs[0]),
-                        last=shown(divs[-1]), n=n)
+        s.sentence = discounts_sentence(bd["discount"].iloc[:n].tolist(), lang)
         s.chart, s.mark = "curve", 0
     elif kind in ("term", "rest"):
         upto = st_.position if kind == "term" else n
@@ -336,7 +330,7 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         s.cards = _list_cards(lecture, bd, n, 2)
         s.sum_label, s.sum_terms, s.sum_total = tt("dcg"), terms, nums["dcg"]
         s.number_label, s.number = tt("dcg"), nums["dcg"]
-        s.sentence = tt("say_dcg", n=n, dcg=shown(nums["dcg"]))
+        s.sentence = tt("say_dcg" if n > 1 else "say_dcg_one", n=n, dcg=shown(nums["dcg"]))
         s.chart = "bars"
         s.printed = printed_numbers(lecture, ("dcg",), lang)
     elif kind in ("ideal", "idcg"):
@@ -346,27 +340,25 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
         s.hidden_ideal = max(0, n_items - CARD_CAP)
         s.facts = [(tt("dcg"), shown(nums["dcg"]))]
         if kind == "ideal":
-            key = "say_ideal_judged" if (lecture.variant.idcg == "judged" and lecture.unretrieved) else "say_ideal_list"
-            s.sentence = tt(key, m=len(lecture.unretrieved))
+            s.sentence = ideal_sentence(lecture, bd, lang)
             s.printed = printed_numbers(lecture, ("ideal_vector",), lang)
         else:
             ideal_terms = bd["ideal_discounted_gain"].dropna().tolist()
             s.sum_label, s.sum_terms, s.sum_total = tt("idcg"), ideal_terms, nums["idcg"]
             s.number_label, s.number = tt("idcg"), nums["idcg"]
-            s.sentence = tt("say_idcg", idcg=shown(nums["idcg"]), dcg=shown(nums["dcg"]))
+            s.sentence = idcg_sentence(lecture, bd, nums, lang)
             s.chart = "bars"
             s.printed = printed_numbers(lecture, ("idcg_term", "idcg"), lang)
     elif kind == "ndcg":
         s.cards = _list_cards(lecture, bd, n, 2)
         s.facts = [(tt("dcg"), shown(nums["dcg"])), (tt("idcg"), shown(nums["idcg"]))]
         s.number_label, s.number = tt("ndcg"), nums["ndcg"]
-        key = "say_ndcg" if nums["idcg"] != 0 else "say_ndcg_zero"
-        s.sentence = tt(key, dcg=shown(nums["dcg"]), idcg=shown(nums["idcg"]), ndcg=shown(nums["ndcg"]))
+        s.sentence = ndcg_sentence(nums, lang, ideal=_already_ideal(lecture, bd))
         s.chart = "bars"
         s.printed = printed_numbers(lecture, ("ndcg",), lang)
     elif kind == "formula":
         s.number_label, s.number = tt("ndcg"), nums["ndcg"]
-        s.sentence = tt("say_formula")
+        s.sentence = " ".join([tt("say_formula"), *cutoff_sentences(lecture, lang)])
         s.formulas = formulas(lecture)
     else:  # variants
         v = nums["variants"].copy()
@@ -378,9 +370,183 @@ def slide(lecture: Lecture, step: int, lang: str) -> Slide:
                        & (v["idcg_source"] == chosen_source))
         s.variants = v.reset_index(drop=True)
         s.number_label, s.number = tt("ndcg"), nums["ndcg"]
-        low, high = float(v["ndcg"].min()), float(v["ndcg"].max())
-        s.sentence = tt("say_variants", count=len(v), low=shown(low), high=shown(high))
+        s.sentence = variants_sentence(v["ndcg"].tolist(), lang)
     return s
+
+
+# ---------------------------------------------------------------------------------------------
+# The sentences built from numbers: each says what is true of these numbers, also where they degenerate
+# (one result, equal grades, grades of 0 and 1 only, a cutoff past the list's end, no relevant item, an
+# ideal list, equal variants, a log base below 1).
+# ---------------------------------------------------------------------------------------------
+
+def ranking_sentences(lecture: Lecture, lang: str) -> list[str]:
+    """The ranking step: how many results, their grades, the cutoff, the items not retrieved.
+
+    >>> ranking_sentences(Lecture(rels=(2.0,)), "en")[0]
+    'A system returned one result. Its card shows how relevant it is: its grade, 2.'
+    >>> ranking_sentences(Lecture(rels=(0.0, 0.0)), "en")[1]
+    'Grade 0 means not relevant: nothing in this list is.'
+    """
+    rels = lecture.rels
+    low, top = min(rels), max(rels)
+    if len(rels) == 1:
+        out = [t("present.say_ranking_one", lang=lang, top=shown(top))]
+    elif low == top:
+        out = [t("present.say_ranking_same", lang=lang, n=len(rels), top=shown(top))]
+    else:  # grades that differ beyond the shown digits are written exactly, never "from 1 to 1"
+        write = shown if shown(low) != shown(top) else exact_text
+        out = [t("present.say_ranking", lang=lang, n=len(rels), low=write(low), top=write(top))]
+    if top == 0:
+        out.append(t("present.say_none_relevant", lang=lang))
+    out += cutoff_sentences(lecture, lang)
+    m = len(lecture.unretrieved)
+    if m:
+        out.append(t("present.say_unretrieved" if m > 1 else "present.say_unretrieved_one", lang=lang, m=m))
+    return out
+
+
+def cutoff_sentences(lecture: Lecture, lang: str) -> list[str]:
+    """What the cutoff k means for this list: it cuts the list, or it is longer than the list and cuts nothing
+    (the formula's sum stops at the list's end, :func:`metrics.ndcg.positions_counted`); and how many
+    positions the ideal side counts when it is built from more items than the list has.
+
+    >>> from metrics.variant import Variant
+    >>> cutoff_sentences(Lecture(rels=(1.0, 2.0), variant=Variant(k=6)), "en")
+    ['The cutoff k = 6 is longer than this list of 2: it cuts nothing, and DCG@6 adds the 2 terms there are, \
+the same as DCG@2.']
+    >>> cutoff_sentences(Lecture(rels=(3.0, 1.0), variant=Variant(k=1)), "en")
+    ['Only the first position counts.']
+    >>> cutoff_sentences(Lecture(rels=(3.0, 1.0)), "en")
+    []
+    """
+    k, n = lecture.variant.k, len(lecture.rels)
+    if k is None:
+        return []
+    out = []
+    if k < n:
+        out.append(t("present.say_cutoff" if k > 1 else "present.say_cutoff_one", lang=lang, k=k))
+    elif k > n:
+        out.append(t("present.say_cutoff_past" if n > 1 else "present.say_cutoff_past_one", lang=lang, k=k, n=n))
+    items, m = lecture.n_ideal_items, lecture.n_ideal_terms
+    if items > n and m != lecture.n_terms:
+        out.append(t("present.say_cutoff_ideal" if m < items else "present.say_cutoff_ideal_all", lang=lang, k=k,
+                     m=m, items=items))
+    return out
+
+
+def gains_sentence(lecture: Lecture, lang: str) -> str:
+    """The gains step: which gain, and what the small second number on the cards is (where there is one: the two
+    gains agree on grades 0 and 1).
+
+    >>> gains_sentence(Lecture(rels=(1.0, 0.0)), "en").endswith("so the cards show no second number.")
+    True
+    """
+    agree = [_gains(g, lecture.variant.gain)[1] is None for g in lecture.rels]
+    gain = "linear" if lecture.variant.gain == "linear" else "exponential"
+    if all(agree):
+        return t(f"present.say_gains_{gain}_same", lang=lang)
+    out = t(f"present.say_gains_{gain}", lang=lang)
+    return out + " " + t("present.say_gains_some_same", lang=lang) if any(agree) else out
+
+
+def discounts_sentence(divisors: list[float], lang: str) -> str:
+    """The discounts step, from the divisors of the positions that count: one position, the same divisor at
+    every position (a Järvelin–Kekäläinen discount with a large log base), negative divisors (a log base below
+    1), or growing ones.
+
+    >>> discounts_sentence([1.0], "en")
+    'This list counts one position: its gain is divided by 1.'
+    >>> discounts_sentence([1.0, 1.0, 1.0], "en")
+    'Each gain is divided by 1 at every one of these 3 positions: with this discount and log base, no position \
+here counts less than another.'
+    """
+    n = len(divisors)
+    first, last = divisors[0], divisors[-1]
+    fmt = {"first": shown(first), "second": shown(divisors[1]) if n > 1 else "", "last": shown(last), "n": n}
+    if n == 1:
+        return t("present.say_discounts_one", lang=lang, **fmt)
+    if min(divisors) < 0:
+        return t("present.say_discounts_negative", lang=lang, **fmt)
+    if min(divisors) == max(divisors):
+        return t("present.say_discounts_flat", lang=lang, **fmt)
+    return t("present.say_discounts" if n > 2 else "present.say_discounts_two", lang=lang, **fmt)
+
+
+def _already_ideal(lecture: Lecture, bd: pd.DataFrame) -> bool:
+    """Whether the list's grades at the positions that count are the ideal order's (missing positions: 0)."""
+    ideal = bd["ideal_relevance"].fillna(0.0).tolist()
+    mine = list(lecture.rels[:lecture.n_terms]) + [0.0] * max(0, len(ideal) - lecture.n_terms)
+    ideal += [0.0] * max(0, len(mine) - len(ideal))
+    return mine == ideal
+
+
+def ideal_sentence(lecture: Lecture, bd: pd.DataFrame, lang: str) -> str:
+    """The ideal-order step: which items the ideal order sorts, and whether this list is already in it.
+
+    >>> ideal_sentence(Lecture(rels=(3.0, 1.0)), numbers(Lecture(rels=(3.0, 1.0)))["breakdown"], "en")
+    'The best possible order sorts the same results by grade, best first. This list is already in that order.'
+    """
+    judged = lecture.variant.idcg == "judged" and bool(lecture.unretrieved)
+    m = len(lecture.unretrieved)
+    out = t("present.say_ideal_judged" if judged else "present.say_ideal_list", lang=lang, m=m)
+    if judged and m == 1:
+        out = t("present.say_ideal_judged_one", lang=lang)
+    pool = lecture.pool if lecture.pool is not None else list(lecture.rels)
+    if max(pool) == 0:
+        return out + " " + t("present.say_ideal_none", lang=lang)
+    if _already_ideal(lecture, bd):
+        cut = lecture.variant.k is not None and lecture.variant.k < len(lecture.rels)
+        return out + " " + t("present.say_ideal_already_k" if cut else "present.say_ideal_already", lang=lang,
+                             k=lecture.variant.k)
+    return out
+
+
+def idcg_sentence(lecture: Lecture, bd: pd.DataFrame, nums: dict, lang: str) -> str:
+    """The IDCG step: the ideal order's score against ours (0 when nothing has a gain; ours when the list is
+    ideal)."""
+    fmt = {"idcg": shown(nums["idcg"]), "dcg": shown(nums["dcg"])}
+    if nums["idcg"] == 0:
+        return t("present.say_idcg_zero", lang=lang, **fmt)
+    if _already_ideal(lecture, bd):
+        return t("present.say_idcg_same", lang=lang, **fmt)
+    if nums["idcg"] == nums["dcg"]:  # not in the ideal order, yet as good: the discount does not tell them apart
+        return t("present.say_idcg_tie", lang=lang, **fmt)
+    return t("present.say_idcg", lang=lang, **fmt)
+
+
+def ndcg_sentence(nums: dict, lang: str, *, ideal: bool = True) -> str:
+    """The NDCG step: DCG as a share of IDCG; a perfect ranking (``ideal``: the list is in the ideal order), an
+    order that scores as much as the ideal one without being in it (a discount equal at the positions where they
+    differ), one just short of 1 that rounds to 1, or no IDCG to divide by.
+
+    >>> ndcg_sentence({"dcg": 2.0, "idcg": 2.0, "ndcg": 1.0}, "en")
+    'NDCG is our DCG as a share of the ideal one: 2 out of 2 is 1, a perfect ranking.'
+    """
+    fmt = {"dcg": shown(nums["dcg"]), "idcg": shown(nums["idcg"]), "ndcg": shown(nums["ndcg"])}
+    if nums["idcg"] == 0:
+        return t("present.say_ndcg_zero", lang=lang, **fmt)
+    if nums["ndcg"] == 1:
+        return t("present.say_ndcg_perfect" if ideal else "present.say_ndcg_tie", lang=lang, **fmt)
+    if shown(nums["ndcg"]) == shown(1.0):
+        return t("present.say_ndcg_almost", lang=lang, **fmt)
+    return t("present.say_ndcg", lang=lang, **fmt)
+
+
+def variants_sentence(values: list[float], lang: str) -> str:
+    """The variants step: how far the common variants' NDCG spread (all equal, equal as shown, or a range).
+
+    >>> variants_sentence([1.0, 1.0, 1.0, 1.0], "en")
+    'The same ranking under the 4 common variants: every one gives NDCG 1. Here the choice does not matter; \
+in general, always say which variant you used.'
+    """
+    low, high = min(values), max(values)
+    fmt = {"count": len(values), "low": shown(low), "high": shown(high)}
+    if low == high:
+        return t("present.say_variants_same", lang=lang, **fmt)
+    if shown(low) == shown(high):
+        return t("present.say_variants_close", lang=lang, **fmt)
+    return t("present.say_variants", lang=lang, **fmt)
 
 
 

@@ -18,7 +18,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from metrics.lessons.match import read_value
+from metrics.lessons.match import read_value, unsigned_percent
 from metrics.runfiles.conformance import REFERENCE, Conformance, conformance
 from metrics.runfiles.match import (
     MEAN_DIMENSIONS,
@@ -38,11 +38,12 @@ from ui import escape
 from ui import state as ui_state
 from ui.i18n import registry_text, t
 from ui.numbers import for_table, show
-from ui.pages.match import counted
+from ui.pages.match import counted, hundred_text, rounding_window
 
 __all__ = ["SECTION", "K_VALUE", "K_MEASURE", "K_RUN", "SHOWN_FAMILIES", "SHOWN_NEAR", "MAX_VALUES", "match_fields",
            "choice_name", "dimension_name", "library_name", "settings_text", "library_sentence", "near_sentence",
-           "refusal_sentence", "conformance_frames", "conformance_markdown", "grid_cached", "section"]
+           "refusal_sentence", "conformance_frames", "conformance_markdown", "grid_cached", "section",
+           "precision_sentence", "family_sentence", "mean_digits"]
 
 SECTION = "run_match"
 K_VALUE, K_MEASURE, K_RUN = "rf_match_value", "rf_match_measure", "rf_match_run"
@@ -116,11 +117,46 @@ def _call(key: str, k) -> str:
     return RUN_LIBRARIES[key].call_at(k)
 
 
+def mean_digits(target) -> int:
+    """Decimals of the means shown: two more than the typed number's fraction has, at least 4 (at least 6 for
+    a number that may be a mean ×100 without its % sign)."""
+    if unsigned_percent(target) is not None:
+        return max(target.scale + 4, 6)
+    return max(target.scale + 2, 4)
+
+
+def precision_sentence(target) -> str | None:
+    """A percent's decimals as written with its fraction ("45.2% has 1 decimal: 0.452 as a fraction"), or the
+    reading of a number above 1 and at most 100 without a % sign as a mean NDCG ×100; None for a fraction."""
+    value = escape.markdown(target.text, 0)
+    if target.percent:
+        return counted(f"{SECTION}.precision_percent", target.decimals, value=value, decimals=target.decimals,
+                       fraction=rounding_window(target)["fraction"])
+    scaled = unsigned_percent(target)
+    if scaled is None:
+        return None
+    return counted(f"{SECTION}.precision_times_100", target.decimals, value=value, decimals=target.decimals,
+                   **rounding_window(scaled))
+
+
 def library_sentence(result: MeanMatch, m, digits: int) -> str:
-    """One library that gives the number, with its mean, how many queries it averages and its call."""
+    """One library that gives the number, with its mean, how many queries it averages and its call; for a
+    number typed ×100 without its % sign, the mean ×100 and the decimals it was rounded or cut at."""
     fmt = {"library": library_name(m.key), "mean": show(m.value, digits), "n": m.n_queries,
            "value": escape.markdown(result.target.text, 0), "call": escape.markdown(_call(m.key, result.k), 0)}
+    if m.times_100:
+        fmt.update(hundred=hundred_text(m.value, digits), p=m.decimals)
+        key = "library_times_100_cut" if m.writing == "truncated" else "library_times_100"
+        return counted(f"{SECTION}.{key}", m.decimals, **fmt)
     return t(f"{SECTION}.library_cut" if m.writing == "truncated" else f"{SECTION}.library_sentence", **fmt)
+
+
+def family_sentence(f, digits: int) -> str:
+    """A family of settings and its mean (×100 too when the number is that mean without its % sign)."""
+    if f.times_100:
+        return t(f"{SECTION}.family_times_100", settings=settings_text(f.settings), mean=show(f.value, digits),
+                 hundred=hundred_text(f.value, digits))
+    return f"{settings_text(f.settings)}: {show(f.value, digits)}"
 
 
 def _shown(x: float) -> str:
@@ -247,8 +283,11 @@ def section(page, qrels_src, usable) -> None:
 
 
 def _sentences(result: MeanMatch) -> None:
-    digits = max(result.target.scale + 2, 4)
+    digits = mean_digits(result.target)
     value = escape.markdown(result.target.text, 0)
+    note = precision_sentence(result.target)
+    if note:
+        st.caption(note)
     st.markdown(f"**{t(f'{SECTION}.libraries', value=value)}**")
     if result.libraries:
         st.markdown("\n".join("- " + library_sentence(result, m, digits) for m in result.libraries))
@@ -257,8 +296,7 @@ def _sentences(result: MeanMatch) -> None:
     st.markdown(f"**{t(f'{SECTION}.families')}**")
     if result.families:
         st.caption(counted(f"{SECTION}.families_help", len(result.families), n=len(result.families)))
-        st.markdown("\n".join(f"- {settings_text(f.settings)}: {show(f.value, digits)}"
-                              for f in result.families[:SHOWN_FAMILIES]))
+        st.markdown("\n".join(f"- {family_sentence(f, digits)}" for f in result.families[:SHOWN_FAMILIES]))
         if len(result.families) > SHOWN_FAMILIES:
             hidden = len(result.families) - SHOWN_FAMILIES
             st.caption(counted(f"{SECTION}.more", hidden, n=hidden))

@@ -20,7 +20,6 @@ from ui.numbers import for_table
 from ui.pages.run_files import match as runfiles_match
 from ui.pages.run_files import view as runfiles_view
 from ui.pages.run_files.significance import (
-    per_query_frames,
     significance_section,
     winner_significance,
     winner_significance_title,
@@ -169,7 +168,7 @@ def verdict(ev, k):
             st.success(t(f"{SECTION}.winner_same", run=markdown(counts.index[0]), n=len(ev.variants)))
     significance = None
     if len(ev.runs) >= 2:
-        significance = winner_significance(per_query_frames(ev.per_query(), ev.labels), key_prefix="rf_sig")
+        significance = winner_significance({label: ev.paired(label) for label in ev.labels}, key_prefix="rf_sig")
     st.dataframe(for_table(runfiles_view.means_table(ev, significance)), hide_index=True, width="stretch",
                  column_config={run: st.column_config.NumberColumn(run, format="%.4f") for run in ev.runs})
     st.caption(t(f"{SECTION}.means_help"))
@@ -253,16 +252,15 @@ def ndcg_downloads(ev, per):
         st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={lab: st.column_config.NumberColumn(runfiles_view.variant_name(lab), format="%.4f")
                                     for lab in ev.labels})
-    d1, d2 = st.columns(2)
-    d1.download_button(t(f"{SECTION}.download_per_query"), runfiles_view.csv_bytes(per), file_name="ndcg_per_query.csv",
-                       mime="text/csv", key="rf_dl_per")
-    d2.download_button(
-        t(f"{SECTION}.download_means"),
-        runfiles_view.csv_bytes(ev.means().T, index=True),
-        file_name="ndcg_means.csv",
-        mime="text/csv",
-        key="rf_dl_means",
-    )
+    csv_downloads(("download_per_query", runfiles_view.csv_bytes(per), "ndcg_per_query.csv", "rf_dl_per"),
+                  ("download_means", runfiles_view.csv_bytes(ev.means().T, index=True), "ndcg_means.csv",
+                   "rf_dl_means"))
+
+
+def csv_downloads(*files) -> None:
+    """CSV download buttons side by side: each ``(catalogue key of its label, bytes, file name, widget key)``."""
+    for column, (label, data, name, key) in zip(st.columns(len(files)), files):
+        column.download_button(t(f"{SECTION}.{label}"), data, file_name=name, mime="text/csv", key=key)
 
 
 def measures_section(result, request):
@@ -273,23 +271,11 @@ def measures_section(result, request):
     Returns the per-query table (run, qid, one column per measure), or None when no measure is chosen."""
     st.subheader(t(f"{SECTION}.measures_title"))
     st.caption(t(f"{SECTION}.measures_intro"))
-    c1, c2 = st.columns([3, 2])
-    c1.pills(
-        t(f"{SECTION}.measures"),
-        list(runfiles_view.MEASURE_CHOICES),
-        selection_mode="multi",
-        key="rf_measures",
-        wrap=True,
-        help=t(f"{SECTION}.measures_help"),
-    )
-    c2.pills(
-        t(f"{SECTION}.cutoffs"),
-        list(runfiles_view.CUTOFF_CHOICES),
-        selection_mode="multi",
-        key="rf_cutoffs",
-        wrap=True,
-        help=t(f"{SECTION}.cutoffs_help"),
-    )
+    columns = st.columns([3, 2])
+    for column, name, choices in zip(columns, ("measures", "cutoffs"),
+                                     (runfiles_view.MEASURE_CHOICES, runfiles_view.CUTOFF_CHOICES)):
+        column.pills(t(f"{SECTION}.{name}"), list(choices), selection_mode="multi", key=f"rf_{name}", wrap=True,
+                     help=t(f"{SECTION}.{name}_help"))
     st.text_input(t(f"{SECTION}.more"), key="rf_more", max_chars=runfiles_view.MORE_MAX_CHARS,
                   placeholder="nDCG@10; P(rel=2)@5; RR(rel=2)@10; Judged@10", help=t(f"{SECTION}.more_help"))
     specs, more, error = request
@@ -314,27 +300,17 @@ def measures_section(result, request):
     with st.expander(t(f"{SECTION}.measures_per_query_title")):
         st.dataframe(for_table(per), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in per.columns[2:]})
-    d1, d2 = st.columns(2)
-    d1.download_button(
-        t(f"{SECTION}.download_measures_per_query"),
-        runfiles_view.csv_bytes(per),
-        file_name="measures_per_query.csv",
-        mime="text/csv",
-        key="rf_dl_measures_per",
-    )
-    d2.download_button(
-        t(f"{SECTION}.download_measures_means"),
-        runfiles_view.csv_bytes(means),
-        file_name="measures_means.csv",
-        mime="text/csv",
-        key="rf_dl_measures_means",
-    )
+    csv_downloads(("download_measures_per_query", runfiles_view.csv_bytes(per), "measures_per_query.csv",
+                   "rf_dl_measures_per"),
+                  ("download_measures_means", runfiles_view.csv_bytes(means), "measures_means.csv",
+                   "rf_dl_measures_means"))
     return per
 
 
-def significance(ev, per_ndcg, per_measures, k):
+def significance(ev, per_measures, k):
     """Is the difference real?  Every pair of systems under the chosen measure (issue 18's section): one of
-    trec_eval's measures above, or NDCG under the variant on the x or the y axis."""
+    trec_eval's measures above, or NDCG under the variant on the x or the y axis, read from the page's one
+    Result (:meth:`~metrics.runfiles.result.Result.paired`: with "missing counts 0", every qrels query)."""
     measure_names = list(per_measures.columns[2:]) if per_measures is not None else []
     at = "" if k is None else f"@{k}"
     names = {**{m: m for m in measure_names},
@@ -344,10 +320,10 @@ def significance(ev, per_ndcg, per_measures, k):
                            format_func=names.__getitem__, help=t(f"{SECTION}.sig_measure_help"))
     if chosen in ("x", "y"):
         label = state[f"rf_{chosen}"]
-        wide = per_query_frames(per_ndcg, [label])[label]
+        wide = ev.paired(label)
         name = f"NDCG{at} · {runfiles_view.variant_name(label)}"
     else:
-        wide, name = per_query_frames(per_measures, [chosen])[chosen], chosen
+        wide, name = ev.result.paired(chosen), chosen
     significance_section(wide, measure_name=name, key_prefix="rf_sig")
 
 
@@ -391,6 +367,6 @@ def body(page=None):
     per = two_variants(ev, qrels, usable, k)
     ndcg_downloads(ev, per)
     per_measures = measures_section(result, request)
-    significance(ev, per, per_measures, k)
+    significance(ev, per_measures, k)
     if page is not None:
         runfiles_match.section(page, qrels_src, usable)

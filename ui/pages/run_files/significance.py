@@ -57,8 +57,11 @@ SEED = 0
 MAX_CHART_PAIRS = 45  # intervals drawn (10 systems); the table always has every pair
 DEFAULTS = {"test": "randomization", "conf": "95", "corr": "holm", "ci": "percentile", "pair": 0}
 
+#: The section's settings that are a choice, and their choices.
+_CHOICES = {"test": TESTS, "conf": CONFIDENCES, "corr": CORRECTIONS, "ci": BOOTSTRAP_METHODS}
+
 __all__ = ["significance_fields", "significance_section", "winner_significance", "teaching_section",
-           "per_query_frames", "CONFIDENCES", "N_RESAMPLES", "SEED"]
+           "CONFIDENCES", "N_RESAMPLES", "SEED"]
 
 
 # ------------------------------------------------------------------------------------------ state
@@ -72,25 +75,15 @@ def significance_fields(key_prefix: str = "rf_sig", *, param_prefix: str = "sig_
     ['x_test', 'x_conf']
     """
     return (
-        ui_state.Field(
-            f"{key_prefix}_test", f"{param_prefix}test", default=DEFAULTS["test"], parse=ui_state.choice(TESTS)
-        ),
-        ui_state.Field(
-            f"{key_prefix}_conf", f"{param_prefix}conf", default=DEFAULTS["conf"], parse=ui_state.choice(CONFIDENCES)
-        ),
-        ui_state.Field(
-            f"{key_prefix}_corr", f"{param_prefix}corr", default=DEFAULTS["corr"], parse=ui_state.choice(CORRECTIONS)
-        ),
-        ui_state.Field(
-            f"{key_prefix}_ci", f"{param_prefix}ci", default=DEFAULTS["ci"], parse=ui_state.choice(BOOTSTRAP_METHODS)
-        ),
+        *(ui_state.Field(f"{key_prefix}_{name}", f"{param_prefix}{name}", default=DEFAULTS[name],
+                         parse=ui_state.choice(allowed)) for name, allowed in _CHOICES.items()),
         ui_state.Field(f"{key_prefix}_pair", None, default=DEFAULTS["pair"], parse=ui_state.integer(0, 1_000_000)),
     )
 
 
 def _setting(key_prefix: str, name: str):
     value = st.session_state.get(f"{key_prefix}_{name}", DEFAULTS[name])
-    allowed = {"test": TESTS, "conf": CONFIDENCES, "corr": CORRECTIONS, "ci": BOOTSTRAP_METHODS}.get(name)
+    allowed = _CHOICES.get(name)
     return value if allowed is None or value in allowed else DEFAULTS[name]
 
 
@@ -110,23 +103,6 @@ def _settings(key_prefix: str) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ data
-
-def per_query_frames(per_query: pd.DataFrame, values, *, system: str = "run", query: str = "qid") -> dict:
-    """Long per-query scores (one row per system and query, a column per variant) as one wide frame per
-    variant (one row per query, one column per system), the shape the section takes.
-
-    >>> long = pd.DataFrame({"run": ["a", "a", "b", "b"], "qid": ["q1", "q2", "q1", "q2"], "v": [1, 2, 3, 4]})
-    >>> per_query_frames(long, ["v"])["v"].to_dict("list")
-    {'a': [1, 2], 'b': [3, 4]}
-    """
-    out = {}
-    for col in values:
-        wide = per_query.pivot_table(index=query, columns=system, values=col, aggfunc="first", dropna=False,
-                                     sort=False)
-        wide.columns = [str(c) for c in wide.columns]
-        out[col] = wide
-    return out
-
 
 def _complete(per_query: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     """The queries every system has a finite value for (paired tests need both), and how many were left out."""
@@ -351,15 +327,16 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
 
 
 def _null(nd, test: str):
-    return null_chart(
-        nd,
-        x_title=t(f"{SECTION}.axis_null_{test}"),
-        y_title=t(f"{SECTION}.axis_probability" if nd.kind == "bars" else f"{SECTION}.axis_density"),
-        extreme_label=t(f"{SECTION}.as_extreme"),
-        other_label=t(f"{SECTION}.less_extreme"),
-        legend_title=t(f"{SECTION}.legend_null"),
-        observed_title=t(f"{SECTION}.observed"),
-    )
+    """A test's null distribution, the observed statistic marked."""
+    return _null_chart(nd, f"axis_null_{test}", "axis_probability" if nd.kind == "bars" else "axis_density",
+                       "as_extreme", "less_extreme", "legend_null", "observed")
+
+
+def _null_chart(nd, x: str, y: str, extreme: str, other: str, legend: str, observed: str):
+    """:func:`ui.charts.significance.null_chart` with its words, given as this section's catalogue keys."""
+    return null_chart(nd, **{name: t(f"{SECTION}.{key}") for name, key in (
+        ("x_title", x), ("y_title", y), ("extreme_label", extreme), ("other_label", other),
+        ("legend_title", legend), ("observed_title", observed))})
 
 
 def _method_caption(table, test, correction, m, alpha, conf_text, interval_text) -> str:
@@ -382,7 +359,7 @@ def _method_caption(table, test, correction, m, alpha, conf_text, interval_text)
 def winner_significance(per_query: Mapping[str, pd.DataFrame], *, key_prefix: str = "rf_sig") -> pd.DataFrame:
     """Is each variant's winner significantly better than every other system?
 
-    ``per_query`` maps each variant (label) to its wide frame (:func:`per_query_frames`); the test,
+    ``per_query`` maps each variant (label) to its wide frame (:meth:`Evaluation.paired`); the test,
     confidence and correction are the section's current settings (``key_prefix``), so the column agrees
     with the section below it.  Returns one row per variant: ``variant``, ``winner``, ``significant``,
     ``p_corrected`` (against the closest rival), ``closest`` and ``text`` (e.g. ``"✓ p = 0.0021 vs B"``,
@@ -525,18 +502,8 @@ def teaching_section(*, key_prefix: str = "rf_teach", expanded: bool = False) ->
                           rf"q_{{{show(hi, 1)}\%}}\,]",
                           rf"&= [{_num(boot.low)},\; {_num(boot.high)}]"]))
         ci_nd = boot.null_distribution()
-        st.altair_chart(
-            null_chart(
-                ci_nd,
-                x_title=t(f"{SECTION}.axis_null_randomization"),
-                y_title=t(f"{SECTION}.axis_share_resamples"),
-                extreme_label=t(f"{SECTION}.outside_ci"),
-                other_label=t(f"{SECTION}.inside_ci"),
-                legend_title=t(f"{SECTION}.legend_ci"),
-                observed_title=t(f"{SECTION}.ci_end"),
-            ),
-            width="stretch",
-        )
+        st.altair_chart(_null_chart(ci_nd, "axis_null_randomization", "axis_share_resamples", "outside_ci", "inside_ci",
+                                    "legend_ci", "ci_end"), width="stretch")
         st.caption(t(f"{SECTION}.teach_b_read", low=_num(boot.low), high=_num(boot.high), r=f"{boot.n_resamples:,}"))
 
         # Verdict
