@@ -13,9 +13,10 @@ from metrics.lessons.diversity import plain_ndcg as plain
 from ui.charts.diversity import gain_chart, sweep_chart
 from ui.escape import markdown
 from ui.i18n import t
-from ui.numbers import for_table, show
+from ui.numbers import show
 from ui.pages import diversity as div
 from ui.shell import page
+from ui.tables import table as show_table
 
 with page(div.PAGE, div.FIELDS, title="diversity.title", intro="diversity.intro") as p:
     c1, c2 = st.columns(2)
@@ -42,15 +43,18 @@ with page(div.PAGE, div.FIELDS, title="diversity.title", intro="diversity.intro"
     st.subheader(t("diversity.steps_header"))
     st.markdown(t("diversity.steps_intro", alpha=show(alpha), keep=show(1 - alpha)))
     table = novelty_table(ranking, alpha=alpha, k=20)
-    st.dataframe(for_table(div.steps_table(table, alpha)), hide_index=True, width="stretch")
+    # HTML tables (ui.tables): whole beside the sidebar on a projector, one block per row on a phone (a data grid
+    # cut its last columns off without a visible scrollbar)
+    show_table(div.steps_table(table, alpha), numeric=div.steps_numeric(), label=t("diversity.steps_header"),
+               test_id="div_steps")
     st.latex(div.formula_latex(table, k))
     st.download_button(t("diversity.download"), safe_csv.to_csv(div.steps_csv_frame(table)).encode("utf-8"),
                        file_name="alpha_ndcg_steps.csv", mime="text/csv", key="div_dl_steps")
 
     st.subheader(t("diversity.ideal_header"))
     st.markdown(t("diversity.ideal_intro"))
-    st.dataframe(for_table(div.greedy_display(greedy_table(ranking, missed, alpha=alpha))), hide_index=True,
-                 width="stretch")
+    show_table(div.greedy_display(greedy_table(ranking, missed, alpha=alpha)), numeric=div.greedy_numeric(),
+               label=t("diversity.ideal_header"), test_id="div_greedy")
     best = best_order(ranking, missed, alpha=alpha, k=k)
     if best is None:
         st.caption(t("diversity.best_too_many", max=BEST_ORDER_MAX))

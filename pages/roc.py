@@ -10,10 +10,11 @@ import streamlit as st
 from metrics.other.roc import AUC_METHODS, auc, pair_counts, rank_loss, rank_pairs, roc_steps
 from ui.charts.other import pair_chart, roc_chart
 from ui.i18n import registry_text, t
-from ui.numbers import exact, for_table, show_trimmed
+from ui.numbers import exact, show_trimmed
 from ui.pages import roc as roc_ui
 from ui.shell import page
 from ui.state import default_used, link_text
+from ui.tables import table as show_table
 
 with page(roc_ui.PAGE, roc_ui.FIELDS, title="roc.title", intro="roc.intro") as p:
     col1, col2 = st.columns(2)
@@ -47,7 +48,9 @@ with page(roc_ui.PAGE, roc_ui.FIELDS, title="roc.title", intro="roc.intro") as p
         st.latex(roc_ui.point_latex(row, m_pos, m_neg))
         st.metric(t("roc.auc_so_far"), show_trimmed(row["auc_so_far"]))
     with st.expander(t("roc.steps_table"), expanded=False):
-        st.dataframe(for_table(roc_ui.steps_table(steps, step)), hide_index=True, width="stretch")
+        # an HTML table (ui.tables): whole beside the sidebar on a projector (a data grid cut its last columns off)
+        show_table(roc_ui.steps_table(steps, step), numeric=roc_ui.steps_numeric(), label=t("roc.steps_table"),
+                   test_id="roc_steps")
 
     st.subheader(t("roc.auc_header"))
     area_auc = auc(scores, labels, method="trapezoid")

@@ -322,6 +322,26 @@ APP_CSS = """
    word longer than its line still breaks (break-word), without shrinking columns to one syllable. */
 html:lang(ko), html:lang(ko) body, html:lang(ko) :is(p, li, td, th, span, div, label) {
   word-break: keep-all; overflow-wrap: break-word; }
+/* ... also inside st.table's cells, whose own rule (word-break: normal) is more specific: "뒷자리를" broke into
+   뒷/자리를 in the classroom's mistakes table */
+html:lang(ko) .stApp [data-testid="stTable"] :is(td, th) :is(p, div) { word-break: keep-all;
+  overflow-wrap: break-word; }
+/* A table's header is a label: never one character a line (the classroom's "学生数" stood as 学/生/数 beside a
+   long column); a header longer than its column still breaks */
+.stApp [data-testid="stTable"] th :is(p, div) { word-break: keep-all; overflow-wrap: break-word; }
+/* Code blocks (a command to copy, an export) wrap instead of scrolling: a scrolling block is a region the
+   keyboard cannot reach (axe scrollable-region-focusable), and wrapped, nothing is cut at the column's edge */
+.stApp [data-testid="stCode"] pre, .stApp [data-testid="stCode"] pre code { white-space: pre-wrap !important;
+  overflow-wrap: anywhere; }
+/* Highlighted code at >= 4.5:1 on the block's near-white (Streamlit's numbers and options are 2.6:1 and 2.8:1) */
+.stApp [data-testid="stCode"] .token:is(.comment, .prolog, .doctype, .cdata) { color: #57606a; }
+.stApp [data-testid="stCode"] .token:is(.number, .boolean, .constant, .symbol) { color: #0f766e; }
+.stApp [data-testid="stCode"] .token:is(.parameter, .variable, .property, .attr-name, .tag, .selector) {
+  color: #0e7490; }
+.stApp [data-testid="stCode"] .token:is(.string, .char, .attr-value, .url, .inserted) { color: #166534; }
+.stApp [data-testid="stCode"] .token:is(.keyword, .function, .builtin, .class-name, .important, .atrule) {
+  color: #7e22ce; }
+.stApp [data-testid="stCode"] .token:is(.operator, .punctuation, .entity, .regex, .deleted) { color: #374151; }
 
 /* ---- Accessibility (WCAG 2.1 AA; tests/browser/test_a11y*.py measure all of it) ----
    Keyboard focus: a 3 px ring in --nl-focus, 2 px away from the control, over a halo in --nl-focus-halo,
@@ -377,6 +397,11 @@ div[data-testid="stCaptionContainer"], [data-testid="stMarkdownContainer"] block
 .stApp [data-testid="stButtonGroup"] [data-selected="true"] p { color: #1d4ed8; }
 .stApp [data-testid="stButtonGroup"] [data-selected="true"] { box-shadow: inset 0 0 0 1px #1d4ed8; }
 .stApp [data-testid="stButtonGroup"] [data-selected="true"] p { font-weight: 600; }
+/* a data grid wider than its column scrolls sideways: its scrollbar is drawn (5.1:1 on white) whether or not
+   the pointer is over it (Streamlit paints it transparent until then: on a projector nothing showed that
+   columns were missing) */
+.stApp :is([data-testid="stDataFrame"], [data-testid="stDataEditor"]) .dvn-scroller {
+  scrollbar-color: #6b6e76 transparent !important; }
 /* visually hidden, read by screen readers (a chart's summary): containers keyed nl_sr_... */
 [class*="st-key-nl_sr_"] { position: absolute !important; width: 1px !important; height: 1px !important;
   margin: -1px !important; padding: 0 !important; overflow: hidden !important; clip: rect(0 0 0 0) !important;

@@ -554,3 +554,148 @@ def page_state(pg) -> dict:
 def page_problems(pg) -> list[str]:
     """Exceptions, tracebacks and "Page not found" dialogs on the page (empty = clean)."""
     return pg.evaluate(PROBLEMS_JS)
+
+
+# Everything a user reads, measured as drawn (the screens sweep, tests/browser/test_every_page.py): each text
+# node's lines, each field's value and each formula against every box that clips them (an ancestor whose
+# overflow is not visible) and against the window.  Cut off: a line that reaches past a clipping box that
+# offers no scrollbar (overflow hidden or clip, or a scrollbar hidden by CSS), or past the window's left or
+# right edge outside a scroller whose bar the user can reach; a field whose value is wider than the field; a
+# chart label Vega shortened with "…".  Not read here: what is hidden on purpose (closed expanders and
+# sidebar, screen-reader-only text, zero-size or invisible boxes), the data grid's canvas (its cells are
+# pixels; its own scrollbars are reachable) and the insides of component frames.
+CUT_JS = r"""
+() => {
+  const out = [];
+  const seen = new Set();
+  const vw = document.documentElement.clientWidth;
+  const px = (a, b) => `${Math.round(a)}..${Math.round(b)}`;
+  const say = (what, el, text, detail) => {
+    const key = what + '|' + text;
+    if (seen.has(key) || out.length >= 60) return;
+    seen.add(key);
+    const tag = (el.closest('[data-testid]') || el).getAttribute('data-testid') || el.tagName.toLowerCase();
+    out.push(`${what}: "${text.replace(/\s+/g, ' ').trim().slice(0, 50)}" in ${tag} (${detail})`);
+  };
+  const hiddenOnPurpose = (el) => {
+    if (el.closest('[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"], .stDataFrame')) return true;
+    if (el.closest('details:not([open]) > :not(summary)')) return true;
+    const side = el.closest('[data-testid="stSidebar"]');
+    if (side && (side.getAttribute('aria-expanded') === 'false' || side.getAttribute('data-collapsed') === 'true'
+                 || side.getBoundingClientRect().right <= 0)) return true;
+    if (el.checkVisibility && !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return true;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      const r = a.getBoundingClientRect();
+      if ((cs.clip && cs.clip !== 'auto') || (cs.clipPath && cs.clipPath !== 'none')) return true;
+      if ((r.width <= 2 || r.height <= 2) && cs.overflow !== 'visible') return true;  // screen-reader-only
+    }
+    return false;
+  };
+  // the boxes that clip ``el``: [element, scrolls sideways with a reachable bar, scrolls up/down]
+  const clippers = (el) => {
+    const list = [];
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      // the page itself scrolling sideways is never the design: only an inner box's bar counts
+      const page = a.matches('body, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"]');
+      const barHidden = cs.scrollbarWidth === 'none';
+      const x = (cs.overflowX === 'auto' || cs.overflowX === 'scroll') && !barHidden && !page;
+      const y = cs.overflowY === 'auto' || cs.overflowY === 'scroll';
+      list.push([a, x, y, cs.overflowX !== 'visible', cs.overflowY !== 'visible']);
+    }
+    return list;
+  };
+  const inner = (a) => {
+    const r = a.getBoundingClientRect();
+    const left = r.left + a.clientLeft, top = r.top + a.clientTop;
+    return {left, top, right: left + a.clientWidth, bottom: top + a.clientHeight};
+  };
+  const check = (el, rects, text) => {
+    if (!rects.length) return;
+    const box = {left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)),
+                 top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom))};
+    let scrollerOnScreen = false, doneX = false, doneY = false;
+    // a line's box is taller than its glyphs: a line cut above or below by less than this still reads whole
+    const slack = Math.max(2, 0.25 * Math.min(...rects.map((r) => r.height)));
+    for (const [a, sx, sy, cx, cy] of clippers(el)) {
+      const c = inner(a);
+      if (!doneX && cx && (box.right > c.right + 1 || box.left < c.left - 1)) {
+        if (sx) { const r = a.getBoundingClientRect(); scrollerOnScreen = r.left >= -1 && r.right <= vw + 1; }
+        else return say('cut off sideways', el, text, `${px(box.left, box.right)} outside ${px(c.left, c.right)}`);
+      }
+      // a line cut through above or below by a box that does not scroll that way (a line clamp, a fixed height)
+      if (!doneY && cy && !sy && (box.bottom > c.bottom + slack && box.top < c.bottom - slack
+                                  || box.top < c.top - slack && box.bottom > c.top + slack))
+        return say('cut off above or below', el, text, `${px(box.top, box.bottom)} across ${px(c.top, c.bottom)}`);
+      // past a box that scrolls, what the outer boxes clip is that box's view, not the text
+      doneX = doneX || sx;
+      doneY = doneY || sy;
+    }
+    if (!scrollerOnScreen && (box.right > vw + 1 || box.left < -1))
+      say('past the window edge', el, text, `${px(box.left, box.right)} of ${vw}`);
+  };
+  const roots = [...document.querySelectorAll('[data-testid="stMain"], [data-testid="stSidebar"]')];
+  for (const root of roots) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent;
+      if (!text.trim()) continue;
+      const el = node.parentElement;
+      if (!el || el.closest('script, style, noscript, .katex-mathml, svg') || hiddenOnPurpose(el)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      check(el, [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0), text);
+    }
+    const fields = 'input:not([type=hidden], [type=checkbox], [type=radio], [type=range], [type=file]), textarea';
+    for (const el of root.querySelectorAll(fields)) {
+      const value = el.value || el.placeholder || '';
+      if (!value.trim() || hiddenOnPurpose(el)) continue;
+      if (el.tagName === 'INPUT' && el.scrollWidth > el.clientWidth + 1)
+        say('field value cut off', el, value, `${el.scrollWidth} > ${el.clientWidth}`);
+      else check(el, [el.getBoundingClientRect()], value);
+    }
+    for (const el of root.querySelectorAll('.katex-display, .katex')) {
+      if (hiddenOnPurpose(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width && r.height) check(el, [r], (el.querySelector('annotation') || el).textContent);
+    }
+    // a data grid (a canvas) that scrolls sideways: its scrollbar must be drawn (Streamlit paints it transparent
+    // until the pointer is over the grid: on a projector nothing says that columns are missing)
+    for (const sc of root.querySelectorAll('[data-testid="stDataFrame"] .dvn-scroller')) {
+      const grid = sc.closest('[data-testid="stDataFrame"]');
+      if (hiddenOnPurpose(grid) || sc.scrollWidth <= sc.clientWidth + 1) continue;
+      const colour = getComputedStyle(sc).scrollbarColor;
+      const thumb = (colour.match(/rgba?\([^)]*\)|#[0-9a-f]+|[a-z]+/gi) || [])[0] || 'auto';
+      const alpha = /rgba\(/.test(thumb) ? parseFloat(thumb.split(',')[3]) : (thumb === 'transparent' ? 0 : 1);
+      const name = (grid.getAttribute('aria-label') || 'data grid').slice(0, 40);
+      if (!(alpha > 0))
+        say('data grid scrolls sideways, its scrollbar not drawn', sc, name, `${sc.scrollWidth} > ${sc.clientWidth}`);
+      const r = sc.getBoundingClientRect();
+      if (r.right > vw + 1 || r.left < -1)
+        say('data grid past the window edge', sc, name, `${px(r.left, r.right)} of ${vw}`);
+    }
+    // a chart's words (axis titles and labels, legends, marks' text): inside the chart's box and the window, whole
+    // (Vega shortens a label longer than its labelLimit and ends it with "…")
+    for (const t of root.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')) {
+      if (!t.textContent.trim() || hiddenOnPurpose(t)) continue;
+      const r = t.getBoundingClientRect();
+      if (!r.width) continue;
+      if (t.textContent.endsWith('…')) say('chart label shortened', t, t.textContent, 'labelLimit');
+      else {  // the <svg> clips what is outside its own box; a glyph's box is larger than its ink: a fifth of
+        // the font size of slack on every side
+        const d = 0.2 * parseFloat(getComputedStyle(t).fontSize || '10');
+        check(t, [new DOMRect(r.left + d, r.top + d, r.width - 2 * d, r.height - 2 * d)], t.textContent);
+      }
+    }
+  }
+  return out;
+}
+"""
+
+
+def cut_off(pg) -> list[str]:
+    """Everything a user reads that is cut off, in the window and the sidebar (:data:`CUT_JS`; empty = all of
+    it can be read, scrolled to where a scrollbar offers it)."""
+    return pg.evaluate(CUT_JS)

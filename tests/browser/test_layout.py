@@ -3,7 +3,8 @@
 and Traditional Chinese, and Korean.  On the projector, the same load is checked for accessibility
 (:func:`tests.browser.a11y.check_page`).
 Every metric, button, select value, label, heading, formula and message fits its box
-(``overflowing``: scrollWidth against clientWidth), every table and formula is whole (``not_whole``: no table
+(``overflowing``: scrollWidth against clientWidth; ``cut_off``: every text line, field value and formula against
+each box that clips it and the window's edges), every table and formula is whole (``not_whole``: no table
 or formula cut off or scrolled sideways, no word split across lines, no Chinese column squeezed to a character
 a line), with no exception and no dialog.  Present's printed-vs-exact table and its formula slide on a
 projector: :func:`test_present_tables_and_formulas_on_a_projector`.  A screenshot of each view goes to
@@ -13,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.a11y import axe_version, check_page, rendered
-from tests.browser.conftest import PHONE, PROJECTOR, not_whole, overflowing, page_problems, screenshot, settled
+from tests.browser.conftest import PHONE, PROJECTOR, cut_off, not_whole, overflowing, page_problems, screenshot, settled
 from tests.browser.journey import visit
 
 ZOOMED = {"width": 853, "height": 533}  # 1280×800 at 150 %
@@ -58,7 +59,7 @@ def test_nothing_is_cut_off(make_page, app_url, device, lang):
                 stacked = viewport == "phone"
                 assert page.locator('[class*="st-key-stacked_va_"]').first.is_visible() == stacked, viewport
                 assert page.locator(".st-key-stackhead_va_formulas").is_visible() != stacked, viewport
-            found = overflowing(page) + not_whole(page)
+            found = overflowing(page) + not_whole(page) + cut_off(page)
             if found:
                 problems[f"{name} {viewport}"] = [x.replace("\n", "")[:120] for x in found]
             assert page_problems(page) == []

@@ -1,9 +1,9 @@
-"""Top-N, Rating and ROC on a projector (1024×768, sidebar open) and a phone (390×844), in English,
-Chinese and Korean: nothing a user reads is cut off (metrics, buttons, selects, widget labels, headings,
-formulas) and nothing runs off the right edge; no exception, no dialog.  On the projector, the same load is
-checked for accessibility (:func:`tests.browser.a11y.check_page`).
+"""Top-N, Rating and ROC with long inputs on a projector (1024×768, sidebar open) and a phone (390×844):
+nothing a user reads is cut off (metrics, buttons, selects, widget labels, headings, formulas) and nothing
+runs off the right edge; no exception, no dialog.  Their default views in every language (and axe-core on
+them): tests/browser/test_every_page.py.
 
-Screenshots of the whole page go to test-artifacts/screenshots/layout_<page>_<lang>_<device>.png.
+Screenshots of the whole page go to test-artifacts/screenshots/layout_long_<page>_<device>.png.
 """
 from __future__ import annotations
 
@@ -12,8 +12,16 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.a11y import axe_version, check_page, rendered
-from tests.browser.conftest import PHONE, PROJECTOR, overflowing, page_problems, screenshot, settled, wait_for_app
+from tests.browser.conftest import (
+    PHONE,
+    PROJECTOR,
+    cut_off,
+    overflowing,
+    page_problems,
+    screenshot,
+    settled,
+    wait_for_app,
+)
 
 PAGES = {"topn": 2, "rating": 3, "roc": 2}  # page -> charts it draws
 DEVICES = {"projector": PROJECTOR, "phone": PHONE}
@@ -37,24 +45,6 @@ def _whole_page(pg, name: str, viewport: dict) -> None:
     pg.set_viewport_size(viewport)
 
 
-@pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("lang", ["en", "zh", "ko"])
-def test_nothing_cut_off(make_page, app_url, lang, device):
-    viewport = DEVICES[device]
-    pg = make_page(viewport=viewport)
-    found, a11y = {}, []
-    for name, charts in PAGES.items():
-        _open(pg, f"{app_url}/{name}?lang={lang}", charts)
-        if device == "projector":  # the teacher's sidebar stays open at 1024 px
-            assert pg.locator('[data-testid="stSidebar"]').bounding_box()["width"] > 200
-            rendered(pg)  # the same load serves tests/browser/test_a11y.py's checks
-            a11y += check_page(pg, name, lang, f"{name} [{lang}]")
-        found[name] = page_problems(pg) + overflowing(pg)
-        _whole_page(pg, f"layout_{name}_{lang}_{device}", viewport)
-    assert found == {name: [] for name in PAGES}
-    assert not a11y, f"axe-core {axe_version()}:\n" + "\n".join(a11y)
-
-
 LONG = {
     # 40 users with long names, N = 40: grids and bars drawn in part, formulas wrapped and shortened
     "topn": {"users": "\n".join(f"utilisateur_numéro_{i:02d}: " + " ".join(f"item{j}" for j in range(40))
@@ -75,6 +65,6 @@ def test_long_inputs_not_cut_off(make_page, app_url, device):
     for name, query in LONG.items():
         charts = PAGES[name] - (1 if name == "roc" else 0)  # 10,000 pairs: the pair grid gives way to a caption
         _open(pg, f"{app_url}/{name}?{urlencode(query)}", charts)
-        found[name] = page_problems(pg) + overflowing(pg)
+        found[name] = page_problems(pg) + overflowing(pg) + cut_off(pg)
         _whole_page(pg, f"layout_long_{name}_{device}", viewport)
     assert found == {name: [] for name in LONG}

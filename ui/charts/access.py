@@ -19,7 +19,8 @@ import altair as alt
 from ui.escape import shorten
 from ui.i18n import language, t
 
-__all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "TEXT", "accessible", "listing", "DESCRIBED_ITEMS"]
+__all__ = ["PALETTE", "SHAPES", "DASHES", "GREY", "LIGHT_FILL", "TEXT", "accessible", "listing", "DESCRIBED_ITEMS",
+           "title_lines"]
 
 # Tailwind 700-level hues: 4.6:1 to 8.6:1 on white.
 PALETTE = ["#1d4ed8", "#b45309", "#047857", "#b91c1c", "#7e22ce", "#0e7490", "#be185d", "#4d7c0f",
@@ -42,6 +43,53 @@ def accessible(chart, description: str):
     return (chart.properties(description=description)
             .configure_axis(labelColor=TEXT, titleColor=TEXT)
             .configure_legend(labelColor=TEXT, titleColor=TEXT))
+
+
+def title_lines(text: str, *, width: int = 30) -> list[str] | str:
+    """An axis or legend title as lines of at most ``width`` columns (a CJK character counts two), for Vega,
+    which draws a title on one line and lets the chart's box cut it: on a 390 px phone a long title ran past the
+    chart.  Lines break between words (Korean and Latin text) or between characters (Chinese); a title that fits
+    stays one string.
+
+    >>> title_lines("Mean difference A − B with its confidence interval")
+    ['Mean difference A − B with its', 'confidence interval']
+    >>> title_lines("带置信区间的平均差 A − B", width=12)
+    ['带置信区间的', '平均差 A − B']
+    >>> title_lines("NDCG")
+    'NDCG'
+    """
+    import unicodedata
+
+    def cols(s: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+
+    if cols(text) <= width:
+        return text
+    # pieces a line may end after: a word and its space, or a single wide (CJK) character
+    pieces, word = [], ""
+    for ch in text:
+        if unicodedata.east_asian_width(ch) in "WF" and not ("\uac00" <= ch <= "\ud7a3"):
+            if word:
+                pieces.append(word)
+            pieces.append(ch)
+            word = ""
+        else:
+            word += ch
+            if ch == " ":
+                pieces.append(word)
+                word = ""
+    if word:
+        pieces.append(word)
+    lines, line = [], ""
+    for piece in pieces:
+        if line and cols((line + piece).rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 def listing(items, limit: int = DESCRIBED_ITEMS, *, clauses: bool = False, lang: str | None = None) -> str:

@@ -70,7 +70,8 @@ def discounted_gain_chart(bd: pd.DataFrame, labels=None, *, height: int = 260) -
     """Bars of discounted gain per position, your ranking (solid) beside the ideal one (outlined)."""
     data = gains_long(bd, labels)
     series = alt.Scale(domain=[t("common.actual"), t("common.ideal")], range=[ACTUAL_COLOR, IDEAL_FILL])
-    legend = alt.Legend(orient="top", symbolStrokeWidth=2, labelLimit=0)
+    # one entry a line: side by side, "Running IDCG" and "Järvelin–Kekäläinen discount" ran past a narrow chart
+    legend = alt.Legend(orient="top", direction="vertical", symbolStrokeWidth=2, labelLimit=0)
     chart = (
         alt.Chart(data, height=height)
         .mark_bar(strokeWidth=2)
@@ -107,7 +108,7 @@ def running_chart(bd: pd.DataFrame, *, height: int = 260) -> alt.Chart:
     )
     domain = [t("common.running_dcg"), t("common.running_idcg")]
     scale = alt.Scale(domain=domain, range=[ACTUAL_COLOR, IDEAL_COLOR])
-    legend = alt.Legend(orient="top", labelLimit=0)
+    legend = alt.Legend(orient="top", direction="vertical", labelLimit=0)
     chart = (
         alt.Chart(data, height=height)
         .mark_line(point=alt.OverlayMarkDef(size=50, filled=True))
@@ -155,7 +156,7 @@ def discount_curves_chart(n: int, log_base: float, discounts=None, *, height: in
     """The weight each discount gives to positions 1..n, on one chart."""
     data = discount_curves_data(n, log_base, discounts)
     names = list(dict.fromkeys(data["series"]))
-    legend = alt.Legend(orient="top", labelLimit=0)
+    legend = alt.Legend(orient="top", direction="vertical", labelLimit=0)
 
     def scale(values):
         return alt.Scale(domain=names, range=[values[i % len(values)] for i in range(len(names))])
@@ -192,7 +193,8 @@ def tie_spread_chart(spread: pd.DataFrame, *, rule_title: str, height: int = 220
         .mark_bar(color=ACTUAL_COLOR)
         .encode(
             x=alt.X("ndcg:Q", title="NDCG", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("name:N", title=rule_title, sort=None),
+            # the rules' whole names ("trec_eval (docno descending)" was shortened to "trec_eval (docno …")
+            y=alt.Y("name:N", title=rule_title, sort=None, axis=alt.Axis(labelLimit=0)),
             tooltip=[alt.Tooltip("name:N", title=rule_title), alt.Tooltip("ndcg:Q", title="NDCG", format=".4f")],
         )
     )

@@ -50,7 +50,8 @@ def hit_grid(runs: dict, n: int, *, users: int = GRID_USERS, positions: int = GR
                        item=data["item"].map(lambda x: str(x)[:12]))
     base = alt.Chart(data).encode(
         x=alt.X("position:O", title=t("topn.position"), axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("user:N", title=t("topn.user"), sort=shown, axis=alt.Axis(labelLimit=90)),
+        # names up to ~30 characters whole (at 90 px "utilisateur_numéro_00" was shortened to "utilisateur_nu…")
+        y=alt.Y("user:N", title=t("topn.user"), sort=shown, axis=alt.Axis(labelLimit=180)),
     )
     data["mark"] = data["rel"].map({1.0: "✓", 0.0: "✗"})
     rects = base.mark_rect(stroke="white", strokeWidth=2).encode(
@@ -89,7 +90,8 @@ def per_user_chart(table: pd.DataFrame, *, users: int = USER_BARS) -> alt.Chart:
     metrics = list(names.values())
     chart = alt.Chart(long).mark_bar().encode(
         x=alt.X("user:N", title=t("topn.user"), sort=list(part["user"]),
-                axis=alt.Axis(labelAngle=0, labelLimit=90)),
+                # slanted, whole up to ~30 characters (level, 90 px shortened "utilisateur_numéro_00" to "…")
+                axis=alt.Axis(labelAngle=-40, labelLimit=180)),
         xOffset=alt.XOffset("metric:N", sort=metrics),
         y=alt.Y("value:Q", title=t("topn.value"), scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("metric:N", title=None, sort=metrics, scale=alt.Scale(domain=metrics,

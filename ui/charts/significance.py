@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.significance import NullDistribution
-from ui.charts.access import GREY, accessible, listing
+from ui.charts.access import GREY, accessible, listing, title_lines
 from ui.i18n import join_words, labelled, t
 from ui.numbers import show
 
@@ -131,7 +131,8 @@ def ci_chart(table: pd.DataFrame, *, pair_labels: list[str], x_title: str, signi
                alt.Tooltip("ci_low:Q", title=low_title, format=".4f"),
                alt.Tooltip("ci_high:Q", title=high_title, format=".4f")]
     base = alt.Chart(data).encode(y=y, color=color, tooltip=tooltip)
-    lines = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q")
+    # the long axis title in lines: on a phone one line ran past the chart's right edge
+    lines = base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", title=title_lines(x_title)), x2="ci_high:Q")
     points = base.mark_point(filled=True, size=80).encode(
         x="mean_difference:Q",
         shape=alt.Shape("verdict:N", title=legend_title, legend=alt.Legend(orient="top", labelLimit=0),

@@ -108,6 +108,17 @@ def steps_table(table: pd.DataFrame, alpha: float) -> pd.DataFrame:
     })
 
 
+def steps_numeric() -> list[str]:
+    """The number columns of :func:`steps_table` (right-aligned, never wrapped, in :func:`ui.tables.table`)."""
+    return [t("diversity.col_rank"), t("diversity.col_gain"), t("diversity.col_plain"), "1/log₂(i+1)",
+            t("diversity.col_dcg")]
+
+
+def greedy_numeric() -> list[str]:
+    """The number columns of :func:`greedy_display`."""
+    return [t("diversity.col_step"), t("diversity.col_gain")]
+
+
 def greedy_display(steps: pd.DataFrame) -> pd.DataFrame:
     """ndeval's greedy steps for display: the document chosen, its gain, and every candidate's gain."""
     return pd.DataFrame({

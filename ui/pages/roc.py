@@ -175,6 +175,12 @@ def steps_table(steps: pd.DataFrame, upto: int) -> pd.DataFrame:
     })
 
 
+def steps_numeric() -> list[str]:
+    """The number columns of :func:`steps_table` (right-aligned, never wrapped, in :func:`ui.tables.table`)."""
+    return [t("roc.step"), t("roc.threshold"), t("roc.new_pos"), t("roc.new_neg"), "TP", "FP", "TPR", "FPR",
+            t("roc.area")]
+
+
 def method_name(key: str) -> str:
     """The translated name of an AUC method (:data:`metrics.other.roc.AUC_METHODS`)."""
     return registry_text("auc_method", AUC_METHODS[key], "name")

@@ -130,6 +130,11 @@ def page_css(theme: str) -> str:
 .nl-table th {{ color: {p['muted']}; font-size: 16px; }}
 .nl-table td.nl-num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
 .nl-table td.nl-chosen {{ color: {p['number']}; font-weight: 800; outline: 3px solid {p['accent']}; }}
+/* On a phone the tables fit the screen: smaller type, names wrap between words, never inside a Chinese one (the
+   variants table ran 50 px past a 390 px screen) */
+@media (max-width: 640px) {{ .nl-table {{ font-size: 15px; }} .nl-table th {{ font-size: 13px; }}
+  .nl-table th, .nl-table td {{ padding: 3px 4px; }}
+  .nl-table td {{ word-break: keep-all; }} .nl-table td:first-child {{ white-space: normal; }} }}
 @keyframes nl-move {{ from {{ transform: translate(calc(var(--slots) * (100% + 10px)), calc(-100% - 30px)); }}
   to {{ transform: none; }} }}
 @keyframes nl-join {{ from {{ transform: translateY(40px); opacity: 0; }} to {{ transform: none; opacity: 1; }} }}

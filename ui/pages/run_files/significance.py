@@ -307,7 +307,9 @@ def significance_section(per_query: pd.DataFrame, *, measure_name: str, key_pref
     st.markdown(_pair_sentence(row, test=test, alpha=alpha, m=m, correction=correction))
     a, b = frame[row.system_a].to_numpy(dtype=float), frame[row.system_b].to_numpy(dtype=float)
     detail = _detail(a, b, test)
-    left, right = st.columns(2)
+    # one chart under the other: side by side beside a projector's sidebar each had 274 px, and their legends
+    # ("at least as extreme as observed", "dense.run higher  tie") ran past the chart's right edge
+    left = right = st.container()
     a_wins = t(f"{SECTION}.wins_of", name=row.system_a)
     b_wins = t(f"{SECTION}.wins_of", name=row.system_b)
     data = differences_data(frame.index.astype(str), detail.differences, a_wins=a_wins, b_wins=b_wins,
