@@ -37,21 +37,59 @@ class Timeline:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._seen: dict[int, tuple[str, float]] = {}
+        self._wait: dict[int, float] = {}
+
+    @staticmethod
+    def _waited(pid: int) -> float:
+        """Seconds the process's live threads spent runnable but waiting for a core (/proc/<pid>/task/*/schedstat,
+        second field: run-queue wait in ns)."""
+        total = 0
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                try:
+                    with open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+                        total += int(fh.read().split()[1])
+                except OSError:
+                    pass
+        except OSError:
+            pass
+        return total / 1e9
+
+    @staticmethod
+    def _running(pid: int) -> int:
+        """How many of the process's threads are running or runnable now (state R in /proc/<pid>/task/*/stat)."""
+        n = 0
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                try:
+                    with open(f"/proc/{pid}/task/{task}/stat") as fh:
+                        n += fh.read().rsplit(")", 1)[1].split()[0] == "R"
+                except OSError:
+                    pass
+        except OSError:
+            pass
+        return n
 
     def _sample(self):
+        running = 0
         for child in spark_runs._children(os.getpid()):
             self._seen[child] = ("jvm", spark_runs._cpu(child))
+            self._wait[child] = max(self._wait.get(child, 0.0), self._waited(child))
+            running += self._running(child)
             stack = spark_runs._children(child)
             while stack:
                 pid = stack.pop()
                 self._seen[pid] = ("workers", spark_runs._cpu(pid))
+                self._wait[pid] = max(self._wait.get(pid, 0.0), self._waited(pid))
+                running += self._running(pid)
                 stack += spark_runs._children(pid)
         jvm = sum(c for k, c in self._seen.values() if k == "jvm")
         workers = sum(c for k, c in self._seen.values() if k == "workers")
+        waited = sum(self._wait.values())
         with open("/proc/stat") as fh:  # the whole machine's busy time (every process, ours or not)
             f = [int(x) for x in fh.readline().split()[1:]]
         busy = (sum(f[:8]) - f[3] - f[4]) / os.sysconf("SC_CLK_TCK")
-        self.samples.append((time.time(), jvm, workers, busy))
+        self.samples.append((time.time(), jvm, workers, busy, waited, running))
 
     def _run(self):
         while not self._stop.wait(0.25):
@@ -59,13 +97,20 @@ class Timeline:
 
     def between(self, start: float, end: float) -> tuple[float, float]:
         """CPU seconds (JVM, workers) used between two wall-clock times (nearest samples)."""
-        return self.spent(start, end)[:2]
+        return self.spent(start, end)[:2]  # type: ignore[return-value]
 
-    def spent(self, start: float, end: float) -> tuple[float, float, float]:
-        """CPU seconds (JVM, workers, every process on the machine) used between two wall-clock times."""
+    def spent(self, start: float, end: float) -> tuple[float, float, float, float]:
+        """CPU seconds (JVM, workers, every process on the machine) used between two wall-clock times, and the
+        seconds our threads (JVM and workers) waited, runnable, for a core."""
         before = [s for s in self.samples if s[0] <= start] or self.samples[:1]
         after = [s for s in self.samples if s[0] >= end] or self.samples[-1:]
-        return tuple(after[0][i] - before[-1][i] for i in (1, 2, 3))
+        return tuple(after[0][i] - before[-1][i] for i in (1, 2, 3, 4))
+
+    def runnable(self, start: float, end: float) -> float:
+        """The share of samples between two times in which at least two of our threads could run (running or
+        runnable): below 1, ours left a core without work at those moments."""
+        inside = [s[5] for s in self.samples if start <= s[0] <= end]
+        return sum(n >= 2 for n in inside) / len(inside) if inside else float("nan")
 
     def __enter__(self):
         self._thread.start()
@@ -107,8 +152,8 @@ def stages(log_dir: Path, since_ms: float) -> list[dict]:
 def report(found: list[dict], timeline: Timeline, t0: float, t1: float) -> None:
     print("| stage | tasks | starts s | wall s | slots busy | longest task s | task run s | JVM exec CPU s "
           "| JVM CPU s (/proc) | workers CPU s | cores busy (ours) | machine cores busy | GC s | shuffle MB written "
-          "| write s | fetch wait s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| write s | fetch wait s | ours waiting for a core s | ≥ 2 of ours runnable |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     last = t0
     for s in found:
         if s["start"] - last > 0.3:
@@ -119,18 +164,21 @@ def report(found: list[dict], timeline: Timeline, t0: float, t1: float) -> None:
         tasks = s["tasks"]
         busy = sum(t["finish"] - t["launch"] for t in tasks) / wall
         longest = max((t["finish"] - t["launch"] for t in tasks), default=0.0)
-        jvm, wk, machine = timeline.spent(s["start"], s["end"])
+        jvm, wk, machine, waited = timeline.spent(s["start"], s["end"])
         print(f"| {s['id']} {s['name']} | {s['n']} | {s['start'] - t0:.1f} | {wall:.1f} | {busy:.2f} | {longest:.1f} "
               f"| {sum(t['run'] for t in tasks):.1f} | {sum(t['cpu'] for t in tasks):.1f} | {jvm:.1f} | {wk:.1f} "
               f"| {(jvm + wk) / wall:.2f} | {machine / wall:.2f} | {sum(t['gc'] for t in tasks):.1f} "
               f"| {sum(t['written'] for t in tasks) / 1e6:.0f} "
-              f"| {sum(t['write_s'] for t in tasks):.1f} | {sum(t['wait_s'] for t in tasks):.1f} |")
+              f"| {sum(t['write_s'] for t in tasks):.1f} | {sum(t['wait_s'] for t in tasks):.1f} | {waited:.1f} "
+              f"| {timeline.runnable(s['start'], s['end']):.0%} |")
         last = max(last, s["end"])
     if t1 - last > 0.3:
         jvm, wk = timeline.between(last, t1)
         print(f"| (after the last stage) | | {last - t0:.1f} | {t1 - last:.1f} | | | | | {jvm:.1f} | {wk:.1f} | |")
-    jvm, wk, machine = timeline.spent(t0, t1)
+    jvm, wk, machine, waited = timeline.spent(t0, t1)
     print(f"\ntotal {t1 - t0:.1f} s wall, JVM {jvm:.1f} CPU-s, workers {wk:.1f} CPU-s, "
+          f"our threads waited {waited:.1f} s for a core, >= 2 of ours runnable in "
+          f"{timeline.runnable(t0, t1):.0%} of the samples, "
           f"{(jvm + wk) / (t1 - t0):.2f} cores busy on average by ours, {machine / (t1 - t0):.2f} by every process")
 
 
