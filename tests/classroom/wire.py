@@ -58,10 +58,10 @@ class _Tab:
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                 el = msg.delta.new_element
                 which = el.WhichOneof("type")
-                if which == "text_input":
-                    self.ids[el.text_input.label] = el.text_input.id
+                if which == "text_input":  # the first box of a label (the seat-code form repeats "Class code")
+                    self.ids.setdefault(el.text_input.label, el.text_input.id)
                 elif which == "button":
-                    self.ids[el.button.label] = el.button.id
+                    self.ids.setdefault(el.button.label, el.button.id)
                 elif which == "alert":
                     self.alerts.append(el.alert.body)
                 elif which == "exception":

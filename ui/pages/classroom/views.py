@@ -958,6 +958,8 @@ def _typed_code(page: ui_state.PageState) -> str:
 
 
 def _join(page: ui_state.PageState) -> None:
+    st.session_state.pop("join_problem", None)
+    st.session_state["join_reclaim_code"] = st.session_state.get("join_code", "")
     code = _typed_code(page)
     # A second press of Join (a double click, a click sent again over a slow connection) finds the seat the
     # first one took in this browser session.
@@ -974,6 +976,8 @@ def _join(page: ui_state.PageState) -> None:
 
 
 def _reclaim(page: ui_state.PageState) -> None:
+    st.session_state.pop("join_problem", None)
+    st.session_state["join_code"] = st.session_state.get("join_reclaim_code", "")  # read as the join form's
     seated = _seat_from(store().reclaim, _typed_code(page), st.session_state.get("join_seat_code", ""))
     if seated is not None:
         st.session_state["join_seat_code"] = ""
@@ -997,28 +1001,33 @@ def _seat_from(ask, code: str, typed: str, **extra):
 
 
 def join_form(page: ui_state.PageState) -> None:
-    """The join form: the class code, then the nickname and Join in a form, so that Enter in the nickname box
-    joins (a form sends its fields with its submit).  The code box stays outside the form: it is kept as soon as
-    it is left (Enter, Tab, a click), so Join and the seat-code form under it both read it.  A seat code from
-    the teacher has a form of its own (Enter in it takes the seat back)."""
+    """The join form: the class code, the nickname and Join in one form, so that Enter in either box joins and
+    a click on Join sends both boxes with the press (with the code box outside the form, a click that also
+    left the code box sent two requests, and the browser's press of Join was lost in the second).  A seat code
+    from the teacher has a form of its own, with its own class code box (filled from the join form's: Enter in
+    either takes the seat back)."""
     st.caption(t("classroom.join_intro"))
-    st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
-    page.typed("join_code")
     with st.form("join_form", border=False, enter_to_submit=True):
+        st.text_input(t("classroom.code"), key="join_code", max_chars=40, help=t("classroom.code_help"))
+        page.typed("join_code")
         # The store cuts a nickname at 24 grapheme clusters (a flag or a family emoji is one, but many UTF-16
         # units, which is what a browser's maxlength counts): the box only keeps absurd lengths out.
         st.text_input(t("classroom.nickname"), key="join_nickname", max_chars=200, help=t("classroom.nickname_help"))
         st.form_submit_button(t("classroom.join"), key="join_button", type="primary", icon=":material/login:",
                               on_click=_join, args=(page,))
-    problem = st.session_state.pop("join_problem", None)
+    # Kept until the next press of Join or Take my seat back (not popped: a later run of the page keeps it).
+    problem = st.session_state.get("join_problem")
     waiting = st.session_state.get("join_waiting")
     if waiting:
         waiting_panel(*waiting)
     elif problem:
         st.error(problem)
+    if not st.session_state.get("join_reclaim_code"):
+        st.session_state["join_reclaim_code"] = st.session_state.get("join_code") or ""
     with st.expander(t("classroom.have_seat_code"), icon=":material/key:"):
         st.caption(t("classroom.have_seat_code_help"))
         with st.form("join_reclaim_form", border=False, enter_to_submit=True):
+            st.text_input(t("classroom.code"), key="join_reclaim_code", max_chars=40)
             st.text_input(t("classroom.seat_code"), key="join_seat_code", max_chars=20)
             st.form_submit_button(t("classroom.take_seat"), key="join_reclaim", on_click=_reclaim, args=(page,))
 
