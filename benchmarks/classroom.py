@@ -501,6 +501,7 @@ def answer_run(db: str, n_students: int, n_servers: int, args, label: str, root:
     """One class answering on ``db`` with ``n_servers`` app processes (the app in ``root``, default this
     tree); everything measured."""
     env = {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"} if n_servers > 1 else {}
+    env["NDCG_LAB_CLASS_SIZE"] = str(max(500, n_students + 20))  # the students and the flooder's seats
     with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, env, Path(stats), root) as parts:
         base, db_url, groups, counter, _apps = parts
         store, info, token = class_for(db_url)
@@ -582,6 +583,7 @@ def print_answer_run(r: dict) -> None:
 
 def idle_run(db: str, n_students: int, n_servers: int, seconds: float, push: bool, args) -> dict:
     env = {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1"} if n_servers > 1 else {}
+    env["NDCG_LAB_CLASS_SIZE"] = str(max(500, n_students + 20))  # the students and the flooder's seats
     if not push:
         env["NDCG_LAB_CLASS_PUSH"] = "0"
     with tempfile.TemporaryDirectory() as stats, stack_of(db, n_servers, env, Path(stats)) as parts:

@@ -108,6 +108,7 @@ SETTINGS = {
     "NDCG_LAB_WRONG_CODES_PER_ADDRESS": ("free_guesses_address", "wrong codes an hour"),
     "NDCG_LAB_WRONG_CODES_PER_SESSION": ("free_guesses_session", "wrong codes an hour"),
     "NDCG_LAB_CLASSES_PER_ADDRESS": ("classes_per_address", "classes an hour"),
+    "NDCG_LAB_CLASS_SIZE": ("max_students", "students in one class"),
 }
 #: One address never holds more than this share of a class's seats, whatever ``seats_per_address`` says.
 MAX_ADDRESS_SHARE = 0.8
@@ -161,7 +162,8 @@ class Limits:
         """The limits with the :data:`SETTINGS` the environment sets: ``NDCG_LAB_RETENTION_DAYS`` (default 7),
         per address ``NDCG_LAB_SEATS_PER_ADDRESS`` (60 seats in one class, at most 400),
         ``NDCG_LAB_JOINS_PER_ADDRESS`` (30 a minute), ``NDCG_LAB_WRONG_CODES_PER_ADDRESS`` (50 an hour),
-        ``NDCG_LAB_CLASSES_PER_ADDRESS`` (30 an hour), and per browser session
+        ``NDCG_LAB_CLASSES_PER_ADDRESS`` (30 an hour), the students of one class ``NDCG_LAB_CLASS_SIZE`` (500),
+        and per browser session
         ``NDCG_LAB_WRONG_CODES_PER_SESSION`` (5 an hour).  A whole hall behind one address (a NAT, a proxy
         not named in ``NDCG_LAB_TRUSTED_PROXIES``) needs the seats and joins raised to its size.
 
@@ -176,6 +178,8 @@ class Limits:
                 values[field_name] = _env_number(name, default / 86400) * 86400
             else:
                 values[field_name] = int(_env_number(name, default))
+        if values["max_students"] < 1:  # a class nobody can join is a typing mistake, not a setting
+            raise ValueError(f"NDCG_LAB_CLASS_SIZE must be at least 1, got {os.environ.get('NDCG_LAB_CLASS_SIZE')!r}")
         return cls(**values)
 
 

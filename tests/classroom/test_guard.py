@@ -187,6 +187,24 @@ def test_one_address_cannot_fill_a_class_even_with_raised_limits(db_url, clock):
     assert store.join(info.code, "other", client=Client("o", "203.0.113.50"))[0].number == 9
 
 
+def test_the_class_size_is_a_setting(db_url, clock, monkeypatch):
+    # A lecture hall of 600 needs more than the default 500 seats; a size that is not a whole number >= 1 is
+    # refused by name when the server starts, never read as "nobody can join".
+    monkeypatch.setenv("NDCG_LAB_CLASS_SIZE", "3")
+    store = Store(db_url, clock=clock, limits=Limits.from_env())
+    info, _ = store.create(practice_task(3))
+    for i in range(3):
+        store.join(info.code, f"n{i}", client=Client(f"s{i}", f"203.0.113.{i}"))
+    err = pytest.raises(ClassroomError, store.join, info.code, "n3", client=Client("s3", "203.0.113.3")).value
+    assert (err.kind, err.params["limit"]) == ("full", 3)
+    for bad in ("0", "-5", "many", "inf"):
+        monkeypatch.setenv("NDCG_LAB_CLASS_SIZE", bad)
+        with pytest.raises(ValueError, match="NDCG_LAB_CLASS_SIZE"):
+            Limits.from_env()
+    monkeypatch.setenv("NDCG_LAB_CLASS_SIZE", "600")
+    assert Limits.from_env().max_students == 600
+
+
 # ---------------------------------------------------------------------------------------------- nicknames
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
 ENGLAND = "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"
