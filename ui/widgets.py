@@ -54,6 +54,16 @@ def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwa
     if not restored and ui_state.relabelled(session, key, options, labels):
         session[key] = session[key]  # an assignment: Streamlit sends the browser this run's label
         restored = True
+    if key in session:  # a label no draw recorded (a run cut short by the next click): never drawn as None
+        value = session[key]
+        if isinstance(value, (list, tuple)):
+            kept = [v for v in value if any(v == o for o in options)]
+            if len(kept) != len(value):
+                session[key] = kept
+                restored = True
+        elif value is not None and not any(value == o for o in options):
+            del session[key]  # the widget's default (or the page's field default) instead
+            restored = False
     if restored:  # the value comes from session state: a default as well would only draw Streamlit's warning
         if kwargs.get("index") is not None:
             kwargs.pop("index")

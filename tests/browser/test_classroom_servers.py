@@ -31,14 +31,15 @@ from tests.classroom.conftest import pg_server  # noqa: F401 - the session's Pos
 from tests.classroom.postgres import fresh_database
 from tests.classroom.servers import apps, nginx
 
-#: Counts, on every frame, the text boxes of each label on the page (stale and retained ones included: what a
-#: student sees) and keeps the highest count of any label, with what the boxes were then: one answer panel at
-#: a time means 1.
+#: Counts, on every frame, the text boxes of each label on the page (stale and retained ones included, the boxes
+#: of a folded expander not: what a student sees) and keeps the highest count of any label, with what the boxes
+#: were then: one answer panel at a time means 1.
 BOXES_JS = """
 (() => {
   window.__mostBoxes = 0;
   const count = () => {
-    const boxes = [...document.querySelectorAll('[data-testid="stTextInput"]')];
+    // what a student sees: a folded expander's boxes (the seat-code form's "Class code") are not on screen
+    const boxes = [...document.querySelectorAll('[data-testid="stTextInput"]')].filter(b => b.checkVisibility());
     const seen = {};
     for (const box of boxes) {
       const label = box.querySelector('label')?.innerText.trim() || '';

@@ -179,7 +179,7 @@ def test_refusals_and_warnings_are_whole_in_the_page_s_language(browser, logged_
         wait_for_app(page, 120_000)
         _upload(page, inputs.nth(1), [str(SAMPLES / "bm25.run"), str(struct)])
         for text in said[lang]:
-            shown = page.get_by_text(text, exact=False).first
+            shown = page.get_by_text(text, exact=False).filter(visible=True).first  # (a data grid holds it hidden too)
             shown.wait_for(timeout=120_000)
         wait_for_app(page, 120_000)
         box = page.get_by_test_id("stAlert").filter(has_text=said[lang][0])
