@@ -342,7 +342,11 @@ def on_element(pg, rng: random.Random, el, kind: str, name: str) -> str:
             pg.keyboard.press("Escape")
             return f"select {name!r}: the list did not open"
         options = pg.locator('[role="listbox"] [role="option"]')
-        i = rng.randrange(options.count())
+        n = options.count()
+        if n == 0:  # the list closed again between the wait and the count (a rerun redrew the select)
+            pg.keyboard.press("Escape")
+            return f"select {name!r}: the list closed before a choice"
+        i = rng.randrange(n)
         choice = options.nth(i).inner_text()
         options.nth(i).click(timeout=ACTION_TIMEOUT)
         return f"select {name!r} := {choice!r}"
