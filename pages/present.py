@@ -112,7 +112,7 @@ with page(link.PAGE_ID, link.FIELDS, state=partial(link.page_state, session, st.
             row.download_button(
                 t(f"present.handout_{paper.lower()}"), key=f"present_handout_{paper.lower()}",
                 data=partial(handout.build, lecture, lang, paper=paper, step=step, theme=theme,
-                             base=base_url()),
+                             base=base_url("present")),
                 file_name=handout.file_name(lecture, paper), mime="application/pdf", on_click="ignore",
                 icon=":material/picture_as_pdf:", help=t("present.handout_help"))
     else:

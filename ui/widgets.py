@@ -144,14 +144,24 @@ def k_select(*, key: str, n: int, label: str | None = None, help: str | None = N
     return k_value(choice)
 
 
-def base_url() -> str:
-    """``scheme://host`` of the address the visitor opened (empty outside a browser: a relative link)."""
+def base_url(*pages: str) -> str:
+    """``scheme://host`` of the address the visitor opened (empty outside a browser: a relative link); given
+    the ``pages`` the visitor may be on, also the path before them (an app served under a prefix by a proxy,
+    ``https://host/lab/present`` -> ``https://host/lab``)."""
     try:
         url = st.context.url or ""
     except Exception:  # noqa: BLE001 - no browser context (AppTest, bare mode)
         return ""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+    if not parts.scheme or not parts.netloc:
+        return ""
+    path = ""
+    if pages:
+        path = parts.path.rstrip("/")
+        for page in pages:
+            if path.endswith("/" + page):
+                path = path[: -len(page) - 1]
+    return f"{parts.scheme}://{parts.netloc}{path}"
 
 
 def link_for(page: str, query: dict[str, str]) -> str:

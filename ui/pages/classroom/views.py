@@ -33,7 +33,7 @@ import secrets
 import time
 import uuid
 from functools import lru_cache, partial
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -58,6 +58,7 @@ from metrics.lessons.diagnose import MISTAKES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.safe_csv import to_csv
 from ui import state as ui_state
+from ui import widgets
 from ui.charts.classroom import spread_chart
 from ui.diagnosis import (
     kind_name,
@@ -246,18 +247,7 @@ def join_state() -> ui_state.PageState:
 # ------------------------------------------------------------------------------------------------ links
 def base_url() -> str:
     """The app's address as the visitor reached it (scheme, host and any path prefix), no trailing slash."""
-    try:
-        url = st.context.url or ""
-    except Exception:  # noqa: BLE001 - outside a browser session (AppTest)
-        url = ""
-    parts = urlsplit(url)
-    if not parts.scheme or not parts.netloc:
-        return ""
-    path = parts.path.rstrip("/")
-    for page in (TEACHER_PAGE, JOIN_PAGE):
-        if path.endswith("/" + page):
-            path = path[: -len(page) - 1]
-    return f"{parts.scheme}://{parts.netloc}{path}"
+    return widgets.base_url(TEACHER_PAGE, JOIN_PAGE)
 
 
 def join_url(code: str) -> str:
