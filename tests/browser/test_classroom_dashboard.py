@@ -140,6 +140,12 @@ def test_the_results_csv_downloads_just_after_the_panel_is_redrawn(make_page, se
     teacher.goto(f"{url}/class?code={info.code}&key={key}")
     wait_for_app(teacher)
     wait_metric(teacher, "Joined", "3")
+    # The page has settled: the browser confirmed its cookie (its answer is a full rerun, which draws the
+    # button anew under a new id — a click with the old id before that draw arrives gets no file, Streamlit's
+    # own limit) and the key left the address bar.  Starting before that made the test fail now and then
+    # (CI, stop 43): the confirming rerun was among the held messages.
+    teacher.wait_for_function("() => !new URLSearchParams(location.search).has('key')", timeout=60_000)
+    wait_for_app(teacher)
     errors_before = log.read_text(errors="replace").count("Traceback")
     button = teacher.get_by_role("button", name="Download the results (CSV)")
     for n, seat in enumerate(seats):
