@@ -13,6 +13,7 @@ import streamlit as st
 from ui.escape import markdown
 from ui.i18n import LANGUAGES, STATE_KEY, t
 from ui.shell import APP_CSS, home
+from ui.widgets import label_function
 
 # The sidebar's state is set once per run, below, when the page to run is known.
 st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
@@ -66,7 +67,9 @@ with st.sidebar:
     # Buttons, not a select: every language in view, one click or key press away, nothing that changes the
     # language while the keyboard only moves (WCAG 3.2.2); and their code is a small part of a later visit's
     # drawing time against the select's 21 files (benchmarks/drag_latency.py).
-    st.segmented_control(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.get, key=STATE_KEY,
+    # label_function: a str for any value the control may hold (a dict's get gave None to Streamlit's serializer)
+    st.segmented_control(t("common.language"), list(LANGUAGES), key=STATE_KEY,
+                         format_func=label_function(list(LANGUAGES), list(LANGUAGES.values())),
                          required=True)
     st.caption(t("common.about"))
 

@@ -18,8 +18,8 @@ from ui.escape import markdown
 from ui.i18n import registry_text, t
 
 __all__ = [
-    "BASES", "K_OPTIONS_CAP", "K_ALL", "option_widget", "k_parser", "k_value", "error_text", "gain_select",
-    "discount_select",
+    "BASES", "K_OPTIONS_CAP", "K_ALL", "option_widget", "label_function", "k_parser", "k_value", "error_text",
+    "gain_select", "discount_select",
     "base_select", "k_options",
     "k_select", "base_url", "link_for", "copy_link",
 ]
@@ -50,6 +50,7 @@ def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwa
     session = st.session_state
     options = list(options)
     labels = [str(format_func(o)) for o in options]
+    shown = label_function(options, labels)
     restored = ui_state.restore_choice(session, key, options)
     if not restored and ui_state.relabelled(session, key, options, labels):
         session[key] = session[key]  # an assignment: Streamlit sends the browser this run's label
@@ -68,9 +69,34 @@ def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwa
         if kwargs.get("index") is not None:
             kwargs.pop("index")
         kwargs.pop("default", None)
-    value = draw(label, options, key=key, format_func=format_func, **kwargs)
+    value = draw(label, options, key=key, format_func=shown, **kwargs)
     ui_state.remember_labels(session, key, options, labels)
     return value
+
+
+def label_function(options, labels):
+    """The ``format_func`` an option widget is drawn with: each option's label, and ``str(value)`` for any
+    other value — never None or a number.
+
+    Streamlit keeps a widget's format function after the run and calls it on whatever the widget holds at the
+    start of the next run, before the page can put a value back: after a quick language switch that is the
+    previous language's label the browser sent.  A ``dict.get`` then gave None, and Streamlit's serializer
+    put None in the widget state's list of strings (``TypeError: bad argument type for built-in operation``,
+    the teacher's page under the monkey).  ``str(value)`` is what Streamlit itself uses when a format
+    function raises.
+
+    >>> f = label_function(["all", 1], ["Whole list (5)", "k = 1"])
+    >>> f("all"), f(1), f("整个列表 (5)"), f(True), f(None)
+    ('Whole list (5)', 'k = 1', '整个列表 (5)', 'True', 'None')
+    """
+    pairs = list(zip(options, labels, strict=True))
+
+    def shown(value) -> str:
+        # by value and type: 1 and True are equal in Python, never the same option
+        found = next((lab for o, lab in pairs if type(o) is type(value) and o == value), None)
+        return str(value) if found is None else found
+
+    return shown
 
 
 def _registry_select(kind: str, registry: dict, options, *, key: str, label: str, container=st,

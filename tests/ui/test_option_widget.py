@@ -1,10 +1,11 @@
 """ui.widgets.option_widget: a value the browser sent that no draw recorded never reaches Streamlit's serializer.
 
 The monkey test on the teacher's page failed once (seed 20261140, a language switched twice in quick
-succession; not reproduced on a re-run): Streamlit's multiselect serializer raised "TypeError: bad argument
-type for built-in operation", which is what its serializer raises when the format function gives None for a
-value — a value that is not an option.  option_widget now drops such values before the draw; this test holds
-that the widgets keep their options (it does not reproduce the browser's timing).
+succession): Streamlit's multiselect serializer raised "TypeError: bad argument type for built-in operation",
+which is what its serializer raises when the format function gives None for a value that is not an option.
+The cause (a format function that is not total) and its deterministic reproduction, with the exact widget
+states such a browser sends, are in test_option_widget_relabel.py; this test holds that option_widget also
+drops values that are not options before the draw.
 """
 from __future__ import annotations
 
