@@ -266,29 +266,58 @@ CANDIDATES_JS = r"""
 KIND_WEIGHTS = {"type": 30, "number": 10, "select": 25, "press": 30, "slide": 5, "download": 3, "drag": 7}
 
 
-def monkey_seed(page: str) -> int:
-    """MONKEY_SEED, else a fixed seed per page under the ``ci`` profile (reproducible runs), else a new one."""
+#: Runs per page (each its own seed): MONKEY_RUNS, 1 by default.
+RUNS = int(os.environ.get("MONKEY_RUNS", 1))
+
+
+def monkey_seed(page: str, run: int = 0) -> int:
+    """MONKEY_SEED (+ the run's number), else a fixed seed per page under the ``ci`` profile (reproducible
+    runs), else a new one."""
     if os.environ.get("MONKEY_SEED"):
-        return int(os.environ["MONKEY_SEED"])
+        return int(os.environ["MONKEY_SEED"]) + run
     if PROFILE == "ci":
-        return 20261128 + PAGES.index(page)
+        return 20261128 + PAGES.index(page) + 1000 * run
     return random.SystemRandom().randrange(2**32)
 
 
-def act(pg, rng: random.Random) -> str:
-    """One random action of a visitor on the page as it is now; returns what was done (for the failure's log)."""
+def on_app(pg) -> bool:
+    """Whether the tab shows a page of the app (back can leave it: the tab's first entry is about:blank)."""
+    return pg.url.startswith("http")
+
+
+def act(pg, rng: random.Random, start: str) -> str:
+    """One random action of a visitor on the page as it is now; returns what was done (for the failure's log).
+    ``start`` is the page's address (the tab goes back to it when back or forward left the app)."""
     roll = rng.random()
-    if roll < 0.06:  # the language, from the sidebar (every translated label changes)
-        lang = rng.choice(list(LANGUAGES))
+    if roll < 0.07:  # the language, from the sidebar (every translated label changes); often twice quickly
         side = pg.get_by_test_id("stSidebar")
         if side.get_attribute("aria-expanded") == "false" or not side.is_visible():
             return "language (sidebar closed: nothing)"
-        side.get_by_role("radio", name=LANGUAGES[lang], exact=True).click()
-        return f"language {lang}"
+        langs = [rng.choice(list(LANGUAGES)) for _ in range(rng.choice((1, 1, 2, 3)))]
+        for lang in langs:  # no wait between the clicks: the next is sent while the first run is drawn
+            side.get_by_role("radio", name=LANGUAGES[lang], exact=True).click(timeout=ACTION_TIMEOUT)
+        return f"language {' then '.join(langs)}"
     if roll < 0.12:  # keys a presenter's clicker or a keyboard user sends to the page
         key = rng.choice(("ArrowRight", "ArrowLeft", "PageDown", "PageUp", "Space", "Home", "End"))
         pg.locator("body").press(key)
         return f"key {key}"
+    if roll < 0.17:  # the browser's own buttons
+        how = rng.choice(("reload", "back", "forward", "back"))
+        getattr(pg, "go_back" if how == "back" else "go_forward" if how == "forward" else "reload")()
+        if not on_app(pg):
+            pg.goto(start)
+            return f"{how} (left the app: {start} again)"
+        return how
+    if roll < 0.20:  # the sidebar folded or opened (the page's width changes under the visitor)
+        expand = pg.get_by_test_id("stExpandSidebarButton")
+        if expand.count() and expand.is_visible():
+            expand.click(timeout=ACTION_TIMEOUT)
+            return "sidebar opened"
+        fold = pg.get_by_test_id("stSidebarCollapseButton")
+        if not fold.count():
+            return "sidebar (no button: nothing)"
+        fold.locator("button").first.click(timeout=ACTION_TIMEOUT, force=True)  # shown on hover
+        return "sidebar folded"
     candidates = pg.evaluate(CANDIDATES_JS)
     cards = pg.locator(".card-body")  # the playground's and Present's cards (in a shadow root)
     if cards.count():
@@ -363,11 +392,12 @@ def on_element(pg, rng: random.Random, el, kind: str, name: str) -> str:
     return f"press {name!r}"
 
 
+@pytest.mark.parametrize("run", range(RUNS))
 @pytest.mark.parametrize("page_key", PAGES)
-def test_monkey(make_page, logged, page_key):
+def test_monkey(make_page, logged, page_key, run):
     """Random visitors' sequences on each page: never an error box, an exception or a traceback in the log."""
     url, log = logged
-    seed = monkey_seed(page_key)
+    seed = monkey_seed(page_key, run)
     rng = random.Random(seed)
     lang = rng.choice(list(LANGUAGES))
     viewport = rng.choice((PROJECTOR, PHONE, None))
@@ -383,11 +413,13 @@ def test_monkey(make_page, logged, page_key):
             if f"/{page_key}" not in pg.url:  # an action opened another page: back to this one
                 pg.goto(start)
                 steps.append(f"back to {start}")
-            steps.append(act(pg, rng))
+            steps.append(act(pg, rng, start))
             settled(pg)
             clean(pg, log, steps[-1])
     except Exception as exc:
         raise AssertionError(
             f"monkey on {page_key}, seed {seed} (MONKEY_SEED={seed} MONKEY_ACTIONS={ACTIONS} reproduces it):\n  "
             + "\n  ".join(steps) + f"\n{type(exc).__name__}: {exc}") from None
+    finally:
+        pg.close()
     print(f"monkey on {page_key}, seed {seed}:", *steps, sep="\n  ")  # shown with -s or -rP
