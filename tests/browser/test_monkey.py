@@ -18,6 +18,7 @@ import os
 import random
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -423,3 +424,64 @@ def test_monkey(make_page, logged, page_key, run):
     finally:
         pg.close()
     print(f"monkey on {page_key}, seed {seed}:", *steps, sep="\n  ")  # shown with -s or -rP
+
+
+# ---------------------------------------------------------------------------------------------
+# The monkey in a live class: a lecturer with two tabs of the dashboard, students answering meanwhile
+# ---------------------------------------------------------------------------------------------
+#: Who acts how often in a live class (name, weight): the lecturer mostly on the projector's tab.
+CLASS_ACTORS = (("teacher", 35), ("teacher's second tab", 15), ("student Ana", 25), ("student Bo", 25))
+
+
+@pytest.mark.parametrize("run", range(RUNS))
+def test_monkey_in_a_live_class(make_page, logged, run):
+    """A class started from the worked example; the lecturer (projector, and a second tab of the same
+    dashboard) and two students (phones, each their own browser) act at random — typing, choosing, pressing,
+    reveal, next, the language, back/forward/reload — and often one acts while another's action is still
+    running (a reveal while a student types).  Never an error box, an exception or a traceback in the log."""
+    from tests.browser.test_classroom import join, start_class
+
+    url, log = logged
+    seed = monkey_seed("class", run)
+    rng = random.Random(seed)
+    log.mark()
+    teacher = make_page(viewport=PROJECTOR, fresh=True)
+    code = start_class(teacher, url)
+    dashboard = teacher.url
+    second = teacher.context.new_page()
+    second.set_default_timeout(30_000)
+    second.goto(dashboard)
+    settled(second)
+    joined = f"{url}/join?code={code}"
+    students = []
+    for name in ("Ana", "Bo"):
+        pg = make_page(viewport=PHONE, fresh=True)
+        join(pg, url, code, name)
+        students.append(pg)
+    actors = {"teacher": (teacher, dashboard), "teacher's second tab": (second, dashboard),
+              "student Ana": (students[0], joined), "student Bo": (students[1], joined)}
+    names, weights = zip(*CLASS_ACTORS)
+    steps = [f"class {code}: teacher {dashboard}, students at {joined}"]
+    try:
+        for pg, _ in actors.values():
+            clean(pg, log, "opened")
+        for _ in range(ACTIONS):
+            who = rng.choices(names, weights=weights)[0]
+            pg, start = actors[who]
+            if not on_app(pg) or urlsplit(pg.url).path != urlsplit(start).path:
+                pg.goto(start)  # an action opened another page: back to the class
+                steps.append(f"{who}: back to {start}")
+            steps.append(f"{who}: {act(pg, rng, start)}")
+            if rng.random() < 0.4:  # someone else acts before that action's run has finished
+                other = rng.choice([n for n in names if n != who])
+                opg, ostart = actors[other]
+                if on_app(opg) and urlsplit(opg.url).path == urlsplit(ostart).path:
+                    steps.append(f"  meanwhile {other}: {act(opg, rng, ostart)}")
+            for name, (apg, _) in actors.items():
+                settled(apg)
+                clean(apg, log, f"{steps[-1]} (seen by {name})")
+    except Exception as exc:
+        raise AssertionError(
+            f"monkey in a live class, seed {seed} (MONKEY_SEED={seed} MONKEY_ACTIONS={ACTIONS} reproduces it):\n  "
+            + "\n  ".join(steps) + f"\n{type(exc).__name__}: {exc}") from None
+    print(f"monkey in a live class, seed {seed}:", *steps, sep="\n  ")
