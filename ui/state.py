@@ -392,10 +392,12 @@ def _encode_default(value) -> str:
 class _Labels:
     drawn: list = field(default_factory=list)   # [(option, label)] of the widget's latest draw
     known: dict = field(default_factory=dict)   # label -> option: every label drawn in this session
+    value: object = None                        # the value the widget's latest draw returned
 
 
-def remember_labels(session, key: str, options: Sequence, labels: Sequence[str]) -> None:
-    """Record the labels option widget ``key`` was drawn with in this run (call it right after drawing).
+def remember_labels(session, key: str, options: Sequence, labels: Sequence[str], value=None) -> None:
+    """Record the labels option widget ``key`` was drawn with in this run and the ``value`` the draw returned
+    (call it right after drawing).
 
     >>> s = {}
     >>> remember_labels(s, "k", ["all", 1], ["Whole list (5)", "k = 1"])
@@ -407,6 +409,7 @@ def remember_labels(session, key: str, options: Sequence, labels: Sequence[str])
         memory = session[LABELS_KEY] = {}
     entry = memory.setdefault(key, _Labels())
     entry.drawn = list(zip(options, labels, strict=True))
+    entry.value = value
     for option, label in entry.drawn:
         entry.known.pop(label, None)  # re-inserted: the latest draws are kept longest
         entry.known[label] = option
@@ -460,6 +463,31 @@ def restore_choices(session) -> None:
     """:func:`restore_choice` for every option widget drawn in this session (a page calls it before reading)."""
     for key in list(session.get(LABELS_KEY) or {}):
         restore_choice(session, key)
+
+
+def unchanged(session, key: str) -> bool:
+    """Whether option widget ``key`` holds, once a stale label is put back (:func:`restore_choice`), the value
+    its latest draw returned: Streamlit then calls the widget's ``on_change`` although nothing was chosen
+    (the browser sent the label of the language before, which Streamlit compares as a new value).
+
+    >>> s = {"d": "easy"}
+    >>> remember_labels(s, "d", ["easy", "hard"], ["Easy", "Hard"], value="easy")
+    >>> remember_labels(s, "d", ["easy", "hard"], ["简单", "困难"], value="easy")
+    >>> s["d"] = "Easy"                     # sent by a browser that still shows English
+    >>> unchanged(s, "d"), s["d"]
+    (True, 'easy')
+    >>> s["d"] = "困难"
+    >>> unchanged(s, "d"), s["d"]
+    (False, 'hard')
+    """
+    restore_choice(session, key)
+    entry = (session.get(LABELS_KEY) or {}).get(key)
+    if entry is None or key not in session:
+        return False
+    value, drawn = session[key], entry.value
+    if isinstance(value, (list, tuple)) and isinstance(drawn, (list, tuple)):
+        return len(value) == len(drawn) and all(_is_option(v, [d]) for v, d in zip(value, drawn, strict=True))
+    return _is_option(value, [drawn])
 
 
 def relabelled(session, key: str, options: Sequence, labels: Sequence[str]) -> bool:

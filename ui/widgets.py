@@ -7,6 +7,7 @@ names are looked up when the widget is drawn, in that run's language (a ``format
 from __future__ import annotations
 
 import math
+from functools import partial
 from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
@@ -69,9 +70,20 @@ def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwa
         if kwargs.get("index") is not None:
             kwargs.pop("index")
         kwargs.pop("default", None)
+    if kwargs.get("on_change") is not None:
+        kwargs["on_change"] = partial(_on_change, key, kwargs["on_change"])
     value = draw(label, options, key=key, format_func=shown, **kwargs)
-    ui_state.remember_labels(session, key, options, labels)
+    ui_state.remember_labels(session, key, options, labels, value)
     return value
+
+
+def _on_change(key: str, callback, *args, **kwargs) -> None:
+    """An option widget's ``on_change``: Streamlit calls it before the script, with whatever label the browser
+    sent still in session state.  The label is put back first; when that is the value already drawn (the
+    browser still showed the language before) nothing was chosen, and the callback (which may clear the
+    visitor's answers or load a sheet over their work) is not called."""
+    if not ui_state.unchanged(st.session_state, key):
+        callback(*args, **kwargs)
 
 
 def label_function(options, labels):

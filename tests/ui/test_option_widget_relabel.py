@@ -11,7 +11,10 @@ The browser sends labels, not values.  Here the exact widget states such a brows
 real Streamlit runtime (AppTest's run with a hand-made ``WidgetStates``), so the crash is deterministic: on
 every page, every kind of option widget (select, radio, multiselect, pills, segmented control) first gets a
 visitor's choice (a label other than the default), then the language changes, then the next request still
-carries the old language's labels while the language control already says a third language.
+carries the old language's labels while the language control already says a third language.  Found so:
+the crash (a format function giving None), and two losses without a crash: Practice cleared the student's
+typed answers (the difficulty's ``on_change`` fired for the old label of the same difficulty) and Run files
+put its variant pickers back to their first option (their callback read the raw label).
 """
 from __future__ import annotations
 
@@ -50,7 +53,7 @@ def send(at, labels: dict, *, lang_label: str | None = None) -> None:
             state = type(state)(id=state.id)
             if isinstance(sent, list):
                 state.string_array_value.data.extend(sent)
-            else:
+            elif sent is not None:
                 state.string_value = sent
         out.widgets.append(state)
     at._run(out)
@@ -66,24 +69,40 @@ def shown_labels(at) -> dict:
             out[key] = list(state.string_array_value.data)
         elif kind == "string_value":
             out[key] = state.string_value
+        else:  # nothing chosen (a select showing its prompt)
+            out[key] = None
     return out
 
 
 def visitors_choice(at) -> None:
-    """Choose, like a visitor, a label other than the default in every option widget that offers one."""
-    choice = {}
-    for key, w in option_widgets(at).items():
-        labels = list(w.options)
-        if w.disabled or len(labels) < 2:
+    """Like a visitor: choose, one widget after another, a label other than the default in every option widget
+    that offers one (a choice that hides another option widget, such as the run files' "upload", is taken
+    back: the others are what is tried), then type an answer into every empty text box."""
+    for key in list(option_widgets(at)):
+        w = option_widgets(at).get(key)
+        if w is None or w.disabled or len(w.options) < 2:
             continue
+        labels, before, widgets = list(w.options), shown_labels(at)[key], set(option_widgets(at))
         if type(w).__name__ in ARRAY_KINDS and not getattr(w, "_is_single_select", False):
-            choice[key] = labels[:-1]  # one taken out
+            choice = labels[:-1]  # one taken out
         elif type(w).__name__ == "ButtonGroup":
-            choice[key] = [labels[-1]]
+            choice = [labels[-1]]
         else:
-            choice[key] = labels[-1]
-    send(at, choice)
+            choice = labels[-1]
+        send(at, {key: choice})
+        no_exceptions(at)
+        if not widgets <= set(option_widgets(at)):
+            send(at, {key: before})
+            no_exceptions(at)
+    for box in at.text_input:  # after the choices (a new difficulty rightly clears Practice's answers)
+        if box.key and not box.value and not box.disabled:
+            box.set_value("1")
+    at.run()
     no_exceptions(at)
+
+
+def typed(at) -> dict:
+    return {box.key: box.value for box in at.text_input if box.key}
 
 
 def switch_twice_quickly(at, script: str, langs: tuple[str, str]) -> None:
@@ -92,6 +111,7 @@ def switch_twice_quickly(at, script: str, langs: tuple[str, str]) -> None:
     Nothing breaks, every choice is kept."""
     old_labels = shown_labels(at)
     values = {key: w.value for key, w in option_widgets(at).items()}
+    answers = typed(at)
     assert old_labels, f"{script}: no option widget to try"
     at.button_group(key=STATE_KEY).set_value(langs[0]).run()
     no_exceptions(at)
@@ -100,6 +120,7 @@ def switch_twice_quickly(at, script: str, langs: tuple[str, str]) -> None:
     assert at.session_state[STATE_KEY] == langs[1]
     kept = {key: w.value for key, w in option_widgets(at).items() if key in values}
     assert kept == {key: values[key] for key in kept}, f"{script}: a choice was lost"
+    assert typed(at) == answers, f"{script}: typed work was lost"
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

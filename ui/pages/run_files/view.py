@@ -67,6 +67,7 @@ from ui.i18n import current_language, registry_text, t
 from ui.links import PLAYGROUND_PATH, playground_query_for
 from ui.pages.run_files.match import match_fields
 from ui.pages.run_files.significance import significance_fields
+from ui.widgets import option_widget
 
 SECTION = "run_files"
 _LOG = get_logger(__name__)
@@ -276,8 +277,9 @@ def variant_picker(axis: str, labels: list[str], label: str) -> str:
         key = f"rf_{axis}_{choice}"
         st.session_state[key] = getattr(current, choice)
         names = {o: option_name(choice, o) for o in options}
-        st.selectbox(t(f"{SECTION}.choice.{choice}"), options, key=key, format_func=names.__getitem__,
-                     on_change=_compose, args=(axis,))
+        # option_widget: a label of the language before, sent back after a quick switch, is the same choice
+        option_widget(st.selectbox, t(f"{SECTION}.choice.{choice}"), options, key=key, format_func=names.__getitem__,
+                      on_change=_compose, args=(axis,))
     return st.session_state[f"rf_{axis}"]
 
 
