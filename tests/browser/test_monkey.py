@@ -8,8 +8,13 @@ or the widget fell back to its default (the visitor's choice lost).  ``ui.widget
 ``ui.state.restore_choice`` fix that at the cause; AppTest cannot show it (it sends values, not labels).
 
 The regression journeys below are the reported ones; the monkey drives every page that takes input through
-seeded random sequences of typing, choosing and pressing (the seed is printed on failure) and fails on an
-error box, an exception element or any traceback or ERROR in the server's log.
+seeded random sequences of typing, choosing and pressing, keys, the language pressed up to three times
+without a wait, the browser's back/forward/reload and the sidebar (the seed is printed on failure), and a
+live class: the lecturer in two tabs of one dashboard and two students, one often acting while another's run
+is still going.  It fails on an error box, an exception element or any traceback or ERROR in the server's
+log.  MONKEY_SEED, MONKEY_ACTIONS and MONKEY_RUNS (seeds per page) reproduce or widen a run; the quick
+double language switch that once broke the teacher's page is reproduced deterministically, without a
+browser's timing, in tests/ui/test_option_widget_relabel.py.
 """
 from __future__ import annotations
 
