@@ -102,10 +102,19 @@ def label_function(options, labels):
     ('Whole list (5)', 'k = 1', '整个列表 (5)', 'True', 'None')
     """
     pairs = list(zip(options, labels, strict=True))
+    try:  # by value and type: 1 and True are equal in Python, never the same option
+        table = {(type(o), o): lab for o, lab in reversed(pairs)}  # the first of equal options wins
+    except TypeError:  # an unhashable option: looked up in order
+        table = None
 
     def shown(value) -> str:
-        # by value and type: 1 and True are equal in Python, never the same option
-        found = next((lab for o, lab in pairs if type(o) is type(value) and o == value), None)
+        if table is not None:
+            try:
+                found = table.get((type(value), value))
+            except TypeError:  # an unhashable value is no option here
+                found = None
+        else:
+            found = next((lab for o, lab in pairs if type(o) is type(value) and o == value), None)
         return str(value) if found is None else found
 
     return shown
