@@ -201,6 +201,35 @@ class Watcher:
             return cached
         return self._refresh([sid], force=fresh, counts=counts).get(sid)
 
+    def latest(self, session_id: int) -> ClassState | None:
+        """Class ``session_id``'s state as this watcher last read it, without a read of its own for new
+        answers — not even waiting for a read in progress: for a part of a page that the watcher's
+        subscription reruns (:meth:`subscribe`), whose subscriber is called after every read that changes
+        the state, so that its next run shows the newest counts.  (A page's run that reads the counts itself
+        competes with the process's other threads for each statement's round trip: on a busy server, seconds
+        for a panel of four numbers.)  Reads, as :meth:`state` with ``counts=False``, when the class is not
+        cached, a change other than new answers is pending, or the change feed is down.
+
+        >>> from classroom.store import Store
+        >>> from classroom.tasks import practice_task
+        >>> store = Store("sqlite://")
+        >>> info, _ = store.create(practice_task(7, "easy"), fields=("dcg",))
+        >>> store.changes.latest(info.id) == store.changes.state(info.id)
+        True
+        """
+        sid = int(session_id)
+        with self._lock:
+            self._asked[sid] = time.monotonic()
+            cached = self._states.get(sid)
+            usable = cached is not None and sid not in self._dirty and self._live
+        self._ensure_thread()
+        return cached if usable else self.state(sid, counts=False)
+
+    def cached(self, session_id: int) -> ClassState | None:
+        """The state last read for class ``session_id`` (None: not read yet), no read and no wait."""
+        with self._lock:
+            return self._states.get(int(session_id))
+
     def changed(self, session_id: int, *, answers_only: bool = False) -> None:
         """A write of this process changed class ``session_id`` (committed): its next read is fresh, and
         its subscribers hear of it.  ``answers_only`` (an answer): only readers of the counts read it

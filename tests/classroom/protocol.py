@@ -44,11 +44,11 @@ class Client:
         self.received = 0  # messages from the server
         self.asked = 0  # reruns this client sent (its own and its timers')
         self.ends = 0  # runs ended (asked for or pushed by the server)
-        #: With ``log_runs`` set: one (start, end, fragment ids, deltas) per run the server sent — start its
-        #: ``new_session`` message, end its ``script_finished`` (benchmarks: how often and how long the
-        #: teacher's parts are redrawn).
+        #: With ``log_runs`` set: one (start, end, fragment ids, deltas, how it finished) per run the server
+        #: sent — start its ``new_session`` message, end its ``script_finished`` (benchmarks: how often and
+        #: how long the teacher's parts are redrawn).
         self.log_runs = False
-        self.runs: list[tuple[float, float, tuple[str, ...], int]] = []
+        self.runs: list[tuple[float, float, tuple[str, ...], int, int]] = []
         self._run_open: tuple[float, set, list] | None = None
         self.route = ""  # the route cookie nginx set (which app server took this tab), "" without nginx
 
@@ -151,7 +151,7 @@ class Client:
             if msg.delta.fragment_id:
                 fragments.add(msg.delta.fragment_id)
         elif kind == "script_finished":
-            self.runs.append((start, now, tuple(sorted(fragments)), deltas[0]))
+            self.runs.append((start, now, tuple(sorted(fragments)), deltas[0], msg.script_finished))
             self._run_open = None
 
     async def _auto(self, fragment_id: str, every: float) -> None:
