@@ -86,7 +86,9 @@ def test_an_idle_class_is_read_once_for_all_its_pages(store):
         for seat in seats:
             assert store.pulse(info.id) == (1, False, "concept") and seat.id in store.seated(info.id)
         assert teacher.version(1)[2:4] == (1, store.changes.state(info.id).newest_answer)
-        assert counter.n == 4  # the answer made one more read, for everyone
+        # The answer made one more read, for everyone: on PostgreSQL of its counts only (one query: the
+        # notification says only answers changed); a SQLite file's data_version cannot tell (four).
+        assert counter.n == (1 if store.changes.backend == "postgresql" else 4)
     finally:
         counter.close()
 
