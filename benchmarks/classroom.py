@@ -218,12 +218,14 @@ def teacher_runs(teacher: Client, since: float, until: float) -> dict:
     """The teacher's runs in [since, until] by part: the counts' fragment, the panel's, whole pages — how
     many, and how long each took to arrive (first message to its end, as the client saw them)."""
     counts_fragment = teacher.metric_fragment.get("Answers", "")
-    out: dict[str, list[float]] = {"counts": [], "panel": [], "page": [], "nothing drawn": []}
+    out: dict[str, list[float]] = {"counts": [], "panel": [], "counts and panel": [], "page": [],
+                                   "nothing drawn": []}
     for start, end, fragments, deltas, _how in teacher.runs:
         if start < since or end > until:
             continue
         part = ("nothing drawn" if not deltas else "page" if not fragments else
-                "counts" if fragments == (counts_fragment,) else "panel")
+                "counts" if fragments == (counts_fragment,) else
+                "counts and panel" if counts_fragment in fragments else "panel")
         out[part].append(end - start)
     return {k: {"n": len(v), "p50": quantile(v, .5), "p95": quantile(v, .95), "max": max(v, default=0.0),
                 "total": sum(v)} for k, v in out.items()}

@@ -44,7 +44,7 @@ class Client:
         self.received = 0  # messages from the server
         self.asked = 0  # reruns this client sent (its own and its timers')
         self.ends = 0  # runs ended (asked for or pushed by the server)
-        #: With ``log_runs`` set: one (start, end, fragment ids, deltas, how it finished) per run the server
+        #: With ``log_runs`` set: one (start, end, fragment ids drawn, deltas, how it finished) per run the server
         #: sent — start its ``new_session`` message, end its ``script_finished`` (benchmarks: how often and
         #: how long the teacher's parts are redrawn).
         self.log_runs = False
