@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 
-__all__ = ["keep_fragment_reruns"]
+__all__ = ["fragment_rerun", "keep_fragment_reruns"]
 
 _LOG = logging.getLogger(__name__)
 _installed = False
@@ -58,3 +58,21 @@ def keep_fragment_reruns() -> bool:
     AppSession.request_rerun = request_rerun
     _installed = True
     return True
+
+
+def fragment_rerun() -> bool:
+    """Whether the run in progress reruns fragments only (False in a full run of the page, or outside one).
+
+    A fragment that asks for a full run (``st.rerun(scope="app")``) when it finds work left undone must ask
+    only from a fragment's own rerun: the full run draws the fragment too, and asking again from there
+    would rerun the page for ever without reaching the part below that does the work.
+
+    >>> fragment_rerun()  # no script run here
+    False
+    """
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    except ImportError:
+        return False
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(ctx is not None and ctx.fragment_ids_this_run)

@@ -74,6 +74,7 @@ from ui.escape import markdown
 from ui.i18n import current_language, labelled, registry_text, t
 from ui.pages import practice
 from ui.pages.classroom import browser, push
+from ui.reruns import fragment_rerun
 from ui.shell import slow_down
 from ui.widgets import option_widget
 
@@ -1076,6 +1077,10 @@ def _pending() -> dict:
     return st.session_state.setdefault("join_pending", {})
 
 
+def _refused() -> set:
+    return st.session_state.setdefault("join_refused", set())
+
+
 def right_value(task: Task, field: str) -> str:
     """The right answer to ``field`` at the exercise's decimals (what "value" feedback adds)."""
     ex = task.exercise()
@@ -1225,6 +1230,7 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             seat.submit(n, f, text, submission_id=sub)
         except ClassroomError as exc:
             problems.append(labelled(t(f"check.{f}"), refusal(exc)))
+            _refused().add((n, f, text))  # said once: not sent again by the net in _watch
             continue
         except SQLAlchemyError:
             problems.append(t("classroom.not_saved", field=t(f"check.{f}")))
@@ -1265,19 +1271,33 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             st.caption(t("classroom.no_answers_yet"))
 
 
-def _new_text(fields, n: int, saved: dict, mine: dict) -> bool:
-    """Whether a box holds text that is not yet this student's answer to exercise ``n`` (a submit)."""
+def _new_text(fields, n: int, saved: dict, mine: dict, *, refused=frozenset()) -> bool:
+    """Whether a box holds text that is not yet this student's answer to exercise ``n`` (a submit), other
+    than a text in ``refused``."""
     for f in fields:
         text = st.session_state.get(f"join_{f}", "")
-        if text.strip() and text != saved.get((n, f), mine.get(f)):
+        if text.strip() and text != saved.get((n, f), mine.get(f)) and (n, f, text) not in refused:
             return True
     return False
+
+
+def _unsent(fields, n: int) -> bool:
+    """Whether a box of exercise ``n`` holds text that this session has neither saved nor had refused."""
+    kept = st.session_state.get("join_mine")
+    if kept is None or kept[0] != n:
+        return False
+    return _new_text(fields, n, _saved(), kept[1], refused=_refused())
 
 
 def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
     """Has the teacher revealed the solution, started the next exercise, changed the feedback, or removed
     this seat?  Then the whole page is drawn again.  Reads the process's change check (no database read
-    while the class is unchanged) and draws nothing; rerun by the server when the class changes."""
+    while the class is unchanged) and draws nothing; rerun by the server when the class changes.
+
+    Also the net under a dropped answer: the browser sends every box's text with each of this fragment's
+    timed reruns, so an answer whose own rerun never ran (a page back on a just restarted server sent it
+    before that process's first run had installed :func:`ui.reruns.keep_fragment_reruns`, CI stop 43; or a
+    write that failed) is in the session now, and the whole page is drawn again to save it."""
     try:
         now = seat.store.pulse(seat.info.id)
         if now != (round_no, revealed, feedback) or seat.id not in seat.store.seated(seat.info.id):
@@ -1286,6 +1306,8 @@ def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
         st.caption(t("classroom.reconnecting"))
         return
     except ClassroomError:
+        st.rerun(scope="app")
+    if fragment_rerun() and _unsent(seat.info.fields, round_no):  # a full run saves it below
         st.rerun(scope="app")
     drawn = (round_no, revealed, feedback)
     push.follow(seat.store.changes, seat.info.id, "student",
