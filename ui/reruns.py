@@ -13,7 +13,9 @@ Timer reruns (``is_auto_rerun``) of a fragment that is gone stay dropped: a full
 Installed by ``ui/__init__.py`` before anything else of the app is imported: in a fresh process that is
 the first run's first moment (Streamlit runs no code of the app before a page's first run), so a rerun that
 a restarted server receives in the few milliseconds between a page's first message and that moment is still
-dropped.  Needs Streamlit's runtime internals (pinned ``streamlit==1.67.0``); without them nothing changes.
+dropped (seen: 0.25 s after a restart, under load, CI stop 43; the student's page's timed change check then
+saves the answer the browser still holds: ``ui.pages.classroom.views._watch``).  Needs Streamlit's runtime
+internals (pinned ``streamlit==1.67.0``); without them nothing changes.
 """
 from __future__ import annotations
 
