@@ -534,8 +534,7 @@ def _read_parquet_rows(source: _ParquetSource, batch: pa.RecordBatch) -> pa.Tabl
     empty_q = pc.fill_null(pc.equal(tq, ""), True)
     empty_d = pc.fill_null(pc.equal(td, ""), True)
     no_value = pc.is_null(value)
-    long = pc.fill_null(pc.or_(pc.greater(pc.utf8_length(tq), MAX_ID_CHARS),
-                               pc.greater(pc.utf8_length(td), MAX_ID_CHARS)), False)
+    long = pc.fill_null(pc.or_(_longer(tq, MAX_ID_CHARS), _longer(td, MAX_ID_CHARS)), False)
     bad = pc.or_(pc.or_(empty_q, empty_d), pc.or_(no_value, long))
     if not pc.any(bad).as_py():
         cols["_why"] = pa.nulls(n, pa.string())
@@ -551,6 +550,15 @@ def _read_parquet_rows(source: _ParquetSource, batch: pa.RecordBatch) -> pa.Tabl
     if source.tag is not None:
         cols["tag"] = _id_text(batch.column(source.tag))
     return pa.table(cols)
+
+
+def _longer(ids: pa.Array, limit: int) -> pa.Array:
+    """Whether each id has more than ``limit`` characters (null for a null id); the characters are counted only
+    when an id has more than ``limit`` bytes (a character is at least one byte)."""
+    size = pc.binary_length(ids)
+    if (pc.max(size).as_py() or 0) <= limit:
+        return pc.greater(size, limit)  # every one False (a null id null), without decoding a character
+    return pc.greater(pc.utf8_length(ids), limit)
 
 
 def _parquet_packer(source: _ParquetSource, options: dict, index: int):
@@ -1400,7 +1408,7 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
     has a reason), so ids and values need no second look."""
     notes = _Notes()
     run_of = batch.column("_run").to_numpy(zero_copy_only=False)
-    present = np.unique(run_of)
+    present = run_of[:1] if run_of.size and run_of.min() == run_of.max() else np.unique(run_of)
     if len(present) > 1:  # several runs in one batch (a DataFrame with a run column): each on its own
         sides = [(int(r), batch.filter(pa.array(run_of == r))) for r in present]
     else:
