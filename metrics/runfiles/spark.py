@@ -8,7 +8,8 @@ one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the loop behind
 :func:`metrics.runfiles.trec.evaluate_runs`).  No measure is written twice.  A query's values depend only on
 its own rows, so a bucket gives exactly the values the whole file gives.  The rows travel packed: before the
 shuffle a Python worker takes each input's batches (only the columns that can hold something), refuses or
-skips bad lines, and packs each bucket's rows into one *block* (Arrow IPC in one binary value); Spark moves the
+skips bad lines, and packs each bucket's rows into one *block* (Arrow IPC in one binary value; the query ids
+as runs of equal ids, :data:`QID_RUNS_SCHEMA`); Spark moves the
 blocks, each bucket to a partition of its own (:func:`partition_keys`), with no cogroup and no sort; after it
 the kernel evaluates the bucket and returns one *segment* per run (its per-query values, queries in order).
 The whole-collection numbers come from or go to the buckets: ERR's highest grade is computed once in Spark
@@ -1110,10 +1111,11 @@ def _kernel(options: dict):
     return evaluate
 
 
-#: What a packed block holds of each row (an Arrow IPC record batch inside one binary value): the ids, the
-#: score or grade, and the row's place in its file or DataFrame (``_row``: file order, for the first of a
-#: repeated pair and the stable and ranx tie rules).  The other bookkeeping (bad lines, tags) stays on the
-#: side that read the rows: it travels as notes.
+#: What a packed block holds of each row (Arrow IPC inside one binary value): the ids, the score or grade, and
+#: the row's place in its file or DataFrame (``_row``: file order, for the first of a repeated pair and the
+#: stable and ranx tie rules).  The query ids travel as runs (:data:`QID_RUNS_SCHEMA`); the kernel gets them
+#: back dictionary-encoded (:func:`_unpack_blocks`).  The other bookkeeping (bad lines, tags) stays on the side
+#: that read the rows: it travels as notes.
 BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value", pa.float64()),
                           ("_row", pa.int64())])
 
@@ -1347,7 +1349,8 @@ def _read_blocks(blocks: pa.Array, schema: pa.Schema) -> list[pa.RecordBatch]:
 def _packer(options: dict, index: int | None):
     """The function Spark maps over one side's input rows (before the shuffle), batch by batch: a batch's bad
     lines skipped (a note) or refused, its rows checked, each run's last tag noted, and its rows grouped by
-    run and bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block).  Spark then moves
+    run and bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block, the query ids as
+    runs: :func:`_read_block`).  Spark then moves
     a few binary rows per batch instead of every row with its strings and bookkeeping.
 
     ``index``: the side's place in ``options["runs"]`` (-1: the qrels), or None when its rows carry ``_run``
