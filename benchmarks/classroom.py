@@ -184,6 +184,7 @@ async def teacher_of(spec: dict) -> tuple[Client, list]:
             seen.append((time.perf_counter(), int(body)))
 
     teacher.on_metric = on_metric
+    teacher.log_runs = True
     await teacher.open()
     await teacher.run()
     if "Answers" not in teacher.metrics:
@@ -204,12 +205,42 @@ async def seat_all(spec: dict) -> tuple[list[Client], list[str], dict | None]:
     return seated, failed, counts
 
 
+async def lag_meter(lags: list[float], stop: asyncio.Event, every: float = 0.05) -> None:
+    """How late the client process's event loop wakes up (its own congestion, not the servers'): every
+    ``every`` seconds, the overshoot of a sleep.  A late loop also stamps messages late."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append(time.perf_counter() - t0 - every)
+
+
+def teacher_runs(teacher: Client, since: float, until: float) -> dict:
+    """The teacher's runs in [since, until] by part: the counts' fragment, the panel's, whole pages — how
+    many, and how long each took to arrive (first message to its end, as the client saw them)."""
+    counts_fragment = teacher.metric_fragment.get("Answers", "")
+    out: dict[str, list[float]] = {"counts": [], "panel": [], "counts and panel": [], "page": [],
+                                   "nothing drawn": []}
+    for start, end, fragments, deltas, _how in teacher.runs:
+        if start < since or end > until:
+            continue
+        part = ("nothing drawn" if not deltas else "page" if not fragments else
+                "counts" if fragments == (counts_fragment,) else
+                "counts and panel" if counts_fragment in fragments else "panel")
+        out[part].append(end - start)
+    return {k: {"n": len(v), "p50": quantile(v, .5), "p95": quantile(v, .95), "max": max(v, default=0.0),
+                "total": sum(v)} for k, v in out.items()}
+
+
 async def answering(spec: dict) -> dict:
     """The class answers (run in the client process)."""
     teacher, seen = await teacher_of(spec)
-    mark("joining")
+    mark("joining", route=teacher.route)
     students, failed, flood = await seat_all(spec)
+    lags: list[float] = []
+    stop_lag = asyncio.Event()
+    lag_task = asyncio.create_task(lag_meter(lags, stop_lag))
     mark("answering", seated=len(students))
+    t_answering = time.perf_counter()
     rng = random.Random(spec["seed"])
     sent: list[float] = []
     acks: list[float] = []
@@ -224,6 +255,8 @@ async def answering(spec: dict) -> dict:
     while (not seen or seen[-1][1] < expected) and time.perf_counter() < deadline:
         await asyncio.sleep(0.05)
     mark("answered")
+    stop_lag.set()
+    await lag_task
     elapsed = time.perf_counter() - started
     sent.sort()
     latencies = []
@@ -236,7 +269,9 @@ async def answering(spec: dict) -> dict:
     return {"latencies": latencies, "acks": acks, "expected": expected, "sent": len(sent),
             "last_count": seen[-1][1] if seen else 0, "elapsed": elapsed, "flood": flood,
             "resends": sum(c.resends for c in everyone), "errors": [e for c in everyone for e in c.errors] + failed,
-            "seated": len(students),
+            "seated": len(students), "teacher_route": teacher.route,
+            "teacher_runs": teacher_runs(teacher, t_answering, time.perf_counter()),
+            "client_lag": {"p50": quantile(lags, .5), "p95": quantile(lags, .95), "max": max(lags, default=0.0)},
             "short": [f"{c.name}: last messages {c.trail[-6:]}, alerts {c.alerts[-2:]}" for c in students]}
 
 
@@ -405,6 +440,8 @@ def stack_of(db: str, n_servers: int, env: dict, stats_dir: Path, root: Path | N
         apps = serve(db_url, n_servers, {**env, "NDCG_LAB_DB_STATS": str(stats_dir)}, root)
         stack.callback(lambda: [a.stop() for a in apps])
         groups["servers"] = [a.proc.pid for a in apps]
+        for a in apps:  # each server's own share (the teacher's process also draws the dashboard)
+            groups[f"server s{a.port}"] = [a.proc.pid]
         if n_servers > 1:
             proxy = stack.enter_context(nginx([a.port for a in apps]))
             groups["nginx"] = [nginx_pid(proxy)]
@@ -566,14 +603,27 @@ def print_answer_run(r: dict) -> None:
     print(f"  answers sent / stored / expected: {r['sent']} / {r['stored']} / {r['expected']}; "
           f"LOST {r['lost']}, DUPLICATED {r['duplicated']}, re-sent messages {r['resends']}")
     print(f"  submit -> teacher's count:  p50 {quantile(lat, .5):.2f} s, p95 {quantile(lat, .95):.2f} s, "
-          f"max {max(lat):.2f} s")
+          f"max {quantile(lat, 1):.2f} s")
     print(f"  submit -> own feedback:     p50 {quantile(acks, .5):.2f} s, p95 {quantile(acks, .95):.2f} s, "
-          f"max {max(acks):.2f} s")
+          f"max {quantile(acks, 1):.2f} s")
     secs = r["phase"]["seconds"]
     print(f"  answering phase {secs:.1f} s: CPU servers {cpu['servers']:.1f} s"
           + "".join(f", {g} {cpu[g]:.1f} s" for g in ("postgres", "nginx") if g in cpu)
           + f", clients {cpu['clients']:.1f} s; server CPU per answer {1000 * cpu['servers'] / answers:.1f} ms"
           + (f" (+ PostgreSQL {1000 * cpu['postgres'] / answers:.1f} ms)" if "postgres" in cpu else ""))
+    per = {g.split()[1]: v for g, v in cpu.items() if g.startswith("server ")}
+    if per:
+        print("  per server CPU: " + ", ".join(f"{k} {v:.1f} s" + (" (the teacher's)" if k == r.get("teacher_route")
+                                                                    else "") for k, v in sorted(per.items())))
+    if r.get("teacher_runs"):
+        tr = r["teacher_runs"]
+        print("  teacher's runs while answering (as the client received them: count, p50 / p95 / max s, sum s): "
+              + "; ".join(f"{k} {v['n']}, {v['p50']:.2f} / {v['p95']:.2f} / {v['max']:.2f}, {v['total']:.1f}"
+                          for k, v in tr.items()))
+    if r.get("client_lag"):
+        lg = r["client_lag"]
+        print(f"  client process's event loop late by p50 {lg['p50'] * 1000:.0f} ms, p95 {lg['p95'] * 1000:.0f} ms, "
+              f"max {lg['max'] * 1000:.0f} ms")
     st = r["phase"]["statements"]
     print(f"  database statements in the phase: {sum(v for k, v in st.items() if not k.startswith('watcher'))}"
           f" ({', '.join(f'{k} {v}' for k, v in sorted(st.items()) if v)})")
@@ -647,8 +697,8 @@ def print_side_by_side(runs: list[dict]) -> None:
         pg = f" (+ {1000 * cpu['postgres'] / answers:.1f} PostgreSQL)" if "postgres" in cpu else ""
         print(f"| {r['build']} | {r['label'].split(',')[0].split(':')[-1].strip()} | {r['seated']} / "
               f"{r['servers']} | {r['stored']} / {r['expected']} | {r['lost']} | {r['duplicated']} | "
-              f"{r['resends']} | {quantile(lat, .5):.2f} / {quantile(lat, .95):.2f} / {max(lat):.2f} s | "
-              f"{quantile(acks, .5):.2f} / {quantile(acks, .95):.2f} / {max(acks):.2f} s | "
+              f"{r['resends']} | {quantile(lat, .5):.2f} / {quantile(lat, .95):.2f} / {quantile(lat, 1):.2f} s | "
+              f"{quantile(acks, .5):.2f} / {quantile(acks, .95):.2f} / {quantile(acks, 1):.2f} s | "
               f"{1000 * cpu['servers'] / answers:.1f} ms{pg} | {st / answers:.1f} | "
               f"{r['load'][0]} → {r['load'][1]} |")
 

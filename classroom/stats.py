@@ -31,6 +31,7 @@ function, on the value alone: whether a value is right does not depend on the ot
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 import pandas as pd
 
@@ -92,7 +93,13 @@ def spread(frame: pd.DataFrame, judge: Callable[[str, str], bool], *, limit: int
 
 
 def _verdict(row) -> Verdict:
-    return Verdict.from_stored(bool(row.ok), row.kinds, getattr(row, "notes", ""))
+    return _stored(bool(row.ok), str(row.kinds or ""), str(getattr(row, "notes", "") or ""))
+
+
+@lru_cache(maxsize=4096)
+def _stored(ok: bool, kinds: str, notes: str) -> Verdict:
+    # A class's thousands of answers hold a few dozen distinct stored verdicts; a Verdict is frozen.
+    return Verdict.from_stored(ok, kinds, notes)
 
 
 def mistakes(frame: pd.DataFrame) -> pd.DataFrame:

@@ -13,13 +13,15 @@ Timer reruns (``is_auto_rerun``) of a fragment that is gone stay dropped: a full
 Installed by ``ui/__init__.py`` before anything else of the app is imported: in a fresh process that is
 the first run's first moment (Streamlit runs no code of the app before a page's first run), so a rerun that
 a restarted server receives in the few milliseconds between a page's first message and that moment is still
-dropped.  Needs Streamlit's runtime internals (pinned ``streamlit==1.67.0``); without them nothing changes.
+dropped (seen: 0.25 s after a restart, under load, CI stop 43; the student's page's timed change check then
+saves the answer the browser still holds: ``ui.pages.classroom.views._watch``).  Needs Streamlit's runtime
+internals (pinned ``streamlit==1.67.0``); without them nothing changes.
 """
 from __future__ import annotations
 
 import logging
 
-__all__ = ["keep_fragment_reruns"]
+__all__ = ["fragment_rerun", "keep_fragment_reruns"]
 
 _LOG = logging.getLogger(__name__)
 _installed = False
@@ -58,3 +60,21 @@ def keep_fragment_reruns() -> bool:
     AppSession.request_rerun = request_rerun
     _installed = True
     return True
+
+
+def fragment_rerun() -> bool:
+    """Whether the run in progress reruns fragments only (False in a full run of the page, or outside one).
+
+    A fragment that asks for a full run (``st.rerun(scope="app")``) when it finds work left undone must ask
+    only from a fragment's own rerun: the full run draws the fragment too, and asking again from there
+    would rerun the page for ever without reaching the part below that does the work.
+
+    >>> fragment_rerun()  # no script run here
+    False
+    """
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    except ImportError:
+        return False
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(ctx is not None and ctx.fragment_ids_this_run)

@@ -27,6 +27,7 @@ class Client:
         self.buttons: dict[str, str] = {}
         self.values: dict = {}  # widget id -> WidgetState we set (sent on every rerun)
         self.metrics: dict[str, str] = {}
+        self.metric_fragment: dict[str, str] = {}  # metric label -> the fragment drawing it ("" for none)
         self.finished = asyncio.Event()
         self.early = False
         self.trail: list[str] = []
@@ -43,6 +44,13 @@ class Client:
         self.received = 0  # messages from the server
         self.asked = 0  # reruns this client sent (its own and its timers')
         self.ends = 0  # runs ended (asked for or pushed by the server)
+        #: With ``log_runs`` set: one (start, end, fragment ids drawn, deltas, how it finished) per run the server
+        #: sent — start its ``new_session`` message, end its ``script_finished`` (benchmarks: how often and
+        #: how long the teacher's parts are redrawn).
+        self.log_runs = False
+        self.runs: list[tuple[float, float, tuple[str, ...], int, int]] = []
+        self._run_open: tuple[float, set, list] | None = None
+        self.route = ""  # the route cookie nginx set (which app server took this tab), "" without nginx
 
     async def open(self) -> None:
         from websockets.asyncio.client import connect
@@ -50,6 +58,10 @@ class Client:
         extra = {"local_addr": (self.address, 0)} if self.address else {}
         self.ws = await connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120,
                                 ping_interval=None, **extra)
+        response = getattr(self.ws, "response", None)
+        for name, value in (response.headers.raw_items() if response is not None else ()):
+            if name.lower() == "set-cookie" and value.startswith("ndcglab_route="):
+                self.route = value.split(";")[0].split("=", 1)[1]
         self.reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
@@ -75,6 +87,8 @@ class Client:
             msg = ForwardMsg()
             msg.ParseFromString(data)
             kind = msg.WhichOneof("type")
+            if self.log_runs:
+                self._log_run(kind, msg)
             self.trail.append(kind if kind != "script_finished" else f"finished:{msg.script_finished}")
             del self.trail[:-20]
             if kind == "new_session":
@@ -115,12 +129,30 @@ class Client:
                     self.buttons[el.button.label] = el.button.id
                 elif which == "metric":
                     self.metrics[el.metric.label] = el.metric.body
+                    self.metric_fragment[el.metric.label] = msg.delta.fragment_id
                     if self.on_metric:
                         self.on_metric(el.metric.label, el.metric.body)
                 elif which == "exception":
                     self.errors.append(el.exception.message[:200])
                 elif which == "alert":
                     self.alerts.append(el.alert.body[:300])
+
+    def _log_run(self, kind: str, msg) -> None:
+        import time
+
+        now = time.perf_counter()
+        if kind == "new_session":  # the server sends it at the start of every run, a fragment's too
+            self._run_open = (now, set(), [0])
+        if self._run_open is None:
+            return
+        start, fragments, deltas = self._run_open
+        if kind == "delta":
+            deltas[0] += 1
+            if msg.delta.fragment_id:
+                fragments.add(msg.delta.fragment_id)
+        elif kind == "script_finished":
+            self.runs.append((start, now, tuple(sorted(fragments)), deltas[0], msg.script_finished))
+            self._run_open = None
 
     async def _auto(self, fragment_id: str, every: float) -> None:
         while True:

@@ -74,6 +74,7 @@ from ui.escape import markdown
 from ui.i18n import current_language, labelled, registry_text, t
 from ui.pages import practice
 from ui.pages.classroom import browser, push
+from ui.reruns import fragment_rerun
 from ui.shell import slow_down
 from ui.widgets import option_widget
 
@@ -95,6 +96,13 @@ STUDENT_REFRESH = 3.0
 #: teacher watches, the charts cost more to draw).
 COUNTS_GAP = 0.3
 PANEL_GAP = 2.0
+#: The charts, mistakes and grid take longer to draw the larger the class (at 600 students and 3,200
+#: answers, ~0.6 s of a busy server's CPU), and while they are drawn the teacher's counts wait (one page's
+#: parts run one after the other): the panel waits at least ``PANEL_SHARE`` times its last drawing's time
+#: between two pushed redraws (at most :data:`PANEL_MAX_GAP` seconds), so that it takes at most about a
+#: tenth of the teacher's page's time, however large the class.
+PANEL_SHARE = 10.0
+PANEL_MAX_GAP = 10.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -689,7 +697,10 @@ def _live_state(teacher: Teacher, round_no: int, names_shown: bool, joined: bool
     """The class's state now (from the process's change check: no query while nothing changed); a full rerun
     when the page drawn no longer fits (another window or server moved on or changed a setting, the first
     student came in)."""
-    state = teacher.store.changes.state(teacher.info.id)
+    changes = teacher.store.changes
+    # Pushed: the state the change feed last read, no statement of this run's own (its subscription reruns
+    # it after every read that changes the class: never a stale count).  Polled: read now.
+    state = changes.latest(teacher.info.id) if push.available() else changes.state(teacher.info.id)
     if state is None or (state.round_no, state.show_names, bool(state.seated)) != (round_no, names_shown, joined):
         st.rerun(scope="app")
     return state
@@ -722,15 +733,30 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
     """Per-step spread and first-try share, named mistakes, the class grid, the roster (the CSV download is
     outside: :func:`results_download`)."""
+    started = time.perf_counter()
     try:
         state = _live_state(teacher, round_no, names_shown, joined)
         data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
     except SQLAlchemyError:
         database_down()
         return
-    _follow(teacher, state, round_no, "teacher_panel", PANEL_GAP)
+    _follow(teacher, state, round_no, "teacher_panel", panel_gap(st.session_state.get("class_panel_took", 0.0)))
     if data is None:
         return
+    _draw_panel(teacher, data, names_shown)
+    st.session_state["class_panel_took"] = time.perf_counter() - started
+
+
+def panel_gap(took: float) -> float:
+    """Seconds between two pushed redraws of the live panel whose last drawing took ``took`` seconds.
+
+    >>> panel_gap(0.05), panel_gap(0.6), panel_gap(5.0)
+    (2.0, 6.0, 10.0)
+    """
+    return min(PANEL_MAX_GAP, max(PANEL_GAP, PANEL_SHARE * took))
+
+
+def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
     fields, roster = data["fields"], data["roster"]
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
@@ -1051,6 +1077,10 @@ def _pending() -> dict:
     return st.session_state.setdefault("join_pending", {})
 
 
+def _refused() -> set:
+    return st.session_state.setdefault("join_refused", set())
+
+
 def right_value(task: Task, field: str) -> str:
     """The right answer to ``field`` at the exercise's decimals (what "value" feedback adds)."""
     ex = task.exercise()
@@ -1200,6 +1230,7 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             seat.submit(n, f, text, submission_id=sub)
         except ClassroomError as exc:
             problems.append(labelled(t(f"check.{f}"), refusal(exc)))
+            _refused().add((n, f, text))  # said once: not sent again by the net in _watch
             continue
         except SQLAlchemyError:
             problems.append(t("classroom.not_saved", field=t(f"check.{f}")))
@@ -1240,19 +1271,33 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             st.caption(t("classroom.no_answers_yet"))
 
 
-def _new_text(fields, n: int, saved: dict, mine: dict) -> bool:
-    """Whether a box holds text that is not yet this student's answer to exercise ``n`` (a submit)."""
+def _new_text(fields, n: int, saved: dict, mine: dict, *, refused=frozenset()) -> bool:
+    """Whether a box holds text that is not yet this student's answer to exercise ``n`` (a submit), other
+    than a text in ``refused``."""
     for f in fields:
         text = st.session_state.get(f"join_{f}", "")
-        if text.strip() and text != saved.get((n, f), mine.get(f)):
+        if text.strip() and text != saved.get((n, f), mine.get(f)) and (n, f, text) not in refused:
             return True
     return False
+
+
+def _unsent(fields, n: int) -> bool:
+    """Whether a box of exercise ``n`` holds text that this session has neither saved nor had refused."""
+    kept = st.session_state.get("join_mine")
+    if kept is None or kept[0] != n:
+        return False
+    return _new_text(fields, n, _saved(), kept[1], refused=_refused())
 
 
 def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
     """Has the teacher revealed the solution, started the next exercise, changed the feedback, or removed
     this seat?  Then the whole page is drawn again.  Reads the process's change check (no database read
-    while the class is unchanged) and draws nothing; rerun by the server when the class changes."""
+    while the class is unchanged) and draws nothing; rerun by the server when the class changes.
+
+    Also the net under a dropped answer: the browser sends every box's text with each of this fragment's
+    timed reruns, so an answer whose own rerun never ran (a page back on a just restarted server sent it
+    before that process's first run had installed :func:`ui.reruns.keep_fragment_reruns`, CI stop 43; or a
+    write that failed) is in the session now, and the whole page is drawn again to save it."""
     try:
         now = seat.store.pulse(seat.info.id)
         if now != (round_no, revealed, feedback) or seat.id not in seat.store.seated(seat.info.id):
@@ -1261,6 +1306,8 @@ def _watch(seat: Seat, round_no: int, revealed: bool, feedback: str) -> None:
         st.caption(t("classroom.reconnecting"))
         return
     except ClassroomError:
+        st.rerun(scope="app")
+    if fragment_rerun() and _unsent(seat.info.fields, round_no):  # a full run saves it below
         st.rerun(scope="app")
     drawn = (round_no, revealed, feedback)
     push.follow(seat.store.changes, seat.info.id, "student",
