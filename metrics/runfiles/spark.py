@@ -1126,10 +1126,10 @@ BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value"
 SUBTOPIC_BLOCK_SCHEMA = pa.schema(list(BLOCK_SCHEMA) + [("subtopic", pa.string()), ("_sub", pa.int64())])
 
 #: How a block's query ids travel: as *runs*, one row per run of consecutive rows with the same id (the id, and
-#: how many rows), in a second IPC message after the rows' other columns (:func:`_serialize_block`).  A file
-#: read a query at a time has one run per query and block, so the ids cost next to nothing to shuffle and the
-#: kernel gets them dictionary-encoded without hashing a string per row; rows in no order at all cost 4 bytes
-#: a row more than plain ids.
+#: how many rows), in a second IPC message after the rows' other columns (:func:`_pack_batch`,
+#: :func:`_read_block`).  A file read a query at a time has one run per query and block, so the ids cost next
+#: to nothing to shuffle and the kernel gets them dictionary-encoded without hashing a string per row; rows in
+#: no order at all cost 4 bytes a row more than plain ids.
 QID_RUNS_SCHEMA = pa.schema([("qid", pa.string()), ("rows", pa.int32())])
 
 #: The rows between the packing and the kernel: a block of one run's (or the qrels', ``_run`` -1) rows of one
