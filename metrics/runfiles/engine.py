@@ -299,9 +299,11 @@ def trec_order(q: np.ndarray, score: np.ndarray, docrank) -> np.ndarray | None:
     counts = np.bincount(q)
     distinct = int(np.count_nonzero(counts))
     if blocks != distinct or not bool(np.all((score[1:] <= score[:-1]) | brk)):
-        # stable: ties keep input order; query codes below 2^16 as uint16, which numpy's stable sort orders by
-        # radix (the same permutation; 0.089 -> 0.051 s for 500,000 rows of 5,000 queries, a Spark bucket)
-        order = np.lexsort((-score, q.astype(np.uint16) if counts.size <= 1 << 16 else q))
+        order = _grouped_order(q, score, brk) if blocks == distinct else None
+        if order is None:
+            # stable: ties keep input order; query codes below 2^16 as uint16, which numpy's stable sort orders
+            # by radix (the same permutation; 0.089 -> 0.051 s for 500,000 rows of 5,000 queries, a Spark bucket)
+            order = np.lexsort((-score, q.astype(np.uint16) if counts.size <= 1 << 16 else q))
         q, score = q[order], score[order]
         brk = q[1:] != q[:-1]
     if docrank is None:
@@ -318,6 +320,27 @@ def trec_order(q: np.ndarray, score: np.ndarray, docrank) -> np.ndarray | None:
         order = np.arange(n)
     order[rows] = src[perm]
     return order
+
+
+def _grouped_order(q: np.ndarray, score: np.ndarray, brk: np.ndarray) -> np.ndarray | None:
+    """``np.lexsort((-score, q))`` when each query's rows are contiguous (a file read a query at a time, a Spark
+    bucket), computed as one short sort per query: the queries as rows of a matrix padded with NaN (sorted
+    last, and after every real NaN: the sort is stable), sorted along the rows, the rows put in query order.
+    The same permutation (both sorts are stable on the same keys); None when the padding would more than
+    double the rows (a few long queries among many short ones: one lexsort is cheaper)."""
+    n = q.size
+    starts = np.flatnonzero(np.r_[True, brk])
+    lengths = np.diff(np.r_[starts, n])
+    width = int(lengths.max())
+    if starts.size * width > 2 * n + 1024:
+        return None
+    within = np.arange(n) - np.repeat(starts, lengths)
+    keys = np.full((starts.size, width), np.nan)
+    keys[np.repeat(np.arange(starts.size), lengths), within] = -score
+    by_query = np.argsort(q[starts], kind="stable")
+    place = keys.argsort(axis=1, kind="stable")[by_query]
+    rows = place + starts[by_query][:, None]
+    return rows[place < lengths[by_query][:, None]]
 
 
 class TieOrder:

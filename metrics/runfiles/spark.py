@@ -8,7 +8,8 @@ one machine (:func:`metrics.runfiles.engine.evaluate_tables`, the loop behind
 :func:`metrics.runfiles.trec.evaluate_runs`).  No measure is written twice.  A query's values depend only on
 its own rows, so a bucket gives exactly the values the whole file gives.  The rows travel packed: before the
 shuffle a Python worker takes each input's batches (only the columns that can hold something), refuses or
-skips bad lines, and packs each bucket's rows into one *block* (Arrow IPC in one binary value); Spark moves the
+skips bad lines, and packs each bucket's rows into one *block* (Arrow IPC in one binary value; the query ids
+as runs of equal ids, :data:`QID_RUNS_SCHEMA`); Spark moves the
 blocks, each bucket to a partition of its own (:func:`partition_keys`), with no cogroup and no sort; after it
 the kernel evaluates the bucket and returns one *segment* per run (its per-query values, queries in order).
 The whole-collection numbers come from or go to the buckets: ERR's highest grade is computed once in Spark
@@ -534,8 +535,7 @@ def _read_parquet_rows(source: _ParquetSource, batch: pa.RecordBatch) -> pa.Tabl
     empty_q = pc.fill_null(pc.equal(tq, ""), True)
     empty_d = pc.fill_null(pc.equal(td, ""), True)
     no_value = pc.is_null(value)
-    long = pc.fill_null(pc.or_(pc.greater(pc.utf8_length(tq), MAX_ID_CHARS),
-                               pc.greater(pc.utf8_length(td), MAX_ID_CHARS)), False)
+    long = pc.fill_null(pc.or_(_longer(tq, MAX_ID_CHARS), _longer(td, MAX_ID_CHARS)), False)
     bad = pc.or_(pc.or_(empty_q, empty_d), pc.or_(no_value, long))
     if not pc.any(bad).as_py():
         cols["_why"] = pa.nulls(n, pa.string())
@@ -551,6 +551,15 @@ def _read_parquet_rows(source: _ParquetSource, batch: pa.RecordBatch) -> pa.Tabl
     if source.tag is not None:
         cols["tag"] = _id_text(batch.column(source.tag))
     return pa.table(cols)
+
+
+def _longer(ids: pa.Array, limit: int) -> pa.Array:
+    """Whether each id has more than ``limit`` characters (null for a null id); the characters are counted only
+    when an id has more than ``limit`` bytes (a character is at least one byte)."""
+    size = pc.binary_length(ids)
+    if (pc.max(size).as_py() or 0) <= limit:
+        return pc.greater(size, limit)  # every one False (a null id null), without decoding a character
+    return pc.greater(pc.utf8_length(ids), limit)
 
 
 def _parquet_packer(source: _ParquetSource, options: dict, index: int):
@@ -948,11 +957,22 @@ def _arrow_schema(names) -> pa.Schema:
 
 
 def _strings(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """Ids as one plain string array."""
     if isinstance(col, pa.ChunkedArray):
         col = col.combine_chunks()
     if not pa.types.is_string(col.type):
         col = col.cast(pa.string())
     return col
+
+
+def _ids(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """Ids as one string array, or as they are when dictionary-encoded strings (a block's query ids,
+    :func:`_unpack_blocks`)."""
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks()
+    if pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type):
+        return col
+    return _strings(col)
 
 
 def _check_rows(run: str, qid: pa.Array, docno: pa.Array, value: np.ndarray, what: str, *,
@@ -983,6 +1003,8 @@ def _in_file_order(qid: pa.Array, docno: pa.Array, value: np.ndarray, row, what:
         if rows.size > 1 and not bool(np.all(rows[1:] > rows[:-1])):
             order = np.argsort(rows, kind="stable")
             take = pa.array(order)
+            if pa.types.is_dictionary(qid.type):  # (re-encoded below in file order, codes as plain ids get)
+                qid = qid.dictionary_decode()
             qid, docno, value = qid.take(take), docno.take(take), value[order]
     qid, docno = as_dictionary(qid), as_dictionary(docno)
     if not len(qid) or len(docno.dictionary) == len(docno) or not has_duplicate_pairs(
@@ -1089,10 +1111,11 @@ def _kernel(options: dict):
     return evaluate
 
 
-#: What a packed block holds of each row (an Arrow IPC record batch inside one binary value): the ids, the
-#: score or grade, and the row's place in its file or DataFrame (``_row``: file order, for the first of a
-#: repeated pair and the stable and ranx tie rules).  The other bookkeeping (bad lines, tags) stays on the
-#: side that read the rows: it travels as notes.
+#: What a packed block holds of each row (Arrow IPC inside one binary value): the ids, the score or grade, and
+#: the row's place in its file or DataFrame (``_row``: file order, for the first of a repeated pair and the
+#: stable and ranx tie rules).  The query ids travel as runs (:data:`QID_RUNS_SCHEMA`); the kernel gets them
+#: back dictionary-encoded (:func:`_unpack_blocks`).  The other bookkeeping (bad lines, tags) stays on the side
+#: that read the rows: it travels as notes.
 BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value", pa.float64()),
                           ("_row", pa.int64())])
 
@@ -1101,6 +1124,13 @@ BLOCK_SCHEMA = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("value"
 #: ndeval adds a document's subtopic gains in the order the subtopics first appear in the file, which a bucket
 #: alone cannot see.
 SUBTOPIC_BLOCK_SCHEMA = pa.schema(list(BLOCK_SCHEMA) + [("subtopic", pa.string()), ("_sub", pa.int64())])
+
+#: How a block's query ids travel: as *runs*, one row per run of consecutive rows with the same id (the id, and
+#: how many rows), in a second IPC message after the rows' other columns (:func:`_pack_batch`,
+#: :func:`_read_block`).  A file read a query at a time has one run per query and block, so the ids cost next
+#: to nothing to shuffle and the kernel gets them dictionary-encoded without hashing a string per row; rows in
+#: no order at all cost 4 bytes a row more than plain ids.
+QID_RUNS_SCHEMA = pa.schema([("qid", pa.string()), ("rows", pa.int32())])
 
 #: The rows between the packing and the kernel: a block of one run's (or the qrels', ``_run`` -1) rows of one
 #: bucket, or a note (``block`` null).  ``_key`` sends the bucket to its own partition (:func:`partition_keys`).
@@ -1169,12 +1199,12 @@ def _evaluate_bucket(options: dict):
             qrels_table = _subtopic_qrels(qrels, keep_first, notes)
             rq, rd, rv = qrels_table.qid, qrels_table.docno, qrels_table.value
         else:
-            rq, rd, rv = _in_file_order(_strings(qrels.column("qid")), _strings(qrels.column("docno")),
+            rq, rd, rv = _in_file_order(_ids(qrels.column("qid")), _strings(qrels.column("docno")),
                                         _values(qrels), _column(qrels, "_row"), "qrels", "qrels", keep_first)
             qrels_table = _table("qrels", "qrels", rq, rd, rv)
         tables = []
         for run, part in zip(runs, parts):
-            q, d, v = _in_file_order(_strings(part.column("qid")), _strings(part.column("docno")), _values(part),
+            q, d, v = _in_file_order(_ids(part.column("qid")), _strings(part.column("docno")), _values(part),
                                      _column(part, "_row"), "run", run, keep_first)
             tables.append(_table(run, "run", q, d, v))
             used = q.dictionary  # the run's queries in this bucket (encoded from its rows: each one used)
@@ -1319,7 +1349,8 @@ def _read_blocks(blocks: pa.Array, schema: pa.Schema) -> list[pa.RecordBatch]:
 def _packer(options: dict, index: int | None):
     """The function Spark maps over one side's input rows (before the shuffle), batch by batch: a batch's bad
     lines skipped (a note) or refused, its rows checked, each run's last tag noted, and its rows grouped by
-    run and bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block).  Spark then moves
+    run and bucket into blocks (:data:`BLOCK_SCHEMA` as Arrow IPC, one binary value a block, the query ids as
+    runs: :func:`_read_block`).  Spark then moves
     a few binary rows per batch instead of every row with its strings and bookkeeping.
 
     ``index``: the side's place in ``options["runs"]`` (-1: the qrels), or None when its rows carry ``_run``
@@ -1380,7 +1411,7 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
     has a reason), so ids and values need no second look."""
     notes = _Notes()
     run_of = batch.column("_run").to_numpy(zero_copy_only=False)
-    present = np.unique(run_of)
+    present = run_of[:1] if run_of.size and run_of.min() == run_of.max() else np.unique(run_of)
     if len(present) > 1:  # several runs in one batch (a DataFrame with a run column): each on its own
         sides = [(int(r), batch.filter(pa.array(run_of == r))) for r in present]
     else:
@@ -1399,13 +1430,22 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
         if "subtopic" in block.column_names:  # (a DataFrame's subtopic may be null even when _bad is a column)
             _check_rows(name, block.column("qid").chunk(0), block.column("subtopic").chunk(0), _values(block),
                         what, second="subtopic")
-        bucket = range_buckets(block.column("qid").chunk(0), bounds)
+        bucket, codes, names = _bucket_codes(block.column("qid").chunk(0), bounds)
         order = np.argsort(bucket, kind="stable")
-        bucket = bucket[order]
-        block = block.take(pa.array(order)).combine_chunks().to_batches()[0]
-        starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
-        for start, end in zip(starts, np.r_[starts[1:], bucket.size]):
-            blocks.append(block.slice(int(start), int(end - start)).serialize())
+        bucket, codes = bucket[order], codes[order]
+        block = block.drop_columns(["qid"]).take(pa.array(order)).combine_chunks().to_batches()[0]
+        new_bucket = np.r_[True, bucket[1:] != bucket[:-1]]
+        starts = np.flatnonzero(new_bucket)
+        # the query ids as runs of equal ids, none across two buckets (QID_RUNS_SCHEMA)
+        run_starts = np.flatnonzero(new_bucket | np.r_[True, codes[1:] != codes[:-1]])
+        run_ids = names.take(pa.array(codes[run_starts]))
+        run_rows = pa.array(np.diff(np.r_[run_starts, bucket.size]).astype(np.int32))
+        first_run = np.searchsorted(run_starts, starts)
+        for b, (start, end) in enumerate(zip(starts, np.r_[starts[1:], bucket.size])):
+            a, z = int(first_run[b]), int(first_run[b + 1]) if b + 1 < len(starts) else len(run_starts)
+            runs_of = pa.RecordBatch.from_arrays([run_ids.slice(a, z - a), run_rows.slice(a, z - a)],
+                                                 schema=QID_RUNS_SCHEMA)
+            blocks.append((block.slice(int(start), int(end - start)).serialize(), runs_of.serialize()))
             block_keys.append(int(keys[bucket[start]]))
             block_runs.append(index)
     n_notes = len(notes.rows)
@@ -1418,12 +1458,38 @@ def _pack_batch(batch: pa.Table, runs: list[str], keep_first: bool, keys: np.nda
     return pa.RecordBatch.from_pydict(cols, schema=_PACKED_SCHEMA)
 
 
-def _binary(buffers: list[pa.Buffer]) -> pa.BinaryArray:
-    """Buffers as one binary array (one copy; IPC messages are padded to 8 bytes: each stays aligned)."""
-    offsets = np.zeros(len(buffers) + 1, dtype=np.int32)
-    np.cumsum([b.size for b in buffers], out=offsets[1:])
-    return pa.BinaryArray.from_buffers(pa.binary(), len(buffers),
-                                       [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(buffers))])
+def _binary(buffers: list[pa.Buffer | tuple[pa.Buffer, ...]]) -> pa.BinaryArray:
+    """Buffers as one binary array, a tuple of buffers as one value (one copy; IPC messages are padded to 8
+    bytes: each stays aligned)."""
+    values = [b if isinstance(b, tuple) else (b,) for b in buffers]
+    offsets = np.zeros(len(values) + 1, dtype=np.int32)
+    np.cumsum([sum(b.size for b in v) for v in values], out=offsets[1:])
+    return pa.BinaryArray.from_buffers(pa.binary(), len(values),
+                                       [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(itertools.chain(*values)))])
+
+
+def _wire(schema: pa.Schema) -> pa.Schema:
+    """A block's columns but its query ids (which travel as runs, :data:`QID_RUNS_SCHEMA`)."""
+    return pa.schema([f for f in schema if f.name != "qid"])
+
+
+def _read_block(value: pa.Buffer, schema: pa.Schema) -> tuple[pa.RecordBatch, pa.RecordBatch]:
+    """A block's two IPC messages (its rows without the query ids, :func:`_wire` of ``schema``; the ids' runs),
+    read without copying."""
+    reader = pa.ipc.MessageReader.open_stream(pa.BufferReader(value))
+    rows = pa.ipc.read_record_batch(reader.read_next_message(), _wire(schema))
+    return rows, pa.ipc.read_record_batch(reader.read_next_message(), QID_RUNS_SCHEMA)
+
+
+def _unpack_blocks(blocks: list[tuple[pa.RecordBatch, pa.RecordBatch]], schema: pa.Schema) -> pa.Table:
+    """One side's blocks of a bucket as one table of ``schema``, the query ids dictionary-encoded from their runs:
+    the distinct ids in order of first appearance, as ``dictionary_encode`` of the ids row by row gives them."""
+    rows = pa.Table.from_batches([b for b, _r in blocks], schema=_wire(schema))
+    runs = pa.Table.from_batches([r for _b, r in blocks], schema=QID_RUNS_SCHEMA)
+    names = as_dictionary(runs.column("qid"))
+    codes = np.repeat(names.indices.to_numpy(), runs.column("rows").to_numpy())
+    qid = pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), names.dictionary)
+    return rows.add_column(0, pa.field("qid", qid.type), [qid])
 
 
 def _block_kernel(options: dict):
@@ -1439,7 +1505,7 @@ def _block_kernel(options: dict):
 
     def evaluate(batches):
         notes = _Notes()
-        blocks: dict[int, list[pa.RecordBatch]] = {}
+        blocks: dict[int, list[tuple[pa.RecordBatch, pa.RecordBatch]]] = {}
         bucket = None
         for batch in batches:
             if not batch.num_rows:
@@ -1453,11 +1519,11 @@ def _block_kernel(options: dict):
                 notes.add("qrels" if r < 0 else runs[r], *[batch.column(c)[int(i)].as_py() for c, _k in NOTE_COLUMNS])
             for i in np.flatnonzero(~is_note):
                 r = int(run_of[i])
-                read = pa.ipc.read_record_batch(block[int(i)].as_buffer(), qrels_schema if r < 0 else schema)
-                blocks.setdefault(r, []).append(read)
+                blocks.setdefault(r, []).append(_read_block(block[int(i)].as_buffer(),
+                                                            qrels_schema if r < 0 else schema))
         if bucket is None:
             return
-        side = {r: pa.Table.from_batches(b, schema=qrels_schema if r < 0 else schema) for r, b in blocks.items()}
+        side = {r: _unpack_blocks(b, qrels_schema if r < 0 else schema) for r, b in blocks.items()}
         empty = schema.empty_table()
         segments = evaluate_bucket(side.get(-1, qrels_schema.empty_table()),
                                    [side.get(i, empty) for i in range(len(runs))], notes)
@@ -1491,17 +1557,24 @@ def range_buckets(qids: pa.Array, bounds: pa.Array) -> np.ndarray:
     >>> range_buckets(pa.array(["9", "10", "2", "b"]), pa.array(["2", "a"])).tolist()
     [1, 0, 1, 2]
     """
-    if not len(bounds) or not len(qids):
-        return np.zeros(len(qids), dtype=np.int32)
+    return _bucket_codes(qids, bounds)[0]
+
+
+def _bucket_codes(qids: pa.Array, bounds: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+    """:func:`range_buckets`, and the ids dictionary-encoded on the way: (bucket of each id, code of each id,
+    the distinct ids)."""
     codes = as_dictionary(qids)
     unique = codes.dictionary
+    index = codes.indices.to_numpy(zero_copy_only=False)
+    if not len(bounds) or not len(qids):
+        return np.zeros(len(qids), dtype=np.int32), index, unique
     both = pa.concat_arrays([bounds, unique.cast(pa.string())])
     order = pc.sort_indices(both).to_numpy()  # stable: a bound before the id equal to it
     is_bound = order < len(bounds)
     at = np.cumsum(is_bound)
     bucket = np.empty(len(unique), dtype=np.int32)
     bucket[order[~is_bound] - len(bounds)] = at[~is_bound]
-    return bucket[codes.indices.to_numpy(zero_copy_only=False)]
+    return bucket[index], index, unique
 
 
 def partition_keys(n: int) -> list[int]:

@@ -106,6 +106,30 @@ def test_random_qrels_and_runs_in_dataframes(spark, seed, buckets, options, meas
     same_as_single_machine(ev, reference)
 
 
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), buckets=st.integers(1, 4))
+def test_rows_of_each_query_scattered_over_the_input(spark, seed, buckets):
+    # a run and qrels whose lines are in no order (as a parallel job may write them): a block's query ids travel
+    # as runs of equal ids, here mostly one row each; the single machine reads the same lines in the same order
+    # (the stable tie rule follows it)
+    qrels, run = generate(seed, n_queries=15, n_docs=60, max_judged=25, max_ret=50)
+    rng = np.random.default_rng(seed)
+    q_rows = [(qid, d, float(g)) for qid, docs in qrels.items() for d, g in docs.items()]
+    r_rows = [("run", qid, d, s) for qid, docs in run.items() for d, s in docs.items()]
+    q_rows = [q_rows[i] for i in rng.permutation(len(q_rows))]
+    r_rows = [r_rows[i] for i in rng.permutation(len(r_rows))]
+    q_df = spark.createDataFrame(pd.DataFrame(q_rows, columns=["qid", "docno", "rel"]))
+    r_df = spark.createDataFrame(pd.DataFrame(r_rows, columns=["run", "qid", "docno", "score"]))
+    measures = ["all_trec", "nDCG(ties=stable,gain=exponential)@5", "nDCG(ties=ranx,idcg=list)"]
+    ev = evaluate_spark(q_df, r_df, measures, spark=spark, buckets=buckets)
+    qrels_text = "".join(f"{q} 0 {d} {g:g}\n" for q, d, g in q_rows).encode()
+    run_text = "".join(f"{q} Q0 {d} 1 {s!r} run\n" for _r, q, d, s in r_rows).encode()
+    reference = evaluate_runs(read_qrels(qrels_text, name="qrels").table, [read_run(run_text, name="run").table],
+                              measures)
+    same_as_single_machine(ev, reference)
+
+
 def test_dataframes_with_named_columns_integer_ids_two_runs_and_tags(spark):
     qrels = spark.createDataFrame(pd.DataFrame({"user": [1, 1, 1, 2, 2], "item": [10, 11, 12, 10, 13],
                                                 "rating": [3, 0, 1, 2, 1]}))

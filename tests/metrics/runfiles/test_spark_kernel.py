@@ -116,26 +116,42 @@ def test_bad_arguments_are_value_errors_naming_them(kwargs, message):
 
 @settings(max_examples=examples(200), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 400), queries=st.sampled_from([1, 3, 40, 70_000]),
-       grouped=st.booleans(), levels=st.integers(1, 6))
-def test_trec_order_ranks_by_query_then_score_then_document_as_trec_eval(seed, n, queries, grouped, levels):
-    # the kernel's ranker (numpy's lexsort, query codes below 2^16 sorted as uint16) against Python's sort of
-    # trec_eval's key: query, score descending, document id descending (comp_sim_docno), then input order;
-    # codes up to 70,000 cross the uint16 threshold, few score levels make ties
+       layout=st.sampled_from(["sorted", "together", "long and short", "scattered"]), levels=st.integers(1, 6),
+       nan=st.booleans())
+def test_trec_order_ranks_by_query_then_score_then_document_as_trec_eval(seed, n, queries, layout, levels, nan):
+    # the kernel's ranker (one sort per query when each query's rows are together, else numpy's lexsort, query
+    # codes below 2^16 sorted as uint16) against Python's sort of trec_eval's key: query, score descending,
+    # document id descending (comp_sim_docno), then input order.  Codes up to 70,000 cross the uint16
+    # threshold, few score levels make ties; "together": each query's rows contiguous but the queries not in
+    # code order; "long and short": one query holds most rows (the per-query sort would pad too much)
     rng = np.random.default_rng(seed)
-    q = np.sort(rng.integers(0, queries, size=n)) if grouped else rng.integers(0, queries, size=n)
+    q = np.sort(rng.integers(0, queries, size=n))
+    if layout == "together":  # the same blocks, codes relabelled: blocks no longer in code order
+        q = rng.permutation(max(queries, 1))[q]
+    elif layout == "long and short":
+        q = np.sort(np.where(rng.random(n) < 0.8, 0, rng.integers(0, queries, size=n)))
+    elif layout == "scattered":
+        q = rng.integers(0, queries, size=n)
     q = q.astype(np.int64)
     score = rng.integers(0, levels, size=n).astype(np.float64) / levels
+    if nan:  # a NaN sorts after every number (numpy's sorts and lexsort alike), NaNs in input order
+        score[rng.random(n) < 0.1] = np.nan
     docrank = rng.permutation(n)  # distinct document ids' byte-order ranks
-    # the queries' order: as given when each query's rows are together (trec_eval reads a query at a time),
-    # else by code
+    # the queries' order: as given when the rows need no sorting (each query's rows together, scores already
+    # descending), else by code
     together = 1 + int(np.count_nonzero(q[1:] != q[:-1])) == len(set(q.tolist()))
+    ranked = bool(np.all((score[1:] <= score[:-1]) | (q[1:] != q[:-1])))  # (a NaN compares False)
     first = {}
     for i, code in enumerate(q.tolist()):
         first.setdefault(code, i)
-    place = [first[c] if together else c for c in q.tolist()]
+    place = [first[c] if together and ranked else c for c in q.tolist()]
+    key = np.where(np.isnan(score), np.inf, -score)  # NaN last
     order = trec_order(q, score, lambda rows: docrank[rows])
     got = list(range(n)) if order is None else order.tolist()
-    assert got == sorted(range(n), key=lambda i: (place[i], -score[i], -docrank[i]))
+    # (NaN scores do not tie each other for the document order: NaN != NaN; they keep input order)
+    assert got == sorted(range(n), key=lambda i: (place[i], key[i], -docrank[i] if not np.isnan(score[i]) else i))
     plain = trec_order(q, score, None)  # without document ids: ties keep input order
     got = list(range(n)) if plain is None else plain.tolist()
-    assert got == sorted(range(n), key=lambda i: (place[i], -score[i], i))
+    assert got == sorted(range(n), key=lambda i: (place[i], key[i], i))
+    # the same permutation as numpy's lexsort of (query, -score) (what the kernel computed before)
+    assert got == (list(range(n)) if plain is None else np.lexsort((-score, q)).tolist())
