@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import threading
 
+from ui.patching import installs_once
+
 __all__ = ["index_config_sections"]
 
-_installed = False
 _lock = threading.Lock()
 
 
+@installs_once
 def index_config_sections() -> bool:
     """Make :func:`streamlit.config.get_options_for_section` answer from a per-section index (same result,
     same order as Streamlit's walk).  Idempotent; False when this Streamlit lacks what it needs.
@@ -33,13 +35,8 @@ def index_config_sections() -> bool:
     ...     o.name for o in config.get_config_options().values() if o.section == "server")[:2]
     True
     """
-    global _installed
-    if _installed:
-        return True
-    try:
-        from streamlit import config
-    except ImportError:
-        return False
+    from streamlit import config
+
     if not all(hasattr(config, name) for name in ("get_config_options", "get_options_for_section", "_config_lock")):
         return False
     original = config.get_options_for_section
@@ -60,5 +57,4 @@ def index_config_sections() -> bool:
     get_options_for_section.__wrapped__ = original
     get_options_for_section.__doc__ = original.__doc__
     config.get_options_for_section = get_options_for_section
-    _installed = True
     return True

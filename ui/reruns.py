@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import logging
 
+from ui.patching import installs_once
+
 __all__ = ["fragment_rerun", "keep_fragment_reruns"]
 
 _LOG = logging.getLogger(__name__)
-_installed = False
 
 
+@installs_once
 def keep_fragment_reruns() -> bool:
     """Make every session of this process run the whole page for a visitor's rerun of a fragment it does
     not hold (see the module's docstring).  Idempotent; False when this Streamlit lacks the internals.
@@ -34,13 +36,8 @@ def keep_fragment_reruns() -> bool:
     >>> keep_fragment_reruns() in (True, False)  # True with the pinned Streamlit
     True
     """
-    global _installed
-    if _installed:
-        return True
-    try:
-        from streamlit.runtime.app_session import AppSession
-    except ImportError:
-        return False
+    from streamlit.runtime.app_session import AppSession
+
     if not hasattr(AppSession, "has_fragment"):
         return False
     original = AppSession.request_rerun
@@ -58,7 +55,6 @@ def keep_fragment_reruns() -> bool:
 
     request_rerun.__wrapped__ = original
     AppSession.request_rerun = request_rerun
-    _installed = True
     return True
 
 
