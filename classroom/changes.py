@@ -48,7 +48,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlalchemy import Connection, Engine, func, select, text
 
@@ -106,22 +106,8 @@ def notify(conn: Connection, session_id: int, *, answers_only: bool = False) -> 
         conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
 
-def read_counts(conn: Connection, round_ids: Iterable[int]) -> dict[int, tuple[int, int, int]]:
-    """Per round (of ``round_ids``) with answers: (answers, the newest answer's id, students who answered)
-    — one query.  A round without answers is not in the result."""
-    ids = sorted(set(round_ids))
-    if not ids:
-        return {}
-    return {rid: (int(n), int(newest or 0), int(who)) for rid, n, newest, who in conn.execute(
-        select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id),
-               func.count(answers.c.student_id.distinct()))
-        .where(answers.c.round_id.in_(ids)).group_by(answers.c.round_id))}
-
-
-def read_states(conn: Connection, session_ids: Iterable[int], *,
-                round_ids: dict[int, int] | None = None) -> dict[int, ClassState]:
-    """The states of the classes ``session_ids`` that exist (four queries, whatever their number); with
-    ``round_ids``, each class's current round's id is put there too (for :func:`read_counts`)."""
+def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, ClassState]:
+    """The states of the classes ``session_ids`` that exist (four queries, whatever their number)."""
     ids = sorted(set(session_ids))
     if not ids:
         return {}
@@ -136,9 +122,10 @@ def read_states(conn: Connection, session_ids: Iterable[int], *,
     for sid, student in conn.execute(select(students.c.session_id, students.c.id)
                                      .where(students.c.session_id.in_(list(seated)))):
         seated[sid].add(student)
-    counts = read_counts(conn, [h.round_id for h in heads])
-    if round_ids is not None:
-        round_ids.update({h.id: h.round_id for h in heads})
+    counts = {rid: (n, newest, who) for rid, n, newest, who in conn.execute(
+        select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id),
+               func.count(answers.c.student_id.distinct()))
+        .where(answers.c.round_id.in_([h.round_id for h in heads])).group_by(answers.c.round_id))}
     held = dict(conn.execute(select(waiting.c.session_id, func.count(waiting.c.id))
                              .where(waiting.c.session_id.in_(list(seated)), waiting.c.problem == "")
                              .group_by(waiting.c.session_id)).all())
@@ -178,7 +165,6 @@ class Watcher:
         self._states: dict[int, ClassState] = {}
         self._read_at: dict[int, float] = {}
         self._seen: dict[int, int] = {}  # SQLite: the data_version each class was read at
-        self._round_ids: dict[int, int] = {}  # the current round's id of each class read (counts-only reads)
         self._dirty: set[int] = set()
         self._counts: set[int] = set()  # only the answer counts changed: current for readers without counts
         self._reading: set[int] = set()  # being read now: their cached state may be older than a change
@@ -214,35 +200,6 @@ class Watcher:
         if cached is not None and not fresh:
             return cached
         return self._refresh([sid], force=fresh, counts=counts).get(sid)
-
-    def latest(self, session_id: int) -> ClassState | None:
-        """Class ``session_id``'s state as this watcher last read it, without a read of its own for new
-        answers — not even waiting for a read in progress: for a part of a page that the watcher's
-        subscription reruns (:meth:`subscribe`), whose subscriber is called after every read that changes
-        the state, so that its next run shows the newest counts.  (A page's run that reads the counts itself
-        competes with the process's other threads for each statement's round trip: on a busy server, seconds
-        for a panel of four numbers.)  Reads, as :meth:`state` with ``counts=False``, when the class is not
-        cached, a change other than new answers is pending, or the change feed is down.
-
-        >>> from classroom.store import Store
-        >>> from classroom.tasks import practice_task
-        >>> store = Store("sqlite://")
-        >>> info, _ = store.create(practice_task(7, "easy"), fields=("dcg",))
-        >>> store.changes.latest(info.id) == store.changes.state(info.id)
-        True
-        """
-        sid = int(session_id)
-        with self._lock:
-            self._asked[sid] = time.monotonic()
-            cached = self._states.get(sid)
-            usable = cached is not None and sid not in self._dirty and self._live
-        self._ensure_thread()
-        return cached if usable else self.state(sid, counts=False)
-
-    def cached(self, session_id: int) -> ClassState | None:
-        """The state last read for class ``session_id`` (None: not read yet), no read and no wait."""
-        with self._lock:
-            return self._states.get(int(session_id))
 
     def changed(self, session_id: int, *, answers_only: bool = False) -> None:
         """A write of this process changed class ``session_id`` (committed): its next read is fresh, and
@@ -288,30 +245,11 @@ class Watcher:
             not counts or sid not in self._counts) and (
             self._live or now - self._read_at.get(sid, -1e9) < self.FALLBACK_AGE)
 
-    def _read_counts(self, brief: dict[int, tuple[ClassState, int]]) -> dict[int, ClassState]:
-        """Classes whose only change is new answers (not on a SQLite file), with their cached state and
-        current round's id: only that round's answer counts are read (one query, not four with every
-        seat); under the read lock."""
-        with self.engine.connect() as conn, conn.begin():
-            got = read_counts(conn, [rid for _, rid in brief.values()])
-        out = {}
-        for sid, (cached, rid) in brief.items():
-            n, newest, who = got.get(rid, (0, 0, 0))
-            out[sid] = replace(cached, answers=n, newest_answer=newest, answered=who)
-        return out
-
     def _read(self, ids: list[int]) -> tuple[dict[int, ClassState], int | None]:
         """The states of ``ids`` and (SQLite file) the data_version they were read at; under the read lock."""
         if self.backend != "sqlite" or self._memory:
             with self.engine.connect() as conn, conn.begin():
-                rounds_now: dict[int, int] = {}
-                found = read_states(conn, ids, round_ids=rounds_now)
-            for sid in ids:
-                if sid in rounds_now:
-                    self._round_ids[sid] = rounds_now[sid]
-                else:
-                    self._round_ids.pop(sid, None)
-            return found, None
+                return read_states(conn, ids), None
         if self._sqlite is None:
             self._sqlite = self.engine.connect()
         conn = self._sqlite
@@ -346,20 +284,11 @@ class Watcher:
                     ids = [sid for sid in ids if sid not in done]
                     if not ids:
                         return done
-                # New answers only (the change feed up, the class's round known; not on a SQLite file,
-                # whose data_version does not tell answers apart): only its answer counts are read.
-                brief = {} if force or not self._live or (self.backend == "sqlite" and not self._memory) else {
-                    sid: (self._states[sid], self._round_ids[sid]) for sid in ids
-                    if sid in self._states and sid in self._round_ids and sid in self._counts
-                    and sid not in self._dirty}
                 self._dirty.difference_update(ids)
                 self._counts.difference_update(ids)
                 self._reading.update(ids)
             try:
-                full = [sid for sid in ids if sid not in brief]
-                found, version = self._read(full) if full else ({}, None)
-                if brief:
-                    found.update(self._read_counts(brief))
+                found, version = self._read(ids)
             except Exception:
                 with self._lock:
                     self._dirty.update(ids)
@@ -394,7 +323,7 @@ class Watcher:
             for sid, at in list(self._asked.items()):
                 if now - at > self.IDLE and sid not in self._subs:
                     del self._asked[sid]
-                    for table in (self._states, self._read_at, self._seen, self._round_ids):
+                    for table in (self._states, self._read_at, self._seen):
                         table.pop(sid, None)
                     self._dirty.discard(sid)
                     self._counts.discard(sid)

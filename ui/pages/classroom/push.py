@@ -177,12 +177,6 @@ def follow(watcher: Watcher, class_id: int, role: str, wants: Callable[[ClassSta
             forget(session_id, role)
 
     watcher.subscribe(class_id, key, changed)
-    # A read that ended between this run's look at the state and the subscription called nobody (or the
-    # subscription this one replaced): when what is cached now is already newer than what this run drew,
-    # rerun at once — the page never stays behind the class until its next change.
-    now = watcher.cached(class_id)
-    if now is not None and wants(now):
-        changed(int(class_id), None, now)
     return True
 
 

@@ -96,13 +96,6 @@ STUDENT_REFRESH = 3.0
 #: teacher watches, the charts cost more to draw).
 COUNTS_GAP = 0.3
 PANEL_GAP = 2.0
-#: The charts, mistakes and grid take longer to draw the larger the class (at 600 students and 3,200
-#: answers, ~0.6 s of a busy server's CPU), and while they are drawn the teacher's counts wait (one page's
-#: parts run one after the other): the panel waits at least ``PANEL_SHARE`` times its last drawing's time
-#: between two pushed redraws (at most :data:`PANEL_MAX_GAP` seconds), so that it takes at most about a
-#: tenth of the teacher's page's time, however large the class.
-PANEL_SHARE = 10.0
-PANEL_MAX_GAP = 10.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -697,10 +690,7 @@ def _live_state(teacher: Teacher, round_no: int, names_shown: bool, joined: bool
     """The class's state now (from the process's change check: no query while nothing changed); a full rerun
     when the page drawn no longer fits (another window or server moved on or changed a setting, the first
     student came in)."""
-    changes = teacher.store.changes
-    # Pushed: the state the change feed last read, no statement of this run's own (its subscription reruns
-    # it after every read that changes the class: never a stale count).  Polled: read now.
-    state = changes.latest(teacher.info.id) if push.available() else changes.state(teacher.info.id)
+    state = teacher.store.changes.state(teacher.info.id)
     if state is None or (state.round_no, state.show_names, bool(state.seated)) != (round_no, names_shown, joined):
         st.rerun(scope="app")
     return state
@@ -733,30 +723,15 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
     """Per-step spread and first-try share, named mistakes, the class grid, the roster (the CSV download is
     outside: :func:`results_download`)."""
-    started = time.perf_counter()
     try:
         state = _live_state(teacher, round_no, names_shown, joined)
         data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
     except SQLAlchemyError:
         database_down()
         return
-    _follow(teacher, state, round_no, "teacher_panel", panel_gap(st.session_state.get("class_panel_took", 0.0)))
+    _follow(teacher, state, round_no, "teacher_panel", PANEL_GAP)
     if data is None:
         return
-    _draw_panel(teacher, data, names_shown)
-    st.session_state["class_panel_took"] = time.perf_counter() - started
-
-
-def panel_gap(took: float) -> float:
-    """Seconds between two pushed redraws of the live panel whose last drawing took ``took`` seconds.
-
-    >>> panel_gap(0.05), panel_gap(0.6), panel_gap(5.0)
-    (2.0, 6.0, 10.0)
-    """
-    return min(PANEL_MAX_GAP, max(PANEL_GAP, PANEL_SHARE * took))
-
-
-def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
     fields, roster = data["fields"], data["roster"]
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
