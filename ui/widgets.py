@@ -58,12 +58,16 @@ def option_widget(draw, label: str, options, *, key: str, format_func=str, **kwa
         restored = True
     if key in session:  # a label no draw recorded (a run cut short by the next click): never drawn as None
         value = session[key]
+
+        def offered(v) -> bool:
+            return any(v == o for o in options)
+
         if isinstance(value, (list, tuple)):
-            kept = [v for v in value if any(v == o for o in options)]
+            kept = [v for v in value if offered(v)]
             if len(kept) != len(value):
                 session[key] = kept
                 restored = True
-        elif value is not None and not any(value == o for o in options):
+        elif value is not None and not offered(value):
             del session[key]  # the widget's default (or the page's field default) instead
             restored = False
     if restored:  # the value comes from session state: a default as well would only draw Streamlit's warning
