@@ -91,6 +91,8 @@ SLOW_CAP = 5.0
 #: ask only every :data:`ui.pages.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
+#: The answer boxes' width in pixels: two a row beside the open sidebar at 1024 px, one on a 390-px phone.
+ANSWER_BOX_WIDTH = 320
 #: Seconds between two pushed redraws of the teacher's live counts, and of the charts, mistakes and grid,
 #: while answers pour in (one redraw shows every answer that came in meanwhile; the counts are what the
 #: teacher watches, the charts cost more to draw).
@@ -1113,7 +1115,17 @@ def student_view(seat: Seat, page: ui_state.PageState | None = None) -> None:
         watch(seat, n, current.revealed, state.feedback)
     slow_run()
     with answers:
+        # What does not change between submits is drawn here, outside the answers' fragment: a submit's
+        # run sends only the boxes, the feedback and "Everything I sent" (fewer elements per answer: the
+        # server's per-element work is most of an answer's cost at 600 students, benchmarks/README.md).
+        st.subheader(t("practice.answers"))
+        st.caption(t("classroom.answers_help"))
         answer_panel(seat, current, state.feedback, linked=page.value("join_round") if page is not None else None)
+        if current.revealed:
+            st.subheader(t("classroom.solution"))
+            solution_panel(current.task, key="join_sol")
+        else:
+            st.caption(t("classroom.wait_for_reveal"))
     if page is not None:
         page.set("join_round", n)
 
@@ -1162,8 +1174,6 @@ _answer_fragment = st.fragment(_answer_panel)
 
 def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
     n = current.number
-    st.subheader(t("practice.answers"))
-    st.caption(t("classroom.answers_help"))
     saved = _saved()
     fields = seat.info.fields
     drawn = st.session_state.get("join_drawn_round")
@@ -1179,9 +1189,10 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
     else:
         history = seat.answers(n)
         mine = {a.field: a.text for a in history}
-    for start in range(0, len(fields), 2):  # two a row; on a phone the rows stack in step order
-        cols = st.columns(2)
-        for col, f in zip(cols, fields[start:start + 2]):
+    # One row that wraps, in step order: two boxes a row beside the sidebar at 1024 px, one on a phone
+    # (a block of columns per row cost the server ~11 % of an answer's run).
+    with st.container(horizontal=True, key="join_boxes"):
+        for f in fields:
             key = f"join_{f}"
             if other:  # the boxes showed another exercise: they start again from this one's answers
                 st.session_state[key] = mine.get(f, "")
@@ -1191,8 +1202,8 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             # sent: a page that has just reconnected to another server (or a restarted one) starts a new
             # session there, and an answer typed as soon as it is connected (or sent to the server that then
             # died) arrives in its first runs — session state set here would win over it and lose it.
-            col.text_input(t(f"check.{f}"), value="" if other else mine.get(f, ""), key=key,
-                           help=t(f"check.{f}_help"), max_chars=300)
+            st.text_input(t(f"check.{f}"), value="" if other else mine.get(f, ""), key=key,
+                          help=t(f"check.{f}_help"), max_chars=300, width=ANSWER_BOX_WIDTH)
     problems, sent = [], False
     for f in seat.info.fields:
         text = st.session_state.get(f"join_{f}", "")
@@ -1230,20 +1241,23 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             render_steps_table(d, key="join_feedback", reveal=True)
         if done:
             st.success(t("practice.solved"))
-    if current.revealed:
-        st.subheader(t("classroom.solution"))
-        solution_panel(current.task, key="join_sol")
-    else:
-        st.caption(t("classroom.wait_for_reveal"))
-    with st.expander(t("classroom.my_answers")):
-        if history:
-            st.dataframe(pd.DataFrame({
-                t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
-                t("classroom.col.answer"): [a.text for a in history],
-                t("diagnose.col.mark"): [a.verdict.mark for a in history],
-            }), hide_index=True, key="join_history")
-        else:
-            st.caption(t("classroom.no_answers_yet"))
+    # Drawn only while open (a stateful expander): most answer runs send no table at all.
+    sent_list = st.expander(t("classroom.my_answers"), key="join_history_open", on_change="rerun")
+    if sent_list.open:
+        with sent_list:
+            if history:
+                st.markdown(answers_table(history))
+            else:
+                st.caption(t("classroom.no_answers_yet"))
+
+
+def answers_table(history) -> str:
+    """A student's answers to one exercise as a Markdown table, their text made inert (a Markdown table
+    costs the server a fraction of a data grid's Arrow table)."""
+    rows = [f"| {t('classroom.col.step')} | {t('classroom.col.answer')} | {t('diagnose.col.mark')} |",
+            "|---|---|---|"]
+    rows += [f"| {t(f'check.{a.field}')} | {markdown(a.text, 0) or ' '} | {a.verdict.mark} |" for a in history]
+    return "\n".join(rows)
 
 
 def _new_text(fields, n: int, saved: dict, mine: dict, *, refused=frozenset()) -> bool:
