@@ -467,7 +467,8 @@ def postgres_stats(db_url: str):
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
-    ppid = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        # read while the connection is open: its backend process ends with it
+        ppid = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
     own = [0]
 

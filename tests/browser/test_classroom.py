@@ -221,6 +221,17 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     # The teacher lets the feedback name the right value: Bo's page follows without a reload.
     teacher.get_by_text("Right or wrong, the mistake's name and the right value").click()
     wait_text(bo, "The right value: 6.86.")
+    # "Everything I sent" is drawn when opened (by keyboard here), a table of each answer as typed and its
+    # mark; a later answer joins it while it is open.
+    sent = bo.locator("summary").filter(has_text="Everything I sent for this exercise")
+    sent.focus()
+    bo.keyboard.press("Enter")
+    table = bo.locator('[data-testid="stExpanderDetails"] table')
+    table.wait_for(timeout=60_000)
+    assert table.locator("tr").evaluate_all("rs => rs.map(r => r.innerText.replace(/\\s+/g, ' ').trim())") == [
+        "Step Answer Check", "DCG 6.8 ✗"]
+    answer(bo, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms: right")
+    bo.wait_for_function("() => document.querySelectorAll('[data-testid=\"stExpanderDetails\"] tr').length === 3")
 
     teacher.get_by_role("button", name="Reveal the solution").click()
     for pg in (ada, bo, li):  # no reload: the student's fragment notices within a few seconds
