@@ -60,7 +60,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import pandas as pd
@@ -799,67 +799,75 @@ class Seat:
         now = store.clock()
         if self.info.expired(now):
             raise ClassroomError("expired", "the class has ended")
-        with db.read(store.engine) as conn:
-            done = conn.execute(select(answers).where(answers.c.student_id == self.id,
-                                                      answers.c.submission_id == sub)).first()
-            if done is not None:
-                return _answer(done, duplicate=True)
-            current = _round(conn.execute(select(rounds).join(sessions, sessions.c.id == rounds.c.session_id).where(
-                sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one())
-            if current.number != round_no:
-                raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
-            latest = {a.field: a for a in self._answers(conn, round_no)}  # the same read transaction
-        given = {f: a.text for f, a in latest.items()}
-        given[field] = text
-        try:
-            v = _verdict(current.task, tuple((f, given[f]) for f in FIELDS if f in given), field)
-            d = current.task.check(given)  # the same sheet, diagnosed once per process (classroom.tasks)
-        except ValueError as exc:
-            raise ClassroomError("unreadable", str(exc)) from exc
-        # One verdict per answer: a new answer can make another latest answer of this student carried forward
-        # from it (an NDCG written before the IDCG it divides by), or no longer so.  Right or not never changes
-        # (it depends on the value alone); the stored mistake / carried-from kinds follow the current sheet, so
-        # the grid, the mistakes table and the CSV say what the student's page says.
-        rejudged = {a.id: verdict(d, f).stored() for f, a in latest.items() if f != field
-                    and verdict(d, f).stored() != (a.ok, ",".join(a.kinds), ",".join(a.notes))}
+        # One write transaction, four reads (was a read transaction and a write transaction, nine reads: the
+        # statements were ~40 % of a submit's server CPU at 600 students, benchmarks/README.md).  The checks
+        # keep their order: the same submission, the exercise moved on, unreadable text, a removed seat,
+        # the limits.
         try:
             with db.write(store.engine) as conn:
-                if conn.execute(select(students.c.id).where(students.c.id == self.id)).first() is None:
-                    raise ClassroomError("removed", "the teacher has removed this seat")
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).first()
                 if done is not None:
                     return _answer(done, duplicate=True)
-                recent, in_round = conn.execute(select(
-                    func.count(answers.c.id).filter(answers.c.created_at > now - 60),
-                    func.count(answers.c.id).filter(answers.c.round_id == current.id)).where(
-                    answers.c.student_id == self.id)).one()
-                if recent >= lim.answers_per_minute:
+                head = conn.execute(select(rounds).join(sessions, sessions.c.id == rounds.c.session_id).where(
+                    sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one()
+                current = _round(head)
+                if current.number != round_no:
+                    raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
+                before = self._answers(conn, round_no)
+                latest = {a.field: a for a in before}
+                given = {f: a.text for f, a in latest.items()}
+                given[field] = text
+                try:
+                    v = _verdict(current.task, tuple((f, given[f]) for f in FIELDS if f in given), field)
+                    d = current.task.check(given)  # the same sheet, diagnosed once per process (classroom.tasks)
+                except ValueError as exc:
+                    raise ClassroomError("unreadable", str(exc)) from exc
+                # One verdict per answer: a new answer can make another latest answer of this student carried
+                # forward from it (an NDCG written before the IDCG it divides by), or no longer so.  Right or
+                # not never changes (it depends on the value alone); the stored mistake / carried-from kinds
+                # follow the current sheet, so the grid, the mistakes table and the CSV say what the
+                # student's page says.
+                rejudged = {a.id: verdict(d, f).stored() for f, a in latest.items() if f != field
+                            and verdict(d, f).stored() != (a.ok, ",".join(a.kinds), ",".join(a.notes))}
+                mine = answers.c.student_id == self.id
+                seat = conn.execute(select(
+                    students.c.id,
+                    select(func.count(answers.c.id)).where(mine, answers.c.created_at > now - 60)
+                    .scalar_subquery().label("recent"),
+                    select(func.count(answers.c.id)).where(mine, answers.c.round_id == current.id)
+                    .scalar_subquery().label("in_round")).where(students.c.id == self.id)).first()
+                if seat is None:
+                    raise ClassroomError("removed", "the teacher has removed this seat")
+                if seat.recent >= lim.answers_per_minute:
                     raise ClassroomError("rate_answer", "too many answers this minute; wait a moment",
                                          limit=lim.answers_per_minute)
-                if in_round >= lim.answers_per_round:
+                if seat.in_round >= lim.answers_per_round:
                     raise ClassroomError("too_many", "too many answers for this exercise",
                                          limit=lim.answers_per_round)
-                revealed = conn.execute(select(rounds.c.revealed_at).where(rounds.c.id == current.id)).scalar_one()
+                revealed = head.revealed_at is not None
                 ok, kinds, notes = v.stored()  # the one verdict, as a row keeps it
                 row = dict(student_id=self.id, round_id=current.id, field=field, text=text, ok=ok,
-                           kinds=kinds, notes=notes, after_reveal=revealed is not None,
-                           submission_id=sub, created_at=now)
+                           kinds=kinds, notes=notes, after_reveal=revealed, submission_id=sub, created_at=now)
                 aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
                 for other_id, (o_ok, o_kinds, o_notes) in rejudged.items():
                     conn.execute(update(answers).where(answers.c.id == other_id)
                                  .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
                 changes.notify(conn, self.info.id, answers_only=True)
-                after = self._answers(conn, round_no)  # what the page shows next, read in this transaction
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
                 done = conn.execute(select(answers).where(answers.c.student_id == self.id,
                                                           answers.c.submission_id == sub)).one()
             return _answer(done, duplicate=True)
+        new = Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed,
+                     created_at=now, notes=v.notes)
+        # What the page shows next, as this transaction wrote it (no read after the insert): the answers
+        # before it, those it re-judged with their new kinds, then this one.
+        after = [replace(a, ok=bool(rejudged[a.id][0]), kinds=_split(rejudged[a.id][1]),
+                         notes=_split(rejudged[a.id][2])) if a.id in rejudged else a for a in before] + [new]
         store.changes.changed(self.info.id, answers_only=True)
         self.__dict__["_after_submit"] = (round_no, after)
-        return Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed is not None,
-                      created_at=now, notes=v.notes)
+        return new
 
 
 @dataclass

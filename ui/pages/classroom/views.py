@@ -98,6 +98,11 @@ ANSWER_BOX_WIDTH = 320
 #: teacher watches, the charts cost more to draw).
 COUNTS_GAP = 0.3
 PANEL_GAP = 2.0
+#: The live panel waits at least this many times its own last run between two pushed redraws: a big class
+#: on a busy server draws its charts and grid less often rather than hold the counts back (a session runs
+#: one part at a time; at 600 students a panel run took 2–5 s of wall time, a quarter of the answering
+#: phase, and the teacher's count waited behind it).
+PANEL_SHARE = 4.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -725,15 +730,32 @@ def _live_counts(teacher: Teacher, token: str, round_no: int, names_shown: bool,
 def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, joined: bool) -> None:
     """Per-step spread and first-try share, named mistakes, the class grid, the roster (the CSV download is
     outside: :func:`results_download`)."""
+    started = time.monotonic()
     try:
         state = _live_state(teacher, round_no, names_shown, joined)
         data = _panel(teacher.info.code, token, round_no, state.activity, current_language())
     except SQLAlchemyError:
         database_down()
         return
-    _follow(teacher, state, round_no, "teacher_panel", PANEL_GAP)
+    _follow(teacher, state, round_no, "teacher_panel", panel_gap(st.session_state.get("class_panel_cost", 0.0)))
     if data is None:
         return
+    try:
+        _draw_panel(teacher, data, names_shown)
+    finally:
+        st.session_state["class_panel_cost"] = time.monotonic() - started
+
+
+def panel_gap(cost: float) -> float:
+    """Seconds between two pushed redraws of the live panel whose last run took ``cost`` seconds.
+
+    >>> panel_gap(0.1), panel_gap(1.5)
+    (2.0, 6.0)
+    """
+    return max(PANEL_GAP, PANEL_SHARE * cost)
+
+
+def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
     fields, roster = data["fields"], data["roster"]
     summary = data["summary"]
     per_row = 1 if len(fields) == 1 else 2  # a chart needs half the width of a projector
