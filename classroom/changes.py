@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, func, select, text
+from sqlalchemy import Connection, Engine, bindparam, func, select, text
 
 from .models import answers, rounds, sessions, students, waiting
 
@@ -97,13 +97,30 @@ Callback = Callable[[int, "ClassState | None", "ClassState | None"], None]
 ANSWERS_ONLY = "answers"
 
 
+# The change check's statements, built once (building a statement and its cache key cost more CPU than
+# running it; see classroom.store).
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+_HEADS = (select(sessions.c.id, sessions.c.round_no, sessions.c.feedback, sessions.c.joining_open,
+                 sessions.c.show_names, rounds.c.id.label("round_id"), rounds.c.revealed_at)
+          .join(rounds, (rounds.c.session_id == sessions.c.id) & (rounds.c.number == sessions.c.round_no))
+          .where(sessions.c.id.in_(bindparam("ids", expanding=True))))
+_SEATED = select(students.c.session_id, students.c.id).where(
+    students.c.session_id.in_(bindparam("ids", expanding=True)))
+_COUNTS = (select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id),
+                  func.count(answers.c.student_id.distinct()))
+           .where(answers.c.round_id.in_(bindparam("rounds", expanding=True))).group_by(answers.c.round_id))
+_HELD = (select(waiting.c.session_id, func.count(waiting.c.id))
+         .where(waiting.c.session_id.in_(bindparam("ids", expanding=True)), waiting.c.problem == "")
+         .group_by(waiting.c.session_id))
+
+
 def notify(conn: Connection, session_id: int, *, answers_only: bool = False) -> None:
     """Inside a write transaction: tell every process (PostgreSQL ``NOTIFY``, sent on commit) that class
     ``session_id`` changed (``answers_only``: only its answer counts — a student answered).  Nothing on
     SQLite (its watchers see ``data_version`` move)."""
     if conn.dialect.name == "postgresql":
         payload = f"{int(session_id)} {_tag(conn.engine)}" + (f" {ANSWERS_ONLY}" if answers_only else "")
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
 
 def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, ClassState]:
@@ -111,24 +128,15 @@ def read_states(conn: Connection, session_ids: Iterable[int]) -> dict[int, Class
     ids = sorted(set(session_ids))
     if not ids:
         return {}
-    heads = conn.execute(
-        select(sessions.c.id, sessions.c.round_no, sessions.c.feedback, sessions.c.joining_open,
-               sessions.c.show_names, rounds.c.id.label("round_id"), rounds.c.revealed_at)
-        .join(rounds, (rounds.c.session_id == sessions.c.id) & (rounds.c.number == sessions.c.round_no))
-        .where(sessions.c.id.in_(ids))).all()
+    heads = conn.execute(_HEADS, {"ids": ids}).all()
     if not heads:
         return {}
     seated: dict[int, set[int]] = {h.id: set() for h in heads}
-    for sid, student in conn.execute(select(students.c.session_id, students.c.id)
-                                     .where(students.c.session_id.in_(list(seated)))):
+    for sid, student in conn.execute(_SEATED, {"ids": list(seated)}):
         seated[sid].add(student)
     counts = {rid: (n, newest, who) for rid, n, newest, who in conn.execute(
-        select(answers.c.round_id, func.count(answers.c.id), func.max(answers.c.id),
-               func.count(answers.c.student_id.distinct()))
-        .where(answers.c.round_id.in_([h.round_id for h in heads])).group_by(answers.c.round_id))}
-    held = dict(conn.execute(select(waiting.c.session_id, func.count(waiting.c.id))
-                             .where(waiting.c.session_id.in_(list(seated)), waiting.c.problem == "")
-                             .group_by(waiting.c.session_id)).all())
+        _COUNTS, {"rounds": [h.round_id for h in heads]})}
+    held = dict(conn.execute(_HELD, {"ids": list(seated)}).all())
     out = {}
     for h in heads:
         n, newest, who = counts.get(h.round_id, (0, 0, 0))

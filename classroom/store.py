@@ -64,7 +64,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import pandas as pd
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import changes, db, throttle
@@ -303,6 +303,29 @@ def _answer(row, duplicate: bool = False) -> Answer:
     return Answer(id=row.id, field=row.field, text=row.text, ok=bool(row.ok), kinds=_split(row.kinds),
                   after_reveal=bool(row.after_reveal), created_at=row.created_at, duplicate=duplicate,
                   notes=_split(row.notes))
+
+
+# The statements of a submit and of a student's answers, built once with named parameters: building a Core
+# statement and its cache key cost more server CPU than running it (py-spy at 600 students: SQLAlchemy's
+# cache-key walk was ~18 % of a submit's samples; a prebuilt statement skips it: benchmarks/README.md).
+_BY_SUBMISSION = select(answers).where(answers.c.student_id == bindparam("student"),
+                                       answers.c.submission_id == bindparam("sub"))
+_CURRENT_ROUND = select(rounds).join(sessions, sessions.c.id == rounds.c.session_id).where(
+    sessions.c.id == bindparam("session"), rounds.c.number == sessions.c.round_no)
+_ROUND_ANSWERS = select(answers).join(rounds, rounds.c.id == answers.c.round_id).where(
+    answers.c.student_id == bindparam("student"), rounds.c.session_id == bindparam("session"),
+    rounds.c.number == bindparam("round_no")).order_by(answers.c.id)
+_MINE = answers.c.student_id == bindparam("student")
+_SEAT_LIMITS = select(
+    students.c.id,
+    select(func.count(answers.c.id)).where(_MINE, answers.c.created_at > bindparam("since"))
+    .scalar_subquery().label("recent"),
+    select(func.count(answers.c.id)).where(_MINE, answers.c.round_id == bindparam("round_id"))
+    .scalar_subquery().label("in_round")).where(students.c.id == bindparam("student"))
+_INSERT_ANSWER = answers.insert()
+_REJUDGE = update(answers).where(answers.c.id == bindparam("answer_id")).values(
+    ok=bindparam("new_ok", type_=answers.c.ok.type), kinds=bindparam("new_kinds", type_=answers.c.kinds.type),
+    notes=bindparam("new_notes", type_=answers.c.notes.type))
 
 
 class Store:
@@ -767,9 +790,8 @@ class Seat:
             return self._answers(conn, round_no)
 
     def _answers(self, conn, round_no: int) -> list[Answer]:
-        rows = conn.execute(select(answers).join(rounds, rounds.c.id == answers.c.round_id).where(
-            answers.c.student_id == self.id, rounds.c.session_id == self.info.id,
-            rounds.c.number == round_no).order_by(answers.c.id)).all()
+        rows = conn.execute(_ROUND_ANSWERS, {"student": self.id, "session": self.info.id,
+                                             "round_no": int(round_no)}).all()
         return [_answer(r) for r in rows]
 
     def latest(self, round_no: int) -> dict[str, str]:
@@ -805,12 +827,10 @@ class Seat:
         # the limits.
         try:
             with db.write(store.engine) as conn:
-                done = conn.execute(select(answers).where(answers.c.student_id == self.id,
-                                                          answers.c.submission_id == sub)).first()
+                done = conn.execute(_BY_SUBMISSION, {"student": self.id, "sub": sub}).first()
                 if done is not None:
                     return _answer(done, duplicate=True)
-                head = conn.execute(select(rounds).join(sessions, sessions.c.id == rounds.c.session_id).where(
-                    sessions.c.id == self.info.id, rounds.c.number == sessions.c.round_no)).one()
+                head = conn.execute(_CURRENT_ROUND, {"session": self.info.id}).one()
                 current = _round(head)
                 if current.number != round_no:
                     raise ClassroomError("round_closed", "the teacher has moved on to another exercise")
@@ -830,13 +850,8 @@ class Seat:
                 # student's page says.
                 rejudged = {a.id: verdict(d, f).stored() for f, a in latest.items() if f != field
                             and verdict(d, f).stored() != (a.ok, ",".join(a.kinds), ",".join(a.notes))}
-                mine = answers.c.student_id == self.id
-                seat = conn.execute(select(
-                    students.c.id,
-                    select(func.count(answers.c.id)).where(mine, answers.c.created_at > now - 60)
-                    .scalar_subquery().label("recent"),
-                    select(func.count(answers.c.id)).where(mine, answers.c.round_id == current.id)
-                    .scalar_subquery().label("in_round")).where(students.c.id == self.id)).first()
+                seat = conn.execute(_SEAT_LIMITS, {"student": self.id, "since": now - 60,
+                                                   "round_id": current.id}).first()
                 if seat is None:
                     raise ClassroomError("removed", "the teacher has removed this seat")
                 if seat.recent >= lim.answers_per_minute:
@@ -849,15 +864,14 @@ class Seat:
                 ok, kinds, notes = v.stored()  # the one verdict, as a row keeps it
                 row = dict(student_id=self.id, round_id=current.id, field=field, text=text, ok=ok,
                            kinds=kinds, notes=notes, after_reveal=revealed, submission_id=sub, created_at=now)
-                aid = conn.execute(answers.insert().values(**row)).inserted_primary_key[0]
+                aid = conn.execute(_INSERT_ANSWER, row).inserted_primary_key[0]
                 for other_id, (o_ok, o_kinds, o_notes) in rejudged.items():
-                    conn.execute(update(answers).where(answers.c.id == other_id)
-                                 .values(ok=o_ok, kinds=o_kinds, notes=o_notes))
+                    conn.execute(_REJUDGE, {"answer_id": other_id, "new_ok": o_ok, "new_kinds": o_kinds,
+                                            "new_notes": o_notes})
                 changes.notify(conn, self.info.id, answers_only=True)
         except IntegrityError:  # the same submission raced itself: return the stored one
             with db.read(store.engine) as conn:
-                done = conn.execute(select(answers).where(answers.c.student_id == self.id,
-                                                          answers.c.submission_id == sub)).one()
+                done = conn.execute(_BY_SUBMISSION, {"student": self.id, "sub": sub}).one()
             return _answer(done, duplicate=True)
         new = Answer(id=aid, field=field, text=text, ok=ok, kinds=_split(kinds), after_reveal=revealed,
                      created_at=now, notes=v.notes)
