@@ -103,6 +103,8 @@ PANEL_GAP = 2.0
 #: one part at a time; at 600 students a panel run took 2–5 s of wall time, a quarter of the answering
 #: phase, and the teacher's count waited behind it).
 PANEL_SHARE = 4.0
+#: ... but never more than this many seconds: the charts stay at most this late.
+PANEL_MAX_GAP = 10.0
 SOURCES = ("practice", "example", "ranking")
 BASES = {"2": 2.0, "e": 2.718281828459045, "10": 10.0}
 
@@ -749,10 +751,10 @@ def _live_panel(teacher: Teacher, token: str, round_no: int, names_shown: bool, 
 def panel_gap(cost: float) -> float:
     """Seconds between two pushed redraws of the live panel whose last run took ``cost`` seconds.
 
-    >>> panel_gap(0.1), panel_gap(1.5)
-    (2.0, 6.0)
+    >>> panel_gap(0.1), panel_gap(1.5), panel_gap(7.0)
+    (2.0, 6.0, 10.0)
     """
-    return max(PANEL_GAP, PANEL_SHARE * cost)
+    return min(PANEL_MAX_GAP, max(PANEL_GAP, PANEL_SHARE * cost))
 
 
 def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
