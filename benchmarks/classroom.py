@@ -60,6 +60,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
 from classroom.tasks import FIELDS, example_task  # noqa: E402
 from tests.classroom.protocol import Client  # noqa: E402
 
@@ -109,6 +111,7 @@ def address_of(i: int) -> str:
 async def seat(i: int, base: str, code: str, addresses: bool) -> Client:
     """Student ``i`` opens the join link, types a nickname and presses Join."""
     c = Client(base, "join", {"code": code}, f"s{i}", address_of(i) if addresses else None)
+    c.log_runs = True
     await c.open()
     await c.run()
     c.set_text("Nickname", f"student{i:03d}")
@@ -231,6 +234,21 @@ def teacher_runs(teacher: Client, since: float, until: float) -> dict:
                 "total": sum(v)} for k, v in out.items()}
 
 
+#: How a part's run (not the whole page's) ends.
+FRAGMENT_RUN = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+
+
+def student_runs(students: list[Client], since: float, until: float) -> dict:
+    """The students' runs in [since, until] that drew something: whole pages (no fragment: the benchmark's
+    one retried submit per student, and any other) and fragment runs."""
+    out = {"page": 0, "fragment": 0}
+    for c in students:
+        for start, end, _fragments, deltas, how in c.runs:
+            if since <= start and end <= until and deltas:
+                out["fragment" if how == FRAGMENT_RUN else "page"] += 1
+    return out
+
+
 async def answering(spec: dict) -> dict:
     """The class answers (run in the client process)."""
     teacher, seen = await teacher_of(spec)
@@ -271,6 +289,7 @@ async def answering(spec: dict) -> dict:
             "resends": sum(c.resends for c in everyone), "errors": [e for c in everyone for e in c.errors] + failed,
             "seated": len(students), "teacher_route": teacher.route,
             "teacher_runs": teacher_runs(teacher, t_answering, time.perf_counter()),
+            "student_runs": student_runs(students, t_answering, time.perf_counter()),
             "client_lag": {"p50": quantile(lags, .5), "p95": quantile(lags, .95), "max": max(lags, default=0.0)},
             "short": [f"{c.name}: last messages {c.trail[-6:]}, alerts {c.alerts[-2:]}" for c in students]}
 
@@ -621,6 +640,10 @@ def print_answer_run(r: dict) -> None:
         print("  teacher's runs while answering (as the client received them: count, p50 / p95 / max s, sum s): "
               + "; ".join(f"{k} {v['n']}, {v['p50']:.2f} / {v['p95']:.2f} / {v['max']:.2f}, {v['total']:.1f}"
                           for k, v in tr.items()))
+    if r.get("student_runs"):
+        sr = r["student_runs"]
+        print(f"  students' runs while answering: {sr['fragment']} of a part, {sr['page']} of the whole page "
+              f"({r['seated']} of them the retried submit)")
     if r.get("client_lag"):
         lg = r["client_lag"]
         print(f"  client process's event loop late by p50 {lg['p50'] * 1000:.0f} ms, p95 {lg['p95'] * 1000:.0f} ms, "
