@@ -270,7 +270,7 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
         screenshot(pg, name)
     key = link.split("key=")[1]
     frame = Store(db_url).teacher(code, key).answers()
-    assert len(frame) == 5 and frame["answer_id"].is_unique
+    assert len(frame) == 6 and frame["answer_id"].is_unique
 
 
 @ON_POSTGRES  # look-alike nicknames meet PostgreSQL's unique index here

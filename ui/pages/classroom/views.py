@@ -91,8 +91,9 @@ SLOW_CAP = 5.0
 #: ask only every :data:`ui.pages.classroom.push.SAFETY` seconds.
 TEACHER_REFRESH = 1.0
 STUDENT_REFRESH = 3.0
-#: The answer boxes' width in pixels: two a row beside the open sidebar at 1024 px, one on a 390-px phone.
-ANSWER_BOX_WIDTH = 320
+#: The answer boxes' column at most this many pixels wide (the whole width on a phone, 564 px beside the open
+#: sidebar at 1024 px): one box a line, in step order.
+ANSWER_WIDTH = 600
 #: Seconds between two pushed redraws of the teacher's live counts, and of the charts, mistakes and grid,
 #: while answers pour in (one redraw shows every answer that came in meanwhile; the counts are what the
 #: teacher watches, the charts cost more to draw).
@@ -1213,9 +1214,9 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
     else:
         history = seat.answers(n)
         mine = {a.field: a.text for a in history}
-    # One row that wraps, in step order: two boxes a row beside the sidebar at 1024 px, one on a phone
-    # (a block of columns per row cost the server ~11 % of an answer's run).
-    with st.container(horizontal=True, key="join_boxes"):
+    # One box a line in one block (a block of two columns per pair of boxes cost the server ~11 % of an
+    # answer's run at 600 students).
+    with st.container(key="join_boxes", width=ANSWER_WIDTH):
         for f in fields:
             key = f"join_{f}"
             if other:  # the boxes showed another exercise: they start again from this one's answers
@@ -1227,7 +1228,7 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             # session there, and an answer typed as soon as it is connected (or sent to the server that then
             # died) arrives in its first runs — session state set here would win over it and lose it.
             st.text_input(t(f"check.{f}"), value="" if other else mine.get(f, ""), key=key,
-                          help=t(f"check.{f}_help"), max_chars=300, width=ANSWER_BOX_WIDTH)
+                          help=t(f"check.{f}_help"), max_chars=300)
     problems, sent = [], False
     for f in seat.info.fields:
         text = st.session_state.get(f"join_{f}", "")
