@@ -66,8 +66,8 @@ def markdown(text, limit: int = 40) -> str:
     \!\[x\]\(//h/a.png\)
     >>> print(markdown(r"$\huge PWN$"))
     \$\\huge PWN\$
-    >>> print(markdown("-2"), markdown("# big"), markdown("- item"))
-    -2 \# big \- item
+    >>> print(markdown("-2"), markdown("# big"), markdown("- item"), markdown("1. first"), markdown("2) b"))
+    -2 \# big \- item 1\. first 2\) b
     >>> print(markdown("a\nb" + "c" * 50, limit=10))
     a bcccccc…
 
@@ -82,7 +82,9 @@ def markdown(text, limit: int = 40) -> str:
     """
     unlinked = _AUTOLINK.sub(WORD_JOINER, shorten(text, limit))
     escaped = _MARKDOWN_ACTIVE.sub(r"\\\1", unlinked)
-    return _LINE_START.sub(lambda m: "\\" + m.group(1), escaped)
+    # CommonMark escapes punctuation only: "\\1." would show its backslash, so a number's "." or ")" is escaped.
+    return _LINE_START.sub(lambda m: (m.group(1)[:-1] + "\\" + m.group(1)[-1]) if m.group(1)[0].isdigit()
+                           else "\\" + m.group(1), escaped)
 
 
 def markdown_cell(text) -> str:

@@ -55,7 +55,7 @@ def test_the_renderer_finds_the_links_streamlit_draws():
 
 
 def test_escaped_payloads_make_no_link_and_read_the_same():
-    for text in [*AUTOLINKED, *MARKUP, *NOT_LINKED, "a: ![](//evil.example/x) | $\\huge PWN$"]:
+    for text in [*AUTOLINKED, *MARKUP, *NOT_LINKED, "a: ![](//evil.example/x) | $\\huge PWN$", "1. first", "2) b"]:
         escaped = markdown(text, 0)
         assert links(escaped) == [], (text, escaped)
         assert visible_text(escaped).replace(WORD_JOINER, "") == text, (text, escaped)
