@@ -149,7 +149,10 @@ def refusal(exc: ClassroomError) -> str:
     if text == f"classroom.error.{exc.kind}":
         return t("classroom.error.other", message=markdown(str(exc), 200))
     if exc.kind == "unreadable":
-        return text + " " + markdown(str(exc), 200)
+        # The same words as Practice and Check for the same text (the parser's own kind, translated):
+        # never the library's English with its internal field names.
+        cause = exc.__cause__
+        return widgets.error_text(cause) if isinstance(cause, ValueError) else text + " " + markdown(str(exc), 200)
     return text
 
 
