@@ -60,6 +60,7 @@ from metrics.safe_csv import to_csv
 from ui import state as ui_state
 from ui import widgets
 from ui.charts.classroom import spread_chart
+from ui.components import answers as answers_reset
 from ui.diagnosis import (
     kind_name,
     number,
@@ -1277,6 +1278,10 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
                 st.markdown(answers_table(history))
             else:
                 st.caption(t("classroom.no_answers_yet"))
+    if other:  # text typed but never sent stays in a box whatever the server says: the page empties them
+        # (drawn last, in this run only: nothing above it moves)
+        answers_reset.reset(key="join_reset", values={f"join_{f}": st.session_state.get(f"join_{f}", "")
+                                                      for f in fields}, nonce=f"{n}:{uuid.uuid4().hex}")
 
 
 def answers_table(history) -> str:
