@@ -191,6 +191,9 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     teacher = make_page(viewport=PROJECTOR, fresh=True)
     code = start_class(teacher, url)
     assert "key=" not in teacher.url and "key=" not in text_of(teacher)  # nothing secret on the projector
+    # The join address is a link whose text copies as an address that works (no invisible character in it).
+    join_link = teacher.get_by_role("link", name=f"{url}/join?code={code}", exact=True)
+    assert join_link.get_attribute("href") == f"{url}/join?code={code}"
     teacher.reload()  # the browser's cookie keeps the dashboard
     teacher.get_by_text("Scan to join").wait_for()
     link = private_link(teacher)  # only on request

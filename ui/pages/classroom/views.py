@@ -71,7 +71,7 @@ from ui.diagnosis import (
     verdict_line,
 )
 from ui.escape import html as html_escape
-from ui.escape import markdown
+from ui.escape import markdown, markdown_link
 from ui.i18n import current_language, labelled, registry_text, t
 from ui.pages import practice
 from ui.pages.classroom import browser, push
@@ -517,7 +517,7 @@ def join_head(info, expired: bool, *, compact: bool) -> None:
     with st.container(key="class_head"):
         head, qr = st.columns([4, 1] if compact else [3, 1], vertical_alignment="center")
         with head:
-            st.markdown(t("classroom.join_at", url=markdown(url, 200)))
+            st.markdown(t("classroom.join_at", url=markdown_link(url)))  # a link: copied, it works
             size, spacing = ("2.5rem", ".2em") if compact else ("4rem", ".3em")
             st.markdown(f"<p class='class-code' style='font-size:{size};font-weight:700;letter-spacing:{spacing};"
                         f"margin:0;line-height:1.2'>{html_escape(info.code)}</p>",
