@@ -351,6 +351,9 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     number.press("Enter")
     settle(teacher)
     teacher.get_by_role("button", name="Remove from the class").click()
+    teacher.get_by_text("Remove Student 2 and every answer they sent?").wait_for()  # it asks first
+    assert teacher.get_by_role("button", name="Cancel").count() == 1
+    teacher.get_by_role("button", name="Yes, remove").click()
     wait_metric(teacher, "Joined", "1")
     # its page notices by itself, and its browser (its cookie) stays out of this class (issue 37)
     bo.get_by_text("Your teacher removed you from this class").first.wait_for(timeout=60_000)

@@ -384,7 +384,11 @@ def test_the_teacher_hands_a_seat_back_and_removes_a_student():
     ada.run()  # the old browser lost the seat
     assert any(x.key == "join_nickname" for x in ada.text_input)
     teacher.number_input(key="class_pick").set_value(2).run()
+    teacher.button(key="class_remove").click().run()  # it asks first: Cancel keeps the student and answers
+    teacher.button(key="class_remove_no").click().run()
+    assert _metrics(teacher)["Joined"] == "2" and not any(b.key == "class_remove_yes" for b in teacher.button)
     teacher.button(key="class_remove").click().run()
+    teacher.button(key="class_remove_yes").click().run()
     no_exceptions(teacher)
     assert _metrics(teacher)["Joined"] == "1"
     teacher.toggle(key="class_joining_1").set_value(False).run()

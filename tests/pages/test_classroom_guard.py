@@ -116,6 +116,7 @@ def test_a_removed_student_stays_out(database):
     teacher.run()
     teacher.number_input(key="class_pick").set_value(1).run()
     teacher.button(key="class_remove").click().run()
+    teacher.button(key="class_remove_yes").click().run()  # it asks first
     no_exceptions(teacher)
     troll.run()  # the page learns it; the browser keeps its cookie, which keeps it out
     no_exceptions(troll)

@@ -875,8 +875,20 @@ def roster_panel(teacher: Teacher, roster: pd.DataFrame) -> None:
         chosen = int(row["student_id"].iloc[0]) if len(row) else None
         c1.button(t("classroom.hand_back"), key="class_hand_back", icon=":material/key:", disabled=chosen is None,
                   on_click=_seat_action, args=(teacher, "code", chosen), help=t("classroom.hand_back_help"))
-        c2.button(t("classroom.remove"), key="class_remove", icon=":material/person_remove:", disabled=chosen is None,
-                  on_click=_seat_action, args=(teacher, "remove", chosen), help=t("classroom.remove_help"))
+        # Removing deletes the student's answers: it asks first, as the next exercise does.
+        asking = chosen is not None and st.session_state.get("class_confirm_remove") == (teacher.info.code, chosen)
+        c2.button(t("classroom.remove"), key="class_remove", icon=":material/person_remove:",
+                  disabled=chosen is None or asking, on_click=st.session_state.__setitem__,
+                  args=("class_confirm_remove", (teacher.info.code, chosen)), help=t("classroom.remove_help"))
+        if asking:
+            with st.container(border=True):
+                st.warning(t("classroom.confirm_remove", student=t("classroom.student_n", n=int(number))),
+                           icon=":material/person_remove:")
+                y, n = st.columns(2)
+                y.button(t("classroom.confirm_remove_yes"), key="class_remove_yes", type="primary",
+                         on_click=_seat_action, args=(teacher, "remove", chosen))
+                n.button(t("classroom.cancel"), key="class_remove_no", on_click=st.session_state.__setitem__,
+                         args=("class_confirm_remove", None))
         if chosen is None:
             st.caption(t("classroom.no_student_n", n=int(number)))
         elif teacher.info.show_names:
@@ -903,6 +915,7 @@ def _seat_action(teacher: Teacher, action: str, student_id) -> None:
         row = roster[roster["student_id"] == int(student_id)]
         label = t("classroom.student_n", n=int(row["number"].iloc[0])) if len(row) else ""
         if action == "remove":
+            st.session_state["class_confirm_remove"] = None
             if teacher.remove(int(student_id)):
                 st.session_state["class_removed"] = (teacher.info.code, label)
             st.session_state["class_seat_code"] = None
