@@ -115,11 +115,15 @@ def query(pg) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(pg.url).query).items()}
 
 
-def start_class(pg, url: str, setup: str = SETUP) -> str:
-    """Start a class; wait until the key has left the address bar (the browser holds its cookie)."""
+def start_class(pg, url: str, setup: str = SETUP, *, preview: bool = False) -> str:
+    """Start a class (``preview``: after opening the exercise's preview, which makes the form long enough to
+    scroll to Start); wait until the key has left the address bar (the browser holds its cookie)."""
     pg.goto(f"{url}/{setup}")
     wait_for_app(pg)
     settle(pg)
+    if preview:
+        pg.locator("summary").filter(has_text="Preview the exercise").click()
+        settle(pg)
     pg.get_by_role("button", name="Start the class").click()
     try:
         pg.get_by_text("Scan to join").wait_for(timeout=60_000)
@@ -189,8 +193,12 @@ def private_link(pg) -> str:
 def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     url, db_url = server
     teacher = make_page(viewport=PROJECTOR, fresh=True)
-    code = start_class(teacher, url)
+    code = start_class(teacher, url, preview=True)
     assert "key=" not in teacher.url and "key=" not in text_of(teacher)  # nothing secret on the projector
+    # Start was pressed at the bottom of the setup form: the dashboard opens at its top, the code on screen.
+    teacher.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').scrollTop === 0")
+    box = teacher.locator(".class-code").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PROJECTOR["height"], box
     # The join address is a link whose text copies as an address that works (no invisible character in it).
     join_link = teacher.get_by_role("link", name=f"{url}/join?code={code}", exact=True)
     assert join_link.get_attribute("href") == f"{url}/join?code={code}"

@@ -60,7 +60,7 @@ from metrics.safe_csv import to_csv
 from ui import state as ui_state
 from ui import widgets
 from ui.charts.classroom import spread_chart
-from ui.components import answers as answers_reset
+from ui.components import actions as page_actions
 from ui.diagnosis import (
     kind_name,
     number,
@@ -378,6 +378,7 @@ def _start(page: ui_state.PageState, task: Task, fields: list[str]) -> None:
     browser.hold("t", info.code, teacher.issue_token())
     store().use_link(info.code, token)
     page.set("class_code", info.code)
+    st.session_state["class_to_top"] = uuid.uuid4().hex  # the dashboard opens at its top (the join code)
 
 
 def setup(page: ui_state.PageState) -> None:
@@ -507,6 +508,9 @@ def dashboard(page: ui_state.PageState, teacher: Teacher, token: str) -> None:
     exercise_panel(current.task, key="class_ex")
     settings(page, teacher, current, expired)
     private_link(teacher, token)
+    top = st.session_state.pop("class_to_top", None)
+    if top:  # just started: drawn last, in this run only
+        page_actions.to_top(key="class_top", nonce=top)
     slow_run()
 
 
@@ -1293,7 +1297,7 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
                 st.caption(t("classroom.no_answers_yet"))
     if other:  # text typed but never sent stays in a box whatever the server says: the page empties them
         # (drawn last, in this run only: nothing above it moves)
-        answers_reset.reset(key="join_reset", values={f"join_{f}": st.session_state.get(f"join_{f}", "")
+        page_actions.reset_boxes(key="join_reset", values={f"join_{f}": st.session_state.get(f"join_{f}", "")
                                                       for f in fields}, nonce=f"{n}:{uuid.uuid4().hex}")
 
 
