@@ -293,8 +293,8 @@ def test_one_verdict_a_note_is_never_a_mistake():
     # coloured right.
     bars = pd.concat([pa.ipc.open_stream(ds.data.data).read_pandas() for c in teacher.get("vega_lite_chart")
                       for ds in c.proto.datasets])
-    dcg_bars = bars[bars["answer"].str.startswith("6.861")]
-    assert dcg_bars["verdict"].tolist() == ["right"] and dcg_bars["answer"].tolist() == ["6.861 ✓"]
+    dcg_bars = bars[bars["answer"].str.endswith("6.861")]
+    assert dcg_bars["verdict"].tolist() == ["right"] and dcg_bars["answer"].tolist() == ["✓ 6.861"]
 
 
 def test_value_feedback_adds_the_right_value_before_the_reveal():

@@ -22,8 +22,7 @@ browser confirms it holds one, the secret is taken out of the address; reloads a
 cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
 :func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
 One verdict: every mark on both pages comes from :func:`classroom.tasks.verdict` (stored with the
-answer for the dashboard, the first-try share and the CSV; :func:`classroom.tasks.value_verdict` for
-the spread chart's colour per value).
+answer for the dashboard, the spread chart, the first-try share and the CSV).
 """
 from __future__ import annotations
 
@@ -51,10 +50,9 @@ from classroom.tasks import (
     example_task,
     practice_task,
     ranking_task,
-    value_verdict,
     verdict,
 )
-from metrics.lessons.diagnose import MISTAKES
+from metrics.lessons.diagnose import MISTAKES, STATES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.safe_csv import to_csv
 from ui import state as ui_state
@@ -648,10 +646,6 @@ def _act(teacher: Teacher, action: str, task: Task | None, seen_round: int | Non
         st.session_state["class_problem"] = t("classroom.db_down")
 
 
-def _judge(task: Task):
-    return lambda field, text: value_verdict(task, field, text).ok
-
-
 @st.cache_resource(max_entries=64, show_spinner=False, ttl=3600)
 def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> dict | None:
     """Everything the live panel draws, computed once per change of ``version`` (a new student, a new
@@ -662,17 +656,16 @@ def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> d
     fields = teacher.info.fields
     roster = teacher.students()
     frame = teacher.answers(round_no)
-    task = teacher.round(round_no).task
     summary = stats.field_summary(frame, fields).set_index("field")
-    spread = stats.spread(frame, _judge(task))
+    spread = stats.spread(frame)
+    names = {state: t(f"classroom.chart.{state}") for state in STATES}
     charts = {}
     for f in fields:
         rows = spread[spread["field"] == f]
         if not rows.empty:
             # validate=False: the chart's structure is fixed code (validated in tests/ui); its schema check
             # took a third of the panel's time, redone every second while answers come in.
-            charts[f] = spread_chart(rows, students=t("classroom.chart.students"), right=t("classroom.chart.right"),
-                                     wrong=t("classroom.chart.wrong")).to_dict(validate=False)
+            charts[f] = spread_chart(rows, students=t("classroom.chart.students"), names=names).to_dict(validate=False)
     return {"fields": fields, "roster": roster, "frame": frame, "summary": summary, "charts": charts,
             "mistakes": stats.mistakes(frame), "grid": stats.grid(frame, roster, fields)}
 
