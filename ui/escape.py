@@ -30,7 +30,7 @@ from __future__ import annotations
 import html as _html
 import re
 
-__all__ = ["WORD_JOINER", "shorten", "markdown", "markdown_cell", "katex_text", "latex", "html"]
+__all__ = ["WORD_JOINER", "shorten", "markdown", "markdown_cell", "markdown_link", "katex_text", "latex", "html"]
 
 # Active anywhere in a line; "#", "+", "-" and "1." only start headings and lists.
 _MARKDOWN_ACTIVE = re.compile(r"([\\`*_{}\[\]()!|<>~$:&])")
@@ -85,6 +85,26 @@ def markdown(text, limit: int = 40) -> str:
     # CommonMark escapes punctuation only: "\\1." would show its backslash, so a number's "." or ")" is escaped.
     return _LINE_START.sub(lambda m: (m.group(1)[:-1] + "\\" + m.group(1)[-1]) if m.group(1)[0].isdigit()
                            else "\\" + m.group(1), escaped)
+
+
+def markdown_link(url: str) -> str:
+    r"""A Markdown link to an ``http(s)`` address the app made (a join link on the projector): the address as
+    its text, readable and copyable as typed (no word joiner: inside a link GFM finds no other link), and as
+    its target with every character outside a URL's own percent-encoded.  Any other address: inert text.
+
+    >>> print(markdown_link("http://127.0.0.1:8501/join?code=AB3D"))
+    [http://127.0.0.1:8501/join?code=AB3D](http://127.0.0.1:8501/join?code=AB3D)
+    >>> print(markdown_link("https://h/a b)c_d/join?code=X"))
+    [https://h/a b)c\_d/join?code=X](https://h/a%20b%29c_d/join?code=X)
+    >>> print(markdown_link("javascript:alert(1)"))
+    javascript\:alert\(1\)
+    """
+    from urllib.parse import quote, urlsplit
+
+    url = shorten(url, 0)
+    if urlsplit(url).scheme not in ("http", "https"):
+        return markdown(url, 0)
+    return f"[{markdown_cell(url)}]({quote(url, safe=':/?=&%-._~')})"
 
 
 def markdown_cell(text) -> str:

@@ -103,7 +103,8 @@ def bad_number(text: str, exc: ValueError) -> BadValue:
     if isinstance(exc, ParseError):
         if exc.kind == "not_a_number" and exc.position == 1 and exc.token.strip() == str(text).strip():
             return BadValue(text, "hand_number", str(exc))  # the whole text, not "the value at position 1"
-        return BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position)
+        return BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position,
+                        limit=exc.position - 1, point=str(exc.token).replace(",", "."))
     if not str(text).strip():
         return BadValue(text, "empty", str(exc))
     return BadValue(text, "hand_number", str(exc))

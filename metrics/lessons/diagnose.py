@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
@@ -355,6 +356,11 @@ def hand_number(value, *, name: str = "value", position: int | None = None) -> H
     if not tokens:
         raise ValueError(f"{where} is empty; write a number such as 0.91 or 81.86%")
     if len(tokens) > 1:
+        comma = _DECIMAL_COMMA.search(value)
+        if comma is not None and len(tokens) == 2:  # "6,86": a decimal comma, not two numbers
+            raise ParseError(f"{where}: '{comma.group(0)}' has a decimal comma; write a point: "
+                             f"{comma.group(0).replace(',', '.')}", token=comma.group(0), position=1,
+                             kind="decimal_comma")
         raise ParseError(f"{where}: '{tokens[1][:20]}' is a second number; write one number here",
                          token=tokens[1], position=2, kind="second_number")
     token = tokens[0]
@@ -364,6 +370,11 @@ def hand_number(value, *, name: str = "value", position: int | None = None) -> H
         raise ParseError(f"{where}: '{token[:20]}' is not a number", token=exc.token,
                          position=position or 1, kind=exc.kind) from None
     return HandNumber(out, _decimals(token), token.endswith("%"), token)
+
+
+#: A number written with a decimal comma ("1,89", "96,08%"): read as two values, since a comma separates
+#: values in every list (:func:`metrics.parse.split_tokens`).
+_DECIMAL_COMMA = re.compile(r"(?<![\d.,])\d+,\d+%?(?![\d.,])")
 
 
 def hand_numbers(values, *, name: str = "terms") -> list[HandNumber | None]:
@@ -621,11 +632,21 @@ def _hand_list(values, name: str, limit: int, what: str) -> list[HandNumber | No
     finest = max((h.decimals for h in out if h is not None and not h.percent), default=0)
     out = [replace(h, decimals=finest) if h is not None and h.decimals == 0 and not h.percent else h for h in out]
     if len(out) > limit:
-        raise ValueError(
-            f"{name} has {len(out)} values but {what} has only {limit} position(s); "
-            f"write at most {limit} (use ? for a blank)"
-        )
+        comma = _DECIMAL_COMMA.search(values) if isinstance(values, str) else None
+        if comma is not None:  # "3 1,89 1": the comma made one number two, and the list too long
+            raise ParseError(f"{name}: '{comma.group(0)}' has a decimal comma; write a point: "
+                             f"{comma.group(0).replace(',', '.')}", token=comma.group(0),
+                             position=limit + 1, kind="decimal_comma")
+        raise ParseError(f"{name} has {len(out)} values but {what} has only {limit} position(s); "
+                         f"write at most {limit} (use ? for a blank)", token=str(values_text(values, limit)),
+                         position=limit + 1, kind="too_many")
     return out
+
+
+def values_text(values, limit: int) -> str:
+    """The first value past position ``limit`` of a hand-written list, as typed (for an error message)."""
+    items = split_tokens(values) if isinstance(values, str) else [str(v) for v in values]
+    return items[limit] if len(items) > limit else ""
 
 
 def _hand_one(value, name: str) -> HandNumber | None:

@@ -191,6 +191,9 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     teacher = make_page(viewport=PROJECTOR, fresh=True)
     code = start_class(teacher, url)
     assert "key=" not in teacher.url and "key=" not in text_of(teacher)  # nothing secret on the projector
+    # The join address is a link whose text copies as an address that works (no invisible character in it).
+    join_link = teacher.get_by_role("link", name=f"{url}/join?code={code}", exact=True)
+    assert join_link.get_attribute("href") == f"{url}/join?code={code}"
     teacher.reload()  # the browser's cookie keeps the dashboard
     teacher.get_by_text("Scan to join").wait_for()
     link = private_link(teacher)  # only on request
@@ -271,6 +274,33 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     key = link.split("key=")[1]
     frame = Store(db_url).teacher(code, key).answers()
     assert len(frame) == 6 and frame["answer_id"].is_unique
+
+
+@ON_SQLITE
+def test_text_typed_but_not_sent_does_not_become_the_next_exercise_s_answer(make_page, server):
+    """A student types 0.96 and does not press Enter; the teacher starts the next exercise.  The box is empty
+    on exercise 2 (Streamlit's input kept its unsent text whatever the server said), and Enter sends nothing."""
+    url, db_url = server
+    teacher = make_page(viewport=PROJECTOR, fresh=True)
+    code = start_class(teacher, url)
+    student = make_page(viewport=PHONE, fresh=True)
+    join(student, url, code, "Min")
+    box = student.get_by_role("textbox", name="NDCG", exact=True)
+    box.fill("0.96")  # focus stays in the box: nothing is sent
+    teacher.get_by_role("button", name="Next exercise").click()
+    teacher.get_by_role("button", name="Yes, start exercise 2").click()
+    student.get_by_text("Exercise 2:").first.wait_for(timeout=60_000)
+    settle(student)
+    try:
+        wait_value(student, "NDCG", "", timeout=30_000)
+    except Exception:
+        raise AssertionError(f"the box still holds {box.input_value()!r} on exercise 2") from None
+    box.press("Enter")
+    settle(student)
+    wait_metric(teacher, "Exercise", "2")
+    key = private_link(teacher).split("key=")[1]
+    assert Store(db_url).teacher(code, key).answers().empty
+    assert page_problems(student) == []
 
 
 @ON_POSTGRES  # look-alike nicknames meet PostgreSQL's unique index here

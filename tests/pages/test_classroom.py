@@ -428,6 +428,34 @@ def test_bad_answers_are_messages_and_not_stored(database):
     assert _metrics(teacher)["Answers"] == "0"
 
 
+#: What a student writes, and the words every page gives for it (Practice and Check say the same: ui.widgets.
+#: error_text): a decimal comma in one number and in a list of terms, two numbers in one box, one term too many.
+UNREADABLE = [("ndcg", "81,84%", "common.decimal_comma", {"token": "81,84%", "point": "81.84%"}),
+              ("terms", "3 1,26 1,5 0 0,39 0,71", "common.decimal_comma", {"token": "1,26", "point": "1.26"}),
+              ("dcg", "6.86 8.38", "common.second_number", {"token": "8.38"}),
+              ("terms", "3 1.26 1.5 0 0.39 0.71 0.1", "common.too_many", {"token": "0.1", "position": 7, "limit": 6})]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_unreadable_answer_is_named_in_the_page_s_language_as_on_practice(lang):
+    from ui.i18n import t
+
+    teacher = _start({"source": "example", "example": "003-blog"})
+    code = _query(teacher)["code"]
+    student = _join(code, "Ada", lang=lang)
+    for field, typed, key, fmt in UNREADABLE:
+        student.text_input(key=f"join_{field}").input(typed).run()
+        no_exceptions(student)
+        said = [e.value for e in student.error]
+        want = t(key, lang=lang, **{"position": 1, **fmt}).replace("'", "")
+        assert any(want in s.replace("'", "").replace("\\", "") for s in said), (field, typed, said, want)
+        # never the parser's English with its internal names (ndcg:, ideal_terms, "position(s)")
+        assert not any(f"{field}:" in s or "position(s)" in s for s in said), said
+        student.text_input(key=f"join_{field}").input("").run()
+    teacher.run()
+    assert _metrics(teacher)["Answers"] == "0"  # the teacher's page is in English
+
+
 def test_a_playground_link_starts_from_its_ranking():
     at = open_page(TEACHER, query={"rels": "3,2,1,3,2", "discount": "jarvelin", "k": "4"})
     no_exceptions(at)

@@ -611,3 +611,44 @@ def test_the_tester_s_check_sheets_of_the_third_session():
     d = diagnose(g, unretrieved=missed, terms="3 1.26 1.5 0 0.39 0.71")
     rounded = d.steps[d.steps["step"] == "term"]["rounded"].tolist()
     assert rounded == ["3", "1.26", "1.5", "0", "0.39", "0.71"]
+
+
+# A student who writes decimals with a comma (as on a German or French sheet): the right values of G's DCG
+# (linear gain, log2(i + 1), worked out by hand: 3/1, 2/1.585, 3/2, 0, 1/2.585, 2/2.807), written "1,26".
+COMMA_TERMS = "3 1,26 1,5 0 0,39 0,71"
+
+
+@given(st.lists(st.integers(0, 99), min_size=1, max_size=3), st.integers(0, 99), st.integers(1, 99),
+       st.booleans())
+def test_a_decimal_comma_in_one_number_is_named_as_such(before, whole, frac, percent):
+    """One number with a decimal comma is one mistake of writing, never "a second number"; with another
+    number beside it, it is the second number that is named."""
+    typed = f"{whole},{frac:02d}" + ("%" if percent else "")
+    with pytest.raises(ParseError) as err:
+        hand_number(typed, name="ndcg")
+    assert (err.value.kind, err.value.token) == ("decimal_comma", typed)
+    with pytest.raises(ParseError) as err:
+        hand_number(" ".join(str(b) for b in before) + " " + typed, name="ndcg")
+    assert err.value.kind == "second_number"
+
+
+def test_a_list_with_decimal_commas_is_named_by_its_first_comma_number():
+    with pytest.raises(ParseError) as err:
+        diagnose(grades=G, terms=COMMA_TERMS)
+    assert (err.value.kind, err.value.token) == ("decimal_comma", "1,26")
+    with pytest.raises(ParseError) as err:  # the ideal ranking has 6 + 2 unretrieved positions: still too long
+        diagnose(grades=G, ideal_terms="3 3 3 2 1,5 1,26 0,39 0 0", unretrieved=[3, 0])
+    assert (err.value.kind, err.value.token) == ("decimal_comma", "1,5")
+
+
+def test_one_term_too_many_names_the_first_extra_value():
+    with pytest.raises(ParseError) as err:
+        diagnose(grades=G, terms="3 1.26 1.5 0 0.39 0.71 0.1")
+    assert (err.value.kind, err.value.token, err.value.position) == ("too_many", "0.1", 7)
+
+
+def test_commas_as_separators_within_the_list_s_length_are_values():
+    """"3,2,1" in a list is three values (a comma separates values everywhere); only a list made too long by
+    comma numbers is told about decimal commas."""
+    d = diagnose(grades=G, terms="3,1.26,1.5,0,0.39,0.71")
+    assert d.steps.loc[d.steps["step"] == "term", "ok"].all()

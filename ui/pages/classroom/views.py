@@ -63,6 +63,7 @@ from metrics.safe_csv import to_csv
 from ui import state as ui_state
 from ui import widgets
 from ui.charts.classroom import spread_chart
+from ui.components import answers as answers_reset
 from ui.diagnosis import (
     kind_name,
     number,
@@ -73,7 +74,7 @@ from ui.diagnosis import (
     verdict_line,
 )
 from ui.escape import html as html_escape
-from ui.escape import markdown
+from ui.escape import markdown, markdown_link
 from ui.i18n import current_language, labelled, registry_text, t
 from ui.pages import practice
 from ui.pages.classroom import browser, push
@@ -152,7 +153,10 @@ def refusal(exc: ClassroomError) -> str:
     if text == f"classroom.error.{exc.kind}":
         return t("classroom.error.other", message=markdown(str(exc), 200))
     if exc.kind == "unreadable":
-        return text + " " + markdown(str(exc), 200)
+        # The same words as Practice and Check for the same text (the parser's own kind, translated):
+        # never the library's English with its internal field names.
+        cause = exc.__cause__
+        return widgets.error_text(cause) if isinstance(cause, ValueError) else text + " " + markdown(str(exc), 200)
     return text
 
 
@@ -519,7 +523,7 @@ def join_head(info, expired: bool, *, compact: bool) -> None:
     with st.container(key="class_head"):
         head, qr = st.columns([4, 1] if compact else [3, 1], vertical_alignment="center")
         with head:
-            st.markdown(t("classroom.join_at", url=markdown(url, 200)))
+            st.markdown(t("classroom.join_at", url=markdown_link(url)))  # a link: copied, it works
             size, spacing = ("2.5rem", ".2em") if compact else ("4rem", ".3em")
             st.markdown(f"<p class='class-code' style='font-size:{size};font-weight:700;letter-spacing:{spacing};"
                         f"margin:0;line-height:1.2'>{html_escape(info.code)}</p>",
@@ -1316,6 +1320,10 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
                 st.markdown(answers_table(history))
             else:
                 st.caption(t("classroom.no_answers_yet"))
+    if other:  # text typed but never sent stays in a box whatever the server says: the page empties them
+        # (drawn last, in this run only: nothing above it moves)
+        answers_reset.reset(key="join_reset", values={f"join_{f}": st.session_state.get(f"join_{f}", "")
+                                                      for f in fields}, nonce=f"{n}:{uuid.uuid4().hex}")
 
 
 def answers_table(history) -> str:
