@@ -2,8 +2,8 @@
 
 * :func:`field_summary` — per field asked: students who answered, share right on their first try
   (answers given after the solution was revealed do not count), share right now;
-* :func:`spread` — per field, how many students' latest answers are each distinct answer, each value
-  coloured by its own verdict;
+* :func:`spread` — per field, how many students' latest answers are each distinct answer with each verdict
+  (right, wrong, carried forward, unfinished: the verdict stored with the answer, as the grid shows it);
 * :func:`mistakes` — per misconception (:data:`metrics.lessons.misconceptions.MISCONCEPTIONS`) named in a
   wrong answer: students and answers (a note is never a mistake; an answer carried forward from the
   student's own earlier mistake names none: that mistake is counted where it first showed);
@@ -12,8 +12,9 @@
 
 Every one of them reads the verdict stored with the answer (:meth:`metrics.lessons.diagnose.Verdict.from_stored`),
 which :meth:`classroom.store.Seat.submit` took from :func:`classroom.tasks.verdict`, the verdict the student's
-page shows; the spread colours a value right or not by :func:`classroom.tasks.value_verdict` (the same
-function, on the value alone: whether a value is right does not depend on the other answers).
+page shows.  The spread too: a value right on its own is right whoever writes it, but a wrong value can be
+carried forward for one student (the exact consequence of her own earlier, wrong numbers) and wrong for
+another, so a value is counted once per verdict its writers got, never re-judged on its own.
 
 >>> frame = pd.DataFrame({
 ...     "round": 1, "answer_id": [1, 2, 3, 4], "student_id": [10, 10, 11, 12], "number": [1, 1, 2, 3],
@@ -22,20 +23,19 @@ function, on the value alone: whether a value is right does not depend on the ot
 ...     "after_reveal": False, "created_at": 0.0})
 >>> field_summary(frame, ("dcg",)).to_dict("records")  # first tries: ✗ ✓ ✗ -> 1/3; latest: ✓ ✓ ✗ -> 2/3
 [{'field': 'dcg', 'answered': 3, 'first_right': 0.3333333333333333, 'right_now': 0.6666666666666666}]
->>> judge = lambda field, text: text == "6.86"
->>> spread(frame, judge)[["answer", "students", "ok"]].to_dict("records")  # latest answers: 6.86, 6.86, 6.85
-[{'answer': '6.86', 'students': 2, 'ok': True}, {'answer': '6.85', 'students': 1, 'ok': False}]
+>>> spread(frame)[["answer", "students", "state"]].to_dict("records")  # latest answers: 6.86, 6.86, 6.85
+[{'answer': '6.86', 'students': 2, 'state': 'right'}, {'answer': '6.85', 'students': 1, 'state': 'wrong'}]
 >>> mistakes(frame).to_dict("records")  # every answer counts: student 1's first slip too
 [{'kind': 'arithmetic_slip', 'students': 1, 'answers': 1}, {'kind': 'truncation', 'students': 1, 'answers': 1}]
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import pandas as pd
 
-from metrics.lessons.diagnose import Verdict
+from metrics.lessons.diagnose import STATES, Verdict
 
 __all__ = ["field_summary", "spread", "mistakes", "grid", "results", "MAX_SPREAD"]
 
@@ -62,33 +62,35 @@ def field_summary(frame: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["field", "answered", "first_right", "right_now"])
 
 
-def spread(frame: pd.DataFrame, judge: Callable[[str, str], bool], *, limit: int = MAX_SPREAD) -> pd.DataFrame:
-    """Per field, the distinct latest answers (as written, spaces folded), most frequent first.
+def spread(frame: pd.DataFrame, *, limit: int = MAX_SPREAD) -> pd.DataFrame:
+    """Per field, the distinct latest answers (as written, spaces folded) with the verdict each student got
+    for them, most frequent first.
 
-    ``judge(field, text)`` says whether a value is right (:func:`classroom.tasks.value_verdict`): the
-    colour belongs to the value, so one value is never drawn both right and wrong.  Columns
-    ``field, answer, students, ok, other``; past ``limit`` the answers are summed into at most two bars
-    (``other``): the right ones and the wrong ones.
+    Columns ``field, answer, students, state, ok, other``: ``state`` is one of
+    :data:`metrics.lessons.diagnose.STATES` (the stored verdict, as on the student's page, the grid and the
+    CSV), ``ok`` is ``state == "right"``.  One value can take two rows: ``8.09`` carried forward for the
+    student whose own terms add up to it, wrong for one who wrote it alone.  Past ``limit`` the answers are
+    summed into at most one bar per state (``other``, in the order of ``STATES``).
     """
-    cols = ["field", "answer", "students", "ok", "other"]
+    cols = ["field", "answer", "students", "state", "ok", "other"]
     last = _latest(frame)
     if last.empty:
         return pd.DataFrame(columns=cols)
-    counts = (last.groupby(["field", "text"], sort=False)
+    last = last.assign(state=[_verdict(r).state for r in last.itertuples(index=False)])
+    counts = (last.groupby(["field", "text", "state"], sort=False)
               .agg(students=("student_id", "nunique"), first=("answer_id", "min"))
               .reset_index().sort_values(["field", "students", "first"], ascending=[True, False, True]))
     out = []
     for f, group in counts.groupby("field", sort=False):
         top, rest = group.head(limit), group.iloc[limit:]
         for r in top.itertuples(index=False):
-            out.append({"field": f, "answer": r.text, "students": int(r.students), "ok": bool(judge(f, r.text)),
-                        "other": False})
-        if len(rest):
-            right = [bool(judge(f, text)) for text in rest["text"]]
-            for ok in (True, False):
-                n = int(sum(c for c, r in zip(rest["students"], right) if r == ok))
-                if n:
-                    out.append({"field": f, "answer": "…", "students": n, "ok": ok, "other": True})
+            out.append({"field": f, "answer": r.text, "students": int(r.students), "state": r.state,
+                        "ok": r.state == "right", "other": False})
+        for state in STATES:
+            n = int(rest.loc[rest["state"] == state, "students"].sum())
+            if n:
+                out.append({"field": f, "answer": "…", "students": n, "state": state, "ok": state == "right",
+                            "other": True})
     return pd.DataFrame(out, columns=cols)
 
 

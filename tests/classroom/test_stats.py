@@ -7,7 +7,7 @@ import pandas as pd
 
 from classroom import stats
 from classroom.store import Store
-from classroom.tasks import FIELDS, example_task, value_verdict
+from classroom.tasks import FIELDS, example_task
 from metrics.safe_csv import to_csv
 
 
@@ -29,9 +29,8 @@ def test_first_try_share_spread_mistakes_grid_and_csv(db_url):
     assert summary.loc["dcg", "answered"] == 3
     assert summary.loc["dcg", "first_right"] == 0.5 and summary.loc["dcg", "right_now"] == 1.0
     assert pd.isna(summary.loc["ndcg", "first_right"])
-    task = example_task("003-blog")
-    spread = stats.spread(frame, lambda f, text: value_verdict(task, f, text).ok)
-    assert spread[["answer", "students", "ok"]].values.tolist() == [["6.86", 3, True]]
+    spread = stats.spread(frame)
+    assert spread[["answer", "students", "state", "ok"]].values.tolist() == [["6.86", 3, "right", True]]
     named = stats.mistakes(frame)
     assert named["students"].tolist() == [1] * len(named) and len(named) >= 1  # Ada's first DCG, named
     grid = stats.grid(frame, teacher.students(), FIELDS)
@@ -47,16 +46,20 @@ def test_first_try_share_spread_mistakes_grid_and_csv(db_url):
     assert "\n=" not in text and ",=" not in text
 
 
-def test_spread_folds_the_tail_into_a_right_and_a_wrong_bar():
-    # 12 students, 12 distinct DCGs 6.0 ... 6.11; the judge calls the odd tenths right.  Eight bars, then
-    # the four others (6.8, 6.9, 6.10, 6.11) summed by verdict: 6.9 and 6.11 right (2), 6.8 and 6.10 wrong (2).
+def test_spread_folds_the_tail_into_one_bar_per_verdict():
+    # 12 students, 12 distinct DCGs 6.0 ... 6.11, stored as the store keeps verdicts: the odd tenths right,
+    # 6.8 carried forward from the terms, the other even ones wrong.  Eight bars, then the four others (6.8,
+    # 6.9, 6.10, 6.11) summed by verdict: right 6.9 + 6.11 (2), wrong 6.10 (1), carried 6.8 (1).
+    tenths = range(12)
     frame = pd.DataFrame({
         "round": 1, "answer_id": range(1, 13), "student_id": range(100, 112), "number": range(1, 13),
-        "nickname": "x", "field": "dcg", "text": [f"6.{i}" for i in range(12)], "ok": False, "kinds": "",
+        "nickname": "x", "field": "dcg", "text": [f"6.{i}" for i in tenths], "ok": [i % 2 == 1 for i in tenths],
+        "kinds": ["" if i % 2 else "carried_forward:terms" if i == 8 else "arithmetic_slip" for i in tenths],
         "notes": "", "after_reveal": False, "created_at": 0.0})
-    spread = stats.spread(frame, lambda f, text: int(text.split(".")[1]) % 2 == 1, limit=8)
-    assert spread["other"].tolist() == [False] * 8 + [True, True]
-    assert spread[spread["other"]][["students", "ok"]].values.tolist() == [[2, True], [2, False]]
+    spread = stats.spread(frame, limit=8)
+    assert spread["other"].tolist() == [False] * 8 + [True] * 3
+    assert spread[spread["other"]][["students", "state"]].values.tolist() == [
+        [2, "right"], [1, "wrong"], [1, "carried_forward"]]
     assert spread["students"].sum() == 12
 
 
@@ -72,9 +75,8 @@ def test_one_value_one_colour_and_a_note_is_never_a_mistake(db_url):
     assert noted.ok and noted.kinds == () and noted.notes == ("self_inconsistent_sum",)
     bo.submit(1, "dcg", "6.861", submission_id="1")
     frame = store.teacher(info.code, token).answers(1)
-    task = example_task("003-blog")
-    spread = stats.spread(frame, lambda f, text: value_verdict(task, f, text).ok)
-    assert spread[spread["field"] == "dcg"][["answer", "students", "ok"]].values.tolist() == [["6.861", 2, True]]
+    spread = stats.spread(frame)
+    assert spread[spread["field"] == "dcg"][["answer", "students", "state"]].values.tolist() == [["6.861", 2, "right"]]
     assert stats.mistakes(frame).empty
     assert stats.field_summary(frame, FIELDS).set_index("field").loc["dcg", "first_right"] == 1.0
     assert stats.grid(frame, store.teacher(info.code, token).students(), FIELDS)["dcg"].tolist() == ["✓", "✓"]

@@ -6,6 +6,8 @@ DCG 6.8611, IDCG 8.3841, NDCG 0.8184 (derivation in tests/classroom/test_store.p
 """
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -16,6 +18,7 @@ from tests.classroom.conftest import db_url, pg_server  # noqa: F401 - fixtures
 from tests.conftest import LANGS, html_tables, no_exceptions, open_page
 from ui.diagnosis import kind_name
 from ui.i18n import catalogue
+from ui.pages.classroom.views import name_column_px
 
 TEACHER, JOIN = "pages/class.py", "pages/join.py"
 
@@ -269,6 +272,11 @@ def test_students_answer_and_the_teacher_sees_counts_spread_and_mistakes():
     teacher.toggle(key="class_show_names_0").set_value(True).run()
     text = _all_text(teacher)
     assert "Ada" in text and "Bo" in text
+    # The Student column is set wide enough for every name shown (the data grid would size it from its first
+    # rows only; the widths are measured in tests/browser/test_classroom_chart.py), and pinned.
+    grid = next(d for d in teacher.dataframe if "Student" in d.value.columns)
+    config = json.loads(grid.proto.columns)
+    assert config["Student"]["width"] == name_column_px(["Ada", "Bo", "Student"]) and config["Student"]["pinned"]
     assert Store().teacher(code, _token(teacher, code)).info.show_names  # kept in the database
 
 
@@ -293,8 +301,8 @@ def test_one_verdict_a_note_is_never_a_mistake():
     # coloured right.
     bars = pd.concat([pa.ipc.open_stream(ds.data.data).read_pandas() for c in teacher.get("vega_lite_chart")
                       for ds in c.proto.datasets])
-    dcg_bars = bars[bars["answer"].str.startswith("6.861")]
-    assert dcg_bars["verdict"].tolist() == ["right"] and dcg_bars["answer"].tolist() == ["6.861 ✓"]
+    dcg_bars = bars[bars["answer"].str.endswith("6.861")]
+    assert dcg_bars["verdict"].tolist() == ["right"] and dcg_bars["answer"].tolist() == ["✓ 6.861"]
 
 
 def test_value_feedback_adds_the_right_value_before_the_reveal():

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from metrics.lessons.diagnose import STATES
 from metrics.lessons.libraries import tie_spread
 from metrics.ndcg import breakdown
 from metrics.other import rating as rating_metrics
@@ -391,9 +392,10 @@ def test_runfiles_charts_in_bounded_time(data):
        counts=st.lists(st.integers(1, 10**9), min_size=1, max_size=60), data=st.data())
 def test_classroom_chart_in_bounded_time(answers, counts, data):
     rows = pd.DataFrame({"answer": answers, "students": (counts * len(answers))[:len(answers)],
-                         "ok": data.draw(st.lists(st.booleans(), min_size=len(answers), max_size=len(answers)))})
+                         "state": data.draw(st.lists(st.sampled_from(STATES), min_size=len(answers),
+                                                     max_size=len(answers)))})
     with time_limit(LIMIT, f"classroom chart of {len(rows)} answers"):
-        spec(classroom_charts.spread_chart(rows, students="students", right="right", wrong="wrong"))
+        spec(classroom_charts.spread_chart(rows, students="students", names={s: s for s in STATES}))
 
 
 # ---- the time limit itself fails a runaway loop ----------------------------------------------------

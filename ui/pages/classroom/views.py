@@ -22,8 +22,7 @@ browser confirms it holds one, the secret is taken out of the address; reloads a
 cookie.  A join from a browser or network held for wrong codes waits for the teacher (:func:`waiting_panel`,
 :func:`waiting_panel_teacher`), right code or wrong: a held guesser learns nothing.
 One verdict: every mark on both pages comes from :func:`classroom.tasks.verdict` (stored with the
-answer for the dashboard, the first-try share and the CSV; :func:`classroom.tasks.value_verdict` for
-the spread chart's colour per value).
+answer for the dashboard, the spread chart, the first-try share and the CSV).
 """
 from __future__ import annotations
 
@@ -31,17 +30,22 @@ import io
 import os
 import secrets
 import time
+import unicodedata
 import uuid
 from functools import lru_cache, partial
 from urllib.parse import urlencode
 
+import icu
 import pandas as pd
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import stats
 from classroom.db import ENV_VAR, database_url
-from classroom.nicknames import MAX_CODE_POINTS  # a nickname is whole (24 grapheme clusters): never cut again
+from classroom.nicknames import (
+    MAX_CODE_POINTS,  # a nickname is whole (24 grapheme clusters): never cut again
+    graphemes,
+)
 from classroom.store import FEEDBACK, ClassroomError, Seat, Store, Teacher, normalise_code
 from classroom.tasks import (
     EXAMPLE_KEYS,
@@ -51,10 +55,9 @@ from classroom.tasks import (
     example_task,
     practice_task,
     ranking_task,
-    value_verdict,
     verdict,
 )
-from metrics.lessons.diagnose import MISTAKES
+from metrics.lessons.diagnose import MISTAKES, STATES
 from metrics.lessons.exercises import DIFFICULTIES, MAX_SEED
 from metrics.safe_csv import to_csv
 from ui import state as ui_state
@@ -332,12 +335,15 @@ def source_form(page: ui_state.PageState, *, prefix: str) -> Task | None:
         unretrieved = page.typed("class_unretrieved")
         c3.text_input(t("common.k"), key="class_k", help=t("classroom.k_help"))
         k = page.typed("class_k")
-        c4, c5, c6, c7 = st.columns(4)
+        # Two selects a row, each as wide as its longest option needs (a select cannot wrap: four in a row
+        # beside the sidebar at 1024 px showed "Standard disc", "all judged iter"); a phone stacks them.
+        c4, c5 = st.columns([2, 3])
         gains = {g: variant_label("gain", g) for g in ("linear", "exponential")}
         gain = option_widget(c4.selectbox, t("common.gain"), list(gains), key="class_gain", format_func=gains.get)
         discounts = {d: variant_label("discount", d) for d in ("standard", "jarvelin")}
         discount = option_widget(c5.selectbox, t("common.discount"), list(discounts), key="class_discount",
                                  format_func=discounts.get)
+        c6, c7 = st.columns([1, 3])
         base = c6.selectbox(t("common.log_base"), list(BASES), key="class_base")
         idcgs = {s: t(f"diagnose.source.{s}") for s in ("judged", "list")}
         idcg = option_widget(c7.selectbox, t("classroom.idcg"), list(idcgs), key="class_idcg", format_func=idcgs.get)
@@ -656,10 +662,6 @@ def _act(teacher: Teacher, action: str, task: Task | None, seen_round: int | Non
         st.session_state["class_problem"] = t("classroom.db_down")
 
 
-def _judge(task: Task):
-    return lambda field, text: value_verdict(task, field, text).ok
-
-
 @st.cache_resource(max_entries=64, show_spinner=False, ttl=3600)
 def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> dict | None:
     """Everything the live panel draws, computed once per change of ``version`` (a new student, a new
@@ -670,17 +672,16 @@ def _panel(code: str, token: str, round_no: int, version: tuple, lang: str) -> d
     fields = teacher.info.fields
     roster = teacher.students()
     frame = teacher.answers(round_no)
-    task = teacher.round(round_no).task
     summary = stats.field_summary(frame, fields).set_index("field")
-    spread = stats.spread(frame, _judge(task))
+    spread = stats.spread(frame)
+    names = {state: t(f"classroom.chart.{state}") for state in STATES}
     charts = {}
     for f in fields:
         rows = spread[spread["field"] == f]
         if not rows.empty:
             # validate=False: the chart's structure is fixed code (validated in tests/ui); its schema check
             # took a third of the panel's time, redone every second while answers come in.
-            charts[f] = spread_chart(rows, students=t("classroom.chart.students"), right=t("classroom.chart.right"),
-                                     wrong=t("classroom.chart.wrong")).to_dict(validate=False)
+            charts[f] = spread_chart(rows, students=t("classroom.chart.students"), names=names).to_dict(validate=False)
     return {"fields": fields, "roster": roster, "frame": frame, "summary": summary, "charts": charts,
             "mistakes": stats.mistakes(frame), "grid": stats.grid(frame, roster, fields)}
 
@@ -766,6 +767,43 @@ def panel_gap(cost: float) -> float:
     return min(PANEL_MAX_GAP, max(PANEL_GAP, PANEL_SHARE * cost))
 
 
+#: The class grid's cells: 14 px text, 8 px padding each side (Streamlit's data grid theme).  Estimated widths
+#: in pixels, generous: an emoji 20 (a family or a flag: 12 a member, as a browser without the sequence draws
+#: it), a CJK or other wide character 15, a capital or W, M, @ up to 13, another character 9, a mark, joiner
+#: or variation selector nothing.  Measured against Chromium's own text widths in
+#: tests/browser/test_classroom_chart.py.
+_EMOJI = icu.UnicodeSet(r"[[:Extended_Pictographic:][:Regional_Indicator:]]")
+_NO_WIDTH = icu.UnicodeSet(r"[[:M:][:Cf:][:Default_Ignorable_Code_Point:][:Emoji_Modifier:]]")
+_GRID_EMOJI_PX, _GRID_EMOJI_MEMBER_PX, _GRID_WIDE_PX, _GRID_CAPITAL_PX, _GRID_OTHER_PX = 20, 12, 15, 13, 9
+_GRID_PAD_PX = 16
+
+
+def _cluster_px(cluster: str) -> int:
+    emoji = sum(_EMOJI.contains(ch) for ch in cluster)
+    if emoji:  # one glyph with an emoji font; without one (Debian's bare Chromium) each member is drawn
+        return max(_GRID_EMOJI_PX, _GRID_EMOJI_MEMBER_PX * emoji)
+    px = 0
+    for ch in unicodedata.normalize("NFKC", cluster):  # a compatibility ligature (ﷺ) draws what it spells
+        if _NO_WIDTH.contains(ch):
+            continue
+        px += (_GRID_WIDE_PX if unicodedata.east_asian_width(ch) in "WF" else
+               _GRID_CAPITAL_PX if ch.isupper() or ch in "mw@%&" else _GRID_OTHER_PX)
+    return px
+
+
+def name_column_px(names) -> int:
+    """Pixels the class grid's Student column needs for the widest of ``names`` and its header, whole.
+
+    The data grid sizes a column from its first nine rows and its last, ignoring a name twice the average: a
+    long nickname further down was cut off mid-word, with no ellipsis.  So the width is set from every name.
+
+    >>> name_column_px(["Ada", "Bo"]), name_column_px(["W" * 24]), name_column_px(["李雷"])
+    ... # 13 + 9 + 9 + 16 (padding); 24 × 13 + 16; 15 + 15 + 16
+    (47, 328, 46)
+    """
+    return max((sum(_cluster_px(c) for c in graphemes(str(n))) for n in names), default=0) + _GRID_PAD_PX
+
+
 def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
     fields, roster = data["fields"], data["roster"]
     summary = data["summary"]
@@ -806,11 +844,15 @@ def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
         st.caption(t("classroom.nobody_yet"))
     else:
         who = grid["nickname"] if names_shown else [t("classroom.student_n", n=n) for n in grid["number"]]
-        table = {t("classroom.col.student"): list(who)}
+        student = t("classroom.col.student")
+        table = {student: list(who)}
         for f in fields:
             table[t(f"check.{f}")] = list(grid[f])
         table[t("classroom.col.answers")] = grid["answers"]
-        st.dataframe(pd.DataFrame(table), hide_index=True, key="class_grid")
+        # Every name whole (the grid would size the column from its first rows only), the column pinned so the
+        # names stay beside the marks when the grid scrolls sideways.
+        st.dataframe(pd.DataFrame(table), hide_index=True, key="class_grid", column_config={
+            student: st.column_config.TextColumn(width=name_column_px([*who, student]), pinned=True)})
         st.caption(t("classroom.marks_legend", right=MARKS["right"], wrong=MARKS["wrong"],
                      carried=MARKS["carried_forward"], unfinished=MARKS["unfinished"]))
 
