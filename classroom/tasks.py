@@ -220,10 +220,12 @@ def verdict(d: Diagnosis, field: str) -> Verdict:
 
 @lru_cache(maxsize=4096)
 def value_verdict(task: Task, field: str, text: str) -> Verdict:
-    """The verdict on one answer value on its own (no other field given): what the spread chart colours
-    each distinct answer by.  Right or not depends on the value alone (it is judged against the exercise's
-    value), so a value's colour agrees with every stored verdict on it.  Only readable answers are stored;
-    unreadable text is wrong (a slip).
+    """The verdict on one answer value on its own (no other field given).  Right or not depends on the value
+    alone (it is judged against the exercise's value), so it agrees with every stored verdict on that value
+    as to right or not — never as to *why*: a value can be carried forward from the student's own earlier
+    mistake, which only the whole sheet shows (the spread chart counts the stored verdicts,
+    :func:`classroom.stats.spread`).  Kept as the tests' oracle for "right or not".  Unreadable text is
+    wrong (a slip).
 
     >>> t = example_task("003-blog")
     >>> value_verdict(t, "dcg", "6.86").mark, value_verdict(t, "dcg", "6.8").mark
