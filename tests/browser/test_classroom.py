@@ -237,12 +237,13 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     sent = bo.locator("summary").filter(has_text="Everything I sent for this exercise")
     sent.focus()
     bo.keyboard.press("Enter")
-    table = bo.locator('[data-testid="stExpanderDetails"] table')
+    table = bo.locator('[data-testid="join-history"] table')
     table.wait_for(timeout=60_000)
-    assert table.locator("tr").evaluate_all("rs => rs.map(r => r.innerText.replace(/\\s+/g, ' ').trim())") == [
-        "Step Answer Check", "DCG 6.8 ✗"]
+    cells = "rs => rs.map(r => [...r.querySelectorAll('td')].map(c => c.textContent.trim()))"
+    assert table.locator("tbody tr").evaluate_all(cells) == [["DCG", "6.8", "✗"]]
     answer(bo, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms: right")
-    bo.wait_for_function("() => document.querySelectorAll('[data-testid=\"stExpanderDetails\"] tr').length === 3")
+    bo.wait_for_function("() => document.querySelectorAll('[data-testid=\"join-history\"] tbody tr').length === 2")
+    assert clipped_text(bo) == []  # a phone: one block per answer, nothing cut
 
     teacher.get_by_role("button", name="Reveal the solution").click()
     for pg in (ada, bo, li):  # no reload: the student's fragment notices within a few seconds

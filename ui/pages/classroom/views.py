@@ -80,6 +80,7 @@ from ui.pages import practice
 from ui.pages.classroom import browser, push
 from ui.reruns import fragment_rerun
 from ui.shell import slow_down
+from ui.tables import table as show_table
 from ui.widgets import option_widget
 
 TEACHER_PAGE, JOIN_PAGE = "class", "join"
@@ -1334,7 +1335,8 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
     if sent_list.open:
         with sent_list:
             if history:
-                st.markdown(answers_table(history))
+                frame, marks = answers_table(history)
+                show_table(frame, marks=marks, label=t("classroom.my_answers"), test_id="join-history")
             else:
                 st.caption(t("classroom.no_answers_yet"))
     if other:  # text typed but never sent stays in a box whatever the server says: the page empties them
@@ -1343,13 +1345,19 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
                                                       for f in fields}, nonce=f"{n}:{uuid.uuid4().hex}")
 
 
-def answers_table(history) -> str:
-    """A student's answers to one exercise as a Markdown table, their text made inert (a Markdown table
-    costs the server a fraction of a data grid's Arrow table)."""
-    rows = [f"| {t('classroom.col.step')} | {t('classroom.col.answer')} | {t('diagnose.col.mark')} |",
-            "|---|---|---|"]
-    rows += [f"| {t(f'check.{a.field}')} | {markdown(a.text, 0) or ' '} | {a.verdict.mark} |" for a in history]
-    return "\n".join(rows)
+#: A stored verdict's state -> the cell class of :func:`ui.tables.table` (the steps tables' colours).
+_HISTORY_MARKS = {"right": "ok", "wrong": "bad", "carried_forward": "carried", "unfinished": ""}
+
+
+def answers_table(history) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A student's answers to one exercise, oldest first: (step, answer as typed, mark) and the marks' cell
+    classes, for :func:`ui.tables.table` (every cell escaped; on a phone one block per answer)."""
+    frame = pd.DataFrame({t("classroom.col.step"): [t(f"check.{a.field}") for a in history],
+                          t("classroom.col.answer"): [a.text for a in history],
+                          t("diagnose.col.mark"): [a.verdict.mark for a in history]})
+    marks = pd.DataFrame({c: [""] * len(history) for c in frame.columns})
+    marks[t("diagnose.col.mark")] = [_HISTORY_MARKS.get(a.verdict.state, "") for a in history]
+    return frame, marks
 
 
 def _new_text(fields, n: int, saved: dict, mine: dict, *, refused=frozenset()) -> bool:
