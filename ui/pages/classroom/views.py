@@ -1337,6 +1337,7 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
             if history:
                 frame, marks = answers_table(history)
                 show_table(frame, marks=marks, label=t("classroom.my_answers"), test_id="join-history")
+                st.caption(t("classroom.my_answers_help"))
             else:
                 st.caption(t("classroom.no_answers_yet"))
     if other:  # text typed but never sent stays in a box whatever the server says: the page empties them
