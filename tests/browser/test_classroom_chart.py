@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import pytest
 
-from classroom import db
 from classroom.store import Client, Store
 from classroom.tasks import FIELDS, example_task
 from metrics.lessons.diagnose import MARKS
 from tests.browser.conftest import PROJECTOR, page_problems, screenshot, wait_for_app
 from tests.browser.test_classroom import clipped_text
-from tests.classroom.servers import App
+from tests.classroom.servers import sqlite_app
 from ui.i18n import catalogue
 from ui.pages.classroom.views import name_column_px
 
@@ -56,13 +55,8 @@ TEXT_WIDTHS_JS = """([names, student]) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    url = f"sqlite:///{tmp_path_factory.mktemp('chart') / 'classroom.sqlite3'}"
-    app = App(url).start()
-    try:
-        yield app.url, url, app.log
-    finally:
-        app.stop()
-        db.dispose(url)
+    with sqlite_app(tmp_path_factory.mktemp("chart")) as running:
+        yield running
 
 
 def _options_cut(pg, label: str) -> list[str]:

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from classroom import db
 from classroom.store import Client, Store
 from classroom.tasks import FIELDS, example_task
 from tests.browser.a11y import check_page
 from tests.browser.conftest import PHONE, PROJECTOR, page_problems, screenshot, wait_for_app
 from tests.browser.test_classroom import clipped_text, wait_metric
-from tests.classroom.servers import App
+from tests.classroom.servers import sqlite_app
 from ui.i18n import catalogue
 
 LOCALES = {"en": "en-US", "zh": "zh-CN", "ko": "ko-KR"}
@@ -43,13 +42,8 @@ FIRST_SCREEN_JS = """(labels) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    url = f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'classroom.sqlite3'}"
-    app = App(url).start()
-    try:
-        yield app.url, url, app.log
-    finally:
-        app.stop()
-        db.dispose(url)
+    with sqlite_app(tmp_path_factory.mktemp("dashboard")) as running:
+        yield running
 
 
 def on_screen(box: dict | None, where: dict) -> bool:

@@ -105,6 +105,20 @@ def apps(db_url: str, n: int = 1, *, env: dict | None = None) -> Iterator[list[A
             app.stop()
 
 
+@contextmanager
+def sqlite_app(folder: Path) -> Iterator[tuple[str, str, Path]]:
+    """One app server on a new SQLite database in ``folder``: (its URL, the database URL, its log)."""
+    from classroom import db
+
+    url = f"sqlite:///{folder / 'classroom.sqlite3'}"
+    app = App(url).start()
+    try:
+        yield app.url, url, app.log
+    finally:
+        app.stop()
+        db.dispose(url)
+
+
 def nginx_config(upstreams: Sequence[int], port: int, root: Path) -> str:
     """The sample configuration (:func:`deploy.nginx.config`, what ``deploy/nginx.conf`` holds) for
     ``upstreams`` (app ports) listening on ``port``, every path under ``root``; two access logs: ``access.log``
