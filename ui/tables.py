@@ -21,11 +21,13 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+import icu
 import pandas as pd
 
+from classroom.nicknames import graphemes
 from ui.escape import html
 
-__all__ = ["text_width", "natural_width", "table_html", "table", "formatted", "MARKS"]
+__all__ = ["text_width", "natural_width", "table_html", "table", "formatted", "name_column_px", "MARKS"]
 
 #: Cell classes a caller may give (``marks``): a right step, a wrong one, one carried forward from the student's
 #: own earlier mistake, the row of the chosen variant.
@@ -156,3 +158,40 @@ def formatted(frame: pd.DataFrame, digits: Mapping[str, int]) -> pd.DataFrame:
     for column, places in digits.items():
         out[column] = ["" if (v is None or v != v) else show(v, places) for v in out[column]]
     return out
+
+
+#: The class grid's cells: 14 px text, 8 px padding each side (Streamlit's data grid theme).  Estimated widths
+#: in pixels, generous: an emoji 20 (a family or a flag: 12 a member, as a browser without the sequence draws
+#: it), a CJK or other wide character 15, a capital or W, M, @ up to 13, another character 9, a mark, joiner
+#: or variation selector nothing.  Measured against Chromium's own text widths in
+#: tests/browser/test_classroom_chart.py.
+_EMOJI = icu.UnicodeSet(r"[[:Extended_Pictographic:][:Regional_Indicator:]]")
+_NO_WIDTH = icu.UnicodeSet(r"[[:M:][:Cf:][:Default_Ignorable_Code_Point:][:Emoji_Modifier:]]")
+_GRID_EMOJI_PX, _GRID_EMOJI_MEMBER_PX, _GRID_WIDE_PX, _GRID_CAPITAL_PX, _GRID_OTHER_PX = 20, 12, 15, 13, 9
+_GRID_PAD_PX = 16
+
+
+def _cluster_px(cluster: str) -> int:
+    emoji = sum(_EMOJI.contains(ch) for ch in cluster)
+    if emoji:  # one glyph with an emoji font; without one (Debian's bare Chromium) each member is drawn
+        return max(_GRID_EMOJI_PX, _GRID_EMOJI_MEMBER_PX * emoji)
+    px = 0
+    for ch in unicodedata.normalize("NFKC", cluster):  # a compatibility ligature (ﷺ) draws what it spells
+        if _NO_WIDTH.contains(ch):
+            continue
+        px += (_GRID_WIDE_PX if unicodedata.east_asian_width(ch) in "WF" else
+               _GRID_CAPITAL_PX if ch.isupper() or ch in "mw@%&" else _GRID_OTHER_PX)
+    return px
+
+
+def name_column_px(names) -> int:
+    """Pixels the class grid's Student column needs for the widest of ``names`` and its header, whole.
+
+    The data grid sizes a column from its first nine rows and its last, ignoring a name twice the average: a
+    long nickname further down was cut off mid-word, with no ellipsis.  So the width is set from every name.
+
+    >>> name_column_px(["Ada", "Bo"]), name_column_px(["W" * 24]), name_column_px(["李雷"])
+    ... # 13 + 9 + 9 + 16 (padding); 24 × 13 + 16; 15 + 15 + 16
+    (47, 328, 46)
+    """
+    return max((sum(_cluster_px(c) for c in graphemes(str(n))) for n in names), default=0) + _GRID_PAD_PX

@@ -20,7 +20,7 @@ from tests.browser.conftest import PROJECTOR, page_problems, screenshot, wait_fo
 from tests.browser.test_classroom import clipped_text
 from tests.classroom.servers import sqlite_app
 from ui.i18n import catalogue
-from ui.pages.classroom.views import name_column_px
+from ui.tables import name_column_px
 
 LOCALES = {"en": "en-US", "zh": "zh-CN", "ko": "ko-KR"}
 

@@ -30,22 +30,17 @@ import io
 import os
 import secrets
 import time
-import unicodedata
 import uuid
 from functools import lru_cache, partial
 from urllib.parse import urlencode
 
-import icu
 import pandas as pd
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from classroom import stats
 from classroom.db import ENV_VAR, database_url
-from classroom.nicknames import (
-    MAX_CODE_POINTS,  # a nickname is whole (24 grapheme clusters): never cut again
-    graphemes,
-)
+from classroom.nicknames import MAX_CODE_POINTS  # a nickname is whole (24 grapheme clusters): never cut again
 from classroom.store import FEEDBACK, ClassroomError, Seat, Store, Teacher, normalise_code
 from classroom.tasks import (
     EXAMPLE_KEYS,
@@ -80,6 +75,7 @@ from ui.pages import practice
 from ui.pages.classroom import browser, push
 from ui.reruns import fragment_rerun
 from ui.shell import slow_down
+from ui.tables import name_column_px
 from ui.tables import table as show_table
 from ui.widgets import option_widget
 
@@ -766,43 +762,6 @@ def panel_gap(cost: float) -> float:
     (2.0, 6.0, 10.0)
     """
     return min(PANEL_MAX_GAP, max(PANEL_GAP, PANEL_SHARE * cost))
-
-
-#: The class grid's cells: 14 px text, 8 px padding each side (Streamlit's data grid theme).  Estimated widths
-#: in pixels, generous: an emoji 20 (a family or a flag: 12 a member, as a browser without the sequence draws
-#: it), a CJK or other wide character 15, a capital or W, M, @ up to 13, another character 9, a mark, joiner
-#: or variation selector nothing.  Measured against Chromium's own text widths in
-#: tests/browser/test_classroom_chart.py.
-_EMOJI = icu.UnicodeSet(r"[[:Extended_Pictographic:][:Regional_Indicator:]]")
-_NO_WIDTH = icu.UnicodeSet(r"[[:M:][:Cf:][:Default_Ignorable_Code_Point:][:Emoji_Modifier:]]")
-_GRID_EMOJI_PX, _GRID_EMOJI_MEMBER_PX, _GRID_WIDE_PX, _GRID_CAPITAL_PX, _GRID_OTHER_PX = 20, 12, 15, 13, 9
-_GRID_PAD_PX = 16
-
-
-def _cluster_px(cluster: str) -> int:
-    emoji = sum(_EMOJI.contains(ch) for ch in cluster)
-    if emoji:  # one glyph with an emoji font; without one (Debian's bare Chromium) each member is drawn
-        return max(_GRID_EMOJI_PX, _GRID_EMOJI_MEMBER_PX * emoji)
-    px = 0
-    for ch in unicodedata.normalize("NFKC", cluster):  # a compatibility ligature (ﷺ) draws what it spells
-        if _NO_WIDTH.contains(ch):
-            continue
-        px += (_GRID_WIDE_PX if unicodedata.east_asian_width(ch) in "WF" else
-               _GRID_CAPITAL_PX if ch.isupper() or ch in "mw@%&" else _GRID_OTHER_PX)
-    return px
-
-
-def name_column_px(names) -> int:
-    """Pixels the class grid's Student column needs for the widest of ``names`` and its header, whole.
-
-    The data grid sizes a column from its first nine rows and its last, ignoring a name twice the average: a
-    long nickname further down was cut off mid-word, with no ellipsis.  So the width is set from every name.
-
-    >>> name_column_px(["Ada", "Bo"]), name_column_px(["W" * 24]), name_column_px(["李雷"])
-    ... # 13 + 9 + 9 + 16 (padding); 24 × 13 + 16; 15 + 15 + 16
-    (47, 328, 46)
-    """
-    return max((sum(_cluster_px(c) for c in graphemes(str(n))) for n in names), default=0) + _GRID_PAD_PX
 
 
 def _draw_panel(teacher: Teacher, data: dict, names_shown: bool) -> None:
