@@ -270,6 +270,14 @@ def normalise_code(text) -> str:
     return _NOT_CODE.sub("", unicodedata.normalize("NFKC", str(text)[:40]).upper())
 
 
+def _code_given(code) -> None:
+    """Nothing typed (or nothing but spaces and dashes) is not a wrong code: it is refused as "code_empty" and
+    never counts toward holding the browser (a student pressing Enter before typing the code was held after six
+    tries, an exploratory class, fifth session)."""
+    if not normalise_code(code):
+        raise ClassroomError("code_empty", "type the class code")
+
+
 def _new_code(length: int) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
@@ -507,6 +515,7 @@ class Store:
         ``rate_guess``).  A wrong code counts against ``client``; once it has had too many it is held
         (growing delays) — except for a class known at its address (:meth:`_look_up`)."""
         self._maybe_purge()
+        _code_given(code)
         now = self.clock()
         row, wait = self._look_up(code, client, now)
         if wait > 0:
@@ -553,6 +562,7 @@ class Store:
         self._maybe_purge()
         now = self.clock()
         name, key = self._nickname(nickname)
+        _code_given(code)
         token = _given_token(token)
         row, wait = self._look_up(code, client, now)
         if wait > 0:

@@ -99,10 +99,12 @@ def test_a_held_client_gets_one_answer_for_every_code(db_url, clock):
     guesser = Client("g", "203.0.113.9")
     assert wrong_codes(store, guesser.address, 6, session="g") == ["unknown_code"] * 6  # the 6th: held 2 s
     answers = []
-    for code in (live.code, closed.code, full.code, "ZZZZZZ", ""):
+    for code in (live.code, closed.code, full.code, "ZZZZZZ"):
         err = pytest.raises(ClassroomError, store.join, code, "g", client=guesser).value
         answers.append((err.kind, str(err), err.params))
     assert len(set(map(repr, answers))) == 1 and answers[0][0] == "waiting"
+    assert kind_of(lambda: store.join(" - ", "g", client=guesser)) == "code_empty"  # no code: nothing to hide
+
     # only the live class, open for joining, keeps the join for its teacher
     assert len(store.teacher(live.code, key).waiting()) == 1
     assert store.teacher(closed.code, closed_key).waiting().empty
@@ -307,3 +309,17 @@ def test_migrating_from_0002_recomputes_keys_without_losing_a_row(db_url):
         assert keys[0] == "ada" and keys[1].startswith("ada#") and keys[2] == "bo"
     finally:
         engine.dispose()
+
+
+def test_pressing_enter_before_typing_the_code_never_holds_the_browser(db_url, clock):
+    """A student presses Enter in the join form before typing the code (or types only spaces or dashes), many
+    times: each is "type the code", none a wrong code — the right code then joins at once, and the wrong codes
+    allowed before holding are all still there."""
+    store = Store(db_url, clock=clock)
+    info, _ = store.create(practice_task(1))
+    student = Client("s", "198.51.100.77")
+    for typed in ["", " ", "-", "  --  ", "\u3000"] * 6:
+        assert kind_of(lambda typed=typed: store.open(typed, client=student)) == "code_empty"
+        assert kind_of(lambda typed=typed: store.join(typed, "Min", client=student)) == "code_empty"
+    assert wrong_codes(store, student.address, 5, session="s") == ["unknown_code"] * 5  # not held yet
+    assert store.join(info.code, "Min", client=student)[0].number == 1

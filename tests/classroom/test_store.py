@@ -131,7 +131,7 @@ def test_join_refusals(store, blog, clock):
     assert store.join(info.code, "Việt")[0].nickname == "Việt"  # two marks on one letter are fine
     assert kind_of(lambda: store.join(info.code, " \u200b\t ")) == "nickname_empty"
     assert kind_of(lambda: store.join("AAAAAA", "x")) == "unknown_code"
-    assert kind_of(lambda: store.join("", "x")) == "unknown_code"
+    assert kind_of(lambda: store.join("", "x")) == "code_empty"  # no code typed: not a wrong code
     clock.now += 12 * 3600
     assert kind_of(lambda: store.join(info.code, "late")) == "expired"
 
