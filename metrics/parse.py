@@ -42,7 +42,8 @@ class ParseError(ValueError):
     """A token that is not an accepted value.
 
     ``token`` and 1-based ``position`` say which; ``kind`` ("not_a_number",
-    "negative", "too_large", or "second_number" where one number is expected) lets a UI translate
+    "negative", "too_large", "second_number" where one number is expected, "decimal_comma" for "6,86" where
+    a comma separates values, "too_many" for a value past a list's last position) lets a UI translate
     the message.
     """
 

@@ -1357,10 +1357,23 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     [('linear_for_exponential', 'term', 1), ('carried_forward', 'dcg', None)]
     >>> d.verdict("terms").mistakes, d.verdict("dcg").state, d.verdict("dcg").carried_from
     (('linear_for_exponential',), 'carried_forward', ('terms',))
+
+    Text that is not the numbers asked for is refused with a :class:`metrics.parse.ParseError` (a ValueError)
+    whose ``kind`` names the slip for a page to translate — one value too many, or a decimal comma (a comma
+    separates values in every list, so "4,26" is two numbers):
+
+    >>> for sheet in (dict(terms="3 2 1 0"), dict(dcg="4,26"), dict(terms="3 1,26 0,5")):
+    ...     try:
+    ...         diagnose([3, 2, 1], **sheet)
+    ...     except ValueError as exc:
+    ...         print(exc.kind, exc.token, exc.position)
+    too_many 0 4
+    decimal_comma 4,26 1
+    decimal_comma 1,26 4
     >>> diagnose([3, 2, 1], terms="3 2 1 0")
     Traceback (most recent call last):
     ...
-    ValueError: terms has 4 values but the ranked list has only 3 position(s); write at most 3 (use ? for a blank)
+    metrics.parse.ParseError: terms has 4 values but the ranked list has only 3 position(s); write at most 3 ...
     """
     rel = as_grades(grades, name="grades")
     extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
