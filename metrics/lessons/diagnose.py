@@ -1370,10 +1370,6 @@ def diagnose(grades, *, unretrieved=None, k=None, terms=None, dcg=None, ideal_te
     too_many 0 4
     decimal_comma 4,26 1
     decimal_comma 1,26 4
-    >>> diagnose([3, 2, 1], terms="3 2 1 0")
-    Traceback (most recent call last):
-    ...
-    metrics.parse.ParseError: terms has 4 values but the ranked list has only 3 position(s); write at most 3 ...
     """
     rel = as_grades(grades, name="grades")
     extra = as_grades([] if unretrieved is None else unretrieved, name="unretrieved", allow_empty=True)
