@@ -462,9 +462,10 @@ VERDICTS: dict[str, Choice] = {
         "mislabelled_formula", "Formula mislabelled",
         "The number follows a different formula from the one the document writes next to it."),
     "different_idcg_items": Choice(
-        "different_idcg_items", "Different IDCG item set",
-        "The ideal ranking is built from a different set of items (the list itself, all recalled or "
-        "judged items, or the ground truth), so IDCG and NDCG differ for the same ranking."),
+        "different_idcg_items", "Depends on the IDCG item set",
+        "This number depends on which items the ideal ranking is built from (the list itself, all recalled or "
+        "judged items, or the ground truth): the document's choice gives it, another common choice gives the "
+        "value in the why column — one reason documents disagree on the same ranking."),
     "log_base": Choice(
         "log_base", "Log base",
         "The logarithm has another base (natural log): every discount scales by the same factor, which cancels "
