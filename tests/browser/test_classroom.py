@@ -472,7 +472,14 @@ def test_a_killed_server_loses_no_committed_answer(make_page, tmp_path):
         # Both pages reconnect by themselves and read everything back from the database and their cookies.
         wait_metric(teacher, "Answers", "2", timeout=90_000)
         student.reload()
-        wait_for_app(student)
+        try:
+            wait_for_app(student)
+        except Exception as exc:  # seen once in a fresh-clone run under load (fifth session): say what was there
+            full_height(student)
+            screenshot(student, "classroom_restart_reload_failed")
+            log = app.log.read_text(errors="replace")[-3000:] if app.log.exists() else ""
+            raise AssertionError(f"the student's page did not draw after a reload on the restarted server "
+                                 f"({str(exc)[:200]}); the page: {page_state(student)}; server log: {log}") from exc
         wait_value(student, "DCG", "6.86")
         wait_value(student, "IDCG", "8.37")
         answer(student, "NDCG", "0.82", "NDCG: right")
