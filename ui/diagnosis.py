@@ -307,11 +307,11 @@ def precision_note(d: Diagnosis) -> str:
 def render_steps_table(d: Diagnosis, *, key: str, reveal: bool = True) -> pd.DataFrame:
     """The corrected calculation beside the user's, differing cells marked (colour and ✓/✗/↪); whole on a
     projector beside the sidebar and on a phone (ui/tables.py: one block per step where the columns do not fit)."""
-    from ui.tables import table
+    from ui.tables import VERDICT_CELLS, table
 
     frame = steps_frame(d, reveal=reveal)
     theirs_col, mark_col = t("diagnose.col.theirs"), t("diagnose.col.mark")
-    cell = {MARKS["wrong"]: "bad", MARKS["right"]: "ok", MARKS["carried_forward"]: "carried"}
+    cell = {MARKS[state]: css for state, css in VERDICT_CELLS.items()}
     marks = pd.DataFrame("", index=frame.index, columns=frame.columns)
     if len(frame):
         for col in (theirs_col, mark_col):

@@ -94,6 +94,12 @@ class BadValue(ValueError):
         self.fmt = fmt
 
 
+def parse_error_fields(exc) -> dict:
+    """The fields of a :class:`metrics.parse.ParseError`'s message beyond its token and position (unescaped):
+    the list's length for one value too many, the number written with a point for a decimal comma."""
+    return {"limit": exc.position - 1, "point": str(exc.token).replace(",", ".")}
+
+
 def bad_number(text: str, exc: ValueError) -> BadValue:
     """The :class:`BadValue` for one hand-written number that :func:`metrics.lessons.diagnose.hand_number` (or
     :func:`metrics.parse.parse_numbers`) refused, with a reason every language has: the token and its position
@@ -104,7 +110,7 @@ def bad_number(text: str, exc: ValueError) -> BadValue:
         if exc.kind == "not_a_number" and exc.position == 1 and exc.token.strip() == str(text).strip():
             return BadValue(text, "hand_number", str(exc))  # the whole text, not "the value at position 1"
         return BadValue(text, f"parse_{exc.kind}", str(exc), token=exc.token, position=exc.position,
-                        limit=exc.position - 1, point=str(exc.token).replace(",", "."))
+                        **parse_error_fields(exc))
     if not str(text).strip():
         return BadValue(text, "empty", str(exc))
     return BadValue(text, "hand_number", str(exc))

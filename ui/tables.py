@@ -27,11 +27,14 @@ import pandas as pd
 from classroom.nicknames import graphemes
 from ui.escape import html
 
-__all__ = ["text_width", "natural_width", "table_html", "table", "formatted", "name_column_px", "MARKS"]
+__all__ = ["text_width", "natural_width", "table_html", "table", "formatted", "name_column_px", "MARKS",
+           "VERDICT_CELLS"]
 
 #: Cell classes a caller may give (``marks``): a right step, a wrong one, one carried forward from the student's
 #: own earlier mistake, the row of the chosen variant.
 MARKS = ("ok", "bad", "carried", "chosen")
+#: A verdict's state (:data:`metrics.lessons.diagnose.STATES`) -> the cell class its mark is drawn with.
+VERDICT_CELLS = {"right": "ok", "wrong": "bad", "carried_forward": "carried"}
 #: Estimates in CSS pixels at the table's font (0.875rem of 16 px): a wide (CJK) character, another one.
 _WIDE, _NARROW, _PAD = 14.0, 8.0, 18.0
 _ids = itertools.count(1)

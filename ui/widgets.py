@@ -30,17 +30,12 @@ BASES = {"2": 2.0, "e": math.e, "10": 10.0}
 K_OPTIONS_CAP = 1_000
 
 
-def parse_error_fields(exc) -> dict:
-    """The fields of a parse error's message beyond its token and position: the list's length for one value
-    too many, the number written with a point for a decimal comma."""
-    return {"limit": exc.position - 1, "point": markdown(str(exc.token).replace(",", "."), 20)}
-
-
 def error_text(exc: ValueError) -> str:
     """A translated message for a parse error, the library's own message (escaped) otherwise."""
     if isinstance(exc, ParseError):
+        fields = ui_state.parse_error_fields(exc)
         return t(f"common.{exc.kind}", token=markdown(exc.token, 20), position=exc.position,
-                 **parse_error_fields(exc))
+                 limit=fields["limit"], point=markdown(fields["point"], 20))
     return t("common.invalid_input", message=markdown(exc, 200))
 
 

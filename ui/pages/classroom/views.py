@@ -75,7 +75,7 @@ from ui.pages import practice
 from ui.pages.classroom import browser, push
 from ui.reruns import fragment_rerun
 from ui.shell import slow_down
-from ui.tables import name_column_px
+from ui.tables import VERDICT_CELLS, name_column_px
 from ui.tables import table as show_table
 from ui.widgets import option_widget
 
@@ -1305,10 +1305,6 @@ def _answers(seat: Seat, current, feedback: str, *, linked: int | None) -> None:
                                                       for f in fields}, nonce=f"{n}:{uuid.uuid4().hex}")
 
 
-#: A stored verdict's state -> the cell class of :func:`ui.tables.table` (the steps tables' colours).
-_HISTORY_MARKS = {"right": "ok", "wrong": "bad", "carried_forward": "carried", "unfinished": ""}
-
-
 def answers_table(history) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A student's answers to one exercise, oldest first: (step, answer as typed, mark) and the marks' cell
     classes, for :func:`ui.tables.table` (every cell escaped; on a phone one block per answer)."""
@@ -1316,7 +1312,7 @@ def answers_table(history) -> tuple[pd.DataFrame, pd.DataFrame]:
                           t("classroom.col.answer"): [a.text for a in history],
                           t("diagnose.col.mark"): [a.verdict.mark for a in history]})
     marks = pd.DataFrame({c: [""] * len(history) for c in frame.columns})
-    marks[t("diagnose.col.mark")] = [_HISTORY_MARKS.get(a.verdict.state, "") for a in history]
+    marks[t("diagnose.col.mark")] = [VERDICT_CELLS.get(a.verdict.state, "") for a in history]
     return frame, marks
 
 
