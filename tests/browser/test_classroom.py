@@ -18,6 +18,7 @@ import pytest
 from classroom import db
 from classroom.store import Client, Store
 from classroom.tasks import example_task
+from tests.browser.a11y import axe
 from tests.browser.conftest import (
     OVERFLOW_JS,
     PHONE,
@@ -244,6 +245,7 @@ def test_a_class_from_setup_to_the_next_exercise(make_page, server):
     answer(bo, "DCG terms, position 1 first", "3 1.26 1.5 0 0.39 0.71", "DCG terms: right")
     bo.wait_for_function("() => document.querySelectorAll('[data-testid=\"join-history\"] tbody tr').length === 2")
     assert clipped_text(bo) == []  # a phone: one block per answer, nothing cut
+    assert axe(bo).counts() == {}, axe(bo).rules  # the open list and its table: WCAG 2.1 AA
 
     teacher.get_by_role("button", name="Reveal the solution").click()
     for pg in (ada, bo, li):  # no reload: the student's fragment notices within a few seconds
@@ -361,6 +363,7 @@ def test_seats_nicknames_removal_and_closed_joining(make_page, server):
     settle(teacher)
     teacher.get_by_role("button", name="Remove from the class").click()
     teacher.get_by_text("Remove Student 2 and every answer they sent?").wait_for()  # it asks first
+    assert axe(teacher).counts() == {}, axe(teacher).rules
     assert teacher.get_by_role("button", name="Cancel").count() == 1
     teacher.get_by_role("button", name="Yes, remove").click()
     wait_metric(teacher, "Joined", "1")
